@@ -1,0 +1,29 @@
+/**
+ * Stable codes for every error politely throws. Expected outcomes (a URL disallowed by
+ * robots.txt, out of scope, a duplicate) are returned values, never errors.
+ */
+export type PolitelyErrorCode =
+  | 'ERR_INVALID_OPTION'
+  | 'ERR_INVALID_URL'
+  | 'ERR_INVALID_INPUT';
+
+const BRAND = Symbol.for('politely.error');
+
+/**
+ * The one base class of politely's errors: a stable `code`, a `name`, and an optional `cause`.
+ * `instanceof` works across duplicate installs of the package thanks to a global brand.
+ */
+export class PolitelyError extends Error {
+  readonly code: PolitelyErrorCode;
+
+  constructor(code: PolitelyErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'PolitelyError';
+    this.code = code;
+    Object.defineProperty(this, BRAND, { value: true });
+  }
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+  }
+}

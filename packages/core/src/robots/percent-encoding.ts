@@ -1,0 +1,54 @@
+// One percent-encoding form for rule paths and URLs, so that they compare byte for byte
+// (shared/conformance/README.md rule 3; RFC 9309 2.2.2; RFC 3986 6.2.2):
+// `%xx` hex is upper-cased and `%xx` of an unreserved character is decoded, on both sides.
+
+const HEX = '0123456789ABCDEF';
+
+function hexValue(code: number): number {
+  if (code >= 0x30 && code <= 0x39) return code - 0x30;
+  const lower = code | 0x20;
+  if (lower >= 0x61 && lower <= 0x66) return lower - 0x61 + 10;
+  return -1;
+}
+
+/** RFC 3986 unreserved: A-Z a-z 0-9 - . _ ~ */
+export function isUnreserved(code: number): boolean {
+  return (
+    (code >= 0x41 && code <= 0x5a) ||
+    (code >= 0x61 && code <= 0x7a) ||
+    (code >= 0x30 && code <= 0x39) ||
+    code === 0x2d || code === 0x2e || code === 0x5f || code === 0x7e
+  );
+}
+
+export function percentEncodeByte(code: number): string {
+  return '%' + HEX[code >> 4]! + HEX[code & 0xf]!;
+}
+
+/**
+ * If `s[i]` starts a `%xx` escape, returns its normal form (decoded when unreserved, else
+ * `%XX`); otherwise null.
+ */
+export function normalEscapeAt(s: string, i: number): string | null {
+  if (s.charCodeAt(i) !== 0x25 || i + 2 >= s.length) return null;
+  const high = hexValue(s.charCodeAt(i + 1));
+  const low = hexValue(s.charCodeAt(i + 2));
+  if (high < 0 || low < 0) return null;
+  const code = high * 16 + low;
+  return isUnreserved(code) ? String.fromCharCode(code) : '%' + HEX[high]! + HEX[low]!;
+}
+
+/** Normalises every `%xx` escape in an already-encoded path (the URL side). */
+export function normalizeEscapes(path: string): string {
+  if (path.indexOf('%') === -1) return path;
+  let out = '';
+  let last = 0;
+  for (let i = path.indexOf('%'); i !== -1; i = path.indexOf('%', i + 1)) {
+    const normal = normalEscapeAt(path, i);
+    if (normal === null) continue;
+    out += path.slice(last, i) + normal;
+    last = i + 3;
+    i += 2;
+  }
+  return out + path.slice(last);
+}

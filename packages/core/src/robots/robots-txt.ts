@@ -1,0 +1,143 @@
+// Matching: choose the groups for a crawler, compile their rules once, decide URLs.
+
+import { CompiledPattern } from './pattern.js';
+import type { RobotsExplanation, RobotsGroup, RobotsRule, RobotsTxt } from './types.js';
+import { matchPathOf } from './url-path.js';
+import { productToken } from './user-agent.js';
+
+interface MatchEntry {
+  readonly pattern: CompiledPattern;
+  readonly rule: RobotsRule;
+}
+
+/** The rules that apply to one product token, sorted so that the first match decides. */
+interface RuleSet {
+  readonly kind: 'specific' | 'global' | 'none';
+  readonly groups: readonly RobotsGroup[];
+  readonly entries: readonly MatchEntry[];
+  readonly crawlDelay: number | undefined;
+}
+
+const ROBOTS_TXT_PATH = '/robots.txt';
+/** Rule sets are cached per product token; a crawler uses one or two, so this never fills. */
+const MAX_CACHED_RULE_SETS = 64;
+
+export interface RobotsTxtData {
+  readonly groups: readonly RobotsGroup[];
+  readonly sitemaps: readonly string[];
+  readonly totalBytes: number;
+  readonly parsedBytes: number;
+}
+
+export function createRobotsTxt(data: RobotsTxtData): RobotsTxt {
+  return new ParsedRobotsTxt(data);
+}
+
+class ParsedRobotsTxt implements RobotsTxt {
+  readonly groups: readonly RobotsGroup[];
+  readonly sitemaps: readonly string[];
+  readonly totalBytes: number;
+  readonly parsedBytes: number;
+  private readonly ruleSets = new Map<string, RuleSet>();
+  private readonly compiledGroups = new Map<RobotsGroup, readonly MatchEntry[]>();
+
+  constructor(data: RobotsTxtData) {
+    this.groups = data.groups;
+    this.sitemaps = data.sitemaps;
+    this.totalBytes = data.totalBytes;
+    this.parsedBytes = data.parsedBytes;
+  }
+
+  get truncated(): boolean {
+    return this.parsedBytes < this.totalBytes;
+  }
+
+  isAllowed(url: string | URL, userAgent: string): boolean {
+    const path = matchPathOf(url);
+    if (path === ROBOTS_TXT_PATH) return true;
+    const match = firstMatch(this.ruleSetFor(userAgent).entries, path);
+    return match === null || match.rule.type === 'allow';
+  }
+
+  explain(url: string | URL, userAgent: string): RobotsExplanation {
+    const path = matchPathOf(url);
+    const token = productToken(userAgent);
+    const ruleSet = this.ruleSetFor(userAgent);
+    const base = {
+      userAgent,
+      productToken: token,
+      path,
+      groupKind: ruleSet.kind,
+      groups: ruleSet.groups.map((group) => group.userAgents),
+    };
+    if (path === ROBOTS_TXT_PATH) return { ...base, allowed: true, basis: 'robots-txt' };
+    if (ruleSet.kind === 'none') return { ...base, allowed: true, basis: 'no-matching-group' };
+    const match = firstMatch(ruleSet.entries, path);
+    if (match === null) return { ...base, allowed: true, basis: 'no-matching-rule' };
+    return { ...base, allowed: match.rule.type === 'allow', basis: 'rule', rule: match.rule };
+  }
+
+  crawlDelay(userAgent: string): number | undefined {
+    return this.ruleSetFor(userAgent).crawlDelay;
+  }
+
+  private ruleSetFor(userAgent: string): RuleSet {
+    const key = productToken(userAgent).toLowerCase();
+    let ruleSet = this.ruleSets.get(key);
+    if (ruleSet === undefined) {
+      if (this.ruleSets.size >= MAX_CACHED_RULE_SETS) this.ruleSets.clear();
+      ruleSet = this.buildRuleSet(key);
+      this.ruleSets.set(key, ruleSet);
+    }
+    return ruleSet;
+  }
+
+  private buildRuleSet(token: string): RuleSet {
+    // Every group naming the crawler applies (merged); only when none does, the `*` groups.
+    // A group naming the crawler wins even with no rules at all (then everything is allowed).
+    let kind: RuleSet['kind'] = 'specific';
+    let groups = this.groups.filter((g) => g.userAgents.some((a) => !a.isGlobal && a.token.toLowerCase() === token));
+    if (groups.length === 0) {
+      kind = 'global';
+      groups = this.groups.filter((g) => g.userAgents.some((a) => a.isGlobal));
+    }
+    if (groups.length === 0) kind = 'none';
+    const entries = groups.flatMap((group) => this.compileGroup(group));
+    entries.sort(byPrecedence);
+    const delays = groups.map((g) => g.crawlDelay).filter((d): d is number => d !== undefined);
+    return { kind, groups, entries, crawlDelay: delays.length > 0 ? Math.max(...delays) : undefined };
+  }
+
+  private compileGroup(group: RobotsGroup): readonly MatchEntry[] {
+    let entries = this.compiledGroups.get(group);
+    if (entries === undefined) {
+      entries = group.rules.flatMap(compileRule);
+      this.compiledGroups.set(group, entries);
+    }
+    return entries;
+  }
+}
+
+function compileRule(rule: RobotsRule): MatchEntry[] {
+  // An empty pattern matches everything with priority 0, and priority 0 never decides.
+  if (rule.pattern.length === 0) return [];
+  const entries = [{ pattern: new CompiledPattern(rule.pattern), rule }];
+  // Google: `allow: /dir/index.htm…` also allows the directory itself, `/dir/$`.
+  const slash = rule.pattern.lastIndexOf('/');
+  if (rule.type === 'allow' && slash !== -1 && rule.pattern.startsWith('/index.htm', slash)) {
+    entries.push({ pattern: new CompiledPattern(rule.pattern.slice(0, slash + 1) + '$'), rule });
+  }
+  return entries;
+}
+
+/** Longest pattern first; on a tie allow before disallow; then file order. */
+function byPrecedence(a: MatchEntry, b: MatchEntry): number {
+  if (a.pattern.priority !== b.pattern.priority) return b.pattern.priority - a.pattern.priority;
+  if (a.rule.type !== b.rule.type) return a.rule.type === 'allow' ? -1 : 1;
+  return a.rule.line - b.rule.line;
+}
+
+function firstMatch(entries: readonly MatchEntry[], path: string): MatchEntry | null {
+  for (const entry of entries) if (entry.pattern.matches(path)) return entry;
+  return null;
+}

@@ -1,0 +1,2 @@
+// @politely/crawler: built out by its own issue; the package builds and is wired into the workspace now.
+export {};
