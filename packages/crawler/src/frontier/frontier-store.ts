@@ -1,0 +1,99 @@
+// The frontier's storage contract. The crawler never holds queued URLs itself: they wait here.
+// Every method is async and every state change is one store operation, so that a durable
+// (SQLite) or shared (Redis) implementation can make each one atomic across processes.
+
+/** A URL waiting in the frontier. Plain, serialisable data. */
+export interface FrontierEntry {
+  /** The canonical URL: both what is fetched and the dedupe key. */
+  readonly url: string;
+  /** The politeness key of the URL's host: requests with one key share one clock. */
+  readonly hostKey: string;
+  /** Link distance from a seed (seeds are 0). */
+  readonly depth: number;
+  /** Higher is fetched first within a host. @default 0 */
+  readonly priority: number;
+  /** The page this URL was found on, if any. */
+  readonly referrer?: string;
+  /** When this entry continues a redirect: the URL originally requested. */
+  readonly redirectedFrom?: string;
+  /** Redirect hops taken so far to reach this URL. */
+  readonly redirectHops?: number;
+  /** Failed attempts so far. */
+  readonly retries?: number;
+}
+
+/** A URL taken from the frontier, owned by one worker until `leaseExpiresAt`. */
+export interface FrontierLease {
+  readonly id: string;
+  readonly entry: FrontierEntry;
+  readonly leaseExpiresAt: number;
+  /** The host's clock before this claim moved it, to hand back if no request was made. */
+  readonly previousHostReadyAt: number;
+}
+
+export type ClaimResult =
+  | { readonly lease: FrontierLease }
+  /** Nothing ready now: the earliest time a host becomes ready, or null when nothing is queued. */
+  | { readonly lease: null; readonly nextReadyAt: number | null };
+
+export interface ClaimRequest {
+  /** The current time (ms since the epoch). */
+  readonly now: number;
+  /** How long the worker may hold the URL before it returns to the queue. */
+  readonly leaseMs: number;
+}
+
+/** What `add` did with one entry. */
+export type AddOutcome = 'added' | 'duplicate' | 'host-full';
+
+export interface AddOptions {
+  /** Refuse entries for a host that already has this many URLs (queued, in flight or done). */
+  readonly maxPerHost?: number;
+}
+
+/** The politeness state of one host, kept with its queue so that every worker shares it. */
+export interface HostPolicy {
+  /** Minimum gap between the starts of two requests to this host. */
+  readonly delayMs: number;
+  /** Requests to this host that may be in flight at once. */
+  readonly maxInFlight: number;
+}
+
+export interface FrontierCounts {
+  readonly queued: number;
+  readonly inFlight: number;
+  readonly done: number;
+  /** Hosts with URLs queued or in flight. */
+  readonly activeHosts: number;
+}
+
+export interface HostCounts {
+  readonly hostKey: string;
+  readonly queued: number;
+  readonly inFlight: number;
+  readonly done: number;
+  readonly readyAt: number;
+}
+
+export interface FrontierStore {
+  /** Adds entries whose URL was never added before (dedupe is the store's job). */
+  add(entries: readonly FrontierEntry[], options?: AddOptions): Promise<AddOutcome[]>;
+  /**
+   * Atomically takes the highest-priority URL of a host whose clock has come (readyAt ≤ now)
+   * and that has room for another request in flight; moves that host's clock to
+   * now + its delay. Expired leases are returned to their queues first.
+   */
+  claim(request: ClaimRequest): Promise<ClaimResult>;
+  /** The URL is finished (fetched, skipped or failed for good). */
+  complete(leaseId: string, options?: { readonly hostReadyAt?: number }): Promise<void>;
+  /** Puts the URL back at the head of its host queue (the attempt did not count). */
+  release(leaseId: string, options?: { readonly hostReadyAt?: number }): Promise<void>;
+  /** Puts the URL back for another attempt, with its retry count raised. */
+  retry(leaseId: string, options?: { readonly hostReadyAt?: number }): Promise<void>;
+  /** Sets a host's politeness policy (crawl-delay learned, backoff, Retry-After). */
+  setHostPolicy(hostKey: string, policy: Partial<HostPolicy> & { readonly readyAt?: number }): Promise<void>;
+  counts(): Promise<FrontierCounts>;
+  /** The busiest hosts first, at most `limit`. */
+  hostCounts(limit?: number): Promise<HostCounts[]>;
+  close(): Promise<void>;
+}

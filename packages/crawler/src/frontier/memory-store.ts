@@ -1,0 +1,237 @@
+// The in-memory FrontierStore: per-host priority queues, and a heap of hosts ordered by the time
+// each may next be fetched, so a slow or crawl-delayed host never blocks the others.
+
+import type {
+  AddOptions,
+  AddOutcome,
+  ClaimRequest,
+  ClaimResult,
+  FrontierCounts,
+  FrontierEntry,
+  FrontierLease,
+  FrontierStore,
+  HostCounts,
+  HostPolicy,
+} from './frontier-store.js';
+import { Heap } from './heap.js';
+
+export interface MemoryFrontierStoreOptions {
+  /**
+   * Politeness of a host until `setHostPolicy` says otherwise.
+   * @default { delayMs: 0, maxInFlight: 1 }
+   */
+  readonly defaultHostPolicy?: Partial<HostPolicy>;
+}
+
+interface QueuedEntry {
+  readonly entry: FrontierEntry;
+  /** FIFO order within a priority; released entries get a negative sequence to go first. */
+  readonly sequence: number;
+}
+
+interface HostState {
+  readonly key: string;
+  readonly queue: Heap<QueuedEntry>;
+  readyAt: number;
+  delayMs: number;
+  maxInFlight: number;
+  inFlight: number;
+  done: number;
+  added: number;
+  /** Bumped on every change; heap nodes with an older version are stale. */
+  version: number;
+}
+
+interface ReadyNode {
+  readonly readyAt: number;
+  readonly host: HostState;
+  readonly version: number;
+}
+
+interface LeaseRecord {
+  readonly lease: FrontierLease;
+  readonly host: HostState;
+}
+
+const byPriorityThenSequence = (a: QueuedEntry, b: QueuedEntry): boolean =>
+  a.entry.priority !== b.entry.priority ? a.entry.priority > b.entry.priority : a.sequence < b.sequence;
+
+export function createMemoryFrontierStore(options: MemoryFrontierStoreOptions = {}): FrontierStore {
+  return new MemoryFrontierStore(options);
+}
+
+class MemoryFrontierStore implements FrontierStore {
+  private readonly seen = new Set<string>();
+  private readonly hosts = new Map<string, HostState>();
+  private readonly ready = new Heap<ReadyNode>((a, b) => a.readyAt < b.readyAt);
+  private readonly leases = new Map<string, LeaseRecord>();
+  private readonly leaseExpiries = new Heap<{ at: number; id: string }>((a, b) => a.at < b.at);
+  private readonly defaultDelayMs: number;
+  private readonly defaultMaxInFlight: number;
+  private sequence = 0;
+  private releasedSequence = 0;
+  private leaseCounter = 0;
+  private queued = 0;
+  private done = 0;
+
+  constructor(options: MemoryFrontierStoreOptions) {
+    this.defaultDelayMs = options.defaultHostPolicy?.delayMs ?? 0;
+    this.defaultMaxInFlight = options.defaultHostPolicy?.maxInFlight ?? 1;
+  }
+
+  async add(entries: readonly FrontierEntry[], options: AddOptions = {}): Promise<AddOutcome[]> {
+    const maxPerHost = options.maxPerHost ?? Infinity;
+    return entries.map((entry) => {
+      if (this.seen.has(entry.url)) return 'duplicate';
+      const host = this.host(entry.hostKey);
+      if (host.added >= maxPerHost) return 'host-full';
+      this.seen.add(entry.url);
+      host.added++;
+      this.enqueue(host, { entry, sequence: this.sequence++ });
+      return 'added';
+    });
+  }
+
+  async claim({ now, leaseMs }: ClaimRequest): Promise<ClaimResult> {
+    this.expireLeases(now);
+    for (;;) {
+      const top = this.ready.peek();
+      if (top === undefined) return { lease: null, nextReadyAt: null };
+      if (!this.isCurrent(top)) {
+        this.ready.pop();
+        continue;
+      }
+      if (top.readyAt > now) return { lease: null, nextReadyAt: top.readyAt };
+      this.ready.pop();
+      const host = top.host;
+      const queued = host.queue.pop()!;
+      this.queued--;
+      host.inFlight++;
+      const previousHostReadyAt = host.readyAt;
+      host.readyAt = Math.max(host.readyAt, now) + host.delayMs;
+      this.reschedule(host);
+      const lease: FrontierLease = {
+        id: `lease-${++this.leaseCounter}`,
+        entry: queued.entry,
+        leaseExpiresAt: now + leaseMs,
+        previousHostReadyAt,
+      };
+      this.leases.set(lease.id, { lease, host });
+      this.leaseExpiries.push({ at: lease.leaseExpiresAt, id: lease.id });
+      return { lease };
+    }
+  }
+
+  async complete(leaseId: string, options: { hostReadyAt?: number } = {}): Promise<void> {
+    const record = this.takeLease(leaseId);
+    if (record === undefined) return;
+    record.host.done++;
+    this.done++;
+    this.settle(record.host, options.hostReadyAt);
+  }
+
+  async release(leaseId: string, options: { hostReadyAt?: number } = {}): Promise<void> {
+    const record = this.takeLease(leaseId);
+    if (record === undefined) return;
+    this.requeue(record, record.lease.entry);
+    this.settle(record.host, options.hostReadyAt);
+  }
+
+  async retry(leaseId: string, options: { hostReadyAt?: number } = {}): Promise<void> {
+    const record = this.takeLease(leaseId);
+    if (record === undefined) return;
+    const entry = record.lease.entry;
+    this.enqueue(record.host, { entry: { ...entry, retries: (entry.retries ?? 0) + 1 }, sequence: this.sequence++ });
+    this.settle(record.host, options.hostReadyAt);
+  }
+
+  async setHostPolicy(hostKey: string, policy: Partial<HostPolicy> & { readyAt?: number }): Promise<void> {
+    const host = this.host(hostKey);
+    if (policy.delayMs !== undefined) host.delayMs = policy.delayMs;
+    if (policy.maxInFlight !== undefined) host.maxInFlight = policy.maxInFlight;
+    if (policy.readyAt !== undefined) host.readyAt = policy.readyAt;
+    this.reschedule(host);
+  }
+
+  async counts(): Promise<FrontierCounts> {
+    let activeHosts = 0;
+    for (const host of this.hosts.values()) if (host.queue.size > 0 || host.inFlight > 0) activeHosts++;
+    return { queued: this.queued, inFlight: this.leases.size, done: this.done, activeHosts };
+  }
+
+  async hostCounts(limit = Infinity): Promise<HostCounts[]> {
+    return [...this.hosts.values()]
+      .map((h) => ({ hostKey: h.key, queued: h.queue.size, inFlight: h.inFlight, done: h.done, readyAt: h.readyAt }))
+      .sort((a, b) => b.queued + b.inFlight - (a.queued + a.inFlight))
+      .slice(0, limit);
+  }
+
+  async close(): Promise<void> {}
+
+  private host(key: string): HostState {
+    let host = this.hosts.get(key);
+    if (host === undefined) {
+      host = {
+        key,
+        queue: new Heap(byPriorityThenSequence),
+        readyAt: 0,
+        delayMs: this.defaultDelayMs,
+        maxInFlight: this.defaultMaxInFlight,
+        inFlight: 0,
+        done: 0,
+        added: 0,
+        version: 0,
+      };
+      this.hosts.set(key, host);
+    }
+    return host;
+  }
+
+  private enqueue(host: HostState, queued: QueuedEntry): void {
+    host.queue.push(queued);
+    this.queued++;
+    this.reschedule(host);
+  }
+
+  private requeue(record: LeaseRecord, entry: FrontierEntry): void {
+    this.enqueue(record.host, { entry, sequence: -++this.releasedSequence });
+  }
+
+  private takeLease(leaseId: string): LeaseRecord | undefined {
+    const record = this.leases.get(leaseId);
+    if (record === undefined) return undefined;
+    this.leases.delete(leaseId);
+    record.host.inFlight--;
+    return record;
+  }
+
+  private settle(host: HostState, hostReadyAt: number | undefined): void {
+    if (hostReadyAt !== undefined) host.readyAt = hostReadyAt;
+    this.reschedule(host);
+  }
+
+  /** Expired leases (a worker that died or hung) return their URL to the queue. */
+  private expireLeases(now: number): void {
+    for (let top = this.leaseExpiries.peek(); top !== undefined && top.at <= now; top = this.leaseExpiries.peek()) {
+      this.leaseExpiries.pop();
+      const record = this.takeLease(top.id);
+      if (record !== undefined) {
+        this.requeue(record, record.lease.entry);
+        this.reschedule(record.host);
+      }
+    }
+  }
+
+  private isCurrent(node: ReadyNode): boolean {
+    return node.version === node.host.version && this.isSchedulable(node.host);
+  }
+
+  private isSchedulable(host: HostState): boolean {
+    return host.queue.size > 0 && host.inFlight < host.maxInFlight;
+  }
+
+  private reschedule(host: HostState): void {
+    host.version++;
+    if (this.isSchedulable(host)) this.ready.push({ readyAt: host.readyAt, host, version: host.version });
+  }
+}
