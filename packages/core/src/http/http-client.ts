@@ -1,0 +1,150 @@
+// One HTTP GET, one hop, with every limit a crawler needs. Shared by the robots gate's default
+// fetch and the crawler's page fetch, so both speak HTTP the same way. Redirects are never
+// followed here: callers follow them by hand, so each hop passes robots.txt, scope and politeness.
+
+import { Agent, type Dispatcher } from 'undici';
+import { PolitelyError } from '../errors.js';
+import { readBody, type BodyLimit } from './read-body.js';
+
+export interface HttpClientOptions {
+  /**
+   * Deadline for connecting (DNS, TCP, TLS).
+   * @default 10000
+   */
+  readonly connectTimeoutMs?: number;
+  /**
+   * Largest response head (status line and headers) accepted, in bytes.
+   * @default 65536
+   */
+  readonly maxHeaderBytes?: number;
+  /**
+   * Connections kept per origin.
+   * @default 4
+   */
+  readonly connectionsPerOrigin?: number;
+  /**
+   * How long an idle keep-alive connection is kept.
+   * @default 4000
+   */
+  readonly keepAliveTimeoutMs?: number;
+  /**
+   * A dispatcher to send requests through instead of the client's own keep-alive Agent.
+   * @default a new undici Agent
+   */
+  readonly dispatcher?: Dispatcher;
+}
+
+export interface HttpRequest {
+  /** Absolute http(s) URL. */
+  readonly url: string;
+  /** Request headers (`user-agent` should always be among them). */
+  readonly headers: Readonly<Record<string, string>>;
+  /** Aborts the request. */
+  readonly signal?: AbortSignal;
+  /** Deadline for the whole exchange, first byte to last: a trickling server is cut off. */
+  readonly timeoutMs: number;
+  /** Cap on the decoded body and what to do at the cap. */
+  readonly bodyLimit: BodyLimit;
+}
+
+export interface HttpResponse {
+  readonly url: string;
+  readonly status: number;
+  /** Header by case-insensitive name; repeated headers joined with ", ". */
+  header(name: string): string | undefined;
+  /** All headers, names lower-cased. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Uint8Array;
+  readonly truncated: boolean;
+  /** Milliseconds from sending to the response head, and to the last body byte. */
+  readonly timing: { readonly headersMs: number; readonly totalMs: number };
+}
+
+export interface HttpClient {
+  get(request: HttpRequest): Promise<HttpResponse>;
+  close(): Promise<void>;
+}
+
+export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
+  const ownAgent =
+    options.dispatcher === undefined
+      ? new Agent({
+          connect: { timeout: options.connectTimeoutMs ?? 10_000 },
+          keepAliveTimeout: options.keepAliveTimeoutMs ?? 4_000,
+          maxHeaderSize: options.maxHeaderBytes ?? 65_536,
+          connections: options.connectionsPerOrigin ?? 4,
+        })
+      : undefined;
+  const dispatcher: Dispatcher = options.dispatcher ?? ownAgent!;
+  return {
+    get: (request) => get(dispatcher, request),
+    close: () => (ownAgent === undefined ? Promise.resolve() : ownAgent.close()),
+  };
+}
+
+async function get(dispatcher: Dispatcher, request: HttpRequest): Promise<HttpResponse> {
+  const deadline = AbortSignal.timeout(request.timeoutMs);
+  const signal = request.signal === undefined ? deadline : AbortSignal.any([request.signal, deadline]);
+  const started = performance.now();
+  try {
+    const url = new URL(request.url);
+    const response = await dispatcher.request({
+      origin: url.origin,
+      path: `${url.pathname}${url.search}`,
+      method: 'GET',
+      headers: { 'accept-encoding': 'gzip, deflate, br', ...request.headers },
+      signal,
+      headersTimeout: request.timeoutMs,
+      bodyTimeout: request.timeoutMs,
+    });
+    const headersMs = performance.now() - started;
+    const headers = flattenHeaders(response.headers);
+    const declared = Number(headers['content-length']);
+    const encoded = headers['content-encoding'] !== undefined;
+    if (request.bodyLimit.atLimit === 'fail' && !encoded && declared > request.bodyLimit.maxBytes) {
+      response.body.destroy();
+      throw new PolitelyError('ERR_BODY_TOO_LARGE', `body of ${declared} bytes is over the ${request.bodyLimit.maxBytes}-byte limit`);
+    }
+    const { body, truncated } = await readBody(response.body, headers['content-encoding'], request.bodyLimit);
+    return {
+      url: request.url,
+      status: response.statusCode,
+      headers,
+      header: (name) => headers[name.toLowerCase()],
+      body,
+      truncated,
+      timing: { headersMs, totalMs: performance.now() - started },
+    };
+  } catch (error) {
+    throw toHttpError(error, request, deadline);
+  }
+}
+
+function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return headers;
+}
+
+const UNDICI_TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+function toHttpError(error: unknown, request: HttpRequest, deadline: AbortSignal): PolitelyError {
+  if (error instanceof PolitelyError) {
+    const prefix = `GET ${request.url}: `;
+    return error.message.startsWith(prefix) ? error : new PolitelyError(error.code, prefix + error.message, { cause: error.cause });
+  }
+  if (request.signal?.aborted === true) {
+    return new PolitelyError('ERR_ABORTED', `GET ${request.url}: aborted`, { cause: request.signal.reason ?? error });
+  }
+  const code = (error as { code?: unknown } | null)?.code;
+  if (deadline.aborted || (typeof code === 'string' && UNDICI_TIMEOUT_CODES.has(code))) {
+    return new PolitelyError('ERR_TIMEOUT', `GET ${request.url}: timed out after ${request.timeoutMs} ms`, { cause: error });
+  }
+  if (code === 'UND_ERR_HEADERS_OVERFLOW') {
+    return new PolitelyError('ERR_HEADERS_TOO_LARGE', `GET ${request.url}: response headers too large`, { cause: error });
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new PolitelyError('ERR_FETCH_FAILED', `GET ${request.url}: ${message}`, { cause: error });
+}

@@ -1,0 +1,78 @@
+// Reading a response body with a hard cap on DECODED bytes: a compression bomb stops at the cap,
+// and whatever lies beyond it is never read (the streams are destroyed).
+
+import { pipeline, type Readable, type Transform } from 'node:stream';
+import { createBrotliDecompress, createUnzip } from 'node:zlib';
+import { PolitelyError } from '../errors.js';
+
+export interface BodyLimit {
+  /** Decoded bytes kept at most. */
+  readonly maxBytes: number;
+  /** At the cap: keep what was read (`truncate`, as for robots.txt) or fail (`fail`). */
+  readonly atLimit: 'truncate' | 'fail';
+}
+
+export interface ReadBody {
+  readonly body: Uint8Array;
+  /** The body went on past the cap and was cut there (only with `atLimit: 'truncate'`). */
+  readonly truncated: boolean;
+}
+
+export async function readBody(raw: Readable, contentEncoding: string | undefined, limit: BodyLimit): Promise<ReadBody> {
+  let decoders: Transform[];
+  try {
+    decoders = decodersFor(contentEncoding);
+  } catch (error) {
+    raw.destroy();
+    throw error;
+  }
+  const source: Readable = decoders.length === 0 ? raw : pipeline([raw, ...decoders], () => {});
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  let truncated = false;
+  try {
+    for await (const chunk of source) {
+      const bytes = chunk as Uint8Array;
+      const room = limit.maxBytes - length;
+      if (bytes.length > room) {
+        if (limit.atLimit === 'fail') {
+          throw new PolitelyError('ERR_BODY_TOO_LARGE', `body larger than ${limit.maxBytes} bytes`);
+        }
+        chunks.push(bytes.subarray(0, room));
+        length += room;
+        truncated = true;
+        break;
+      }
+      chunks.push(bytes);
+      length += bytes.length;
+    }
+  } finally {
+    raw.destroy();
+    source.destroy();
+  }
+  return { body: concat(chunks, length), truncated };
+}
+
+function concat(chunks: readonly Uint8Array[], length: number): Uint8Array {
+  if (chunks.length === 1 && chunks[0]!.length === length) return chunks[0]!;
+  const body = new Uint8Array(length);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return body;
+}
+
+/** Decoders for a Content-Encoding list, in decoding order (the reverse of applying order). */
+function decodersFor(contentEncoding: string | undefined): Transform[] {
+  const codings = (contentEncoding ?? '')
+    .split(',')
+    .map((coding) => coding.trim().toLowerCase())
+    .filter((coding) => coding !== '' && coding !== 'identity');
+  return codings.reverse().map((coding) => {
+    if (coding === 'gzip' || coding === 'x-gzip' || coding === 'deflate') return createUnzip();
+    if (coding === 'br') return createBrotliDecompress();
+    throw new PolitelyError('ERR_FETCH_FAILED', `unsupported content-encoding ${JSON.stringify(coding)}`);
+  });
+}

@@ -1,0 +1,134 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHttpClient, PolitelyError, type HttpRequest } from '@politely/core';
+
+type Route = (req: IncomingMessage, res: ServerResponse) => void;
+const routes = new Map<string, Route>();
+const seenUserAgents: string[] = [];
+let server: Server;
+let base: string;
+
+routes.set('/ok', (_req, res) => {
+  res.setHeader('x-test', ['a', 'b']);
+  res.end('hello');
+});
+routes.set('/gzip', (_req, res) => {
+  res.writeHead(200, { 'content-encoding': 'gzip' });
+  res.end(gzipSync('compressed hello'));
+});
+routes.set('/br', (_req, res) => {
+  res.writeHead(200, { 'content-encoding': 'br' });
+  res.end(brotliCompressSync('brotli hello'));
+});
+routes.set('/bomb', (_req, res) => {
+  res.writeHead(200, { 'content-encoding': 'gzip' });
+  res.end(gzipSync(Buffer.alloc(50 * 1024 * 1024))); // 50 MB of zeros, ~50 KB on the wire
+});
+routes.set('/big', (_req, res) => res.end(Buffer.alloc(300_000, 0x61)));
+routes.set('/declared-big', (_req, res) => {
+  res.writeHead(200, { 'content-length': String(5_000_000) });
+  res.write('x'); // never finishes: the client must not wait for the rest
+});
+routes.set('/trickle', (_req, res) => {
+  res.writeHead(200);
+  const timer = setInterval(() => res.write('.'), 50);
+  res.on('close', () => clearInterval(timer));
+});
+routes.set('/reset', (req) => req.socket.destroy());
+routes.set('/huge-header', (_req, res) => {
+  res.setHeader('x-big', 'y'.repeat(100_000));
+  res.end('never');
+});
+
+const request = (path: string, extra: Partial<HttpRequest> = {}): HttpRequest => ({
+  url: base + path,
+  headers: { 'user-agent': 'TestBot/1.0' },
+  timeoutMs: 2000,
+  bodyLimit: { maxBytes: 100_000, atLimit: 'fail' },
+  ...extra,
+});
+
+const client = createHttpClient({ maxHeaderBytes: 16_384 });
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    seenUserAgents.push(String(req.headers['user-agent']));
+    (routes.get(req.url ?? '') ?? ((_q, r) => ((r.statusCode = 404), r.end())))(req, res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await client.close();
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+async function failure(promise: Promise<unknown>): Promise<PolitelyError> {
+  const error = await promise.then(() => null, (e: unknown) => e);
+  expect(error).toBeInstanceOf(PolitelyError);
+  return error as PolitelyError;
+}
+
+describe('createHttpClient', () => {
+  it('returns status, headers and body, and sends the user agent', async () => {
+    const response = await client.get(request('/ok'));
+    expect(response.status).toBe(200);
+    expect(new TextDecoder().decode(response.body)).toBe('hello');
+    expect(response.header('X-Test')).toBe('a, b');
+    expect(seenUserAgents).toContain('TestBot/1.0');
+  });
+
+  it('returns 4xx statuses as responses, not errors', async () => {
+    expect((await client.get(request('/missing'))).status).toBe(404);
+  });
+
+  it('decodes gzip and brotli', async () => {
+    expect(new TextDecoder().decode((await client.get(request('/gzip'))).body)).toBe('compressed hello');
+    expect(new TextDecoder().decode((await client.get(request('/br'))).body)).toBe('brotli hello');
+  });
+
+  it('stops a gzip bomb at the decoded cap', async () => {
+    const error = await failure(client.get(request('/bomb')));
+    expect(error.code).toBe('ERR_BODY_TOO_LARGE');
+    const truncated = await client.get(request('/bomb', { bodyLimit: { maxBytes: 1000, atLimit: 'truncate' } }));
+    expect(truncated.body).toHaveLength(1000);
+    expect(truncated.truncated).toBe(true);
+  });
+
+  it('fails past the body limit, or keeps the first bytes when told to truncate', async () => {
+    expect((await failure(client.get(request('/big')))).code).toBe('ERR_BODY_TOO_LARGE');
+    const cut = await client.get(request('/big', { bodyLimit: { maxBytes: 1024, atLimit: 'truncate' } }));
+    expect(cut.body).toHaveLength(1024);
+  });
+
+  it('refuses a declared Content-Length over the limit without reading the body', async () => {
+    const error = await failure(client.get(request('/declared-big', { timeoutMs: 5000 })));
+    expect(error.code).toBe('ERR_BODY_TOO_LARGE');
+    expect(error.message).toContain('/declared-big');
+  });
+
+  it('cuts off a server that trickles its body past the deadline', async () => {
+    const error = await failure(client.get(request('/trickle', { timeoutMs: 300 })));
+    expect(error.code).toBe('ERR_TIMEOUT');
+  });
+
+  it('reports a reset connection as a fetch failure naming the URL', async () => {
+    const error = await failure(client.get(request('/reset')));
+    expect(error.code).toBe('ERR_FETCH_FAILED');
+    expect(error.message).toContain(`${base}/reset`);
+  });
+
+  it('refuses response heads over the header limit', async () => {
+    expect((await failure(client.get(request('/huge-header')))).code).toBe('ERR_HEADERS_TOO_LARGE');
+  });
+
+  it('honours an AbortSignal', async () => {
+    const controller = new AbortController();
+    const pending = client.get(request('/trickle', { signal: controller.signal, timeoutMs: 10_000 }));
+    setTimeout(() => controller.abort(), 50);
+    expect((await failure(pending)).code).toBe('ERR_ABORTED');
+  });
+});
