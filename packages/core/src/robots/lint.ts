@@ -7,7 +7,6 @@
 
 import { byteStringToText, isValidUtf8, toByteString } from './byte-string.js';
 import { DIRECTIVE_SPELLINGS, readLine, type Directive } from './directives.js';
-import { encodeRulePattern } from './pattern.js';
 import { parseCrawlDelay, resolveParseRobotsTxtOptions, type ParseRobotsTxtOptions } from './parse.js';
 import { MAX_LINE_BYTES, tokenizeLines, type RawLine } from './tokenize.js';
 import { isGlobalAgentValue, productToken } from './user-agent.js';
@@ -77,6 +76,8 @@ const IGNORED_KEYS = new Set([
 ]);
 const MAX_QUOTED_CHARS = 80;
 const BOM = '\xef\xbb\xbf';
+// C0 controls but tab, DEL and C1 controls.
+const CONTROL_CHARS = /[\x00-\x08\x0a-\x1f\x7f-\x9f]/g;
 
 interface LintState {
   readonly out: RobotsDiagnostic[];
@@ -146,23 +147,23 @@ function lintLine(state: LintState, raw: RawLine): void {
 }
 
 function lintKey(state: LintState, line: number, directive: Directive, startsWithBom: boolean): void {
-  const key = byteStringToText(directive.key);
+  const key = quote(directive.key);
+  const lower = directive.key.toLowerCase();
   if (directive.name === 'unknown') {
     if (startsWithBom) return; // already reported as bom-in-middle
-    const lower = key.toLowerCase();
     if (IGNORED_KEYS.has(lower)) {
-      report(state, line, 'info', 'ignored-directive', `\`${key}\` is not part of RFC 9309 and is ignored`);
+      report(state, line, 'info', 'ignored-directive', `${key} is not part of RFC 9309 and is ignored`);
     } else {
       const hint = closestSpelling(lower);
       report(state, line, 'warning', 'unknown-directive',
-        `unknown directive \`${key}\` is ignored${hint === null ? '' : ` (did you mean \`${hint}\`?)`}`);
+        `unknown directive ${key} is ignored${hint === null ? '' : ` (did you mean \`${hint}\`?)`}`);
     }
     return;
   }
   const canonical = canonicalSpelling(directive.name);
-  if (key.toLowerCase() !== canonical) {
+  if (lower !== canonical) {
     const why = directive.typo ? 'an accepted misspelling' : 'keys are matched by prefix';
-    report(state, line, 'warning', 'accepted-typo', `\`${key}\` read as \`${canonical}\` (${why}; other crawlers may ignore this line)`);
+    report(state, line, 'warning', 'accepted-typo', `${key} read as \`${canonical}\` (${why}; other crawlers may ignore this line)`);
   }
   if (directive.missingColon) {
     report(state, line, 'info', 'missing-colon',
@@ -217,9 +218,8 @@ function lintUserAgent(state: LintState, line: number, value: string): void {
 function lintRuleValue(state: LintState, line: number, directive: Directive): void {
   const value = directive.value;
   if (value.length === 0 || value.startsWith('/') || value.startsWith('*')) return;
-  const encoded = encodeRulePattern(value);
   report(state, line, 'warning', 'rule-not-a-path',
-    `${directive.name} value ${quote(value)} does not start with \`/\` or \`*\`, so it matches no URL path (pattern \`${encoded.slice(0, MAX_QUOTED_CHARS)}\`)`);
+    `${directive.name} value ${quote(value)} does not start with \`/\` or \`*\`, so it matches no URL path`);
 }
 
 function lintSitemap(state: LintState, line: number, value: string): void {
@@ -286,9 +286,13 @@ function editDistance(a: string, b: string, limit: number): number {
   return Math.min(previous[b.length] ?? limit, limit);
 }
 
-/** A byte-string value as display text in backticks, shortened when long. */
+/**
+ * A byte-string value as display text in backticks, shortened when long. Control characters
+ * are shown as `\xNN`: the file is a stranger's, and its text may end up on a terminal.
+ */
 function quote(bytes: string, backticks = true): string {
   let text = byteStringToText(bytes);
   if (text.length > MAX_QUOTED_CHARS) text = `${text.slice(0, MAX_QUOTED_CHARS)}…`;
+  text = text.replace(CONTROL_CHARS, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
   return backticks ? `\`${text}\`` : text;
 }

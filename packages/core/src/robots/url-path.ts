@@ -36,7 +36,8 @@ function slowPathQuery(url: string): string {
   }
   const pathQuery = parsed === null ? null : pathQueryOfParsed(parsed);
   if (pathQuery !== null) return pathQuery;
-  return pathQueryOfParsed(new URL(lenientPathQuery(url), 'http://robots.invalid')) ?? '/';
+  // Appended, not resolved against a base: a path starting with '//' must stay a path.
+  return pathQueryOfParsed(new URL('http://robots.invalid' + lenientPathQuery(url))) ?? '/';
 }
 
 /** Path and query from a parsed URL's serialisation (an empty `?` is kept); null if opaque. */

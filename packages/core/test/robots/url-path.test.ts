@@ -32,6 +32,9 @@ describe('matchPathOf', () => {
   it('google: strings that are not absolute URLs use the reference extraction', () => {
     expect(matchPathOf('example.com/a/b?c=d#e')).toBe('/a/b?c=d');
     expect(matchPathOf('/a')).toBe('/a');
+    expect(matchPathOf('a//b/c')).toBe('//b/c');
+    expect(matchPathOf(' //')).toBe('//');
+    expect(matchPathOf('x//a b/c')).toBe('//a%20b/c');
   });
 
   it('the fast path agrees with the WHATWG parser on any http(s) URL', () => {

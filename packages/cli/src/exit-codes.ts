@@ -1,0 +1,12 @@
+// The exit codes of the `politely` command, one meaning each.
+
+/** Everything went as asked (lint may still have reported warnings). */
+export const EXIT_OK = 0;
+/** The command ran to the end, but found failures: batch lines that could not be decided, lint errors. */
+export const EXIT_FAILURE = 1;
+/** The command line or its input was wrong: unknown command or option, missing argument, invalid URL, unreadable file. */
+export const EXIT_USAGE = 2;
+/** A bug in politely: an unexpected exception (sysexits EX_SOFTWARE). */
+export const EXIT_INTERNAL = 70;
+
+export type ExitCode = typeof EXIT_OK | typeof EXIT_FAILURE | typeof EXIT_USAGE | typeof EXIT_INTERNAL;

@@ -1,0 +1,75 @@
+// The `politely` command: picks the subcommand, turns expected failures into a one-line
+// message and an exit code, and never calls process.exit (the bin sets process.exitCode).
+
+import { readFileSync } from 'node:fs';
+import { CliError } from './cli-error.js';
+import { runDemo } from './commands/demo.js';
+import { runRobotsBatch } from './commands/robots-batch.js';
+import { runRobotsExplain } from './commands/robots-explain.js';
+import { runRobotsLint } from './commands/robots-lint.js';
+import { EXIT_INTERNAL, EXIT_OK, type ExitCode } from './exit-codes.js';
+import { processIo, write, type Io } from './io.js';
+import { ROBOTS_USAGE, USAGE } from './usage.js';
+
+type Command = (args: readonly string[], io: Io) => Promise<ExitCode>;
+
+const ROBOTS_COMMANDS: Readonly<Record<string, Command>> = {
+  batch: runRobotsBatch,
+  explain: runRobotsExplain,
+  lint: runRobotsLint,
+};
+
+const HELP_FLAGS = new Set(['--help', '-h', 'help']);
+
+/**
+ * Runs the `politely` command line.
+ * @param args The arguments after the program name (`process.argv.slice(2)`).
+ * @param io The streams to use; the process's own by default.
+ * @returns The exit code: 0 done, 1 done with failures, 2 usage or input error, 70 internal error.
+ */
+export async function main(args: readonly string[], io: Io = processIo()): Promise<ExitCode> {
+  try {
+    return await dispatch(args, io);
+  } catch (error) {
+    if (error instanceof CliError) {
+      await write(io.stderr, `politely: ${error.message}\n${error.usage === undefined ? '' : `\n${error.usage}`}`);
+      return error.exitCode;
+    }
+    const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    await write(io.stderr, `politely: internal error (please report it): ${detail}\n`);
+    return EXIT_INTERNAL;
+  }
+}
+
+async function dispatch(args: readonly string[], io: Io): Promise<ExitCode> {
+  const [command, ...rest] = args;
+  if (command === undefined) throw new CliError('missing command', { usage: USAGE });
+  if (HELP_FLAGS.has(command)) {
+    await write(io.stdout, USAGE);
+    return EXIT_OK;
+  }
+  if (command === '--version' || command === '-v') {
+    await write(io.stdout, `${readVersion()}\n`);
+    return EXIT_OK;
+  }
+  if (command === 'demo') return runDemo(rest, io);
+  if (command === 'robots') return dispatchRobots(rest, io);
+  throw new CliError(`unknown command '${command}'`, { usage: USAGE });
+}
+
+async function dispatchRobots(args: readonly string[], io: Io): Promise<ExitCode> {
+  const [subcommand, ...rest] = args;
+  if (subcommand === undefined) throw new CliError('robots: missing command (batch, explain or lint)', { usage: ROBOTS_USAGE });
+  if (HELP_FLAGS.has(subcommand)) {
+    await write(io.stdout, ROBOTS_USAGE);
+    return EXIT_OK;
+  }
+  const command = Object.hasOwn(ROBOTS_COMMANDS, subcommand) ? ROBOTS_COMMANDS[subcommand] : undefined;
+  if (command === undefined) throw new CliError(`unknown command 'robots ${subcommand}'`, { usage: ROBOTS_USAGE });
+  return command(rest, io);
+}
+
+function readVersion(): string {
+  const packageJson = readFileSync(new URL('../package.json', import.meta.url), 'utf8');
+  return (JSON.parse(packageJson) as { version: string }).version;
+}

@@ -1,0 +1,202 @@
+// createCrawler wires the stages together; `run()` is just the loop: claim the next URL of a
+// ready host, hand it to a worker, sleep until a host's clock comes round.
+//
+// Global concurrency is p-queue's job. Per-host pacing is NOT bottleneck's: a limiter per host
+// would hold every waiting URL in a pending promise, and one slow host would fill the queue.
+// The frontier's own host clock (readyAt per host, in the store) decides which host is next,
+// so waiting URLs stay in the store, and a store shared by several workers (Redis) shares the
+// clocks too.
+
+import PQueue from 'p-queue';
+import { createHttpClient, createRobotsGate, PolitelyError, type RobotsGate } from '@politely/core';
+import { CrawlerEmitter, type CrawlerEventName, type CrawlerListener } from './events.js';
+import { createCrawlerRobotsFetch } from './fetch/robots-fetch.js';
+import { createFrontier, type Frontier } from './frontier/frontier.js';
+import type { FrontierStore } from './frontier/frontier-store.js';
+import { createMemoryFrontierStore } from './frontier/memory-store.js';
+import { createScope } from './frontier/scope.js';
+import { resolveCrawlerOptions, type CrawlerOptions, type ResolvedCrawlerOptions } from './options.js';
+import { HostPoliteness } from './politeness/host-politeness.js';
+import { UrlProcessor } from './process-url.js';
+import { StatsRecorder, type CrawlStats } from './stats.js';
+
+export interface Crawler {
+  /** Crawls until the frontier is empty, `maxPages` is reached or the signal fires. */
+  run(): Promise<CrawlStats>;
+  /** Listens to an event; returns the function that stops listening. */
+  on<E extends CrawlerEventName>(event: E, listener: CrawlerListener<E>): () => void;
+  /** Adds URLs (seeds) before or during a run; resolves with how many were new. */
+  enqueue(urls: string | readonly string[], options?: { readonly priority?: number }): Promise<number>;
+  /** Counts so far. */
+  stats(): CrawlStats;
+  /** The frontier store (queued URLs outlive the crawl in a durable store). */
+  readonly store: FrontierStore;
+  /** The robots gate in use. */
+  readonly gate: RobotsGate;
+}
+
+/** The politeness key of a URL: its host name. One host, one clock, whatever scheme or port. */
+export const hostKeyOf = (url: URL): string => url.hostname;
+
+export function createCrawler(options: CrawlerOptions): Crawler {
+  return new PoliteCrawler(options);
+}
+
+class PoliteCrawler implements Crawler {
+  readonly store: FrontierStore;
+  readonly gate: RobotsGate;
+  private readonly options: ResolvedCrawlerOptions;
+  private readonly emitter = new CrawlerEmitter();
+  private readonly recorder = new StatsRecorder();
+  private readonly frontier: Frontier;
+  private readonly processor: UrlProcessor;
+  private readonly ownedClose: (() => Promise<void>)[] = [];
+  private readonly stop = new AbortController();
+  private wake: (() => void) | null = null;
+  private running = false;
+
+  constructor(raw: CrawlerOptions) {
+    const options = resolveCrawlerOptions(raw);
+    this.options = options;
+    const client = raw.httpClient ?? createHttpClient();
+    if (raw.httpClient === undefined) this.ownedClose.push(() => client.close());
+    this.store = raw.store ?? createMemoryFrontierStore({ defaultHostPolicy: { delayMs: options.minDelayMs, maxInFlight: options.perHostConcurrency } });
+    const robotsRequestedAt = new Map<string, number>();
+    this.gate =
+      raw.gate ??
+      createRobotsGate({
+        userAgent: options.userAgent,
+        minBackoffMs: Math.max(1, options.backoffBaseMs),
+        maxBackoffMs: Math.max(1, options.backoffMaxMs),
+        fetch: createCrawlerRobotsFetch(client, Math.min(options.requestTimeoutMs, 10_000), {
+          onRequest: (url, startedAt) => {
+            const hostKey = hostKeyOf(url);
+            robotsRequestedAt.set(hostKey, startedAt);
+            this.recorder.requests++;
+            this.recorder.robotsRequests++;
+            this.emitter.emit('request', { url: url.href, hostKey, kind: 'robots', at: startedAt });
+          },
+        }),
+      });
+    if (raw.gate === undefined) this.ownedClose.unshift(() => this.gate.close());
+    const signal = raw.signal === undefined ? this.stop.signal : AbortSignal.any([raw.signal, this.stop.signal]);
+    signal.addEventListener('abort', () => this.notify(), { once: true });
+    this.frontier = createFrontier({
+      store: this.store,
+      inScope: createScope(options.scope, options.seeds.map((seed) => seed.url)),
+      canonicalUrl: options.canonicalUrl,
+      maxDepth: options.maxDepth,
+      maxPagesPerHost: options.maxPagesPerHost,
+      hostKeyOf,
+      onSkip: (url, reason, detail, referrer) => {
+        this.recorder.skip(reason);
+        this.emitter.emit('skip', { url, reason, ...(detail === undefined ? {} : { detail }), ...(referrer === undefined ? {} : { referrer }) });
+      },
+    });
+    this.processor = new UrlProcessor({
+      options,
+      store: this.store,
+      frontier: this.frontier,
+      gate: this.gate,
+      client,
+      politeness: new HostPoliteness({
+        minDelayMs: options.minDelayMs,
+        maxCrawlDelayMs: options.maxCrawlDelayMs,
+        backoffBaseMs: options.backoffBaseMs,
+        backoffMaxMs: options.backoffMaxMs,
+        adaptive: options.adaptiveDelay,
+      }),
+      emitter: this.emitter,
+      stats: this.recorder,
+      robotsRequestedAt,
+      signal,
+      pageBudget: { started: 0, max: options.maxPages },
+    });
+    this.signal = signal;
+  }
+
+  private readonly signal: AbortSignal;
+
+  on<E extends CrawlerEventName>(event: E, listener: CrawlerListener<E>): () => void {
+    return this.emitter.on(event, listener);
+  }
+
+  async enqueue(urls: string | readonly string[], options: { readonly priority?: number } = {}): Promise<number> {
+    const added = await this.frontier.add(
+      (typeof urls === 'string' ? [urls] : urls).map((url) => ({ url, depth: 0, priority: options.priority ?? 0, isSeed: true })),
+    );
+    this.notify();
+    return added;
+  }
+
+  stats(): CrawlStats {
+    return this.recorder.snapshot(0, this.signal.aborted);
+  }
+
+  async run(): Promise<CrawlStats> {
+    if (this.running) throw new PolitelyError('ERR_INVALID_INPUT', 'crawler.run(): this crawler is already running');
+    this.running = true;
+    try {
+      await this.frontier.add(this.options.seeds.map((seed) => ({ url: seed.url, depth: 0, priority: seed.priority ?? 0, isSeed: true })));
+      await this.loop();
+    } finally {
+      for (const close of this.ownedClose) await close().catch(() => {});
+    }
+    const counts = await this.store.counts();
+    const stats = this.recorder.snapshot(counts.queued + counts.inFlight, this.signal.aborted);
+    this.emitter.emit('done', stats);
+    return stats;
+  }
+
+  private async loop(): Promise<void> {
+    const queue = new PQueue({ concurrency: this.options.concurrency });
+    const budget = this.options.maxPages;
+    let inFlight = 0;
+    while (!this.signal.aborted) {
+      if (inFlight >= this.options.concurrency || this.processorBudgetUsed(inFlight, budget)) {
+        if (inFlight === 0) break;
+        await this.sleep(Infinity);
+        continue;
+      }
+      const result = await this.store.claim({ now: Date.now(), leaseMs: this.options.leaseMs });
+      if (result.lease !== null) {
+        const lease = result.lease;
+        inFlight++;
+        void queue
+          .add(() => this.processor.process(lease))
+          .finally(() => {
+            inFlight--;
+            this.notify();
+          });
+        continue;
+      }
+      if (result.nextReadyAt === null && inFlight === 0) break;
+      await this.sleep(result.nextReadyAt === null ? Infinity : result.nextReadyAt - Date.now());
+    }
+    await queue.onIdle();
+  }
+
+  private processorBudgetUsed(inFlight: number, budget: number): boolean {
+    return this.processorStarted() + inFlight >= budget;
+  }
+
+  private processorStarted(): number {
+    return (this.processor as unknown as { deps: { pageBudget: { started: number } } }).deps.pageBudget.started;
+  }
+
+  /** Sleeps until `ms` pass or something happens (a task ends, URLs arrive, the crawl stops). */
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = Number.isFinite(ms) ? setTimeout(() => this.notify(), Math.max(0, ms)) : undefined;
+      this.wake = () => {
+        if (timer !== undefined) clearTimeout(timer);
+        this.wake = null;
+        resolve();
+      };
+    });
+  }
+
+  private notify(): void {
+    this.wake?.();
+  }
+}

@@ -1,0 +1,104 @@
+// What the crawler reports. Events observe; they never change what the crawler does.
+
+import type { CrawlStats } from './stats.js';
+
+/** Why a URL was not fetched (or not followed). A skip is an outcome, never an exception. */
+export type SkipReason =
+  /** robots.txt disallows it for our user agent. */
+  | 'robots'
+  /** The host's robots.txt stayed unreachable (5xx, 429, network error) after every retry. */
+  | 'robots-unreachable'
+  /** Outside the crawl's scope. */
+  | 'scope'
+  /** Already queued or fetched. */
+  | 'duplicate'
+  /** Deeper than `maxDepth`. */
+  | 'depth'
+  /** Linked with `rel=nofollow`, or from a page that says nofollow. */
+  | 'nofollow'
+  /** The body went past `maxBodyBytes`. */
+  | 'too-large'
+  /** The response head went past the header limit. */
+  | 'headers-too-large'
+  /** Not a URL. */
+  | 'invalid-url'
+  /** Not http or https. */
+  | 'unsupported-scheme'
+  /** Longer than the URL length cap. */
+  | 'url-too-long'
+  /** The host already has `maxPagesPerHost` URLs. */
+  | 'max-pages-per-host'
+  /** More redirect hops than `maxRedirects`. */
+  | 'too-many-redirects';
+
+export interface RequestEvent {
+  readonly url: string;
+  readonly hostKey: string;
+  /** `robots` for a robots.txt request, which counts against the host like any other. */
+  readonly kind: 'page' | 'robots';
+  /** When the request started (ms since the epoch). */
+  readonly at: number;
+}
+
+export interface ResponseEvent {
+  readonly url: string;
+  readonly status: number;
+  readonly durationMs: number;
+  readonly bytes: number;
+  readonly contentType: string | undefined;
+}
+
+export interface SkipEvent {
+  readonly url: string;
+  readonly reason: SkipReason;
+  /** A human-readable detail: the deciding robots.txt line, the limit exceeded, … */
+  readonly detail?: string;
+  /** The page the URL was found on. */
+  readonly referrer?: string;
+}
+
+export interface ErrorEvent {
+  readonly url: string;
+  readonly error: Error;
+  /** Attempts made so far, this one included. */
+  readonly attempt: number;
+  /** The URL goes back to the frontier for another attempt. */
+  readonly willRetry: boolean;
+  /** Where the error came from: the request, or the user's handler. */
+  readonly stage: 'fetch' | 'handler';
+}
+
+export interface CrawlerEvents {
+  readonly request: RequestEvent;
+  readonly response: ResponseEvent;
+  readonly skip: SkipEvent;
+  readonly error: ErrorEvent;
+  readonly done: CrawlStats;
+}
+
+export type CrawlerEventName = keyof CrawlerEvents;
+export type CrawlerListener<E extends CrawlerEventName> = (event: CrawlerEvents[E]) => void;
+
+/** A tiny typed emitter. A throwing listener is ignored: reporting must not break crawling. */
+export class CrawlerEmitter {
+  private readonly listeners = new Map<CrawlerEventName, Set<(event: never) => void>>();
+
+  on<E extends CrawlerEventName>(event: E, listener: CrawlerListener<E>): () => void {
+    let set = this.listeners.get(event);
+    if (set === undefined) this.listeners.set(event, (set = new Set()));
+    set.add(listener);
+    return () => set.delete(listener);
+  }
+
+  emit<E extends CrawlerEventName>(event: E, payload: CrawlerEvents[E]): void {
+    const set = this.listeners.get(event) as Set<CrawlerListener<E>> | undefined;
+    if (set === undefined) return;
+    for (const listener of set) {
+      try {
+        listener(payload);
+      } catch {
+        // Listeners observe; their failures are theirs.
+      }
+    }
+  }
+}

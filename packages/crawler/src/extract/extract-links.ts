@@ -1,0 +1,201 @@
+// HTML → the links to follow, the page's robots directives, its canonical URL and title.
+// Never throws on content: cheerio (parse5) parses any string, and every href is parsed in a
+// try. Only a caller's mistake (an invalid page URL, invalid options) throws.
+
+import { load, type CheerioAPI } from 'cheerio';
+import { PolitelyError } from '@politely/core';
+import { resolveExtractOptions, type ExtractOptions, type ResolvedExtractOptions } from './extract-options.js';
+import { resolveRobotsDirectives, type PageRobotsDirectives } from './meta-robots.js';
+
+/** Links found on the page but not returned, by reason. Duplicates and self-links are not counted. */
+export interface SkippedLinkCounts {
+  /** Hrefs with a scheme other than http and https (`mailto:`, `javascript:`, `tel:`, `data:`, `ftp:` …). */
+  readonly scheme: number;
+  /** Hrefs that are not URLs (`http://[`, `https://a b/`). */
+  readonly invalid: number;
+  /** Distinct URLs beyond `maxLinks`. */
+  readonly overLimit: number;
+}
+
+/** Why `nofollowLinks` holds what it holds. */
+export type NofollowReason =
+  /** The page said `nofollow` or `none` (see `robots.sources`): every link is here. */
+  | 'robots'
+  /** Each URL here was only linked with a `rel` token from `nofollowRels`. */
+  | 'rel';
+
+export interface ExtractedPage {
+  /** Absolute http(s) URLs to follow, without fragments, distinct, in order of first appearance. */
+  readonly links: readonly string[];
+  /** URLs not to follow, same form; a URL linked both ways is followable and appears in `links` only. */
+  readonly nofollowLinks: readonly string[];
+  /** `robots` when the page is nofollow, else `rel` when `nofollowLinks` is not empty, else null. */
+  readonly nofollowReason: NofollowReason | null;
+  readonly skippedLinks: SkippedLinkCounts;
+  /** Occurrences of each `rel` token (lowercased) on the page's `a[href]` and `area[href]`; a prototype-less object. */
+  readonly relCounts: Readonly<Record<string, number>>;
+  readonly robots: PageRobotsDirectives;
+  /** The first `<link rel="canonical">`, resolved, without fragment; null if missing, invalid or not http(s). */
+  readonly canonicalUrl: string | null;
+  /** The URL relative links were resolved against: the first `<base href>` or the page URL. */
+  readonly baseUrl: string;
+  /** The first `<title>`, whitespace collapsed; null if missing or blank. */
+  readonly title: string | null;
+}
+
+/** HTML's ASCII whitespace; `String#trim` would also strip characters that browsers keep. */
+const ASCII_WHITESPACE = /[\t\n\f\r ]+/;
+const EDGE_WHITESPACE = /^[\t\n\f\r ]+|[\t\n\f\r ]+$/g;
+/** The URL parser's scheme state: matching here means the href is absolute with this scheme. */
+const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):/;
+
+const trimAscii = (value: string): string => value.replace(EDGE_WHITESPACE, '');
+const isHttp = (url: URL): boolean => url.protocol === 'http:' || url.protocol === 'https:';
+
+/** The tokens of a space-separated attribute (`rel`), lowercased. */
+function tokensOf(value: string | undefined): string[] {
+  if (value === undefined) return [];
+  return trimAscii(value).toLowerCase().split(ASCII_WHITESPACE).filter((token) => token !== '');
+}
+
+/** Parses `href` against `base`, as an absolute http(s) URL without fragment, or says why not. */
+function toHttpUrl(href: string, base: URL): string | 'scheme' | 'invalid' {
+  // A cheap look at the scheme first: a megabyte `data:` URI is skipped without being parsed.
+  const scheme = SCHEME.exec(href)?.[1]?.toLowerCase();
+  if (scheme !== undefined && scheme !== 'http' && scheme !== 'https') return 'scheme';
+  let url: URL;
+  try {
+    url = new URL(href, base);
+  } catch {
+    return 'invalid';
+  }
+  if (!isHttp(url)) return 'scheme';
+  url.hash = '';
+  return url.href;
+}
+
+/** The first `<base href>`, resolved against the page URL, if it gives an http(s) URL (HTML: the frozen base URL). */
+function readBaseUrl($: CheerioAPI, pageUrl: URL): URL {
+  const href = $('base[href]').first().attr('href');
+  if (href === undefined) return pageUrl;
+  try {
+    const base = new URL(trimAscii(href), pageUrl);
+    return isHttp(base) ? base : pageUrl;
+  } catch {
+    return pageUrl;
+  }
+}
+
+function readCanonicalUrl($: CheerioAPI, base: URL): string | null {
+  const canonical = $('link[rel][href]')
+    .toArray()
+    .find((element) => tokensOf(element.attribs['rel']).includes('canonical'));
+  const href = trimAscii(canonical?.attribs['href'] ?? '');
+  if (href === '') return null;
+  const url = toHttpUrl(href, base);
+  return url === 'scheme' || url === 'invalid' ? null : url;
+}
+
+function readTitle($: CheerioAPI): string | null {
+  const title = $('title').first();
+  if (title.length === 0) return null;
+  const text = title.text().split(ASCII_WHITESPACE).filter((word) => word !== '').join(' ');
+  return text === '' ? null : text;
+}
+
+function readRobots($: CheerioAPI, options: ResolvedExtractOptions): PageRobotsDirectives {
+  const metaRobots: string[] = [];
+  const metaAgent: string[] = [];
+  const ourName = options.productToken.toLowerCase();
+  for (const meta of $('meta[name][content]').toArray()) {
+    const name = trimAscii(meta.attribs['name'] ?? '').toLowerCase();
+    const content = meta.attribs['content'] ?? '';
+    if (name === 'robots') metaRobots.push(content);
+    if (name === ourName) metaAgent.push(content);
+  }
+  return resolveRobotsDirectives({
+    metaRobots,
+    metaAgent,
+    xRobotsTag: options.xRobotsTag,
+    productToken: options.productToken,
+  });
+}
+
+/**
+ * The link lists of one page: distinct URLs, first appearance first, each list capped. A URL
+ * linked both with and without nofollow is followable: it moves to `follow`.
+ */
+interface LinkLists {
+  readonly follow: Set<string>;
+  readonly nofollow: Set<string>;
+  /** Distinct URLs dropped by the cap and not returned elsewhere. */
+  readonly overLimit: Set<string>;
+}
+
+function addLink(lists: LinkLists, url: string, followable: boolean, maxLinks: number): void {
+  const { follow, nofollow, overLimit } = lists;
+  if (follow.has(url)) return;
+  if (followable) {
+    nofollow.delete(url);
+    if (follow.size < maxLinks) {
+      follow.add(url);
+      overLimit.delete(url);
+    } else {
+      overLimit.add(url);
+    }
+  } else if (!nofollow.has(url) && !overLimit.has(url)) {
+    if (nofollow.size < maxLinks) nofollow.add(url);
+    else overLimit.add(url);
+  }
+}
+
+/**
+ * Extracts from a document already loaded with cheerio, so that the crawler and the user's
+ * handler share one parse. `pageUrl` is the final URL, after redirects.
+ */
+export function extractFromDocument($: CheerioAPI, pageUrl: string, options: ExtractOptions): ExtractedPage {
+  const resolved = resolveExtractOptions(options);
+  let page: URL;
+  try {
+    page = new URL(pageUrl);
+  } catch (cause) {
+    throw new PolitelyError('ERR_INVALID_URL', `extractPage: invalid page URL ${JSON.stringify(pageUrl)}`, { cause });
+  }
+  page.hash = '';
+  const base = readBaseUrl($, page);
+  const robots = readRobots($, resolved);
+  const lists: LinkLists = { follow: new Set(), nofollow: new Set(), overLimit: new Set() };
+  const skipped = { scheme: 0, invalid: 0 };
+  const relCounts: Record<string, number> = Object.create(null) as Record<string, number>;
+  for (const anchor of $('a[href], area[href]').toArray()) {
+    const rels = tokensOf(anchor.attribs['rel']);
+    for (const rel of rels) relCounts[rel] = (relCounts[rel] ?? 0) + 1;
+    const href = trimAscii(anchor.attribs['href'] ?? '');
+    if (href === '') continue; // the page itself
+    const url = toHttpUrl(href, base);
+    if (url === 'scheme' || url === 'invalid') {
+      skipped[url]++;
+      continue;
+    }
+    if (url === page.href) continue;
+    const relNofollow = resolved.honorNofollow && rels.some((rel) => resolved.nofollowRels.includes(rel));
+    addLink(lists, url, !robots.nofollow && !relNofollow, resolved.maxLinks);
+  }
+  const nofollowLinks = [...lists.nofollow];
+  return {
+    links: [...lists.follow],
+    nofollowLinks,
+    nofollowReason: robots.nofollow ? 'robots' : nofollowLinks.length > 0 ? 'rel' : null,
+    skippedLinks: { ...skipped, overLimit: lists.overLimit.size },
+    relCounts,
+    robots,
+    canonicalUrl: readCanonicalUrl($, base),
+    baseUrl: base.href,
+    title: readTitle($),
+  };
+}
+
+/** Parses `html` and extracts from it; see `extractFromDocument` to share the parse. */
+export function extractPage(html: string, pageUrl: string, options: ExtractOptions): ExtractedPage {
+  return extractFromDocument(load(html), pageUrl, options);
+}

@@ -1,0 +1,46 @@
+// One page request, one hop, classified: a final response, a redirect to follow by hand, or a
+// failure (retryable or a skip). The HTTP work itself is core's shared client.
+
+import { PolitelyError, type HttpClient, type HttpResponse } from '@politely/core';
+import type { SkipReason } from '../events.js';
+
+export type PageFetchOutcome =
+  | { readonly kind: 'response'; readonly response: HttpResponse }
+  | { readonly kind: 'redirect'; readonly response: HttpResponse; readonly location: string }
+  /** Not worth retrying: reported as a skip. */
+  | { readonly kind: 'skip'; readonly reason: SkipReason; readonly error: PolitelyError }
+  /** A network failure or timeout: retry with backoff. */
+  | { readonly kind: 'failure'; readonly error: PolitelyError };
+
+export interface PageFetchSettings {
+  readonly client: HttpClient;
+  readonly userAgent: string;
+  readonly maxBodyBytes: number;
+  readonly timeoutMs: number;
+}
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+export async function fetchPage(url: string, settings: PageFetchSettings, signal: AbortSignal): Promise<PageFetchOutcome> {
+  let response: HttpResponse;
+  try {
+    response = await settings.client.get({
+      url,
+      headers: { 'user-agent': settings.userAgent, accept: 'text/html,application/xhtml+xml,*/*;q=0.8' },
+      signal,
+      timeoutMs: settings.timeoutMs,
+      bodyLimit: { maxBytes: settings.maxBodyBytes, atLimit: 'fail' },
+    });
+  } catch (error) {
+    const failure = error instanceof PolitelyError ? error : new PolitelyError('ERR_FETCH_FAILED', `GET ${url}: ${String(error)}`, { cause: error });
+    if (failure.code === 'ERR_BODY_TOO_LARGE') return { kind: 'skip', reason: 'too-large', error: failure };
+    if (failure.code === 'ERR_HEADERS_TOO_LARGE') return { kind: 'skip', reason: 'headers-too-large', error: failure };
+    if (failure.code === 'ERR_ABORTED') throw failure;
+    return { kind: 'failure', error: failure };
+  }
+  const location = response.header('location');
+  if (REDIRECT_STATUSES.has(response.status) && location !== undefined && location.trim() !== '') {
+    return { kind: 'redirect', response, location: location.trim() };
+  }
+  return { kind: 'response', response };
+}

@@ -1,0 +1,91 @@
+// frontier.add: normalise → scope → depth → dedupe (in the store). Every refusal is a skip
+// with a reason, reported through `onSkip`, never an exception.
+
+import { canonicalizeUrl, resolveCanonicalUrlOptions, type CanonicalUrlFailureReason, type CanonicalUrlOptions } from './canonical-url.js';
+import type { FrontierEntry, FrontierStore } from './frontier-store.js';
+import type { ScopePredicate } from './scope.js';
+import type { SkipReason } from '../events.js';
+
+/** A URL offered to the frontier. */
+export interface FrontierRequest {
+  readonly url: string;
+  readonly depth: number;
+  /** @default 0 */
+  readonly priority?: number;
+  readonly referrer?: string;
+  readonly redirectedFrom?: string;
+  readonly redirectHops?: number;
+  /** Seeds bypass the scope check (the scope is derived from them). */
+  readonly isSeed?: boolean;
+}
+
+export interface FrontierSettings {
+  readonly store: FrontierStore;
+  readonly inScope: ScopePredicate;
+  readonly canonicalUrl: CanonicalUrlOptions;
+  readonly maxDepth: number;
+  readonly maxPagesPerHost: number;
+  /** The politeness key of a URL: requests with one key share one host clock. */
+  readonly hostKeyOf: (url: URL) => string;
+  readonly onSkip: (url: string, reason: SkipReason, detail: string | undefined, referrer: string | undefined) => void;
+}
+
+const CANONICAL_FAILURE: Record<CanonicalUrlFailureReason, SkipReason> = {
+  'invalid-url': 'invalid-url',
+  'unsupported-scheme': 'unsupported-scheme',
+  'too-long': 'url-too-long',
+};
+
+export interface Frontier {
+  /** Offers URLs; resolves with how many were newly queued. */
+  add(requests: readonly FrontierRequest[]): Promise<number>;
+}
+
+export function createFrontier(settings: FrontierSettings): Frontier {
+  const canonicalOptions = resolveCanonicalUrlOptions(settings.canonicalUrl);
+  return {
+    async add(requests) {
+      const entries: FrontierEntry[] = [];
+      for (const request of requests) {
+        const entry = admit(request);
+        if (entry !== null) entries.push(entry);
+      }
+      if (entries.length === 0) return 0;
+      const outcomes = await settings.store.add(entries, { maxPerHost: settings.maxPagesPerHost });
+      let added = 0;
+      outcomes.forEach((outcome, i) => {
+        const entry = entries[i]!;
+        if (outcome === 'added') added++;
+        else if (outcome === 'duplicate') settings.onSkip(entry.url, 'duplicate', undefined, entry.referrer);
+        else settings.onSkip(entry.url, 'max-pages-per-host', `more than ${settings.maxPagesPerHost} URLs on ${entry.hostKey}`, entry.referrer);
+      });
+      return added;
+    },
+  };
+
+  function admit(request: FrontierRequest): FrontierEntry | null {
+    const canonical = canonicalizeUrl(request.url, canonicalOptions);
+    if (!canonical.ok) {
+      settings.onSkip(request.url, CANONICAL_FAILURE[canonical.reason], canonical.message, request.referrer);
+      return null;
+    }
+    const url = new URL(canonical.url);
+    if (request.isSeed !== true && !settings.inScope(url)) {
+      settings.onSkip(canonical.url, 'scope', undefined, request.referrer);
+      return null;
+    }
+    if (request.depth > settings.maxDepth) {
+      settings.onSkip(canonical.url, 'depth', `depth ${request.depth} > maxDepth ${settings.maxDepth}`, request.referrer);
+      return null;
+    }
+    return {
+      url: canonical.url,
+      hostKey: settings.hostKeyOf(url),
+      depth: request.depth,
+      priority: request.priority ?? 0,
+      ...(request.referrer === undefined ? {} : { referrer: request.referrer }),
+      ...(request.redirectedFrom === undefined ? {} : { redirectedFrom: request.redirectedFrom }),
+      ...(request.redirectHops === undefined ? {} : { redirectHops: request.redirectHops }),
+    };
+  }
+}

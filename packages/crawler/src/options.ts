@@ -1,0 +1,157 @@
+// createCrawler's options: every field documented with its default, validated once.
+
+import { PolitelyError, productToken, type HttpClient, type RobotsGate } from '@politely/core';
+import type { CanonicalUrlOptions } from './frontier/canonical-url.js';
+import type { FrontierStore } from './frontier/frontier-store.js';
+import { DEFAULT_SCOPE, type ScopeOption } from './frontier/scope.js';
+import type { PageContext } from './page-context.js';
+
+/** A seed with its own priority. */
+export interface SeedRequest {
+  readonly url: string;
+  /** @default 0 */
+  readonly priority?: number;
+}
+
+/** Latency-adaptive politeness, in the manner of Scrapy's AutoThrottle. */
+export interface AdaptiveDelayOptions {
+  /**
+   * Requests to aim for in flight at one host on average: the delay tends to latency / this.
+   * @default 1
+   */
+  readonly targetConcurrency?: number;
+  /**
+   * The most the adaptive delay may grow to.
+   * @default 60000
+   */
+  readonly maxDelayMs?: number;
+}
+
+export interface CrawlerOptions {
+  /**
+   * Sent as `User-Agent` with every request; its product token (`MyBot` in
+   * `MyBot/1.0 (+https://example.com/bot)`) is what robots.txt groups are matched against.
+   * By convention it names the crawler and a contact URL. Required.
+   */
+  readonly userAgent: string;
+  /** Where the crawl starts. Seeds are always in scope (the scope is derived from them). @default [] */
+  readonly seeds?: readonly (string | SeedRequest)[];
+  /** Called for every fetched page (2xx and 4xx), after robots.txt allowed it. Errors are reported, never fatal. */
+  readonly handler?: (page: PageContext) => void | Promise<void>;
+  /** Where queued URLs wait. @default an in-memory store */
+  readonly store?: FrontierStore;
+  /** The robots gate. @default a gate that fetches robots.txt through this crawler's polite fetch */
+  readonly gate?: RobotsGate;
+  /** HTTP client. @default one keep-alive undici client, closed when the crawl ends */
+  readonly httpClient?: HttpClient;
+  /** Stops the crawl: nothing new is claimed, in-flight requests are aborted and their URLs go back to the store. */
+  readonly signal?: AbortSignal;
+  /** Requests in flight across all hosts. @default 16 */
+  readonly concurrency?: number;
+  /** Requests in flight at one host. @default 1 */
+  readonly perHostConcurrency?: number;
+  /** Least gap between the starts of two requests to one host, whatever robots.txt says. @default 250 */
+  readonly minDelayMs?: number;
+  /** The most a robots.txt `Crawl-delay` may impose. @default 30000 */
+  readonly maxCrawlDelayMs?: number;
+  /** Latency-adaptive delay on top of the others; off when absent. @default undefined */
+  readonly adaptiveDelay?: AdaptiveDelayOptions;
+  /** Pages fetched at most, overall. @default Infinity */
+  readonly maxPages?: number;
+  /** URLs admitted per host at most (queued, in flight or done). @default Infinity */
+  readonly maxPagesPerHost?: number;
+  /** Link distance from a seed beyond which links are not followed. @default Infinity */
+  readonly maxDepth?: number;
+  /** Which discovered URLs may be crawled. @default 'same-domain' */
+  readonly scope?: ScopeOption;
+  /** URL normalisation for dedupe (query rules, length cap). @default {} */
+  readonly canonicalUrl?: CanonicalUrlOptions;
+  /** Follow links found on pages automatically. @default true */
+  readonly followLinks?: boolean;
+  /** Honour `rel=nofollow` on links (page-level nofollow is always honoured). @default true */
+  readonly honorNofollow?: boolean;
+  /** Redirect hops followed from one requested URL. @default 5 */
+  readonly maxRedirects?: number;
+  /** Largest body, decoded, in bytes; a larger page is skipped as `too-large`. @default 10485760 (10 MiB) */
+  readonly maxBodyBytes?: number;
+  /** Deadline for one response, first byte to last. @default 30000 */
+  readonly requestTimeoutMs?: number;
+  /** Attempts after the first for 5xx, 429 and network errors. @default 2 */
+  readonly maxRetries?: number;
+  /** Backoff after the first failure at a host; doubles per consecutive failure. @default 1000 */
+  readonly backoffBaseMs?: number;
+  /** Longest backoff, and longest `Retry-After` honoured. @default 300000 */
+  readonly backoffMaxMs?: number;
+  /** Robots.txt fetch attempts for a host whose robots.txt is unreachable before its URLs are skipped. @default 3 */
+  readonly maxRobotsRetries?: number;
+  /** How long a claimed URL is held before the store hands it to another worker. @default 300000 */
+  readonly leaseMs?: number;
+}
+
+export interface ResolvedCrawlerOptions
+  extends Required<Omit<CrawlerOptions, 'store' | 'gate' | 'httpClient' | 'signal' | 'adaptiveDelay' | 'handler' | 'seeds'>> {
+  readonly productToken: string;
+  readonly seeds: readonly SeedRequest[];
+  readonly handler: ((page: PageContext) => void | Promise<void>) | undefined;
+  readonly adaptiveDelay: Required<AdaptiveDelayOptions> | undefined;
+}
+
+function invalid(message: string): PolitelyError {
+  return new PolitelyError('ERR_INVALID_OPTION', `createCrawler: ${message}`);
+}
+
+function count(name: string, value: number, min: number): number {
+  if (!(value === Infinity || (Number.isFinite(value) && Number.isInteger(value))) || value < min) {
+    throw invalid(`${name} must be an integer ≥ ${min}, got ${String(value)}`);
+  }
+  return value;
+}
+
+function duration(name: string, value: number): number {
+  if (!Number.isFinite(value) || value < 0) throw invalid(`${name} must be a number of ms ≥ 0, got ${String(value)}`);
+  return value;
+}
+
+export function resolveCrawlerOptions(options: CrawlerOptions): ResolvedCrawlerOptions {
+  if (typeof options?.userAgent !== 'string' || options.userAgent.trim() === '') {
+    throw invalid('userAgent is required: a product token and, by convention, a contact URL, e.g. "MyBot/1.0 (+https://example.com/bot)"');
+  }
+  const token = productToken(options.userAgent);
+  if (token === '') {
+    throw invalid(`userAgent must start with a product token of letters, '_' or '-' (robots.txt is matched against it), got ${JSON.stringify(options.userAgent)}`);
+  }
+  const seeds = (options.seeds ?? []).map((seed) => (typeof seed === 'string' ? { url: seed } : seed));
+  const adaptive = options.adaptiveDelay;
+  return {
+    userAgent: options.userAgent,
+    productToken: token,
+    seeds,
+    handler: options.handler,
+    concurrency: count('concurrency', options.concurrency ?? 16, 1),
+    perHostConcurrency: count('perHostConcurrency', options.perHostConcurrency ?? 1, 1),
+    minDelayMs: duration('minDelayMs', options.minDelayMs ?? 250),
+    maxCrawlDelayMs: duration('maxCrawlDelayMs', options.maxCrawlDelayMs ?? 30_000),
+    adaptiveDelay:
+      adaptive === undefined
+        ? undefined
+        : {
+            targetConcurrency: adaptive.targetConcurrency ?? 1,
+            maxDelayMs: duration('adaptiveDelay.maxDelayMs', adaptive.maxDelayMs ?? 60_000),
+          },
+    maxPages: count('maxPages', options.maxPages ?? Infinity, 0),
+    maxPagesPerHost: count('maxPagesPerHost', options.maxPagesPerHost ?? Infinity, 1),
+    maxDepth: count('maxDepth', options.maxDepth ?? Infinity, 0),
+    scope: options.scope ?? DEFAULT_SCOPE,
+    canonicalUrl: options.canonicalUrl ?? {},
+    followLinks: options.followLinks ?? true,
+    honorNofollow: options.honorNofollow ?? true,
+    maxRedirects: count('maxRedirects', options.maxRedirects ?? 5, 0),
+    maxBodyBytes: count('maxBodyBytes', options.maxBodyBytes ?? 10 * 1024 * 1024, 1),
+    requestTimeoutMs: duration('requestTimeoutMs', options.requestTimeoutMs ?? 30_000),
+    maxRetries: count('maxRetries', options.maxRetries ?? 2, 0),
+    backoffBaseMs: duration('backoffBaseMs', options.backoffBaseMs ?? 1000),
+    backoffMaxMs: duration('backoffMaxMs', options.backoffMaxMs ?? 300_000),
+    maxRobotsRetries: count('maxRobotsRetries', options.maxRobotsRetries ?? 3, 0),
+    leaseMs: duration('leaseMs', options.leaseMs ?? 300_000),
+  };
+}

@@ -1,0 +1,233 @@
+// One claimed URL through the stages: robots gate → politeness → fetch → extract → handler →
+// frontier. Every path ends the lease exactly once: complete, release or retry.
+
+import { PolitelyError, type HttpClient, type HttpResponse, type RobotsCheck, type RobotsGate } from '@politely/core';
+import type { CrawlerEmitter, SkipReason } from './events.js';
+import { createLazyDocument } from './extract/document.js';
+import { isHtmlContentType } from './extract/content-type.js';
+import { extractFromDocument, type ExtractedPage } from './extract/extract-links.js';
+import { decodeText } from './fetch/decode-text.js';
+import { fetchPage } from './fetch/fetch-page.js';
+import type { Frontier } from './frontier/frontier.js';
+import type { FrontierLease, FrontierStore } from './frontier/frontier-store.js';
+import type { ResolvedCrawlerOptions } from './options.js';
+import type { EnqueueOptions, PageContext } from './page-context.js';
+import { retryAfterMs } from './politeness/delay.js';
+import type { HostPoliteness } from './politeness/host-politeness.js';
+import type { StatsRecorder } from './stats.js';
+
+export interface ProcessorDeps {
+  readonly options: ResolvedCrawlerOptions;
+  readonly store: FrontierStore;
+  readonly frontier: Frontier;
+  readonly gate: RobotsGate;
+  readonly client: HttpClient;
+  readonly politeness: HostPoliteness;
+  readonly emitter: CrawlerEmitter;
+  readonly stats: StatsRecorder;
+  /** When each host's robots.txt was last requested (to know a claim's slot was used by it). */
+  readonly robotsRequestedAt: ReadonlyMap<string, number>;
+  readonly signal: AbortSignal;
+  /** Page fetches started so far, and the budget (`maxPages`). */
+  readonly pageBudget: { started: number; readonly max: number };
+}
+
+const NO_PAGE_ROBOTS = { noindex: false, nofollow: false, sources: [] } as const;
+
+export class UrlProcessor {
+  constructor(private readonly deps: ProcessorDeps) {}
+
+  async process(lease: FrontierLease): Promise<void> {
+    const claimedAt = Date.now();
+    try {
+      await this.run(lease, claimedAt);
+    } catch (error) {
+      // Aborted, or a store failure: the URL goes back to the queue, nothing is lost.
+      await this.deps.store.release(lease.id, { hostReadyAt: lease.previousHostReadyAt }).catch(() => {});
+      if (!(error instanceof PolitelyError && error.code === 'ERR_ABORTED')) this.reportError(lease, error, 'fetch', false);
+    }
+  }
+
+  private async run(lease: FrontierLease, claimedAt: number): Promise<void> {
+    const { store, gate, politeness, options } = this.deps;
+    const { entry } = lease;
+    const check = await gate.check(entry.url, options.userAgent, { signal: this.deps.signal });
+    const robotsAt = this.deps.robotsRequestedAt.get(entry.hostKey);
+    const robotsUsedSlot = robotsAt !== undefined && robotsAt >= claimedAt;
+
+    if (check.reason === 'unreachable') return this.robotsUnreachable(lease, check, robotsUsedSlot);
+    politeness.robotsRecovered(entry.hostKey);
+    if (politeness.learnCrawlDelay(entry.hostKey, check.crawlDelay)) {
+      await store.setHostPolicy(entry.hostKey, { delayMs: politeness.delayMs(entry.hostKey) });
+    }
+    const afterRobots = robotsUsedSlot ? robotsAt + politeness.delayMs(entry.hostKey) : lease.previousHostReadyAt;
+    if (!check.allowed) {
+      const detail = check.rule === undefined ? check.reason : `line ${check.rule.line}: ${check.rule.text}`;
+      this.skip(entry.url, 'robots', detail, entry.referrer);
+      return store.complete(lease.id, { hostReadyAt: afterRobots });
+    }
+    // The robots.txt request used this host's turn: the page waits for the next one.
+    if (robotsUsedSlot || this.deps.pageBudget.started >= this.deps.pageBudget.max) {
+      return store.release(lease.id, { hostReadyAt: afterRobots });
+    }
+    return this.fetchAndHandle(lease);
+  }
+
+  private async robotsUnreachable(lease: FrontierLease, check: RobotsCheck, fetchedNow: boolean): Promise<void> {
+    const { store, politeness, options } = this.deps;
+    const { entry } = lease;
+    const { failures, retryInMs } = fetchedNow ? politeness.robotsFailed(entry.hostKey) : politeness.robotsRetryWait(entry.hostKey);
+    if (failures > options.maxRobotsRetries) {
+      this.skip(entry.url, 'robots-unreachable', `robots.txt ${check.status ?? 'network error'} after ${failures} attempts`, entry.referrer);
+      return store.complete(lease.id);
+    }
+    // Nothing but robots.txt retries for this host until it recovers.
+    return store.release(lease.id, { hostReadyAt: Date.now() + retryInMs });
+  }
+
+  private async fetchAndHandle(lease: FrontierLease): Promise<void> {
+    const { store, politeness, options, emitter, stats } = this.deps;
+    const { entry } = lease;
+    const startedAt = Date.now();
+    this.deps.pageBudget.started++;
+    stats.requests++;
+    emitter.emit('request', { url: entry.url, hostKey: entry.hostKey, kind: 'page', at: startedAt });
+    const outcome = await fetchPage(entry.url, { client: this.deps.client, userAgent: options.userAgent, maxBodyBytes: options.maxBodyBytes, timeoutMs: options.requestTimeoutMs }, this.deps.signal);
+    const latencyMs = Date.now() - startedAt;
+    const paced = startedAt + politeness.delayMs(entry.hostKey);
+
+    if (outcome.kind === 'failure') return this.failAttempt(lease, outcome.error, startedAt + politeness.failed(entry.hostKey, latencyMs, null));
+    if (outcome.kind === 'skip') {
+      this.skip(entry.url, outcome.reason, outcome.error.message, entry.referrer);
+      return store.complete(lease.id, { hostReadyAt: paced });
+    }
+    const { response } = outcome;
+    emitter.emit('response', { url: entry.url, status: response.status, durationMs: latencyMs, bytes: response.body.length, contentType: response.header('content-type') });
+    if (isRetryableStatus(response.status) && (entry.retries ?? 0) < options.maxRetries) {
+      const backoff = politeness.failed(entry.hostKey, latencyMs, response.status);
+      const asked = retryAfterMs(response.header('retry-after'), Date.now());
+      const wait = Math.min(options.backoffMaxMs, Math.max(backoff, asked ?? 0));
+      return this.failAttempt(lease, new PolitelyError('ERR_FETCH_FAILED', `GET ${entry.url}: HTTP ${response.status}`), startedAt + wait);
+    }
+    politeness.succeeded(entry.hostKey, latencyMs, response.status);
+    if (outcome.kind === 'redirect') {
+      await this.followRedirect(lease, outcome.location);
+      return store.complete(lease.id, { hostReadyAt: paced });
+    }
+    stats.response(response.status, response.body.length);
+    await this.handlePage(lease, response);
+    return store.complete(lease.id, { hostReadyAt: paced });
+  }
+
+  private async failAttempt(lease: FrontierLease, error: PolitelyError, hostReadyAt: number): Promise<void> {
+    const attempt = (lease.entry.retries ?? 0) + 1;
+    const willRetry = attempt <= this.deps.options.maxRetries;
+    this.reportError(lease, error, 'fetch', willRetry);
+    if (willRetry) {
+      this.deps.stats.retries++;
+      return this.deps.store.retry(lease.id, { hostReadyAt });
+    }
+    return this.deps.store.complete(lease.id, { hostReadyAt });
+  }
+
+  private async followRedirect(lease: FrontierLease, location: string): Promise<void> {
+    const { entry } = lease;
+    const hops = (entry.redirectHops ?? 0) + 1;
+    if (hops > this.deps.options.maxRedirects) {
+      this.skip(entry.url, 'too-many-redirects', `more than ${this.deps.options.maxRedirects} redirects`, entry.referrer);
+      return;
+    }
+    let target: string;
+    try {
+      target = new URL(location, entry.url).href;
+    } catch {
+      this.skip(location, 'invalid-url', `redirect from ${entry.url} to an invalid URL`, entry.url);
+      return;
+    }
+    // The target goes through the frontier like any URL: scope, dedupe, its own robots.txt and host clock.
+    await this.deps.frontier.add([
+      {
+        url: target,
+        depth: entry.depth,
+        priority: entry.priority,
+        redirectedFrom: entry.redirectedFrom ?? entry.url,
+        redirectHops: hops,
+        ...(entry.referrer === undefined ? {} : { referrer: entry.referrer }),
+      },
+    ]);
+  }
+
+  private async handlePage(lease: FrontierLease, response: HttpResponse): Promise<void> {
+    const { entry } = lease;
+    const { options } = this.deps;
+    const contentType = response.header('content-type');
+    const text = decodeText(response.body, contentType);
+    const document = createLazyDocument(text);
+    const isHtml = isHtmlContentType(contentType);
+    let extracted: ExtractedPage | null = null;
+    if (isHtml && response.status >= 200 && response.status < 300) {
+      extracted = extractFromDocument(document(), entry.url, {
+        productToken: options.productToken,
+        honorNofollow: options.honorNofollow,
+        xRobotsTag: response.header('x-robots-tag'),
+      });
+      for (const url of extracted.nofollowLinks) this.skip(url, 'nofollow', extracted.nofollowReason ?? undefined, entry.url);
+    }
+    const links = extracted?.links ?? [];
+    const enqueue = (urls: string | readonly string[], enqueueOptions: EnqueueOptions = {}): Promise<number> =>
+      this.deps.frontier.add(
+        (typeof urls === 'string' ? [urls] : urls).map((url) => ({
+          url,
+          depth: enqueueOptions.depth ?? entry.depth + 1,
+          priority: enqueueOptions.priority ?? 0,
+          referrer: entry.url,
+        })),
+      );
+    if (options.handler !== undefined) {
+      const page: PageContext = {
+        url: entry.redirectedFrom ?? entry.url,
+        finalUrl: entry.url,
+        status: response.status,
+        headers: response.headers,
+        body: response.body,
+        text,
+        get $() {
+          return document();
+        },
+        links,
+        depth: entry.depth,
+        robots: extracted?.robots ?? NO_PAGE_ROBOTS,
+        canonicalUrl: extracted?.canonicalUrl ?? null,
+        contentType,
+        enqueue,
+        signal: this.deps.signal,
+      };
+      try {
+        await options.handler(page);
+      } catch (error) {
+        this.reportError(lease, error, 'handler', false);
+      }
+    }
+    if (options.followLinks && links.length > 0) await enqueue(links);
+  }
+
+  private skip(url: string, reason: SkipReason, detail: string | undefined, referrer: string | undefined): void {
+    this.deps.stats.skip(reason);
+    this.deps.emitter.emit('skip', {
+      url,
+      reason,
+      ...(detail === undefined ? {} : { detail }),
+      ...(referrer === undefined ? {} : { referrer }),
+    });
+  }
+
+  private reportError(lease: FrontierLease, error: unknown, stage: 'fetch' | 'handler', willRetry: boolean): void {
+    if (!willRetry) this.deps.stats.errors++;
+    const wrapped = error instanceof Error ? error : new Error(String(error));
+    this.deps.emitter.emit('error', { url: lease.entry.url, error: wrapped, attempt: (lease.entry.retries ?? 0) + 1, willRetry, stage });
+  }
+}
+
+function isRetryableStatus(status: number): boolean {
+  return status === 429 || status >= 500;
+}

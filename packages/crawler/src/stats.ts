@@ -1,0 +1,73 @@
+// Counts of what a crawl did, kept as it goes and snapshotted for `done` and `run()`.
+
+import type { SkipReason } from './events.js';
+
+export interface CrawlStats {
+  /** Pages fetched (final responses, any status). */
+  readonly pages: number;
+  /** HTTP requests made, robots.txt requests included. */
+  readonly requests: number;
+  /** robots.txt requests among them. */
+  readonly robotsRequests: number;
+  /** Responses by status code. */
+  readonly byStatus: Readonly<Record<string, number>>;
+  /** Skips by reason. */
+  readonly skipped: Readonly<Partial<Record<SkipReason, number>>>;
+  /** URLs that failed for good (after retries), and handler errors. */
+  readonly errors: number;
+  /** Attempts that were retried. */
+  readonly retries: number;
+  /** Body bytes received (decoded). */
+  readonly bytes: number;
+  /** URLs still queued when the crawl ended (kept in the store). */
+  readonly queued: number;
+  readonly startedAt: number;
+  readonly finishedAt: number;
+  readonly durationMs: number;
+  readonly pagesPerSecond: number;
+  /** The crawl was stopped by its AbortSignal. */
+  readonly aborted: boolean;
+}
+
+export class StatsRecorder {
+  pages = 0;
+  requests = 0;
+  robotsRequests = 0;
+  errors = 0;
+  retries = 0;
+  bytes = 0;
+  readonly byStatus: Record<string, number> = {};
+  readonly skipped: Partial<Record<SkipReason, number>> = {};
+  readonly startedAt = Date.now();
+
+  response(status: number, bytes: number): void {
+    this.pages++;
+    this.bytes += bytes;
+    this.byStatus[status] = (this.byStatus[status] ?? 0) + 1;
+  }
+
+  skip(reason: SkipReason): void {
+    this.skipped[reason] = (this.skipped[reason] ?? 0) + 1;
+  }
+
+  snapshot(queued: number, aborted: boolean): CrawlStats {
+    const finishedAt = Date.now();
+    const durationMs = finishedAt - this.startedAt;
+    return {
+      pages: this.pages,
+      requests: this.requests,
+      robotsRequests: this.robotsRequests,
+      byStatus: { ...this.byStatus },
+      skipped: { ...this.skipped },
+      errors: this.errors,
+      retries: this.retries,
+      bytes: this.bytes,
+      queued,
+      startedAt: this.startedAt,
+      finishedAt,
+      durationMs,
+      pagesPerSecond: durationMs > 0 ? (this.pages * 1000) / durationMs : 0,
+      aborted,
+    };
+  }
+}
