@@ -60,7 +60,9 @@ export class UrlProcessor {
     if (politeness.learnCrawlDelay(entry.hostKey, check.crawlDelay)) {
       await store.setHostPolicy(entry.hostKey, { delayMs: politeness.delayMs(entry.hostKey) });
     }
-    const afterRobots = robotsUsedSlot ? robotsAt + politeness.delayMs(entry.hostKey) : lease.previousHostReadyAt;
+    // The clock counts from when the robots.txt response was in (the request had surely reached
+    // the server by then), so server-side gaps are never shorter than the delay.
+    const afterRobots = robotsUsedSlot ? Date.now() + politeness.delayMs(entry.hostKey) : lease.previousHostReadyAt;
     if (!check.allowed) {
       const detail = check.rule === undefined ? check.reason : `line ${check.rule.line}: ${check.rule.text}`;
       this.skip(entry.url, 'robots', detail, entry.referrer);
@@ -93,23 +95,26 @@ export class UrlProcessor {
     stats.requests++;
     emitter.emit('request', { url: entry.url, hostKey: entry.hostKey, kind: 'page', at: startedAt });
     const outcome = await fetchPage(entry.url, { client: this.deps.client, userAgent: options.userAgent, maxBodyBytes: options.maxBodyBytes, timeoutMs: options.requestTimeoutMs }, this.deps.signal);
-    const latencyMs = Date.now() - startedAt;
-    const paced = startedAt + politeness.delayMs(entry.hostKey);
-
-    if (outcome.kind === 'failure') return this.failAttempt(lease, outcome.error, startedAt + politeness.failed(entry.hostKey, latencyMs, null));
+    const endedAt = Date.now();
+    const latencyMs = endedAt - startedAt;
+    if (outcome.kind === 'failure') return this.failAttempt(lease, outcome.error, endedAt + politeness.failed(entry.hostKey, latencyMs, null));
     if (outcome.kind === 'skip') {
       this.skip(entry.url, outcome.reason, outcome.error.message, entry.referrer);
-      return store.complete(lease.id, { hostReadyAt: paced });
+      return store.complete(lease.id, { hostReadyAt: endedAt + politeness.delayMs(entry.hostKey) });
     }
     const { response } = outcome;
+    // The host's clock runs from the response head: by then the request had reached the server,
+    // so the gaps the server sees between our requests are never shorter than the delay.
+    const anchor = startedAt + response.timing.headersMs;
     emitter.emit('response', { url: entry.url, status: response.status, durationMs: latencyMs, bytes: response.body.length, contentType: response.header('content-type') });
     if (isRetryableStatus(response.status) && (entry.retries ?? 0) < options.maxRetries) {
       const backoff = politeness.failed(entry.hostKey, latencyMs, response.status);
       const asked = retryAfterMs(response.header('retry-after'), Date.now());
       const wait = Math.min(options.backoffMaxMs, Math.max(backoff, asked ?? 0));
-      return this.failAttempt(lease, new PolitelyError('ERR_FETCH_FAILED', `GET ${entry.url}: HTTP ${response.status}`), startedAt + wait);
+      return this.failAttempt(lease, new PolitelyError('ERR_FETCH_FAILED', `GET ${entry.url}: HTTP ${response.status}`), anchor + wait);
     }
     politeness.succeeded(entry.hostKey, latencyMs, response.status);
+    const paced = anchor + politeness.delayMs(entry.hostKey);
     if (outcome.kind === 'redirect') {
       await this.followRedirect(lease, outcome.location);
       return store.complete(lease.id, { hostReadyAt: paced });

@@ -292,10 +292,8 @@ describe('compileGlob', () => {
     );
   });
 
-  it('stays fast on a pathological subject (no backtracking blow-up)', () => {
-    const glob = compileGlob('*a*a*a*a*a*a*b');
-    const started = performance.now();
-    expect(glob('a'.repeat(2048))).toBe(false);
-    expect(performance.now() - started).toBeLessThan(50);
+  it('answers a pathological subject without backtracking (as ^.*a.*a…b$ would, for ages)', () => {
+    expect(compileGlob('*a*a*a*a*a*a*b')('a'.repeat(2048))).toBe(false);
+    expect(compileGlob('*a*a*a*a*a*a*b')('a'.repeat(2048) + 'b')).toBe(true);
   });
 });
