@@ -187,11 +187,12 @@ describe('createScope', () => {
     expectInvalidOption(() => createScope('same-origin', ['ftp://example.com/']), 'ftp://example.com/');
   });
 
-  it('throws ERR_INVALID_OPTION when a seed-based mode has no seed', () => {
-    expectInvalidOption(() => createScope('same-origin', []), 'same-origin');
-    expectInvalidOption(() => createScope('same-host', []), 'same-host');
-    expectInvalidOption(() => createScope('same-domain', []), 'same-domain');
-    expectInvalidOption(() => createScope({ exclude: ['*'] }, []), 'seed');
+  it('puts nothing in scope for a seed-based mode without seeds', () => {
+    for (const scope of ['same-origin', 'same-host', 'same-domain', { exclude: ['*/private/*'] }] as const) {
+      const check = createScope(scope, []);
+      expect(check(new URL('https://example.com/'))).toBe(false);
+      expect(check(new URL('http://127.0.0.1/'))).toBe(false);
+    }
   });
 
   it('throws ERR_INVALID_OPTION for an unknown mode, an empty include or a bad pattern', () => {
