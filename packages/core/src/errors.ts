@@ -5,7 +5,17 @@
 export type PolitelyErrorCode =
   | 'ERR_INVALID_OPTION'
   | 'ERR_INVALID_URL'
-  | 'ERR_INVALID_INPUT';
+  | 'ERR_INVALID_INPUT'
+  /** A robots.txt request failed: DNS, connection refused or reset, incomplete body, bad encoding. */
+  | 'ERR_FETCH_FAILED'
+  /** A request ran past its deadline. */
+  | 'ERR_TIMEOUT'
+  /** The caller's AbortSignal fired, or the gate was closed. */
+  | 'ERR_ABORTED'
+  /** A response body went past its size limit (after decompression). */
+  | 'ERR_BODY_TOO_LARGE'
+  /** A response head went past its size limit. */
+  | 'ERR_HEADERS_TOO_LARGE';
 
 const BRAND = Symbol.for('politely.error');
 

@@ -5,6 +5,8 @@ export { parseRobotsTxt, MIN_ROBOTS_TXT_BYTES } from './robots/parse.js';
 export type { ParseRobotsTxtOptions } from './robots/parse.js';
 export { productToken } from './robots/user-agent.js';
 export { matchPathOf } from './robots/url-path.js';
+export { lintRobotsTxt } from './robots/lint.js';
+export type { RobotsDiagnostic, RobotsDiagnosticCode, RobotsDiagnosticSeverity } from './robots/lint.js';
 export type {
   RobotsTxt,
   RobotsGroup,
@@ -13,3 +15,38 @@ export type {
   RobotsExplanation,
   RobotsDecisionBasis,
 } from './robots/types.js';
+
+export { createRobotsGate } from './gate/robots-gate.js';
+export type {
+  RobotsGate,
+  RobotsCheck,
+  RobotsCheckReason,
+  RobotsCheckOptions,
+  RobotsSitemapsOptions,
+  RobotsGateEvents,
+} from './gate/robots-gate.js';
+export type { RobotsGateOptions } from './gate/robots-gate-options.js';
+export type { RobotsFetchEvent, RobotsRedirectError } from './gate/fetch-robots-txt.js';
+export { robotsOriginOf, robotsTxtUrlOf } from './gate/origin.js';
+export { createUndiciRobotsFetch } from './gate/fetch-robots.js';
+export type {
+  RobotsFetch,
+  RobotsFetchRequest,
+  RobotsFetchResponse,
+  UndiciRobotsFetch,
+  UndiciRobotsFetchOptions,
+} from './gate/fetch-robots.js';
+export { createMemoryRobotsCache } from './gate/robots-cache.js';
+export type {
+  RobotsCacheStore,
+  RobotsCacheRecord,
+  RobotsCacheCopy,
+  RobotsOutcome,
+  RobotsBodyEncoding,
+  MemoryRobotsCache,
+  MemoryRobotsCacheOptions,
+} from './gate/robots-cache.js';
+
+export { createHttpClient } from './http/http-client.js';
+export type { HttpClient, HttpClientOptions, HttpRequest, HttpResponse } from './http/http-client.js';
+export type { BodyLimit } from './http/read-body.js';

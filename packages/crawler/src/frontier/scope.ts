@@ -53,27 +53,31 @@ const MAX_REMEMBERED_HOSTS = 4096;
 
 /**
  * Builds the scope check. Seeds are configuration: an invalid or non-http(s) seed, an unknown
- * mode, or a mode that needs seeds without any throws `ERR_INVALID_OPTION`. Pass the seeds and
+ * mode or a bad pattern throws `ERR_INVALID_OPTION`. The seeds are read once: with none, the
+ * seed-based modes put nothing in scope (seeds added later need a new check). Pass seeds and
  * URLs in the same canonical form (`canonicalizeUrl`), so that for example `stripWww` applies
  * to both.
  */
 export function createScope(scope: ScopeOption, seeds: readonly (string | URL)[]): ScopePredicate {
   const seedUrls = parseSeeds(seeds);
   if (typeof scope === 'function') return (url) => scope(url) === true;
+  if (scope instanceof RegExp || Array.isArray(scope)) {
+    throw invalidOption('a pattern or list of patterns as the scope: write { include: [...] }');
+  }
   if (typeof scope === 'object' && scope !== null) return patternScope(scope, seedUrls);
   switch (scope) {
     case 'any':
       return isWebUrl;
     case 'same-origin': {
-      const origins = new Set(requireSeeds(seedUrls, `'${scope}'`).map((seed) => seed.origin));
+      const origins = new Set(seedUrls.map((seed) => seed.origin));
       return (url) => isWebUrl(url) && origins.has(url.origin);
     }
     case 'same-host': {
-      const hosts = new Set(requireSeeds(seedUrls, `'${scope}'`).map((seed) => seed.hostname));
+      const hosts = new Set(seedUrls.map((seed) => seed.hostname));
       return (url) => isWebUrl(url) && hosts.has(url.hostname);
     }
     case 'same-domain':
-      return sameDomainScope(requireSeeds(seedUrls, `'${scope}'`));
+      return sameDomainScope(seedUrls);
     default:
       throw invalidOption(
         `unknown scope ${JSON.stringify(scope)}: use 'same-origin', 'same-host', 'same-domain', 'any', { include, exclude } or a function`,
@@ -131,7 +135,7 @@ function patternScope(patterns: ScopePatterns, seeds: readonly URL[]): ScopePred
   }
   const include =
     patterns.include === undefined
-      ? sameDomainScope(requireSeeds(seeds, '{ exclude } without include (the seeds\' domains)'))
+      ? sameDomainScope(seeds)
       : compilePatterns(patterns.include, 'include');
   return (url) => isWebUrl(url) && include(url) && !exclude(url);
 }
@@ -149,11 +153,6 @@ function compilePatterns(patterns: readonly ScopePattern[], field: string): Scop
     const href = url.href;
     return matchers.some((matches) => matches(href));
   };
-}
-
-function requireSeeds(seeds: readonly URL[], mode: string): readonly URL[] {
-  if (seeds.length === 0) throw invalidOption(`scope ${mode} needs at least one seed: with none, nothing is in scope`);
-  return seeds;
 }
 
 /** Every seed must be an absolute http(s) URL, whatever the mode: seeds are configuration. */

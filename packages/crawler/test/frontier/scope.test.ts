@@ -198,6 +198,8 @@ describe('createScope', () => {
   it('throws ERR_INVALID_OPTION for an unknown mode, an empty include or a bad pattern', () => {
     expectInvalidOption(() => createScope('same-site' as ScopeOption, ['https://example.com/']), 'same-site');
     expectInvalidOption(() => createScope({ include: [] }, ['https://example.com/']), 'include');
+    expectInvalidOption(() => createScope(/example/ as unknown as ScopeOption, []), '{ include: [...] }');
+    expectInvalidOption(() => createScope(['https://example.com/*'] as unknown as ScopeOption, []), '{ include: [...] }');
     expectInvalidOption(() => createScope({ include: [42 as unknown as string] }, []), 'include');
     expectInvalidOption(() => createScope({ exclude: [null as unknown as string] }, ['https://example.com/']), 'exclude');
   });

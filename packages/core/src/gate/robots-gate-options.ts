@@ -1,0 +1,153 @@
+// The options of createRobotsGate, validated once and filled with their defaults.
+
+import { PolitelyError } from '../errors.js';
+import { MIN_ROBOTS_TXT_BYTES } from '../robots/parse.js';
+import { DEFAULT_ROBOTS_CACHE_POLICY, type RobotsCachePolicy } from './fetch-policy.js';
+import type { RobotsFetch } from './fetch-robots.js';
+import type { RobotsCacheStore } from './robots-cache.js';
+
+export interface RobotsGateOptions {
+  /**
+   * Fetches one robots.txt hop. The crawler passes its politeness-scheduled fetcher.
+   * @default createUndiciRobotsFetch({ timeoutMs }), closed by `gate.close()`
+   */
+  readonly fetch?: RobotsFetch;
+  /**
+   * Where records live; share one store between gates (or processes) to share robots.txt.
+   * @default createMemoryRobotsCache() (10,000 origins, least recently used evicted)
+   */
+  readonly cache?: RobotsCacheStore;
+  /**
+   * Body bytes read and parsed; the rest is ignored (RFC 9309 2.5). At least 500 KiB.
+   * @default 512000
+   */
+  readonly maxBytes?: number;
+  /**
+   * Lifetime of a robots.txt without `Cache-Control: max-age`.
+   * @default 86400000 (24 h)
+   */
+  readonly defaultTtlMs?: number;
+  /**
+   * Shortest lifetime, whatever `max-age` says; `no-store` and `no-cache` get this.
+   * @default 60000 (60 s)
+   */
+  readonly minTtlMs?: number;
+  /**
+   * Longest lifetime, whatever `max-age` says (RFC 9309 2.4: not more than 24 h).
+   * @default 86400000 (24 h)
+   */
+  readonly maxTtlMs?: number;
+  /**
+   * Delay before the first retry of an unreachable robots.txt; doubles with each failure.
+   * @default 60000 (1 min)
+   */
+  readonly minBackoffMs?: number;
+  /**
+   * Longest retry delay reached by doubling.
+   * @default 3600000 (1 h)
+   */
+  readonly maxBackoffMs?: number;
+  /**
+   * Longest `Retry-After` (on 429 and 503) honoured; longer ones are cut to this.
+   * @default 86400000 (24 h)
+   */
+  readonly maxRetryAfterMs?: number;
+  /**
+   * Redirects followed (RFC 9309 2.3.1.2: at least 5); one more is treated as a 404.
+   * @default 5
+   */
+  readonly maxRedirects?: number;
+  /**
+   * After an origin has been unreachable this long with no cached copy, everything is allowed.
+   * @default 2592000000 (30 days)
+   */
+  readonly unreachableAllowAfterMs?: number;
+  /**
+   * Deadline of each robots.txt request (each hop); past it the origin is unreachable.
+   * @default 10000 (10 s)
+   */
+  readonly timeoutMs?: number;
+  /**
+   * The clock, in ms since the epoch, for cache lifetimes and backoff.
+   * @default Date.now
+   */
+  readonly now?: () => number;
+  /**
+   * Parsed robots.txt files kept in memory (least recently used evicted) so checks don't re-parse.
+   * @default 1000
+   */
+  readonly maxParsedOrigins?: number;
+  /**
+   * User-Agent sent when a fetch is started by `sitemaps()` without one.
+   * @default 'politely'
+   */
+  readonly userAgent?: string;
+}
+
+export interface ResolvedRobotsGateOptions {
+  readonly fetch: RobotsFetch | undefined;
+  readonly cache: RobotsCacheStore | undefined;
+  readonly maxBytes: number;
+  readonly policy: RobotsCachePolicy;
+  readonly maxRedirects: number;
+  readonly timeoutMs: number;
+  readonly now: () => number;
+  readonly maxParsedOrigins: number;
+  readonly userAgent: string;
+}
+
+export function resolveRobotsGateOptions(options: RobotsGateOptions = {}): ResolvedRobotsGateOptions {
+  const defaults = DEFAULT_ROBOTS_CACHE_POLICY;
+  const policy: RobotsCachePolicy = {
+    defaultTtlMs: duration('defaultTtlMs', options.defaultTtlMs ?? defaults.defaultTtlMs),
+    minTtlMs: duration('minTtlMs', options.minTtlMs ?? defaults.minTtlMs),
+    maxTtlMs: duration('maxTtlMs', options.maxTtlMs ?? defaults.maxTtlMs),
+    minBackoffMs: duration('minBackoffMs', options.minBackoffMs ?? defaults.minBackoffMs),
+    maxBackoffMs: duration('maxBackoffMs', options.maxBackoffMs ?? defaults.maxBackoffMs),
+    maxRetryAfterMs: duration('maxRetryAfterMs', options.maxRetryAfterMs ?? defaults.maxRetryAfterMs),
+    unreachableAllowAfterMs: duration('unreachableAllowAfterMs', options.unreachableAllowAfterMs ?? defaults.unreachableAllowAfterMs),
+  };
+  ordered('minTtlMs', policy.minTtlMs, 'defaultTtlMs', policy.defaultTtlMs);
+  ordered('defaultTtlMs', policy.defaultTtlMs, 'maxTtlMs', policy.maxTtlMs);
+  ordered('minBackoffMs', policy.minBackoffMs, 'maxBackoffMs', policy.maxBackoffMs);
+  ordered('minBackoffMs', policy.minBackoffMs, 'maxRetryAfterMs', policy.maxRetryAfterMs);
+  const maxBytes = options.maxBytes ?? MIN_ROBOTS_TXT_BYTES;
+  if (!Number.isInteger(maxBytes) || maxBytes < MIN_ROBOTS_TXT_BYTES) {
+    invalid(`maxBytes must be an integer of at least ${MIN_ROBOTS_TXT_BYTES} (500 KiB), got ${String(maxBytes)}`);
+  }
+  const maxRedirects = integer('maxRedirects', options.maxRedirects ?? 5, 0);
+  const maxParsedOrigins = integer('maxParsedOrigins', options.maxParsedOrigins ?? 1000, 1);
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) invalid(`timeoutMs must be a positive number, got ${String(timeoutMs)}`);
+  const userAgent = options.userAgent ?? 'politely';
+  if (userAgent.trim() === '') invalid('userAgent must not be empty');
+  return {
+    fetch: options.fetch,
+    cache: options.cache,
+    maxBytes,
+    policy,
+    maxRedirects,
+    timeoutMs,
+    now: options.now ?? Date.now,
+    maxParsedOrigins,
+    userAgent,
+  };
+}
+
+function invalid(message: string): never {
+  throw new PolitelyError('ERR_INVALID_OPTION', `createRobotsGate: ${message}`);
+}
+
+function duration(name: string, value: number): number {
+  if (!Number.isFinite(value) || value < 0) invalid(`${name} must be a non-negative number of ms, got ${String(value)}`);
+  return value;
+}
+
+function integer(name: string, value: number, min: number): number {
+  if (!Number.isInteger(value) || value < min) invalid(`${name} must be an integer of at least ${min}, got ${String(value)}`);
+  return value;
+}
+
+function ordered(lowName: string, low: number, highName: string, high: number): void {
+  if (low > high) invalid(`${lowName} (${low}) must not exceed ${highName} (${high})`);
+}

@@ -1,0 +1,246 @@
+// The robots gate: "may this user agent fetch this URL now?" One robots.txt per origin,
+// fetched once (single-flight), interpreted by its HTTP outcome, cached, refreshed, shared.
+
+import { PolitelyError } from '../errors.js';
+import { parseRobotsTxt } from '../robots/parse.js';
+import type { RobotsRule, RobotsTxt } from '../robots/types.js';
+import { matchPathOf } from '../robots/url-path.js';
+import { abortErrorOf, raceAbort } from './abort.js';
+import { isRecordCurrent, nextRobotsCacheRecord, robotsCacheBasisOf } from './fetch-policy.js';
+import { createUndiciRobotsFetch, type RobotsFetch } from './fetch-robots.js';
+import { fetchRobotsTxt, type RobotsFetchEvent } from './fetch-robots-txt.js';
+import { LruMap } from './lru.js';
+import { robotsOriginOf, robotsTxtUrlOf } from './origin.js';
+import {
+  createMemoryRobotsCache,
+  decodeRobotsBody,
+  type RobotsCacheCopy,
+  type RobotsCacheRecord,
+  type RobotsCacheStore,
+} from './robots-cache.js';
+import { resolveRobotsGateOptions, type ResolvedRobotsGateOptions, type RobotsGateOptions } from './robots-gate-options.js';
+
+/** Why a check answered as it did. */
+export type RobotsCheckReason =
+  /** Decided by the rules of the current robots.txt (2xx). */
+  | 'rules'
+  /** robots.txt is unavailable (4xx other than 429, or redirects not followable): all allowed. */
+  | 'unavailable'
+  /** robots.txt is unreachable (429, 5xx, network error, timeout) and no copy is cached: all disallowed for now. */
+  | 'unreachable'
+  /** robots.txt is unreachable now; decided by the rules of the last good copy. */
+  | 'cached'
+  /** Unreachable for longer than `unreachableAllowAfterMs` with no copy: all allowed. */
+  | 'unreachable-too-long'
+  /** The URL is `/robots.txt` itself, which is always allowed. */
+  | 'robots-txt';
+
+/** The gate's answer for one URL. */
+export interface RobotsCheck {
+  readonly allowed: boolean;
+  readonly reason: RobotsCheckReason;
+  /** HTTP status of the latest robots.txt fetch (after redirects); null for a network error or `robots-txt`. */
+  readonly status: number | null;
+  /** `crawl-delay` (seconds) of the groups chosen for the user agent, when the rules set one. */
+  readonly crawlDelay?: number;
+  /** The deciding rule, when a rule decided (`rules` or `cached`). */
+  readonly rule?: RobotsRule;
+  /** The origin whose robots.txt applies. */
+  readonly origin: string;
+  /** That origin's robots.txt URL (before any redirect). */
+  readonly robotsUrl: string;
+}
+
+export interface RobotsCheckOptions {
+  /** Stops waiting: the check rejects with `ERR_ABORTED` (a shared fetch carries on for others). */
+  readonly signal?: AbortSignal;
+}
+
+export interface RobotsSitemapsOptions extends RobotsCheckOptions {
+  /** User-Agent for a fetch this call starts. @default the gate's `userAgent` */
+  readonly userAgent?: string;
+}
+
+/** The gate's events. Listeners observe; they cannot change what the gate does. */
+export interface RobotsGateEvents {
+  /** Every robots.txt request, one per hop. */
+  readonly fetch: RobotsFetchEvent;
+}
+
+export interface RobotsGate {
+  /**
+   * Whether `userAgent` may fetch `url` now, fetching the origin's robots.txt when it is not
+   * cached or has expired. Concurrent checks for one origin share one fetch.
+   * Every HTTP outcome is an answer, never an error; it rejects only for bad input, an abort,
+   * or a failing store.
+   * @throws PolitelyError `ERR_INVALID_URL` for a URL that is not absolute http(s), `ERR_ABORTED` when the signal fires.
+   */
+  check(url: string | URL, userAgent: string, options?: RobotsCheckOptions): Promise<RobotsCheck>;
+  /** The parsed robots.txt in force for the origin of `originOrUrl`, if one is cached (never fetches). */
+  robotsTxt(originOrUrl: string | URL): Promise<RobotsTxt | undefined>;
+  /** The `Sitemap:` URLs of the origin's robots.txt (fetching it if needed); [] when there is none. */
+  sitemaps(originOrUrl: string | URL, options?: RobotsSitemapsOptions): Promise<string[]>;
+  /** Forgets the origin's robots.txt: the next check fetches it again. */
+  invalidate(originOrUrl: string | URL): Promise<void>;
+  /** Listens to an event; returns the function that stops listening. Listener errors are swallowed. */
+  on<E extends keyof RobotsGateEvents>(event: E, listener: (event: RobotsGateEvents[E]) => void): () => void;
+  /** Aborts fetches in flight and closes the default fetch's connections; later calls reject. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** Creates a robots gate; see `RobotsGateOptions` for its defaults. */
+export function createRobotsGate(options?: RobotsGateOptions): RobotsGate {
+  return new Gate(resolveRobotsGateOptions(options));
+}
+
+interface ParsedCopy {
+  readonly fetchedAt: number;
+  readonly robots: RobotsTxt;
+}
+
+class Gate implements RobotsGate {
+  private readonly options: ResolvedRobotsGateOptions;
+  private readonly fetch: RobotsFetch;
+  private readonly closeFetch: () => Promise<void>;
+  private readonly store: RobotsCacheStore;
+  private readonly parsed: LruMap<string, ParsedCopy>;
+  private readonly inflight = new Map<string, Promise<RobotsCacheRecord>>();
+  private readonly listeners = new Set<(event: RobotsFetchEvent) => void>();
+  private readonly closing = new AbortController();
+  private closed: Promise<void> | undefined;
+
+  constructor(options: ResolvedRobotsGateOptions) {
+    this.options = options;
+    if (options.fetch === undefined) {
+      const fetch = createUndiciRobotsFetch({ timeoutMs: options.timeoutMs });
+      this.fetch = fetch;
+      this.closeFetch = () => fetch.close();
+    } else {
+      this.fetch = options.fetch;
+      this.closeFetch = () => Promise.resolve();
+    }
+    this.store = options.cache ?? createMemoryRobotsCache();
+    this.parsed = new LruMap(options.maxParsedOrigins);
+  }
+
+  async check(url: string | URL, userAgent: string, options: RobotsCheckOptions = {}): Promise<RobotsCheck> {
+    const origin = robotsOriginOf(url);
+    const robotsUrl = robotsTxtUrlOf(origin);
+    if (matchPathOf(url) === '/robots.txt') return { allowed: true, reason: 'robots-txt', status: null, origin, robotsUrl };
+    const record = await this.currentRecord(origin, userAgent, options.signal);
+    const basis = robotsCacheBasisOf(record, this.options.now(), this.options.policy);
+    const { reason, status } = basis;
+    if (!('copy' in basis)) return { allowed: basis.allowed, reason, status, origin, robotsUrl };
+    const robots = this.parse(origin, basis.copy);
+    const { allowed, rule } = robots.explain(url, userAgent);
+    const crawlDelay = robots.crawlDelay(userAgent);
+    return {
+      allowed,
+      reason,
+      status,
+      ...(crawlDelay !== undefined && { crawlDelay }),
+      ...(rule !== undefined && { rule }),
+      origin,
+      robotsUrl,
+    };
+  }
+
+  async robotsTxt(originOrUrl: string | URL): Promise<RobotsTxt | undefined> {
+    const origin = robotsOriginOf(originOrUrl);
+    const record = await this.store.get(origin);
+    return record === undefined ? undefined : this.copyInForce(record);
+  }
+
+  async sitemaps(originOrUrl: string | URL, options: RobotsSitemapsOptions = {}): Promise<string[]> {
+    const origin = robotsOriginOf(originOrUrl);
+    const record = await this.currentRecord(origin, options.userAgent ?? this.options.userAgent, options.signal);
+    return [...(this.copyInForce(record)?.sitemaps ?? [])];
+  }
+
+  async invalidate(originOrUrl: string | URL): Promise<void> {
+    const origin = robotsOriginOf(originOrUrl);
+    this.parsed.delete(origin);
+    this.inflight.delete(origin);
+    await this.store.delete(origin);
+  }
+
+  on<E extends keyof RobotsGateEvents>(event: E, listener: (event: RobotsGateEvents[E]) => void): () => void {
+    if (event !== 'fetch') throw new PolitelyError('ERR_INVALID_INPUT', `unknown gate event ${JSON.stringify(event)}`);
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  close(): Promise<void> {
+    if (this.closed === undefined) {
+      this.closing.abort(new PolitelyError('ERR_ABORTED', 'the robots gate was closed'));
+      this.closed = this.closeFetch();
+    }
+    return this.closed;
+  }
+
+  /** The record for `origin` as it stands now: from the store, or from a (shared) fetch. */
+  private async currentRecord(origin: string, userAgent: string, signal: AbortSignal | undefined): Promise<RobotsCacheRecord> {
+    if (signal?.aborted === true) throw abortErrorOf(signal, `robots check for ${origin}`);
+    if (this.closing.signal.aborted) throw new PolitelyError('ERR_ABORTED', 'the robots gate is closed');
+    let pending = this.inflight.get(origin);
+    if (pending === undefined) {
+      const record = await raceAbort(this.store.get(origin), signal, `robots check for ${origin}`);
+      if (record !== undefined && isRecordCurrent(record, this.options.now())) return record;
+      // Checked again after the await: another check may have started the fetch meanwhile.
+      pending = this.inflight.get(origin) ?? this.startRefresh(origin, record, userAgent);
+    }
+    return raceAbort(pending, signal, `robots check for ${origin}`);
+  }
+
+  private startRefresh(origin: string, previous: RobotsCacheRecord | undefined, userAgent: string): Promise<RobotsCacheRecord> {
+    const pending = this.refresh(origin, previous, userAgent).finally(() => {
+      if (this.inflight.get(origin) === pending) this.inflight.delete(origin);
+    });
+    this.inflight.set(origin, pending);
+    return pending;
+  }
+
+  private async refresh(origin: string, previous: RobotsCacheRecord | undefined, userAgent: string): Promise<RobotsCacheRecord> {
+    const { maxRedirects, maxBytes, timeoutMs, now, policy } = this.options;
+    const result = await fetchRobotsTxt({
+      origin,
+      userAgent,
+      fetch: this.fetch,
+      maxRedirects,
+      maxBytes,
+      timeoutMs,
+      signal: this.closing.signal,
+      report: (event) => this.emit(event),
+    });
+    const record = nextRobotsCacheRecord(origin, previous, result, now(), policy);
+    await this.store.set(origin, record);
+    return record;
+  }
+
+  private emit(event: RobotsFetchEvent): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch {
+        // Events report; a failing listener must not change what the gate does.
+      }
+    }
+  }
+
+  /** The parsed file a record's checks are decided by, if any (its current or cached copy). */
+  private copyInForce(record: RobotsCacheRecord): RobotsTxt | undefined {
+    const basis = robotsCacheBasisOf(record, this.options.now(), this.options.policy);
+    return 'copy' in basis ? this.parse(record.origin, basis.copy) : undefined;
+  }
+
+  /** Parses a copy once; later checks reuse it until a newer copy replaces it. */
+  private parse(origin: string, copy: RobotsCacheCopy): RobotsTxt {
+    const cached = this.parsed.get(origin);
+    if (cached !== undefined && cached.fetchedAt === copy.fetchedAt) return cached.robots;
+    const robots = parseRobotsTxt(decodeRobotsBody(copy), { maxBytes: this.options.maxBytes });
+    this.parsed.set(origin, { fetchedAt: copy.fetchedAt, robots });
+    return robots;
+  }
+}
