@@ -1,9 +1,8 @@
 // The gate's I/O: one HTTP request for a robots.txt, one hop, never following redirects (the
 // gate follows them, so a crawler can schedule each hop politely). The default is undici.
 
-import { pipeline, type Readable, type Transform } from 'node:stream';
-import { createBrotliDecompress, createUnzip } from 'node:zlib';
-import { Agent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { createHttpClient } from '../http/http-client.js';
 import { PolitelyError } from '../errors.js';
 
 export interface RobotsFetchRequest {
@@ -76,120 +75,22 @@ export function resolveUndiciRobotsFetchOptions(options: UndiciRobotsFetchOption
   return { timeoutMs, connectTimeoutMs, dispatcher: options.dispatcher };
 }
 
-/** An undici fetch with a deadline, a keep-alive agent, gzip/deflate/br, and a body cap. */
+/**
+ * An undici fetch with a deadline, a keep-alive agent, gzip/deflate/br, and a body cap: the
+ * shared HTTP client of `../http`, with the robots.txt rule that reaching the cap is not an error.
+ */
 export function createUndiciRobotsFetch(options?: UndiciRobotsFetchOptions): UndiciRobotsFetch {
   const { timeoutMs, connectTimeoutMs, dispatcher } = resolveUndiciRobotsFetchOptions(options);
-  const agent = dispatcher ?? new Agent({ connect: { timeout: connectTimeoutMs }, keepAliveTimeout: 4_000 });
+  const client = createHttpClient(dispatcher === undefined ? { connectTimeoutMs } : { connectTimeoutMs, dispatcher });
   const fetchRobots = async (request: RobotsFetchRequest): Promise<RobotsFetchResponse> => {
-    const deadline = AbortSignal.timeout(timeoutMs);
-    const signal = AbortSignal.any([request.signal, deadline]);
-    try {
-      const url = new URL(request.url);
-      const response = await agent.request({
-        origin: url.origin,
-        path: `${url.pathname}${url.search}`,
-        method: 'GET',
-        headers: { 'user-agent': request.userAgent, 'accept-encoding': 'gzip, deflate, br' },
-        signal,
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-      });
-      const header = (name: string): string | undefined => headerValue(response.headers, name);
-      const { body, truncatedAtCap } = await readBody(response.body, header('content-encoding'), request.maxBytes);
-      return { status: response.statusCode, header, body, truncatedAtCap };
-    } catch (error) {
-      throw toFetchError(error, request, deadline, timeoutMs);
-    }
+    const response = await client.get({
+      url: request.url,
+      headers: { 'user-agent': request.userAgent },
+      signal: request.signal,
+      timeoutMs,
+      bodyLimit: { maxBytes: request.maxBytes, atLimit: 'truncate' },
+    });
+    return { status: response.status, header: response.header, body: response.body, truncatedAtCap: response.truncated };
   };
-  return Object.assign(fetchRobots, {
-    close: (): Promise<void> => (dispatcher === undefined ? agent.close() : Promise.resolve()),
-  });
-}
-
-function headerValue(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
-  const value = headers[name.toLowerCase()];
-  return Array.isArray(value) ? value.join(', ') : value;
-}
-
-/**
- * Reads the body through its decoders, stopping at `maxBytes` decompressed bytes (so a
- * compression bomb stops there too); the rest is never read: the streams are destroyed.
- */
-async function readBody(
-  raw: Readable,
-  contentEncoding: string | undefined,
-  maxBytes: number,
-): Promise<{ body: Uint8Array; truncatedAtCap: boolean }> {
-  let decoders: Transform[];
-  try {
-    decoders = decodersFor(contentEncoding);
-  } catch (error) {
-    discard(raw);
-    throw error;
-  }
-  // pipeline() returns its last stream, a decoder (a Transform, so readable); it destroys every
-  // stream on an error or when the reader stops early.
-  const source: Readable = decoders.length === 0 ? raw : (pipeline([raw, ...decoders], () => {}) as Transform);
-  const chunks: Uint8Array[] = [];
-  let length = 0;
-  let truncatedAtCap = false;
-  try {
-    for await (const chunk of source) {
-      const bytes = chunk as Uint8Array;
-      const room = maxBytes - length;
-      chunks.push(bytes.length > room ? bytes.subarray(0, room) : bytes);
-      length += Math.min(bytes.length, room);
-      if (bytes.length > room) {
-        truncatedAtCap = true;
-        break;
-      }
-    }
-  } finally {
-    discard(raw);
-    discard(source);
-  }
-  const body = new Uint8Array(length);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return { body, truncatedAtCap };
-}
-
-/** Destroys a stream whose data is no longer wanted; undici then reports an abort, which is expected. */
-function discard(stream: Readable): void {
-  stream.on('error', () => {});
-  stream.destroy();
-}
-
-/** Decoders for a Content-Encoding list, in decoding order (the reverse of applying order). */
-function decodersFor(contentEncoding: string | undefined): Transform[] {
-  const codings = (contentEncoding ?? '')
-    .split(',')
-    .map((coding) => coding.trim().toLowerCase())
-    .filter((coding) => coding !== '' && coding !== 'identity');
-  return codings.reverse().map((coding) => {
-    if (coding === 'gzip' || coding === 'x-gzip' || coding === 'deflate') return createUnzip();
-    if (coding === 'br') return createBrotliDecompress();
-    throw new PolitelyError('ERR_FETCH_FAILED', `unsupported content-encoding ${JSON.stringify(coding)}`);
-  });
-}
-
-const UNDICI_TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
-
-function isUndiciTimeout(error: unknown): boolean {
-  return error instanceof Error && UNDICI_TIMEOUT_CODES.has((error as { code?: unknown }).code as string);
-}
-
-function toFetchError(error: unknown, request: RobotsFetchRequest, deadline: AbortSignal, timeoutMs: number): PolitelyError {
-  if (request.signal.aborted) {
-    return new PolitelyError('ERR_ABORTED', `fetch of ${request.url} aborted`, { cause: request.signal.reason ?? error });
-  }
-  if (deadline.aborted || isUndiciTimeout(error)) {
-    return new PolitelyError('ERR_TIMEOUT', `fetch of ${request.url} timed out after ${timeoutMs} ms`, { cause: error });
-  }
-  if (error instanceof PolitelyError) return error;
-  const message = error instanceof Error ? error.message : String(error);
-  return new PolitelyError('ERR_FETCH_FAILED', `fetch of ${request.url} failed: ${message}`, { cause: error });
+  return Object.assign(fetchRobots, { close: () => client.close() });
 }

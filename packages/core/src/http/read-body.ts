@@ -26,7 +26,9 @@ export async function readBody(raw: Readable, contentEncoding: string | undefine
     raw.destroy();
     throw error;
   }
-  const source: Readable = decoders.length === 0 ? raw : pipeline([raw, ...decoders], () => {});
+  // pipeline() wires errors through the chain (they surface when reading the last decoder).
+  if (decoders.length > 0) pipeline([raw, ...decoders], () => {});
+  const source: Readable = decoders.at(-1) ?? raw;
   const chunks: Uint8Array[] = [];
   let length = 0;
   let truncated = false;
