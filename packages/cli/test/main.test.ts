@@ -11,7 +11,7 @@ describe('politely', () => {
     const help = await runCli(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('Usage:');
-    expect(help.stdout).toContain('politely robots explain --robots FILE --ua UA');
+    expect(help.stdout).toContain('politely robots explain [--robots FILE] --ua UA');
     expect(help.stderr).toBe('');
     const robotsHelp = await runCli(['robots', '--help']);
     expect(robotsHelp.code).toBe(0);

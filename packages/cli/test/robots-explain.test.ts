@@ -66,6 +66,9 @@ describe('politely robots explain', () => {
       groupKind: 'global',
       groups: [[{ value: '*', token: '*', isGlobal: true, line: 2 }]],
       rule: { type: 'disallow', value: '/checkout/', pattern: '/checkout/', line: 3, text: 'Disallow: /checkout/' },
+      reason: 'rules',
+      status: null,
+      robotsUrl: null,
     });
     expect(robotsTxt).toMatchObject({ allowed: true, basis: 'robots-txt', rule: null });
     expect(other).toMatchObject({ allowed: true, basis: 'no-matching-rule', rule: null });
@@ -102,12 +105,6 @@ describe('politely robots explain', () => {
     expect(noUrl.code).toBe(2);
     expect(noUrl.stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(noUrl.stderr).toContain('give at least one URL');
-  });
-
-  it('without --robots it says that a file is required until the robots gate comes', async () => {
-    const result = await runCli(['robots', 'explain', '--ua', 'Bot', 'https://site.example/']);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toBe('politely: --robots FILE is required (live fetching comes with the robots gate)\n');
   });
 
   it('an unreadable robots file is a one-line error (exit 2)', async () => {

@@ -1,6 +1,7 @@
 // How decisions read for people: used by `robots explain` and by `demo`.
 
-import type { RobotsExplanation, RobotsRule, RobotsUserAgentLine } from '@politely/core';
+import { productToken, type RobotsCheckReason, type RobotsExplanation, type RobotsRule, type RobotsUserAgentLine } from '@politely/core';
+import type { RobotsDecision } from '../robots-source.js';
 
 /** `ALLOWED` or `DISALLOWED`, the word a reader's eye looks for. */
 export function verdictOf(explanation: RobotsExplanation): string {
@@ -75,4 +76,40 @@ export function explanationToJson(url: string, explanation: RobotsExplanation): 
     ),
     rule: rule === undefined ? null : { type: rule.type, value: rule.value, pattern: rule.pattern, line: rule.line, text: rule.text },
   };
+}
+
+/** What an HTTP outcome of robots.txt means, when it (not a rule) decided. */
+const REASON_TEXT: Record<RobotsCheckReason, string> = {
+  rules: 'decided by the rules',
+  cached: 'robots.txt unreachable now: decided by the last good copy',
+  unavailable: 'robots.txt unavailable (4xx): everything allowed',
+  unreachable: 'robots.txt unreachable (5xx, 429 or network error): everything disallowed for now',
+  'unreachable-too-long': 'robots.txt unreachable for over 30 days with no copy: everything allowed',
+  'robots-txt': '/robots.txt itself is always allowed',
+};
+
+/** The readable block for one URL's decision, from a file or a live robots.txt. */
+export function formatDecision(url: string, userAgent: string, decision: RobotsDecision): string {
+  const fetched = decision.robotsUrl === null ? [] : [`  robots.txt:    ${decision.robotsUrl} → ${decision.status ?? 'network error'} (${decision.reason})`];
+  if (decision.explanation !== undefined) {
+    const block = formatExplanation(url, { ...decision.explanation, allowed: decision.allowed }).trimEnd().split('\n');
+    if (decision.reason === 'cached') fetched.push(`  note:          ${REASON_TEXT.cached}`);
+    return `${[block[0]!, ...fetched, ...block.slice(1)].join('\n')}\n`;
+  }
+  const verdict = decision.allowed ? 'ALLOWED' : 'DISALLOWED';
+  return `${[
+    `${verdict.padEnd(10)}  ${printable(url)}`,
+    `  user agent:    ${printable(userAgent)} (product token '${productToken(userAgent)}')`,
+    ...fetched,
+    `  decided by:    ${REASON_TEXT[decision.reason]}`,
+  ].join('\n')}\n`;
+}
+
+/** The JSON object `robots explain --json` prints for one URL: at least allowed, reason, status. */
+export function decisionToJson(url: string, userAgent: string, decision: RobotsDecision): Record<string, unknown> {
+  const base = { url, allowed: decision.allowed, reason: decision.reason, status: decision.status, robotsUrl: decision.robotsUrl };
+  if (decision.explanation === undefined) {
+    return { ...base, userAgent, productToken: productToken(userAgent), basis: decision.reason, groupKind: null, groups: [], rule: null };
+  }
+  return { ...explanationToJson(url, decision.explanation), ...base };
 }

@@ -5,14 +5,15 @@ import { CliError } from '../cli-error.js';
 import { EXIT_OK, EXIT_USAGE, type ExitCode } from '../exit-codes.js';
 import { write, type Io } from '../io.js';
 import { parseOptions } from '../parse-options.js';
-import { createFileRobotsSource, type LoadRobots } from '../robots-source.js';
+import { createFileRobotsSource, createLiveRobotsSource, type RobotsSource } from '../robots-source.js';
 import { ROBOTS_USAGE } from '../usage.js';
-import { explanationToJson, formatExplanation } from './format-explanation.js';
+import { decisionToJson, formatDecision } from './format-explanation.js';
 
 const OPTIONS = {
   robots: { type: 'string' },
   ua: { type: 'string' },
   json: { type: 'boolean' },
+  timeout: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -20,6 +21,7 @@ interface ExplainOptions {
   readonly robotsFile: string | undefined;
   readonly userAgent: string;
   readonly json: boolean;
+  readonly timeoutMs: number;
   readonly urls: readonly string[];
 }
 
@@ -34,31 +36,35 @@ export async function runRobotsExplain(args: readonly string[], io: Io): Promise
   }
   if (values.ua === undefined) throw new CliError('robots explain: --ua UA is required (see politely robots --help)');
   if (positionals.length === 0) throw new CliError('robots explain: give at least one URL (see politely robots --help)');
-  const options: ExplainOptions = { robotsFile: values.robots, userAgent: values.ua, json: values.json === true, urls: positionals };
-  const loadRobots = await selectRobotsSource(options);
+  const timeoutMs = values.timeout === undefined ? 10_000 : Number(values.timeout);
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new CliError(`robots explain: --timeout must be a positive number of ms, got '${values.timeout}'`);
+  const options: ExplainOptions = { robotsFile: values.robots, userAgent: values.ua, json: values.json === true, timeoutMs, urls: positionals };
+  const source = await selectRobotsSource(options);
   let exitCode: ExitCode = EXIT_OK;
-  for (const url of options.urls) {
-    const parsed = parseHttpUrl(url);
-    if (parsed === null) {
-      // Report it and go on with the other URLs; the exit code says something was wrong.
-      await write(io.stderr, `politely: invalid URL '${url}': not an absolute http(s) URL\n`);
-      exitCode = EXIT_USAGE;
-      continue;
+  try {
+    for (const url of options.urls) {
+      const parsed = parseHttpUrl(url);
+      if (parsed === null) {
+        // Report it and go on with the other URLs; the exit code says something was wrong.
+        await write(io.stderr, `politely: invalid URL '${url}': not an absolute http(s) URL\n`);
+        exitCode = EXIT_USAGE;
+        continue;
+      }
+      const decision = await source.decide(parsed, options.userAgent);
+      const output = options.json
+        ? `${JSON.stringify(decisionToJson(url, options.userAgent, decision))}\n`
+        : `${formatDecision(url, options.userAgent, decision)}\n`;
+      await write(io.stdout, output);
     }
-    const explanation = (await loadRobots(parsed)).explain(url, options.userAgent);
-    const output = options.json
-      ? `${JSON.stringify(explanationToJson(url, explanation))}\n`
-      : `${formatExplanation(url, explanation)}\n`;
-    await write(io.stdout, output);
+  } finally {
+    await source.close();
   }
   return exitCode;
 }
 
-/** The robots.txt source: the --robots file for now; the robots gate will fetch live ones. */
-async function selectRobotsSource(options: ExplainOptions): Promise<LoadRobots> {
-  if (options.robotsFile === undefined) {
-    throw new CliError('--robots FILE is required (live fetching comes with the robots gate)');
-  }
+/** A --robots file decides every URL; without one, each origin's live robots.txt does. */
+async function selectRobotsSource(options: ExplainOptions): Promise<RobotsSource> {
+  if (options.robotsFile === undefined) return createLiveRobotsSource({ timeoutMs: options.timeoutMs, userAgent: options.userAgent });
   return createFileRobotsSource(options.robotsFile);
 }
 
