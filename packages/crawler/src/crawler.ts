@@ -17,7 +17,11 @@ import { createMemoryFrontierStore } from './frontier/memory-store.js';
 import { createScope } from './frontier/scope.js';
 import { resolveCrawlerOptions, type CrawlerOptions, type ResolvedCrawlerOptions } from './options.js';
 import { HostPoliteness } from './politeness/host-politeness.js';
+import type { PluginContext, ResourceProcessor } from './plugin.js';
 import { UrlProcessor } from './process-url.js';
+import { canonicalizeUrl } from './frontier/canonical-url.js';
+import type { ScopePredicate } from './frontier/scope.js';
+import type { SkipReason } from './events.js';
 import { StatsRecorder, type CrawlStats } from './stats.js';
 
 export interface Crawler {
@@ -58,6 +62,7 @@ class PoliteCrawler implements Crawler {
   constructor(raw: CrawlerOptions) {
     const options = resolveCrawlerOptions(raw);
     this.options = options;
+    this.pageBudget = { started: 0, max: options.maxPages };
     const client = raw.httpClient ?? createHttpClient();
     if (raw.httpClient === undefined) this.ownedClose.push(() => client.close());
     this.store = raw.store ?? createMemoryFrontierStore({ defaultHostPolicy: { delayMs: options.minDelayMs, maxInFlight: options.perHostConcurrency } });
@@ -80,19 +85,36 @@ class PoliteCrawler implements Crawler {
       });
     if (raw.gate === undefined) this.ownedClose.unshift(() => this.gate.close());
     const signal = raw.signal === undefined ? this.stop.signal : AbortSignal.any([raw.signal, this.stop.signal]);
+    this.signal = signal;
     signal.addEventListener('abort', () => this.notify(), { once: true });
+    this.seedUrls = options.seeds.map((seed) => seed.url);
+    this.inScope = this.buildScope();
     this.frontier = createFrontier({
       store: this.store,
-      inScope: createScope(options.scope, options.seeds.map((seed) => seed.url)),
+      inScope: (url) => this.inScope(url),
       canonicalUrl: options.canonicalUrl,
       maxDepth: options.maxDepth,
       maxPagesPerHost: options.maxPagesPerHost,
       hostKeyOf,
-      onSkip: (url, reason, detail, referrer) => {
-        this.recorder.skip(reason);
-        this.emitter.emit('skip', { url, reason, ...(detail === undefined ? {} : { detail }), ...(referrer === undefined ? {} : { referrer }) });
-      },
+      onSkip: (url, reason, detail, referrer) => this.reportSkip(url, reason, detail, referrer),
     });
+    this.pluginContext = {
+      enqueue: async (requests) => {
+        const added = await this.frontier.add(requests);
+        this.notify();
+        return added;
+      },
+      skip: (url, reason, detail) => this.reportSkip(url, reason, detail, undefined),
+      error: (url, error) => {
+        this.recorder.errors++;
+        this.emitter.emit('error', { url, error, attempt: 1, willRetry: false, stage: 'processor' });
+      },
+      gate: this.gate,
+      userAgent: options.userAgent,
+      signal,
+    };
+    const processors = new Map<string, ResourceProcessor>();
+    for (const plugin of options.plugins) for (const [kind, processor] of Object.entries(plugin.processors ?? {})) processors.set(kind, processor);
     this.processor = new UrlProcessor({
       options,
       store: this.store,
@@ -110,20 +132,29 @@ class PoliteCrawler implements Crawler {
       stats: this.recorder,
       robotsRequestedAt,
       signal,
-      pageBudget: { started: 0, max: options.maxPages },
+      pageBudget: this.pageBudget,
+      processors,
+      pluginContext: this.pluginContext,
     });
-    this.signal = signal;
   }
 
   private readonly signal: AbortSignal;
+  private readonly pageBudget: { started: number; readonly max: number };
+  private readonly pluginContext: PluginContext;
+  /** Seeds so far: the scope is derived from them, and grows with `enqueue`. */
+  private readonly seedUrls: string[];
+  private inScope: ScopePredicate;
 
   on<E extends CrawlerEventName>(event: E, listener: CrawlerListener<E>): () => void {
     return this.emitter.on(event, listener);
   }
 
   async enqueue(urls: string | readonly string[], options: { readonly priority?: number } = {}): Promise<number> {
+    const list = typeof urls === 'string' ? [urls] : urls;
+    this.seedUrls.push(...list);
+    this.inScope = this.buildScope();
     const added = await this.frontier.add(
-      (typeof urls === 'string' ? [urls] : urls).map((url) => ({ url, depth: 0, priority: options.priority ?? 0, isSeed: true })),
+      (typeof urls === 'string' ? [urls] : urls).map((url) => ({ url, depth: 0, priority: options.priority ?? 0, skipScope: true })),
     );
     this.notify();
     return added;
@@ -137,7 +168,8 @@ class PoliteCrawler implements Crawler {
     if (this.running) throw new PolitelyError('ERR_INVALID_INPUT', 'crawler.run(): this crawler is already running');
     this.running = true;
     try {
-      await this.frontier.add(this.options.seeds.map((seed) => ({ url: seed.url, depth: 0, priority: seed.priority ?? 0, isSeed: true })));
+      await this.frontier.add(this.options.seeds.map((seed) => ({ url: seed.url, depth: 0, priority: seed.priority ?? 0, skipScope: true })));
+      for (const plugin of this.options.plugins) await plugin.start?.({ ...this.pluginContext, seeds: [...this.seedUrls] });
       await this.loop();
     } finally {
       for (const close of this.ownedClose) await close().catch(() => {});
@@ -177,11 +209,18 @@ class PoliteCrawler implements Crawler {
   }
 
   private processorBudgetUsed(inFlight: number, budget: number): boolean {
-    return this.processorStarted() + inFlight >= budget;
+    return this.pageBudget.started + inFlight >= budget;
   }
 
-  private processorStarted(): number {
-    return (this.processor as unknown as { deps: { pageBudget: { started: number } } }).deps.pageBudget.started;
+  /** The scope from the seeds in their canonical form (so URL options such as stripWww apply alike). */
+  private buildScope(): ScopePredicate {
+    const seeds = this.seedUrls.map((url) => canonicalizeUrl(url, this.options.canonicalUrl)).flatMap((r) => (r.ok ? [r.url] : []));
+    return createScope(this.options.scope, seeds);
+  }
+
+  private reportSkip(url: string, reason: SkipReason, detail: string | undefined, referrer: string | undefined): void {
+    this.recorder.skip(reason);
+    this.emitter.emit('skip', { url, reason, ...(detail === undefined ? {} : { detail }), ...(referrer === undefined ? {} : { referrer }) });
   }
 
   /** Sleeps until `ms` pass or something happens (a task ends, URLs arrive, the crawl stops). */

@@ -34,8 +34,8 @@ export type SkipReason =
 export interface RequestEvent {
   readonly url: string;
   readonly hostKey: string;
-  /** `robots` for a robots.txt request, which counts against the host like any other. */
-  readonly kind: 'page' | 'robots';
+  /** `robots` for a robots.txt request, which counts against the host like any other; a plugin's kind (`sitemap`) for its resources. */
+  readonly kind: string;
   /** When the request started (ms since the epoch). */
   readonly at: number;
 }
@@ -64,8 +64,8 @@ export interface ErrorEvent {
   readonly attempt: number;
   /** The URL goes back to the frontier for another attempt. */
   readonly willRetry: boolean;
-  /** Where the error came from: the request, or the user's handler. */
-  readonly stage: 'fetch' | 'handler';
+  /** Where the error came from: the request, the user's handler, or a plugin's processor. */
+  readonly stage: 'fetch' | 'handler' | 'processor';
 }
 
 export interface CrawlerEvents {

@@ -14,6 +14,9 @@ export type {
   ErrorEvent,
 } from './events.js';
 export type { CrawlStats } from './stats.js';
+export type { CrawlerPlugin, PluginContext, ResourceContext, ResourceProcessor } from './plugin.js';
+export type { FrontierRequest } from './frontier/frontier.js';
+export { dedupeKeyOf } from './frontier/frontier-store.js';
 
 export { createMemoryFrontierStore } from './frontier/memory-store.js';
 export type { MemoryFrontierStoreOptions } from './frontier/memory-store.js';
@@ -29,8 +32,8 @@ export type {
   FrontierCounts,
   HostCounts,
 } from './frontier/frontier-store.js';
-export { canonicalizeUrl, resolveCanonicalUrlOptions, TRACKING_QUERY_PARAMS } from './frontier/canonical-url.js';
-export type { CanonicalUrlOptions, CanonicalUrlResult, CanonicalUrlFailureReason, QueryParamPattern } from './frontier/canonical-url.js';
+export { canonicalizeUrl, resolveCanonicalUrlOptions, TRACKING_QUERY_PARAMS, DEFAULT_MAX_URL_LENGTH } from './frontier/canonical-url.js';
+export type { CanonicalUrlOptions, ResolvedCanonicalUrlOptions, CanonicalUrlResult, CanonicalUrlFailureReason, QueryParamPattern } from './frontier/canonical-url.js';
 export { createScope, DEFAULT_SCOPE } from './frontier/scope.js';
 export type { ScopeOption, ScopeMode, ScopePatterns, ScopePredicate, ScopePattern } from './frontier/scope.js';
 

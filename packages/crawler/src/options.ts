@@ -5,6 +5,7 @@ import type { CanonicalUrlOptions } from './frontier/canonical-url.js';
 import type { FrontierStore } from './frontier/frontier-store.js';
 import { DEFAULT_SCOPE, type ScopeOption } from './frontier/scope.js';
 import type { PageContext } from './page-context.js';
+import type { CrawlerPlugin } from './plugin.js';
 
 /** A seed with its own priority. */
 export interface SeedRequest {
@@ -86,10 +87,13 @@ export interface CrawlerOptions {
   readonly maxRobotsRetries?: number;
   /** How long a claimed URL is held before the store hands it to another worker. @default 300000 */
   readonly leaseMs?: number;
+  /** Plugins that add resource kinds and seed sources (e.g. sitemaps from `@politely/sitemap`). @default [] */
+  readonly plugins?: readonly CrawlerPlugin[];
 }
 
 export interface ResolvedCrawlerOptions
-  extends Required<Omit<CrawlerOptions, 'store' | 'gate' | 'httpClient' | 'signal' | 'adaptiveDelay' | 'handler' | 'seeds'>> {
+  extends Required<Omit<CrawlerOptions, 'store' | 'gate' | 'httpClient' | 'signal' | 'adaptiveDelay' | 'handler' | 'seeds' | 'plugins'>> {
+  readonly plugins: readonly CrawlerPlugin[];
   readonly productToken: string;
   readonly seeds: readonly SeedRequest[];
   readonly handler: ((page: PageContext) => void | Promise<void>) | undefined;
@@ -153,5 +157,19 @@ export function resolveCrawlerOptions(options: CrawlerOptions): ResolvedCrawlerO
     backoffMaxMs: duration('backoffMaxMs', options.backoffMaxMs ?? 300_000),
     maxRobotsRetries: count('maxRobotsRetries', options.maxRobotsRetries ?? 3, 0),
     leaseMs: duration('leaseMs', options.leaseMs ?? 300_000),
+    plugins: resolvePlugins(options.plugins ?? []),
   };
+}
+
+function resolvePlugins(plugins: readonly CrawlerPlugin[]): readonly CrawlerPlugin[] {
+  const kinds = new Map<string, string>();
+  for (const plugin of plugins) {
+    for (const kind of Object.keys(plugin.processors ?? {})) {
+      if (kind === 'page') throw invalid(`plugin '${plugin.name}' may not process the 'page' kind`);
+      const other = kinds.get(kind);
+      if (other !== undefined) throw invalid(`plugins '${other}' and '${plugin.name}' both process '${kind}' resources`);
+      kinds.set(kind, plugin.name);
+    }
+  }
+  return plugins;
 }

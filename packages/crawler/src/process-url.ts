@@ -14,6 +14,7 @@ import type { ResolvedCrawlerOptions } from './options.js';
 import type { EnqueueOptions, PageContext } from './page-context.js';
 import { retryAfterMs } from './politeness/delay.js';
 import type { HostPoliteness } from './politeness/host-politeness.js';
+import type { PluginContext, ResourceProcessor } from './plugin.js';
 import type { StatsRecorder } from './stats.js';
 
 export interface ProcessorDeps {
@@ -30,7 +31,13 @@ export interface ProcessorDeps {
   readonly signal: AbortSignal;
   /** Page fetches started so far, and the budget (`maxPages`). */
   readonly pageBudget: { started: number; readonly max: number };
+  /** Processors of plugin resource kinds (anything but `page`). */
+  readonly processors: ReadonlyMap<string, ResourceProcessor>;
+  /** What processors may do (enqueue, skip, report). */
+  readonly pluginContext: PluginContext;
 }
+
+const PAGE_ACCEPT = 'text/html,application/xhtml+xml,*/*;q=0.8';
 
 const NO_PAGE_ROBOTS = { noindex: false, nofollow: false, sources: [] } as const;
 
@@ -68,11 +75,37 @@ export class UrlProcessor {
       this.skip(entry.url, 'robots', detail, entry.referrer);
       return store.complete(lease.id, { hostReadyAt: afterRobots });
     }
-    // The robots.txt request used this host's turn: the page waits for the next one.
-    if (robotsUsedSlot || this.deps.pageBudget.started >= this.deps.pageBudget.max) {
-      return store.release(lease.id, { hostReadyAt: afterRobots });
+    const processor = this.processorFor(lease);
+    if (processor === null) return store.complete(lease.id, { hostReadyAt: afterRobots });
+    if (processor?.fetch === false) {
+      await this.runProcessor(lease, processor, undefined);
+      return store.complete(lease.id, { hostReadyAt: afterRobots });
     }
-    return this.fetchAndHandle(lease);
+    // The robots.txt request used this host's turn: the URL waits for the next one.
+    const overBudget = processor === undefined && this.deps.pageBudget.started >= this.deps.pageBudget.max;
+    if (robotsUsedSlot || overBudget) return store.release(lease.id, { hostReadyAt: afterRobots });
+    return this.fetchAndHandle(lease, processor);
+  }
+
+  /** undefined for a page; the processor for a plugin kind; null (reported) for an unknown kind. */
+  private processorFor(lease: FrontierLease): ResourceProcessor | undefined | null {
+    const kind = lease.entry.kind;
+    if (kind === undefined || kind === 'page') return undefined;
+    const processor = this.deps.processors.get(kind);
+    if (processor === undefined) {
+      this.reportError(lease, new PolitelyError('ERR_INVALID_INPUT', `no plugin processes resources of kind '${kind}' (${lease.entry.url})`), 'processor', false);
+      return null;
+    }
+    return processor;
+  }
+
+  private async runProcessor(lease: FrontierLease, processor: ResourceProcessor, response: HttpResponse | undefined): Promise<void> {
+    try {
+      await processor.process({ ...this.deps.pluginContext, entry: lease.entry, response });
+    } catch (error) {
+      if (error instanceof PolitelyError && error.code === 'ERR_ABORTED') throw error;
+      this.reportError(lease, error, 'processor', false);
+    }
   }
 
   private async robotsUnreachable(lease: FrontierLease, check: RobotsCheck, fetchedNow: boolean): Promise<void> {
@@ -87,14 +120,24 @@ export class UrlProcessor {
     return store.release(lease.id, { hostReadyAt: Date.now() + retryInMs });
   }
 
-  private async fetchAndHandle(lease: FrontierLease): Promise<void> {
+  private async fetchAndHandle(lease: FrontierLease, processor: ResourceProcessor | undefined): Promise<void> {
     const { store, politeness, options, emitter, stats } = this.deps;
     const { entry } = lease;
     const startedAt = Date.now();
-    this.deps.pageBudget.started++;
+    if (processor === undefined) this.deps.pageBudget.started++;
     stats.requests++;
-    emitter.emit('request', { url: entry.url, hostKey: entry.hostKey, kind: 'page', at: startedAt });
-    const outcome = await fetchPage(entry.url, { client: this.deps.client, userAgent: options.userAgent, maxBodyBytes: options.maxBodyBytes, timeoutMs: options.requestTimeoutMs }, this.deps.signal);
+    emitter.emit('request', { url: entry.url, hostKey: entry.hostKey, kind: entry.kind ?? 'page', at: startedAt });
+    const outcome = await fetchPage(
+      entry.url,
+      {
+        client: this.deps.client,
+        userAgent: options.userAgent,
+        bodyLimit: processor?.bodyLimit ?? { maxBytes: options.maxBodyBytes, atLimit: 'fail' },
+        accept: processor === undefined ? PAGE_ACCEPT : (processor.accept ?? '*/*'),
+        timeoutMs: options.requestTimeoutMs,
+      },
+      this.deps.signal,
+    );
     const endedAt = Date.now();
     const latencyMs = endedAt - startedAt;
     if (outcome.kind === 'failure') return this.failAttempt(lease, outcome.error, endedAt + politeness.failed(entry.hostKey, latencyMs, null));
@@ -119,8 +162,11 @@ export class UrlProcessor {
       await this.followRedirect(lease, outcome.location);
       return store.complete(lease.id, { hostReadyAt: paced });
     }
-    stats.response(response.status, response.body.length);
-    await this.handlePage(lease, response);
+    if (processor !== undefined) await this.runProcessor(lease, processor, response);
+    else {
+      stats.response(response.status, response.body.length);
+      await this.handlePage(lease, response);
+    }
     return store.complete(lease.id, { hostReadyAt: paced });
   }
 
@@ -157,6 +203,9 @@ export class UrlProcessor {
         priority: entry.priority,
         redirectedFrom: entry.redirectedFrom ?? entry.url,
         redirectHops: hops,
+        // A plugin resource keeps its kind and data, and (like a cross-host sitemap) its scope exemption.
+        ...(entry.kind === undefined ? {} : { kind: entry.kind, skipScope: true }),
+        ...(entry.data === undefined ? {} : { data: entry.data }),
         ...(entry.referrer === undefined ? {} : { referrer: entry.referrer }),
       },
     ]);
@@ -226,7 +275,7 @@ export class UrlProcessor {
     });
   }
 
-  private reportError(lease: FrontierLease, error: unknown, stage: 'fetch' | 'handler', willRetry: boolean): void {
+  private reportError(lease: FrontierLease, error: unknown, stage: 'fetch' | 'handler' | 'processor', willRetry: boolean): void {
     if (!willRetry) this.deps.stats.errors++;
     const wrapped = error instanceof Error ? error : new Error(String(error));
     this.deps.emitter.emit('error', { url: lease.entry.url, error: wrapped, attempt: (lease.entry.retries ?? 0) + 1, willRetry, stage });

@@ -1,7 +1,7 @@
 // One page request, one hop, classified: a final response, a redirect to follow by hand, or a
 // failure (retryable or a skip). The HTTP work itself is core's shared client.
 
-import { PolitelyError, type HttpClient, type HttpResponse } from '@politely/core';
+import { PolitelyError, type BodyLimit, type HttpClient, type HttpResponse } from '@politely/core';
 import type { SkipReason } from '../events.js';
 
 export type PageFetchOutcome =
@@ -15,7 +15,8 @@ export type PageFetchOutcome =
 export interface PageFetchSettings {
   readonly client: HttpClient;
   readonly userAgent: string;
-  readonly maxBodyBytes: number;
+  readonly bodyLimit: BodyLimit;
+  readonly accept: string;
   readonly timeoutMs: number;
 }
 
@@ -26,10 +27,10 @@ export async function fetchPage(url: string, settings: PageFetchSettings, signal
   try {
     response = await settings.client.get({
       url,
-      headers: { 'user-agent': settings.userAgent, accept: 'text/html,application/xhtml+xml,*/*;q=0.8' },
+      headers: { 'user-agent': settings.userAgent, accept: settings.accept },
       signal,
       timeoutMs: settings.timeoutMs,
-      bodyLimit: { maxBytes: settings.maxBodyBytes, atLimit: 'fail' },
+      bodyLimit: settings.bodyLimit,
     });
   } catch (error) {
     const failure = error instanceof PolitelyError ? error : new PolitelyError('ERR_FETCH_FAILED', `GET ${url}: ${String(error)}`, { cause: error });

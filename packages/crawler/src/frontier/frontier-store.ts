@@ -20,6 +20,15 @@ export interface FrontierEntry {
   readonly redirectHops?: number;
   /** Failed attempts so far. */
   readonly retries?: number;
+  /** What the URL is: a page (the default) or a resource a plugin processes (`sitemap`, …). */
+  readonly kind?: string;
+  /** Plugin data carried with the entry (plain JSON). */
+  readonly data?: Readonly<Record<string, unknown>>;
+}
+
+/** The dedupe key of an entry: its URL for a page; kind and URL for other resources. */
+export function dedupeKeyOf(entry: FrontierEntry): string {
+  return entry.kind === undefined || entry.kind === 'page' ? entry.url : `${entry.kind} ${entry.url}`;
 }
 
 /** A URL taken from the frontier, owned by one worker until `leaseExpiresAt`. */

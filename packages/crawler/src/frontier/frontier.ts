@@ -15,8 +15,12 @@ export interface FrontierRequest {
   readonly referrer?: string;
   readonly redirectedFrom?: string;
   readonly redirectHops?: number;
-  /** Seeds bypass the scope check (the scope is derived from them). */
-  readonly isSeed?: boolean;
+  /** Bypass the scope check: seeds (the scope is derived from them) and plugin resources such as cross-host sitemaps. */
+  readonly skipScope?: boolean;
+  /** `page` (the default) or a plugin's resource kind. */
+  readonly kind?: string;
+  /** Plugin data carried with the entry (plain JSON). */
+  readonly data?: Readonly<Record<string, unknown>>;
 }
 
 export interface FrontierSettings {
@@ -70,7 +74,7 @@ export function createFrontier(settings: FrontierSettings): Frontier {
       return null;
     }
     const url = new URL(canonical.url);
-    if (request.isSeed !== true && !settings.inScope(url)) {
+    if (request.skipScope !== true && !settings.inScope(url)) {
       settings.onSkip(canonical.url, 'scope', undefined, request.referrer);
       return null;
     }
@@ -86,6 +90,8 @@ export function createFrontier(settings: FrontierSettings): Frontier {
       ...(request.referrer === undefined ? {} : { referrer: request.referrer }),
       ...(request.redirectedFrom === undefined ? {} : { redirectedFrom: request.redirectedFrom }),
       ...(request.redirectHops === undefined ? {} : { redirectHops: request.redirectHops }),
+      ...(request.kind === undefined || request.kind === 'page' ? {} : { kind: request.kind }),
+      ...(request.data === undefined ? {} : { data: request.data }),
     };
   }
 }

@@ -1,17 +1,18 @@
 // The in-memory FrontierStore: per-host priority queues, and a heap of hosts ordered by the time
 // each may next be fetched, so a slow or crawl-delayed host never blocks the others.
 
-import type {
-  AddOptions,
-  AddOutcome,
-  ClaimRequest,
-  ClaimResult,
-  FrontierCounts,
-  FrontierEntry,
-  FrontierLease,
-  FrontierStore,
-  HostCounts,
-  HostPolicy,
+import {
+  dedupeKeyOf,
+  type AddOptions,
+  type AddOutcome,
+  type ClaimRequest,
+  type ClaimResult,
+  type FrontierCounts,
+  type FrontierEntry,
+  type FrontierLease,
+  type FrontierStore,
+  type HostCounts,
+  type HostPolicy,
 } from './frontier-store.js';
 import { Heap } from './heap.js';
 
@@ -82,10 +83,11 @@ class MemoryFrontierStore implements FrontierStore {
   async add(entries: readonly FrontierEntry[], options: AddOptions = {}): Promise<AddOutcome[]> {
     const maxPerHost = options.maxPerHost ?? Infinity;
     return entries.map((entry) => {
-      if (this.seen.has(entry.url)) return 'duplicate';
+      const key = dedupeKeyOf(entry);
+      if (this.seen.has(key)) return 'duplicate';
       const host = this.host(entry.hostKey);
       if (host.added >= maxPerHost) return 'host-full';
-      this.seen.add(entry.url);
+      this.seen.add(key);
       host.added++;
       this.enqueue(host, { entry, sequence: this.sequence++ });
       return 'added';
