@@ -49,4 +49,5 @@ export type {
 
 export { createHttpClient } from './http/http-client.js';
 export type { HttpClient, HttpClientOptions, HttpRequest, HttpResponse } from './http/http-client.js';
-export type { BodyLimit } from './http/read-body.js';
+export { readBody } from './http/read-body.js';
+export type { BodyLimit, ReadBody } from './http/read-body.js';

@@ -29,7 +29,13 @@ export type SkipReason =
   /** The host already has `maxPagesPerHost` URLs. */
   | 'max-pages-per-host'
   /** More redirect hops than `maxRedirects`. */
-  | 'too-many-redirects';
+  | 'too-many-redirects'
+  /** A sitemap listed a URL outside its host and path, and no robots.txt declared that sitemap for the URL's host. */
+  | 'sitemap-scope'
+  /** Left out by a sitemap filter (lastmod, include/exclude). */
+  | 'sitemap-filter'
+  /** Past a sitemap file's limits (50,000 URLs, 50 MB, index depth). */
+  | 'sitemap-limit';
 
 export interface RequestEvent {
   readonly url: string;
