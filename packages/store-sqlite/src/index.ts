@@ -1,0 +1,2 @@
+// Built out by issue 7.
+export {};
