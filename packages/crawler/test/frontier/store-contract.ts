@@ -4,6 +4,12 @@ import type { FrontierEntry, FrontierStore, HostPolicy } from '../../src/frontie
 
 export type StoreFactory = (options: { defaultHostPolicy: Partial<HostPolicy> }) => Promise<FrontierStore>;
 
+/**
+ * For durable stores: closes `store` and opens the same crawl again (same file, same key
+ * prefix), as a restarted process would.
+ */
+export type StoreReopener = (store: FrontierStore, options: { defaultHostPolicy: Partial<HostPolicy> }) => Promise<FrontierStore>;
+
 const entry = (url: string, extra: Partial<FrontierEntry> = {}): FrontierEntry => ({
   url,
   hostKey: new URL(url).hostname,
@@ -12,7 +18,7 @@ const entry = (url: string, extra: Partial<FrontierEntry> = {}): FrontierEntry =
   ...extra,
 });
 
-export function describeFrontierStoreContract(name: string, factory: StoreFactory): void {
+export function describeFrontierStoreContract(name: string, factory: StoreFactory, reopen?: StoreReopener): void {
   describe(`FrontierStore contract: ${name}`, () => {
     let store: FrontierStore;
     beforeEach(async () => {
@@ -124,6 +130,37 @@ export function describeFrontierStoreContract(name: string, factory: StoreFactor
       }
       expect(claimed.size).toBe(200);
       expect(await store.counts()).toMatchObject({ queued: 0, inFlight: 0, done: 200 });
+    });
+
+    it.skipIf(reopen === undefined)('keeps queued URLs, dedupe, done counts, host clocks and in-flight leases across a restart', async () => {
+      const options = { defaultHostPolicy: { delayMs: 1000, maxInFlight: 1 } };
+      await store.add([entry('http://a/1'), entry('http://a/2'), entry('http://b/1', { priority: 3, data: { k: 'v' }, kind: 'sitemap' })]);
+      await store.setHostPolicy('a', { delayMs: 5000 });
+      const done = await store.claim({ now: 0, leaseMs: 60_000 });
+      await store.complete(done.lease!.id);
+      const inFlight = await store.claim({ now: 0, leaseMs: 10_000 }); // left in flight by a "killed" worker
+      expect(inFlight.lease).not.toBeNull();
+      store = await reopen!(store, options);
+      expect(await store.add([entry('http://a/1'), entry('http://a/3')])).toEqual(['duplicate', 'added']);
+      const counts = await store.counts();
+      expect(counts.done).toBe(1);
+      expect(counts.queued + counts.inFlight).toBe(3);
+      // The lease of the dead worker expires and its URL is claimed again; every URL comes out once.
+      const seen: string[] = [];
+      let now = 10_000;
+      for (let i = 0; i < 50 && seen.length < 4; i++) {
+        const result = await store.claim({ now, leaseMs: 60_000 });
+        if (result.lease === null) {
+          now = result.nextReadyAt ?? now + 1000;
+          continue;
+        }
+        seen.push(result.lease.entry.url);
+        if (result.lease.entry.kind === 'sitemap') expect(result.lease.entry).toMatchObject({ priority: 3, data: { k: 'v' } });
+        await store.complete(result.lease.id);
+      }
+      const remaining = ['http://a/1', 'http://a/2', 'http://a/3', 'http://b/1'].filter((url) => url !== done.lease!.entry.url);
+      expect(seen.sort()).toEqual(remaining);
+      expect(remaining).toContain(inFlight.lease!.entry.url);
     });
   });
 }
