@@ -71,6 +71,7 @@ class PoliteCrawler implements Crawler {
       raw.gate ??
       createRobotsGate({
         userAgent: options.userAgent,
+        ...(raw.robotsCache === undefined ? {} : { cache: raw.robotsCache }),
         minBackoffMs: Math.max(1, options.backoffBaseMs),
         maxBackoffMs: Math.max(1, options.backoffMaxMs),
         fetch: createCrawlerRobotsFetch(client, Math.min(options.requestTimeoutMs, 10_000), {

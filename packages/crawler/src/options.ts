@@ -1,6 +1,6 @@
 // createCrawler's options: every field documented with its default, validated once.
 
-import { PolitelyError, productToken, type HttpClient, type RobotsGate } from '@politely/core';
+import { PolitelyError, productToken, type HttpClient, type RobotsCacheStore, type RobotsGate } from '@politely/core';
 import type { CanonicalUrlOptions } from './frontier/canonical-url.js';
 import type { FrontierStore } from './frontier/frontier-store.js';
 import { DEFAULT_SCOPE, type ScopeOption } from './frontier/scope.js';
@@ -41,8 +41,14 @@ export interface CrawlerOptions {
   readonly handler?: (page: PageContext) => void | Promise<void>;
   /** Where queued URLs wait. @default an in-memory store */
   readonly store?: FrontierStore;
-  /** The robots gate. @default a gate that fetches robots.txt through this crawler's polite fetch */
+  /**
+   * The robots gate. Prefer `robotsCache` to share robots.txt between processes: a gate of your
+   * own does not send its robots.txt requests through this crawler's counting and host clocks.
+   * @default a gate that fetches robots.txt through this crawler's polite fetch
+   */
   readonly gate?: RobotsGate;
+  /** Where the crawler's own gate keeps robots.txt records (a SQLite or Redis store shares them). @default in memory */
+  readonly robotsCache?: RobotsCacheStore;
   /** HTTP client. @default one keep-alive undici client, closed when the crawl ends */
   readonly httpClient?: HttpClient;
   /** Stops the crawl: nothing new is claimed, in-flight requests are aborted and their URLs go back to the store. */
@@ -92,7 +98,7 @@ export interface CrawlerOptions {
 }
 
 export interface ResolvedCrawlerOptions
-  extends Required<Omit<CrawlerOptions, 'store' | 'gate' | 'httpClient' | 'signal' | 'adaptiveDelay' | 'handler' | 'seeds' | 'plugins'>> {
+  extends Required<Omit<CrawlerOptions, 'store' | 'gate' | 'robotsCache' | 'httpClient' | 'signal' | 'adaptiveDelay' | 'handler' | 'seeds' | 'plugins'>> {
   readonly plugins: readonly CrawlerPlugin[];
   readonly productToken: string;
   readonly seeds: readonly SeedRequest[];
