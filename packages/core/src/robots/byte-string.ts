@@ -33,6 +33,11 @@ function bytesToByteString(bytes: Uint8Array): string {
   return out;
 }
 
+/** True when every byte is ASCII (so the byte string is also the text). */
+export function isAscii(bytes: string): boolean {
+  return ASCII_ONLY.test(bytes);
+}
+
 /** Decodes a byte string as UTF-8 for display; invalid sequences become U+FFFD. */
 export function byteStringToText(bytes: string): string {
   if (ASCII_ONLY.test(bytes)) return bytes;

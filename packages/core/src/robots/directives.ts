@@ -68,8 +68,25 @@ function indexOfBlank(s: string, from = 0): number {
   return -1;
 }
 
-export function classifyKey(key: string): { name: DirectiveName; typo: boolean } {
-  const lower = key.toLowerCase();
+interface KeyClass {
+  readonly name: DirectiveName;
+  readonly typo: boolean;
+}
+
+// Keys repeat ("Disallow" thousands of times in a big file): remember how each spelling reads.
+const KEY_CLASSES = new Map<string, KeyClass>();
+const MAX_REMEMBERED_KEYS = 512;
+
+export function classifyKey(key: string): KeyClass {
+  let known = KEY_CLASSES.get(key);
+  if (known === undefined) {
+    known = classifyKeyText(key.toLowerCase());
+    if (KEY_CLASSES.size < MAX_REMEMBERED_KEYS) KEY_CLASSES.set(key, known);
+  }
+  return known;
+}
+
+function classifyKeyText(lower: string): KeyClass {
   for (const spelling of DIRECTIVE_SPELLINGS) {
     if (lower.startsWith(spelling.canonical)) return { name: spelling.name, typo: false };
     for (const typo of spelling.typos) {
@@ -79,18 +96,25 @@ export function classifyKey(key: string): { name: DirectiveName; typo: boolean }
   return { name: 'unknown', typo: false };
 }
 
-/** Reads one line (a byte string) the way the reference parser does. */
-export function readLine(bytes: string): LineShape {
+/** The directive on one line (a byte string), read the way the reference parser reads it. */
+export function readDirective(bytes: string): Directive | null {
   let line = bytes;
   const nul = line.indexOf('\0');
-  const hasNul = nul !== -1;
-  if (hasNul) line = line.slice(0, nul);
+  if (nul !== -1) line = line.slice(0, nul);
   const hash = line.indexOf('#');
-  const hasComment = hash !== -1;
-  if (hasComment) line = line.slice(0, hash);
+  if (hash !== -1) line = line.slice(0, hash);
   line = strip(line);
-  if (line.length === 0) return { directive: null, hasComment, hasNul, isBlank: true };
-  return { directive: splitKeyValue(line), hasComment, hasNul, isBlank: false };
+  return line.length === 0 ? null : splitKeyValue(line);
+}
+
+/** A line's directive and what a linter wants to know about the line. */
+export function readLine(bytes: string): LineShape {
+  const nul = bytes.indexOf('\0');
+  const beforeNul = nul === -1 ? bytes : bytes.slice(0, nul);
+  const hash = beforeNul.indexOf('#');
+  const directive = readDirective(bytes);
+  const isBlank = directive === null && strip(hash === -1 ? beforeNul : beforeNul.slice(0, hash)).length === 0;
+  return { directive, hasComment: hash !== -1, hasNul: nul !== -1, isBlank };
 }
 
 function splitKeyValue(line: string): Directive | null {

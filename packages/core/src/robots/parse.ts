@@ -1,11 +1,11 @@
 // bytes → lines → directives → groups. Pure: no I/O, no clock.
 
 import { PolitelyError } from '../errors.js';
-import { byteStringToText, toByteString } from './byte-string.js';
-import { readLine } from './directives.js';
+import { byteStringToText, isAscii, toByteString } from './byte-string.js';
+import { readDirective } from './directives.js';
 import { encodeRulePattern } from './pattern.js';
 import { createRobotsTxt } from './robots-txt.js';
-import { tokenizeLines } from './tokenize.js';
+import { forEachLine } from './tokenize.js';
 import type { RobotsGroup, RobotsRule, RobotsTxt, RobotsUserAgentLine } from './types.js';
 import { isGlobalAgentValue, productToken } from './user-agent.js';
 
@@ -51,9 +51,12 @@ export function parseRobotsTxt(input: string | Uint8Array, options?: ParseRobots
   // A user-agent line after a rule starts a new group; before any rule it joins the current one.
   let sawRuleInCurrent = false;
 
-  for (const raw of tokenizeLines(bytes)) {
-    const directive = readLine(raw.bytes).directive;
-    if (directive === null) continue;
+  // For an ASCII file (the usual case) the bytes are already the text: no decoding per line.
+  const toText = isAscii(bytes) ? (value: string) => value : byteStringToText;
+
+  forEachLine(bytes, (line, number) => {
+    const directive = readDirective(line);
+    if (directive === null) return;
     switch (directive.name) {
       case 'user-agent': {
         if (current === null || sawRuleInCurrent) {
@@ -61,11 +64,12 @@ export function parseRobotsTxt(input: string | Uint8Array, options?: ParseRobots
           groups.push(current);
           sawRuleInCurrent = false;
         }
+        const isGlobal = isGlobalAgentValue(directive.value);
         current.userAgents.push({
-          value: byteStringToText(directive.value),
-          isGlobal: isGlobalAgentValue(directive.value),
-          token: isGlobalAgentValue(directive.value) ? '*' : productToken(directive.value),
-          line: raw.number,
+          value: toText(directive.value),
+          isGlobal,
+          token: isGlobal ? '*' : productToken(directive.value),
+          line: number,
         });
         break;
       }
@@ -75,15 +79,15 @@ export function parseRobotsTxt(input: string | Uint8Array, options?: ParseRobots
         sawRuleInCurrent = true;
         current.rules.push({
           type: directive.name,
-          value: byteStringToText(directive.value),
+          value: toText(directive.value),
           pattern: encodeRulePattern(directive.value),
-          line: raw.number,
-          text: byteStringToText(raw.bytes),
+          line: number,
+          text: toText(line),
         });
         break;
       }
       case 'sitemap':
-        if (directive.value.length > 0) sitemaps.push(byteStringToText(directive.value));
+        if (directive.value.length > 0) sitemaps.push(toText(directive.value));
         break;
       case 'crawl-delay': {
         const seconds = parseCrawlDelay(directive.value);
@@ -93,7 +97,7 @@ export function parseRobotsTxt(input: string | Uint8Array, options?: ParseRobots
       case 'unknown':
         break;
     }
-  }
+  });
 
   return createRobotsTxt({
     groups: groups as RobotsGroup[],

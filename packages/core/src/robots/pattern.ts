@@ -6,12 +6,16 @@ import { normalEscapeAt, percentEncodeByte } from './percent-encoding.js';
 // (shared/conformance/README.md rule 3). Controls, DEL and non-ASCII are encoded everywhere.
 const ENCODE_IN_PATH = new Set([0x20, 0x22, 0x3c, 0x3e, 0x60, 0x7b, 0x7d]);
 const ENCODE_IN_QUERY = new Set([0x20, 0x22, 0x3c, 0x3e, 0x27]);
+/** Any byte that encodeRulePattern might change: '%', controls, space, the sets above, DEL, non-ASCII. */
+const NEEDS_ENCODING = /[\x00-\x20"%'<>`{}\x7f-\xff]/;
 
 /**
  * Encodes an allow/disallow value (a byte string) into the form URLs are compared in.
  * `*` and `$` keep their meaning; `%2A` and `%24` stay literal.
  */
 export function encodeRulePattern(value: string): string {
+  // Most rules are plain ASCII paths: nothing to encode, nothing to allocate.
+  if (!NEEDS_ENCODING.test(value)) return value;
   let out = '';
   let inQuery = false;
   for (let i = 0; i < value.length; i++) {

@@ -16,9 +16,32 @@ interface RuleSet {
   readonly groups: readonly RobotsGroup[];
   readonly entries: readonly MatchEntry[];
   readonly crawlDelay: number | undefined;
+  /**
+   * The entries that can match a path whose second character is a given one (rules are mostly
+   * literal prefixes, so "/account/…" never needs to look at "/cart"): built lazily per character.
+   */
+  readonly bySecondChar: Map<number, readonly MatchEntry[]>;
+}
+
+/** Entries whose pattern could match a path with `code` as its second character, in order. */
+function candidatesFor(ruleSet: RuleSet, path: string): readonly MatchEntry[] {
+  const code = path.charCodeAt(1); // NaN for "/" — its own bucket
+  const key = Number.isNaN(code) ? -1 : code;
+  let list = ruleSet.bySecondChar.get(key);
+  if (list === undefined) {
+    // Binary URLs could make up to 256 buckets of a 15,000-rule file: past a bound, just scan.
+    if (ruleSet.bySecondChar.size >= MAX_BUCKETS) return ruleSet.entries;
+    list = ruleSet.entries.filter((entry) => {
+      const prefix = entry.pattern.prefix;
+      return prefix.length < 2 || prefix.charCodeAt(1) === code;
+    });
+    ruleSet.bySecondChar.set(key, list);
+  }
+  return list;
 }
 
 const ROBOTS_TXT_PATH = '/robots.txt';
+const MAX_BUCKETS = 96;
 /** Rule sets are cached per product token; a crawler uses one or two, so this never fills. */
 const MAX_CACHED_RULE_SETS = 64;
 
@@ -40,6 +63,8 @@ class ParsedRobotsTxt implements RobotsTxt {
   readonly parsedBytes: number;
   private readonly ruleSets = new Map<string, RuleSet>();
   private readonly compiledGroups = new Map<RobotsGroup, readonly MatchEntry[]>();
+  private lastUserAgent: string | undefined;
+  private lastRuleSet: RuleSet | undefined;
 
   constructor(data: RobotsTxtData) {
     this.groups = data.groups;
@@ -55,7 +80,7 @@ class ParsedRobotsTxt implements RobotsTxt {
   isAllowed(url: string | URL, userAgent: string): boolean {
     const path = matchPathOf(url);
     if (path === ROBOTS_TXT_PATH) return true;
-    const match = firstMatch(this.ruleSetFor(userAgent).entries, path);
+    const match = firstMatch(candidatesFor(this.ruleSetFor(userAgent), path), path);
     return match === null || match.rule.type === 'allow';
   }
 
@@ -72,7 +97,7 @@ class ParsedRobotsTxt implements RobotsTxt {
     };
     if (path === ROBOTS_TXT_PATH) return { ...base, allowed: true, basis: 'robots-txt' };
     if (ruleSet.kind === 'none') return { ...base, allowed: true, basis: 'no-matching-group' };
-    const match = firstMatch(ruleSet.entries, path);
+    const match = firstMatch(candidatesFor(ruleSet, path), path);
     if (match === null) return { ...base, allowed: true, basis: 'no-matching-rule' };
     return { ...base, allowed: match.rule.type === 'allow', basis: 'rule', rule: match.rule };
   }
@@ -82,7 +107,15 @@ class ParsedRobotsTxt implements RobotsTxt {
   }
 
   private ruleSetFor(userAgent: string): RuleSet {
-    const key = productToken(userAgent).toLowerCase();
+    // A crawler checks URL after URL with one user agent: answer that case without work.
+    if (userAgent === this.lastUserAgent && this.lastRuleSet !== undefined) return this.lastRuleSet;
+    const ruleSet = this.ruleSetForToken(productToken(userAgent).toLowerCase());
+    this.lastUserAgent = userAgent;
+    this.lastRuleSet = ruleSet;
+    return ruleSet;
+  }
+
+  private ruleSetForToken(key: string): RuleSet {
     let ruleSet = this.ruleSets.get(key);
     if (ruleSet === undefined) {
       if (this.ruleSets.size >= MAX_CACHED_RULE_SETS) this.ruleSets.clear();
@@ -105,7 +138,7 @@ class ParsedRobotsTxt implements RobotsTxt {
     const entries = groups.flatMap((group) => this.compileGroup(group));
     entries.sort(byPrecedence);
     const delays = groups.map((g) => g.crawlDelay).filter((d): d is number => d !== undefined);
-    return { kind, groups, entries, crawlDelay: delays.length > 0 ? Math.max(...delays) : undefined };
+    return { kind, groups, entries, crawlDelay: delays.length > 0 ? Math.max(...delays) : undefined, bySecondChar: new Map() };
   }
 
   private compileGroup(group: RobotsGroup): readonly MatchEntry[] {

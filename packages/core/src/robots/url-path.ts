@@ -21,7 +21,9 @@ function fastPathQuery(url: string): string | null {
   const origin = SIMPLE_ORIGIN.exec(url);
   if (origin === null) return null;
   const rest = url.slice(origin[0].length);
-  if (!SIMPLE_PATH_QUERY.test(rest) || DOT_SEGMENT.test(rest)) return null;
+  if (!SIMPLE_PATH_QUERY.test(rest)) return null;
+  // Dot segments ("/./", "/../", "%2e" forms) are resolved by the WHATWG parser: leave those to it.
+  if ((rest.includes('/.') || rest.includes('%2')) && DOT_SEGMENT.test(rest)) return null;
   const hash = rest.indexOf('#');
   const pathQuery = hash === -1 ? rest : rest.slice(0, hash);
   return pathQuery.startsWith('/') ? pathQuery : '/' + pathQuery;
