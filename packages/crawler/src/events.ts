@@ -44,6 +44,10 @@ export interface RequestEvent {
   readonly kind: string;
   /** When the request started (ms since the epoch). */
   readonly at: number;
+  /** The gap this host's clock keeps between requests (crawl-delay, minimum, backoff aside). */
+  readonly delayMs?: number;
+  /** Why robots.txt allowed it: the gate's reason and, when a rule decided, its line. */
+  readonly robots?: { readonly reason: string; readonly line?: number; readonly text?: string };
 }
 
 export interface ResponseEvent {

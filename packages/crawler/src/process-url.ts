@@ -84,7 +84,7 @@ export class UrlProcessor {
     // The robots.txt request used this host's turn: the URL waits for the next one.
     const overBudget = processor === undefined && this.deps.pageBudget.started >= this.deps.pageBudget.max;
     if (robotsUsedSlot || overBudget) return store.release(lease.id, { hostReadyAt: afterRobots });
-    return this.fetchAndHandle(lease, processor);
+    return this.fetchAndHandle(lease, processor, check);
   }
 
   /** undefined for a page; the processor for a plugin kind; null (reported) for an unknown kind. */
@@ -120,13 +120,20 @@ export class UrlProcessor {
     return store.release(lease.id, { hostReadyAt: Date.now() + retryInMs });
   }
 
-  private async fetchAndHandle(lease: FrontierLease, processor: ResourceProcessor | undefined): Promise<void> {
+  private async fetchAndHandle(lease: FrontierLease, processor: ResourceProcessor | undefined, check: RobotsCheck): Promise<void> {
     const { store, politeness, options, emitter, stats } = this.deps;
     const { entry } = lease;
     const startedAt = Date.now();
     if (processor === undefined) this.deps.pageBudget.started++;
     stats.requests++;
-    emitter.emit('request', { url: entry.url, hostKey: entry.hostKey, kind: entry.kind ?? 'page', at: startedAt });
+    emitter.emit('request', {
+      url: entry.url,
+      hostKey: entry.hostKey,
+      kind: entry.kind ?? 'page',
+      at: startedAt,
+      delayMs: politeness.delayMs(entry.hostKey),
+      robots: check.rule === undefined ? { reason: check.reason } : { reason: check.reason, line: check.rule.line, text: check.rule.text },
+    });
     const outcome = await fetchPage(
       entry.url,
       {
