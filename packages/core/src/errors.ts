@@ -15,7 +15,9 @@ export type PolitelyErrorCode =
   /** A response body went past its size limit (after decompression). */
   | 'ERR_BODY_TOO_LARGE'
   /** A response head went past its size limit. */
-  | 'ERR_HEADERS_TOO_LARGE';
+  | 'ERR_HEADERS_TOO_LARGE'
+  /** The SSRF guard refused the address a host resolved to (loopback, private, link-local, …). */
+  | 'ERR_ADDRESS_BLOCKED';
 
 const BRAND = Symbol.for('politely.error');
 

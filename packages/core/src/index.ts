@@ -50,4 +50,6 @@ export type {
 export { createHttpClient } from './http/http-client.js';
 export type { HttpClient, HttpClientOptions, HttpRequest, HttpResponse } from './http/http-client.js';
 export { readBody } from './http/read-body.js';
+export { createAddressPolicy, parseCidr } from './http/address-guard.js';
+export type { AddressPolicy } from './http/address-guard.js';
 export type { BodyLimit, ReadBody } from './http/read-body.js';

@@ -4,6 +4,8 @@
 
 import { Agent, type Dispatcher } from 'undici';
 import { PolitelyError } from '../errors.js';
+import { isIP } from 'node:net';
+import { blockedAddressError, createAddressPolicy, createGuardedLookup, type AddressPolicy } from './address-guard.js';
 import { readBody, type BodyLimit } from './read-body.js';
 
 export interface HttpClientOptions {
@@ -28,10 +30,23 @@ export interface HttpClientOptions {
    */
   readonly keepAliveTimeoutMs?: number;
   /**
-   * A dispatcher to send requests through instead of the client's own keep-alive Agent.
+   * A dispatcher to send requests through instead of the client's own keep-alive Agent (the
+   * SSRF guard's DNS check then is the dispatcher's business; IP literals are still checked).
    * @default a new undici Agent
    */
   readonly dispatcher?: Dispatcher;
+  /**
+   * Refuse to connect to loopback, private, link-local (169.254.169.254), unique-local IPv6,
+   * unspecified and other non-public addresses, checked after DNS resolution on every
+   * connection, connecting to the address that was checked.
+   * @default false (the crawler turns it on)
+   */
+  readonly blockPrivateNetworks?: boolean;
+  /**
+   * Networks allowed despite `blockPrivateNetworks` (CIDR or single addresses), e.g. `['127.0.0.0/8']`.
+   * @default []
+   */
+  readonly allowNet?: readonly string[];
 }
 
 export interface HttpRequest {
@@ -66,10 +81,14 @@ export interface HttpClient {
 }
 
 export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
+  const policy = options.blockPrivateNetworks === true ? createAddressPolicy(options.allowNet ?? []) : undefined;
   const ownAgent =
     options.dispatcher === undefined
       ? new Agent({
-          connect: { timeout: options.connectTimeoutMs ?? 10_000 },
+          connect: {
+            timeout: options.connectTimeoutMs ?? 10_000,
+            ...(policy === undefined ? {} : { lookup: createGuardedLookup(policy) }),
+          },
           keepAliveTimeout: options.keepAliveTimeoutMs ?? 4_000,
           maxHeaderSize: options.maxHeaderBytes ?? 65_536,
           connections: options.connectionsPerOrigin ?? 4,
@@ -77,17 +96,20 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
       : undefined;
   const dispatcher: Dispatcher = options.dispatcher ?? ownAgent!;
   return {
-    get: (request) => get(dispatcher, request),
+    get: (request) => get(dispatcher, request, policy),
     close: () => (ownAgent === undefined ? Promise.resolve() : ownAgent.close()),
   };
 }
 
-async function get(dispatcher: Dispatcher, request: HttpRequest): Promise<HttpResponse> {
+async function get(dispatcher: Dispatcher, request: HttpRequest, policy: AddressPolicy | undefined): Promise<HttpResponse> {
   const deadline = AbortSignal.timeout(request.timeoutMs);
   const signal = request.signal === undefined ? deadline : AbortSignal.any([request.signal, deadline]);
   const started = performance.now();
   try {
     const url = new URL(request.url);
+    // An IP literal never goes through DNS, so the guard's lookup would not see it: check it here.
+    const literal = url.hostname.replace(/^\[|\]$/g, '');
+    if (policy !== undefined && isIP(literal) !== 0 && !policy.allows(literal)) throw blockedAddressError(url.hostname, literal);
     const response = await dispatcher.request({
       origin: url.origin,
       path: `${url.pathname}${url.search}`,
