@@ -1,0 +1,91 @@
+// startDemoWeb: the one small web the demo, the examples and the integration tests crawl.
+
+import { crawlManifest } from '../crawl-manifest.js';
+import { LocalWebError } from '../errors.js';
+import type { HostSpec } from '../host-spec.js';
+import { checkAddressRange, checkPort } from '../listen.js';
+import { startLocalWeb } from '../local-web.js';
+import type { LocalWeb } from '../types.js';
+import { buildCdn } from './cdn.js';
+import { DEMO_HOST_NAMES, DEMO_USER_AGENT_TOKEN, type DemoHostName, type DemoOrigins } from './demo-hosts.js';
+import { buildDocs } from './docs.js';
+import { buildEvents } from './events.js';
+import { buildHub } from './hub.js';
+import { buildLegacy } from './legacy.js';
+import { buildNews } from './news.js';
+import { buildShop } from './shop.js';
+import { buildStatus } from './status.js';
+
+export interface DemoWebOptions {
+  /**
+   * The TCP port every host listens on. 0 lets the OS pick one free port, which all hosts then
+   * share (origins differ by address only); several webs can run at once this way.
+   * @default 0
+   */
+  readonly port?: number;
+  /**
+   * Last octet of the first host's address: the hosts take 127.0.0.(firstAddress) to
+   * 127.0.0.(firstAddress + 7), in the order of `DEMO_HOST_NAMES`.
+   * @default 2
+   */
+  readonly firstAddress?: number;
+  /**
+   * The user agent the manifest (`hosts[].expectedAllowedPaths` and the rest) is computed for.
+   * @default 'PolitelyDemo'
+   */
+  readonly userAgent?: string;
+  /**
+   * Gzip text responses of 1 KiB and more for clients that send `Accept-Encoding: gzip`.
+   * @default true
+   */
+  readonly gzip?: boolean;
+}
+
+export type ResolvedDemoWebOptions = Required<DemoWebOptions>;
+
+export function resolveDemoWebOptions(options: DemoWebOptions = {}): ResolvedDemoWebOptions {
+  const resolved = {
+    port: options.port ?? 0,
+    firstAddress: options.firstAddress ?? 2,
+    userAgent: options.userAgent ?? DEMO_USER_AGENT_TOKEN,
+    gzip: options.gzip ?? true,
+  };
+  checkPort(resolved.port, 'startDemoWeb');
+  checkAddressRange(resolved.firstAddress, DEMO_HOST_NAMES.length, 'startDemoWeb');
+  if (resolved.userAgent.trim() === '') {
+    throw new LocalWebError('ERR_INVALID_OPTION', 'startDemoWeb: userAgent must not be empty');
+  }
+  return resolved;
+}
+
+const BUILDERS: Readonly<Record<DemoHostName, (origins: DemoOrigins) => HostSpec>> = {
+  hub: buildHub,
+  shop: buildShop,
+  news: buildNews,
+  docs: buildDocs,
+  events: buildEvents,
+  legacy: buildLegacy,
+  cdn: buildCdn,
+  status: buildStatus,
+};
+
+/**
+ * Starts the demo web: eight hosts on 127.0.0.2–9 (by default), entered at the hub's front page
+ * (`web.entryUrl`). See each host's `description`, and `hosts[]` for what a polite crawl of it
+ * must and must not fetch. Call `close()` when done.
+ */
+export async function startDemoWeb(options?: DemoWebOptions): Promise<LocalWeb> {
+  const resolved = resolveDemoWebOptions(options);
+  return startLocalWeb({
+    hostCount: DEMO_HOST_NAMES.length,
+    firstAddress: resolved.firstAddress,
+    port: resolved.port,
+    gzip: resolved.gzip,
+    userAgent: resolved.userAgent,
+    build: (origins) => {
+      const byName = Object.fromEntries(DEMO_HOST_NAMES.map((name, i) => [name, origins[i] ?? ''])) as DemoOrigins;
+      return { specs: DEMO_HOST_NAMES.map((name) => BUILDERS[name](byName)), entryUrl: `${byName.hub}/` };
+    },
+    paths: crawlManifest,
+  });
+}

@@ -1,0 +1,171 @@
+// startFleet: a generated web of many small hosts for benchmarks. Pages are rendered on request
+// from a shared pool of paragraphs (a few microseconds each), so a fleet of 250 hosts × 200
+// pages costs almost no memory and serves thousands of pages a second.
+
+import { LocalWebError } from '../errors.js';
+import type { HostSpec } from '../host-spec.js';
+import { checkAddressRange, checkPort, MAX_ADDRESS_OCTET } from '../listen.js';
+import { startLocalWeb, type HostPaths } from '../local-web.js';
+import { textResource, type Resource } from '../resource.js';
+import { urlsetXml } from '../sitemap-files.js';
+import type { LocalWeb } from '../types.js';
+import { privatePath, publicPath, type FleetGraph } from './link-graph.js';
+import { renderFleetPage } from './fleet-page.js';
+
+export interface FleetOptions {
+  /** Number of hosts, each on its own address 127.0.0.(firstAddress + i). At most 253. */
+  readonly hosts: number;
+  /** Public pages per host, `/` included; all reachable from `/`. */
+  readonly pagesPerHost: number;
+  /**
+   * `Crawl-delay` (seconds) in every host's robots.txt; `undefined` writes no Crawl-delay line.
+   * @default undefined
+   */
+  readonly crawlDelaySeconds?: number;
+  /**
+   * Content links per public page (navigation links come on top): a tree with
+   * ceil(0.6 × linksPerPage) children per page, the rest pointing anywhere on the host.
+   * @default 5
+   */
+  readonly linksPerPage?: number;
+  /**
+   * Private pages per public page (rounded, at least one when above 0). They live under
+   * `/private/`, are linked from public pages, and robots.txt disallows them.
+   * @default 0.1
+   */
+  readonly disallowFraction?: number;
+  /**
+   * Serve `/sitemap.xml` listing every public page, and declare it with a `Sitemap:` line.
+   * @default false
+   */
+  readonly sitemaps?: boolean;
+  /**
+   * Link each host's `/` to the next host's `/` (in a ring), so one seed reaches the whole fleet.
+   * @default true
+   */
+  readonly crossHostLinks?: boolean;
+  /**
+   * Last octet of the first host's address.
+   * @default 2
+   */
+  readonly firstAddress?: number;
+  /**
+   * The TCP port of every host; 0 lets the OS pick one free port shared by all hosts.
+   * @default 0
+   */
+  readonly port?: number;
+  /**
+   * Gzip pages for clients that accept it (costs server CPU, which benchmarks share).
+   * @default false
+   */
+  readonly gzip?: boolean;
+  /**
+   * The user agent the manifest is computed for.
+   * @default 'PolitelyDemo'
+   */
+  readonly userAgent?: string;
+}
+
+export type ResolvedFleetOptions = Required<Omit<FleetOptions, 'crawlDelaySeconds'>> &
+  Pick<FleetOptions, 'crawlDelaySeconds'>;
+
+export function resolveFleetOptions(options: FleetOptions): ResolvedFleetOptions {
+  const resolved = {
+    hosts: options.hosts,
+    pagesPerHost: options.pagesPerHost,
+    linksPerPage: options.linksPerPage ?? 5,
+    disallowFraction: options.disallowFraction ?? 0.1,
+    sitemaps: options.sitemaps ?? false,
+    crossHostLinks: options.crossHostLinks ?? true,
+    firstAddress: options.firstAddress ?? 2,
+    port: options.port ?? 0,
+    gzip: options.gzip ?? false,
+    userAgent: options.userAgent ?? 'PolitelyDemo',
+    ...(options.crawlDelaySeconds === undefined ? {} : { crawlDelaySeconds: options.crawlDelaySeconds }),
+  };
+  const check = (ok: boolean, name: string, wanted: string, value: unknown): void => {
+    if (!ok) throw new LocalWebError('ERR_INVALID_OPTION', `startFleet: ${name} must be ${wanted}, got ${String(value)}`);
+  };
+  const { hosts, pagesPerHost, linksPerPage, disallowFraction, crawlDelaySeconds: delay } = resolved;
+  check(Number.isInteger(hosts) && hosts >= 1, 'hosts', 'a positive integer', hosts);
+  const pagesOk = Number.isInteger(pagesPerHost) && pagesPerHost >= 1 && pagesPerHost <= 1_000_000;
+  check(pagesOk, 'pagesPerHost', 'an integer in 1–1000000', pagesPerHost);
+  check(Number.isInteger(linksPerPage) && linksPerPage >= 1, 'linksPerPage', 'a positive integer', linksPerPage);
+  check(disallowFraction >= 0 && disallowFraction <= 1, 'disallowFraction', 'a number in 0–1', disallowFraction);
+  check(delay === undefined || (Number.isFinite(delay) && delay >= 0), 'crawlDelaySeconds', 'a number ≥ 0', delay);
+  checkPort(resolved.port, 'startFleet');
+  checkAddressRange(resolved.firstAddress, resolved.hosts, 'startFleet');
+  return resolved;
+}
+
+/** The number of private pages per host for these options. */
+function privatePageCount(options: ResolvedFleetOptions): number {
+  return options.disallowFraction === 0 ? 0 : Math.max(1, Math.round(options.pagesPerHost * options.disallowFraction));
+}
+
+function fleetRobotsTxt(options: ResolvedFleetOptions, name: string, origin: string): string {
+  const lines = [`# ${name} of a politely benchmark fleet`, 'User-agent: *', 'Disallow: /private/'];
+  if (options.crawlDelaySeconds !== undefined) lines.push(`Crawl-delay: ${options.crawlDelaySeconds}`);
+  if (options.sitemaps) lines.push('', `Sitemap: ${origin}/sitemap.xml`);
+  return lines.join('\n') + '\n';
+}
+
+/**
+ * Starts a fleet of `hosts` generated hosts for benchmarks (up to 253, on 127.0.0.2–254 by
+ * default from 127.0.0.2). Every host has `pagesPerHost` public pages reachable from `/`, private
+ * pages under the disallowed `/private/`, and an optional crawl-delay and sitemap.
+ * Two fleets side by side (say one slow host beside forty fast ones) take two calls with
+ * different `firstAddress`.
+ */
+export async function startFleet(options: FleetOptions): Promise<LocalWeb> {
+  const resolved = resolveFleetOptions(options);
+  const graph: FleetGraph = {
+    pages: resolved.pagesPerHost,
+    privatePages: privatePageCount(resolved),
+    linksPerPage: resolved.linksPerPage,
+  };
+  const publicPaths = Array.from({ length: graph.pages }, (_, n) => publicPath(n));
+  const privatePaths = Array.from({ length: graph.privatePages }, (_, n) => privatePath(n));
+  const paths: HostPaths = {
+    expectedAllowedPaths: [...publicPaths].sort(),
+    disallowedKnownPaths: [...privatePaths].sort(),
+    nofollowPaths: [],
+    sitemapOnlyPaths: [],
+  };
+  return startLocalWeb({
+    hostCount: resolved.hosts,
+    firstAddress: resolved.firstAddress,
+    port: resolved.port,
+    gzip: resolved.gzip,
+    userAgent: resolved.userAgent,
+    build: (origins) => ({
+      specs: origins.map((origin, i) => fleetHost(resolved, graph, origins, i)),
+      entryUrl: `${origins[0] ?? ''}/`,
+    }),
+    paths: (built) => built.specs.map(() => paths),
+  });
+}
+
+function fleetHost(options: ResolvedFleetOptions, graph: FleetGraph, origins: readonly string[], index: number): HostSpec {
+  const name = `host-${index}`;
+  const origin = origins[index] ?? '';
+  const nextOrigin = options.crossHostLinks && origins.length > 1 ? origins[(index + 1) % origins.length] : undefined;
+  const resources = new Map<string, Resource>();
+  if (options.sitemaps) {
+    const entries = Array.from({ length: graph.pages }, (_, n) => ({ loc: origin + publicPath(n) }));
+    resources.set('/sitemap.xml', textResource(urlsetXml(entries), 'application/xml; charset=utf-8'));
+  }
+  return {
+    name,
+    description:
+      `Fleet host ${index + 1} of ${origins.length}: ${graph.pages} public pages, ` +
+      `${graph.privatePages} under the disallowed /private/.`,
+    robotsStatus: 200,
+    robotsTxt: fleetRobotsTxt(options, name, origin),
+    resources,
+    resolve: (path) => renderFleetPage(graph, index, path, nextOrigin),
+    ...(options.sitemaps ? { sitemapFiles: [`${origin}/sitemap.xml`] } : {}),
+  };
+}
+
+export const MAX_FLEET_HOSTS = MAX_ADDRESS_OCTET - 1;

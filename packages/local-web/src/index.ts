@@ -1,0 +1,18 @@
+// @politely/local-web: the loopback web that politely's demo, examples, tests and benchmarks crawl.
+
+export { startDemoWeb, resolveDemoWebOptions } from './demo/demo-web.js';
+export type { DemoWebOptions, ResolvedDemoWebOptions } from './demo/demo-web.js';
+export { DEMO_HOST_NAMES, DEMO_USER_AGENT_TOKEN } from './demo/demo-hosts.js';
+export type { DemoHostName } from './demo/demo-hosts.js';
+export { demoProducts, DEMO_CATEGORIES } from './demo/catalog.js';
+export type { DemoProduct, DemoCategory } from './demo/catalog.js';
+export { demoArticles, DEMO_TAGS } from './demo/articles.js';
+export type { DemoArticle } from './demo/articles.js';
+
+export { startFleet, resolveFleetOptions, MAX_FLEET_HOSTS } from './fleet/fleet.js';
+export type { FleetOptions, ResolvedFleetOptions } from './fleet/fleet.js';
+
+export { violations, minGapMs, minGapMsByOrigin } from './politeness-check.js';
+export { LocalWebError } from './errors.js';
+export type { LocalWebErrorCode } from './errors.js';
+export type { LocalWeb, HostInfo, LoggedRequest } from './types.js';

@@ -1,0 +1,92 @@
+// A script entry: starts the demo web (or a fleet) and prints where its hosts are.
+//   node packages/local-web/dist/serve.js [--port 8080] [--first-address 2] [--json]
+//   node packages/local-web/dist/serve.js --fleet 50x200 [--crawl-delay 0.5] [--sitemaps]
+// --port defaults to 8080 for friendly URLs and falls back to a free port if 8080 is taken.
+// Ctrl-C (or SIGTERM) closes every server.
+
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { startDemoWeb } from './demo/demo-web.js';
+import { LocalWebError } from './errors.js';
+import { startFleet } from './fleet/fleet.js';
+import type { LocalWeb } from './types.js';
+
+const PREFERRED_PORT = 8080;
+
+/** Starts the web that `argv` asks for, prints its hosts, and closes it on SIGINT/SIGTERM. */
+export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<LocalWeb> {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      port: { type: 'string' },
+      'first-address': { type: 'string' },
+      fleet: { type: 'string' },
+      'crawl-delay': { type: 'string' },
+      sitemaps: { type: 'boolean' },
+      json: { type: 'boolean' },
+    },
+    strict: true,
+  });
+  const firstAddress = values['first-address'] === undefined ? 2 : Number(values['first-address']);
+  const start = (port: number): Promise<LocalWeb> => {
+    if (values.fleet === undefined) return startDemoWeb({ port, firstAddress });
+    const [hosts, pages] = values.fleet.split('x').map(Number);
+    const delay = values['crawl-delay'];
+    return startFleet({
+      hosts: hosts ?? 0,
+      pagesPerHost: pages ?? 0,
+      port,
+      firstAddress,
+      sitemaps: values.sitemaps === true,
+      ...(delay === undefined ? {} : { crawlDelaySeconds: Number(delay) }),
+    });
+  };
+  const web = await startWithFallback(start, values.port === undefined ? undefined : Number(values.port));
+  const json = JSON.stringify({ entryUrl: web.entryUrl, hosts: web.hosts });
+  process.stdout.write(values.json === true ? `${json}\n` : describe(web));
+  const stop = (): void => {
+    void web.close().then(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  return web;
+}
+
+/** An explicit port is used as given; without one, 8080 is tried first, then any free port. */
+async function startWithFallback(start: (port: number) => Promise<LocalWeb>, port: number | undefined): Promise<LocalWeb> {
+  if (port !== undefined) return start(port);
+  try {
+    return await start(PREFERRED_PORT);
+  } catch (error) {
+    if (error instanceof LocalWebError && error.code === 'ERR_ADDRESS_IN_USE') return start(0);
+    throw error;
+  }
+}
+
+function describe(web: LocalWeb): string {
+  const width = Math.max(...web.hosts.map((host) => host.name.length));
+  const lines = web.hosts.slice(0, 20).map((host) => {
+    const delay = host.crawlDelaySeconds === undefined ? '' : `  crawl-delay ${host.crawlDelaySeconds}s`;
+    return `  ${host.name.padEnd(width)}  ${host.origin}/  robots ${host.robotsStatus}${delay}`;
+  });
+  if (web.hosts.length > 20) lines.push(`  … and ${web.hosts.length - 20} more hosts`);
+  return `politely local web: ${web.hosts.length} hosts, start at ${web.entryUrl}\n${lines.join('\n')}\nCtrl-C to stop.\n`;
+}
+
+function isEntryPoint(): boolean {
+  const script = process.argv[1];
+  if (script === undefined) return false;
+  try {
+    return realpathSync(script) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (isEntryPoint()) {
+  main().catch((error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  });
+}

@@ -1,0 +1,86 @@
+// The public data of a running local web: its hosts (a manifest tests can assert against) and the
+// requests each host's server saw.
+
+/** One request as the server saw it. The server's log is the proof of politeness. */
+export interface LoggedRequest {
+  /** `http://127.0.0.x:port` of the host that served it. */
+  readonly origin: string;
+  /** The host's name in the web (`shop`, `host-7`, …). */
+  readonly host: string;
+  readonly method: string;
+  /** Path and query as sent on the wire (`req.url`). */
+  readonly path: string;
+  /** The `User-Agent` header, if one was sent. */
+  readonly userAgent: string | undefined;
+  /** The status code of the response. */
+  readonly status: number;
+  /** Arrival time, `performance.now()` of this process (ms, monotonic): use it for gaps. */
+  readonly atMs: number;
+  /** Arrival time, `Date.now()` (ms since the epoch): use it to line up with other clocks. */
+  readonly dateMs: number;
+}
+
+/**
+ * One host of the web and what a polite crawler should do there, computed for the web's
+ * `userAgent` from the host's own robots.txt (with `parseRobotsTxt` of `@politely/core`).
+ */
+export interface HostInfo {
+  /** Short name, unique in the web: `hub`, `shop`, … or `host-0`, `host-1`, … in a fleet. */
+  readonly name: string;
+  /** What the host is there to demonstrate. */
+  readonly description: string;
+  /** `127.0.0.x`. */
+  readonly address: string;
+  readonly port: number;
+  /** `http://127.0.0.x:port`, no trailing slash. */
+  readonly origin: string;
+  /** The status `/robots.txt` answers with (200, or 404 = allow all, or 503 = disallow all). */
+  readonly robotsStatus: number;
+  /** The robots.txt body when it answers 200, else `null`. */
+  readonly robotsTxt: string | null;
+  /** The crawl-delay (seconds) robots.txt sets for the web's user agent, if any. */
+  readonly crawlDelaySeconds: number | undefined;
+  /**
+   * The `Disallow` values of the groups that apply to the web's user agent, as written (they may
+   * hold `*` and `$`). `['/']` when robots.txt answers 5xx (RFC 9309: disallow everything).
+   */
+  readonly disallowedPrefixes: readonly string[];
+  /** The `Sitemap:` URLs of robots.txt (possibly on other hosts). */
+  readonly sitemaps: readonly string[];
+  /**
+   * Every path (with query) of this host that a complete, polite crawl from the web's entry URL
+   * requests: pages, feeds, redirect hops and deliberately broken links, reached through links
+   * that are followed (`rel=nofollow` and `<meta name="robots" content="nofollow">` honoured)
+   * and allowed for the web's user agent. Excludes `/robots.txt`, sitemap files and the
+   * pages under `trapPrefixes`. Sorted.
+   */
+  readonly expectedAllowedPaths: readonly string[];
+  /** Paths that are linked, redirected to or listed in a sitemap, but disallowed: never fetch. Sorted. */
+  readonly disallowedKnownPaths: readonly string[];
+  /** Allowed paths reachable only through `nofollow` links. Sorted. */
+  readonly nofollowPaths: readonly string[];
+  /** Allowed paths listed in a sitemap but linked from nowhere. Sorted. */
+  readonly sitemapOnlyPaths: readonly string[];
+  /** Path prefixes of crawler traps (endless link chains), allowed but never exhausted. */
+  readonly trapPrefixes: readonly string[];
+}
+
+/** A running local web. */
+export interface LocalWeb {
+  /** The hosts, in address order. */
+  readonly hosts: readonly HostInfo[];
+  /** The page to start a crawl from (the demo's hub front page, a fleet's first host front page). */
+  readonly entryUrl: string;
+  /** The user agent the manifest in `hosts` was computed for. */
+  readonly userAgent: string;
+  /** The host by name; throws `ERR_UNKNOWN_HOST`. */
+  host(name: string): HostInfo;
+  /** An absolute URL on the named host: `web.url('shop', '/products/oak-board')`. */
+  url(name: string, path: string): string;
+  /** The requests seen so far, in arrival order, of one origin or of all hosts. A copy. */
+  requestLog(origin?: string): LoggedRequest[];
+  /** Forgets every logged request. */
+  resetLogs(): void;
+  /** Closes every server and every open connection; resolves when all ports are free. */
+  close(): Promise<void>;
+}
