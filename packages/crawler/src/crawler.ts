@@ -183,10 +183,11 @@ class PoliteCrawler implements Crawler {
 
   private async loop(): Promise<void> {
     const queue = new PQueue({ concurrency: this.options.concurrency });
-    const budget = this.options.maxPages;
     let inFlight = 0;
+    let inFlightPages = 0; // plugin resources (sitemaps) do not count against maxPages
     while (!this.signal.aborted) {
-      if (inFlight >= this.options.concurrency || this.processorBudgetUsed(inFlight, budget)) {
+      const budgetUsed = this.pageBudget.started + inFlightPages >= this.pageBudget.max;
+      if (inFlight >= this.options.concurrency || budgetUsed) {
         if (inFlight === 0) break;
         await this.sleep(Infinity);
         continue;
@@ -194,11 +195,14 @@ class PoliteCrawler implements Crawler {
       const result = await this.store.claim({ now: Date.now(), leaseMs: this.options.leaseMs });
       if (result.lease !== null) {
         const lease = result.lease;
+        const isPage = lease.entry.kind === undefined || lease.entry.kind === 'page';
         inFlight++;
+        if (isPage) inFlightPages++;
         void queue
           .add(() => this.processor.process(lease))
           .finally(() => {
             inFlight--;
+            if (isPage) inFlightPages--;
             this.notify();
           });
         continue;
@@ -207,10 +211,6 @@ class PoliteCrawler implements Crawler {
       await this.sleep(result.nextReadyAt === null ? Infinity : result.nextReadyAt - Date.now());
     }
     await queue.onIdle();
-  }
-
-  private processorBudgetUsed(inFlight: number, budget: number): boolean {
-    return this.pageBudget.started + inFlight >= budget;
   }
 
   /** The scope from the seeds in their canonical form (so URL options such as stripWww apply alike). */

@@ -1,2 +1,12 @@
-// @politely/sitemap: built out by its own issue; the package builds and is wired into the workspace now.
-export {};
+export { sitemaps } from './sitemaps-plugin.js';
+export { resolveSitemapPluginOptions, DEFAULT_MAX_URLS_PER_FILE, DEFAULT_MAX_BYTES_PER_FILE } from './options.js';
+export type { SitemapPluginOptions, ResolvedSitemapPluginOptions, SitemapUrlRecord, SitemapDiscoveryRecord } from './options.js';
+export { SITEMAP_KIND, ENQUEUE_BATCH_SIZE } from './seed-entries.js';
+export { SITEMAP_DISCOVERY_KIND } from './discover.js';
+export { sitemapScopeOf } from './sitemap-scope.js';
+export type { SitemapScope, SitemapEntryData } from './sitemap-scope.js';
+export { matchGlob, frontierPriorityOf } from './url-filter.js';
+export type { UrlPattern, UrlMatcher } from './url-filter.js';
+export { readSitemap, DEFAULT_CHUNK_CHARS } from './read-sitemap.js';
+export type { ReadSitemap, ReadSitemapOptions, SitemapDocument, SitemapEntries, SitemapFormat } from './read-sitemap.js';
+export type { RawSitemapEntry } from './sitemapper-reader.js';

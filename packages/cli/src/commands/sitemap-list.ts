@@ -1,0 +1,157 @@
+// `politely sitemap list`: the URLs that sites' sitemaps list, read exactly as a crawl reads them
+// (robots.txt obeyed, one request per host at a time with its delay), without fetching any page.
+
+import { parseArgs } from 'node:util';
+import { PolitelyError } from '@politely/core';
+import { createCrawler, type Crawler, type SkipEvent, type SkipReason } from '@politely/crawler';
+import { sitemaps, type SitemapUrlRecord } from '@politely/sitemap';
+import { CliError } from '../cli-error.js';
+import { EXIT_FAILURE, EXIT_OK, type ExitCode } from '../exit-codes.js';
+import { write, type Io } from '../io.js';
+import { parseOptions } from '../parse-options.js';
+import { SITEMAP_USAGE } from '../usage.js';
+
+const OPTIONS = {
+  ua: { type: 'string' },
+  json: { type: 'boolean' },
+  timeout: { type: 'string' },
+  delay: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const HELP_FLAGS = new Set(['--help', '-h', 'help']);
+
+/** Skips that leave a sitemap unread: the listing is incomplete, so the exit code is 1. */
+const FAILED_SITEMAP: ReadonlySet<SkipReason> = new Set(['robots', 'robots-unreachable', 'too-large', 'headers-too-large', 'too-many-redirects', 'unsupported-scheme']);
+
+interface ListTargets {
+  /** Sites (a URL whose path is `/`): their robots.txt says where their sitemaps are. */
+  readonly origins: string[];
+  /** Any other URL: a sitemap to read. */
+  readonly sitemapUrls: string[];
+}
+
+/** `politely sitemap …`: dispatches the subcommand. */
+export async function runSitemap(args: readonly string[], io: Io): Promise<ExitCode> {
+  const [subcommand, ...rest] = args;
+  if (subcommand === undefined) throw new CliError('sitemap: missing command (list)', { usage: SITEMAP_USAGE });
+  if (HELP_FLAGS.has(subcommand)) {
+    await write(io.stdout, SITEMAP_USAGE);
+    return EXIT_OK;
+  }
+  if (subcommand !== 'list') throw new CliError(`unknown command 'sitemap ${subcommand}'`, { usage: SITEMAP_USAGE });
+  return runSitemapList(rest, io);
+}
+
+export async function runSitemapList(args: readonly string[], io: Io): Promise<ExitCode> {
+  const { values, positionals } = parseOptions(
+    () => parseArgs({ args: [...args], options: OPTIONS, allowPositionals: true, strict: true }),
+    SITEMAP_USAGE,
+  );
+  if (values.help === true) {
+    await write(io.stdout, SITEMAP_USAGE);
+    return EXIT_OK;
+  }
+  if (values.ua === undefined) throw new CliError('sitemap list: --ua UA is required (see politely sitemap --help)');
+  if (positionals.length === 0) throw new CliError('sitemap list: give at least one site or sitemap URL (see politely sitemap --help)');
+  const timeoutMs = milliseconds('--timeout', values.timeout, 10_000, false);
+  const delayMs = milliseconds('--delay', values.delay, 250, true);
+  const targets = classify(positionals);
+  const json = values.json === true;
+  let failed = false;
+  const crawler = createListCrawler(values.ua, timeoutMs, delayMs, targets, {
+    onUrl: (record) => write(io.stdout, json ? `${JSON.stringify(recordToJson(record))}\n` : `${record.url}\n`),
+    onNoSitemap: (origin) => void write(io.stderr, `politely: ${origin}/robots.txt declares no sitemap\n`),
+  });
+  crawler.on('error', (event) => {
+    if (event.willRetry) return;
+    failed = true;
+    void write(io.stderr, `politely: ${event.error.message}\n`);
+  });
+  crawler.on('skip', (event) => {
+    if (FAILED_SITEMAP.has(event.reason)) failed = true;
+    void write(io.stderr, `politely: ${describeSkip(event, targets)}\n`);
+  });
+  await crawler.run();
+  return failed ? EXIT_FAILURE : EXIT_OK;
+}
+
+function createListCrawler(
+  userAgent: string,
+  timeoutMs: number,
+  delayMs: number,
+  targets: ListTargets,
+  report: { readonly onUrl: (record: SitemapUrlRecord) => Promise<void> | undefined; readonly onNoSitemap: (origin: string) => void },
+): Crawler {
+  try {
+    return createCrawler({
+      userAgent,
+      seeds: [],
+      minDelayMs: delayMs,
+      requestTimeoutMs: timeoutMs,
+      // A listing tool gives up sooner than a crawl: one retry, one robots.txt attempt.
+      maxRetries: 1,
+      maxRobotsRetries: 0,
+      plugins: [
+        sitemaps({
+          origins: targets.origins,
+          sitemapUrls: targets.sitemapUrls,
+          // Nothing but robots.txt and sitemap files is fetched: no page enters the frontier.
+          enqueuePages: false,
+          onUrl: report.onUrl,
+          onDiscovery: (discovery) => {
+            if (discovery.sitemaps.length === 0) report.onNoSitemap(discovery.origin);
+          },
+        }),
+      ],
+    });
+  } catch (error) {
+    if (error instanceof PolitelyError && error.code === 'ERR_INVALID_OPTION') throw new CliError(`sitemap list: ${error.message}`);
+    throw error;
+  }
+}
+
+function describeSkip(event: SkipEvent, targets: ListTargets): string {
+  const detail = event.detail === undefined ? '' : `: ${event.detail}`;
+  // Discovery reads robots.txt in the turn of the site's `/`: when robots.txt disallows `/`
+  // itself, the site's Sitemap: lines are not read.
+  if (event.reason === 'robots' && targets.origins.some((origin) => `${origin}/` === event.url)) {
+    return `skipped ${event.url} (robots)${detail}: robots.txt disallows the site's / for this user agent, so its sitemaps were not read`;
+  }
+  return `skipped ${event.url} (${event.reason})${detail}`;
+}
+
+function classify(urls: readonly string[]): ListTargets {
+  const targets: ListTargets = { origins: [], sitemapUrls: [] };
+  for (const text of urls) {
+    let url: URL;
+    try {
+      url = new URL(text);
+    } catch {
+      throw new CliError(`sitemap list: invalid URL '${text}': not an absolute http(s) URL`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new CliError(`sitemap list: invalid URL '${text}': not an absolute http(s) URL`);
+    if (url.pathname === '/' && url.search === '') targets.origins.push(url.origin);
+    else targets.sitemapUrls.push(url.href);
+  }
+  return targets;
+}
+
+function milliseconds(flag: string, value: string | undefined, fallback: number, zeroAllowed: boolean): number {
+  if (value === undefined) return fallback;
+  const ms = Number(value);
+  if (value.trim() === '' || !Number.isFinite(ms) || ms < 0 || (ms === 0 && !zeroAllowed)) {
+    throw new CliError(`sitemap list: ${flag} must be a ${zeroAllowed ? 'non-negative' : 'positive'} number of ms, got '${value}'`);
+  }
+  return ms;
+}
+
+function recordToJson(record: SitemapUrlRecord): Record<string, string | number | null> {
+  return {
+    url: record.url,
+    lastmod: record.lastmod ?? null,
+    changefreq: record.changefreq ?? null,
+    priority: record.priority ?? null,
+    sitemap: record.sitemap,
+  };
+}

@@ -1,0 +1,180 @@
+// The sitemaps plugin's options: every field documented with its default, validated once.
+
+import { PolitelyError } from '@politely/core';
+import { compileUrlPattern, type UrlMatcher, type UrlPattern } from './url-filter.js';
+
+/** One URL a sitemap lists, with the fields the file gave for it. */
+export interface SitemapUrlRecord {
+  /** The URL (absolute, WHATWG-serialised). */
+  readonly url: string;
+  /** `<lastmod>` (Atom `<updated>`, RSS `<pubDate>`) as written in the file. */
+  readonly lastmod?: string;
+  /** `<changefreq>` as written in the file. */
+  readonly changefreq?: string;
+  /** `<priority>`, 0.0–1.0, when the file gave a valid one. */
+  readonly priority?: number;
+  /** The sitemap file the URL came from (after redirects). */
+  readonly sitemap: string;
+}
+
+/** What discovery found for one origin. */
+export interface SitemapDiscoveryRecord {
+  readonly origin: string;
+  /** The sitemap URLs queued for the origin: its `Sitemap:` lines, or the guessed `/sitemap.xml`. */
+  readonly sitemaps: readonly string[];
+  /** The origin's robots.txt declared none, and `/sitemap.xml` was queued as a guess. */
+  readonly guessed: boolean;
+}
+
+export interface SitemapPluginOptions {
+  /**
+   * Origins whose robots.txt `Sitemap:` lines are read.
+   * @default the origins of the crawl's seeds
+   */
+  readonly origins?: readonly string[];
+  /**
+   * Sitemap URLs to read as well, each as if its own origin's robots.txt declared it (its URLs
+   * may lie anywhere on that origin).
+   * @default []
+   */
+  readonly sitemapUrls?: readonly string[];
+  /**
+   * Try `/sitemap.xml` for an origin whose robots.txt declares no sitemap. A miss (4xx, or a
+   * page that is no sitemap) is not reported as an error.
+   * @default false
+   */
+  readonly guessSitemapXml?: boolean;
+  /**
+   * How deep sitemap indexes may nest: a declared sitemap is at depth 0, the sitemaps its index
+   * lists at 1, and so on. Deeper ones are skipped as `sitemap-limit`.
+   * @default 3
+   */
+  readonly maxDepth?: number;
+  /**
+   * URLs (or child sitemaps) read from one file at most; the protocol's limit. The rest are
+   * skipped, reported by one `sitemap-limit` skip per file.
+   * @default 50000
+   */
+  readonly maxUrlsPerFile?: number;
+  /**
+   * Bytes read from one file at most, after decompression; the protocol's limit. A larger file
+   * is cut there (one `sitemap-limit` skip) and the entries complete before the cut are used.
+   * @default 52428800 (50 MiB)
+   */
+  readonly maxBytesPerFile?: number;
+  /**
+   * Keep only URLs whose `lastmod` is at or after this date. URLs without a (valid) `lastmod` are
+   * kept: nothing says they did not change.
+   * @default undefined (no lastmod filter)
+   */
+  readonly lastmodSince?: Date;
+  /**
+   * Keep only URLs that match one of these: a glob, where `*` stands for any run of characters
+   * and which must match the whole URL (`https://example.com/blog/*`), or a RegExp, which
+   * must match somewhere in it. An empty list filters nothing.
+   * @default undefined (every URL)
+   */
+  readonly include?: readonly UrlPattern[];
+  /**
+   * Leave out URLs that match one of these (globs or RegExps, as for `include`).
+   * @default []
+   */
+  readonly exclude?: readonly UrlPattern[];
+  /**
+   * Offer the URLs found to the frontier as pages to crawl. Like seeds, they bypass the crawl's
+   * `scope` (the sitemap scope rule and `include`/`exclude` bound them instead); links found on
+   * them follow the crawl's scope as usual. With false the plugin only lists them (through
+   * `onUrl`) and no page is fetched because of it.
+   * @default true
+   */
+  readonly enqueuePages?: boolean;
+  /**
+   * Called for every URL kept (in scope, past the filters), in file order, whether or not the
+   * frontier already knew it. A returned promise is awaited before the next URL (backpressure).
+   * @default undefined
+   */
+  readonly onUrl?: (record: SitemapUrlRecord) => void | Promise<void>;
+  /**
+   * Called once per origin when its robots.txt has been read for sitemaps.
+   * @default undefined
+   */
+  readonly onDiscovery?: (record: SitemapDiscoveryRecord) => void;
+  /**
+   * How a sitemap `<priority>` p (0.0–1.0; 0.5 when absent, as the protocol says) becomes the
+   * frontier priority of its page: `Math.round(p × priorityScale)`. With the default, 0.0 → 0,
+   * 0.5 → 5 and 1.0 → 10 (the frontier fetches higher first within a host; seeds and links
+   * have 0). 0 gives every page priority 0. Sitemap files themselves get
+   * `round(priorityScale) + 1`, so a host reads its sitemaps before the pages they list.
+   * @default 10
+   */
+  readonly priorityScale?: number;
+}
+
+export interface ResolvedSitemapPluginOptions {
+  readonly origins: readonly string[] | undefined;
+  readonly sitemapUrls: readonly string[];
+  readonly guessSitemapXml: boolean;
+  readonly maxDepth: number;
+  readonly maxUrlsPerFile: number;
+  readonly maxBytesPerFile: number;
+  readonly lastmodSinceMs: number | undefined;
+  readonly include: readonly UrlMatcher[] | undefined;
+  readonly exclude: readonly UrlMatcher[];
+  readonly enqueuePages: boolean;
+  readonly onUrl: ((record: SitemapUrlRecord) => void | Promise<void>) | undefined;
+  readonly onDiscovery: ((record: SitemapDiscoveryRecord) => void) | undefined;
+  readonly priorityScale: number;
+  /** Frontier priority of sitemap files and discovery entries: above any page from a sitemap. */
+  readonly sitemapPriority: number;
+}
+
+export const DEFAULT_MAX_URLS_PER_FILE = 50_000;
+export const DEFAULT_MAX_BYTES_PER_FILE = 50 * 1024 * 1024;
+
+function invalid(message: string): PolitelyError {
+  return new PolitelyError('ERR_INVALID_OPTION', `sitemaps: ${message}`);
+}
+
+function integer(name: string, value: number, min: number): number {
+  if (!Number.isInteger(value) || value < min) throw invalid(`${name} must be an integer ≥ ${min}, got ${String(value)}`);
+  return value;
+}
+
+function httpUrl(name: string, value: string): URL {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw invalid(`${name}: not an absolute URL: ${JSON.stringify(value)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalid(`${name}: not an http(s) URL: ${JSON.stringify(value)}`);
+  return url;
+}
+
+export function resolveSitemapPluginOptions(options: SitemapPluginOptions = {}): ResolvedSitemapPluginOptions {
+  const since = options.lastmodSince;
+  if (since !== undefined && !(since instanceof Date && Number.isFinite(since.getTime()))) throw invalid('lastmodSince must be a valid Date');
+  const priorityScale = options.priorityScale ?? 10;
+  if (!Number.isFinite(priorityScale) || priorityScale < 0) throw invalid(`priorityScale must be a finite number ≥ 0, got ${String(priorityScale)}`);
+  return {
+    origins: options.origins === undefined ? undefined : unique(options.origins.map((origin) => httpUrl('origins', origin).origin)),
+    sitemapUrls: unique((options.sitemapUrls ?? []).map((url) => httpUrl('sitemapUrls', url).href)),
+    guessSitemapXml: options.guessSitemapXml ?? false,
+    maxDepth: integer('maxDepth', options.maxDepth ?? 3, 0),
+    maxUrlsPerFile: integer('maxUrlsPerFile', options.maxUrlsPerFile ?? DEFAULT_MAX_URLS_PER_FILE, 1),
+    maxBytesPerFile: integer('maxBytesPerFile', options.maxBytesPerFile ?? DEFAULT_MAX_BYTES_PER_FILE, 1),
+    lastmodSinceMs: since?.getTime(),
+    // No include patterns (undefined or []) means no include filter, not "include nothing".
+    include: options.include === undefined || options.include.length === 0 ? undefined : options.include.map((pattern) => compileUrlPattern(pattern, 'include')),
+    exclude: (options.exclude ?? []).map((pattern) => compileUrlPattern(pattern, 'exclude')),
+    enqueuePages: options.enqueuePages ?? true,
+    onUrl: options.onUrl,
+    onDiscovery: options.onDiscovery,
+    priorityScale,
+    sitemapPriority: Math.round(priorityScale) + 1,
+  };
+}
+
+function unique(values: readonly string[]): string[] {
+  return [...new Set(values)];
+}

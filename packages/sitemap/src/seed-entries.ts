@@ -1,0 +1,142 @@
+// The entries of one parsed sitemap file → the frontier, in batches as they are read: page URLs
+// (checked against the sitemap's scope and the filters) or, for an index, child sitemaps.
+// Nothing is kept once the file is done: memory is bounded by one file, never by the crawl.
+
+import { PolitelyError } from '@politely/core';
+import type { FrontierRequest, PluginContext } from '@politely/crawler';
+import { FileTally } from './file-tally.js';
+import type { ResolvedSitemapPluginOptions, SitemapUrlRecord } from './options.js';
+import type { SitemapEntries } from './read-sitemap.js';
+import type { RawSitemapEntry } from './sitemapper-reader.js';
+import { sitemapEntryData, sitemapScopeOf, type SitemapEntryData } from './sitemap-scope.js';
+import { filterOutReason, frontierPriorityOf } from './url-filter.js';
+
+/** URLs offered to the frontier at once. */
+export const ENQUEUE_BATCH_SIZE = 1000;
+
+export const SITEMAP_KIND = 'sitemap';
+
+export interface SeedFile {
+  /** The sitemap file (its final URL, after redirects). */
+  readonly sitemapUrl: string;
+  readonly data: SitemapEntryData;
+  readonly entries: SitemapEntries;
+  /** Resolve relative URLs against the sitemap's (feeds allow them; sitemaps and text files do not). */
+  readonly resolveRelative: boolean;
+}
+
+type SeedContext = Pick<PluginContext, 'enqueue' | 'skip' | 'signal'>;
+
+/** A frontier request for a sitemap file. */
+export function sitemapRequest(url: string, data: SitemapEntryData, priority: number, referrer?: string): FrontierRequest {
+  return { url, depth: 0, priority, kind: SITEMAP_KIND, skipScope: true, data: sitemapEntryData(data), ...(referrer === undefined ? {} : { referrer }) };
+}
+
+/** Page URLs of a urlset, feed or text sitemap. */
+export async function seedPages(context: SeedContext, file: SeedFile, options: ResolvedSitemapPluginOptions): Promise<void> {
+  const scope = sitemapScopeOf(file.sitemapUrl, file.data.declaredFor);
+  const tally = new FileTally();
+  const batch = createBatch(context);
+  let read = 0;
+  for await (const entry of file.entries) {
+    if (read++ >= options.maxUrlsPerFile) {
+      tally.note('over-limit', file.sitemapUrl);
+      continue;
+    }
+    const url = httpUrlOf(entry.loc, file.resolveRelative ? file.sitemapUrl : undefined);
+    if (url === null) {
+      tally.note('invalid', entry.loc ?? '(no <loc>)');
+      continue;
+    }
+    if (!scope.allows(url)) {
+      tally.note('scope', url.href);
+      continue;
+    }
+    const record = recordOf(url.href, entry, file.sitemapUrl);
+    const filtered = filterOutReason(record.url, record.lastmod, options);
+    if (filtered !== null) {
+      tally.note('filter', record.url, filtered);
+      continue;
+    }
+    const listened = options.onUrl?.(record);
+    if (listened !== undefined) await listened;
+    if (options.enqueuePages) {
+      // Like seeds, pages a site declares bypass the crawl's scope: the sitemap's own scope rule
+      // and the include/exclude filters bound them instead. Links found on them do not.
+      await batch.add({ url: record.url, depth: 0, priority: frontierPriorityOf(record.priority, options.priorityScale), skipScope: true, referrer: file.sitemapUrl });
+    }
+    throwIfAborted(context.signal, file.sitemapUrl);
+  }
+  await batch.flush();
+  tally.report(context, file.sitemapUrl, { scope: scope.description, maxUrlsPerFile: options.maxUrlsPerFile, maxDepth: options.maxDepth });
+}
+
+/** Child sitemaps of an index: one level deeper, declared for the same origins. */
+export async function seedChildSitemaps(context: SeedContext, file: SeedFile, options: ResolvedSitemapPluginOptions): Promise<void> {
+  const scope = sitemapScopeOf(file.sitemapUrl, file.data.declaredFor);
+  const tally = new FileTally();
+  const batch = createBatch(context);
+  const childData: SitemapEntryData = { depth: file.data.depth + 1, declaredFor: file.data.declaredFor };
+  let read = 0;
+  for await (const entry of file.entries) {
+    if (read++ >= options.maxUrlsPerFile) {
+      tally.note('over-limit', file.sitemapUrl);
+      continue;
+    }
+    const url = httpUrlOf(entry.loc, undefined);
+    if (url === null) tally.note('invalid', entry.loc ?? '(no <loc>)');
+    else if (!scope.allows(url)) tally.note('scope', url.href);
+    else if (childData.depth > options.maxDepth) tally.note('depth', url.href);
+    // An index that lists itself (or an ancestor) ends here: the frontier reports a duplicate.
+    else await batch.add(sitemapRequest(url.href, childData, options.sitemapPriority, file.sitemapUrl));
+    throwIfAborted(context.signal, file.sitemapUrl);
+  }
+  await batch.flush();
+  tally.report(context, file.sitemapUrl, { scope: scope.description, maxUrlsPerFile: options.maxUrlsPerFile, maxDepth: options.maxDepth });
+}
+
+/**
+ * A stopped crawl ends the file with ERR_ABORTED: the crawler then puts the sitemap back in the
+ * frontier (a durable store reads it again on resume; the pages already queued dedupe).
+ */
+function throwIfAborted(signal: AbortSignal, sitemapUrl: string): void {
+  if (signal.aborted) throw new PolitelyError('ERR_ABORTED', `sitemap ${sitemapUrl}: the crawl was stopped`, { cause: signal.reason });
+}
+
+function createBatch(context: SeedContext): { add(request: FrontierRequest): Promise<void>; flush(): Promise<void> } {
+  let requests: FrontierRequest[] = [];
+  const flush = async (): Promise<void> => {
+    if (requests.length === 0) return;
+    const sending = requests;
+    requests = [];
+    await context.enqueue(sending);
+  };
+  return {
+    add: async (request) => {
+      requests.push(request);
+      if (requests.length >= ENQUEUE_BATCH_SIZE) await flush();
+    },
+    flush,
+  };
+}
+
+function httpUrlOf(loc: string | undefined, base: string | undefined): URL | null {
+  if (loc === undefined || loc === '') return null;
+  try {
+    const url = new URL(loc, base);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url : null;
+  } catch {
+    return null;
+  }
+}
+
+function recordOf(url: string, entry: RawSitemapEntry, sitemap: string): SitemapUrlRecord {
+  const priority = entry.priority === undefined || entry.priority.trim() === '' ? NaN : Number(entry.priority);
+  return {
+    url,
+    ...(entry.lastmod === undefined || entry.lastmod === '' ? {} : { lastmod: entry.lastmod }),
+    ...(entry.changefreq === undefined || entry.changefreq === '' ? {} : { changefreq: entry.changefreq }),
+    ...(priority >= 0 && priority <= 1 ? { priority } : {}),
+    sitemap,
+  };
+}

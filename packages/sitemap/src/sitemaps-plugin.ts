@@ -1,0 +1,27 @@
+// `sitemaps()`: the crawler plugin that turns the `Sitemap:` lines of robots.txt (and any
+// sitemap URLs given) into URLs in the frontier. Sitemap files are frontier entries of their own
+// kind, so they wait in the store, pass the robots gate and the host clock, and are size-capped
+// and counted like pages: one file of a host at a time, with that host's delay.
+
+import type { CrawlerPlugin } from '@politely/crawler';
+import { createDiscoveryProcessor, SITEMAP_DISCOVERY_KIND, startSitemapDiscovery } from './discover.js';
+import { resolveSitemapPluginOptions, type SitemapPluginOptions } from './options.js';
+import { SITEMAP_KIND } from './seed-entries.js';
+import { createSitemapProcessor } from './sitemap-processor.js';
+
+/**
+ * Seeds a crawl from sitemaps: `createCrawler({ seeds, plugins: [sitemaps()] })` reads the
+ * sitemaps each seed's origin declares in its robots.txt and crawls the pages they list.
+ * @throws PolitelyError `ERR_INVALID_OPTION` for an invalid option.
+ */
+export function sitemaps(options: SitemapPluginOptions = {}): CrawlerPlugin {
+  const resolved = resolveSitemapPluginOptions(options);
+  return {
+    name: 'sitemap',
+    processors: {
+      [SITEMAP_KIND]: createSitemapProcessor(resolved),
+      [SITEMAP_DISCOVERY_KIND]: createDiscoveryProcessor(resolved),
+    },
+    start: (context) => startSitemapDiscovery(context, resolved),
+  };
+}
