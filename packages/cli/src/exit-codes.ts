@@ -8,5 +8,7 @@ export const EXIT_FAILURE = 1;
 export const EXIT_USAGE = 2;
 /** A bug in politely: an unexpected exception (sysexits EX_SOFTWARE). */
 export const EXIT_INTERNAL = 70;
+/** Stopped by Ctrl-C (SIGINT) after a clean shutdown: 128 + 2, as shells report it. */
+export const EXIT_INTERRUPTED = 130;
 
-export type ExitCode = typeof EXIT_OK | typeof EXIT_FAILURE | typeof EXIT_USAGE | typeof EXIT_INTERNAL;
+export type ExitCode = typeof EXIT_OK | typeof EXIT_FAILURE | typeof EXIT_USAGE | typeof EXIT_INTERNAL | typeof EXIT_INTERRUPTED;

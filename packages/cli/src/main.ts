@@ -3,7 +3,6 @@
 
 import { readFileSync } from 'node:fs';
 import { CliError } from './cli-error.js';
-import { runDemo } from './commands/demo.js';
 import { runRobotsBatch } from './commands/robots-batch.js';
 import { runRobotsExplain } from './commands/robots-explain.js';
 import { runRobotsLint } from './commands/robots-lint.js';
@@ -25,7 +24,8 @@ const HELP_FLAGS = new Set(['--help', '-h', 'help']);
  * Runs the `politely` command line.
  * @param args The arguments after the program name (`process.argv.slice(2)`).
  * @param io The streams to use; the process's own by default.
- * @returns The exit code: 0 done, 1 done with failures, 2 usage or input error, 70 internal error.
+ * @returns The exit code: 0 done, 1 done with failures, 2 usage or input error, 70 internal error,
+ *   130 a crawl stopped by Ctrl-C.
  */
 export async function main(args: readonly string[], io: Io = processIo()): Promise<ExitCode> {
   try {
@@ -52,8 +52,12 @@ async function dispatch(args: readonly string[], io: Io): Promise<ExitCode> {
     await write(io.stdout, `${readVersion()}\n`);
     return EXIT_OK;
   }
-  if (command === 'demo') return runDemo(rest, io);
   if (command === 'robots') return dispatchRobots(rest, io);
+  // Loaded on demand: the crawler, the stores and the local web stay off the robots commands' start-up.
+  if (command === 'crawl') return (await import('./commands/crawl.js')).runCrawl(rest, io);
+  if (command === 'demo') return (await import('./commands/demo.js')).runDemo(rest, io);
+  // Loaded on demand: the crawler and the sitemap parser stay off the robots commands' start-up.
+  if (command === 'sitemap') return (await import('./commands/sitemap-list.js')).runSitemap(rest, io);
   throw new CliError(`unknown command '${command}'`, { usage: USAGE });
 }
 

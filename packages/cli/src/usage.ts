@@ -24,18 +24,76 @@ export const ROBOTS_USAGE = `Usage:
       Exits with 1 if any diagnostic is an error.
 `;
 
+export const SITEMAP_USAGE = `Usage:
+  politely sitemap list --ua UA [--json] [--timeout MS] [--delay MS] URL...
+      Prints the URLs that sitemaps list, one per line. A URL whose path is / is a site: the
+      sitemaps its robots.txt declares (Sitemap: lines) are read. Any other URL is a sitemap.
+      Sitemap indexes are followed; XML, gzip, RSS, Atom and text sitemaps are read. Files are
+      fetched as a crawl fetches them: robots.txt obeyed, one request per host at a time, at
+      least --delay ms apart (default 250; a longer Crawl-delay wins); no page is fetched.
+      --timeout bounds each request (default 10000 ms).
+      --json prints JSON lines {"url", "lastmod", "changefreq", "priority", "sitemap"} (null
+      for a field the sitemap does not give). Problems (a 404 sitemap, malformed XML, URLs left
+      out of scope) go to stderr, one line each; exits with 1 if a sitemap could not be read.
+`;
+
+export const CRAWL_USAGE = `Usage:
+  politely crawl --ua UA [options] SEED...
+      Crawls from the seed URLs, politely: robots.txt obeyed (fetched once per host; 5xx means
+      nothing may be fetched), one request per host at a time, at least --delay ms apart (a
+      longer Crawl-delay wins). Links are followed within --scope.
+        --ua UA                    user agent, required: 'MyBot/1.0 (+https://example.com/bot)'
+        --max-pages N              pages fetched at most (default: no limit)
+        --max-depth N              link distance from a seed (default: no limit)
+        --max-pages-per-host N     URLs taken per host at most (default: no limit)
+        --scope MODE               same-origin | same-host | same-domain | any (default same-domain)
+        --delay MS                 least gap between requests to one host (default 250)
+        --concurrency N            requests in flight overall (default 16)
+        --per-host-concurrency N   requests in flight per host (default 1)
+        --timeout MS               deadline of one response (default 30000)
+        --sitemaps                 also crawl what the seeds' robots.txt Sitemap: lines list
+        --store STORE              memory (default; lost on exit) | sqlite:FILE (resumable)
+                                   | redis://HOST:PORT/DB with --crawl-id NAME (shared)
+        --out FILE                 one record per page: JSON lines, or CSV if FILE ends in .csv
+                                   (url, finalUrl, status, contentType, depth, title, bytes,
+                                   fetchedAt, noindex, nofollow, canonical); may be repeated
+        --report FILE              a self-contained HTML report: per host the request timeline,
+                                   gaps against the crawl-delay, robots.txt decisions
+        --log plain|json           log lines (one per request, skip and error, and a status line
+                                   every --status-interval ms, default 2000) instead of the
+                                   progress bars; the default when stdout is not a terminal
+      Ctrl-C stops cleanly: requests in flight end, outputs and the report are written, and the
+      summary says what was kept (exit code 130).
+`;
+
+export const DEMO_USAGE = `Usage:
+  politely demo [--out-dir DIR] [--log plain|json]
+      Starts the bundled demo web (eight sites on 127.0.0.2-9, with robots.txt files, sitemaps,
+      redirects, a host whose robots.txt answers 503 and an endless calendar), crawls it
+      politely as PolitelyDemo, writes the pages (pages.jsonl) and an HTML report (report.html)
+      into DIR (default ./politely-demo), checks the servers' logs for any request robots.txt
+      disallowed or any gap shorter than a host's crawl-delay (exit code 1 if one is found),
+      stops the web and prints a summary. Takes about 12 seconds.
+`;
+
 export const USAGE = `politely: a polite web-crawler framework
 
 Usage:
+  politely crawl --ua UA [options] SEED...  crawl politely; pages to JSON lines or CSV, HTML report
+  politely demo                            crawl the bundled demo web and write a report
   politely robots batch|explain|lint ...   check URLs against robots.txt, lint robots.txt
-  politely demo                            check the bundled demo robots.txt for a few URLs
+  politely sitemap list ...                list the URLs of sites' sitemaps
   politely --help | --version
 
+${CRAWL_USAGE}
+${DEMO_USAGE}
 ${ROBOTS_USAGE}
+${SITEMAP_USAGE}
 Exit codes:
   0   done
-  1   done, with failures (batch lines that failed, lint errors)
-  2   usage or input error (unknown command or option, missing argument, invalid URL,
-      unreadable file)
+  1   done, with failures (batch lines that failed, lint errors, sitemaps not read)
+  2   usage or input error (unknown command or option, missing argument, invalid URL or
+      number, unreadable file)
   70  internal error (a bug in politely)
+  130 crawl stopped by Ctrl-C (outputs written, see the summary)
 `;

@@ -43,18 +43,6 @@ describe('politely', () => {
     expect(result).toMatchObject({ code: 0, stdout: `${packageJson.version}\n` });
   });
 
-  it('demo checks the bundled robots.txt, prints verdicts with deciding lines and the lint summary, and exits 0', async () => {
-    const result = await runCli(['demo']);
-    expect(result.code).toBe(0);
-    expect(result.stderr).toBe('');
-    expect(result.stdout).toContain('PolitelyDemo/0.1 (+https://example.invalid/bot)');
-    expect(result.stdout).toMatch(/DISALLOWED +https:\/\/shop\.example\/private\/invoices\.html +line 15: Disallow: \/private\//);
-    expect(result.stdout).toMatch(/ALLOWED +https:\/\/shop\.example\/private\/press-kit\/logo\.png +line 16: Allow: \/private\/press-kit\//);
-    expect(result.stdout).toMatch(/DISALLOWED +https:\/\/shop\.example\/drafts\/spring-sale +line 18: Dissallow: \/drafts\//);
-    expect(result.stdout).toContain('[accepted-typo]');
-    expect(result.stdout).toContain('demo-robots.txt: 0 errors, 1 warning, 1 info');
-  });
-
   it('the demo robots.txt in examples/ is the one the package ships', () => {
     const example = fileURLToPath(new URL('../../../examples/robots/demo-robots.txt', import.meta.url));
     expect(readFileSync(example, 'utf8')).toBe(readFileSync(DEMO_ROBOTS, 'utf8'));

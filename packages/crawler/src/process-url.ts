@@ -154,8 +154,11 @@ export class UrlProcessor {
     }
     const { response } = outcome;
     // The host's clock runs from the response head: by then the request had reached the server,
-    // so the gaps the server sees between our requests are never shorter than the delay.
-    const anchor = startedAt + response.timing.headersMs;
+    // so the gaps the server sees between our requests are never shorter than the delay. It is
+    // read back from now, less the body's time (one clock, one duration): `startedAt` plus
+    // `headersMs` would mix a reading taken before the emit and the client's own start, and a
+    // process descheduled in between (a busy machine) would start the next request early.
+    const anchor = Date.now() - (response.timing.totalMs - response.timing.headersMs);
     emitter.emit('response', { url: entry.url, status: response.status, durationMs: latencyMs, bytes: response.body.length, contentType: response.header('content-type') });
     if (isRetryableStatus(response.status) && (entry.retries ?? 0) < options.maxRetries) {
       const backoff = politeness.failed(entry.hostKey, latencyMs, response.status);

@@ -1,70 +1,143 @@
-// `politely demo`: the bundled demo robots.txt checked for a handful of URLs, then linted.
-// (A later version turns this into a demo crawl of the local web.)
+// `politely demo`: starts the bundled demo web (eight sites on loopback addresses), crawls it
+// politely with the defaults, writes the pages (JSON lines) and the HTML report, checks the
+// servers' own logs for any request robots.txt disallowed and any gap shorter than a host's
+// crawl-delay, explains a few robots.txt decisions, stops the web and prints where it all is.
 
-import { fileURLToPath } from 'node:url';
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { lintRobotsTxt, parseRobotsTxt, type RobotsTxt } from '@politely/core';
-import { EXIT_OK, type ExitCode } from '../exit-codes.js';
+import { parseRobotsTxt } from '@politely/core';
+import { startDemoWeb, type LocalWeb } from '@politely/local-web';
+import { sitemaps } from '@politely/sitemap';
+import { CliError } from '../cli-error.js';
+import { LOG_FORMATS, type LogFormat } from '../crawl/crawl-options.js';
+import { runCrawlSession, type SessionCrawlerOptions } from '../crawl/crawl-session.js';
+import { openPageOutputs } from '../crawl/output-files.js';
+import { openStore } from '../crawl/store-option.js';
+import { EXIT_FAILURE, EXIT_OK, type ExitCode } from '../exit-codes.js';
 import { write, type Io } from '../io.js';
 import { parseOptions } from '../parse-options.js';
-import { readRobotsFile } from '../read-robots-file.js';
-import { USAGE } from '../usage.js';
+import { DEMO_USAGE } from '../usage.js';
+import { serverChecks, type ServerChecks } from './demo-checks.js';
 import { describeBasis, verdictOf } from './format-explanation.js';
-import { formatReport } from './robots-lint.js';
 
-/** The demo file ships inside the package (`assets/`), so `npx politely demo` finds it too. */
-export const DEMO_ROBOTS_FILE = fileURLToPath(new URL('../../assets/demo-robots.txt', import.meta.url));
 export const DEMO_USER_AGENT = 'PolitelyDemo/0.1 (+https://example.invalid/bot)';
+export const DEFAULT_DEMO_DIR = 'politely-demo';
 
-const DEMO_URLS = [
-  'https://shop.example/',
-  'https://shop.example/private/invoices.html',
-  'https://shop.example/private/press-kit/logo.png',
-  'https://shop.example/products/42?sessionid=abc123',
-  'https://shop.example/drafts/spring-sale',
-  'https://shop.example/api/stock.json',
-  'https://shop.example/api/stock.json?fields=id',
-  'https://shop.example/api/public/catalog.json',
-  'https://shop.example/checkout/',
-  'https://shop.example/robots.txt',
-] as const;
+/**
+ * The demo crawl's settings: the sites' own Crawl-delay lines decide the pace (0.2–0.25 s; the
+ * floor is lower), and depth and per-host caps keep the crawler out of the endless calendar.
+ */
+export function demoCrawlerOptions(web: LocalWeb): SessionCrawlerOptions {
+  const seeds = web.hosts.map((host) => `${host.origin}/`);
+  return {
+    userAgent: DEMO_USER_AGENT,
+    seeds,
+    minDelayMs: 100,
+    concurrency: 16,
+    perHostConcurrency: 1,
+    maxDepth: 8,
+    maxPagesPerHost: 150,
+    // The status host's robots.txt answers 503: retry it a few times, soon, then give up on it.
+    backoffBaseMs: 400,
+    maxRobotsRetries: 3,
+    requestTimeoutMs: 10_000,
+    plugins: [sitemaps({ origins: web.hosts.filter((host) => host.sitemaps.length > 0).map((host) => host.origin) })],
+  };
+}
 
 export async function runDemo(args: readonly string[], io: Io): Promise<ExitCode> {
   const { values } = parseOptions(
-    () => parseArgs({ args: [...args], options: { help: { type: 'boolean', short: 'h' } }, strict: true }),
-    USAGE,
+    () => parseArgs({ args: [...args], options: { 'out-dir': { type: 'string' }, log: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, strict: true }),
+    DEMO_USAGE,
   );
   if (values.help === true) {
-    await write(io.stdout, USAGE);
+    await write(io.stdout, DEMO_USAGE);
     return EXIT_OK;
   }
-  const bytes = await readRobotsFile(DEMO_ROBOTS_FILE);
-  const robots = parseRobotsTxt(bytes);
-  await write(io.stdout, `${formatHeader(robots)}\n\n${formatTable(robots)}\n`);
-  await write(io.stdout, `Lint of the same file:\n${formatReport('demo-robots.txt', lintRobotsTxt(bytes))}\n`);
-  await write(io.stdout, `Try: politely robots explain --robots ${DEMO_ROBOTS_FILE} --ua PolitelyDemo ${DEMO_URLS[1]}\n`);
-  return EXIT_OK;
+  const log = values.log;
+  if (log !== undefined && !(LOG_FORMATS as readonly string[]).includes(log)) throw new CliError(`demo: --log must be plain or json, got '${log}'`);
+  const dir = resolve(values['out-dir'] ?? DEFAULT_DEMO_DIR);
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (error) {
+    throw new CliError(`demo: --out-dir ${dir}: cannot create it (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  const pagesFile = join(dir, 'pages.jsonl');
+  const reportFile = join(dir, 'report.html');
+  const outputs = openPageOutputs([pagesFile]);
+  const web = await startDemoWeb();
+  try {
+    const display = (log as LogFormat | undefined) ?? ((io.stdout as { isTTY?: boolean }).isTTY === true ? 'progress' : 'plain');
+    if (display !== 'json') await write(io.stdout, introText(web));
+    const options = demoCrawlerOptions(web);
+    const result = await runCrawlSession({
+      io,
+      crawler: options,
+      store: await openStore({ kind: 'memory' }, { minDelayMs: options.minDelayMs, perHostConcurrency: 1, crawlId: undefined }),
+      outputs,
+      reportFile,
+      report: {
+        title: 'politely demo: a polite crawl of the demo web',
+        labels: new Map(web.hosts.map((host) => [host.address, host.name])),
+        settings: [
+          ['user agent', DEMO_USER_AGENT],
+          ['minimum delay', `${options.minDelayMs} ms (each site's Crawl-delay decides)`],
+          ['max depth', String(options.maxDepth)],
+          ['max pages per host', String(options.maxPagesPerHost)],
+          ['sitemaps', 'on'],
+        ],
+      },
+      display,
+      statusIntervalMs: 2000,
+    });
+    if (result.interrupted) return result.exitCode;
+    const checks = serverChecks(web, DEMO_USER_AGENT, options.minDelayMs);
+    if (display === 'json') await write(io.stdout, `${JSON.stringify({ event: 'demo', dir, pages: pagesFile, report: reportFile, ...checksJson(checks) })}\n`);
+    else await write(io.stdout, `${checksText(checks)}\n${explainText(web)}\n${whereText(dir, pagesFile, reportFile)}`);
+    return checks.violations.length === 0 && checks.tooClose.length === 0 ? result.exitCode : EXIT_FAILURE;
+  } finally {
+    await web.close();
+  }
 }
 
-function formatHeader(robots: RobotsTxt): string {
-  const delay = robots.crawlDelay(DEMO_USER_AGENT);
-  return [
-    'politely demo: what robots.txt lets a polite crawler fetch',
-    `robots.txt:  ${DEMO_ROBOTS_FILE} (${robots.totalBytes} bytes, ${robots.groups.length} groups, ${robots.sitemaps.length} sitemaps)`,
-    `user agent:  ${DEMO_USER_AGENT}`,
-    `crawl-delay: ${delay === undefined ? 'none' : `${delay} s between requests`}`,
-  ].join('\n');
-}
-
-function formatTable(robots: RobotsTxt): string {
-  const rows = DEMO_URLS.map((url) => {
-    const explanation = robots.explain(url, DEMO_USER_AGENT);
-    return [verdictOf(explanation), url, describeBasis(explanation)] as const;
+function introText(web: LocalWeb): string {
+  const rows = web.hosts.map((host) => {
+    const delay = host.crawlDelaySeconds === undefined ? '' : `, Crawl-delay ${host.crawlDelaySeconds} s`;
+    return `  ${host.name.padEnd(7)} ${host.origin.padEnd(24)} robots.txt ${host.robotsStatus}${delay}`;
   });
-  const header = ['VERDICT', 'URL', 'DECIDED BY'] as const;
-  const verdictWidth = Math.max(...[header, ...rows].map((row) => row[0].length));
-  const urlWidth = Math.max(...[header, ...rows].map((row) => row[1].length));
-  const format = (row: readonly [string, string, string]): string =>
-    `${row[0].padEnd(verdictWidth)}  ${row[1].padEnd(urlWidth)}  ${row[2]}`;
-  return `${[header, ...rows].map(format).join('\n')}\n`;
+  return `politely demo: a polite crawl of the demo web, as ${DEMO_USER_AGENT}\n${rows.join('\n')}\n\n`;
+}
+
+function checksText(checks: ServerChecks): string {
+  const robots =
+    checks.violations.length === 0
+      ? `✓ robots.txt: none of the ${checks.requests} requests the servers logged went to a path their robots.txt disallows`
+      : `✗ robots.txt: ${checks.violations.length} requests to disallowed paths:\n${checks.violations.map((v) => `    ${v.origin}${v.path}`).join('\n')}`;
+  const pace =
+    checks.tooClose.length === 0
+      ? `✓ pace: at every host, requests arrived at least its crawl-delay apart (tightest: ${checks.tightest})`
+      : `✗ pace: requests closer than the crawl-delay at ${checks.tooClose.join(', ')}`;
+  return `\nChecked against the servers' own request logs:\n  ${robots}\n  ${pace}\n  ✓ coverage: ${checks.found} of the ${checks.expected} pages a complete polite crawl finds were fetched\n`;
+}
+
+function checksJson(checks: ServerChecks): Record<string, unknown> {
+  return { requests: checks.requests, violations: checks.violations.length, tooClose: checks.tooClose, expectedPages: checks.expected, foundPages: checks.found };
+}
+
+/** A robots.txt explanation, the engine's other half: why a few shop URLs are allowed or not. */
+function explainText(web: LocalWeb): string {
+  const shop = web.host('shop');
+  const robots = parseRobotsTxt(shop.robotsTxt ?? '');
+  const paths = ['/account/help', '/account/orders', '/category/garden?sort=price', '/api/public/catalog.json', '/api/stock.json'];
+  const rows = paths.map((path) => {
+    const explanation = robots.explain(shop.origin + path, DEMO_USER_AGENT);
+    return `  ${verdictOf(explanation).padEnd(10)} ${path.padEnd(28)} ${describeBasis(explanation)}`;
+  });
+  return `How the shop's robots.txt decides for PolitelyDemo (politely robots explain does this for any URL):\n${rows.join('\n')}\n`;
+}
+
+function whereText(dir: string, pagesFile: string, reportFile: string): string {
+  return `\nResults in ${dir}:\n  pages   ${pagesFile}\n  report  ${reportFile}\n  open    ${pathToFileURL(reportFile).href}\n`;
 }

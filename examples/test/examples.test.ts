@@ -1,0 +1,119 @@
+// Every example, run as a user runs it (node examples/<name>.mjs, in a child process) against
+// its own demo web, with its output checked and the servers' logs checked for politeness.
+
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { demoProducts, minGapMsByOrigin, startDemoWeb, violations, type LocalWeb } from '@politely/local-web';
+
+const EXAMPLES = fileURLToPath(new URL('../', import.meta.url));
+const UA = 'PolitelyDemo/0.1 (+https://example.invalid/bot)';
+const webs: LocalWeb[] = [];
+const dir = mkdtempSync(join(tmpdir(), 'politely-examples-'));
+
+afterAll(async () => {
+  await Promise.all(webs.map((web) => web.close()));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function demoWeb(): Promise<LocalWeb> {
+  const web = await startDemoWeb();
+  webs.push(web);
+  return web;
+}
+
+/** Runs `node examples/<file> ...args` and resolves with its output; rejects on a non-zero exit. */
+function runExample(file: string, args: readonly string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [join(EXAMPLES, file), ...args], { timeout: 60_000 }, (error, stdout, stderr) => {
+      if (error !== null) reject(new Error(`${file} failed: ${error.message}\n${stdout}\n${stderr}`));
+      else resolve(stdout);
+    });
+  });
+}
+
+/** No request robots.txt forbids, and no two requests to a host closer than its delay. */
+function expectPolite(web: LocalWeb, minDelayMs: number): void {
+  expect(violations(web, UA)).toEqual([]);
+  const gaps = minGapMsByOrigin(web.requestLog());
+  for (const host of web.hosts) {
+    const gap = gaps.get(host.origin);
+    if (gap !== undefined) expect(gap, host.name).toBeGreaterThanOrEqual(Math.max(minDelayMs, (host.crawlDelaySeconds ?? 0) * 1000));
+  }
+}
+
+describe.concurrent('examples', () => {
+  it('basic-crawl.mjs crawls with a handler: statuses, titles, robots.txt skips', async () => {
+    const web = await demoWeb();
+    const out = await runExample('basic-crawl.mjs', [web.url('shop', '/'), '12']);
+    expect(out).toMatch(new RegExp(`^200 ${web.url('shop', '/')}  Welcome · Loopback Supply Co\\.$`, 'm'));
+    expect(out).toMatch(/^skipped \(robots\.txt\) http:\/\/\S+\/cart\S*  line \d+: Disallow: \/cart$/m);
+    expect(out).toMatch(/^done: 12 pages, \d+ requests \(1 robots\.txt\), [1-9]\d* disallowed by robots\.txt, [\d.]+ s$/m);
+    expectPolite(web, 250);
+  });
+
+  it('sitemap-crawl.mjs crawls what the sitemaps list, from a sitemap on another host', async () => {
+    const web = await demoWeb();
+    const out = await runExample('sitemap-crawl.mjs', [web.url('docs', '/')]);
+    const sitemap = web.url('cdn', '/sitemaps/docs.xml');
+    expect(out).toContain(`robots.txt of ${web.host('docs').origin} lists 1 sitemap(s): ${sitemap}`);
+    expect(out).toContain(`sitemap ${sitemap}`);
+    expect(out).toContain(`200 ${web.url('docs', '/api/createCrawler')}`);
+    const done = /^done: (\d+) URLs listed in sitemaps, (\d+) pages fetched/m.exec(out);
+    expect(Number(done?.[1])).toBeGreaterThan(10);
+    expect(Number(done?.[2])).toBeGreaterThanOrEqual(Number(done?.[1]));
+    // Links were not followed: every page fetched was the seed or listed in the sitemap.
+    const docs = web.host('docs');
+    const xml = await (await fetch(sitemap)).text();
+    const listed = new Set(['/', ...[...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1] ?? '').pathname)]);
+    for (const entry of web.requestLog(docs.origin)) if (entry.path !== '/robots.txt') expect(listed.has(entry.path), entry.path).toBe(true);
+    expectPolite(web, 250);
+  });
+
+  it('collect-products.mjs extracts every product with cheerio into JSON lines', async () => {
+    const web = await demoWeb();
+    const file = join(dir, 'products.jsonl');
+    const out = await runExample('collect-products.mjs', [web.url('shop', '/'), file]);
+    const products = demoProducts();
+    expect(out).toMatch(new RegExp(`^${products.length} products written to ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(\\d+ pages crawled in [\\d.]+ s\\)$`, 'm'));
+    const rows = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const bySku = new Map(rows.map((row) => [row['sku'], row]));
+    for (const product of products) {
+      expect(bySku.get(product.sku), product.sku).toEqual({
+        url: web.url('shop', product.path),
+        name: product.name,
+        sku: product.sku,
+        price: product.price,
+        currency: 'EUR',
+        rating: product.rating,
+        reviews: product.reviewCount,
+        inStock: product.inStock,
+      });
+    }
+    expectPolite(web, 250);
+  }, 90_000);
+
+  it('custom-politeness.mjs keeps its own minimum delay and scope predicate', async () => {
+    const web = await demoWeb();
+    const out = await runExample('custom-politeness.mjs', [web.url('news', '/'), web.url('docs', '/')]);
+    for (const name of ['news', 'docs']) expect(out).toMatch(new RegExp(`^${web.host(name).address}: tightest gap \\d+ ms, delay \\d+ ms ✓$`, 'm'));
+    expect(out).toMatch(/^done: 30 pages, skipped \{.*"scope":\d+/m);
+    expect(web.requestLog().some((entry) => entry.path.startsWith('/archive'))).toBe(false);
+    expectPolite(web, 300);
+  });
+
+  it('explain-robots.mjs explains decisions from a file and live, the 503 host included', async () => {
+    const web = await demoWeb();
+    const live = await runExample('explain-robots.mjs', [web.url('shop', '/account/help'), web.url('shop', '/account/orders'), web.url('status', '/'), web.url('cdn', '/x')]);
+    expect(live).toContain(`ALLOWED ${web.url('shop', '/account/help')}\n  robots.txt 200 (rules), crawl-delay 0.2 s\n  decided by: line 18: Allow: /account/help`);
+    expect(live).toContain(`DISALLOWED ${web.url('shop', '/account/orders')}\n  robots.txt 200 (rules), crawl-delay 0.2 s\n  decided by: line 17: Disallow: /account/`);
+    expect(live).toContain(`DISALLOWED ${web.url('status', '/')}\n  robots.txt 503 (unreachable)`);
+    expect(live).toContain(`ALLOWED ${web.url('cdn', '/x')}\n  robots.txt 404 (unavailable)`);
+    expect(web.requestLog().every((entry) => entry.path === '/robots.txt')).toBe(true);
+    const file = await runExample('explain-robots.mjs', ['--file', join(EXAMPLES, 'robots', 'demo-robots.txt'), 'https://shop.example/private/invoices.html']);
+    expect(file).toBe('DISALLOWED https://shop.example/private/invoices.html\n  group: line 14: user-agent: PolitelyDemo (specific)\n  decided by: line 15: Disallow: /private/\n');
+  });
+});

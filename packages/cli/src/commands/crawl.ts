@@ -1,0 +1,78 @@
+// `politely crawl <seed…>`: a polite crawl from the command line, with page records to JSON
+// lines or CSV, an HTML report, a live display, and a clean stop on Ctrl-C.
+
+import type { CrawlerPlugin } from '@politely/crawler';
+import { type ExitCode, EXIT_OK } from '../exit-codes.js';
+import { write, type Io } from '../io.js';
+import { CRAWL_USAGE } from '../usage.js';
+import { HELP, parseCrawlOptions, type CrawlCommandOptions } from '../crawl/crawl-options.js';
+import type { CrawlSessionConfig } from '../crawl/crawl-session.js';
+import { checkWritable, openPageOutputs } from '../crawl/output-files.js';
+import { openStore } from '../crawl/store-option.js';
+
+export async function runCrawl(args: readonly string[], io: Io): Promise<ExitCode> {
+  const options = parseCrawlOptions(args);
+  if (options === HELP) {
+    await write(io.stdout, CRAWL_USAGE);
+    return EXIT_OK;
+  }
+  if (options.reportFile !== undefined) checkWritable(options.reportFile, '--report');
+  const store = await openStore(options.store, options);
+  let outputs;
+  try {
+    outputs = openPageOutputs(options.outFiles);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  // The crawler is loaded once the command line is known to be good: usage errors stay quick.
+  const [{ runCrawlSession }, { sitemaps }] = await Promise.all([import('../crawl/crawl-session.js'), import('@politely/sitemap')]);
+  const config: CrawlSessionConfig = {
+    io,
+    crawler: crawlerOptionsOf(options, options.sitemaps ? [sitemaps()] : []),
+    store,
+    outputs,
+    reportFile: options.reportFile,
+    report: { settings: settingsOf(options) },
+    display: options.log ?? (isTerminal(io.stdout) ? 'progress' : 'plain'),
+    statusIntervalMs: options.statusIntervalMs,
+  };
+  const result = await runCrawlSession(config);
+  return result.exitCode;
+}
+
+function crawlerOptionsOf(options: CrawlCommandOptions, plugins: readonly CrawlerPlugin[]): CrawlSessionConfig['crawler'] {
+  return {
+    userAgent: options.userAgent,
+    seeds: options.seeds,
+    scope: options.scope,
+    minDelayMs: options.minDelayMs,
+    concurrency: options.concurrency,
+    perHostConcurrency: options.perHostConcurrency,
+    requestTimeoutMs: options.requestTimeoutMs,
+    plugins,
+    ...(options.maxPages === undefined ? {} : { maxPages: options.maxPages }),
+    ...(options.maxDepth === undefined ? {} : { maxDepth: options.maxDepth }),
+    ...(options.maxPagesPerHost === undefined ? {} : { maxPagesPerHost: options.maxPagesPerHost }),
+  };
+}
+
+/** The settings shown in the report. */
+function settingsOf(options: CrawlCommandOptions): [string, string][] {
+  const settings: [string, string][] = [
+    ['--scope', options.scope],
+    ['--delay', `${options.minDelayMs} ms (a longer Crawl-delay wins)`],
+    ['--concurrency', String(options.concurrency)],
+    ['--per-host-concurrency', String(options.perHostConcurrency)],
+    ['--sitemaps', options.sitemaps ? 'on' : 'off'],
+    ['--store', options.store.kind === 'memory' ? 'memory' : options.store.kind === 'sqlite' ? `sqlite:${options.store.path}` : options.store.url],
+  ];
+  if (options.maxPages !== undefined) settings.push(['--max-pages', String(options.maxPages)]);
+  if (options.maxDepth !== undefined) settings.push(['--max-depth', String(options.maxDepth)]);
+  if (options.maxPagesPerHost !== undefined) settings.push(['--max-pages-per-host', String(options.maxPagesPerHost)]);
+  return settings;
+}
+
+function isTerminal(stream: NodeJS.WritableStream): boolean {
+  return (stream as { isTTY?: boolean }).isTTY === true;
+}

@@ -1,0 +1,131 @@
+// One crawl as the command line runs it (for `politely crawl` and `politely demo`): the crawler
+// with a handler that writes page records, a display (progress bars or log lines), the report
+// collector, and Ctrl-C. The first Ctrl-C aborts through the crawler's AbortSignal: nothing new
+// starts, requests in flight end or abort (their URLs go back to the store), then the outputs
+// are flushed, the report is written and the summary says what was kept. A second Ctrl-C quits
+// at once.
+
+import { writeFile } from 'node:fs/promises';
+import { PolitelyError } from '@politely/core';
+import { createCrawler, type Crawler, type CrawlerOptions, type CrawlStats } from '@politely/crawler';
+import { CliError } from '../cli-error.js';
+import { EXIT_INTERRUPTED, EXIT_OK, type ExitCode } from '../exit-codes.js';
+import { write, type Io } from '../io.js';
+import { createCrawlReportCollector, type CrawlReportCollector } from '../report/collect-report.js';
+import type { CrawlReportData } from '../report/report-data.js';
+import { renderCrawlReport } from '../report/render-report.js';
+import type { LogFormat } from './crawl-options.js';
+import { summaryJson, summaryText, type CrawlOutcome } from './crawl-summary.js';
+import { createLogDisplay } from './log-display.js';
+import type { PageOutputs } from './output-files.js';
+import { pageRecordOf } from './record-page.js';
+import { createProgressDisplay, type CrawlDisplay } from './progress-display.js';
+import type { OpenedStore } from './store-option.js';
+
+/** The crawler's options the session does not set itself. */
+export type SessionCrawlerOptions = Omit<CrawlerOptions, 'handler' | 'signal' | 'store' | 'robotsCache'> & { readonly minDelayMs: number };
+
+export interface CrawlSessionConfig {
+  readonly io: Io;
+  readonly crawler: SessionCrawlerOptions;
+  readonly store: OpenedStore;
+  readonly outputs: PageOutputs;
+  /** Where the HTML report goes; none when undefined. */
+  readonly reportFile: string | undefined;
+  readonly report?: {
+    readonly title?: string;
+    readonly labels?: ReadonlyMap<string, string>;
+    readonly settings?: readonly (readonly [string, string])[];
+  };
+  /** Progress bars (a terminal), log lines, or nothing. */
+  readonly display: 'progress' | LogFormat | 'none';
+  readonly statusIntervalMs: number;
+}
+
+export interface CrawlSessionResult {
+  readonly exitCode: ExitCode;
+  readonly stats: CrawlStats;
+  readonly interrupted: boolean;
+  readonly report: CrawlReportData | undefined;
+}
+
+export async function runCrawlSession(config: CrawlSessionConfig): Promise<CrawlSessionResult> {
+  const { io, outputs } = config;
+  const abort = new AbortController();
+  const collector = config.reportFile === undefined ? undefined : createCollector(config);
+  const crawler = buildCrawler(config, abort.signal, collector);
+  const detach = collector?.attach(crawler);
+  const display = createDisplay(config, crawler);
+  const stopSigint = onSigint(io, abort, config.display === 'progress');
+  display?.start();
+  let stats: CrawlStats;
+  try {
+    stats = await crawler.run();
+  } finally {
+    stopSigint();
+    await display?.stop();
+    detach?.();
+    await outputs.close().catch((error: unknown) => write(io.stderr, `politely: ${(error as Error).message}\n`));
+    await config.store.close().catch(() => {});
+  }
+  const interrupted = abort.signal.aborted;
+  const report = collector?.finish(stats);
+  if (report !== undefined && config.reportFile !== undefined) await writeFile(config.reportFile, renderCrawlReport(report));
+  const outcome: CrawlOutcome = { stats, interrupted, outputs: outputs.files, reportFile: config.reportFile, store: config.store };
+  await write(io.stdout, config.display === 'json' ? summaryJson(outcome) : summaryText(outcome));
+  return { exitCode: interrupted ? EXIT_INTERRUPTED : EXIT_OK, stats, interrupted, report };
+}
+
+function createCollector(config: CrawlSessionConfig): CrawlReportCollector {
+  const seeds = (config.crawler.seeds ?? []).map((seed) => (typeof seed === 'string' ? seed : seed.url));
+  return createCrawlReportCollector({
+    userAgent: config.crawler.userAgent,
+    seeds,
+    minDelayMs: config.crawler.minDelayMs,
+    ...(config.report?.title === undefined ? {} : { title: config.report.title }),
+    ...(config.report?.labels === undefined ? {} : { labels: config.report.labels }),
+    ...(config.report?.settings === undefined ? {} : { settings: config.report.settings }),
+  });
+}
+
+function buildCrawler(config: CrawlSessionConfig, signal: AbortSignal, collector: CrawlReportCollector | undefined): Crawler {
+  const { store, robotsCache } = config.store;
+  const cache = collector === undefined ? robotsCache : collector.robotsCache(robotsCache);
+  try {
+    return createCrawler({
+      ...config.crawler,
+      signal,
+      ...(store === undefined ? {} : { store }),
+      ...(cache === undefined ? {} : { robotsCache: cache }),
+      handler: (page) => config.outputs.write(pageRecordOf(page)),
+    });
+  } catch (error) {
+    if (error instanceof PolitelyError && error.code === 'ERR_INVALID_OPTION') throw new CliError(error.message.replace(/^createCrawler: /, 'crawl: '));
+    throw error;
+  }
+}
+
+function createDisplay(config: CrawlSessionConfig, crawler: Crawler): CrawlDisplay | undefined {
+  if (config.display === 'none') return undefined;
+  if (config.display === 'progress') {
+    const maxPages = config.crawler.maxPages;
+    return createProgressDisplay(crawler, config.io.stdout, maxPages === undefined || maxPages === Infinity ? undefined : maxPages);
+  }
+  return createLogDisplay(crawler, config.io.stdout, config.display, config.statusIntervalMs);
+}
+
+/** Ctrl-C once: stop cleanly. Twice: quit now. Returns the function that stops listening. */
+function onSigint(io: Io, abort: AbortController, terminal: boolean): () => void {
+  const listener = (): void => {
+    if (!abort.signal.aborted) {
+      abort.abort();
+      void write(io.stderr, '\npolitely: stopping: requests in flight end, then outputs are written (Ctrl-C again to quit now)\n');
+      return;
+    }
+    // The second Ctrl-C: the user wants out now. Give the cursor back if the bars hid it.
+    if (terminal) io.stdout.write('\u001b[?25h');
+    process.exit(EXIT_INTERRUPTED);
+  };
+  process.on('SIGINT', listener);
+  return () => process.off('SIGINT', listener);
+}

@@ -1,0 +1,86 @@
+// The lines printed when a crawl ends: what was fetched, what was skipped and why, where the
+// results went, and after Ctrl-C what was kept.
+
+import type { CrawlStats } from '@politely/crawler';
+import { bytes, duration } from '../report/html.js';
+import type { OutputFile } from './output-files.js';
+import type { OpenedStore } from './store-option.js';
+
+export interface CrawlOutcome {
+  readonly stats: CrawlStats;
+  readonly interrupted: boolean;
+  readonly outputs: readonly OutputFile[];
+  readonly reportFile: string | undefined;
+  readonly store: Pick<OpenedStore, 'label' | 'durable' | 'resumeHint'>;
+}
+
+/** "12 pages written to out.jsonl; 40 URLs still queued in memory: lost on exit (…)". */
+export function keptText(outcome: CrawlOutcome): string {
+  const { stats, outputs, store } = outcome;
+  const written =
+    outputs.length === 0
+      ? `${stats.pages} pages fetched (no --out file: their records were not kept)`
+      : outputs.map((file) => `${file.records} pages written to ${file.path}`).join('; ');
+  const queued = store.durable
+    ? `${stats.queued} URLs still queued in ${store.label}: ${store.resumeHint}`
+    : `${stats.queued} URLs still queued in memory: lost on exit (${store.resumeHint})`;
+  return `${written}; ${queued}`;
+}
+
+function byCount(counts: Readonly<Record<string, number | undefined>>): string {
+  const entries = Object.entries(counts)
+    .filter((entry): entry is [string, number] => entry[1] !== undefined && entry[1] > 0)
+    .sort((a, b) => b[1] - a[1]);
+  return entries.length === 0 ? 'none' : entries.map(([key, n]) => `${key} ${n}`).join(', ');
+}
+
+/** Skips by reason, duplicates last and apart: every crawl meets the same links many times. */
+function skippedText(skipped: CrawlStats['skipped']): string {
+  const { duplicate, ...rest } = skipped;
+  const text = byCount(rest);
+  return duplicate === undefined || duplicate === 0 ? text : `${text} (and ${duplicate} links already known)`;
+}
+
+export function summaryText(outcome: CrawlOutcome): string {
+  const { stats } = outcome;
+  const head = outcome.interrupted
+    ? `Crawl interrupted after ${duration(stats.durationMs)}.`
+    : `Crawl finished in ${duration(stats.durationMs)}.`;
+  const lines = [
+    head,
+    `  pages       ${stats.pages} (${stats.pagesPerSecond.toFixed(1)} pages/s, ${bytes(stats.bytes)})`,
+    `  requests    ${stats.requests} (${stats.robotsRequests} robots.txt)`,
+    `  statuses    ${byCount(stats.byStatus)}`,
+    `  skipped     ${skippedText(stats.skipped)}`,
+    `  errors      ${stats.errors}${stats.retries > 0 ? ` (${stats.retries} retries)` : ''}`,
+    `  queued      ${stats.queued}`,
+  ];
+  for (const file of outcome.outputs) lines.push(`  results     ${file.path} (${file.records} ${file.format === 'csv' ? 'CSV rows' : 'JSON lines'})`);
+  if (outcome.reportFile !== undefined) lines.push(`  report      ${outcome.reportFile}`);
+  if (outcome.interrupted) lines.push(`Kept: ${keptText(outcome)}.`);
+  return `${lines.join('\n')}\n`;
+}
+
+export function summaryJson(outcome: CrawlOutcome): string {
+  const { stats } = outcome;
+  return `${JSON.stringify({
+    time: new Date().toISOString(),
+    event: 'summary',
+    interrupted: outcome.interrupted,
+    pages: stats.pages,
+    requests: stats.requests,
+    robotsRequests: stats.robotsRequests,
+    byStatus: stats.byStatus,
+    skipped: stats.skipped,
+    errors: stats.errors,
+    retries: stats.retries,
+    bytes: stats.bytes,
+    queued: stats.queued,
+    durationMs: stats.durationMs,
+    pagesPerSecond: Math.round(stats.pagesPerSecond * 100) / 100,
+    outputs: outcome.outputs,
+    report: outcome.reportFile ?? null,
+    store: outcome.store.label,
+    ...(outcome.interrupted ? { kept: keptText(outcome) } : {}),
+  })}\n`;
+}

@@ -1,0 +1,37 @@
+// One fetched page as `--out` writes it (a JSON line or a CSV row). The fields are the same in
+// both formats, in this order.
+
+export interface PageRecord {
+  /** The URL requested (before redirects). */
+  readonly url: string;
+  /** The URL the page came from (after redirects). */
+  readonly finalUrl: string;
+  readonly status: number;
+  readonly contentType: string | null;
+  /** Link distance from a seed. */
+  readonly depth: number;
+  /** `<title>` of an HTML page, whitespace collapsed; null when there is none. */
+  readonly title: string | null;
+  /** Body bytes, decoded. */
+  readonly bytes: number;
+  /** When the page was handled (ISO 8601). */
+  readonly fetchedAt: string;
+  readonly noindex: boolean;
+  readonly nofollow: boolean;
+  /** `<link rel="canonical">`, resolved; null when absent. */
+  readonly canonical: string | null;
+}
+
+export const PAGE_RECORD_FIELDS: readonly (keyof PageRecord)[] = [
+  'url',
+  'finalUrl',
+  'status',
+  'contentType',
+  'depth',
+  'title',
+  'bytes',
+  'fetchedAt',
+  'noindex',
+  'nofollow',
+  'canonical',
+];

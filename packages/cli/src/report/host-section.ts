@@ -1,0 +1,126 @@
+// One host's part of the crawl report (PURE): its politeness verdict, timeline, gap chart,
+// robots.txt fetches and decisions (with the deciding lines), statuses and skips.
+
+import { count, duration, escapeHtml, table } from './html.js';
+import type { HostReport, RobotsDecisionReport, RobotsFetchReport } from './report-data.js';
+import { gapChartSvg, timelineSvg } from './timeline-svg.js';
+
+export interface HostVerdict {
+  readonly polite: boolean;
+  /** `✓` or `✗`. */
+  readonly mark: string;
+  /** One line for people. */
+  readonly text: string;
+}
+
+/** Whether every gap at the host was at least the delay it owed. */
+export function hostVerdict(host: HostReport): HostVerdict {
+  const { gaps } = host;
+  if (gaps.tooShort > 0) {
+    return { polite: false, mark: '✗', text: `${count(gaps.tooShort)} of ${count(gaps.count)} gaps shorter than the delay` };
+  }
+  if (gaps.count === 0 || gaps.minMs === null) {
+    return { polite: true, mark: '✓', text: host.requestCount === 0 ? 'no request made' : 'one request: no gap to measure' };
+  }
+  return { polite: true, mark: '✓', text: `every gap ≥ its delay (tightest ${tightest(host)})` };
+}
+
+/** `201 ms ≥ 200 ms`. */
+export function tightest(host: HostReport): string {
+  const { minMs, delayAtMinMs } = host.gaps;
+  if (minMs === null || delayAtMinMs === null) return '—';
+  return `${duration(minMs)} ${minMs >= delayAtMinMs ? '≥' : '<'} ${duration(delayAtMinMs)}`;
+}
+
+/** The host's name as shown: its label and its host name. */
+export function hostTitle(host: HostReport): string {
+  return host.label === undefined ? escapeHtml(host.hostKey) : `${escapeHtml(host.label)} <span class="key">${escapeHtml(host.hostKey)}</span>`;
+}
+
+/** How the host's robots.txt answered, in a few words (the latest fetch). */
+export function robotsSummary(host: HostReport): string {
+  const last = host.robotsFetches.at(-1);
+  if (last === undefined) return 'not fetched';
+  const status = last.status === null ? 'network error' : String(last.status);
+  const meaning: Record<string, string> = {
+    success: 'rules',
+    unavailable: 'none: all allowed',
+    unreachable: 'unreachable: all disallowed',
+    redirect: 'redirect',
+  };
+  const tries = host.robotsFetches.length > 1 ? ` (${host.robotsFetches.length} fetches)` : '';
+  return `${status} · ${meaning[last.outcome] ?? last.outcome}${tries}`;
+}
+
+function delayText(host: HostReport): string {
+  const robots = host.crawlDelaySeconds === undefined ? 'no Crawl-delay for us' : `Crawl-delay ${host.crawlDelaySeconds} s`;
+  return `delay kept ${duration(host.delayMs)} (${robots})`;
+}
+
+function fetchRows(fetches: readonly RobotsFetchReport[], startedAt: number): string[][] {
+  return fetches.map((fetch) => [
+    `+${escapeHtml(duration(Math.max(0, fetch.at - startedAt)))}`,
+    `<span class="url">${escapeHtml(fetch.url)}</span>`,
+    fetch.status === null ? 'network error' : escapeHtml(fetch.status),
+    `<span class="outcome ${escapeHtml(fetch.outcome)}">${escapeHtml(fetch.outcome)}</span>${fetch.error === undefined ? '' : ` <span class="muted">${escapeHtml(fetch.error)}</span>`}`,
+    escapeHtml(duration(fetch.durationMs)),
+  ]);
+}
+
+/** What decided: the line (`line 5: Disallow: /cart`) or why robots.txt gave no line. */
+function basisText(decision: RobotsDecisionReport): string {
+  if (decision.line !== undefined) return `<code>line ${escapeHtml(decision.line)}: ${escapeHtml(decision.text ?? '')}</code>`;
+  const words: Record<string, string> = {
+    rules: decision.allowed ? 'no rule matched' : 'disallowed',
+    unavailable: 'robots.txt unavailable (4xx): all allowed',
+    cached: 'last good robots.txt (site unreachable now)',
+    'unreachable-too-long': 'unreachable for too long: all allowed',
+    'robots-unreachable': 'robots.txt unreachable: all disallowed',
+  };
+  const detail = decision.detail === undefined ? '' : ` <span class="muted">${escapeHtml(decision.detail)}</span>`;
+  return `${escapeHtml(words[decision.basis] ?? decision.basis)}${detail}`;
+}
+
+function decisionRows(decisions: readonly RobotsDecisionReport[]): string[][] {
+  return decisions.map((decision) => [
+    decision.allowed ? '<span class="ok">allowed</span>' : '<span class="bad">disallowed</span>',
+    basisText(decision),
+    escapeHtml(count(decision.count)),
+    decision.examples.map((url) => `<span class="url">${escapeHtml(url)}</span>`).join('<br>'),
+  ]);
+}
+
+function countsTable(title: string, counts: Readonly<Record<string, number>>): string {
+  const entries = Object.entries(counts).sort((a, b) => b[1] - a[1]);
+  if (entries.length === 0) return '';
+  return `<div><h4>${escapeHtml(title)}</h4>${table(['', 'count'], entries.map(([key, n]) => [escapeHtml(key), escapeHtml(count(n))]), 'compact')}</div>`;
+}
+
+function kindsText(host: HostReport): string {
+  const kinds = new Map<string, number>();
+  for (const request of host.requests) kinds.set(request.kind, (kinds.get(request.kind) ?? 0) + 1);
+  const parts = [...kinds].map(([kind, n]) => `${count(n)} ${kind === 'robots' ? 'robots.txt' : kind}`);
+  const extra = host.requestCount > host.requests.length ? `, ${count(host.requestCount - host.requests.length)} more not drawn` : '';
+  return `${count(host.requestCount)} requests (${parts.join(', ')}${extra})`;
+}
+
+/** The host's section, with `id` as its anchor. */
+export function hostSection(host: HostReport, id: string, startedAt: number, finishedAt: number): string {
+  const verdict = hostVerdict(host);
+  const facts = [kindsText(host), delayText(host), verdict.text];
+  if (host.latency.meanMs !== null) facts.push(`mean latency ${duration(host.latency.meanMs)}`);
+  const decisions = host.decisions.length === 0 ? '<p class="muted">No robots.txt decision recorded.</p>' : table(['verdict', 'decided by', 'URLs', 'examples'], decisionRows(host.decisions));
+  const fetches = host.robotsFetches.length === 0 ? '<p class="muted">robots.txt was not fetched.</p>' : table(['at', 'URL', 'status', 'outcome', 'took'], fetchRows(host.robotsFetches, startedAt));
+  return `<section class="host" id="${escapeHtml(id)}">
+<h3><span class="verdict ${verdict.polite ? 'ok' : 'bad'}" title="${verdict.polite ? 'polite' : 'not polite'}">${verdict.mark}</span> ${hostTitle(host)}</h3>
+<p class="facts">${facts.map(escapeHtml).join(' · ')}</p>
+<p class="origins">${host.origins.map((origin) => `<span class="url">${escapeHtml(origin)}</span>`).join(' ')}</p>
+${timelineSvg(host, startedAt, finishedAt)}
+${gapChartSvg(host)}
+<h4>robots.txt fetches</h4>
+${fetches}
+<h4>robots.txt decisions</h4>
+${decisions}
+<div class="cols">${countsTable('Statuses', host.statuses)}${countsTable('Skips', host.skips)}</div>
+</section>`;
+}

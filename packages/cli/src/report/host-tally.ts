@@ -1,0 +1,133 @@
+// What the report collector keeps about one host while a crawl runs: its requests (up to a cap),
+// the gaps between them measured as they come, robots.txt fetches and decisions, statuses,
+// skips and latencies. Plain bookkeeping, no I/O.
+
+import type { GapSummary, HostReport, ReportRequest, RobotsDecisionReport, RobotsFetchReport } from './report-data.js';
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** A decision group under construction. */
+interface DecisionTally {
+  readonly allowed: boolean;
+  readonly basis: string;
+  readonly line?: number;
+  readonly text?: string;
+  readonly detail?: string;
+  count: number;
+  readonly examples: string[];
+}
+
+export interface HostTallyLimits {
+  /** Requests kept for the timeline; later ones are still measured. */
+  readonly maxRequests: number;
+  /** Example URLs kept per robots decision. */
+  readonly maxExamples: number;
+}
+
+export class HostTally {
+  readonly origins = new Set<string>();
+  readonly requests: Mutable<ReportRequest>[] = [];
+  requestCount = 0;
+  /** The latest page delay seen (the host clock's gap), if any page was requested. */
+  delayMs: number | undefined;
+  crawlDelaySeconds: number | undefined;
+  readonly robotsFetches: RobotsFetchReport[] = [];
+  readonly statuses: Record<string, number> = {};
+  readonly skips: Record<string, number> = {};
+  private readonly decisions = new Map<string, DecisionTally>();
+  private lastAt: number | undefined;
+  private gapCount = 0;
+  private gapSumMs = 0;
+  private minGapMs: number | null = null;
+  private delayAtMinMs: number | null = null;
+  private minRatio: number | null = null;
+  private tooShort = 0;
+  private latencyCount = 0;
+  private latencySumMs = 0;
+  private latencyMaxMs: number | null = null;
+
+  constructor(
+    readonly hostKey: string,
+    private readonly limits: HostTallyLimits,
+  ) {}
+
+  /**
+   * Counts a request and measures the gap since the previous one against the delay that
+   * applies to it: its own `delayMs`, else the host's latest, else `fallbackDelayMs`.
+   * Returns the record (kept or not) so its answer can be filled in.
+   */
+  request(request: ReportRequest, fallbackDelayMs: number): Mutable<ReportRequest> {
+    if (request.delayMs !== undefined) this.delayMs = request.delayMs;
+    const delay = request.delayMs ?? this.delayMs ?? fallbackDelayMs;
+    if (this.lastAt !== undefined) this.gap(request.at - this.lastAt, delay);
+    this.lastAt = this.lastAt === undefined ? request.at : Math.max(this.lastAt, request.at);
+    this.requestCount++;
+    const record: Mutable<ReportRequest> = { ...request };
+    if (this.requests.length < this.limits.maxRequests) this.requests.push(record);
+    return record;
+  }
+
+  private gap(gapMs: number, delayMs: number): void {
+    this.gapCount++;
+    this.gapSumMs += gapMs;
+    const ratio = delayMs > 0 ? gapMs / delayMs : Infinity;
+    if (gapMs < delayMs) this.tooShort++;
+    if (this.minRatio === null || ratio < this.minRatio || (ratio === this.minRatio && gapMs < (this.minGapMs ?? Infinity))) {
+      this.minRatio = ratio;
+      this.minGapMs = gapMs;
+      this.delayAtMinMs = delayMs;
+    }
+  }
+
+  response(status: number | null, durationMs: number): void {
+    if (status !== null) this.statuses[status] = (this.statuses[status] ?? 0) + 1;
+    this.latencyCount++;
+    this.latencySumMs += durationMs;
+    this.latencyMaxMs = Math.max(this.latencyMaxMs ?? 0, durationMs);
+  }
+
+  skip(reason: string): void {
+    this.skips[reason] = (this.skips[reason] ?? 0) + 1;
+  }
+
+  decision(decision: Omit<DecisionTally, 'count' | 'examples'>, url: string): void {
+    const key = JSON.stringify([decision.allowed, decision.basis, decision.line, decision.text, decision.detail]);
+    let tally = this.decisions.get(key);
+    if (tally === undefined) this.decisions.set(key, (tally = { ...decision, count: 0, examples: [] }));
+    tally.count++;
+    if (tally.examples.length < this.limits.maxExamples && !tally.examples.includes(url)) tally.examples.push(url);
+  }
+
+  report(label: string | undefined, fallbackDelayMs: number): HostReport {
+    const gaps: GapSummary = {
+      count: this.gapCount,
+      minMs: this.minGapMs,
+      delayAtMinMs: this.delayAtMinMs,
+      minRatio: this.minRatio === Infinity ? null : this.minRatio,
+      tooShort: this.tooShort,
+      meanMs: this.gapCount === 0 ? null : this.gapSumMs / this.gapCount,
+    };
+    const decisions: RobotsDecisionReport[] = [...this.decisions.values()]
+      .map((d) => ({ ...d, examples: [...d.examples] }))
+      .sort((a, b) => Number(a.allowed) - Number(b.allowed) || b.count - a.count);
+    return {
+      hostKey: this.hostKey,
+      ...(label === undefined ? {} : { label }),
+      origins: [...this.origins].sort(),
+      requests: this.requests.map((r) => ({ ...r })),
+      requestCount: this.requestCount,
+      delayMs: this.delayMs ?? fallbackDelayMs,
+      ...(this.crawlDelaySeconds === undefined ? {} : { crawlDelaySeconds: this.crawlDelaySeconds }),
+      gaps,
+      robotsFetches: [...this.robotsFetches],
+      decisions,
+      statuses: { ...this.statuses },
+      skips: { ...this.skips },
+      latency: {
+        count: this.latencyCount,
+        meanMs: this.latencyCount === 0 ? null : this.latencySumMs / this.latencyCount,
+        maxMs: this.latencyMaxMs,
+      },
+    };
+  }
+}

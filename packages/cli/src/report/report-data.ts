@@ -1,0 +1,119 @@
+// The crawl report's data: plain JSON, built by the collector from the crawler's events and
+// turned into HTML by `renderCrawlReport`. Every string in it may come from the web.
+
+/** One request as the crawler started it. */
+export interface ReportRequest {
+  /** When it started (ms since the epoch). */
+  readonly at: number;
+  /** `page`, `robots`, or a plugin's kind (`sitemap`, …). */
+  readonly kind: string;
+  readonly url: string;
+  /** The gap the host's clock kept before it (crawl-delay or minimum, backoff aside); absent for robots.txt. */
+  readonly delayMs?: number;
+  /** HTTP status of the response; null for a network error; absent when no answer was seen. */
+  readonly status?: number | null;
+  readonly durationMs?: number;
+}
+
+/** The gaps between consecutive request starts at one host, against the delay in force. */
+export interface GapSummary {
+  /** Gaps measured (requests − 1). */
+  readonly count: number;
+  /** The shortest gap (ms); null without gaps. */
+  readonly minMs: number | null;
+  /** The delay that applied to the shortest gap. */
+  readonly delayAtMinMs: number | null;
+  /** The smallest gap ÷ its delay (1 or more is polite); null without gaps. */
+  readonly minRatio: number | null;
+  /** Gaps shorter than the delay that applied to them: 0 for a polite crawl. */
+  readonly tooShort: number;
+  readonly meanMs: number | null;
+}
+
+/** One robots.txt request (one hop) and how it ended. */
+export interface RobotsFetchReport {
+  readonly at: number;
+  readonly url: string;
+  /** HTTP status; null for a network error. */
+  readonly status: number | null;
+  /** `success` (2xx: rules), `unavailable` (4xx: all allowed), `unreachable` (5xx/429/network: all disallowed), `redirect`. */
+  readonly outcome: string;
+  readonly durationMs: number;
+  readonly error?: string;
+}
+
+/** URLs decided alike by one host's robots.txt: same verdict, same basis, same deciding line. */
+export interface RobotsDecisionReport {
+  readonly allowed: boolean;
+  /** The gate's reason (`rules`, `unavailable`, `cached`, …) or the skip's (`robots-unreachable`). */
+  readonly basis: string;
+  /** Line number of the deciding rule, when a rule decided. */
+  readonly line?: number;
+  /** The deciding line as written (`Disallow: /cart`). */
+  readonly text?: string;
+  /** Free text when no line decided (why robots.txt was not usable). */
+  readonly detail?: string;
+  readonly count: number;
+  /** A few of the URLs. */
+  readonly examples: readonly string[];
+}
+
+export interface HostReport {
+  /** The politeness key: the host name. */
+  readonly hostKey: string;
+  /** A friendlier name, when the caller knows one (the demo web's `shop`, `news`, …). */
+  readonly label?: string;
+  readonly origins: readonly string[];
+  /** Requests in start order (at most the collector's cap; see `requestCount`). */
+  readonly requests: readonly ReportRequest[];
+  /** All requests, including those beyond the cap. */
+  readonly requestCount: number;
+  /** The delay in force at the end (ms). */
+  readonly delayMs: number;
+  /** The robots.txt `Crawl-delay` (seconds) for the crawler's user agent, when one was set. */
+  readonly crawlDelaySeconds?: number;
+  readonly gaps: GapSummary;
+  readonly robotsFetches: readonly RobotsFetchReport[];
+  readonly decisions: readonly RobotsDecisionReport[];
+  readonly statuses: Readonly<Record<string, number>>;
+  readonly skips: Readonly<Record<string, number>>;
+  /** Responses timed (robots.txt included) and their mean and largest duration. */
+  readonly latency: { readonly count: number; readonly meanMs: number | null; readonly maxMs: number | null };
+}
+
+export interface ReportError {
+  readonly url: string;
+  readonly message: string;
+  readonly stage: string;
+}
+
+export interface ReportTotals {
+  readonly pages: number;
+  readonly requests: number;
+  readonly robotsRequests: number;
+  readonly bytes: number;
+  readonly errors: number;
+  readonly retries: number;
+  /** URLs still queued at the end. */
+  readonly queued: number;
+  readonly durationMs: number;
+  readonly pagesPerSecond: number;
+}
+
+export interface CrawlReportData {
+  readonly title: string;
+  readonly userAgent: string;
+  readonly seeds: readonly string[];
+  readonly startedAt: number;
+  readonly finishedAt: number;
+  /** The crawl was stopped (Ctrl-C) before it finished. */
+  readonly aborted: boolean;
+  /** Settings worth showing, as name/value pairs (`delay`, `concurrency`, …). */
+  readonly settings: readonly (readonly [string, string])[];
+  readonly totals: ReportTotals;
+  readonly statuses: Readonly<Record<string, number>>;
+  readonly skips: Readonly<Record<string, number>>;
+  readonly hosts: readonly HostReport[];
+  /** Errors that were final (no retry left), at most the collector's cap. */
+  readonly errors: readonly ReportError[];
+}

@@ -1,0 +1,87 @@
+// `politely demo`, as a user runs it: it starts the demo web, crawls it, leaves the pages and the
+// report in --out-dir, and exits 0, without one request robots.txt disallows.
+
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseRobotsTxt } from '@politely/core';
+import { DEMO_HOST_NAMES, demoProducts, startDemoWeb, type LocalWeb } from '@politely/local-web';
+import { jsonLines, runCli, type CliResult } from './run-cli.js';
+
+const UA = 'PolitelyDemo/0.1 (+https://example.invalid/bot)';
+
+let dir: string;
+let result: CliResult;
+let durationMs: number;
+/** A second demo web, for its manifest (same hosts and addresses, another port). */
+let reference: LocalWeb;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'politely-demo-'));
+  reference = await startDemoWeb();
+  const started = Date.now();
+  result = await runCli(['demo', '--out-dir', join(dir, 'out')]);
+  durationMs = Date.now() - started;
+}, 90_000);
+
+afterAll(async () => {
+  await reference.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('politely demo', () => {
+  it('exits 0 well under a minute and says where the results and the report are', () => {
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(durationMs).toBeLessThan(45_000);
+    const out = join(dir, 'out');
+    expect(result.stdout).toContain(`Results in ${out}:`);
+    expect(result.stdout).toContain(`  pages   ${join(out, 'pages.jsonl')}`);
+    expect(result.stdout).toContain(`  report  ${join(out, 'report.html')}`);
+    expect(result.stdout).toMatch(/^Crawl finished in [\d.]+ s\.$/m);
+    for (const name of DEMO_HOST_NAMES) expect(result.stdout).toMatch(new RegExp(`^  ${name} +http://127\\.0\\.0\\.\\d+:\\d+ +robots\\.txt \\d{3}`, 'm'));
+  });
+
+  it('made no request robots.txt disallows, kept every crawl-delay, and found every page (by the servers’ logs)', () => {
+    expect(result.stdout).toMatch(/✓ robots\.txt: none of the \d+ requests the servers logged went to a path their robots\.txt disallows/);
+    expect(result.stdout).toMatch(/✓ pace: at every host, requests arrived at least its crawl-delay apart \(tightest: \w+ \d+ ms ≥ \d+ ms\)/);
+    const coverage = /✓ coverage: (\d+) of the (\d+) pages/.exec(result.stdout);
+    expect(coverage?.[1]).toBe(coverage?.[2]);
+    expect(result.stdout).not.toContain('✗');
+  });
+
+  it('leaves one JSON line per page, each allowed by its host’s robots.txt, every product among them', () => {
+    const records = jsonLines(readFileSync(join(dir, 'out', 'pages.jsonl'), 'utf8')) as { url: string; finalUrl: string; status: number; title: string | null }[];
+    expect(records.length).toBeGreaterThan(100);
+    const byAddress = new Map(reference.hosts.map((host) => [host.address, host]));
+    for (const record of records) {
+      for (const url of [record.url, record.finalUrl]) {
+        const parsed = new URL(url);
+        const host = byAddress.get(parsed.hostname);
+        expect(host, url).toBeDefined();
+        expect(host?.robotsStatus, url).not.toBe(503);
+        if (host?.robotsStatus === 200) expect(parseRobotsTxt(host.robotsTxt ?? '').isAllowed(`${host.origin}${parsed.pathname}${parsed.search}`, UA), url).toBe(true);
+      }
+    }
+    const shop = reference.host('shop').address;
+    const fetched = new Set(records.filter((r) => new URL(r.finalUrl).hostname === shop && r.status === 200).map((r) => new URL(r.finalUrl).pathname));
+    for (const product of demoProducts()) expect(fetched.has(product.path), product.path).toBe(true);
+    expect(records.some((r) => r.title?.includes('Loopback Supply Co.'))).toBe(true);
+  });
+
+  it('leaves the HTML report: polite verdicts for all eight hosts, the 503 host included', () => {
+    const html = readFileSync(join(dir, 'out', 'report.html'), 'utf8');
+    expect(html).toContain('Polite: at every one of 8 hosts');
+    expect(html).not.toContain('verdict bad');
+    for (const name of DEMO_HOST_NAMES) expect(html).toContain(`${name} <span class="key">127.0.0.`);
+    expect(html).toMatch(/503 · unreachable: all disallowed \(\d fetches\)/);
+    expect(existsSync(join(dir, 'out', 'pages.jsonl'))).toBe(true);
+  });
+
+  it('rejects a bad option with a one-line usage error', async () => {
+    const bad = await runCli(['demo', '--log', 'xml']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe("politely: demo: --log must be plain or json, got 'xml'\n");
+  });
+});
