@@ -65,7 +65,7 @@ export class UrlProcessor {
     if (check.reason === 'unreachable') return this.robotsUnreachable(lease, check, robotsUsedSlot);
     politeness.robotsRecovered(entry.hostKey);
     if (politeness.learnCrawlDelay(entry.hostKey, check.crawlDelay)) {
-      await store.setHostPolicy(entry.hostKey, { delayMs: politeness.delayMs(entry.hostKey) });
+      await store.setHostPolicy(entry.hostKey, { delayMs: politeness.delayMs(entry.hostKey), maxInFlight: options.perHostConcurrency });
     }
     // The clock counts from when the robots.txt response was in (the request had surely reached
     // the server by then), so server-side gaps are never shorter than the delay.
@@ -83,7 +83,9 @@ export class UrlProcessor {
     }
     // The robots.txt request used this host's turn: the URL waits for the next one.
     const overBudget = processor === undefined && this.deps.pageBudget.started >= this.deps.pageBudget.max;
-    if (robotsUsedSlot || overBudget) return store.release(lease.id, { hostReadyAt: afterRobots });
+    // A lease past its expiry may already be another worker's: the store assumes no request after it.
+    const leaseExpired = Date.now() >= lease.leaseExpiresAt;
+    if (robotsUsedSlot || overBudget || leaseExpired) return store.release(lease.id, { hostReadyAt: afterRobots });
     return this.fetchAndHandle(lease, processor, check);
   }
 

@@ -71,6 +71,14 @@ export interface RobotsCacheStore {
   get(origin: string): Promise<RobotsCacheRecord | undefined>;
   set(origin: string, record: RobotsCacheRecord): Promise<void>;
   delete(origin: string): Promise<void>;
+  /**
+   * Optional, for a store shared by several processes (Redis): takes the lock on fetching
+   * `origin`'s robots.txt for at most `ttlMs`, so that one process fetches it per cache period.
+   * Resolves with the function that releases the lock, or null when another process holds it;
+   * the gate then waits for that process's record (polling `get`) instead of fetching. A store
+   * without it (the memory store) leaves it to each gate's in-process single-flight.
+   */
+  acquireFetchLock?(origin: string, ttlMs: number): Promise<(() => Promise<void>) | null>;
 }
 
 export interface MemoryRobotsCacheOptions {

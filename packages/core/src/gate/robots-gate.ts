@@ -1,6 +1,9 @@
 // The robots gate: "may this user agent fetch this URL now?" One robots.txt per origin,
-// fetched once (single-flight), interpreted by its HTTP outcome, cached, refreshed, shared.
+// fetched once (single-flight in the process; a fetch lock across processes when the store
+// has one), interpreted by its HTTP outcome, cached, refreshed, shared.
 
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { PolitelyError } from '../errors.js';
 import { parseRobotsTxt } from '../robots/parse.js';
 import type { RobotsRule, RobotsTxt } from '../robots/types.js';
@@ -87,6 +90,15 @@ export interface RobotsGate {
   /** Aborts fetches in flight and closes the default fetch's connections; later calls reject. Idempotent. */
   close(): Promise<void>;
 }
+
+/** Added to the fetch lock's lifetime beyond the longest fetch (every hop at its deadline). */
+const FETCH_LOCK_MARGIN_MS = 1000;
+/** How many lock lifetimes a gate waits for other processes' fetch before fetching anyway. */
+const FETCH_LOCK_WAIT_ROUNDS = 2;
+/** Polling of the store while another process fetches: from this pause, doubling… */
+const FETCH_LOCK_POLL_MIN_MS = 25;
+/** …up to this one. */
+const FETCH_LOCK_POLL_MAX_MS = 1000;
 
 /** Creates a robots gate; see `RobotsGateOptions` for its defaults. */
 export function createRobotsGate(options?: RobotsGateOptions): RobotsGate {
@@ -202,7 +214,43 @@ class Gate implements RobotsGate {
     return pending;
   }
 
+  /**
+   * Fetches the origin's robots.txt and stores the record. With a store shared between processes
+   * (one that has `acquireFetchLock`), only the process holding the origin's fetch lock fetches;
+   * the others poll the store for its record, so all workers make one request per origin per
+   * cache period. A holder that dies loses its lock when it expires, and a waiter takes over.
+   */
   private async refresh(origin: string, previous: RobotsCacheRecord | undefined, userAgent: string): Promise<RobotsCacheRecord> {
+    const acquireFetchLock = this.store.acquireFetchLock?.bind(this.store);
+    if (acquireFetchLock === undefined) return this.fetchAndStore(origin, previous, userAgent);
+    // Long enough for a whole fetch: every hop may take up to timeoutMs.
+    const ttlMs = this.options.timeoutMs * (this.options.maxRedirects + 1) + FETCH_LOCK_MARGIN_MS;
+    // Room for a holder that dies and a second holder's whole fetch; past it, fetch anyway:
+    // one extra robots.txt request beats a crawl stalled by a stuck lock.
+    const deadline = performance.now() + FETCH_LOCK_WAIT_ROUNDS * ttlMs;
+    for (let pauseMs = FETCH_LOCK_POLL_MIN_MS; ; pauseMs = Math.min(pauseMs * 2, FETCH_LOCK_POLL_MAX_MS)) {
+      const release = await acquireFetchLock(origin, ttlMs);
+      if (release !== null) {
+        try {
+          // Another process may have stored a fresh record between our read and our lock.
+          const latest = await this.store.get(origin);
+          if (latest !== undefined && isRecordCurrent(latest, this.options.now())) return latest;
+          return await this.fetchAndStore(origin, latest ?? previous, userAgent);
+        } finally {
+          await release().catch(() => {});
+        }
+      }
+      const left = deadline - performance.now();
+      if (left <= 0) return this.fetchAndStore(origin, previous, userAgent);
+      await sleep(Math.min(pauseMs, left), undefined, { signal: this.closing.signal }).catch(() => {
+        throw new PolitelyError('ERR_ABORTED', 'the robots gate was closed');
+      });
+      const record = await this.store.get(origin);
+      if (record !== undefined && isRecordCurrent(record, this.options.now())) return record;
+    }
+  }
+
+  private async fetchAndStore(origin: string, previous: RobotsCacheRecord | undefined, userAgent: string): Promise<RobotsCacheRecord> {
     const { maxRedirects, maxBytes, timeoutMs, now, policy } = this.options;
     const result = await fetchRobotsTxt({
       origin,

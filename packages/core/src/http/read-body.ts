@@ -19,6 +19,9 @@ export interface ReadBody {
 }
 
 export async function readBody(raw: Readable, contentEncoding: string | undefined, limit: BodyLimit): Promise<ReadBody> {
+  // We destroy the body early (at the cap, or for an encoding we cannot decode); the error that
+  // destroying emits is expected, and must not surface as an unhandled 'error' event.
+  raw.on('error', ignore);
   let decoders: Transform[];
   try {
     decoders = decodersFor(contentEncoding);
@@ -78,3 +81,5 @@ function decodersFor(contentEncoding: string | undefined): Transform[] {
     throw new PolitelyError('ERR_FETCH_FAILED', `unsupported content-encoding ${JSON.stringify(coding)}`);
   });
 }
+
+function ignore(): void {}

@@ -18,6 +18,8 @@ interface HostPace {
   adaptiveMs: number;
   failures: number;
   robotsFailures: number;
+  /** The store has been told this host's policy by this process. */
+  announced: boolean;
 }
 
 /** Hosts remembered at most; the least recently touched are forgotten (they fall back to defaults). */
@@ -34,12 +36,18 @@ export class HostPoliteness {
     return Math.max(pace.baseDelayMs, pace.adaptiveMs);
   }
 
-  /** Records the robots.txt crawl-delay; returns true when the host's delay changed. */
+  /**
+   * Records the robots.txt crawl-delay; returns true when the store should be told the host's
+   * policy: the delay changed, or this process has not told it yet (a shared or reopened store
+   * may hold another default).
+   */
   learnCrawlDelay(hostKey: string, crawlDelaySeconds: number | undefined): boolean {
     const pace = this.pace(hostKey);
     const before = this.delayMs(hostKey);
     pace.baseDelayMs = hostDelayMs(crawlDelaySeconds, { minDelayMs: this.settings.minDelayMs, maxDelayMs: this.settings.maxCrawlDelayMs });
-    return this.delayMs(hostKey) !== before;
+    const announce = !pace.announced || this.delayMs(hostKey) !== before;
+    pace.announced = true;
+    return announce;
   }
 
   succeeded(hostKey: string, latencyMs: number, status: number): void {
@@ -96,7 +104,7 @@ export class HostPoliteness {
     let pace = this.hosts.get(hostKey);
     if (pace === undefined) {
       if (this.hosts.size >= MAX_HOSTS) this.hosts.delete(this.hosts.keys().next().value!);
-      pace = { baseDelayMs: this.settings.minDelayMs, adaptiveMs: 0, failures: 0, robotsFailures: 0 };
+      pace = { baseDelayMs: this.settings.minDelayMs, adaptiveMs: 0, failures: 0, robotsFailures: 0, announced: false };
     } else {
       this.hosts.delete(hostKey); // re-insert: Map order is our recency order
     }

@@ -1,0 +1,54 @@
+// Where a crawl lives in Redis. Every key of a crawl starts with one prefix, by default
+// `politely:{<crawlId>}:`. The braces are a Redis Cluster hash tag: all keys of a crawl hash to
+// one slot, so one Lua script may touch them all (a script's keys must share a slot in Cluster).
+//
+//   <prefix>seen          SET   dedupe keys of every URL ever added
+//   <prefix>ready         ZSET  schedulable hosts (URLs queued, room in flight) → readyAt (ms)
+//   <prefix>hosts         ZSET  every host → queued + in flight (busiest first; > 0 = active)
+//   <prefix>leases        ZSET  lease id → expiry (ms)
+//   <prefix>meta          HASH  queued, done, addSeq, backSeq, leaseSeq counters
+//   <prefix>q:<hostKey>   ZSET  the host's queue: encoded entry → score (see queue-score.ts)
+//   <prefix>h:<hostKey>   HASH  the host: r readyAt, d delayMs, m maxInFlight, f inFlight, n done, a added
+//   <prefix>l:<leaseId>   HASH  one lease: h hostKey, e encoded entry, p queue priority, x expiry, b clock before
+//   <prefix>robots:<origin>       STRING  a robots.txt record (JSON), expiring some time after it goes stale
+//   <prefix>robots-lock:<origin>  STRING  the fetch lock of an origin's robots.txt (token, PX ttl)
+
+import { PolitelyError } from '@politely/core';
+
+export interface RedisKeyOptions {
+  /**
+   * Names the crawl: its keys are `politely:{<crawlId>}:…`. Processes that use one crawl id
+   * (and one Redis) share one crawl. Required unless `keyPrefix` is given.
+   */
+  readonly crawlId?: string;
+  /**
+   * The prefix of every key, instead of `politely:{<crawlId>}:`. For Redis Cluster, keep a
+   * `{hash tag}` in it so that all keys of the crawl share one slot.
+   * @default `politely:{<crawlId>}:`
+   */
+  readonly keyPrefix?: string;
+}
+
+/** The key prefix of a crawl. */
+export function resolveKeyPrefix(entryPoint: string, options: RedisKeyOptions): string {
+  if (options.keyPrefix !== undefined) {
+    if (options.keyPrefix === '') throw invalid(entryPoint, 'keyPrefix must not be empty');
+    return options.keyPrefix;
+  }
+  const { crawlId } = options;
+  if (typeof crawlId !== 'string' || crawlId === '') throw invalid(entryPoint, 'crawlId (or keyPrefix) is required');
+  if (/[{}]/.test(crawlId)) throw invalid(entryPoint, `crawlId must not contain braces (it becomes a hash tag), got ${JSON.stringify(crawlId)}`);
+  return `politely:{${crawlId}}:`;
+}
+
+/** The fixed keys of a crawl's frontier, in the order the scripts take them as KEYS. */
+export function frontierKeys(prefix: string): readonly [string, string, string, string, string] {
+  return [`${prefix}meta`, `${prefix}ready`, `${prefix}hosts`, `${prefix}leases`, `${prefix}seen`];
+}
+
+export const robotsKey = (prefix: string, origin: string): string => `${prefix}robots:${origin}`;
+export const robotsLockKey = (prefix: string, origin: string): string => `${prefix}robots-lock:${origin}`;
+
+export function invalid(entryPoint: string, message: string): PolitelyError {
+  return new PolitelyError('ERR_INVALID_OPTION', `${entryPoint}: ${message}`);
+}

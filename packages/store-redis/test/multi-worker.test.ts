@@ -1,0 +1,159 @@
+// Three worker processes on one Redis-backed crawl of a local fleet; one is SIGKILLed mid-crawl.
+// The proof is the servers' own request log: every allowed page fetched, nothing disallowed
+// fetched, no two requests to a host closer together than its crawl-delay across all workers,
+// and one robots.txt request per origin. The workers run the BUILT packages (`pnpm build`).
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
+import { describe, expect, it } from 'vitest';
+import { minGapMsByOrigin, startFleet, violations, type LoggedRequest } from '../../local-web/src/index.js';
+import { deleteCrawls, REDIS_URL, redisDownReason, redisSuiteTitle, uniqueCrawlId, warnIfSkipped } from './redis-helpers.js';
+
+const redisDown = await redisDownReason();
+warnIfSkipped('multi-worker.test.ts', redisDown);
+
+const packageDir = fileURLToPath(new URL('..', import.meta.url));
+const WORKER = fileURLToPath(new URL('./fixtures/crawl-worker.mjs', import.meta.url));
+const BUILT = ['../crawler/dist/index.js', '../core/dist/index.js', 'dist/index.js'].map((path) => new URL(path, `file://${packageDir}`));
+const USER_AGENT = 'PolitelyDemo/1.0 (+https://example.test/bot)';
+const CRAWL_DELAY_S = 0.5;
+const LEASE_MS = 2000;
+
+interface WorkerEvent {
+  readonly type: 'request' | 'error' | 'done';
+  readonly url?: string;
+  readonly kind?: string;
+  readonly message?: string;
+  readonly stats?: { readonly pages: number; readonly robotsRequests: number };
+}
+
+interface Worker {
+  readonly child: ChildProcess;
+  readonly events: WorkerEvent[];
+  readonly stderr: string[];
+  /** Resolves with the exit code (null when killed by a signal). */
+  readonly exited: Promise<number | null>;
+  onEvent: ((event: WorkerEvent) => void) | undefined;
+}
+
+function startWorker(config: Record<string, unknown>): Worker {
+  const child = spawn(process.execPath, [WORKER, JSON.stringify(config)], { cwd: packageDir, stdio: ['ignore', 'pipe', 'pipe'] });
+  const worker: Worker = {
+    child,
+    events: [],
+    stderr: [],
+    exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))),
+    onEvent: undefined,
+  };
+  let pending = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+    pending += chunk;
+    const lines = pending.split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines.filter((l) => l.trim() !== '')) {
+      const event = JSON.parse(line) as WorkerEvent;
+      worker.events.push(event);
+      worker.onEvent?.(event);
+    }
+  });
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => worker.stderr.push(chunk));
+  return worker;
+}
+
+async function waitUntil(what: string, timeoutMs: number, condition: () => boolean | Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** The two requests to `origin` closest together, and which workers sent them (for a failure message). */
+function closestPair(log: readonly LoggedRequest[], origin: string, workers: readonly Worker[]): string {
+  const requests = log.filter((r) => r.origin === origin).sort((a, b) => a.atMs - b.atMs);
+  let best = 1;
+  for (let i = 2; i < requests.length; i++) if (requests[i]!.atMs - requests[i - 1]!.atMs < requests[best]!.atMs - requests[best - 1]!.atMs) best = i;
+  const senders = (path: string): number[] => workers.flatMap((w, i) => (w.events.some((e) => e.type === 'request' && e.url === origin + path) ? [i] : []));
+  return [requests[best - 1], requests[best]].map((r) => `${r?.path} at ${r?.atMs.toFixed(1)} (${r?.dateMs}) by worker ${senders(r?.path ?? '').join('+')}`).join(' then ');
+}
+
+const pageRequests = (worker: Worker): string[] => worker.events.filter((e) => e.type === 'request' && e.kind === 'page').map((e) => e.url ?? '');
+
+describe.skipIf(redisDown !== null)(redisSuiteTitle('three Redis workers, one killed', redisDown), () => {
+  it('finish the crawl politely: every allowed page, nothing disallowed, crawl-delay kept across workers, one robots.txt per origin', async () => {
+    const missing = BUILT.filter((url) => !existsSync(url));
+    if (missing.length > 0) throw new Error(`the workers run the built packages: run \`pnpm build\` first (missing ${missing.map(String).join(', ')})`);
+    const web = await startFleet({ hosts: 4, pagesPerHost: 12, crawlDelaySeconds: CRAWL_DELAY_S, firstAddress: 220 });
+    const crawlId = uniqueCrawlId('workers');
+    const admin = new Redis(REDIS_URL);
+    const workers: Worker[] = [];
+    try {
+      const config = {
+        redisUrl: REDIS_URL,
+        crawlId,
+        seeds: web.hosts.map((host) => `${host.origin}/`),
+        userAgent: USER_AGENT,
+        leaseMs: LEASE_MS,
+        minDelayMs: 0,
+        concurrency: 8,
+      };
+      // The first worker processes pages slowly, so that it holds leases when it is killed.
+      workers.push(startWorker({ ...config, handlerDelayMs: 400 }), startWorker(config), startWorker(config));
+      const [victim, ...survivors] = workers as [Worker, Worker, Worker];
+
+      // Kill it mid-crawl: every robots.txt is in Redis (its fetch lock released), some pages are
+      // done, and it has just sent a request (its handler holds that URL's lease for 400 ms).
+      const robotsKeys = web.hosts.map((host) => `politely:{${crawlId}}:robots:${host.origin}`);
+      await waitUntil('robots.txt records of every origin and a first round of pages', 30_000, async () => {
+        const stored = await admin.exists(...robotsKeys);
+        return stored === robotsKeys.length && web.requestLog().length >= 12 && pageRequests(victim).length >= 1;
+      });
+      let killedAfter: string | undefined;
+      await new Promise<void>((resolve) => {
+        victim.onEvent = (event) => {
+          if (event.type !== 'request' || event.kind !== 'page' || killedAfter !== undefined) return;
+          killedAfter = event.url;
+          victim.child.kill('SIGKILL');
+          resolve();
+        };
+      });
+      expect(await victim.exited).toBeNull();
+
+      const deadline = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the surviving workers did not finish within 60 s')), 60_000).unref());
+      const codes = await Promise.race([Promise.all(survivors.map((worker) => worker.exited)), deadline]);
+      expect(codes, survivors.map((w) => w.stderr.join('')).join('\n')).toEqual([0, 0]);
+
+      const log = web.requestLog();
+      // Every allowed page was fetched, by whichever worker.
+      for (const host of web.hosts) {
+        const fetched = new Set(log.filter((r) => r.origin === host.origin).map((r) => r.path));
+        expect(host.expectedAllowedPaths.filter((path) => !fetched.has(path)), host.origin).toEqual([]);
+      }
+      // Nothing robots.txt disallows; exactly one robots.txt request per origin across the workers.
+      expect(violations(web, USER_AGENT)).toEqual([]);
+      for (const host of web.hosts) {
+        expect(log.filter((r) => r.origin === host.origin && r.path === '/robots.txt'), host.origin).toHaveLength(1);
+      }
+      // No two requests to one host closer together than its crawl-delay, whoever sent them.
+      const gaps = minGapMsByOrigin(log);
+      expect(gaps.size).toBe(web.hosts.length);
+      for (const [origin, gap] of gaps) expect(gap, closestPair(log, origin, workers)).toBeGreaterThanOrEqual(CRAWL_DELAY_S * 1000);
+      // The killed worker's URL came back when its lease expired, and a survivor fetched it.
+      const survivorPages = new Set(survivors.flatMap(pageRequests));
+      expect(survivorPages.has(killedAfter!), `${killedAfter} fetched again after the kill`).toBe(true);
+      // The work was shared, and every request a survivor announced reached the servers.
+      const logged = new Set(log.map((r) => `${r.origin}${r.path}`));
+      for (const worker of survivors) {
+        expect(pageRequests(worker).length).toBeGreaterThan(0);
+        expect(pageRequests(worker).filter((url) => !logged.has(url))).toEqual([]);
+      }
+    } finally {
+      for (const worker of workers) if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill('SIGKILL');
+      await web.close();
+      admin.disconnect();
+      expect(await deleteCrawls([crawlId])).toBe(0);
+    }
+  }, 120_000);
+});

@@ -1,0 +1,65 @@
+// Redis for the tests: REDIS_URL (default redis://127.0.0.1:6379), a ping at load time, unique
+// crawl ids, and cleanup. When Redis does not answer, the suites are skipped with the reason in
+// their name (never silently passed).
+
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { deleteRedisCrawl } from '../src/index.js';
+
+export const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+
+/** null when Redis answers a PING within a second; otherwise why not. */
+export async function redisDownReason(url = REDIS_URL): Promise<string | null> {
+  const probe = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: 1000,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    retryStrategy: () => null,
+  });
+  let connectionError: string | undefined;
+  probe.on('error', (error: Error) => {
+    connectionError ??= error.message;
+  });
+  try {
+    const answer = await Promise.race([
+      probe.connect().then(() => probe.ping()),
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no answer within 1 s')), 1000).unref()),
+    ]);
+    return answer === 'PONG' ? null : `PING answered ${String(answer)}`;
+  } catch (error) {
+    return connectionError ?? (error instanceof Error ? error.message : String(error));
+  } finally {
+    probe.disconnect();
+  }
+}
+
+/** A suite title that says, when Redis is down, that and why the suite is skipped. */
+export function redisSuiteTitle(title: string, downReason: string | null): string {
+  return downReason === null ? title : `${title} [SKIPPED: no Redis at ${REDIS_URL}: ${downReason}]`;
+}
+
+/** Says on stderr that a file's Redis tests are skipped, and why (they are never silently passed). */
+export function warnIfSkipped(file: string, downReason: string | null): void {
+  if (downReason !== null) console.warn(`[store-redis] ${file}: Redis tests SKIPPED: no Redis at ${REDIS_URL}: ${downReason}`);
+}
+
+/** A crawl id no other test (or test run) uses. */
+export function uniqueCrawlId(label: string): string {
+  return `test-${label}-${randomUUID()}`;
+}
+
+/** Deletes every key of the crawls, and resolves with how many keys remain under their prefixes (0). */
+export async function deleteCrawls(crawlIds: Iterable<string>): Promise<number> {
+  const admin = new Redis(REDIS_URL);
+  try {
+    let remaining = 0;
+    for (const crawlId of crawlIds) {
+      await deleteRedisCrawl({ redis: admin, crawlId });
+      remaining += (await admin.keys(`politely:{${crawlId}}:*`)).length;
+    }
+    return remaining;
+  } finally {
+    admin.disconnect();
+  }
+}

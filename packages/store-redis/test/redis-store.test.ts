@@ -1,0 +1,184 @@
+// The Redis FrontierStore: the shared contract (restart included), then what only a shared store
+// must do: several workers with their own connections claiming one crawl at once.
+
+import { Redis } from 'ioredis';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { FrontierEntry, FrontierStore } from '@politely/crawler';
+import { describeFrontierStoreContract } from '../../crawler/test/frontier/store-contract.js';
+import { createRedisFrontierStore, deleteRedisCrawl, MAX_QUEUE_PRIORITY, type RedisFrontierStoreOptions } from '../src/index.js';
+import { deleteCrawls, REDIS_URL, redisDownReason, redisSuiteTitle, uniqueCrawlId, warnIfSkipped } from './redis-helpers.js';
+
+const redisDown = await redisDownReason();
+warnIfSkipped('redis-store.test.ts', redisDown);
+
+const entry = (url: string, extra: Partial<FrontierEntry> = {}): FrontierEntry => ({
+  url,
+  hostKey: new URL(url).hostname,
+  depth: 0,
+  priority: 0,
+  ...extra,
+});
+
+describe.skipIf(redisDown !== null)(redisSuiteTitle('createRedisFrontierStore', redisDown), () => {
+  const crawlIds = new Set<string>();
+  const crawlIdOf = new WeakMap<FrontierStore, string>();
+  const opened: FrontierStore[] = [];
+
+  /** A store on its own connection (a worker), on a new crawl or on `crawlId`'s. */
+  function open(options: Partial<RedisFrontierStoreOptions> = {}, crawlId = uniqueCrawlId('store')): FrontierStore {
+    crawlIds.add(crawlId);
+    const store = createRedisFrontierStore({ redis: REDIS_URL, crawlId, ...options });
+    crawlIdOf.set(store, crawlId);
+    opened.push(store);
+    return store;
+  }
+
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((store) => store.close().catch(() => {})));
+    expect(await deleteCrawls(crawlIds)).toBe(0);
+    crawlIds.clear();
+  });
+
+  describeFrontierStoreContract(
+    'redis',
+    async (options) => open(options),
+    async (store, options) => {
+      // A restarted worker: a new store object on a new connection, same crawl id.
+      await store.close();
+      return open(options, crawlIdOf.get(store));
+    },
+  );
+
+  it('gives two workers (two connections) each URL once, and never breaks a host clock between them', async () => {
+    const delayMs = 25;
+    const policy = { defaultHostPolicy: { delayMs, maxInFlight: 1 } };
+    const first = open(policy);
+    const workers = [first, open(policy, crawlIdOf.get(first))];
+    await workers[0]!.add(Array.from({ length: 200 }, (_, i) => entry(`http://h${i % 10}.test/${i}`)));
+    const claims: { url: string; host: string; at: number; worker: number }[] = [];
+    const inFlight = new Map<string, number>();
+    let overlap = 0;
+    const deadline = Date.now() + 20_000;
+    await Promise.all(
+      workers.map(async (store, worker) => {
+        for (let step = 0; step < 5000 && Date.now() < deadline; step++) {
+          const at = Date.now();
+          const result = await store.claim({ now: at, leaseMs: 60_000 });
+          if (result.lease === null) {
+            if (result.nextReadyAt === null) return;
+            await new Promise((resolve) => setTimeout(resolve, Math.max(1, Math.min(20, result.nextReadyAt! - Date.now()))));
+            continue;
+          }
+          const { hostKey, url } = result.lease.entry;
+          if ((inFlight.get(hostKey) ?? 0) > 0) overlap++;
+          inFlight.set(hostKey, (inFlight.get(hostKey) ?? 0) + 1);
+          claims.push({ url, host: hostKey, at, worker });
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * 3));
+          inFlight.set(hostKey, (inFlight.get(hostKey) ?? 0) - 1);
+          await store.complete(result.lease.id);
+        }
+      }),
+    );
+    expect(claims).toHaveLength(200);
+    expect(new Set(claims.map((c) => c.url)).size).toBe(200);
+    expect(overlap).toBe(0);
+    expect(new Set(claims.map((c) => c.worker))).toEqual(new Set([0, 1]));
+    // Each claim's `now` is the worker's clock when it asked: per host, they lie a delay apart.
+    for (let h = 0; h < 10; h++) {
+      const times = claims.filter((c) => c.host === `h${h}.test`).map((c) => c.at).sort((a, b) => a - b);
+      expect(times).toHaveLength(20);
+      for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(delayMs);
+    }
+    expect(await workers[1]!.counts()).toEqual({ queued: 0, inFlight: 0, done: 200, activeHosts: 0 });
+  });
+
+  it('keeps entries exactly: plugin data with big numbers, kind, redirects and retries', async () => {
+    const store = open({ defaultHostPolicy: { delayMs: 0, maxInFlight: 5 } });
+    const data = { at: 1_763_456_789_012_345, ratio: 0.1 + 0.2, text: 'a b\n"c"', nested: { list: [1, -2.5e-7] } };
+    const added = entry('http://a.test/sitemap.xml', { kind: 'sitemap', data, referrer: 'http://a.test/', redirectedFrom: 'http://a.test/old', redirectHops: 1, depth: 2, priority: 2.6 });
+    await store.add([added]);
+    const claimed = await store.claim({ now: 0, leaseMs: 1000 });
+    expect(claimed.lease?.entry).toEqual(added);
+    await store.retry(claimed.lease!.id);
+    const again = await store.claim({ now: 0, leaseMs: 1000 });
+    expect(again.lease?.entry).toEqual({ ...added, retries: 1 });
+    await store.retry(again.lease!.id);
+    expect((await store.claim({ now: 0, leaseMs: 1000 })).lease?.entry.retries).toBe(2);
+  });
+
+  it('orders priorities beyond ±2^20 at the bounds, and a handed-back URL first within its priority', async () => {
+    const store = open({ defaultHostPolicy: { delayMs: 0, maxInFlight: 10 } });
+    await store.add([
+      entry('http://a.test/low', { priority: -5e9 }),
+      entry('http://a.test/mid-1', { priority: 7 }),
+      entry('http://a.test/mid-2', { priority: 7 }),
+      entry('http://a.test/top', { priority: 1e12 }),
+      entry('http://a.test/top-2', { priority: MAX_QUEUE_PRIORITY }),
+    ]);
+    const take = async (): Promise<string> => (await store.claim({ now: 0, leaseMs: 1000 })).lease!.entry.url;
+    expect(await take()).toBe('http://a.test/top');
+    expect(await take()).toBe('http://a.test/top-2');
+    const mid = await store.claim({ now: 0, leaseMs: 1000 });
+    expect(mid.lease?.entry.url).toBe('http://a.test/mid-1');
+    await store.release(mid.lease!.id);
+    expect(await take()).toBe('http://a.test/mid-1');
+    expect(await take()).toBe('http://a.test/mid-2');
+    expect(await take()).toBe('http://a.test/low');
+  });
+
+  it('answers "look again soon" while URLs are in flight in any worker, and null when the crawl is over', async () => {
+    const store = open({ idlePollMs: 300 });
+    const other = open({ idlePollMs: 300 }, crawlIdOf.get(store));
+    await store.add([entry('http://a.test/1')]);
+    const claimed = await store.claim({ now: 1000, leaseMs: 60_000 });
+    // Nothing queued, but the other worker's URL may bring links: look again within idlePollMs.
+    expect(await other.claim({ now: 1000, leaseMs: 60_000 })).toEqual({ lease: null, nextReadyAt: 1300 });
+    await store.complete(claimed.lease!.id);
+    expect(await other.claim({ now: 1000, leaseMs: 60_000 })).toEqual({ lease: null, nextReadyAt: null });
+  });
+
+  it('holds a dead worker\'s host a whole delay past its lease expiry', async () => {
+    const store = open({ defaultHostPolicy: { delayMs: 1000, maxInFlight: 1 } });
+    await store.add([entry('http://a.test/1'), entry('http://a.test/2')]);
+    const lost = await store.claim({ now: 0, leaseMs: 5000 }); // its worker dies
+    expect(lost.lease?.leaseExpiresAt).toBe(5000);
+    // At 5000 the lease expires: the worker may have sent its request just before, so 6000.
+    expect(await store.claim({ now: 5000, leaseMs: 5000 })).toEqual({ lease: null, nextReadyAt: 6000 });
+    expect((await store.claim({ now: 6000, leaseMs: 5000 })).lease?.entry.url).toBe('http://a.test/1');
+    expect((await store.hostCounts())[0]).toMatchObject({ hostKey: 'a.test', queued: 1, inFlight: 1, done: 0, readyAt: 7000 });
+  });
+
+  it('never moves a host clock back under another request in flight', async () => {
+    const store = open({ defaultHostPolicy: { delayMs: 100, maxInFlight: 2 } });
+    await store.add([entry('http://a.test/1'), entry('http://a.test/2'), entry('http://a.test/3')]);
+    const one = await store.claim({ now: 0, leaseMs: 60_000 });
+    const two = await store.claim({ now: 100, leaseMs: 60_000 });
+    await store.release(one.lease!.id, { hostReadyAt: one.lease!.previousHostReadyAt }); // 0, but two is in flight
+    expect(await store.claim({ now: 150, leaseMs: 60_000 })).toEqual({ lease: null, nextReadyAt: 200 });
+    await store.complete(two.lease!.id, { hostReadyAt: 150 }); // the last in flight: set as given
+    expect((await store.claim({ now: 150, leaseMs: 60_000 })).lease?.entry.url).toBe('http://a.test/1');
+  });
+
+  it('keeps crawls with different ids apart, and deleteRedisCrawl removes all of one', async () => {
+    const a = open();
+    const b = open();
+    await a.add([entry('http://x.test/1')]);
+    expect(await b.add([entry('http://x.test/1')])).toEqual(['added']);
+    const crawlId = crawlIdOf.get(a)!;
+    const admin = new Redis(REDIS_URL);
+    try {
+      expect((await admin.keys(`politely:{${crawlId}}:*`)).length).toBeGreaterThan(3);
+      expect(await deleteRedisCrawl({ redis: admin, crawlId })).toBeGreaterThan(3);
+      expect(await admin.keys(`politely:{${crawlId}}:*`)).toEqual([]);
+      expect((await b.counts()).queued).toBe(1);
+    } finally {
+      admin.disconnect();
+    }
+  });
+
+  it('rejects options without a crawl id, and bad claim times', async () => {
+    expect(() => createRedisFrontierStore({ redis: REDIS_URL })).toThrow(expect.objectContaining({ code: 'ERR_INVALID_OPTION' }));
+    expect(() => createRedisFrontierStore({ redis: 'http://nope', crawlId: 'x' })).toThrow(expect.objectContaining({ code: 'ERR_INVALID_OPTION' }));
+    await expect(open().claim({ now: Number.NaN, leaseMs: 1 })).rejects.toMatchObject({ code: 'ERR_INVALID_INPUT' });
+  });
+});
