@@ -7,6 +7,7 @@
 // so waiting URLs stay in the store, and a store shared by several workers (Redis) shares the
 // clocks too.
 
+import { setMaxListeners } from 'node:events';
 import PQueue from 'p-queue';
 import { createHttpClient, createRobotsGate, PolitelyError, type RobotsGate } from '@politely/core';
 import { CrawlerEmitter, type CrawlerEventName, type CrawlerListener } from './events.js';
@@ -86,6 +87,8 @@ class PoliteCrawler implements Crawler {
       });
     if (raw.gate === undefined) this.ownedClose.unshift(() => this.gate.close());
     const signal = raw.signal === undefined ? this.stop.signal : AbortSignal.any([raw.signal, this.stop.signal]);
+    // Every request in flight listens to this one signal: that is by design, not a leak.
+    setMaxListeners(0, signal);
     this.signal = signal;
     signal.addEventListener('abort', () => this.notify(), { once: true });
     this.seedUrls = options.seeds.map((seed) => seed.url);
@@ -98,6 +101,13 @@ class PoliteCrawler implements Crawler {
       maxPagesPerHost: options.maxPagesPerHost,
       hostKeyOf,
       onSkip: (url, reason, detail, referrer) => this.reportSkip(url, reason, detail, referrer),
+      disallowedByKnownRobots: async (url) => {
+        const robots = await this.gate.robotsTxt(url);
+        if (robots === undefined) return undefined;
+        const explanation = robots.explain(url, options.userAgent);
+        if (explanation.allowed) return undefined;
+        return explanation.rule === undefined ? 'robots.txt' : `line ${explanation.rule.line}: ${explanation.rule.text}`;
+      },
     });
     this.pluginContext = {
       enqueue: async (requests) => {

@@ -69,7 +69,8 @@ export class UrlProcessor {
     }
     // The clock counts from when the robots.txt response was in (the request had surely reached
     // the server by then), so server-side gaps are never shorter than the delay.
-    const afterRobots = robotsUsedSlot ? Date.now() + politeness.delayMs(entry.hostKey) : lease.previousHostReadyAt;
+    // (+1: Date.now() truncates to whole milliseconds; the server's clock does not.)
+    const afterRobots = robotsUsedSlot ? Date.now() + 1 + politeness.delayMs(entry.hostKey) : lease.previousHostReadyAt;
     if (!check.allowed) {
       const detail = check.rule === undefined ? check.reason : `line ${check.rule.line}: ${check.rule.text}`;
       this.skip(entry.url, 'robots', detail, entry.referrer);
@@ -160,7 +161,7 @@ export class UrlProcessor {
     // read back from now, less the body's time (one clock, one duration): `startedAt` plus
     // `headersMs` would mix a reading taken before the emit and the client's own start, and a
     // process descheduled in between (a busy machine) would start the next request early.
-    const anchor = Date.now() - (response.timing.totalMs - response.timing.headersMs);
+    const anchor = Date.now() + 1 - (response.timing.totalMs - response.timing.headersMs);
     emitter.emit('response', { url: entry.url, status: response.status, durationMs: latencyMs, bytes: response.body.length, contentType: response.header('content-type') });
     if (isRetryableStatus(response.status) && (entry.retries ?? 0) < options.maxRetries) {
       const backoff = politeness.failed(entry.hostKey, latencyMs, response.status);

@@ -32,6 +32,11 @@ export interface FrontierSettings {
   /** The politeness key of a URL: requests with one key share one host clock. */
   readonly hostKeyOf: (url: URL) => string;
   readonly onSkip: (url: string, reason: SkipReason, detail: string | undefined, referrer: string | undefined) => void;
+  /**
+   * The deciding robots.txt line when the origin's robots.txt is already known (cached) and
+   * disallows the URL; undefined otherwise. Never fetches: unknown origins are decided at fetch time.
+   */
+  readonly disallowedByKnownRobots?: (url: URL) => Promise<string | undefined>;
 }
 
 const CANONICAL_FAILURE: Record<CanonicalUrlFailureReason, SkipReason> = {
@@ -52,7 +57,11 @@ export function createFrontier(settings: FrontierSettings): Frontier {
       const entries: FrontierEntry[] = [];
       for (const request of requests) {
         const entry = admit(request);
-        if (entry !== null) entries.push(entry);
+        if (entry === null) continue;
+        // A URL that robots.txt is already known to refuse never waits for its host's turn.
+        const refusal = isPage(entry) ? await settings.disallowedByKnownRobots?.(new URL(entry.url)) : undefined;
+        if (refusal !== undefined) settings.onSkip(entry.url, 'robots', refusal, entry.referrer);
+        else entries.push(entry);
       }
       if (entries.length === 0) return 0;
       const outcomes = await settings.store.add(entries, { maxPerHost: settings.maxPagesPerHost });
@@ -94,4 +103,8 @@ export function createFrontier(settings: FrontierSettings): Frontier {
       ...(request.data === undefined ? {} : { data: request.data }),
     };
   }
+}
+
+function isPage(entry: FrontierEntry): boolean {
+  return entry.kind === undefined || entry.kind === 'page';
 }
