@@ -7,7 +7,8 @@
 //      (also politely with URL objects, and a breakdown of a politely check);
 //   3. a ReDoS-shaped pattern against a 2,000-character URL.
 //
-// Environment: BENCH_SAMPLE_MS (default 200) and BENCH_ROUNDS (default 15) trade time for noise.
+// Environment: BENCH_ROBOTS_SAMPLE_MS (default 200) and BENCH_ROBOTS_ROUNDS (default 15) trade time
+// for noise.
 
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -33,8 +34,8 @@ const robotsParser = require('robots-parser');
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const RESULTS_FILE = join(HERE, 'results', 'robots-engine.json');
-const SAMPLE_MS = Number(process.env.BENCH_SAMPLE_MS ?? 200);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
+const SAMPLE_MS = Number(process.env.BENCH_ROBOTS_SAMPLE_MS ?? 200);
+const ROUNDS = Number(process.env.BENCH_ROBOTS_ROUNDS ?? 15);
 const WARMUP_ROUNDS = 3;
 const AIM_CHECKS_RATIO = 5;
 const AIM_PARSE_RATIO = 1;
