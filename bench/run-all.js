@@ -7,7 +7,7 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** In the order they run; add new benchmark files here. */
-const BENCHMARKS = ['robots-engine.bench.js', 'crawler-run.js', 'sitemap-seeding.bench.js', 'redis-workers.bench.js'];
+const BENCHMARKS = ['robots-engine.bench.js', 'crawler-run.js', 'sitemap-seeding.bench.js', 'store-memory.bench.js', 'redis-workers.bench.js'];
 
 const here = dirname(fileURLToPath(import.meta.url));
 const filter = process.argv[2];

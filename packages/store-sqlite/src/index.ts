@@ -1,2 +1,11 @@
-// Built out by issue 7.
-export {};
+// @politely/store-sqlite: durable crawls on one machine. The frontier, the robots.txt cache and
+// the crawl's metadata in one SQLite file per crawl.
+
+export { createSqliteFrontierStore } from './sqlite-store.js';
+export type { SqliteFrontierStore } from './sqlite-store.js';
+export { resolveSqliteFrontierStoreOptions } from './options.js';
+export type { SqliteFrontierStoreOptions, ResolvedSqliteFrontierStoreOptions } from './options.js';
+export { createSqliteRobotsCache } from './robots-cache.js';
+export type { SqliteRobotsCache, SqliteRobotsCacheSource } from './robots-cache.js';
+export type { CrawlDatabaseOptions } from './open-database.js';
+export { SCHEMA_VERSION } from './schema.js';

@@ -1,0 +1,42 @@
+// createSqliteFrontierStore's options: documented with their defaults, validated once.
+
+import { PolitelyError } from '@politely/core';
+import type { HostPolicy } from '@politely/crawler';
+import { resolveCrawlDatabaseOptions, type CrawlDatabaseOptions, type ResolvedCrawlDatabaseOptions } from './open-database.js';
+
+export interface SqliteFrontierStoreOptions extends CrawlDatabaseOptions {
+  /** The crawl file, created if missing; open the same file again to resume the crawl. Required. */
+  readonly path: string;
+  /**
+   * Politeness of a host the file does not know yet (a known host keeps what the file says).
+   * @default { delayMs: 0, maxInFlight: 1 }
+   */
+  readonly defaultHostPolicy?: Partial<HostPolicy>;
+  /**
+   * When nothing can be claimed only because URLs are in flight (perhaps in another process, or
+   * left by one that died), `claim` answers with the earliest lease expiry, but no later than
+   * now + this: the caller looks again then, as the other process may have finished or added URLs.
+   * @default 1000
+   */
+  readonly idlePollMs?: number;
+}
+
+export interface ResolvedSqliteFrontierStoreOptions extends ResolvedCrawlDatabaseOptions {
+  readonly path: string;
+  readonly defaultHostPolicy: HostPolicy;
+  readonly idlePollMs: number;
+}
+
+export function resolveSqliteFrontierStoreOptions(options: SqliteFrontierStoreOptions): ResolvedSqliteFrontierStoreOptions {
+  const fail = (message: string): never => {
+    throw new PolitelyError('ERR_INVALID_OPTION', `createSqliteFrontierStore: ${message}`);
+  };
+  if (typeof options?.path !== 'string' || options.path === '') fail('path (the crawl file) is required');
+  const delayMs = options.defaultHostPolicy?.delayMs ?? 0;
+  const maxInFlight = options.defaultHostPolicy?.maxInFlight ?? 1;
+  const idlePollMs = options.idlePollMs ?? 1000;
+  if (!(Number.isFinite(delayMs) && delayMs >= 0)) fail(`defaultHostPolicy.delayMs must be a number ≥ 0, got ${String(delayMs)}`);
+  if (!(Number.isInteger(maxInFlight) && maxInFlight >= 1)) fail(`defaultHostPolicy.maxInFlight must be an integer ≥ 1, got ${String(maxInFlight)}`);
+  if (!(Number.isFinite(idlePollMs) && idlePollMs > 0)) fail(`idlePollMs must be a number > 0, got ${String(idlePollMs)}`);
+  return { ...resolveCrawlDatabaseOptions(options), path: options.path, defaultHostPolicy: { delayMs, maxInFlight }, idlePollMs };
+}

@@ -1,0 +1,110 @@
+// The crawl file's schema, as numbered migrations. `schema_version` records each one applied;
+// a file written by a newer version of this package is refused rather than misread.
+//
+// Layout and why (what costs at millions of URLs is every B-tree written at random places: each
+// insert there dirties a page the commit must write out, and the page cache cannot hold them all):
+// - `urls` is a rowid table: new URLs are appended. It holds the dedupe key (the URL for a page,
+//   `kind URL` for a plugin resource) and not the URL a second time: the URL is the key, or the
+//   key after `kind ` (see rows.ts).
+// - Dedupe searches `urls_dedupe`, an index of a 53-bit hash of the key (key-hash.ts), then
+//   compares the key itself: an index of integers is several times smaller than one of URLs.
+//   It is the one index every add writes at a random place.
+// - The queue of a host is a linked list per (host, priority), `queues`, through `urls.next_id`:
+//   FIFO within a priority, the highest priority first. Adding links the new row after the
+//   queue's tail, a recent row whose page is likely still cached; claiming takes the head.
+//   Both are O(1) by primary key, and no index sorted by host is written at random (an index
+//   on (host, priority, seq) made adding 5 million URLs over 20,000 hosts take twice as long).
+//   Released and expired URLs go back to the head; retried ones to the tail.
+// - `state`: 0 queued, 1 leased (in flight), 2 done. `next_id` is meaningful only while queued.
+// - Partial indexes keep the rest O(log n): `hosts_ready` holds only the hosts that could be
+//   claimed from (something queued, room in flight), by clock; `urls_leases` only the leased
+//   URLs, by expiry.
+// - `hosts` keeps the counters (queued, in_flight, done, added), so counts never scan `urls`.
+
+import type { Database } from 'better-sqlite3';
+import { PolitelyError } from '@politely/core';
+
+const MIGRATIONS: readonly string[] = [
+  // 1: frontier, robots cache, crawl metadata.
+  `
+  CREATE TABLE hosts (
+    id            INTEGER PRIMARY KEY,
+    key           TEXT    NOT NULL UNIQUE,
+    ready_at      INTEGER NOT NULL DEFAULT 0,
+    delay_ms      INTEGER NOT NULL,
+    max_in_flight INTEGER NOT NULL,
+    in_flight     INTEGER NOT NULL DEFAULT 0,
+    queued        INTEGER NOT NULL DEFAULT 0,
+    done          INTEGER NOT NULL DEFAULT 0,
+    added         INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE INDEX hosts_ready ON hosts (ready_at) WHERE queued > 0 AND in_flight < max_in_flight;
+
+  CREATE TABLE queues (
+    host_id  INTEGER NOT NULL,
+    priority INTEGER NOT NULL,
+    head_id  INTEGER,
+    tail_id  INTEGER,
+    PRIMARY KEY (host_id, priority)
+  ) WITHOUT ROWID;
+
+  CREATE TABLE urls (
+    id               INTEGER PRIMARY KEY,
+    key              TEXT    NOT NULL,
+    key_hash         INTEGER NOT NULL,
+    host_id          INTEGER NOT NULL,
+    depth            INTEGER NOT NULL,
+    priority         INTEGER NOT NULL,
+    state            INTEGER NOT NULL DEFAULT 0 CHECK (state IN (0, 1, 2)),
+    next_id          INTEGER,
+    lease_id         TEXT,
+    lease_expires_at INTEGER,
+    retries          INTEGER,
+    kind             TEXT,
+    data             TEXT,
+    referrer         TEXT,
+    redirected_from  TEXT,
+    redirect_hops    INTEGER
+  );
+  CREATE INDEX urls_dedupe ON urls (key_hash);
+  CREATE INDEX urls_leases ON urls (lease_expires_at) WHERE state = 1;
+
+  CREATE TABLE robots_cache (
+    origin     TEXT    PRIMARY KEY,
+    record     TEXT    NOT NULL,
+    updated_at INTEGER NOT NULL
+  );
+
+  CREATE TABLE crawl_meta (
+    key        TEXT    PRIMARY KEY,
+    value      TEXT    NOT NULL,
+    updated_at INTEGER NOT NULL
+  );
+  `,
+];
+
+/** The schema version this package writes. */
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/**
+ * Brings the file's schema up to `SCHEMA_VERSION`, in one IMMEDIATE transaction so that two
+ * processes opening a new file at once do not both create it.
+ */
+export function migrate(db: Database): void {
+  db.transaction(() => {
+    db.exec('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)');
+    const row = db.prepare('SELECT max(version) AS version FROM schema_version').get() as { version: number | null };
+    const current = row.version ?? 0;
+    if (current > SCHEMA_VERSION) {
+      throw new PolitelyError(
+        'ERR_INVALID_INPUT',
+        `${db.name}: crawl file schema version ${current} is newer than this @politely/store-sqlite understands (${SCHEMA_VERSION})`,
+      );
+    }
+    const record = db.prepare('INSERT INTO schema_version (version, applied_at) VALUES (?, ?)');
+    for (let version = current + 1; version <= SCHEMA_VERSION; version++) {
+      db.exec(MIGRATIONS[version - 1]!);
+      record.run(version, Date.now());
+    }
+  }).immediate();
+}

@@ -1,0 +1,259 @@
+// The SQLite FrontierStore: one file per crawl, so a crawl survives its process. Every
+// operation that changes the frontier is one IMMEDIATE transaction (better-sqlite3 is
+// synchronous, so a transaction never spans an await): it takes the file's write lock when it
+// begins, so two processes on one file run them one after the other and never claim one URL
+// twice. Nothing is cached between operations but prepared statements: the file is the truth.
+
+import { randomBytes } from 'node:crypto';
+import type { Database } from 'better-sqlite3';
+import {
+  dedupeKeyOf,
+  type AddOptions,
+  type AddOutcome,
+  type ClaimRequest,
+  type ClaimResult,
+  type FrontierCounts,
+  type FrontierEntry,
+  type FrontierStore,
+  type HostCounts,
+  type HostPolicy,
+} from '@politely/crawler';
+import { createCrawlMetadata, type CrawlMetadata } from './crawl-meta.js';
+import { HostQueues, type QueueAppender } from './host-queues.js';
+import { keyHash } from './key-hash.js';
+import { openCrawlDatabase } from './open-database.js';
+import { resolveSqliteFrontierStoreOptions, type ResolvedSqliteFrontierStoreOptions, type SqliteFrontierStoreOptions } from './options.js';
+import { entryOf, leaseIdOf, parseLeaseId } from './rows.js';
+import { prepareFrontierStatements, type FrontierStatements, type HostSlot } from './statements.js';
+
+/** A FrontierStore in a SQLite file, with the crawl's metadata beside it. */
+export interface SqliteFrontierStore extends FrontierStore {
+  /** The open connection (for `createSqliteRobotsCache`, inspection, or your own tables). */
+  readonly db: Database;
+  /** The crawl file. */
+  readonly path: string;
+  /** Stores the crawl's stats (any JSON value, e.g. `crawler.stats()`), replacing earlier ones. */
+  saveStats(stats: unknown): Promise<void>;
+  /** The stats saved last, or undefined. */
+  loadStats<T = unknown>(): Promise<T | undefined>;
+  /** Stores a JSON value under `key` in the crawl's metadata (`stats` is `saveStats`'s key). */
+  saveMetadata(key: string, value: unknown): Promise<void>;
+  /** The JSON value stored under `key`, or undefined. */
+  loadMetadata<T = unknown>(key: string): Promise<T | undefined>;
+  /** Closes the connection. Leases still out stay in the file until they expire. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens (or creates) the crawl file at `options.path` as a FrontierStore. Several stores, in one
+ * process or several, may open one file: they share one frontier.
+ */
+export function createSqliteFrontierStore(options: SqliteFrontierStoreOptions): SqliteFrontierStore {
+  const resolved = resolveSqliteFrontierStoreOptions(options);
+  return new SqliteStore(openCrawlDatabase(resolved.path, resolved), resolved);
+}
+
+type LeaseEnd = 'complete' | 'release' | 'retry';
+type PolicyChange = Partial<HostPolicy> & { readonly readyAt?: number };
+
+/** A host's counters while one `add` runs: read once, written back once. */
+interface AddSlot {
+  readonly id: number;
+  added: number;
+  newlyQueued: number;
+}
+
+class SqliteStore implements SqliteFrontierStore {
+  readonly path: string;
+  private readonly s: FrontierStatements;
+  private readonly queues: HostQueues;
+  private readonly meta: CrawlMetadata;
+  /** Unique to this store object: with a counter, makes lease tokens unique across processes. */
+  private readonly nonce = randomBytes(6).toString('base64url');
+  private leaseCounter = 0;
+  private readonly transactAdd: (entries: readonly FrontierEntry[], maxPerHost: number) => AddOutcome[];
+  private readonly transactClaim: (now: number, leaseMs: number) => ClaimResult;
+  private readonly transactEnd: (leaseId: string, how: LeaseEnd, hostReadyAt: number | null) => void;
+  private readonly transactPolicy: (hostKey: string, policy: PolicyChange) => void;
+
+  constructor(
+    readonly db: Database,
+    private readonly options: ResolvedSqliteFrontierStoreOptions,
+  ) {
+    this.path = options.path;
+    this.s = prepareFrontierStatements(db);
+    this.queues = new HostQueues(this.s);
+    this.meta = createCrawlMetadata(db);
+    // `.immediate`: BEGIN IMMEDIATE takes the write lock up front, so a transaction that reads a
+    // host's state and then writes it cannot be overtaken by another process in between.
+    this.transactAdd = immediate(db, (entries: readonly FrontierEntry[], maxPerHost: number) => this.addNow(entries, maxPerHost));
+    this.transactClaim = immediate(db, (now: number, leaseMs: number) => this.claimNow(now, leaseMs));
+    this.transactEnd = immediate(db, (leaseId: string, how: LeaseEnd, hostReadyAt: number | null) => this.endLease(leaseId, how, hostReadyAt));
+    this.transactPolicy = immediate(db, (hostKey: string, policy: PolicyChange) => {
+      const host = this.hostSlot(hostKey);
+      this.s.hostPolicy.run(policy.delayMs ?? null, policy.maxInFlight ?? null, policy.readyAt ?? null, host.id);
+    });
+  }
+
+  async add(entries: readonly FrontierEntry[], options: AddOptions = {}): Promise<AddOutcome[]> {
+    if (entries.length === 0) return [];
+    return this.transactAdd(entries, options.maxPerHost ?? Infinity);
+  }
+
+  async claim({ now, leaseMs }: ClaimRequest): Promise<ClaimResult> {
+    return this.transactClaim(now, leaseMs);
+  }
+
+  async complete(leaseId: string, options: { readonly hostReadyAt?: number } = {}): Promise<void> {
+    this.transactEnd(leaseId, 'complete', options.hostReadyAt ?? null);
+  }
+
+  async release(leaseId: string, options: { readonly hostReadyAt?: number } = {}): Promise<void> {
+    this.transactEnd(leaseId, 'release', options.hostReadyAt ?? null);
+  }
+
+  async retry(leaseId: string, options: { readonly hostReadyAt?: number } = {}): Promise<void> {
+    this.transactEnd(leaseId, 'retry', options.hostReadyAt ?? null);
+  }
+
+  async setHostPolicy(hostKey: string, policy: PolicyChange): Promise<void> {
+    this.transactPolicy(hostKey, policy);
+  }
+
+  async counts(): Promise<FrontierCounts> {
+    const row = this.s.totals.get()!;
+    return { queued: row.queued ?? 0, inFlight: row.in_flight ?? 0, done: row.done ?? 0, activeHosts: row.active };
+  }
+
+  async hostCounts(limit = Infinity): Promise<HostCounts[]> {
+    // LIMIT -1: no limit.
+    const rows = this.s.busiestHosts.all(Number.isFinite(limit) ? Math.max(0, Math.floor(limit)) : -1);
+    return rows.map((h) => ({ hostKey: h.key, queued: h.queued, inFlight: h.in_flight, done: h.done, readyAt: h.ready_at }));
+  }
+
+  async saveStats(stats: unknown): Promise<void> {
+    this.meta.save('stats', stats);
+  }
+
+  async loadStats<T = unknown>(): Promise<T | undefined> {
+    return this.meta.load<T>('stats');
+  }
+
+  async saveMetadata(key: string, value: unknown): Promise<void> {
+    this.meta.save(key, value);
+  }
+
+  async loadMetadata<T = unknown>(key: string): Promise<T | undefined> {
+    return this.meta.load<T>(key);
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+
+  private addNow(entries: readonly FrontierEntry[], maxPerHost: number): AddOutcome[] {
+    const slots = new Map<string, AddSlot>();
+    const appender = this.queues.appender();
+    const outcomes = entries.map((entry) => this.addOne(entry, maxPerHost, slots, appender));
+    appender.flush();
+    for (const slot of slots.values()) {
+      if (slot.newlyQueued > 0) this.s.hostAdded.run(slot.added, slot.newlyQueued, slot.id);
+    }
+    return outcomes;
+  }
+
+  private addOne(entry: FrontierEntry, maxPerHost: number, slots: Map<string, AddSlot>, appender: QueueAppender): AddOutcome {
+    const key = dedupeKeyOf(entry);
+    const hash = keyHash(key);
+    if (this.s.urlExists.get(hash, key) !== undefined) return 'duplicate';
+    let slot = slots.get(entry.hostKey);
+    if (slot === undefined) {
+      const host = this.hostSlot(entry.hostKey);
+      slot = { id: host.id, added: host.added, newlyQueued: 0 };
+      slots.set(entry.hostKey, slot);
+    }
+    if (slot.added >= maxPerHost) return 'host-full';
+    // Bound one by one, not through an array: at millions of URLs, garbage is RSS.
+    const { lastInsertRowid } = this.s.insertUrl.run(
+      key,
+      hash,
+      slot.id,
+      entry.depth,
+      entry.priority,
+      entry.retries ?? null,
+      entry.kind ?? null,
+      entry.data === undefined ? null : JSON.stringify(entry.data),
+      entry.referrer ?? null,
+      entry.redirectedFrom ?? null,
+      entry.redirectHops ?? null,
+    );
+    appender.append(slot.id, entry.priority, Number(lastInsertRowid));
+    slot.added++;
+    slot.newlyQueued++;
+    return 'added';
+  }
+
+  private claimNow(now: number, leaseMs: number): ClaimResult {
+    this.expireLeases(now);
+    for (;;) {
+      const host = this.s.nextHost.get();
+      if (host === undefined) return { lease: null, nextReadyAt: this.nextLeaseExpiry(now) };
+      if (host.ready_at > now) return { lease: null, nextReadyAt: host.ready_at };
+      const row = this.queues.popFront(host.id);
+      if (row === undefined) {
+        // Its counter said queued, its queues are empty: believe the queues (never, barring a bug).
+        this.s.hostEmptied.run(host.id);
+        continue;
+      }
+      const token = `${this.nonce}.${(++this.leaseCounter).toString(36)}`;
+      const leaseExpiresAt = now + leaseMs;
+      this.s.leaseUrl.run(token, leaseExpiresAt, row.id);
+      this.s.hostClaimed.run(Math.max(host.ready_at, now) + host.delay_ms, host.id);
+      return { lease: { id: leaseIdOf(row.id, token), entry: entryOf(row, host.key), leaseExpiresAt, previousHostReadyAt: host.ready_at } };
+    }
+  }
+
+  /** Expired leases (a worker that died or hung) put their URL back at the head of its queue. */
+  private expireLeases(now: number): void {
+    for (const { id, host_id, priority } of this.s.expiredLeases.all(now)) {
+      this.s.urlRequeued.run({ retried: 0, id });
+      this.s.hostRequeued.run(null, host_id);
+      this.queues.pushFront(host_id, priority, id);
+    }
+  }
+
+  /** Nothing claimable: null when nothing is in flight either, else when to look again. */
+  private nextLeaseExpiry(now: number): number | null {
+    const { at } = this.s.earliestLeaseExpiry.get()!;
+    return at === null ? null : Math.min(at, now + this.options.idlePollMs);
+  }
+
+  private endLease(leaseId: string, how: LeaseEnd, hostReadyAt: number | null): void {
+    const parsed = parseLeaseId(leaseId);
+    if (parsed === null) return;
+    // A lease that expired (and was perhaps claimed again) is stale: ending it does nothing.
+    const leased = this.s.leasedUrl.get(parsed.rowId, parsed.token);
+    if (leased === undefined) return;
+    if (how === 'complete') {
+      this.s.urlDone.run(parsed.rowId);
+      this.s.hostCompleted.run(hostReadyAt, leased.host_id);
+      return;
+    }
+    this.s.urlRequeued.run({ retried: how === 'retry' ? 1 : 0, id: parsed.rowId });
+    this.s.hostRequeued.run(hostReadyAt, leased.host_id);
+    if (how === 'retry') this.queues.pushBack(leased.host_id, leased.priority, parsed.rowId);
+    else this.queues.pushFront(leased.host_id, leased.priority, parsed.rowId);
+  }
+
+  /** The host's row, created with the default policy when the file does not know it yet. */
+  private hostSlot(hostKey: string): HostSlot {
+    const policy = this.options.defaultHostPolicy;
+    return this.s.hostByKey.get(hostKey) ?? this.s.insertHost.get(hostKey, policy.delayMs, policy.maxInFlight)!;
+  }
+}
+
+/** `fn` as a BEGIN IMMEDIATE transaction: committed when it returns, rolled back when it throws. */
+function immediate<A extends unknown[], R>(db: Database, fn: (...args: A) => R): (...args: A) => R {
+  const transaction = db.transaction(fn);
+  return (...args: A) => transaction.immediate(...args);
+}

@@ -1,0 +1,99 @@
+// Every statement of the frontier, prepared once per connection and reused. The partial indexes
+// are only used when a query repeats their WHERE terms literally (`state = 1`, `queued > 0 AND
+// in_flight < max_in_flight`), so those terms are written out here, never bound; INDEXED BY makes
+// preparing fail, rather than a query scan, if that ever changes.
+
+import type { Database, Statement } from 'better-sqlite3';
+import { URL_COLUMNS, type HostRow, type UrlRow } from './rows.js';
+
+export interface HostSlot {
+  readonly id: number;
+  readonly added: number;
+}
+
+export interface QueueRow {
+  readonly priority: number;
+  readonly head_id: number | null;
+  readonly tail_id: number | null;
+}
+
+type Nullable<T> = T | null;
+
+export interface FrontierStatements {
+  readonly hostByKey: Statement<[string], HostSlot>;
+  readonly insertHost: Statement<[string, number, number], HostSlot>;
+  readonly hostAdded: Statement<[number, number, number]>;
+  readonly urlExists: Statement<[number, string], 1>;
+  /** key, key_hash, host_id, depth, priority, retries, kind, data, referrer, redirected_from, redirect_hops */
+  readonly insertUrl: Statement<
+    [string, number, number, number, number, Nullable<number>, Nullable<string>, Nullable<string>, Nullable<string>, Nullable<string>, Nullable<number>]
+  >;
+  readonly queue: Statement<[number, number], QueueRow>;
+  readonly firstQueue: Statement<[number], QueueRow>;
+  readonly saveQueue: Statement<[number, number, Nullable<number>, Nullable<number>]>;
+  readonly setNext: Statement<[Nullable<number>, number]>;
+  readonly urlById: Statement<[number], UrlRow & { readonly next_id: number | null }>;
+  readonly nextHost: Statement<[], HostRow>;
+  readonly leaseUrl: Statement<[string, number, number]>;
+  readonly hostClaimed: Statement<[number, number]>;
+  readonly hostEmptied: Statement<[number]>;
+  readonly expiredLeases: Statement<[number], { id: number; host_id: number; priority: number }>;
+  readonly earliestLeaseExpiry: Statement<[], { at: number | null }>;
+  readonly leasedUrl: Statement<[number, string], { host_id: number; priority: number }>;
+  readonly urlDone: Statement<[number]>;
+  readonly hostCompleted: Statement<[Nullable<number>, number]>;
+  readonly urlRequeued: Statement<[{ retried: number; id: number }]>;
+  readonly hostRequeued: Statement<[Nullable<number>, number]>;
+  readonly hostPolicy: Statement<[Nullable<number>, Nullable<number>, Nullable<number>, number]>;
+  readonly totals: Statement<[], { queued: number | null; in_flight: number | null; done: number | null; active: number }>;
+  readonly busiestHosts: Statement<[number], { key: string; queued: number; in_flight: number; done: number; ready_at: number }>;
+}
+
+export function prepareFrontierStatements(db: Database): FrontierStatements {
+  const p = <P extends unknown[], R = unknown>(sql: string): Statement<P, R> => db.prepare<P, R>(sql);
+  return {
+    hostByKey: p('SELECT id, added FROM hosts WHERE key = ?'),
+    insertHost: p('INSERT INTO hosts (key, delay_ms, max_in_flight) VALUES (?, ?, ?) RETURNING id, added'),
+    hostAdded: p('UPDATE hosts SET added = ?, queued = queued + ? WHERE id = ?'),
+    urlExists: p<[number, string], 1>('SELECT 1 FROM urls INDEXED BY urls_dedupe WHERE key_hash = ? AND key = ?').pluck(),
+    insertUrl: p(
+      `INSERT INTO urls (key, key_hash, host_id, depth, priority, retries, kind, data, referrer, redirected_from, redirect_hops)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    queue: p('SELECT priority, head_id, tail_id FROM queues WHERE host_id = ? AND priority = ?'),
+    firstQueue: p('SELECT priority, head_id, tail_id FROM queues WHERE host_id = ? AND head_id IS NOT NULL ORDER BY priority DESC LIMIT 1'),
+    saveQueue: p(
+      `INSERT INTO queues (host_id, priority, head_id, tail_id) VALUES (?, ?, ?, ?)
+       ON CONFLICT (host_id, priority) DO UPDATE SET head_id = excluded.head_id, tail_id = excluded.tail_id`,
+    ),
+    setNext: p('UPDATE urls SET next_id = ? WHERE id = ?'),
+    urlById: p(`SELECT ${URL_COLUMNS}, next_id FROM urls WHERE id = ?`),
+    nextHost: p(
+      `SELECT id, key, ready_at, delay_ms FROM hosts INDEXED BY hosts_ready
+       WHERE queued > 0 AND in_flight < max_in_flight ORDER BY ready_at LIMIT 1`,
+    ),
+    leaseUrl: p('UPDATE urls SET state = 1, next_id = NULL, lease_id = ?, lease_expires_at = ? WHERE id = ?'),
+    hostClaimed: p('UPDATE hosts SET ready_at = ?, in_flight = in_flight + 1, queued = queued - 1 WHERE id = ?'),
+    hostEmptied: p('UPDATE hosts SET queued = 0 WHERE id = ?'),
+    expiredLeases: p('SELECT id, host_id, priority FROM urls INDEXED BY urls_leases WHERE state = 1 AND lease_expires_at <= ?'),
+    earliestLeaseExpiry: p('SELECT min(lease_expires_at) AS at FROM urls INDEXED BY urls_leases WHERE state = 1'),
+    leasedUrl: p('SELECT host_id, priority FROM urls WHERE id = ? AND state = 1 AND lease_id = ?'),
+    urlDone: p('UPDATE urls SET state = 2, lease_id = NULL, lease_expires_at = NULL WHERE id = ?'),
+    hostCompleted: p('UPDATE hosts SET in_flight = in_flight - 1, done = done + 1, ready_at = coalesce(?, ready_at) WHERE id = ?'),
+    // `retried`: 1 for a retry, 0 for a release or an expired lease (the count stays as it was).
+    urlRequeued: p(
+      `UPDATE urls SET state = 0, lease_id = NULL, lease_expires_at = NULL,
+       retries = CASE WHEN @retried = 0 THEN retries ELSE coalesce(retries, 0) + @retried END WHERE id = @id`,
+    ),
+    hostRequeued: p('UPDATE hosts SET in_flight = in_flight - 1, queued = queued + 1, ready_at = coalesce(?, ready_at) WHERE id = ?'),
+    hostPolicy: p(
+      `UPDATE hosts SET delay_ms = coalesce(?, delay_ms), max_in_flight = coalesce(?, max_in_flight), ready_at = coalesce(?, ready_at)
+       WHERE id = ?`,
+    ),
+    totals: p(
+      `SELECT sum(queued) AS queued, sum(in_flight) AS in_flight, sum(done) AS done,
+       count(*) FILTER (WHERE queued > 0 OR in_flight > 0) AS active FROM hosts`,
+    ),
+    busiestHosts: p('SELECT key, queued, in_flight, done, ready_at FROM hosts ORDER BY queued + in_flight DESC, id LIMIT ?'),
+  };
+}

@@ -1,0 +1,281 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import type { RobotsCacheRecord } from '@politely/core';
+import { createMemoryFrontierStore, type ClaimResult, type FrontierStore } from '@politely/crawler';
+import { describeFrontierStoreContract } from '../../crawler/test/frontier/store-contract.js';
+import { createSqliteFrontierStore, createSqliteRobotsCache, SCHEMA_VERSION, type SqliteFrontierStore } from '../src/index.js';
+import { keyHash } from '../src/key-hash.js';
+import { assertBuilt, createTempDir, entry } from './helpers.js';
+
+const temp = createTempDir('store-sqlite');
+afterAll(() => temp.remove());
+
+describeFrontierStoreContract(
+  'sqlite',
+  async (options) => createSqliteFrontierStore({ path: temp.file(), ...options }),
+  async (store, options) => {
+    const { path } = store as SqliteFrontierStore;
+    await store.close();
+    return createSqliteFrontierStore({ path, ...options });
+  },
+);
+
+describe('createSqliteFrontierStore', () => {
+  const open: SqliteFrontierStore[] = [];
+  const openStore = (path = temp.file(), delayMs = 0, maxInFlight = 1): SqliteFrontierStore => {
+    const store = createSqliteFrontierStore({ path, defaultHostPolicy: { delayMs, maxInFlight } });
+    open.push(store);
+    return store;
+  };
+  afterEach(async () => {
+    for (const store of open.splice(0)) await store.close();
+  });
+
+  it('opens the file in WAL mode with synchronous=NORMAL, a busy timeout and a versioned schema', () => {
+    const store = openStore();
+    expect(store.db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(store.db.pragma('synchronous', { simple: true })).toBe(1); // NORMAL
+    expect(store.db.pragma('busy_timeout', { simple: true })).toBe(5000);
+    expect(store.db.pragma('cache_size', { simple: true })).toBe(-65_536);
+    expect(store.db.prepare('SELECT max(version) FROM schema_version').pluck().get()).toBe(SCHEMA_VERSION);
+  });
+
+  it('refuses a file written by a newer schema', async () => {
+    const path = temp.file();
+    await openStore(path).close();
+    const raw = new Database(path);
+    raw.prepare('INSERT INTO schema_version (version, applied_at) VALUES (?, 0)').run(SCHEMA_VERSION + 1);
+    raw.close();
+    expect(() => createSqliteFrontierStore({ path })).toThrow(new RegExp(`schema version ${SCHEMA_VERSION + 1} is newer`));
+  });
+
+  it('rejects invalid options', () => {
+    expect(() => createSqliteFrontierStore({ path: '' })).toThrow(/path/);
+    expect(() => createSqliteFrontierStore({ path: temp.file(), defaultHostPolicy: { maxInFlight: 0 } })).toThrow(/maxInFlight/);
+    expect(() => createSqliteFrontierStore({ path: temp.file(), cacheSizeKiB: 1 })).toThrow(/cacheSizeKiB/);
+  });
+
+  it('adds thousands of entries in one call, deduping within the batch and against the file', async () => {
+    const store = openStore();
+    const batch = Array.from({ length: 20_000 }, (_, i) => entry(`http://h${i % 50}.test/p/${i % 15_000}`));
+    const outcomes = await store.add(batch);
+    expect(outcomes.filter((o) => o === 'added')).toHaveLength(15_000);
+    expect(outcomes.slice(15_000).every((o) => o === 'duplicate')).toBe(true);
+    expect(await store.counts()).toEqual({ queued: 15_000, inFlight: 0, done: 0, activeHosts: 50 });
+    expect(await store.add([entry('http://h0.test/p/0'), entry('http://h0.test/p/new')])).toEqual(['duplicate', 'added']);
+  });
+
+  it('tells two URLs apart whose dedupe hashes are equal', async () => {
+    const store = openStore(temp.file(), 0, 10);
+    await store.add([entry('http://a.test/one')]);
+    // Forge a collision: the stored hash of /one becomes that of /two.
+    store.db.prepare('UPDATE urls SET key_hash = ? WHERE key = ?').run(keyHash('http://a.test/two'), 'http://a.test/one');
+    expect(await store.add([entry('http://a.test/two'), entry('http://a.test/two')])).toEqual(['added', 'duplicate']);
+    expect(store.db.prepare('SELECT count(*) FROM urls WHERE key_hash = ?').pluck().get(keyHash('http://a.test/two'))).toBe(2);
+    const urls = [(await store.claim({ now: 0, leaseMs: 1000 })).lease?.entry.url, (await store.claim({ now: 0, leaseMs: 1000 })).lease?.entry.url];
+    expect(urls).toEqual(['http://a.test/one', 'http://a.test/two']);
+  });
+
+  it('keeps a plugin resource apart from the page at the same URL, and gives both back whole', async () => {
+    const store = openStore(temp.file(), 0, 10);
+    const sitemap = entry('http://a.test/sitemap.xml', { kind: 'sitemap', data: { from: 'robots' }, referrer: 'http://a.test/robots.txt' });
+    const page = entry('http://a.test/sitemap.xml', { redirectedFrom: 'http://a.test/old', redirectHops: 1, depth: 2, priority: -1 });
+    expect(await store.add([sitemap, page])).toEqual(['added', 'added']);
+    const first = await store.claim({ now: 0, leaseMs: 1000 });
+    const second = await store.claim({ now: 0, leaseMs: 1000 });
+    expect(first.lease?.entry).toEqual(sitemap);
+    expect(second.lease?.entry).toEqual(page);
+  });
+
+  it('hands out URLs in the same order as the memory store through adds, claims, releases, retries and expiries', async () => {
+    // One host (so that no tie between hosts' clocks is broken differently), random operations.
+    let seed = 7;
+    const random = (n: number): number => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return (seed >>> 8) % n;
+    };
+    for (let round = 0; round < 5; round++) {
+      const policy = { delayMs: random(3) * 100, maxInFlight: 1 + random(3) };
+      const memory = createMemoryFrontierStore({ defaultHostPolicy: policy });
+      const sqlite = openStore(temp.file(), policy.delayMs, policy.maxInFlight);
+      const held: [string, string][] = [];
+      const view = (r: ClaimResult) => (r.lease === null ? r : { ...r.lease, id: undefined });
+      let now = 0;
+      for (let step = 0; step < 400; step++) {
+        const op = random(10);
+        if (op < 3) {
+          const batch = Array.from({ length: 1 + random(4) }, () => entry(`http://h.test/${random(60)}`, { priority: random(3) }));
+          expect(await sqlite.add(batch), `step ${step}`).toEqual(await memory.add(batch));
+        } else if (op < 6) {
+          const request = { now, leaseMs: 1000 + step }; // distinct expiries: no ties to break
+          const [m, q] = [await memory.claim(request), await sqlite.claim(request)];
+          // Where the memory store says null while URLs are in flight, the SQLite store says when
+          // to look again (another process may hold them): see the next test.
+          if (m.lease === null && m.nextReadyAt === null && q.lease === null && q.nextReadyAt !== null) {
+            expect(q.nextReadyAt).toBeGreaterThan(now);
+            expect((await memory.counts()).inFlight).toBeGreaterThan(0);
+          } else expect(view(q), `step ${step}`).toEqual(view(m));
+          if (m.lease !== null && q.lease !== null) held.push([m.lease.id, q.lease.id]);
+        } else if (op < 9 && held.length > 0) {
+          const [m, q] = held.splice(random(held.length), 1)[0]!;
+          const how = (['complete', 'release', 'retry'] as const)[random(3)]!;
+          const options = random(2) === 0 ? {} : { hostReadyAt: now + random(500) };
+          await memory[how](m, options);
+          await sqlite[how](q, options);
+        } else {
+          now += random(800);
+        }
+        if (step % 50 === 0) expect(await sqlite.counts()).toEqual(await memory.counts());
+      }
+      expect(await sqlite.counts()).toEqual(await memory.counts());
+      for (const [m, q] of held) {
+        await memory.complete(m);
+        await sqlite.complete(q);
+      }
+      expect(await drain(sqlite, now)).toEqual(await drain(memory, now));
+      expect(await sqlite.counts()).toEqual(await memory.counts());
+    }
+  });
+
+  it('shares one frontier between two stores on one file, and never hands one URL to both', async () => {
+    const path = temp.file();
+    const a = openStore(path, 0, 2);
+    const b = openStore(path, 0, 2);
+    await a.add(Array.from({ length: 300 }, (_, i) => entry(`http://h${i % 12}.test/${i}`)));
+    expect(await b.add([entry('http://h0.test/0')])).toEqual(['duplicate']);
+    const claimed = new Map<string, string>();
+    const held: { store: SqliteFrontierStore; id: string }[] = [];
+    for (let round = 0; claimed.size < 300 && round < 2000; round++) {
+      const store = round % 2 === 0 ? a : b;
+      const result = await store.claim({ now: round, leaseMs: 60_000 });
+      if (result.lease !== null) {
+        expect(claimed.get(result.lease.entry.url), result.lease.entry.url).toBeUndefined();
+        claimed.set(result.lease.entry.url, round % 2 === 0 ? 'a' : 'b');
+        held.push({ store, id: result.lease.id });
+      }
+      // Keep several leases out at once; end them from either store (the file is the truth).
+      if (held.length > 10 || result.lease === null) {
+        const oldest = held.shift();
+        if (oldest !== undefined) await (oldest.store === a ? b : a).complete(oldest.id);
+      }
+    }
+    expect(claimed.size).toBe(300);
+    expect(new Set(claimed.values())).toEqual(new Set(['a', 'b']));
+  });
+
+  it('never hands one URL to two processes claiming from one file at once', async () => {
+    assertBuilt();
+    const path = temp.file();
+    const store = openStore(path, 0, 4);
+    const urls = Array.from({ length: 2000 }, (_, i) => `http://h${i % 40}.test/${i}`);
+    await store.add(urls.map((url) => entry(url)));
+    const worker = fileURLToPath(new URL('./fixtures/claim-worker.mjs', import.meta.url));
+    const outputs = await Promise.all([runNode(worker, [path]), runNode(worker, [path]), runNode(worker, [path])]);
+    const claimed = outputs.flatMap((out) => out.split('\n').filter(Boolean));
+    expect(claimed.length).toBe(2000);
+    expect(new Set(claimed).size).toBe(2000);
+    expect(outputs.filter((out) => out.trim() !== '').length).toBeGreaterThan(1);
+    expect(await store.counts()).toEqual({ queued: 0, inFlight: 0, done: 2000, activeHosts: 0 });
+  });
+
+  it('tells a caller blocked by leases in flight elsewhere when to look again, instead of "nothing queued"', async () => {
+    const path = temp.file();
+    const dead = createSqliteFrontierStore({ path, idlePollMs: 1000 });
+    await dead.add([entry('http://a.test/1'), entry('http://a.test/2')]);
+    expect((await dead.claim({ now: 0, leaseMs: 5000 })).lease).not.toBeNull();
+    await dead.close(); // the worker dies with its lease out
+    const live = createSqliteFrontierStore({ path, idlePollMs: 1000 });
+    open.push(live);
+    expect(await live.claim({ now: 100, leaseMs: 5000 })).toEqual({ lease: null, nextReadyAt: 1100 });
+    expect(await live.claim({ now: 4500, leaseMs: 5000 })).toEqual({ lease: null, nextReadyAt: 5000 });
+    expect((await live.claim({ now: 5000, leaseMs: 5000 })).lease?.entry.url).toBe('http://a.test/1');
+  });
+
+  it('keeps the crawl stats and metadata across a reopen', async () => {
+    const path = temp.file();
+    const store = openStore(path);
+    expect(await store.loadStats()).toBeUndefined();
+    await store.saveStats({ pages: 3, byStatus: { 200: 3 } });
+    await store.saveStats({ pages: 4, byStatus: { 200: 4 } });
+    await store.saveMetadata('seeds', ['http://a.test/']);
+    await store.close();
+    const again = openStore(path);
+    expect(await again.loadStats()).toEqual({ pages: 4, byStatus: { 200: 4 } });
+    expect(await again.loadMetadata('seeds')).toEqual(['http://a.test/']);
+  });
+});
+
+describe('createSqliteRobotsCache', () => {
+  const record = (origin: string, fetchedAt: number): RobotsCacheRecord => ({
+    origin,
+    outcome: 'success',
+    status: 200,
+    url: `${origin}/robots.txt`,
+    fetchedAt,
+    expiresAt: fetchedAt + 86_400_000,
+    consecutiveFailures: 0,
+    lastGood: { body: 'User-agent: *\nDisallow: /private/\n', bodyEncoding: 'utf-8', status: 200, url: `${origin}/robots.txt`, fetchedAt, truncatedAtCap: false },
+  });
+
+  it('keeps the records in the crawl file, so a restarted crawl has them', async () => {
+    const path = temp.file();
+    const store = createSqliteFrontierStore({ path });
+    const cache = createSqliteRobotsCache(store);
+    await cache.set('http://a.test', record('http://a.test', 1));
+    await cache.set('http://b.test', record('http://b.test', 2));
+    await cache.set('http://b.test', record('http://b.test', 3));
+    await cache.delete('http://a.test');
+    await cache.close(); // not its connection: does nothing
+    await store.close();
+    const reopened = createSqliteFrontierStore({ path });
+    const again = createSqliteRobotsCache(reopened);
+    expect(await again.get('http://a.test')).toBeUndefined();
+    expect(await again.get('http://b.test')).toEqual(record('http://b.test', 3));
+    await reopened.close();
+  });
+
+  it('opens a crawl file by path or uses a connection it is given', async () => {
+    const path = temp.file();
+    const byPath = createSqliteRobotsCache(path);
+    await byPath.set('http://a.test', record('http://a.test', 1));
+    await byPath.close();
+    const db = new Database(path);
+    const byDb = createSqliteRobotsCache(db);
+    expect(await byDb.get('http://a.test')).toEqual(record('http://a.test', 1));
+    db.close();
+    const fresh = new Database(temp.file());
+    expect(await createSqliteRobotsCache(fresh).get('http://a.test')).toBeUndefined();
+    fresh.close();
+  });
+});
+
+/** Claims and completes everything left; returns the URLs and claim times in order. */
+async function drain(store: FrontierStore, from: number): Promise<string[]> {
+  const order: string[] = [];
+  let now = from;
+  for (let i = 0; i < 10_000; i++) {
+    const result = await store.claim({ now, leaseMs: 1_000_000 });
+    if (result.lease === null) {
+      if (result.nextReadyAt === null) break;
+      now = Math.max(now + 1, result.nextReadyAt);
+      continue;
+    }
+    order.push(`${now} ${result.lease.entry.url} p${result.lease.entry.priority} r${result.lease.entry.retries ?? 0}`);
+    await store.complete(result.lease.id);
+  }
+  return order;
+}
+
+function runNode(script: string, args: readonly string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${script} exited with ${code}: ${err}`))));
+  });
+}
