@@ -82,7 +82,7 @@ export function explanationToJson(url: string, explanation: RobotsExplanation): 
 const REASON_TEXT: Record<RobotsCheckReason, string> = {
   rules: 'decided by the rules',
   cached: 'robots.txt unreachable now: decided by the last good copy',
-  unavailable: 'robots.txt unavailable (4xx): everything allowed',
+  unavailable: 'robots.txt unavailable (4xx, or a redirect chain that could not be followed): everything allowed',
   unreachable: 'robots.txt unreachable (5xx, 429 or network error): everything disallowed for now',
   'unreachable-too-long': 'robots.txt unreachable for over 30 days with no copy: everything allowed',
   'robots-txt': '/robots.txt itself is always allowed',
