@@ -1,0 +1,64 @@
+// `politely crawl --store redis://… --crawl-id NAME`: two processes join one crawl and share its
+// frontier, dedupe set, host clocks and robots.txt cache (checked against the servers' logs).
+
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createConnection } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deleteRedisCrawl } from '@politely/store-redis';
+import { minGapMsByOrigin, startFleet, violations, type LocalWeb } from '@politely/local-web';
+import { jsonLines, runCli } from './run-cli.js';
+
+const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+const UA = 'PolitelyDemo/0.1 (+https://example.invalid/bot)';
+
+/** Why Redis cannot be used, or null when it answers PING. */
+async function redisDown(): Promise<string | null> {
+  const { hostname, port } = new URL(REDIS_URL);
+  return new Promise((resolve) => {
+    const socket = createConnection(Number(port || 6379), hostname, () => socket.write('PING\r\n'));
+    const done = (reason: string | null) => (socket.destroy(), resolve(reason));
+    socket.on('data', (data) => done(String(data).startsWith('+PONG') ? null : `unexpected answer ${String(data).trim()}`));
+    socket.on('error', (error) => done(error.message));
+    setTimeout(() => done('no answer within 1 s'), 1000);
+  });
+}
+const downReason = await redisDown();
+if (downReason !== null) console.warn(`[cli] crawl-redis: SKIPPED: no Redis at ${REDIS_URL}: ${downReason}`);
+
+describe.skipIf(downReason !== null)(`politely crawl --store redis://${downReason === null ? '' : ` [SKIPPED: ${downReason}]`}`, () => {
+  let web: LocalWeb;
+  let dir: string;
+  const crawlId = `cli-test-${randomUUID()}`;
+  beforeAll(async () => {
+    web = await startFleet({ hosts: 3, pagesPerHost: 12, crawlDelaySeconds: 0.2, firstAddress: 60 });
+    dir = mkdtempSync(join(tmpdir(), 'politely-redis-crawl-'));
+  });
+  afterAll(async () => {
+    await web.close();
+    await deleteRedisCrawl({ redis: REDIS_URL, crawlId });
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('two processes with one --crawl-id fetch every allowed page once between them, politely', async () => {
+    const seeds = web.hosts.map((host) => `${host.origin}/`);
+    const outs = [join(dir, 'a.jsonl'), join(dir, 'b.jsonl')];
+    const results = await Promise.all(
+      outs.map((out) =>
+        runCli(['crawl', '--ua', UA, '--store', REDIS_URL, '--crawl-id', crawlId, '--delay', '0', '--scope', 'any', '--out', out, ...seeds]),
+      ),
+    );
+    for (const result of results) expect(result.code, result.stderr).toBe(0);
+    const urls = outs.flatMap((out) => jsonLines(readFileSync(out, 'utf8')).map((r) => (r as { url: string }).url));
+    const expected = web.hosts.flatMap((host) => host.expectedAllowedPaths.map((path) => host.origin + path));
+    expect(new Set(urls)).toEqual(new Set(expected));
+    expect(urls.length).toBe(new Set(urls).size); // no page fetched by both
+    expect(violations(web, UA)).toEqual([]);
+    for (const [origin, gap] of minGapMsByOrigin(web.requestLog())) expect(gap, origin).toBeGreaterThanOrEqual(200);
+    for (const host of web.hosts) {
+      expect(web.requestLog(host.origin).filter((entry) => entry.path === '/robots.txt')).toHaveLength(1);
+    }
+  });
+});
