@@ -68,6 +68,7 @@ async function crawlWithPolitely() {
   stop = () => controller.abort();
   const crawler = createCrawler({
     userAgent: job.userAgent,
+    allowNet: ['127.0.0.0/8'],
     seeds: job.seeds,
     // The fleet links only within itself (its hosts on 127.0.0.x): every link stays on it.
     scope: 'any',

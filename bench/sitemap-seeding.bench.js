@@ -85,7 +85,7 @@ async function politelySeeder() {
   const { sitemaps } = await import('@politely/sitemap');
   return async (base) => {
     const store = createCountingStore(dedupeKeyOf);
-    const crawler = createCrawler({ userAgent: USER_AGENT, seeds: [], minDelayMs: 0, store, plugins: [sitemaps({ origins: [base], enqueuePages: true })] });
+    const crawler = createCrawler({ userAgent: USER_AGENT, allowNet: ['127.0.0.0/8'], seeds: [], minDelayMs: 0, store, plugins: [sitemaps({ origins: [base], enqueuePages: true })] });
     let requests = 0;
     crawler.on('request', () => requests++);
     crawler.on('error', (event) => {

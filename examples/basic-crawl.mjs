@@ -15,6 +15,8 @@ const crawler = createCrawler({
   // Who you are, and where to read about your crawler: robots.txt groups match its first word.
   userAgent: 'PolitelyDemo/0.1 (+https://example.invalid/bot)',
   seeds: [seed],
+  // The demo web lives on loopback, which the SSRF guard refuses unless allowed.
+  allowNet: ['127.0.0.0/8'],
   maxPages,
   handler: (page) => {
     const title = page.$('title').text().trim();

@@ -35,6 +35,7 @@ function extractProduct($, url) {
 const crawler = createCrawler({
   userAgent: 'PolitelyDemo/0.1 (+https://example.invalid/bot)',
   seeds: [shop.href],
+  allowNet: ['127.0.0.0/8'], // the demo web is on loopback
   scope: 'same-origin',
   plugins: [sitemaps()], // the products only the sitemap lists, too
   handler: async (page) => {

@@ -15,6 +15,7 @@ const allowedHosts = new Set(seeds.map((seed) => new URL(seed).host));
 const crawler = createCrawler({
   userAgent: 'PolitelyDemo/0.1 (+https://example.invalid/bot)',
   seeds,
+  allowNet: ['127.0.0.0/8'], // the demo web is on loopback
   minDelayMs: 300, // never closer than 300 ms at one host, whatever robots.txt allows
   maxCrawlDelayMs: 5_000, // a Crawl-delay above 5 s is capped (and the host crawled slowly)
   perHostConcurrency: 1, // one request at a time per host (the polite default)

@@ -17,6 +17,7 @@ let listed = 0;
 const crawler = createCrawler({
   userAgent: 'PolitelyDemo/0.1 (+https://example.invalid/bot)',
   seeds: [site.href], // the crawl's scope: this site
+  allowNet: ['127.0.0.0/8'], // the demo web is on loopback
   followLinks: false, // only what the sitemaps list
   maxPages,
   plugins: [

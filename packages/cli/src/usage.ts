@@ -25,7 +25,7 @@ export const ROBOTS_USAGE = `Usage:
 `;
 
 export const SITEMAP_USAGE = `Usage:
-  politely sitemap list --ua UA [--json] [--timeout MS] [--delay MS] URL...
+  politely sitemap list --ua UA [--json] [--timeout MS] [--delay MS] [--allow-net CIDR] URL...
       Prints the URLs that sitemaps list, one per line. A URL whose path is / is a site: the
       sitemaps its robots.txt declares (Sitemap: lines) are read. Any other URL is a sitemap.
       Sitemap indexes are followed; XML, gzip, RSS, Atom and text sitemaps are read. Files are
@@ -62,6 +62,9 @@ export const CRAWL_USAGE = `Usage:
         --log plain|json           log lines (one per request, skip and error, and a status line
                                    every --status-interval ms, default 2000) instead of the
                                    progress bars; the default when stdout is not a terminal
+        --allow-net CIDR           let the SSRF guard through to a private network, e.g.
+                                   127.0.0.0/8 (repeatable); loopback, private and link-local
+                                   addresses are refused otherwise (skipped as blocked-address)
       Ctrl-C stops cleanly: requests in flight end, outputs and the report are written, and the
       summary says what was kept (exit code 130).
 `;

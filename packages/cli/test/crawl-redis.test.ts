@@ -47,7 +47,7 @@ describe.skipIf(downReason !== null)(`politely crawl --store redis://${downReaso
     const outs = [join(dir, 'a.jsonl'), join(dir, 'b.jsonl')];
     const results = await Promise.all(
       outs.map((out) =>
-        runCli(['crawl', '--ua', UA, '--store', REDIS_URL, '--crawl-id', crawlId, '--delay', '0', '--scope', 'any', '--out', out, ...seeds]),
+        runCli(['crawl', '--ua', UA, '--allow-net', '127.0.0.0/8', '--store', REDIS_URL, '--crawl-id', crawlId, '--delay', '0', '--scope', 'any', '--out', out, ...seeds]),
       ),
     );
     for (const result of results) expect(result.code, result.stderr).toBe(0);

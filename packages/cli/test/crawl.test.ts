@@ -77,6 +77,7 @@ describe.concurrent('politely crawl: usage errors', () => {
     [['--store', 'postgres://x'], "--store must be memory, sqlite:FILE or redis://HOST:PORT/DB, got 'postgres://x'"],
     [['--store', 'redis://127.0.0.1:6379/0'], '--store redis://… needs --crawl-id NAME'],
     [['--crawl-id', 'x'], '--crawl-id names a crawl in a redis:// store'],
+    [['--allow-net', '127.0.0.0/99'], "--allow-net must be a network like 127.0.0.0/8 or an address, got '127.0.0.0/99'"],
   ])('%j: names the option and the value, exits 2', async (flags, message) => {
     const result = await runCli(['crawl', '--ua', UA, ...flags, web.entryUrl]);
     expect(result.code).toBe(2);
@@ -98,6 +99,13 @@ describe.concurrent('politely crawl: usage errors', () => {
     expect(none).toMatchObject({ code: 2, stderr: 'politely: crawl: give at least one seed URL (see politely crawl --help)\n' });
   });
 
+  it('refuses loopback hosts without --allow-net (the SSRF guard): a counted skip, nothing requested', async () => {
+    const result = await runCli(['crawl', '--ua', UA, '--log', 'json', web.url('docs', '/')]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('blocked-address');
+    expect(web.requestLog()).toEqual([]);
+  });
+
   it('--help prints the crawl usage and exits 0', async () => {
     const result = await runCli(['crawl', '--help']);
     expect(result.code).toBe(0);
@@ -112,7 +120,7 @@ describe('politely crawl', () => {
     const csv = join(dir, 'pages.CSV');
     const report = join(dir, 'report.html');
     const seeds = [web.url('legacy', '/'), web.url('events', '/')];
-    const result = await runCli(['crawl', '--ua', UA, '--max-depth', '3', '--delay', '50', '--out', jsonl, '--out', csv, '--report', report, '--status-interval', '500', ...seeds]);
+    const result = await runCli(['crawl', '--ua', UA, '--allow-net', '127.0.0.0/8', '--max-depth', '3', '--delay', '50', '--out', jsonl, '--out', csv, '--report', report, '--status-interval', '500', ...seeds]);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
 
@@ -161,7 +169,7 @@ describe('politely crawl', () => {
   });
 
   it('--log json writes one JSON object per line, the summary last', async () => {
-    const result = await runCli(['crawl', '--ua', UA, '--log', 'json', '--max-pages', '3', '--status-interval', '200', web.url('docs', '/')]);
+    const result = await runCli(['crawl', '--ua', UA, '--allow-net', '127.0.0.0/8', '--log', 'json', '--max-pages', '3', '--status-interval', '200', web.url('docs', '/')]);
     expect(result.code).toBe(0);
     const lines = jsonLines(result.stdout) as Record<string, unknown>[];
     expect(lines.map((line) => line['event'])).toContain('robots');
@@ -174,7 +182,7 @@ describe('politely crawl', () => {
   it('stops cleanly on Ctrl-C: exit 130, outputs flushed, and it says what was kept', async () => {
     const jsonl = join(dir, 'interrupted.jsonl');
     const report = join(dir, 'interrupted.html');
-    const run = startCli(['crawl', '--ua', UA, '--out', jsonl, '--report', report, web.url('shop', '/')]);
+    const run = startCli(['crawl', '--ua', UA, '--allow-net', '127.0.0.0/8', '--out', jsonl, '--report', report, web.url('shop', '/')]);
     await run.waitFor(/^200 page .*\n(.*\n)*200 page .*\n(.*\n)*200 page /m);
     run.child.kill('SIGINT');
     const result = await run.done;
@@ -197,13 +205,13 @@ describe('politely crawl', () => {
     const first = join(dir, 'first.jsonl');
     const second = join(dir, 'second.jsonl');
     const seed = web.url('docs', '/');
-    const run = startCli(['crawl', '--ua', UA, '--store', `sqlite:${db}`, '--delay', '0', '--out', first, seed]);
+    const run = startCli(['crawl', '--ua', UA, '--allow-net', '127.0.0.0/8', '--store', `sqlite:${db}`, '--delay', '0', '--out', first, seed]);
     await run.waitFor(/^200 page .*\n(.*\n)*200 page /m);
     run.child.kill('SIGINT');
     const stopped = await run.done;
     expect(stopped.code).toBe(130);
     expect(stopped.stdout).toMatch(new RegExp(`URLs still queued in ${db.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: run the same command again to resume`));
-    const resumed = await runCli(['crawl', '--ua', UA, '--store', `sqlite:${db}`, '--delay', '0', '--out', second, seed]);
+    const resumed = await runCli(['crawl', '--ua', UA, '--allow-net', '127.0.0.0/8', '--store', `sqlite:${db}`, '--delay', '0', '--out', second, seed]);
     expect(resumed.code).toBe(0);
     expect(existsSync(db)).toBe(true);
     const urls = [...jsonLines(readFileSync(first, 'utf8')), ...jsonLines(readFileSync(second, 'utf8'))].map((r) => (r as { url: string }).url);

@@ -30,6 +30,7 @@ async function crawlDemoWeb(web: LocalWeb): Promise<CrawlReportData> {
   });
   const crawler = createCrawler({
     userAgent: UA,
+    allowNet: ['127.0.0.0/8'],
     seeds: web.hosts.map((host) => `${host.origin}/`),
     minDelayMs,
     maxPagesPerHost: 6,

@@ -64,10 +64,11 @@ class PoliteCrawler implements Crawler {
     const options = resolveCrawlerOptions(raw);
     this.options = options;
     this.pageBudget = { started: 0, max: options.maxPages };
-    const client = raw.httpClient ?? createHttpClient();
+    const client = raw.httpClient ?? createHttpClient({ blockPrivateNetworks: options.blockPrivateNetworks, allowNet: options.allowNet });
     if (raw.httpClient === undefined) this.ownedClose.push(() => client.close());
     this.store = raw.store ?? createMemoryFrontierStore({ defaultHostPolicy: { delayMs: options.minDelayMs, maxInFlight: options.perHostConcurrency } });
     const robotsRequestedAt = new Map<string, number>();
+    const blockedHosts = new Set<string>();
     this.gate =
       raw.gate ??
       createRobotsGate({
@@ -76,6 +77,7 @@ class PoliteCrawler implements Crawler {
         minBackoffMs: Math.max(1, options.backoffBaseMs),
         maxBackoffMs: Math.max(1, options.backoffMaxMs),
         fetch: createCrawlerRobotsFetch(client, Math.min(options.requestTimeoutMs, 10_000), {
+          onBlocked: (url) => blockedHosts.add(hostKeyOf(url)),
           onRequest: (url, startedAt) => {
             const hostKey = hostKeyOf(url);
             robotsRequestedAt.set(hostKey, startedAt);
@@ -142,6 +144,7 @@ class PoliteCrawler implements Crawler {
       emitter: this.emitter,
       stats: this.recorder,
       robotsRequestedAt,
+      blockedHosts,
       signal,
       pageBudget: this.pageBudget,
       processors,

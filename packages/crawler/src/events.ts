@@ -30,6 +30,8 @@ export type SkipReason =
   | 'max-pages-per-host'
   /** More redirect hops than `maxRedirects`. */
   | 'too-many-redirects'
+  /** The host resolves to a loopback, private or link-local address (the SSRF guard; see `allowNet`). */
+  | 'blocked-address'
   /** A sitemap listed a URL outside its host and path, and no robots.txt declared that sitemap for the URL's host. */
   | 'sitemap-scope'
   /** Left out by a sitemap filter (lastmod, include/exclude). */

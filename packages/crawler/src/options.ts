@@ -1,6 +1,6 @@
 // createCrawler's options: every field documented with its default, validated once.
 
-import { PolitelyError, productToken, type HttpClient, type RobotsCacheStore, type RobotsGate } from '@politely/core';
+import { parseCidr, PolitelyError, productToken, type HttpClient, type RobotsCacheStore, type RobotsGate } from '@politely/core';
 import type { CanonicalUrlOptions } from './frontier/canonical-url.js';
 import type { FrontierStore } from './frontier/frontier-store.js';
 import { DEFAULT_SCOPE, type ScopeOption } from './frontier/scope.js';
@@ -49,8 +49,17 @@ export interface CrawlerOptions {
   readonly gate?: RobotsGate;
   /** Where the crawler's own gate keeps robots.txt records (a SQLite or Redis store shares them). @default in memory */
   readonly robotsCache?: RobotsCacheStore;
-  /** HTTP client. @default one keep-alive undici client, closed when the crawl ends */
+  /** HTTP client. @default one keep-alive undici client with the SSRF guard, closed when the crawl ends */
   readonly httpClient?: HttpClient;
+  /**
+   * Refuse to connect to loopback, private, link-local (169.254.169.254), unique-local and
+   * unspecified addresses, checked after DNS on every hop (the SSRF guard); such URLs are
+   * skipped as `blocked-address`. Applies to the crawler's own HTTP client.
+   * @default true
+   */
+  readonly blockPrivateNetworks?: boolean;
+  /** Networks allowed despite the guard, as CIDRs or addresses, e.g. `['127.0.0.0/8']` for a local test web. @default [] */
+  readonly allowNet?: readonly string[];
   /** Stops the crawl: nothing new is claimed, in-flight requests are aborted and their URLs go back to the store. */
   readonly signal?: AbortSignal;
   /** Requests in flight across all hosts. @default 16 */
@@ -98,8 +107,9 @@ export interface CrawlerOptions {
 }
 
 export interface ResolvedCrawlerOptions
-  extends Required<Omit<CrawlerOptions, 'store' | 'gate' | 'robotsCache' | 'httpClient' | 'signal' | 'adaptiveDelay' | 'handler' | 'seeds' | 'plugins'>> {
+  extends Required<Omit<CrawlerOptions, 'store' | 'gate' | 'robotsCache' | 'httpClient' | 'allowNet' | 'signal' | 'adaptiveDelay' | 'handler' | 'seeds' | 'plugins'>> {
   readonly plugins: readonly CrawlerPlugin[];
+  readonly allowNet: readonly string[];
   readonly productToken: string;
   readonly seeds: readonly SeedRequest[];
   readonly handler: ((page: PageContext) => void | Promise<void>) | undefined;
@@ -164,7 +174,20 @@ export function resolveCrawlerOptions(options: CrawlerOptions): ResolvedCrawlerO
     maxRobotsRetries: count('maxRobotsRetries', options.maxRobotsRetries ?? 3, 0),
     leaseMs: duration('leaseMs', options.leaseMs ?? 300_000),
     plugins: resolvePlugins(options.plugins ?? []),
+    blockPrivateNetworks: options.blockPrivateNetworks ?? true,
+    allowNet: resolveAllowNet(options.allowNet ?? []),
   };
+}
+
+function resolveAllowNet(allowNet: readonly string[]): readonly string[] {
+  for (const cidr of allowNet) {
+    try {
+      parseCidr(cidr);
+    } catch (error) {
+      throw invalid(`allowNet: ${(error as Error).message}`);
+    }
+  }
+  return allowNet;
 }
 
 function resolvePlugins(plugins: readonly CrawlerPlugin[]): readonly CrawlerPlugin[] {

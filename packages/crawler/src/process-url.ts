@@ -28,6 +28,8 @@ export interface ProcessorDeps {
   readonly stats: StatsRecorder;
   /** When each host's robots.txt was last requested (to know a claim's slot was used by it). */
   readonly robotsRequestedAt: ReadonlyMap<string, number>;
+  /** Hosts whose address the SSRF guard refused (found when their robots.txt was requested). */
+  readonly blockedHosts: ReadonlySet<string>;
   readonly signal: AbortSignal;
   /** Page fetches started so far, and the budget (`maxPages`). */
   readonly pageBudget: { started: number; readonly max: number };
@@ -62,6 +64,10 @@ export class UrlProcessor {
     const robotsAt = this.deps.robotsRequestedAt.get(entry.hostKey);
     const robotsUsedSlot = robotsAt !== undefined && robotsAt >= claimedAt;
 
+    if (this.deps.blockedHosts.has(entry.hostKey)) {
+      this.skip(entry.url, 'blocked-address', `${entry.hostKey} resolves to a non-public address (allow it with allowNet / --allow-net)`, entry.referrer);
+      return store.complete(lease.id);
+    }
     if (check.reason === 'unreachable') return this.robotsUnreachable(lease, check, robotsUsedSlot);
     politeness.robotsRecovered(entry.hostKey);
     if (politeness.learnCrawlDelay(entry.hostKey, check.crawlDelay)) {

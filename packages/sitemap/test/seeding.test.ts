@@ -196,6 +196,7 @@ describe('sitemaps() seeding a crawl', () => {
     let seen = 0;
     const crawler = createCrawler({
       userAgent: UA,
+      allowNet: ['127.0.0.0/8'],
       minDelayMs: 0,
       signal: controller.signal,
       plugins: [sitemaps({ origins: [site.base], onUrl: () => void (++seen === 1500 && controller.abort()) })],

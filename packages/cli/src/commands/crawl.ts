@@ -50,6 +50,7 @@ function crawlerOptionsOf(options: CrawlCommandOptions, plugins: readonly Crawle
     concurrency: options.concurrency,
     perHostConcurrency: options.perHostConcurrency,
     requestTimeoutMs: options.requestTimeoutMs,
+    allowNet: options.allowNet,
     plugins,
     ...(options.maxPages === undefined ? {} : { maxPages: options.maxPages }),
     ...(options.maxDepth === undefined ? {} : { maxDepth: options.maxDepth }),

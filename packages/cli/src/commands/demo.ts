@@ -34,6 +34,8 @@ export function demoCrawlerOptions(web: LocalWeb): SessionCrawlerOptions {
   return {
     userAgent: DEMO_USER_AGENT,
     seeds,
+    // The demo web is on loopback (127.0.0.2–9), which the SSRF guard refuses unless allowed.
+    allowNet: ['127.0.0.0/8'],
     minDelayMs: 100,
     concurrency: 16,
     perHostConcurrency: 1,

@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { PolitelyError } from '@politely/core';
 import { createCrawler, type Crawler, type SkipEvent, type SkipReason } from '@politely/crawler';
 import { sitemaps, type SitemapUrlRecord } from '@politely/sitemap';
+import { network } from '../crawl/crawl-options.js';
 import { CliError } from '../cli-error.js';
 import { EXIT_FAILURE, EXIT_OK, type ExitCode } from '../exit-codes.js';
 import { write, type Io } from '../io.js';
@@ -16,6 +17,7 @@ const OPTIONS = {
   json: { type: 'boolean' },
   timeout: { type: 'string' },
   delay: { type: 'string' },
+  'allow-net': { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -56,10 +58,11 @@ export async function runSitemapList(args: readonly string[], io: Io): Promise<E
   if (positionals.length === 0) throw new CliError('sitemap list: give at least one site or sitemap URL (see politely sitemap --help)');
   const timeoutMs = milliseconds('--timeout', values.timeout, 10_000, false);
   const delayMs = milliseconds('--delay', values.delay, 250, true);
+  const allowNet = (values['allow-net'] ?? []).map((cidr) => network('sitemap list', '--allow-net', cidr));
   const targets = classify(positionals);
   const json = values.json === true;
   let failed = false;
-  const crawler = createListCrawler(values.ua, timeoutMs, delayMs, targets, {
+  const crawler = createListCrawler(values.ua, timeoutMs, delayMs, allowNet, targets, {
     onUrl: (record) => write(io.stdout, json ? `${JSON.stringify(recordToJson(record))}\n` : `${record.url}\n`),
     onNoSitemap: (origin) => void write(io.stderr, `politely: ${origin}/robots.txt declares no sitemap\n`),
   });
@@ -80,6 +83,7 @@ function createListCrawler(
   userAgent: string,
   timeoutMs: number,
   delayMs: number,
+  allowNet: readonly string[],
   targets: ListTargets,
   report: { readonly onUrl: (record: SitemapUrlRecord) => Promise<void> | undefined; readonly onNoSitemap: (origin: string) => void },
 ): Crawler {
@@ -88,6 +92,7 @@ function createListCrawler(
       userAgent,
       seeds: [],
       minDelayMs: delayMs,
+      allowNet,
       requestTimeoutMs: timeoutMs,
       // A listing tool gives up sooner than a crawl: one retry, one robots.txt attempt.
       maxRetries: 1,

@@ -2,7 +2,7 @@
 // every mistake a one-line usage error that names the option and the value.
 
 import { parseArgs } from 'node:util';
-import { productToken } from '@politely/core';
+import { parseCidr, productToken } from '@politely/core';
 import type { ScopeMode } from '@politely/crawler';
 import { CliError } from '../cli-error.js';
 import { parseOptions } from '../parse-options.js';
@@ -36,6 +36,8 @@ export interface CrawlCommandOptions {
   readonly log: LogFormat | undefined;
   /** Seconds between status lines in log mode. */
   readonly statusIntervalMs: number;
+  /** Networks the SSRF guard lets through (`--allow-net CIDR`, repeatable). */
+  readonly allowNet: readonly string[];
 }
 
 const OPTIONS = {
@@ -55,6 +57,7 @@ const OPTIONS = {
   report: { type: 'string' },
   log: { type: 'string' },
   'status-interval': { type: 'string' },
+  'allow-net': { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -97,6 +100,7 @@ export function parseCrawlOptions(args: readonly string[]): CrawlCommandOptions 
     reportFile: values.report,
     log: values.log === undefined ? undefined : oneOf('--log', values.log, LOG_FORMATS),
     statusIntervalMs: optional(values['status-interval'], (v) => milliseconds('--status-interval', v, false)) ?? 2000,
+    allowNet: (values['allow-net'] ?? []).map((cidr) => network('crawl', '--allow-net', cidr)),
   };
 }
 
@@ -125,6 +129,16 @@ export function milliseconds(flag: string, value: string, zeroAllowed: boolean):
 function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
   if (!(allowed as readonly string[]).includes(value)) throw new CliError(`crawl: ${flag} must be one of ${allowed.join(', ')}, got '${value}'`);
   return value as T;
+}
+
+/** A CIDR or single address, checked now so a typo is a usage error, not a refused crawl. */
+export function network(command: string, flag: string, value: string): string {
+  try {
+    parseCidr(value);
+  } catch {
+    throw new CliError(`${command}: ${flag} must be a network like 127.0.0.0/8 or an address, got '${value}'`);
+  }
+  return value;
 }
 
 function seedUrl(text: string): string {

@@ -36,6 +36,7 @@ export async function fetchPage(url: string, settings: PageFetchSettings, signal
     const failure = error instanceof PolitelyError ? error : new PolitelyError('ERR_FETCH_FAILED', `GET ${url}: ${String(error)}`, { cause: error });
     if (failure.code === 'ERR_BODY_TOO_LARGE') return { kind: 'skip', reason: 'too-large', error: failure };
     if (failure.code === 'ERR_HEADERS_TOO_LARGE') return { kind: 'skip', reason: 'headers-too-large', error: failure };
+    if (failure.code === 'ERR_ADDRESS_BLOCKED') return { kind: 'skip', reason: 'blocked-address', error: failure };
     if (failure.code === 'ERR_ABORTED') throw failure;
     return { kind: 'failure', error: failure };
   }

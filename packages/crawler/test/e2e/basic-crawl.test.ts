@@ -48,6 +48,7 @@ describe('createCrawler', () => {
     const skips: SkipEvent[] = [];
     const crawler = createCrawler({
       userAgent: 'TestBot/1.0 (+http://example.invalid/bot)',
+      allowNet: ['127.0.0.0/8'],
       seeds: [`${base}/`],
       minDelayMs: 0,
       handler: (page) => {

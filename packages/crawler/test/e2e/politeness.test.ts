@@ -24,7 +24,7 @@ describe('createCrawler politeness', () => {
       '/': links('/a'),
     });
     const skips: SkipEvent[] = [];
-    const crawler = createCrawler({ userAgent: UA, seeds: [`${site.base}/`], minDelayMs: 0, backoffBaseMs: 20, maxRobotsRetries: 2 });
+    const crawler = createCrawler({ userAgent: UA, allowNet: ['127.0.0.0/8'], seeds: [`${site.base}/`], minDelayMs: 0, backoffBaseMs: 20, maxRobotsRetries: 2 });
     crawler.on('skip', (s) => skips.push(s));
     const stats = await crawler.run();
     expect(new Set(site.paths())).toEqual(new Set(['/robots.txt']));
@@ -47,7 +47,7 @@ describe('createCrawler politeness', () => {
       },
     });
     const errors: ErrorEvent[] = [];
-    const crawler = createCrawler({ userAgent: UA, seeds: [`${site.base}/`], minDelayMs: 0 });
+    const crawler = createCrawler({ userAgent: UA, allowNet: ['127.0.0.0/8'], seeds: [`${site.base}/`], minDelayMs: 0 });
     crawler.on('error', (e) => errors.push(e));
     const stats = await crawler.run();
     const pageRequests = site.log.filter((r) => r.path === '/');
@@ -67,7 +67,7 @@ describe('createCrawler politeness', () => {
       },
     });
     const skips: SkipEvent[] = [];
-    const crawler = createCrawler({ userAgent: UA, seeds: [`${site.base}/`], minDelayMs: 0 });
+    const crawler = createCrawler({ userAgent: UA, allowNet: ['127.0.0.0/8'], seeds: [`${site.base}/`], minDelayMs: 0 });
     crawler.on('skip', (s) => skips.push(s));
     await crawler.run();
     expect(site.paths()).toEqual(['/robots.txt', '/']);
@@ -87,7 +87,7 @@ describe('createCrawler politeness', () => {
     });
     const skips: SkipEvent[] = [];
     const errors: ErrorEvent[] = [];
-    const crawler = createCrawler({ userAgent: UA, seeds: [`${site.base}/`], minDelayMs: 0, maxBodyBytes: 100_000, requestTimeoutMs: 300, maxRetries: 0 });
+    const crawler = createCrawler({ userAgent: UA, allowNet: ['127.0.0.0/8'], seeds: [`${site.base}/`], minDelayMs: 0, maxBodyBytes: 100_000, requestTimeoutMs: 300, maxRetries: 0 });
     crawler.on('skip', (s) => skips.push(s));
     crawler.on('error', (e) => errors.push(e));
     const stats = await crawler.run();
@@ -102,7 +102,7 @@ describe('createCrawler politeness', () => {
     const routes: Record<string, string> = { '/robots.txt': 'User-agent: TestBot\nCrawl-delay: 0.15\n', '/': links(...paths) };
     for (const p of paths) routes[p] = 'page';
     const site = await serve(routes);
-    await createCrawler({ userAgent: UA, seeds: [`${site.base}/`], minDelayMs: 0, concurrency: 8 }).run();
+    await createCrawler({ userAgent: UA, allowNet: ['127.0.0.0/8'], seeds: [`${site.base}/`], minDelayMs: 0, concurrency: 8 }).run();
     expect(site.log).toHaveLength(10);
     expect(smallestGapMs(site.log)).toBeGreaterThanOrEqual(149);
   });
@@ -113,7 +113,7 @@ describe('createCrawler politeness', () => {
     for (const p of paths) routes[p] = 'page';
     const site = await serve(routes);
     const controller = new AbortController();
-    const crawler = createCrawler({ userAgent: UA, seeds: [`${site.base}/`], minDelayMs: 0, signal: controller.signal });
+    const crawler = createCrawler({ userAgent: UA, allowNet: ['127.0.0.0/8'], seeds: [`${site.base}/`], minDelayMs: 0, signal: controller.signal });
     crawler.on('response', () => {
       if (site.paths().length >= 5) controller.abort();
     });

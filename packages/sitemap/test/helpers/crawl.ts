@@ -33,6 +33,7 @@ export async function crawlWithSitemaps(setup: CrawlSetup): Promise<CrawlOutcome
   const timeline: string[] = [];
   const crawler = createCrawler({
     userAgent: UA,
+    allowNet: ['127.0.0.0/8'], // the test servers are on loopback
     seeds: setup.seeds ?? [],
     minDelayMs: 0,
     maxRetries: 0,
