@@ -65,8 +65,11 @@ export function closeAfterLastEntry(text: string, item: string, closing: string)
 
 /** Whether the `name>` at `at` ends a closing tag `</name>` or `</prefix:name>`. */
 function isClosingTag(text: string, at: number): boolean {
-  const open = text.lastIndexOf('<', at);
-  return open !== -1 && at - open <= 256 && /^<\/(?:[A-Za-z_][\w.-]*:)?$/.test(text.slice(open, at));
+  // Look back at most 256 characters: an unbounded lastIndexOf('<') would make a flood of
+  // look-alikes ("url>url>url>…") quadratic.
+  const window = text.slice(Math.max(0, at - 256), at);
+  const open = window.lastIndexOf('<');
+  return open !== -1 && /^<\/(?:[A-Za-z_][\w.-]*:)?$/.test(window.slice(open));
 }
 
 /**
@@ -104,21 +107,62 @@ function endOfStartTag(text: string, start: number): number {
   return -1;
 }
 
-/** The end of the first closing `</item>` at or after `from` that lies outside comments and CDATA, else `close`. */
+/** Sections whose text is not markup: a `</item>` inside one is no cut point. */
+const SECTIONS = [
+  { open: '<!--', close: '-->' },
+  { open: '<![CDATA[', close: ']]>' },
+  { open: '<?', close: '?>' },
+] as const;
+
+/**
+ * The end of the first closing `</item>` at or after `from` that lies outside comments, CDATA
+ * sections and processing instructions, else `close`. One forward pass: where each kind of
+ * section next opens is remembered, so a file full of candidates stays linear.
+ */
 function nextCut(text: string, item: string, pos: number, from: number, close: number): number {
   const token = `${item}>`;
+  const nextOpen = SECTIONS.map((section) => text.indexOf(section.open, pos));
+  let scan = pos; // text[pos, scan) ends outside any section
   let at = from;
   while (at < close) {
     const found = text.indexOf(token, at);
     if (found === -1 || found >= close) return close;
     const cut = found + token.length;
-    if (isClosingTag(text, found) && !insideCommentOrCdata(text.slice(pos, cut))) return cut;
-    at = cut;
+    const hiddenUntil = advanceOutsideSections(text, nextOpen, scan, cut);
+    if (hiddenUntil === -1) {
+      if (isClosingTag(text, found)) return cut;
+      scan = cut;
+      at = cut;
+    } else {
+      // The candidate is inside a section: no cut before the section ends.
+      if (hiddenUntil === Infinity) return close;
+      scan = hiddenUntil;
+      at = Math.max(cut, hiddenUntil);
+    }
   }
   return close;
 }
 
-/** Whether a piece that starts outside any comment or CDATA section ends inside one. */
-function insideCommentOrCdata(piece: string): boolean {
-  return piece.lastIndexOf('<!--') > piece.lastIndexOf('-->') || piece.lastIndexOf('<![CDATA[') > piece.lastIndexOf(']]>');
+/**
+ * Moves past every section that opens in [scan, cut) and closes before `cut`. Returns -1 when
+ * `cut` lies outside all sections, else the index just past the section that covers it
+ * (Infinity if that section never closes). `nextOpen` is updated in place.
+ */
+function advanceOutsideSections(text: string, nextOpen: number[], scan: number, cut: number): number {
+  let position = scan;
+  for (;;) {
+    let kind = -1;
+    for (let k = 0; k < SECTIONS.length; k++) {
+      if (nextOpen[k]! !== -1 && nextOpen[k]! < position) nextOpen[k] = text.indexOf(SECTIONS[k]!.open, position);
+      const start = nextOpen[k]!;
+      if (start !== -1 && start < cut && (kind === -1 || start < nextOpen[kind]!)) kind = k;
+    }
+    if (kind === -1) return -1;
+    const section = SECTIONS[kind]!;
+    const closeAt = text.indexOf(section.close, nextOpen[kind]! + section.open.length);
+    if (closeAt === -1) return Infinity;
+    const end = closeAt + section.close.length;
+    if (end > cut) return end;
+    position = end;
+  }
 }
