@@ -1,23 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CompiledPattern, encodeRulePattern } from '../../src/robots/pattern.js';
-
-/** The reference's matcher (robots.cc Matches): a set of positions, advanced per pattern byte. */
-function referenceMatches(path: string, pattern: string): boolean {
-  let positions = [0];
-  for (let p = 0; p < pattern.length; p++) {
-    const ch = pattern[p];
-    if (ch === '$' && p === pattern.length - 1) return positions[positions.length - 1] === path.length;
-    if (ch === '*') {
-      const first = positions[0]!;
-      positions = Array.from({ length: path.length - first + 1 }, (_, i) => first + i);
-    } else {
-      positions = positions.filter((i) => i < path.length && path[i] === ch).map((i) => i + 1);
-      if (positions.length === 0) return false;
-    }
-  }
-  return true;
-}
+import { referenceMatches } from './reference-matcher.js';
 
 describe('encodeRulePattern', () => {
   it('google: MaybeEscapePattern cases (non-ASCII bytes encoded, %xx upper-cased)', () => {

@@ -6,27 +6,12 @@ import { readLine } from '../../src/robots/directives.js';
 import { encodeRulePattern } from '../../src/robots/pattern.js';
 import { tokenizeLines } from '../../src/robots/tokenize.js';
 import { matchPathOf } from '../../src/robots/url-path.js';
+import { referenceMatches } from './reference-matcher.js';
 
 // An independent model of the reference matcher's streaming state machine (robots.cc
 // RobotsMatcher: seen_global_agent_, seen_specific_agent_, seen_separator_, best priorities per
 // side), fed by the same line reader. politely compiles groups instead of streaming; this
 // checks that the two agree on group selection, merging and precedence.
-
-function matches(path: string, pattern: string): boolean {
-  let positions = [0];
-  for (let p = 0; p < pattern.length; p++) {
-    const ch = pattern[p];
-    if (ch === '$' && p === pattern.length - 1) return positions[positions.length - 1] === path.length;
-    if (ch === '*') {
-      const first = positions[0]!;
-      positions = Array.from({ length: path.length - first + 1 }, (_, i) => first + i);
-    } else {
-      positions = positions.filter((i) => i < path.length && path[i] === ch).map((i) => i + 1);
-      if (positions.length === 0) return false;
-    }
-  }
-  return true;
-}
 
 const token = (s: string) => /^[A-Za-z_-]*/.exec(s)![0];
 
@@ -51,11 +36,11 @@ function referenceAllowed(body: string, userAgent: string, url: string): boolean
       if (!global && !specific) continue;
       separator = true;
       const pattern = encodeRulePattern(d.value);
-      if (matches(path, pattern)) record(d.name === 'allow', pattern.length);
+      if (referenceMatches(path, pattern)) record(d.name === 'allow', pattern.length);
       else if (d.name === 'allow') {
         const slash = pattern.lastIndexOf('/');
         const alt = pattern.slice(0, slash + 1) + '$';
-        if (slash !== -1 && pattern.startsWith('/index.htm', slash) && matches(path, alt)) record(true, alt.length);
+        if (slash !== -1 && pattern.startsWith('/index.htm', slash) && referenceMatches(path, alt)) record(true, alt.length);
       }
     }
   }
