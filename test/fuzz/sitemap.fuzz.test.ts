@@ -100,12 +100,15 @@ const text = fc
 
 const FIELD_NAMES = ['loc', 'loc', 'lastmod', 'changefreq', 'priority', 'link', 'link', 'pubDate', 'updated', 'published', 'title', 'image:loc', 'x'];
 /** What may stand between fields and entries: whitespace, comments and PIs holding closing-tag look-alikes… */
-const BETWEEN = ['', '', '\n', ' ', '<!-- c -->', '<!-- </url> </item> -->', '<!---->', '<?pi </url> ?>', '<x/>', '<x>url></x>', 'url>'];
+const BETWEEN = [
+  '', '', '\n', ' ', '<!-- c -->', '<!-- </url> </item> -->', '<!---->', '<?pi </url> ?>', '<x/>', '<x>url></x>', 'url>',
+  // Sections that look as if they opened or closed another kind of section.
+  '<!-- <![CDATA[ </url> -->', '<![CDATA[<!-- </url>]]>', '<?pi <!-- </url> ?>', '<!-- <?pi </url> -->', '<![CDATA[ ?> </url> ]]>', '<?pi ]]> --> </url> ?>',
+];
 
 /**
  * An entry of a few fields. `sliceSafe` leaves out what the slicer is known to cut inside (the
- * bug below): processing instructions, and a `<` inside an attribute value (not XML, but the
- * validator lets it through).
+ * known bug below): a `<` inside an attribute value (not XML, but the validator lets it through).
  */
 function entryOf(sliceSafe: boolean) {
   const field = fc
@@ -126,7 +129,7 @@ function entryOf(sliceSafe: boolean) {
           return `<${name}>${value}</${name}>`;
       }
     });
-  const between = fc.constantFrom(...BETWEEN.filter((b) => !sliceSafe || !b.startsWith('<?')));
+  const between = fc.constantFrom(...BETWEEN);
   return fc
     .tuple(fc.constantFrom(...ENTRY_NAMES), fc.array(fc.tuple(field, between), { maxLength: 4 }), between)
     .map(([name, fields, after]) => `<${name}>${fields.map(([f, b]) => f + b).join('')}</${name}>${after}`);
@@ -275,15 +278,14 @@ describe('readSitemap (fuzzed)', () => {
     );
   });
 
-  // A slice may end after any `</url>` outside comments, CDATA and processing instructions (PIs
-  // were once not skipped); quoted attribute values are still not skipped (the it.fails below).
-  // Files that pass the whole-file check (XMLValidator) and yield their entry when read whole end
-  // their iteration with ERR_INVALID_INPUT when read in slices. Minimal cases found by fast-check,
-  // with chunkChars 1 (with the default, the same happens past the first 512 KiB of a file):
-  //   `<urlset><url><loc></loc><?pi </url> ?></url></urlset>`   → "Pi Tag is not closed."
+  // A slice may end after any `</url>` outside comments, CDATA sections and processing
+  // instructions. Found by fast-check (minimal cases, chunkChars 1; with the default chunkChars the
+  // same happens past the first 512 KiB of a file): files that pass the whole-file check
+  // (XMLValidator) and yield their entry when read whole, but end their iteration with
+  // ERR_INVALID_INPUT when read in slices:
+  //   `<urlset><url><loc></loc><?pi </url> ?></url></urlset>` → "Pi Tag is not closed." (fixed: PIs are skipped)
   //   `<urlset><url><loc href="</url>" rel="alternate"/></url></urlset>` → "readTagExp returned undefined"
-  // (the second is not XML, `<` in an attribute value, but the validator accepts it).
-  // Remove `.fails` once the slicer skips PIs and quoted attribute values too.
+  // The second is not XML (`<` in an attribute value) but the validator accepts it.
   it('reads a urlset whose processing instruction holds "</url>" in slices as it reads it whole', async () => {
     const bytes = encode('<urlset><url><loc></loc><?pi </url> ?></url></urlset>');
     const whole = await readAll(bytes, optionsOf(NO_CAP, false));
@@ -293,7 +295,9 @@ describe('readSitemap (fuzzed)', () => {
     expect(sliced.entries).toEqual(whole.entries);
   });
 
-  // Known bug: a quoted attribute value holding "</url>" is still a cut point for the slicer.
+  // KNOWN BUG (sitemap xml-shape.ts, entryChunks → nextCut): a quoted attribute value holding
+  // "</url>" is still a cut point for the slicer. Remove `.fails` once attribute values are skipped
+  // (or once the whole-file check rejects `<` in an attribute value, as XML does).
   it.fails('reads a urlset whose attribute holds "</url>" in slices as it reads it whole', async () => {
     const bytes = encode('<urlset><url><loc href="</url>" rel="alternate"/></url></urlset>');
     const whole = await readAll(bytes, optionsOf(NO_CAP, false));
@@ -397,6 +401,13 @@ describe('readSitemap: time stays linear (CPU time, medians; 8× the input may c
   it('a well-formed file read in slices whose CDATA and comments hold "</url>" × n, of n and 8n bytes', async () => {
     const flood = (n: number) => `<urlset><url><loc><![CDATA[${'</url>'.repeat(n)}]]></loc></url><!--${'</url>'.repeat(n)}--></urlset>`;
     const scaling = await readScaling(flood(400), flood(3_200), optionsOf(NO_CAP, false, 1024), 3);
+    expect(scaling.ratio, JSON.stringify(scaling)).toBeLessThan(MAX_RATIO_FOR_8X);
+  });
+
+  it('a well-formed file read in slices, full of comments, PIs and CDATA holding "</url>" and other sections\' openers, of n and 8n bytes', async () => {
+    const unit = '<!-- <?p </url> --><?p <!-- </url> ?><url><loc><![CDATA[<?<!--</url>]]></loc></url>url>';
+    const flood = (n: number) => `<urlset>${unit.repeat(n)}</urlset>`;
+    const scaling = await readScaling(flood(100), flood(800), optionsOf(NO_CAP, false, 256), 3);
     expect(scaling.ratio, JSON.stringify(scaling)).toBeLessThan(MAX_RATIO_FOR_8X);
   });
 });
