@@ -1,18 +1,10 @@
 import { gzipSync } from 'node:zlib';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { crawlWithSitemaps } from './helpers/crawl.js';
 import { billionLaughs, pageUrls, sitemapIndex, urlset } from './helpers/fixtures.js';
-import { gzipFile, startServer, type Route, type TestServer } from './helpers/server.js';
+import { gzipFile, useServers } from './helpers/server.js';
 
-const servers: TestServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-async function serve(routes: Record<string, Route>, host?: string): Promise<TestServer> {
-  const server = await startServer(routes, host);
-  servers.push(server);
-  return server;
-}
+const serve = useServers();
 
 describe('sitemaps() limits', () => {
   it('sitemaps.org: reads the first 50,000 URLs of a file of 50,010 and reports the rest in one sitemap-limit skip', async () => {

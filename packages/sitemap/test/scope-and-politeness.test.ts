@@ -1,17 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { crawlWithSitemaps } from './helpers/crawl.js';
 import { sitemapIndex, urlset } from './helpers/fixtures.js';
-import { overlapped, smallestGapMs, startServer, type Route, type TestServer } from './helpers/server.js';
+import { overlapped, smallestGapMs, useServers, type Route } from './helpers/server.js';
 
-const servers: TestServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-async function serve(routes: Record<string, Route>, host?: string): Promise<TestServer> {
-  const server = await startServer(routes, host);
-  servers.push(server);
-  return server;
-}
+const serve = useServers();
 
 describe('sitemaps() scope', () => {
   it('sitemaps.org: keeps URLs under the sitemap\'s own directory, and any URL of the origin whose robots.txt declared it', async () => {

@@ -1,20 +1,12 @@
 import { gzipSync } from 'node:zlib';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createCrawler } from '@politely/crawler';
 import { sitemaps } from '@politely/sitemap';
 import { crawlWithSitemaps, UA } from './helpers/crawl.js';
 import { atom, pageUrls, rss, sitemapIndex, urlset } from './helpers/fixtures.js';
-import { gzipFile, startServer, type Route, type TestServer } from './helpers/server.js';
+import { gzipFile, useServers, type Route } from './helpers/server.js';
 
-const servers: TestServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-async function serve(routes: Record<string, Route>, host?: string): Promise<TestServer> {
-  const server = await startServer(routes, host);
-  servers.push(server);
-  return server;
-}
+const serve = useServers();
 
 describe('sitemaps() seeding a crawl', () => {
   it('reads the Sitemap: lines of the seeds\' robots.txt and crawls the pages listed, with no second robots.txt request', async () => {

@@ -1,6 +1,7 @@
 // Real HTTP servers on loopback for the sitemap tests, each keeping its own request log (when a
 // request arrived and when its response ended, as the server saw them).
 
+import { afterEach } from 'vitest';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
@@ -88,4 +89,20 @@ export function smallestGapMs(log: readonly LoggedRequest[]): number {
 export function overlapped(log: readonly LoggedRequest[]): boolean {
   for (let i = 1; i < log.length; i++) if (log[i]!.startedAt < log[i - 1]!.endedAt) return true;
   return false;
+}
+
+/**
+ * A `serve(routes, host?)` for one test file: each server it starts is closed after each test
+ * (call at the top level of the file, where `afterEach` registers).
+ */
+export function useServers(): (routes: Record<string, Route>, host?: string) => Promise<TestServer> {
+  const servers: TestServer[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((server) => server.close()));
+  });
+  return async (routes, host) => {
+    const server = await startServer(routes, host);
+    servers.push(server);
+    return server;
+  };
 }
