@@ -44,8 +44,15 @@ export const CRAWL_USAGE = `Usage:
       longer Crawl-delay wins). Links are followed within --scope.
         --ua UA                    user agent, required: 'MyBot/1.0 (+https://example.com/bot)'
         --max-pages N              pages fetched at most (default: no limit)
-        --max-depth N              link distance from a seed (default: no limit)
-        --max-pages-per-host N     URLs taken per host at most (default: no limit)
+        --max-depth N              link distance from a seed (default 100)
+        --max-pages-per-host N     URLs taken per host at most (default 100000)
+        --max-redirects N          redirect hops followed from one URL (default 5)
+        --max-body BYTES           largest body, decoded and as received (default 10485760)
+        --max-links N              links taken from one page (default 10000)
+        --retries N                attempts after the first for 5xx, 429, network errors and
+                                   timeouts (default 2)
+        --no-traps                 turn off the trap heuristic (repeated path segments, growing
+                                   query strings, calendar pages far from today: skipped as trap)
         --scope MODE               same-origin | same-host | same-domain | any (default same-domain)
         --delay MS                 least gap between requests to one host (default 250)
         --concurrency N            requests in flight overall (default 16)

@@ -64,7 +64,14 @@ class PoliteCrawler implements Crawler {
     const options = resolveCrawlerOptions(raw);
     this.options = options;
     this.pageBudget = { started: 0, max: options.maxPages };
-    const client = raw.httpClient ?? createHttpClient({ blockPrivateNetworks: options.blockPrivateNetworks, allowNet: options.allowNet });
+    const client =
+      raw.httpClient ??
+      createHttpClient({
+        blockPrivateNetworks: options.blockPrivateNetworks,
+        allowNet: options.allowNet,
+        connectTimeoutMs: options.connectTimeoutMs,
+        maxHeaderBytes: options.maxHeaderBytes,
+      });
     if (raw.httpClient === undefined) this.ownedClose.push(() => client.close());
     this.store = raw.store ?? createMemoryFrontierStore({ defaultHostPolicy: { delayMs: options.minDelayMs, maxInFlight: options.perHostConcurrency } });
     const robotsRequestedAt = new Map<string, number>();
@@ -101,6 +108,7 @@ class PoliteCrawler implements Crawler {
       canonicalUrl: options.canonicalUrl,
       maxDepth: options.maxDepth,
       maxPagesPerHost: options.maxPagesPerHost,
+      trapDetection: options.trapDetection,
       hostKeyOf,
       onSkip: (url, reason, detail, referrer) => this.reportSkip(url, reason, detail, referrer),
       disallowedByKnownRobots: async (url) => {

@@ -14,6 +14,10 @@ export type SkipReason =
   | 'duplicate'
   /** Deeper than `maxDepth`. */
   | 'depth'
+  /** Looks like an endless URL space (repeated path segments, a growing query, a far-off calendar date); see `trapDetection`. */
+  | 'trap'
+  /** Reported once for a page with more links than `maxLinksPerPage`: the detail says how many were dropped. */
+  | 'too-many-links'
   /** Linked with `rel=nofollow`, or from a page that says nofollow. */
   | 'nofollow'
   /** The body went past `maxBodyBytes`. */

@@ -34,6 +34,8 @@ export type {
 } from './frontier/frontier-store.js';
 export { canonicalizeUrl, resolveCanonicalUrlOptions, TRACKING_QUERY_PARAMS, DEFAULT_MAX_URL_LENGTH } from './frontier/canonical-url.js';
 export type { CanonicalUrlOptions, ResolvedCanonicalUrlOptions, CanonicalUrlResult, CanonicalUrlFailureReason, QueryParamPattern } from './frontier/canonical-url.js';
+export { detectTrap, resolveTrapDetection } from './frontier/trap-detector.js';
+export type { TrapDetectionOptions, TrapCalendarOptions, ResolvedTrapDetection } from './frontier/trap-detector.js';
 export { createScope, DEFAULT_SCOPE } from './frontier/scope.js';
 export type { ScopeOption, ScopeMode, ScopePatterns, ScopePredicate, ScopePattern } from './frontier/scope.js';
 

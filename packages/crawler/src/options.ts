@@ -3,6 +3,7 @@
 import { parseCidr, PolitelyError, productToken, type HttpClient, type RobotsCacheStore, type RobotsGate } from '@politely/core';
 import type { CanonicalUrlOptions } from './frontier/canonical-url.js';
 import type { FrontierStore } from './frontier/frontier-store.js';
+import { resolveTrapDetection, type ResolvedTrapDetection, type TrapDetectionOptions } from './frontier/trap-detector.js';
 import { DEFAULT_SCOPE, type ScopeOption } from './frontier/scope.js';
 import type { PageContext } from './page-context.js';
 import type { CrawlerPlugin } from './plugin.js';
@@ -74,10 +75,32 @@ export interface CrawlerOptions {
   readonly adaptiveDelay?: AdaptiveDelayOptions;
   /** Pages fetched at most, overall. @default Infinity */
   readonly maxPages?: number;
-  /** URLs admitted per host at most (queued, in flight or done). @default Infinity */
+  /**
+   * URLs admitted per host at most (queued, in flight or done); the rest are skipped as
+   * `max-pages-per-host`. A backstop against a host that generates URLs without end.
+   * @default 100000
+   */
   readonly maxPagesPerHost?: number;
-  /** Link distance from a seed beyond which links are not followed. @default Infinity */
+  /**
+   * Link distance from a seed beyond which links are not followed (`depth` skips). A backstop
+   * against link chains without end; `Infinity` removes it.
+   * @default 100
+   */
   readonly maxDepth?: number;
+  /**
+   * The trap heuristic for endless URL spaces: repeated path segments, ever-growing query
+   * strings, calendar pages far from today. A discovered link (or redirect target) that looks
+   * like one is skipped as `trap`, with the reason. Seeds, `crawler.add()` URLs and URLs a
+   * sitemap lists are exempt. `false` turns it off.
+   * @default {} (on, with the defaults of `TrapDetectionOptions`)
+   */
+  readonly trapDetection?: TrapDetectionOptions | false;
+  /**
+   * Links taken from one page at most; the page's further links are dropped, counted as one
+   * `too-many-links` skip for the page. Bounds the memory and queue growth one page can cause.
+   * @default 10000
+   */
+  readonly maxLinksPerPage?: number;
   /** Which discovered URLs may be crawled. @default 'same-domain' */
   readonly scope?: ScopeOption;
   /** URL normalisation for dedupe (query rules, length cap). @default {} */
@@ -88,10 +111,27 @@ export interface CrawlerOptions {
   readonly honorNofollow?: boolean;
   /** Redirect hops followed from one requested URL. @default 5 */
   readonly maxRedirects?: number;
-  /** Largest body, decoded, in bytes; a larger page is skipped as `too-large`. @default 10485760 (10 MiB) */
+  /**
+   * Largest body in bytes, counted both decoded (a gzip, deflate or brotli bomb stops here) and
+   * as received; the body is streamed and the request aborted at the limit, and the page is
+   * skipped as `too-large`.
+   * @default 10485760 (10 MiB)
+   */
   readonly maxBodyBytes?: number;
-  /** Deadline for one response, first byte to last. @default 30000 */
+  /**
+   * Deadline for one response, from sending the request to its last body byte: a server that
+   * trickles a byte at a time is cut off (a retryable `ERR_TIMEOUT`).
+   * @default 30000
+   */
   readonly requestTimeoutMs?: number;
+  /** Deadline for connecting (DNS, TCP, TLS). Applies to the crawler's own HTTP client. @default 10000 */
+  readonly connectTimeoutMs?: number;
+  /**
+   * Largest response head (status line and headers), in bytes; a larger one is skipped as
+   * `headers-too-large`. Applies to the crawler's own HTTP client.
+   * @default 65536
+   */
+  readonly maxHeaderBytes?: number;
   /** Attempts after the first for 5xx, 429 and network errors. @default 2 */
   readonly maxRetries?: number;
   /** Backoff after the first failure at a host; doubles per consecutive failure. @default 1000 */
@@ -107,7 +147,8 @@ export interface CrawlerOptions {
 }
 
 export interface ResolvedCrawlerOptions
-  extends Required<Omit<CrawlerOptions, 'store' | 'gate' | 'robotsCache' | 'httpClient' | 'allowNet' | 'signal' | 'adaptiveDelay' | 'handler' | 'seeds' | 'plugins'>> {
+  extends Required<Omit<CrawlerOptions, 'store' | 'gate' | 'robotsCache' | 'httpClient' | 'allowNet' | 'signal' | 'adaptiveDelay' | 'handler' | 'seeds' | 'plugins' | 'trapDetection'>> {
+  readonly trapDetection: ResolvedTrapDetection | null;
   readonly plugins: readonly CrawlerPlugin[];
   readonly allowNet: readonly string[];
   readonly productToken: string;
@@ -159,8 +200,10 @@ export function resolveCrawlerOptions(options: CrawlerOptions): ResolvedCrawlerO
             maxDelayMs: duration('adaptiveDelay.maxDelayMs', adaptive.maxDelayMs ?? 60_000),
           },
     maxPages: count('maxPages', options.maxPages ?? Infinity, 0),
-    maxPagesPerHost: count('maxPagesPerHost', options.maxPagesPerHost ?? Infinity, 1),
-    maxDepth: count('maxDepth', options.maxDepth ?? Infinity, 0),
+    maxPagesPerHost: count('maxPagesPerHost', options.maxPagesPerHost ?? 100_000, 1),
+    maxDepth: count('maxDepth', options.maxDepth ?? 100, 0),
+    trapDetection: resolveTrap(options.trapDetection),
+    maxLinksPerPage: count('maxLinksPerPage', options.maxLinksPerPage ?? 10_000, 0),
     scope: options.scope ?? DEFAULT_SCOPE,
     canonicalUrl: options.canonicalUrl ?? {},
     followLinks: options.followLinks ?? true,
@@ -168,6 +211,8 @@ export function resolveCrawlerOptions(options: CrawlerOptions): ResolvedCrawlerO
     maxRedirects: count('maxRedirects', options.maxRedirects ?? 5, 0),
     maxBodyBytes: count('maxBodyBytes', options.maxBodyBytes ?? 10 * 1024 * 1024, 1),
     requestTimeoutMs: duration('requestTimeoutMs', options.requestTimeoutMs ?? 30_000),
+    connectTimeoutMs: duration('connectTimeoutMs', options.connectTimeoutMs ?? 10_000),
+    maxHeaderBytes: count('maxHeaderBytes', options.maxHeaderBytes ?? 65_536, 1024),
     maxRetries: count('maxRetries', options.maxRetries ?? 2, 0),
     backoffBaseMs: duration('backoffBaseMs', options.backoffBaseMs ?? 1000),
     backoffMaxMs: duration('backoffMaxMs', options.backoffMaxMs ?? 300_000),
@@ -177,6 +222,14 @@ export function resolveCrawlerOptions(options: CrawlerOptions): ResolvedCrawlerO
     blockPrivateNetworks: options.blockPrivateNetworks ?? true,
     allowNet: resolveAllowNet(options.allowNet ?? []),
   };
+}
+
+function resolveTrap(trapDetection: TrapDetectionOptions | false | undefined): ResolvedTrapDetection | null {
+  try {
+    return resolveTrapDetection(trapDetection ?? {});
+  } catch (error) {
+    throw invalid((error as Error).message);
+  }
 }
 
 function resolveAllowNet(allowNet: readonly string[]): readonly string[] {

@@ -243,8 +243,11 @@ export class UrlProcessor {
         productToken: options.productToken,
         honorNofollow: options.honorNofollow,
         xRobotsTag: response.header('x-robots-tag'),
+        maxLinks: Math.min(options.maxLinksPerPage, Number.MAX_SAFE_INTEGER),
       });
       for (const url of extracted.nofollowLinks) this.skip(url, 'nofollow', extracted.nofollowReason ?? undefined, entry.url);
+      const dropped = extracted.skippedLinks.overLimit;
+      if (dropped > 0) this.skip(entry.url, 'too-many-links', `${dropped} more distinct links past maxLinksPerPage (${options.maxLinksPerPage}) were not followed`, entry.referrer);
     }
     const links = extracted?.links ?? [];
     const enqueue = (urls: string | readonly string[], enqueueOptions: EnqueueOptions = {}): Promise<number> =>

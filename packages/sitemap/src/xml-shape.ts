@@ -75,7 +75,8 @@ function isClosingTag(text: string, at: number): boolean {
 /**
  * A well-formed document as a series of small documents: its root start tag, a run of whole
  * entries (about `chunkChars` characters), and its root end tag. A cut never falls inside a
- * comment or CDATA section, so every piece is as well-formed as the whole.
+ * comment, CDATA section, processing instruction or tag (quoted attribute values included), so
+ * every piece is as well-formed as the whole.
  */
 export function* entryChunks(text: string, item: string, chunkChars: number): Generator<string> {
   const root = rootElementOf(text);
@@ -96,18 +97,23 @@ export function* entryChunks(text: string, item: string, chunkChars: number): Ge
 
 /** Just past the `>` of the start tag at `start` (quoted attribute values may hold `>`), or -1. */
 function endOfStartTag(text: string, start: number): number {
-  let quote = '';
-  for (let i = start + 1; i < text.length; i++) {
-    const c = text[i];
-    if (quote !== '') {
-      if (c === quote) quote = '';
-    } else if (c === '"' || c === "'") quote = c;
-    else if (c === '>') return i + 1;
+  let i = start + 1;
+  for (;;) {
+    TAG_STOP.lastIndex = i;
+    const stop = TAG_STOP.exec(text);
+    if (stop === null) return -1;
+    if (stop[0] === '>') return stop.index + 1;
+    // A quoted attribute value: skip to its closing quote, whatever it holds (`>`, `<`, `</url>`).
+    const quoteEnd = text.indexOf(stop[0], stop.index + 1);
+    if (quoteEnd === -1) return -1;
+    i = quoteEnd + 1;
   }
-  return -1;
 }
 
-/** Sections whose text is not markup: a `</item>` inside one is no cut point. */
+/** What ends a start tag or opens a quoted attribute value in it. */
+const TAG_STOP = /["'>]/g;
+
+/** Sections whose text is not markup, and where each ends: a `</item>` inside one is no cut point. */
 const SECTIONS = [
   { open: '<!--', close: '-->' },
   { open: '<![CDATA[', close: ']]>' },
@@ -115,54 +121,45 @@ const SECTIONS = [
 ] as const;
 
 /**
- * The end of the first closing `</item>` at or after `from` that lies outside comments, CDATA
- * sections and processing instructions, else `close`. One forward pass: where each kind of
- * section next opens is remembered, so a file full of candidates stays linear.
+ * The end of the first closing tag `</item>` (or `</prefix:item>`) that ends past `from`, else
+ * `close`. One forward pass over the markup from `pos` (which lies between two pieces of markup):
+ * each comment, CDATA section, processing instruction and tag is stepped over whole, so a
+ * `</item>` inside a section or inside a quoted attribute value of a start tag is never a cut, and
+ * every character of [pos, cut) is looked at a bounded number of times (the next call starts at
+ * the cut), so a file full of candidates stays linear.
  */
 function nextCut(text: string, item: string, pos: number, from: number, close: number): number {
-  const token = `${item}>`;
-  const nextOpen = SECTIONS.map((section) => text.indexOf(section.open, pos));
-  let scan = pos; // text[pos, scan) ends outside any section
-  let at = from;
-  while (at < close) {
-    const found = text.indexOf(token, at);
-    if (found === -1 || found >= close) return close;
-    const cut = found + token.length;
-    const hiddenUntil = advanceOutsideSections(text, nextOpen, scan, cut);
-    if (hiddenUntil === -1) {
-      if (isClosingTag(text, found)) return cut;
-      scan = cut;
-      at = cut;
-    } else {
-      // The candidate is inside a section: no cut before the section ends.
-      if (hiddenUntil === Infinity) return close;
-      scan = hiddenUntil;
-      at = Math.max(cut, hiddenUntil);
-    }
+  let i = pos;
+  while (i < close) {
+    const open = text.indexOf('<', i);
+    if (open === -1 || open >= close) return close;
+    const end = endOfMarkup(text, open);
+    // Markup that does not end before the root's end tag (an unterminated comment or quote): no
+    // cut is safe past its start.
+    if (end === -1 || end > close) return close;
+    if (end > from && closesEntry(text, open, end, item)) return end;
+    i = end;
   }
   return close;
 }
 
-/**
- * Moves past every section that opens in [scan, cut) and closes before `cut`. Returns -1 when
- * `cut` lies outside all sections, else the index just past the section that covers it
- * (Infinity if that section never closes). `nextOpen` is updated in place.
- */
-function advanceOutsideSections(text: string, nextOpen: number[], scan: number, cut: number): number {
-  let position = scan;
-  for (;;) {
-    let kind = -1;
-    for (let k = 0; k < SECTIONS.length; k++) {
-      if (nextOpen[k]! !== -1 && nextOpen[k]! < position) nextOpen[k] = text.indexOf(SECTIONS[k]!.open, position);
-      const start = nextOpen[k]!;
-      if (start !== -1 && start < cut && (kind === -1 || start < nextOpen[kind]!)) kind = k;
-    }
-    if (kind === -1) return -1;
-    const section = SECTIONS[kind]!;
-    const closeAt = text.indexOf(section.close, nextOpen[kind]! + section.open.length);
-    if (closeAt === -1) return Infinity;
-    const end = closeAt + section.close.length;
-    if (end > cut) return end;
-    position = end;
+/** Just past the piece of markup whose `<` is at `open` (a section, an end tag, a start tag), or -1. */
+function endOfMarkup(text: string, open: number): number {
+  for (const section of SECTIONS) {
+    if (text.startsWith(section.open, open)) return after(text, section.close, open + section.open.length);
   }
+  // An end tag holds no quoted values; a start tag (or a stray declaration) may.
+  if (text[open + 1] === '/') return after(text, '>', open + 2);
+  return endOfStartTag(text, open);
 }
+
+/** Whether the markup [open, end) is an end tag `</item>` or `</prefix:item>` (space before `>` allowed). */
+function closesEntry(text: string, open: number, end: number, item: string): boolean {
+  if (text[open + 1] !== '/') return false;
+  const name = text.slice(open + 2, end - 1).trimEnd();
+  if (name === item) return true;
+  return name.endsWith(`:${item}`) && PREFIX.test(name.slice(0, -item.length - 1));
+}
+
+/** A namespace prefix, as the closing-tag check above accepts it. */
+const PREFIX = /^[A-Za-z_][\w.-]*$/;

@@ -55,6 +55,11 @@ function crawlerOptionsOf(options: CrawlCommandOptions, plugins: readonly Crawle
     ...(options.maxPages === undefined ? {} : { maxPages: options.maxPages }),
     ...(options.maxDepth === undefined ? {} : { maxDepth: options.maxDepth }),
     ...(options.maxPagesPerHost === undefined ? {} : { maxPagesPerHost: options.maxPagesPerHost }),
+    ...(options.maxRedirects === undefined ? {} : { maxRedirects: options.maxRedirects }),
+    ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
+    ...(options.maxLinksPerPage === undefined ? {} : { maxLinksPerPage: options.maxLinksPerPage }),
+    ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
+    ...(options.trapDetection ? {} : { trapDetection: false as const }),
   };
 }
 
@@ -71,6 +76,14 @@ function settingsOf(options: CrawlCommandOptions): [string, string][] {
   if (options.maxPages !== undefined) settings.push(['--max-pages', String(options.maxPages)]);
   if (options.maxDepth !== undefined) settings.push(['--max-depth', String(options.maxDepth)]);
   if (options.maxPagesPerHost !== undefined) settings.push(['--max-pages-per-host', String(options.maxPagesPerHost)]);
+  const limits: [string, number | undefined][] = [
+    ['--max-redirects', options.maxRedirects],
+    ['--max-body', options.maxBodyBytes],
+    ['--max-links', options.maxLinksPerPage],
+    ['--retries', options.maxRetries],
+  ];
+  for (const [flag, value] of limits) if (value !== undefined) settings.push([flag, String(value)]);
+  if (!options.trapDetection) settings.push(['--no-traps', 'trap heuristic off']);
   return settings;
 }
 

@@ -21,6 +21,12 @@ export interface CrawlCommandOptions {
   readonly maxPages: number | undefined;
   readonly maxDepth: number | undefined;
   readonly maxPagesPerHost: number | undefined;
+  readonly maxRedirects: number | undefined;
+  readonly maxBodyBytes: number | undefined;
+  readonly maxLinksPerPage: number | undefined;
+  readonly maxRetries: number | undefined;
+  /** `--no-traps`: the trap heuristic off. */
+  readonly trapDetection: boolean;
   readonly scope: ScopeMode;
   readonly minDelayMs: number;
   readonly concurrency: number;
@@ -45,6 +51,11 @@ const OPTIONS = {
   'max-pages': { type: 'string' },
   'max-depth': { type: 'string' },
   'max-pages-per-host': { type: 'string' },
+  'max-redirects': { type: 'string' },
+  'max-body': { type: 'string' },
+  'max-links': { type: 'string' },
+  retries: { type: 'string' },
+  'no-traps': { type: 'boolean' },
   scope: { type: 'string' },
   delay: { type: 'string' },
   concurrency: { type: 'string' },
@@ -88,6 +99,11 @@ export function parseCrawlOptions(args: readonly string[]): CrawlCommandOptions 
     maxPages: optional(values['max-pages'], (v) => integer('--max-pages', v, 1)),
     maxDepth: optional(values['max-depth'], (v) => integer('--max-depth', v, 0)),
     maxPagesPerHost: optional(values['max-pages-per-host'], (v) => integer('--max-pages-per-host', v, 1)),
+    maxRedirects: optional(values['max-redirects'], (v) => integer('--max-redirects', v, 0)),
+    maxBodyBytes: optional(values['max-body'], (v) => integer('--max-body', v, 1)),
+    maxLinksPerPage: optional(values['max-links'], (v) => integer('--max-links', v, 0)),
+    maxRetries: optional(values.retries, (v) => integer('--retries', v, 0)),
+    trapDetection: values['no-traps'] !== true,
     scope: oneOf('--scope', values.scope ?? 'same-domain', SCOPES),
     minDelayMs: optional(values.delay, (v) => milliseconds('--delay', v, true)) ?? 250,
     concurrency: optional(values.concurrency, (v) => integer('--concurrency', v, 1)) ?? 16,

@@ -1,7 +1,7 @@
 // Reading a response body with a hard cap on DECODED bytes: a compression bomb stops at the cap,
 // and whatever lies beyond it is never read (the streams are destroyed).
 
-import { pipeline, type Readable, type Transform } from 'node:stream';
+import { pipeline, Transform, type Readable } from 'node:stream';
 import { createBrotliDecompress, createUnzip } from 'node:zlib';
 import { PolitelyError } from '../errors.js';
 
@@ -29,8 +29,13 @@ export async function readBody(raw: Readable, contentEncoding: string | undefine
     raw.destroy();
     throw error;
   }
+  // Encoded bodies are capped twice: decoded (a bomb) and as received, since a compressed stream
+  // of empty blocks decodes to nothing and would otherwise stream until the deadline. Compression
+  // never expands real data by more than a few bytes per block, so with the slack (the decoders'
+  // buffers) an honest body always meets the decoded cap first.
+  const wireMeter = decoders.length > 0 ? meterWireBytes(limit.maxBytes + WIRE_SLACK_BYTES) : undefined;
   // pipeline() wires errors through the chain (they surface when reading the last decoder).
-  if (decoders.length > 0) pipeline([raw, ...decoders], () => {});
+  if (wireMeter !== undefined) pipeline([raw, wireMeter, ...decoders], () => {});
   const source: Readable = decoders.at(-1) ?? raw;
   const chunks: Uint8Array[] = [];
   let length = 0;
@@ -51,6 +56,10 @@ export async function readBody(raw: Readable, contentEncoding: string | undefine
       chunks.push(bytes);
       length += bytes.length;
     }
+  } catch (error) {
+    if (!(error instanceof WireLimitError)) throw error;
+    if (limit.atLimit === 'fail') throw new PolitelyError('ERR_BODY_TOO_LARGE', error.message);
+    truncated = true;
   } finally {
     raw.destroy();
     source.destroy();
@@ -79,6 +88,22 @@ function decodersFor(contentEncoding: string | undefined): Transform[] {
     if (coding === 'gzip' || coding === 'x-gzip' || coding === 'deflate') return createUnzip();
     if (coding === 'br') return createBrotliDecompress();
     throw new PolitelyError('ERR_FETCH_FAILED', `unsupported content-encoding ${JSON.stringify(coding)}`);
+  });
+}
+
+const WIRE_SLACK_BYTES = 256 * 1024;
+
+class WireLimitError extends Error {}
+
+/** Passes bytes through until more than `maxBytes` went by, then fails the pipeline. */
+function meterWireBytes(maxBytes: number): Transform {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      seen += chunk.length;
+      if (seen > maxBytes) callback(new WireLimitError(`encoded body larger than ${maxBytes} bytes`));
+      else callback(null, chunk);
+    },
   });
 }
 

@@ -26,6 +26,23 @@ routes.set('/bomb', (_req, res) => {
   res.writeHead(200, { 'content-encoding': 'gzip' });
   res.end(gzipSync(Buffer.alloc(50 * 1024 * 1024))); // 50 MB of zeros, ~50 KB on the wire
 });
+// A gzip stream that never ends and never decodes to anything: a header, then empty stored
+// blocks (5 bytes each) for as long as the client reads. Only a cap on received bytes stops it.
+const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 0x03]);
+const EMPTY_STORED_BLOCKS = Buffer.concat(Array.from({ length: 3277 }, () => Buffer.from([0x00, 0x00, 0x00, 0xff, 0xff])));
+let emptyBlockBytesSent = 0;
+routes.set('/empty-blocks', (_req, res) => {
+  res.writeHead(200, { 'content-encoding': 'gzip' });
+  res.write(GZIP_HEADER);
+  const pump = (): void => {
+    // Bounded: 4,000 writes of 16 KB (64 MB) at most, far past any limit the tests set.
+    for (let i = 0; i < 4000 && !res.destroyed; i++) {
+      emptyBlockBytesSent += EMPTY_STORED_BLOCKS.length;
+      if (!res.write(EMPTY_STORED_BLOCKS)) return void res.once('drain', pump);
+    }
+  };
+  pump();
+});
 routes.set('/big', (_req, res) => res.end(Buffer.alloc(300_000, 0x61)));
 routes.set('/declared-big', (_req, res) => {
   res.writeHead(200, { 'content-length': String(5_000_000) });
@@ -96,6 +113,19 @@ describe('createHttpClient', () => {
     const truncated = await client.get(request('/bomb', { bodyLimit: { maxBytes: 1000, atLimit: 'truncate' } }));
     expect(truncated.body).toHaveLength(1000);
     expect(truncated.truncated).toBe(true);
+  });
+
+  it('caps the received bytes of an encoded body that decodes to nothing', async () => {
+    emptyBlockBytesSent = 0;
+    const error = await failure(client.get(request('/empty-blocks', { timeoutMs: 10_000 })));
+    expect(error.code).toBe('ERR_BODY_TOO_LARGE');
+    expect(error.message).toContain('/empty-blocks');
+    expect(error.message).toContain('encoded body larger than');
+    // Stopped near the limit, not at the server's 64 MB (the rest is what socket buffers held).
+    expect(emptyBlockBytesSent).toBeLessThan(30_000_000);
+    const truncated = await client.get(request('/empty-blocks', { timeoutMs: 10_000, bodyLimit: { maxBytes: 50_000, atLimit: 'truncate' } }));
+    expect(truncated.truncated).toBe(true);
+    expect(truncated.body).toHaveLength(0);
   });
 
   it('fails past the body limit, or keeps the first bytes when told to truncate', async () => {

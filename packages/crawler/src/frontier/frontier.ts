@@ -4,6 +4,7 @@
 import { canonicalizeUrl, resolveCanonicalUrlOptions, type CanonicalUrlFailureReason, type CanonicalUrlOptions } from './canonical-url.js';
 import type { FrontierEntry, FrontierStore } from './frontier-store.js';
 import type { ScopePredicate } from './scope.js';
+import { detectTrap, type ResolvedTrapDetection } from './trap-detector.js';
 import type { SkipReason } from '../events.js';
 
 /** A URL offered to the frontier. */
@@ -29,6 +30,8 @@ export interface FrontierSettings {
   readonly canonicalUrl: CanonicalUrlOptions;
   readonly maxDepth: number;
   readonly maxPagesPerHost: number;
+  /** The trap heuristic, or null when it is off. Requests that skip the scope check skip it too. */
+  readonly trapDetection?: ResolvedTrapDetection | null;
   /** The politeness key of a URL: requests with one key share one host clock. */
   readonly hostKeyOf: (url: URL) => string;
   readonly onSkip: (url: string, reason: SkipReason, detail: string | undefined, referrer: string | undefined) => void;
@@ -85,6 +88,12 @@ export function createFrontier(settings: FrontierSettings): Frontier {
     const url = new URL(canonical.url);
     if (request.skipScope !== true && !settings.inScope(url)) {
       settings.onSkip(canonical.url, 'scope', undefined, request.referrer);
+      return null;
+    }
+    // Seeds and sitemap-listed URLs are someone's deliberate choice; discovered links are not.
+    const trap = request.skipScope === true || !settings.trapDetection ? null : detectTrap(url, settings.trapDetection);
+    if (trap !== null) {
+      settings.onSkip(canonical.url, 'trap', trap, request.referrer);
       return null;
     }
     if (request.depth > settings.maxDepth) {

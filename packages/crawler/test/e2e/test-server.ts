@@ -17,11 +17,19 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startServer(routes: Record<string, Handler | string>, host = '127.0.0.1'): Promise<TestServer> {
+/**
+ * Serves `routes` (exact path and query → HTML, or a handler); `fallback` answers other paths
+ * (pages generated on request), and anything left is a 404.
+ */
+export async function startServer(
+  routes: Record<string, Handler | string>,
+  host = '127.0.0.1',
+  fallback?: (path: string) => string | undefined,
+): Promise<TestServer> {
   const log: LoggedRequest[] = [];
   const server: Server = createServer((req, res) => {
     log.push({ path: req.url ?? '', at: performance.now(), userAgent: req.headers['user-agent'] });
-    const route = routes[req.url ?? ''];
+    const route = Object.hasOwn(routes, req.url ?? '') ? routes[req.url ?? ''] : fallback?.(req.url ?? '');
     if (route === undefined) {
       res.statusCode = 404;
       res.end('not found');
