@@ -12,6 +12,7 @@ import PQueue from 'p-queue';
 import { createHttpClient, createRobotsGate, PolitelyError, type RobotsGate } from '@politely/core';
 import { CrawlerEmitter, type CrawlerEventName, type CrawlerListener } from './events.js';
 import { createCrawlerRobotsFetch } from './fetch/robots-fetch.js';
+import { createKnownRobotsCheck } from './frontier/known-robots.js';
 import { createFrontier, type Frontier } from './frontier/frontier.js';
 import type { FrontierStore } from './frontier/frontier-store.js';
 import { createMemoryFrontierStore } from './frontier/memory-store.js';
@@ -111,13 +112,7 @@ class PoliteCrawler implements Crawler {
       trapDetection: options.trapDetection,
       hostKeyOf,
       onSkip: (url, reason, detail, referrer) => this.reportSkip(url, reason, detail, referrer),
-      disallowedByKnownRobots: async (url) => {
-        const robots = await this.gate.robotsTxt(url);
-        if (robots === undefined) return undefined;
-        const explanation = robots.explain(url, options.userAgent);
-        if (explanation.allowed) return undefined;
-        return explanation.rule === undefined ? 'robots.txt' : `line ${explanation.rule.line}: ${explanation.rule.text}`;
-      },
+      disallowedByKnownRobots: createKnownRobotsCheck(this.gate, options.userAgent),
     });
     this.pluginContext = {
       enqueue: async (requests) => {
