@@ -49,27 +49,33 @@ function after(text: string, token: string, from: number): number {
 
 /**
  * A document cut at the size cap, made whole again: everything up to the end of its last complete
- * entry (`</item>`), then `closing`. null when no entry was complete.
+ * entry (`</item>`), then `closing`. null when no entry was complete. The last entry end is found
+ * by the same forward pass over the markup as the slicer's cuts, so a `</item>` inside a comment,
+ * CDATA section, processing instruction or quoted attribute value is never taken for one.
  */
 export function closeAfterLastEntry(text: string, item: string, closing: string): string | null {
-  const token = `${item}>`;
-  let from = text.length;
-  while (from > 0) {
-    const at = text.lastIndexOf(token, from - 1);
-    if (at === -1) return null;
-    if (isClosingTag(text, at)) return text.slice(0, at + token.length) + closing;
-    from = at;
-  }
-  return null;
+  const root = rootElementOf(text);
+  if (root === undefined) return null;
+  const end = lastEntryEnd(text, item, root.start);
+  return end === -1 ? null : text.slice(0, end) + closing;
 }
 
-/** Whether the `name>` at `at` ends a closing tag `</name>` or `</prefix:name>`. */
-function isClosingTag(text: string, at: number): boolean {
-  // Look back at most 256 characters: an unbounded lastIndexOf('<') would make a flood of
-  // look-alikes ("url>url>url>…") quadratic.
-  const window = text.slice(Math.max(0, at - 256), at);
-  const open = window.lastIndexOf('<');
-  return open !== -1 && /^<\/(?:[A-Za-z_][\w.-]*:)?$/.test(window.slice(open));
+/**
+ * The end of the last closing tag `</item>` (or `</prefix:item>`) in one forward pass over the
+ * markup from `from` (the root's `<`), or -1. The pass stops at markup the cut left unterminated:
+ * nothing past its start is whole.
+ */
+function lastEntryEnd(text: string, item: string, from: number): number {
+  let last = -1;
+  let i = from;
+  for (;;) {
+    const open = text.indexOf('<', i);
+    if (open === -1) return last;
+    const end = endOfMarkup(text, open);
+    if (end === -1) return last;
+    if (closesEntry(text, open, end, item)) last = end;
+    i = end;
+  }
 }
 
 /**
@@ -83,7 +89,7 @@ export function* entryChunks(text: string, item: string, chunkChars: number): Ge
   if (root === undefined) return;
   const startTagEnd = endOfStartTag(text, root.start);
   if (startTagEnd === -1 || text[startTagEnd - 2] === '/') return; // `<urlset/>`: no entries
-  const close = text.lastIndexOf(`</${root.qualified}`);
+  const close = rootEndTag(text, root.qualified, startTagEnd);
   if (close < startTagEnd) return;
   const head = text.slice(root.start, startTagEnd);
   const tail = `</${root.qualified}>`;
@@ -92,6 +98,29 @@ export function* entryChunks(text: string, item: string, chunkChars: number): Ge
     const end = pos + chunkChars >= close ? close : nextCut(text, item, pos, pos + chunkChars, close);
     yield head + text.slice(pos, end) + tail;
     pos = end;
+  }
+}
+
+/**
+ * Where the root's end tag `</qualified>` begins, or -1: the last one seen in one forward pass over
+ * the markup from `from` (past the root's start tag), stepping over comments, CDATA sections,
+ * processing instructions and tags whole, so a `</urlset` in a comment or PI after the root (or
+ * anywhere else outside markup) is never taken for it. Only comments, PIs and white space may
+ * follow the root, so the last real one is the root's own.
+ */
+function rootEndTag(text: string, qualified: string, from: number): number {
+  let last = -1;
+  let i = from;
+  for (;;) {
+    const open = text.indexOf('<', i);
+    if (open === -1) return last;
+    const end = endOfMarkup(text, open);
+    // Unterminated markup (a document the whole-file check rejects): the rest cannot be scanned.
+    // The last end tag seen, else the text's last `</qualified` (one search, as before this pass),
+    // so the rest goes as one last piece, never cut.
+    if (end === -1) return last !== -1 ? last : text.lastIndexOf(`</${qualified}`);
+    if (isEndTag(text, open, end, qualified)) last = open;
+    i = end;
   }
 }
 
@@ -159,6 +188,11 @@ function closesEntry(text: string, open: number, end: number, item: string): boo
   const name = text.slice(open + 2, end - 1).trimEnd();
   if (name === item) return true;
   return name.endsWith(`:${item}`) && PREFIX.test(name.slice(0, -item.length - 1));
+}
+
+/** Whether the markup [open, end) is the end tag `</qualified>` (space before `>` allowed). */
+function isEndTag(text: string, open: number, end: number, qualified: string): boolean {
+  return text[open + 1] === '/' && text.slice(open + 2, end - 1).trimEnd() === qualified;
 }
 
 /** A namespace prefix, as the closing-tag check above accepts it. */

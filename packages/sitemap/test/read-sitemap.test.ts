@@ -89,6 +89,29 @@ describe('readSitemap', () => {
     expect(await entriesOf(nothingWhole.document)).toEqual([]);
   });
 
+  // Was: the salvage closed after the text's last `</url>`, here inside an attribute value, comment,
+  // CDATA section or PI near the cut, so the salvaged document was malformed and every entry was lost.
+  it('salvages every complete entry of a cut file whose "</url>" look-alikes near the cut lie in an attribute, comment, CDATA or PI', async () => {
+    const urls = ['http://h.test/1', 'http://h.test/2', 'http://h.test/3'];
+    const full = urlset(urls);
+    const cutAt = full.indexOf('<url><loc>http://h.test/3');
+    const tails = [
+      '<url><loc foo="</url>">http://h.test/3</lo',
+      "<url a='x</url>'><loc>http://h.te",
+      '<url><loc>http://h.test/3</loc><!-- </url> --',
+      '<url><loc><![CDATA[http://h.test/3?</url>',
+      '<url><loc>http://h.test/3</loc><?pi </url> ?',
+    ];
+    for (const tail of tails) {
+      const cut = full.slice(0, cutAt) + tail;
+      expect(await locsOf((await read(cut, cut.length, true)).document), tail).toEqual(urls.slice(0, 2));
+      expect(await locsOf((await read(cut, cut.length, true, 1)).document), `${tail} / sliced`).toEqual(urls.slice(0, 2));
+    }
+    const index = sitemapIndex(['http://h.test/dir/1.xml', 'http://h.test/dir/2.xml']);
+    const indexCut = `${index.slice(0, index.indexOf('<sitemap><loc>http://h.test/dir/2.xml'))}<sitemap><loc x="</sitemap>">http://h.test/dir/2`;
+    expect(await locsOf((await read(indexCut, indexCut.length, true)).document)).toEqual(['http://h.test/dir/1.xml']);
+  });
+
   it('never expands entities: a billion-laughs document stays small and its reference stays literal', async () => {
     const body = billionLaughs('<url><loc>http://h.test/&lol9;</loc></url><url><loc>&lol9;</loc></url>');
     const before = process.memoryUsage().rss;
@@ -145,6 +168,22 @@ describe('readSitemap', () => {
     expect((await locsOf((await read(index, undefined, false, 100)).document))).toEqual(entries.map((e) => `${e}.xml`));
     const prefixed = '<s:urlset xmlns:s="http://www.sitemaps.org/schemas/sitemap/0.9">' + entries.map((e) => `<s:url><s:loc>${e}</s:loc></s:url>`).join('') + '</s:urlset>';
     expect((await locsOf((await read(prefixed, undefined, false, 64)).document))).toEqual(entries);
+  });
+
+  // Was: the root's end was the text's last `</urlset`, here in a comment or PI after the root, so
+  // iteration failed with "Comment is not closed" (or "Pi Tag is not closed"), whole or in slices.
+  it('reads a urlset or index followed by a comment or PI holding its own end tag, whole and in slices', async () => {
+    const urls = ['http://h.test/a', 'http://h.test/b'];
+    const children = ['http://h.test/dir/a.xml', 'http://h.test/dir/b.xml'];
+    for (const after of ['<!-- </urlset -->', '<!-- </urlset> -->\n', '<?pi </urlset> ?>', '<!-- </sitemapindex -->', '<?pi </sitemapindex ?>']) {
+      for (const chunkChars of [undefined, 1, 60]) {
+        const what = `${after} / ${chunkChars}`;
+        expect(await locsOf((await read(urlset(urls) + after, undefined, false, chunkChars)).document), what).toEqual(urls);
+        expect(await locsOf((await read(sitemapIndex(children) + after, undefined, false, chunkChars)).document), what).toEqual(children);
+      }
+    }
+    const prefixed = '<s:urlset xmlns:s="http://www.sitemaps.org/schemas/sitemap/0.9"><s:url><s:loc>http://h.test/a</s:loc></s:url></s:urlset><!-- </s:urlset -->';
+    expect(await locsOf((await read(prefixed)).document)).toEqual(['http://h.test/a']);
   });
 
   it('decodes UTF-16 with a BOM', async () => {
