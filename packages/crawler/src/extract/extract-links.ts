@@ -2,8 +2,9 @@
 // Never throws on content: cheerio (parse5) parses any string, and every href is parsed in a
 // try. Only a caller's mistake (an invalid page URL, invalid options) throws.
 
-import { load, type CheerioAPI } from 'cheerio';
+import type { CheerioAPI } from 'cheerio';
 import { PolitelyError } from '@politely/core';
+import { createLazyDocument } from './document.js';
 import { resolveExtractOptions, type ExtractOptions, type ResolvedExtractOptions } from './extract-options.js';
 import { resolveRobotsDirectives, type PageRobotsDirectives } from './meta-robots.js';
 
@@ -197,5 +198,5 @@ export function extractFromDocument($: CheerioAPI, pageUrl: string, options: Ext
 
 /** Parses `html` and extracts from it; see `extractFromDocument` to share the parse. */
 export function extractPage(html: string, pageUrl: string, options: ExtractOptions): ExtractedPage {
-  return extractFromDocument(load(html), pageUrl, options);
+  return extractFromDocument(createLazyDocument(html)(), pageUrl, options);
 }
