@@ -12,6 +12,11 @@ export type { DemoArticle } from './demo/articles.js';
 export { startFleet, resolveFleetOptions, MAX_FLEET_HOSTS } from './fleet/fleet.js';
 export type { FleetOptions, ResolvedFleetOptions } from './fleet/fleet.js';
 
+export { startHostileWeb, resolveHostileWebOptions } from './hostile/hostile-web.js';
+export type { HostileWeb, HostileWebOptions, ResolvedHostileWebOptions } from './hostile/hostile-web.js';
+export { HOSTILE_HOST_NAMES } from './hostile/hostile-types.js';
+export type { HostileCase, HostileExpectation, HostileHostName } from './hostile/hostile-types.js';
+
 export { violations, minGapMs, minGapMsByOrigin } from './politeness-check.js';
 export { LocalWebError } from './errors.js';
 export type { LocalWebErrorCode } from './errors.js';

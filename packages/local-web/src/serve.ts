@@ -1,6 +1,9 @@
 // A script entry: starts the demo web (or a fleet) and prints where its hosts are.
 //   node packages/local-web/dist/serve.js [--port 8080] [--first-address 2] [--json]
 //   node packages/local-web/dist/serve.js --fleet 50x200 [--crawl-delay 0.5] [--sitemaps]
+//   node packages/local-web/dist/serve.js --hostile [--first-address 60] [--json]
+// --hostile starts the hostile web instead (127.0.0.60–67 by default); its --json adds `cases` and
+// `goodPageUrls`, and leaves out robots.txt bodies over 64 KiB (`robotsTxt: null`, `robotsTxtBytes`).
 // --port defaults to 8080 for friendly URLs and falls back to a free port if 8080 is taken.
 // Ctrl-C (or SIGTERM) closes every server.
 
@@ -10,9 +13,12 @@ import { parseArgs } from 'node:util';
 import { startDemoWeb } from './demo/demo-web.js';
 import { LocalWebError } from './errors.js';
 import { startFleet } from './fleet/fleet.js';
-import type { LocalWeb } from './types.js';
+import { startHostileWeb, type HostileWeb } from './hostile/hostile-web.js';
+import type { HostInfo, LocalWeb } from './types.js';
 
 const PREFERRED_PORT = 8080;
+// The big-robots host's 10 MB robots.txt has no place in a manifest printed to a terminal.
+const MAX_PRINTED_ROBOTS_TXT_CHARS = 64 * 1024;
 
 /** Starts the web that `argv` asks for, prints its hosts, and closes it on SIGINT/SIGTERM. */
 export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<LocalWeb> {
@@ -24,12 +30,18 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
       fleet: { type: 'string' },
       'crawl-delay': { type: 'string' },
       sitemaps: { type: 'boolean' },
+      hostile: { type: 'boolean' },
       json: { type: 'boolean' },
     },
     strict: true,
   });
-  const firstAddress = values['first-address'] === undefined ? 2 : Number(values['first-address']);
+  const hostile = values.hostile === true;
+  if (hostile && values.fleet !== undefined) {
+    throw new LocalWebError('ERR_INVALID_OPTION', 'serve: --hostile and --fleet start different webs; choose one');
+  }
+  const firstAddress = values['first-address'] === undefined ? (hostile ? 60 : 2) : Number(values['first-address']);
   const start = (port: number): Promise<LocalWeb> => {
+    if (hostile) return startHostileWeb({ port, firstAddress });
     if (values.fleet === undefined) return startDemoWeb({ port, firstAddress });
     const [hosts, pages] = values.fleet.split('x').map(Number);
     const delay = values['crawl-delay'];
@@ -43,8 +55,7 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
     });
   };
   const web = await startWithFallback(start, values.port === undefined ? undefined : Number(values.port));
-  const json = JSON.stringify({ entryUrl: web.entryUrl, hosts: web.hosts });
-  process.stdout.write(values.json === true ? `${json}\n` : describe(web));
+  process.stdout.write(values.json === true ? `${toJson(web)}\n` : describe(web));
   const stop = (): void => {
     void web.close().then(() => process.exit(0));
   };
@@ -64,14 +75,44 @@ async function startWithFallback(start: (port: number) => Promise<LocalWeb>, por
   }
 }
 
+function isHostile(web: LocalWeb): web is HostileWeb {
+  return 'cases' in web && 'goodPageUrls' in web;
+}
+
+function toJson(web: LocalWeb): string {
+  if (!isHostile(web)) return JSON.stringify({ entryUrl: web.entryUrl, hosts: web.hosts });
+  return JSON.stringify({
+    entryUrl: web.entryUrl,
+    hosts: web.hosts.map(printableHost),
+    cases: web.cases,
+    goodPageUrls: web.goodPageUrls,
+  });
+}
+
+function printableHost(host: HostInfo): HostInfo | (Omit<HostInfo, 'robotsTxt'> & { robotsTxt: null; robotsTxtBytes: number }) {
+  if (host.robotsTxt === null || host.robotsTxt.length <= MAX_PRINTED_ROBOTS_TXT_CHARS) return host;
+  return { ...host, robotsTxt: null, robotsTxtBytes: Buffer.byteLength(host.robotsTxt) };
+}
+
 function describe(web: LocalWeb): string {
   const width = Math.max(...web.hosts.map((host) => host.name.length));
   const lines = web.hosts.slice(0, 20).map((host) => {
     const delay = host.crawlDelaySeconds === undefined ? '' : `  crawl-delay ${host.crawlDelaySeconds}s`;
-    return `  ${host.name.padEnd(width)}  ${host.origin}/  robots ${host.robotsStatus}${delay}`;
+    const robots = host.robotsStatus === 0 ? 'never answers' : String(host.robotsStatus);
+    return `  ${host.name.padEnd(width)}  ${host.origin}/  robots ${robots}${delay}`;
   });
   if (web.hosts.length > 20) lines.push(`  … and ${web.hosts.length - 20} more hosts`);
-  return `politely local web: ${web.hosts.length} hosts, start at ${web.entryUrl}\n${lines.join('\n')}\nCtrl-C to stop.\n`;
+  if (isHostile(web)) {
+    const caseWidth = Math.max(...web.cases.map((c) => c.name.length));
+    lines.push(`${web.cases.length} cases (expected outcome, entry URL):`);
+    for (const c of web.cases) {
+      const outcome = c.expect.kind === 'skip' ? `skip ${c.expect.reason}` : c.expect.kind;
+      lines.push(`  ${c.name.padEnd(caseWidth)}  ${outcome.padEnd(24)}  ${c.entryUrl.slice(0, 100)}`);
+    }
+    lines.push(`${web.goodPageUrls.length} good pages must be fetched with status 200.`);
+  }
+  const kind = isHostile(web) ? 'hostile web' : 'local web';
+  return `politely ${kind}: ${web.hosts.length} hosts, start at ${web.entryUrl}\n${lines.join('\n')}\nCtrl-C to stop.\n`;
 }
 
 function isEntryPoint(): boolean {

@@ -12,7 +12,7 @@ export interface LoggedRequest {
   readonly path: string;
   /** The `User-Agent` header, if one was sent. */
   readonly userAgent: string | undefined;
-  /** The status code of the response. */
+  /** The status code of the response; 0 when none was sent (the hostile web's silent host, a garbage status line). */
   readonly status: number;
   /** Arrival time, `performance.now()` of this process (ms, monotonic): use it for gaps. */
   readonly atMs: number;
@@ -34,7 +34,10 @@ export interface HostInfo {
   readonly port: number;
   /** `http://127.0.0.x:port`, no trailing slash. */
   readonly origin: string;
-  /** The status `/robots.txt` answers with (200, or 404 = allow all, or 503 = disallow all). */
+  /**
+   * The status `/robots.txt` answers with (200, or 404 = allow all, or 503 = disallow all); 0 for
+   * a host that never answers (the hostile web's `silent`, where RFC 9309 means disallow all).
+   */
   readonly robotsStatus: number;
   /** The robots.txt body when it answers 200, else `null`. */
   readonly robotsTxt: string | null;
