@@ -14,8 +14,9 @@ const VOID_ELEMENTS = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img'
 const OPTIONAL_END = new Set(['html', 'head', 'body', 'p', 'li', 'dt', 'dd', 'option', 'optgroup', 'tr', 'td', 'th', 'tbody', 'thead', 'tfoot', 'colgroup', 'caption', 'rb', 'rt', 'rtc', 'rp']);
 // Their content is text up to their end tag: `<div>` inside a script string is not a tag.
 const RAW_TEXT = new Set(['script', 'style', 'textarea', 'title', 'xmp', 'iframe', 'noembed', 'noframes', 'plaintext']);
-// Links are what the crawler reads: never dropped, whatever the depth.
-const ALWAYS_KEPT = new Set(['a', 'area']);
+// Links are what the crawler reads: never dropped, whatever the depth; nor the roots of foreign
+// content, which decide how the links inside them are read (`<svg><a xlink:href>`).
+const ALWAYS_KEPT = new Set(['a', 'area', 'svg', 'math']);
 // How far an end tag looks down the open elements for its match: misnested markup is common,
 // and a bounded look keeps the scan linear.
 const END_TAG_REACH = 8;
