@@ -92,6 +92,11 @@ describe('a crawl of the hostile web', () => {
     expect(stats.errors).toBe(errors.length);
     for (const skip of skips) if (skip.reason !== 'duplicate') expect(skip.detail ?? skip.reason, skip.url).toBeTruthy();
     for (const error of errors) expect(error.error.message).toMatch(/^GET http/);
+    // An answer that is not HTTP is reported at once, not retried; a reset or a timeout is retried.
+    const garbage = errors.find((event) => event.url.endsWith('/garbage-status'));
+    expect(garbage?.attempt).toBe(1);
+    expect((garbage?.error as { code?: string } | undefined)?.code).toBe('ERR_PROTOCOL');
+    expect(errors.find((event) => event.url.endsWith('/reset-mid-body'))?.attempt).toBe(2);
     // The many-links page: 10,000 links followed (all disallowed: robots skips), the rest one skip.
     expect(stats.skipped['too-many-links']).toBe(1);
     expect(stats.skipped.robots).toBeGreaterThanOrEqual(10_000);

@@ -8,6 +8,8 @@ export type PolitelyErrorCode =
   | 'ERR_INVALID_INPUT'
   /** A robots.txt request failed: DNS, connection refused or reset, incomplete body, bad encoding. */
   | 'ERR_FETCH_FAILED'
+  /** The server's answer is not HTTP (an invalid status line or header): a defect of the server, not worth retrying. */
+  | 'ERR_PROTOCOL'
   /** A request ran past its deadline. */
   | 'ERR_TIMEOUT'
   /** The caller's AbortSignal fired, or the gate was closed. */

@@ -156,6 +156,12 @@ export class UrlProcessor {
     );
     const endedAt = Date.now();
     const latencyMs = endedAt - startedAt;
+    if (outcome.kind === 'failure' && !outcome.retryable) {
+      // A server that does not speak HTTP at this URL will not start to on a retry; nor is it a
+      // sign of overload, so the host keeps its pace.
+      this.reportError(lease, outcome.error, 'fetch', false);
+      return store.complete(lease.id, { hostReadyAt: endedAt + politeness.delayMs(entry.hostKey) });
+    }
     if (outcome.kind === 'failure') return this.failAttempt(lease, outcome.error, endedAt + politeness.failed(entry.hostKey, latencyMs, null));
     if (outcome.kind === 'skip') {
       this.skip(entry.url, outcome.reason, outcome.error.message, entry.referrer);

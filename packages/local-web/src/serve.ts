@@ -110,6 +110,8 @@ function describe(web: LocalWeb): string {
       lines.push(`  ${c.name.padEnd(caseWidth)}  ${outcome.padEnd(24)}  ${c.entryUrl.slice(0, 100)}`);
     }
     lines.push(`${web.goodPageUrls.length} good pages must be fetched with status 200.`);
+    // Its hosts are separate IP addresses, each its own site: a crawl must allow any scope.
+    lines.push(`Crawl it: pnpm -s politely crawl --ua MyBot --allow-net 127.0.0.0/8 --scope any --out hostile.jsonl ${web.entryUrl}`);
   }
   const kind = isHostile(web) ? 'hostile web' : 'local web';
   return `politely ${kind}: ${web.hosts.length} hosts, start at ${web.entryUrl}\n${lines.join('\n')}\nCtrl-C to stop.\n`;

@@ -164,6 +164,10 @@ function toHttpError(error: unknown, request: HttpRequest, deadline: AbortSignal
   if (deadline.aborted || (typeof code === 'string' && UNDICI_TIMEOUT_CODES.has(code))) {
     return new PolitelyError('ERR_TIMEOUT', `GET ${request.url}: timed out after ${request.timeoutMs} ms`, { cause: error });
   }
+  if ((error as { name?: unknown } | null)?.name === 'HTTPParserError') {
+    const message = error instanceof Error ? error.message : String(error);
+    return new PolitelyError('ERR_PROTOCOL', `GET ${request.url}: the answer is not valid HTTP/1.1: ${message}`, { cause: error });
+  }
   if (code === 'UND_ERR_HEADERS_OVERFLOW') {
     return new PolitelyError('ERR_HEADERS_TOO_LARGE', `GET ${request.url}: response headers too large`, { cause: error });
   }

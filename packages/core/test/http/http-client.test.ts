@@ -54,6 +54,7 @@ routes.set('/trickle', (_req, res) => {
   res.on('close', () => clearInterval(timer));
 });
 routes.set('/reset', (req) => req.socket.destroy());
+routes.set('/not-http', (req) => req.socket.end('HTTP/1.1 ABC nonsense\r\n\r\n'));
 routes.set('/huge-header', (_req, res) => {
   res.setHeader('x-big', 'y'.repeat(100_000));
   res.end('never');
@@ -149,6 +150,12 @@ describe('createHttpClient', () => {
     const error = await failure(client.get(request('/reset')));
     expect(error.code).toBe('ERR_FETCH_FAILED');
     expect(error.message).toContain(`${base}/reset`);
+  });
+
+  it('reports an answer that is not HTTP as a protocol error, apart from network failures', async () => {
+    const error = await failure(client.get(request('/not-http')));
+    expect(error.code).toBe('ERR_PROTOCOL');
+    expect(error.message).toContain(`${base}/not-http`);
   });
 
   it('refuses response heads over the header limit', async () => {

@@ -9,8 +9,8 @@ export type PageFetchOutcome =
   | { readonly kind: 'redirect'; readonly response: HttpResponse; readonly location: string }
   /** Not worth retrying: reported as a skip. */
   | { readonly kind: 'skip'; readonly reason: SkipReason; readonly error: PolitelyError }
-  /** A network failure or timeout: retry with backoff. */
-  | { readonly kind: 'failure'; readonly error: PolitelyError };
+  /** A network failure or timeout (retryable: retry with backoff), or an answer that is not HTTP (not retryable). */
+  | { readonly kind: 'failure'; readonly error: PolitelyError; readonly retryable: boolean };
 
 export interface PageFetchSettings {
   readonly client: HttpClient;
@@ -38,7 +38,7 @@ export async function fetchPage(url: string, settings: PageFetchSettings, signal
     if (failure.code === 'ERR_HEADERS_TOO_LARGE') return { kind: 'skip', reason: 'headers-too-large', error: failure };
     if (failure.code === 'ERR_ADDRESS_BLOCKED') return { kind: 'skip', reason: 'blocked-address', error: failure };
     if (failure.code === 'ERR_ABORTED') throw failure;
-    return { kind: 'failure', error: failure };
+    return { kind: 'failure', error: failure, retryable: failure.code !== 'ERR_PROTOCOL' };
   }
   const location = response.header('location');
   if (REDIRECT_STATUSES.has(response.status) && location !== undefined && location.trim() !== '') {
