@@ -67,15 +67,11 @@ export function closeAfterLastEntry(text: string, item: string, closing: string)
  */
 function lastEntryEnd(text: string, item: string, from: number): number {
   let last = -1;
-  let i = from;
-  for (;;) {
-    const open = text.indexOf('<', i);
-    if (open === -1) return last;
-    const end = endOfMarkup(text, open);
-    if (end === -1) return last;
+  for (const { open, end } of markupFrom(text, from)) {
+    if (end === -1) break;
     if (closesEntry(text, open, end, item)) last = end;
-    i = end;
   }
+  return last;
 }
 
 /**
@@ -110,16 +106,29 @@ export function* entryChunks(text: string, item: string, chunkChars: number): Ge
  */
 function rootEndTag(text: string, qualified: string, from: number): number {
   let last = -1;
-  let i = from;
-  for (;;) {
-    const open = text.indexOf('<', i);
-    if (open === -1) return last;
-    const end = endOfMarkup(text, open);
+  for (const { open, end } of markupFrom(text, from)) {
     // Unterminated markup (a document the whole-file check rejects): the rest cannot be scanned.
     // The last end tag seen, else the text's last `</qualified` (one search, as before this pass),
     // so the rest goes as one last piece, never cut.
     if (end === -1) return last !== -1 ? last : text.lastIndexOf(`</${qualified}`);
     if (isEndTag(text, open, end, qualified)) last = open;
+  }
+  return last;
+}
+
+/**
+ * Each piece of markup from `from` on, in order: where its `<` is and where it ends (just past
+ * it; -1 for markup left unterminated, which is the last piece). The one forward pass the scans
+ * above share: comments, CDATA sections, PIs and tags (quoted values included) are stepped over whole.
+ */
+function* markupFrom(text: string, from: number): Generator<{ readonly open: number; readonly end: number }> {
+  let i = from;
+  for (;;) {
+    const open = text.indexOf('<', i);
+    if (open === -1) return;
+    const end = endOfMarkup(text, open);
+    yield { open, end };
+    if (end === -1) return;
     i = end;
   }
 }
@@ -158,16 +167,12 @@ const SECTIONS = [
  * the cut), so a file full of candidates stays linear.
  */
 function nextCut(text: string, item: string, pos: number, from: number, close: number): number {
-  let i = pos;
-  while (i < close) {
-    const open = text.indexOf('<', i);
-    if (open === -1 || open >= close) return close;
-    const end = endOfMarkup(text, open);
+  for (const { open, end } of markupFrom(text, pos)) {
+    if (open >= close) return close;
     // Markup that does not end before the root's end tag (an unterminated comment or quote): no
     // cut is safe past its start.
     if (end === -1 || end > close) return close;
     if (end > from && closesEntry(text, open, end, item)) return end;
-    i = end;
   }
   return close;
 }

@@ -1,23 +1,11 @@
-import { PolitelyError } from '@politely/core';
 import { describe, expect, it } from 'vitest';
+import { expectInvalidOption } from '../expect-invalid-option.js';
 import { createScope, DEFAULT_SCOPE, type ScopeOption } from '../../src/frontier/scope.js';
 
 /** Which of `urls` the scope lets through. */
 function inScope(scope: ScopeOption, seeds: readonly string[], urls: readonly string[]): string[] {
   const check = createScope(scope, seeds);
   return urls.filter((url) => check(new URL(url)));
-}
-
-function expectInvalidOption(build: () => unknown, mentions: string): void {
-  let thrown: unknown;
-  try {
-    build();
-  } catch (error) {
-    thrown = error;
-  }
-  expect(thrown).toBeInstanceOf(PolitelyError);
-  expect((thrown as PolitelyError).code).toBe('ERR_INVALID_OPTION');
-  expect((thrown as PolitelyError).message).toContain(mentions);
 }
 
 describe('createScope', () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { PolitelyError } from '@politely/core';
 import { describe, expect, it } from 'vitest';
+import { expectInvalidOption as expectInvalidOptionError } from '../expect-invalid-option.js';
 import {
   detectTrap,
   resolveTrapDetection,
@@ -23,17 +23,9 @@ function trapOf(url: string, detection: ResolvedTrapDetection = DEFAULTS): strin
   return detectTrap(new URL(url, 'http://example.com/'), detection);
 }
 
+/** Every trap option error starts with 'trapDetection: ' and names the value. */
 function expectInvalidOption(build: () => unknown, mentions: string): void {
-  let thrown: unknown;
-  try {
-    build();
-  } catch (error) {
-    thrown = error;
-  }
-  expect(thrown).toBeInstanceOf(PolitelyError);
-  expect((thrown as PolitelyError).code).toBe('ERR_INVALID_OPTION');
-  expect((thrown as PolitelyError).message.startsWith('trapDetection: ')).toBe(true);
-  expect((thrown as PolitelyError).message).toContain(mentions);
+  expectInvalidOptionError(build, 'trapDetection: ', mentions);
 }
 
 function segments(count: number, name: (i: number) => string = (i) => `s${i}`): string {
