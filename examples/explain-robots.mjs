@@ -25,8 +25,9 @@ if (file !== undefined) {
     console.log(`${why.allowed ? 'ALLOWED' : 'DISALLOWED'} ${url}\n  group: ${group || 'none'} (${why.groupKind})\n  decided by: ${rule}`);
   }
 } else {
-  // Live: the gate fetches each origin's robots.txt once and caches it.
-  const gate = createRobotsGate({ userAgent: USER_AGENT });
+  // Live: the gate fetches each origin's robots.txt once and caches it. Its SSRF guard refuses
+  // loopback and private addresses: the demo web on 127.0.0.x is let through by name.
+  const gate = createRobotsGate({ userAgent: USER_AGENT, allowNet: ['127.0.0.0/8'] });
   try {
     for (const url of urls) {
       const check = await gate.check(url, USER_AGENT);

@@ -34,9 +34,12 @@ export async function createFileRobotsSource(path: string): Promise<RobotsSource
   };
 }
 
-/** A source that fetches each origin's robots.txt through the robots gate (cached per origin). */
-export function createLiveRobotsSource(options: { readonly timeoutMs: number; readonly userAgent: string }): RobotsSource {
-  const gate = createRobotsGate({ timeoutMs: options.timeoutMs, userAgent: options.userAgent });
+/**
+ * A source that fetches each origin's robots.txt through the robots gate (cached per origin),
+ * with its SSRF guard: private addresses only through `allowNet`.
+ */
+export function createLiveRobotsSource(options: { readonly timeoutMs: number; readonly userAgent: string; readonly allowNet: readonly string[] }): RobotsSource {
+  const gate = createRobotsGate({ timeoutMs: options.timeoutMs, userAgent: options.userAgent, allowNet: options.allowNet });
   return {
     decide: async (url, userAgent) => {
       const check = await gate.check(url, userAgent);

@@ -10,11 +10,13 @@ export const ROBOTS_USAGE = `Usage:
         {"id": <id or null>, "line": <n>, "error": "<message>"}
       and a message on stderr; the batch goes on and exits with 1 at the end.
 
-  politely robots explain [--robots FILE] --ua UA [--json] [--timeout MS] URL...
+  politely robots explain [--robots FILE] --ua UA [--json] [--timeout MS] [--allow-net CIDR] URL...
       For each URL: the verdict, the product token, the group chosen and the deciding line.
       Without --robots, each URL's origin's live robots.txt is fetched (once per origin) and
       its HTTP outcome applied as RFC 9309 says: 4xx allows all, 5xx/429/network errors
       disallow all for now. --timeout bounds each robots.txt request (default 10000 ms).
+      Loopback, private and link-local addresses are refused (unreachable) unless
+      --allow-net lets them through, e.g. --allow-net 127.0.0.0/8 (repeatable).
       --json prints one JSON object per URL (JSON lines) with at least
         {"allowed": bool, "reason": "rules|unavailable|unreachable|cached|…", "status": <HTTP status or null>}.
 

@@ -18,10 +18,14 @@ const behaviours: Record<string, Behaviour> = {
 };
 const servers: Server[] = [];
 const origins: Record<string, string> = {};
+let requestsSeen = 0;
 
 beforeAll(async () => {
   for (const [name, behaviour] of Object.entries(behaviours)) {
-    const server = createServer(behaviour);
+    const server = createServer((req, res) => {
+      requestsSeen++;
+      behaviour(req, res);
+    });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     servers.push(server);
     origins[name] = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -35,7 +39,7 @@ afterAll(async () => {
 });
 
 async function explain(...urls: string[]): Promise<Record<string, unknown>[]> {
-  const result = await runCli(['robots', 'explain', '--ua', 'LiveBot/1.0', '--timeout', '500', '--json', ...urls]);
+  const result = await runCli(['robots', 'explain', '--ua', 'LiveBot/1.0', '--timeout', '500', '--allow-net', '127.0.0.1', '--json', ...urls]);
   expect(result.stderr).toBe('');
   expect(result.code).toBe(0);
   return jsonLines(result.stdout) as Record<string, unknown>[];
@@ -70,9 +74,23 @@ describe('politely robots explain (live robots.txt)', () => {
   });
 
   it('prints the robots.txt outcome for a person', async () => {
-    const result = await runCli(['robots', 'explain', '--ua', 'LiveBot', '--timeout', '500', `${origins.serverError}/x`]);
+    const result = await runCli(['robots', 'explain', '--ua', 'LiveBot', '--timeout', '500', '--allow-net', '127.0.0.0/8', `${origins.serverError}/x`]);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('DISALLOWED');
     expect(result.stdout).toContain(`${origins.serverError}/robots.txt → 503 (unreachable)`);
+  });
+
+  it('refuses a loopback origin without --allow-net (the SSRF guard): unreachable, nothing requested', async () => {
+    const before = requestsSeen;
+    const result = await runCli(['robots', 'explain', '--ua', 'LiveBot', '--timeout', '500', '--json', `${origins.rules}/public`]);
+    expect(result.code).toBe(0);
+    expect(jsonLines(result.stdout)).toMatchObject([{ allowed: false, reason: 'unreachable', status: null }]);
+    expect(requestsSeen).toBe(before);
+  });
+
+  it('rejects a malformed --allow-net as a usage error naming it', async () => {
+    const result = await runCli(['robots', 'explain', '--ua', 'LiveBot', '--allow-net', '300.1.1.1/8', `${origins.rules}/public`]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("--allow-net must be a network like 127.0.0.0/8 or an address, got '300.1.1.1/8'");
   });
 });

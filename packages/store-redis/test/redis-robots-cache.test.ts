@@ -98,7 +98,7 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('createRedisRobotsCache', re
     server.handle = (req, res) => setTimeout(() => robotsTxt(200, 'User-agent: *\nDisallow: /private/\n')(req, res), 100);
     const crawlId = uniqueCrawlId('robots');
     const workers = Array.from({ length: 4 }, () => {
-      const gate = createRobotsGate({ cache: open(crawlId) });
+      const gate = createRobotsGate({ cache: open(crawlId), allowNet: ['127.0.0.0/8'] });
       gates.push(gate);
       return gate;
     });
@@ -108,7 +108,7 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('createRedisRobotsCache', re
     expect(server.hits('/robots.txt')).toBe(1);
     expect(checks.filter((check) => !check.allowed)).toHaveLength(20);
     // A worker that comes later reads the record, without a request.
-    const late = createRobotsGate({ cache: open(crawlId) });
+    const late = createRobotsGate({ cache: open(crawlId), allowNet: ['127.0.0.0/8'] });
     gates.push(late);
     expect(await late.check(`${server.origin}/private/x`, UA)).toMatchObject({ allowed: false, reason: 'rules' });
     expect(server.hits()).toBe(1);

@@ -7,6 +7,7 @@ import { write, type Io } from '../io.js';
 import { parseOptions } from '../parse-options.js';
 import { createFileRobotsSource, createLiveRobotsSource, type RobotsSource } from '../robots-source.js';
 import { ROBOTS_USAGE } from '../usage.js';
+import { network } from '../crawl/crawl-options.js';
 import { decisionToJson, formatDecision } from './format-explanation.js';
 
 const OPTIONS = {
@@ -14,6 +15,7 @@ const OPTIONS = {
   ua: { type: 'string' },
   json: { type: 'boolean' },
   timeout: { type: 'string' },
+  'allow-net': { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -22,6 +24,8 @@ interface ExplainOptions {
   readonly userAgent: string;
   readonly json: boolean;
   readonly timeoutMs: number;
+  /** Networks the SSRF guard lets through when robots.txt is fetched live. */
+  readonly allowNet: readonly string[];
   readonly urls: readonly string[];
 }
 
@@ -38,7 +42,8 @@ export async function runRobotsExplain(args: readonly string[], io: Io): Promise
   if (positionals.length === 0) throw new CliError('robots explain: give at least one URL (see politely robots --help)');
   const timeoutMs = values.timeout === undefined ? 10_000 : Number(values.timeout);
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new CliError(`robots explain: --timeout must be a positive number of ms, got '${values.timeout}'`);
-  const options: ExplainOptions = { robotsFile: values.robots, userAgent: values.ua, json: values.json === true, timeoutMs, urls: positionals };
+  const allowNet = (values['allow-net'] ?? []).map((cidr) => network('robots explain', '--allow-net', cidr));
+  const options: ExplainOptions = { robotsFile: values.robots, userAgent: values.ua, json: values.json === true, timeoutMs, allowNet, urls: positionals };
   const source = await selectRobotsSource(options);
   let exitCode: ExitCode = EXIT_OK;
   try {
@@ -64,7 +69,7 @@ export async function runRobotsExplain(args: readonly string[], io: Io): Promise
 
 /** A --robots file decides every URL; without one, each origin's live robots.txt does. */
 async function selectRobotsSource(options: ExplainOptions): Promise<RobotsSource> {
-  if (options.robotsFile === undefined) return createLiveRobotsSource({ timeoutMs: options.timeoutMs, userAgent: options.userAgent });
+  if (options.robotsFile === undefined) return createLiveRobotsSource({ timeoutMs: options.timeoutMs, userAgent: options.userAgent, allowNet: options.allowNet });
   return createFileRobotsSource(options.robotsFile);
 }
 

@@ -2,6 +2,7 @@
 // gate follows them, so a crawler can schedule each hop politely). The default is undici.
 
 import type { Dispatcher } from 'undici';
+import { parseCidr } from '../http/address-guard.js';
 import { createHttpClient } from '../http/http-client.js';
 import { PolitelyError } from '../errors.js';
 
@@ -56,12 +57,22 @@ export interface UndiciRobotsFetchOptions {
    * @default a new undici Agent
    */
   readonly dispatcher?: Dispatcher;
+  /**
+   * The SSRF guard: refuse loopback, private, link-local, unique-local and unspecified addresses,
+   * checked after DNS on every connection (see `createHttpClient`).
+   * @default false (the robots gate turns it on for its own fetch)
+   */
+  readonly blockPrivateNetworks?: boolean;
+  /** Networks allowed despite the guard (CIDRs or addresses), e.g. `['127.0.0.0/8']`. @default [] */
+  readonly allowNet?: readonly string[];
 }
 
 interface ResolvedUndiciRobotsFetchOptions {
   readonly timeoutMs: number;
   readonly connectTimeoutMs: number;
   readonly dispatcher: Dispatcher | undefined;
+  readonly blockPrivateNetworks: boolean;
+  readonly allowNet: readonly string[];
 }
 
 export function resolveUndiciRobotsFetchOptions(options: UndiciRobotsFetchOptions = {}): ResolvedUndiciRobotsFetchOptions {
@@ -72,7 +83,15 @@ export function resolveUndiciRobotsFetchOptions(options: UndiciRobotsFetchOption
       throw new PolitelyError('ERR_INVALID_OPTION', `createUndiciRobotsFetch: ${name} must be a positive number, got ${String(value)}`);
     }
   }
-  return { timeoutMs, connectTimeoutMs, dispatcher: options.dispatcher };
+  const allowNet = options.allowNet ?? [];
+  for (const cidr of allowNet) {
+    try {
+      parseCidr(cidr);
+    } catch (error) {
+      throw new PolitelyError('ERR_INVALID_OPTION', `createUndiciRobotsFetch: allowNet: ${(error as Error).message}`);
+    }
+  }
+  return { timeoutMs, connectTimeoutMs, dispatcher: options.dispatcher, blockPrivateNetworks: options.blockPrivateNetworks ?? false, allowNet };
 }
 
 /**
@@ -80,8 +99,8 @@ export function resolveUndiciRobotsFetchOptions(options: UndiciRobotsFetchOption
  * shared HTTP client of `../http`, with the robots.txt rule that reaching the cap is not an error.
  */
 export function createUndiciRobotsFetch(options?: UndiciRobotsFetchOptions): UndiciRobotsFetch {
-  const { timeoutMs, connectTimeoutMs, dispatcher } = resolveUndiciRobotsFetchOptions(options);
-  const client = createHttpClient(dispatcher === undefined ? { connectTimeoutMs } : { connectTimeoutMs, dispatcher });
+  const { timeoutMs, connectTimeoutMs, dispatcher, blockPrivateNetworks, allowNet } = resolveUndiciRobotsFetchOptions(options);
+  const client = createHttpClient({ connectTimeoutMs, blockPrivateNetworks, allowNet, ...(dispatcher === undefined ? {} : { dispatcher }) });
   const fetchRobots = async (request: RobotsFetchRequest): Promise<RobotsFetchResponse> => {
     const response = await client.get({
       url: request.url,

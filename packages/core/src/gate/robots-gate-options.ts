@@ -1,6 +1,7 @@
 // The options of createRobotsGate, validated once and filled with their defaults.
 
 import { PolitelyError } from '../errors.js';
+import { parseCidr } from '../http/address-guard.js';
 import { MIN_ROBOTS_TXT_BYTES } from '../robots/parse.js';
 import { DEFAULT_ROBOTS_CACHE_POLICY, type RobotsCachePolicy } from './fetch-policy.js';
 import type { RobotsFetch } from './fetch-robots.js';
@@ -9,7 +10,7 @@ import type { RobotsCacheStore } from './robots-cache.js';
 export interface RobotsGateOptions {
   /**
    * Fetches one robots.txt hop. The crawler passes its politeness-scheduled fetcher.
-   * @default createUndiciRobotsFetch({ timeoutMs }), closed by `gate.close()`
+   * @default createUndiciRobotsFetch({ timeoutMs, blockPrivateNetworks, allowNet }), closed by `gate.close()`
    */
   readonly fetch?: RobotsFetch;
   /**
@@ -68,6 +69,15 @@ export interface RobotsGateOptions {
    */
   readonly timeoutMs?: number;
   /**
+   * The SSRF guard on the gate's own fetch (not on a `fetch` you pass): robots.txt is never
+   * requested from a loopback, private, link-local (169.254.169.254), unique-local or unspecified
+   * address, checked after DNS on every hop; such an origin is `unreachable`.
+   * @default true
+   */
+  readonly blockPrivateNetworks?: boolean;
+  /** Networks the guard lets through (CIDRs or addresses), e.g. `['127.0.0.0/8']` for a local test web. @default [] */
+  readonly allowNet?: readonly string[];
+  /**
    * The clock, in ms since the epoch, for cache lifetimes and backoff.
    * @default Date.now
    */
@@ -91,6 +101,8 @@ export interface ResolvedRobotsGateOptions {
   readonly policy: RobotsCachePolicy;
   readonly maxRedirects: number;
   readonly timeoutMs: number;
+  readonly blockPrivateNetworks: boolean;
+  readonly allowNet: readonly string[];
   readonly now: () => number;
   readonly maxParsedOrigins: number;
   readonly userAgent: string;
@@ -128,10 +140,23 @@ export function resolveRobotsGateOptions(options: RobotsGateOptions = {}): Resol
     policy,
     maxRedirects,
     timeoutMs,
+    blockPrivateNetworks: options.blockPrivateNetworks ?? true,
+    allowNet: checkedNetworks(options.allowNet ?? []),
     now: options.now ?? Date.now,
     maxParsedOrigins,
     userAgent,
   };
+}
+
+function checkedNetworks(allowNet: readonly string[]): readonly string[] {
+  for (const cidr of allowNet) {
+    try {
+      parseCidr(cidr);
+    } catch (error) {
+      invalid(`allowNet: ${(error as Error).message}`);
+    }
+  }
+  return allowNet;
 }
 
 function invalid(message: string): never {

@@ -124,7 +124,7 @@ class Gate implements RobotsGate {
   constructor(options: ResolvedRobotsGateOptions) {
     this.options = options;
     if (options.fetch === undefined) {
-      const fetch = createUndiciRobotsFetch({ timeoutMs: options.timeoutMs });
+      const fetch = createUndiciRobotsFetch({ timeoutMs: options.timeoutMs, blockPrivateNetworks: options.blockPrivateNetworks, allowNet: options.allowNet });
       this.fetch = fetch;
       this.closeFetch = () => fetch.close();
     } else {

@@ -77,3 +77,6 @@ export const SECOND = 1000;
 export const MINUTE = 60 * SECOND;
 export const HOUR = 60 * MINUTE;
 export const DAY = 24 * HOUR;
+
+/** What the gate's SSRF guard must let through for these servers (on by default, loopback refused). */
+export const LOOPBACK: readonly string[] = ['127.0.0.0/8'];

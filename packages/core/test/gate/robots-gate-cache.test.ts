@@ -10,7 +10,7 @@ import {
   type RobotsGate,
   type RobotsGateOptions,
 } from '@politely/core';
-import { createClock, DAY, HOUR, MINUTE, robotsTxt, SECOND, startServer, type TestServer } from './http-server.js';
+import { createClock, DAY, HOUR, MINUTE, robotsTxt, SECOND, startServer, type TestServer, LOOPBACK } from './http-server.js';
 
 const UA = 'TestBot/1.0';
 const KiB = 1024;
@@ -34,7 +34,7 @@ afterEach(async () => {
 
 function makeGate(options: RobotsGateOptions = {}): RobotsGate {
   clock = createClock();
-  gate = createRobotsGate({ now: clock.now, ...options });
+  gate = createRobotsGate({ now: clock.now, allowNet: LOOPBACK, ...options });
   gates.push(gate);
   return gate;
 }
@@ -205,7 +205,7 @@ describe('createRobotsGate', () => {
     const first = makeGate({ cache: store });
     a.handle = robotsTxt(200, 'User-agent: *\nDisallow: /x\nSitemap: https://a.example/sitemap.xml\n');
     await first.check(`${a.origin}/x`, UA);
-    const second = createRobotsGate({ cache: store, now: clock.now });
+    const second = createRobotsGate({ cache: store, now: clock.now, allowNet: LOOPBACK });
     gates.push(second);
     expect(await second.check(`${a.origin}/x`, UA)).toMatchObject({ allowed: false, reason: 'rules', status: 200 });
     expect(a.hits()).toBe(1);

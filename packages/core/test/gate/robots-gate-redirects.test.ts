@@ -2,7 +2,7 @@
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createRobotsGate, type RobotsFetchEvent, type RobotsGate, type RobotsGateOptions } from '@politely/core';
-import { createClock, type Handler, startServer, type TestServer } from './http-server.js';
+import { createClock, type Handler, startServer, type TestServer, LOOPBACK } from './http-server.js';
 
 const UA = 'TestBot/1.0';
 const RULES = 'User-agent: *\nDisallow: /secret\n';
@@ -23,7 +23,7 @@ afterEach(async () => {
 });
 
 function makeGate(options: RobotsGateOptions = {}): RobotsGate {
-  gate = createRobotsGate({ now: createClock().now, ...options });
+  gate = createRobotsGate({ now: createClock().now, allowNet: LOOPBACK, ...options });
   return gate;
 }
 

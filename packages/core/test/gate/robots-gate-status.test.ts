@@ -8,7 +8,7 @@ import {
   type RobotsGate,
   type RobotsGateOptions,
 } from '@politely/core';
-import { createClock, DAY, MINUTE, robotsTxt, SECOND, startServer, type TestServer } from './http-server.js';
+import { createClock, DAY, MINUTE, robotsTxt, SECOND, startServer, type TestServer, LOOPBACK } from './http-server.js';
 
 const UA = 'TestBot/1.0';
 let server: TestServer;
@@ -28,7 +28,7 @@ afterEach(async () => {
 
 function makeGate(options: RobotsGateOptions = {}): RobotsGate {
   clock = createClock();
-  gate = createRobotsGate({ now: clock.now, ...options });
+  gate = createRobotsGate({ now: clock.now, allowNet: LOOPBACK, ...options });
   return gate;
 }
 
