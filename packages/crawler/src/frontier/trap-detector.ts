@@ -56,8 +56,9 @@ export interface TrapDetectionOptions {
    * Calendar pages: a date-only URL whose year is more than `yearsAhead` after, or more than
    * `yearsBehind` before, the current (UTC) year. Date-only means the path ends in a date
    * (`/2031/05`, `/2031/05/17`, `/2031-05`, `/2031-05-17`, `/20310517`; month and day two
-   * digits) or a query value is one (`date=2031-05-17`, `month=2031-05`, `d=20310517`), or a
-   * 4-digit year in a parameter named like a year (`year`, `yr`, `y`, `…year`). A date followed
+   * digits) or a query value is one (`date=2031-05-17`, `month=2031-05`; the bare `20310517`
+   * form only in a parameter named like a date: `d`, `from`, `…date…`, `…day…`), or a 4-digit
+   * year in a parameter named like a year (`yr`, `…year`; not `y`, a coordinate as often). A date followed
    * by a slug (`/2024/05/17/story`) is an article, not a calendar page. `false` turns calendar
    * detection off.
    * @default { yearsAhead: 2, yearsBehind: 20 }
