@@ -19,7 +19,19 @@ export type PolitelyErrorCode =
   /** A response head went past its size limit. */
   | 'ERR_HEADERS_TOO_LARGE'
   /** The SSRF guard refused the address a host resolved to (loopback, private, link-local, …). */
-  | 'ERR_ADDRESS_BLOCKED';
+  | 'ERR_ADDRESS_BLOCKED'
+  /**
+   * An output could not be written (disk full, I/O error, a removed directory): the crawl stops,
+   * and every URL whose output was not written stays in the store.
+   */
+  | 'ERR_OUTPUT'
+  /**
+   * The frontier store failed for good, or lost the crawl's state (Redis restarted without
+   * persistence, keys evicted, FLUSHALL): the crawl stops rather than report a finished crawl.
+   */
+  | 'ERR_STORE'
+  /** The crawl's store is owned by another live process (a SQLite crawl file opened twice). */
+  | 'ERR_STORE_IN_USE';
 
 const BRAND = Symbol.for('politely.error');
 
