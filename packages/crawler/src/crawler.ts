@@ -27,7 +27,11 @@ import type { SkipReason } from './events.js';
 import { StatsRecorder, type CrawlStats } from './stats.js';
 
 export interface Crawler {
-  /** Crawls until the frontier is empty, `maxPages` is reached or the signal fires. */
+  /**
+   * Crawls until the frontier is empty, `maxPages` is reached or the signal fires. Rejects, once
+   * requests in flight have ended, with an error that ended the crawl early (an output or a
+   * store that failed: see `isFatalCrawlError`); the URLs not done stay in the store.
+   */
   run(): Promise<CrawlStats>;
   /** Listens to an event; returns the function that stops listening. */
   on<E extends CrawlerEventName>(event: E, listener: CrawlerListener<E>): () => void;
@@ -60,6 +64,8 @@ class PoliteCrawler implements Crawler {
   private readonly stop = new AbortController();
   private wake: (() => void) | null = null;
   private running = false;
+  /** The first error that ended the crawl (see isFatalCrawlError): `run()` rejects with it. */
+  private fatal: { readonly error: unknown } | undefined;
 
   constructor(raw: CrawlerOptions) {
     const options = resolveCrawlerOptions(raw);
@@ -152,6 +158,7 @@ class PoliteCrawler implements Crawler {
       pageBudget: this.pageBudget,
       processors,
       pluginContext: this.pluginContext,
+      onFatal: (error) => this.fail(error),
     });
   }
 
@@ -188,9 +195,13 @@ class PoliteCrawler implements Crawler {
       await this.frontier.add(this.options.seeds.map((seed) => ({ url: seed.url, depth: 0, priority: seed.priority ?? 0, skipScope: true })));
       for (const plugin of this.options.plugins) await plugin.start?.({ ...this.pluginContext, seeds: [...this.seedUrls] });
       await this.loop();
+    } catch (error) {
+      // A store that failed while seeding or claiming: in-flight work has ended (loop waits for it).
+      this.fail(error);
     } finally {
       for (const close of this.ownedClose) await close().catch(() => {});
     }
+    if (this.fatal !== undefined) throw this.fatal.error;
     const counts = await this.store.counts();
     const stats = this.recorder.snapshot(counts.queued + counts.inFlight, this.signal.aborted);
     this.emitter.emit('done', stats);
@@ -199,6 +210,15 @@ class PoliteCrawler implements Crawler {
 
   private async loop(): Promise<void> {
     const queue = new PQueue({ concurrency: this.options.concurrency });
+    try {
+      await this.claimLoop(queue);
+    } finally {
+      // Whatever ended the loop, the URLs in flight are handed back or settled before run() returns.
+      await queue.onIdle();
+    }
+  }
+
+  private async claimLoop(queue: PQueue): Promise<void> {
     let inFlight = 0;
     let inFlightPages = 0; // plugin resources (sitemaps) do not count against maxPages
     while (!this.signal.aborted) {
@@ -226,7 +246,16 @@ class PoliteCrawler implements Crawler {
       if (result.nextReadyAt === null && inFlight === 0) break;
       await this.sleep(result.nextReadyAt === null ? Infinity : result.nextReadyAt - Date.now());
     }
-    await queue.onIdle();
+  }
+
+  /**
+   * Ends the crawl for an error no URL can recover from: nothing new starts, requests in flight
+   * are aborted (their URLs go back to the store), and `run()` rejects with the first such error.
+   */
+  private fail(error: unknown): void {
+    this.fatal ??= { error };
+    this.stop.abort(error);
+    this.notify();
   }
 
   /** The scope from the seeds in their canonical form (so URL options such as stripWww apply alike). */

@@ -1,5 +1,6 @@
 export { createCrawler, hostKeyOf } from './crawler.js';
 export type { Crawler } from './crawler.js';
+export { isFatalCrawlError } from './fatal-error.js';
 export { resolveCrawlerOptions } from './options.js';
 export type { CrawlerOptions, ResolvedCrawlerOptions, SeedRequest, AdaptiveDelayOptions } from './options.js';
 export type { PageContext, EnqueueOptions } from './page-context.js';

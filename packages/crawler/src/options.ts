@@ -38,7 +38,13 @@ export interface CrawlerOptions {
   readonly userAgent: string;
   /** Where the crawl starts. Seeds are always in scope (the scope is derived from them). @default [] */
   readonly seeds?: readonly (string | SeedRequest)[];
-  /** Called for every fetched page (2xx and 4xx), after robots.txt allowed it. Errors are reported, never fatal. */
+  /**
+   * Called for every fetched page (2xx and 4xx), after robots.txt allowed it. An error it throws
+   * is reported (an `error` event, stage `handler`) and the crawl goes on, except a fatal one
+   * (see `isFatalCrawlError`: a `PolitelyError` with code `ERR_OUTPUT` or `ERR_STORE`, such as a
+   * record that could not be written): then the URL stays in the store, the crawl stops and
+   * `run()` rejects with that error. The URL counts as done only once the handler resolved.
+   */
   readonly handler?: (page: PageContext) => void | Promise<void>;
   /** Where queued URLs wait. @default an in-memory store */
   readonly store?: FrontierStore;

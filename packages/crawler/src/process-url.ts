@@ -16,6 +16,7 @@ import { retryAfterMs } from './politeness/delay.js';
 import type { HostPoliteness } from './politeness/host-politeness.js';
 import type { PluginContext, ResourceProcessor } from './plugin.js';
 import type { StatsRecorder } from './stats.js';
+import { isFatalCrawlError } from './fatal-error.js';
 
 export interface ProcessorDeps {
   readonly options: ResolvedCrawlerOptions;
@@ -37,6 +38,11 @@ export interface ProcessorDeps {
   readonly processors: ReadonlyMap<string, ResourceProcessor>;
   /** What processors may do (enqueue, skip, report). */
   readonly pluginContext: PluginContext;
+  /**
+   * Called with an error that ends the crawl (a fatal handler error, a store that failed): the
+   * lease was handed back first, so the URL stays in the store.
+   */
+  readonly onFatal: (error: unknown) => void;
 }
 
 const PAGE_ACCEPT = 'text/html,application/xhtml+xml,*/*;q=0.8';
@@ -51,9 +57,11 @@ export class UrlProcessor {
     try {
       await this.run(lease, claimedAt);
     } catch (error) {
-      // Aborted, or a store failure: the URL goes back to the queue, nothing is lost.
+      // Aborted, a fatal handler error, or a store failure: the URL goes back to the queue (if
+      // the store still answers), nothing is lost. Only an abort is expected here: anything else
+      // escaped every stage's own handling, so the crawl cannot go on as if it had not happened.
       await this.deps.store.release(lease.id, { hostReadyAt: lease.previousHostReadyAt }).catch(() => {});
-      if (!(error instanceof PolitelyError && error.code === 'ERR_ABORTED')) this.reportError(lease, error, 'fetch', false);
+      if (!(error instanceof PolitelyError && error.code === 'ERR_ABORTED')) this.deps.onFatal(error);
     }
   }
 
@@ -112,7 +120,7 @@ export class UrlProcessor {
     try {
       await processor.process({ ...this.deps.pluginContext, entry: lease.entry, response });
     } catch (error) {
-      if (error instanceof PolitelyError && error.code === 'ERR_ABORTED') throw error;
+      if ((error instanceof PolitelyError && error.code === 'ERR_ABORTED') || isFatalCrawlError(error)) throw error;
       this.reportError(lease, error, 'processor', false);
     }
   }
@@ -287,6 +295,7 @@ export class UrlProcessor {
       try {
         await options.handler(page);
       } catch (error) {
+        if (isFatalCrawlError(error)) throw error;
         this.reportError(lease, error, 'handler', false);
       }
     }
