@@ -19,12 +19,23 @@ export interface SqliteFrontierStoreOptions extends CrawlDatabaseOptions {
    * @default 1000
    */
   readonly idlePollMs?: number;
+  /**
+   * Whether several stores (in several processes) may work on the file at once. By default a
+   * store owns its file: it takes a lock that the OS lets go of when the process ends (a
+   * second store is refused with `ERR_STORE_IN_USE`), and so, on opening, it knows that URLs
+   * left in flight belong to no live process and hands them back to their queues at once (a
+   * crawl resumed after a SIGKILL waits for no lease). With `shared: true`, several processes
+   * share one frontier, and a dead process's URLs come back only when its leases expire.
+   * @default false
+   */
+  readonly shared?: boolean;
 }
 
 export interface ResolvedSqliteFrontierStoreOptions extends ResolvedCrawlDatabaseOptions {
   readonly path: string;
   readonly defaultHostPolicy: HostPolicy;
   readonly idlePollMs: number;
+  readonly shared: boolean;
 }
 
 export function resolveSqliteFrontierStoreOptions(options: SqliteFrontierStoreOptions): ResolvedSqliteFrontierStoreOptions {
@@ -38,5 +49,7 @@ export function resolveSqliteFrontierStoreOptions(options: SqliteFrontierStoreOp
   if (!(Number.isFinite(delayMs) && delayMs >= 0)) fail(`defaultHostPolicy.delayMs must be a number ≥ 0, got ${String(delayMs)}`);
   if (!(Number.isInteger(maxInFlight) && maxInFlight >= 1)) fail(`defaultHostPolicy.maxInFlight must be an integer ≥ 1, got ${String(maxInFlight)}`);
   if (!(Number.isFinite(idlePollMs) && idlePollMs > 0)) fail(`idlePollMs must be a number > 0, got ${String(idlePollMs)}`);
-  return { ...resolveCrawlDatabaseOptions(options), path: options.path, defaultHostPolicy: { delayMs, maxInFlight }, idlePollMs };
+  const shared = options.shared ?? false;
+  if (typeof shared !== 'boolean') fail(`shared must be true or false, got ${String(shared)}`);
+  return { ...resolveCrawlDatabaseOptions(options), path: options.path, defaultHostPolicy: { delayMs, maxInFlight }, idlePollMs, shared };
 }

@@ -22,6 +22,7 @@ import { createCrawlMetadata, type CrawlMetadata } from './crawl-meta.js';
 import { HostQueues, type QueueAppender } from './host-queues.js';
 import { keyHash } from './key-hash.js';
 import { openCrawlDatabase } from './open-database.js';
+import { takeOwnership, type OwnerInfo, type OwnerLock } from './owner-lock.js';
 import { resolveSqliteFrontierStoreOptions, type ResolvedSqliteFrontierStoreOptions, type SqliteFrontierStoreOptions } from './options.js';
 import { entryOf, leaseIdOf, parseLeaseId } from './rows.js';
 import { prepareFrontierStatements, type FrontierStatements, type HostSlot } from './statements.js';
@@ -40,7 +41,15 @@ export interface SqliteFrontierStore extends FrontierStore {
   saveMetadata(key: string, value: unknown): Promise<void>;
   /** The JSON value stored under `key`, or undefined. */
   loadMetadata<T = unknown>(key: string): Promise<T | undefined>;
-  /** Closes the connection. Leases still out stay in the file until they expire. */
+  /**
+   * URLs that were in flight when the file was last closed or its process died, handed back to
+   * their queues when this store took ownership of the file (0 for a `shared` store).
+   */
+  readonly reclaimedLeases: number;
+  /**
+   * Closes the connection and lets go of the file. Leases still out stay in the file: the next
+   * owner hands them back at once; a `shared` store's other processes wait for them to expire.
+   */
   close(): Promise<void>;
 }
 
@@ -50,7 +59,26 @@ export interface SqliteFrontierStore extends FrontierStore {
  */
 export function createSqliteFrontierStore(options: SqliteFrontierStoreOptions): SqliteFrontierStore {
   const resolved = resolveSqliteFrontierStoreOptions(options);
-  return new SqliteStore(openCrawlDatabase(resolved.path, resolved), resolved);
+  if (resolved.shared) return new SqliteStore(openCrawlDatabase(resolved.path, resolved), resolved, undefined);
+  const lock = takeOwnership(resolved.path, () => ownerOf(resolved));
+  try {
+    return new SqliteStore(openCrawlDatabase(resolved.path, resolved), resolved, lock);
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+}
+
+const OWNER_KEY = 'owner';
+
+/** The owner the file names (read without taking the lock, for a refusal's message). */
+function ownerOf(options: ResolvedSqliteFrontierStoreOptions): OwnerInfo | undefined {
+  const db = openCrawlDatabase(options.path, options);
+  try {
+    return createCrawlMetadata(db).load<OwnerInfo>(OWNER_KEY);
+  } finally {
+    db.close();
+  }
 }
 
 type LeaseEnd = 'complete' | 'release' | 'retry';
@@ -76,9 +104,12 @@ class SqliteStore implements SqliteFrontierStore {
   private readonly transactEnd: (leaseId: string, how: LeaseEnd, hostReadyAt: number | null) => void;
   private readonly transactPolicy: (hostKey: string, policy: PolicyChange) => void;
 
+  readonly reclaimedLeases: number;
+
   constructor(
     readonly db: Database,
     private readonly options: ResolvedSqliteFrontierStoreOptions,
+    private readonly ownerLock: OwnerLock | undefined,
   ) {
     this.path = options.path;
     this.s = prepareFrontierStatements(db);
@@ -93,6 +124,14 @@ class SqliteStore implements SqliteFrontierStore {
       const host = this.hostSlot(hostKey);
       this.s.hostPolicy.run(policy.delayMs ?? null, policy.maxInFlight ?? null, policy.readyAt ?? null, host.id);
     });
+    // The owner of the file: no live process holds a lease, so every URL in flight goes back now.
+    this.reclaimedLeases =
+      ownerLock === undefined
+        ? 0
+        : immediate(db, () => {
+            this.meta.save(OWNER_KEY, { pid: process.pid, since: new Date().toISOString() } satisfies OwnerInfo);
+            return this.expireLeases(Number.MAX_SAFE_INTEGER);
+          })();
   }
 
   async add(entries: readonly FrontierEntry[], options: AddOptions = {}): Promise<AddOutcome[]> {
@@ -149,6 +188,7 @@ class SqliteStore implements SqliteFrontierStore {
 
   async close(): Promise<void> {
     if (this.db.open) this.db.close();
+    this.ownerLock?.release();
   }
 
   private addNow(entries: readonly FrontierEntry[], maxPerHost: number): AddOutcome[] {
@@ -214,12 +254,14 @@ class SqliteStore implements SqliteFrontierStore {
   }
 
   /** Expired leases (a worker that died or hung) put their URL back at the head of its queue. */
-  private expireLeases(now: number): void {
-    for (const { id, host_id, priority } of this.s.expiredLeases.all(now)) {
+  private expireLeases(now: number): number {
+    const expired = this.s.expiredLeases.all(now);
+    for (const { id, host_id, priority } of expired) {
       this.s.urlRequeued.run({ retried: 0, id });
       this.s.hostRequeued.run(null, host_id);
       this.queues.pushFront(host_id, priority, id);
     }
+    return expired.length;
   }
 
   /** Nothing claimable: null when nothing is in flight either, else when to look again. */

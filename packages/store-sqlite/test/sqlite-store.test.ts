@@ -7,7 +7,7 @@ import { createMemoryFrontierStore, type ClaimResult, type FrontierStore } from 
 import { describeFrontierStoreContract } from '../../crawler/test/frontier/store-contract.js';
 import { createSqliteFrontierStore, createSqliteRobotsCache, SCHEMA_VERSION, type SqliteFrontierStore } from '../src/index.js';
 import { keyHash } from '../src/key-hash.js';
-import { assertBuilt, createTempDir, entry } from './helpers.js';
+import { assertBuilt, BUILT_STORE, createTempDir, entry } from './helpers.js';
 
 const temp = createTempDir('store-sqlite');
 afterAll(() => temp.remove());
@@ -24,8 +24,8 @@ describeFrontierStoreContract(
 
 describe('createSqliteFrontierStore', () => {
   const open: SqliteFrontierStore[] = [];
-  const openStore = (path = temp.file(), delayMs = 0, maxInFlight = 1): SqliteFrontierStore => {
-    const store = createSqliteFrontierStore({ path, defaultHostPolicy: { delayMs, maxInFlight } });
+  const openStore = (path = temp.file(), delayMs = 0, maxInFlight = 1, shared = false): SqliteFrontierStore => {
+    const store = createSqliteFrontierStore({ path, defaultHostPolicy: { delayMs, maxInFlight }, shared });
     open.push(store);
     return store;
   };
@@ -139,10 +139,10 @@ describe('createSqliteFrontierStore', () => {
     }
   });
 
-  it('shares one frontier between two stores on one file, and never hands one URL to both', async () => {
+  it('shares one frontier between two shared stores on one file, and never hands one URL to both', async () => {
     const path = temp.file();
-    const a = openStore(path, 0, 2);
-    const b = openStore(path, 0, 2);
+    const a = openStore(path, 0, 2, true);
+    const b = openStore(path, 0, 2, true);
     await a.add(Array.from({ length: 300 }, (_, i) => entry(`http://h${i % 12}.test/${i}`)));
     expect(await b.add([entry('http://h0.test/0')])).toEqual(['duplicate']);
     const claimed = new Map<string, string>();
@@ -168,7 +168,7 @@ describe('createSqliteFrontierStore', () => {
   it('never hands one URL to two processes claiming from one file at once', async () => {
     assertBuilt();
     const path = temp.file();
-    const store = openStore(path, 0, 4);
+    const store = openStore(path, 0, 4, true);
     const urls = Array.from({ length: 2000 }, (_, i) => `http://h${i % 40}.test/${i}`);
     await store.add(urls.map((url) => entry(url)));
     const worker = fileURLToPath(new URL('./fixtures/claim-worker.mjs', import.meta.url));
@@ -180,17 +180,86 @@ describe('createSqliteFrontierStore', () => {
     expect(await store.counts()).toEqual({ queued: 0, inFlight: 0, done: 2000, activeHosts: 0 });
   });
 
-  it('tells a caller blocked by leases in flight elsewhere when to look again, instead of "nothing queued"', async () => {
+  it('shared: tells a caller blocked by leases in flight elsewhere when to look again, instead of "nothing queued"', async () => {
     const path = temp.file();
-    const dead = createSqliteFrontierStore({ path, idlePollMs: 1000 });
+    const dead = createSqliteFrontierStore({ path, idlePollMs: 1000, shared: true });
     await dead.add([entry('http://a.test/1'), entry('http://a.test/2')]);
     expect((await dead.claim({ now: 0, leaseMs: 5000 })).lease).not.toBeNull();
     await dead.close(); // the worker dies with its lease out
-    const live = createSqliteFrontierStore({ path, idlePollMs: 1000 });
+    const live = createSqliteFrontierStore({ path, idlePollMs: 1000, shared: true });
     open.push(live);
     expect(await live.claim({ now: 100, leaseMs: 5000 })).toEqual({ lease: null, nextReadyAt: 1100 });
     expect(await live.claim({ now: 4500, leaseMs: 5000 })).toEqual({ lease: null, nextReadyAt: 5000 });
     expect((await live.claim({ now: 5000, leaseMs: 5000 })).lease?.entry.url).toBe('http://a.test/1');
+  });
+
+  it('owns its file: a second store, in this process or another, is refused with ERR_STORE_IN_USE naming the owner', async () => {
+    assertBuilt();
+    const path = temp.file();
+    const owner = openStore(path);
+    expect(() => createSqliteFrontierStore({ path })).toThrow(expect.objectContaining({ code: 'ERR_STORE_IN_USE', message: expect.stringContaining(`pid ${process.pid}`) }));
+    expect(() => createSqliteFrontierStore({ path, shared: true })).not.toThrow(); // a shared store does not ask
+    const other = await runNodeCode(`
+      const { createSqliteFrontierStore } = await import(${JSON.stringify(BUILT_STORE)});
+      try { createSqliteFrontierStore({ path: ${JSON.stringify(path)} }); console.log('opened'); }
+      catch (error) { console.log(error.code); }`);
+    expect(other.trim()).toBe('ERR_STORE_IN_USE');
+    await owner.close();
+    // Let go of: the next one may open it.
+    const next = createSqliteFrontierStore({ path });
+    await next.close();
+  });
+
+  it('hands back every lease left in flight when it takes the file over, at once', async () => {
+    const path = temp.file();
+    const first = createSqliteFrontierStore({ path, defaultHostPolicy: { delayMs: 0, maxInFlight: 3 } });
+    await first.add([entry('http://a.test/1'), entry('http://a.test/2'), entry('http://a.test/3'), entry('http://b.test/1')]);
+    for (let i = 0; i < 3; i++) expect((await first.claim({ now: 0, leaseMs: 3_600_000 })).lease).not.toBeNull();
+    await first.close(); // as if it had died with three leases out for an hour
+    const second = createSqliteFrontierStore({ path });
+    open.push(second);
+    expect(second.reclaimedLeases).toBe(3);
+    expect(await second.counts()).toMatchObject({ queued: 4, inFlight: 0 });
+    const claimed: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const result = await second.claim({ now: 1, leaseMs: 1000 });
+      if (result.lease !== null) claimed.push(result.lease.entry.url);
+    }
+    expect(claimed.sort()).toEqual(['http://a.test/1', 'http://a.test/2', 'http://a.test/3', 'http://b.test/1']);
+  });
+
+  it('is taken over at once after its owner was SIGKILLed with leases out', async () => {
+    assertBuilt();
+    const path = temp.file();
+    const seed = createSqliteFrontierStore({ path, defaultHostPolicy: { delayMs: 0, maxInFlight: 2 } });
+    await seed.add([entry('http://a.test/1'), entry('http://a.test/2')]);
+    await seed.close();
+    // A process that claims both URLs for an hour, says so, and waits to be killed.
+    const child = spawn(process.execPath, ['--input-type=module', '-e', `
+      const { createSqliteFrontierStore } = await import(${JSON.stringify(BUILT_STORE)});
+      const store = createSqliteFrontierStore({ path: ${JSON.stringify(path)} });
+      await store.claim({ now: Date.now(), leaseMs: 3_600_000 });
+      await store.claim({ now: Date.now(), leaseMs: 3_600_000 });
+      console.log('claimed');
+      setTimeout(() => {}, 60_000);`]);
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('the child never claimed')), 15_000);
+      child.stdout.on('data', (data: Buffer) => {
+        if (String(data).includes('claimed')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+    });
+    expect(() => createSqliteFrontierStore({ path })).toThrow(expect.objectContaining({ code: 'ERR_STORE_IN_USE' }));
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child.once('exit', resolve));
+    const resumed = createSqliteFrontierStore({ path });
+    open.push(resumed);
+    expect(resumed.reclaimedLeases).toBe(2);
+    const first = await resumed.claim({ now: Date.now(), leaseMs: 1000 });
+    const second = await resumed.claim({ now: Date.now(), leaseMs: 1000 });
+    expect([first.lease?.entry.url, second.lease?.entry.url].sort()).toEqual(['http://a.test/1', 'http://a.test/2']);
   });
 
   it('keeps the crawl stats and metadata across a reopen', async () => {
@@ -278,4 +347,9 @@ function runNode(script: string, args: readonly string[]): Promise<string> {
     child.on('error', reject);
     child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${script} exited with ${code}: ${err}`))));
   });
+}
+
+/** Runs an ES module snippet in a new Node process; resolves with what it printed. */
+function runNodeCode(code: string): Promise<string> {
+  return runNode('--input-type=module', ['-e', code]);
 }
