@@ -8,7 +8,7 @@ import { CRAWL_USAGE } from '../usage.js';
 import { HELP, parseCrawlOptions, type CrawlCommandOptions } from '../crawl/crawl-options.js';
 import type { CrawlSessionConfig } from '../crawl/crawl-session.js';
 import { checkWritable, openPageOutputs } from '../crawl/output-files.js';
-import { openStore } from '../crawl/store-option.js';
+import { openStore, type OpenedStore } from '../crawl/store-option.js';
 
 export async function runCrawl(args: readonly string[], io: Io): Promise<ExitCode> {
   const options = parseCrawlOptions(args);
@@ -20,7 +20,12 @@ export async function runCrawl(args: readonly string[], io: Io): Promise<ExitCod
   const store = await openStore(options.store, options);
   let outputs;
   try {
-    outputs = openPageOutputs(options.outFiles);
+    for (const note of store.notes ?? []) await write(io.stderr, `politely: ${note}\n`);
+    outputs = await openPageOutputs(options.outFiles, {
+      resume: await resumes(store),
+      overwrite: options.overwrite,
+      notice: (line) => void write(io.stderr, `politely: ${line}\n`),
+    });
   } catch (error) {
     await store.close();
     throw error;
@@ -39,6 +44,13 @@ export async function runCrawl(args: readonly string[], io: Io): Promise<ExitCod
   };
   const result = await runCrawlSession(config);
   return result.exitCode;
+}
+
+/** Whether the crawl picks up one the store already holds (so its outputs are appended to). */
+async function resumes(store: OpenedStore): Promise<boolean> {
+  if (!store.durable || store.store === undefined) return false;
+  const counts = await store.store.counts();
+  return counts.queued + counts.inFlight + counts.done > 0;
 }
 
 function crawlerOptionsOf(options: CrawlCommandOptions, plugins: readonly CrawlerPlugin[]): CrawlSessionConfig['crawler'] {

@@ -5,11 +5,12 @@
 // are flushed, the report is written and the summary says what was kept. A second Ctrl-C quits
 // at once.
 
-import { writeFile } from 'node:fs/promises';
+import { rename, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { PolitelyError } from '@politely/core';
-import { createCrawler, type Crawler, type CrawlerOptions, type CrawlStats } from '@politely/crawler';
+import { createCrawler, isFatalCrawlError, type Crawler, type CrawlerOptions, type CrawlStats } from '@politely/crawler';
 import { CliError } from '../cli-error.js';
-import { EXIT_INTERRUPTED, EXIT_OK, type ExitCode } from '../exit-codes.js';
+import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_IO, EXIT_OK, EXIT_UNAVAILABLE, type ExitCode } from '../exit-codes.js';
 import { write, type Io } from '../io.js';
 import { createCrawlReportCollector, type CrawlReportCollector } from '../report/collect-report.js';
 import type { CrawlReportData } from '../report/report-data.js';
@@ -17,6 +18,7 @@ import { renderCrawlReport } from '../report/render-report.js';
 import type { LogFormat } from './crawl-options.js';
 import { summaryJson, summaryText, type CrawlOutcome } from './crawl-summary.js';
 import { createLogDisplay } from './log-display.js';
+import { outputError } from './append-file.js';
 import type { PageOutputs } from './output-files.js';
 import { pageRecordOf } from './record-page.js';
 import { createProgressDisplay, type CrawlDisplay } from './progress-display.js';
@@ -58,22 +60,84 @@ export async function runCrawlSession(config: CrawlSessionConfig): Promise<Crawl
   const display = createDisplay(config, crawler);
   const stopSigint = onSigint(io, abort, config.display === 'progress');
   display?.start();
-  let stats: CrawlStats;
+  let stats: CrawlStats | undefined;
+  let failure: PolitelyError | undefined;
+  let queued: number | undefined;
   try {
     stats = await crawler.run();
+  } catch (error) {
+    // An output or the store failed: the crawl stopped, what is not done is in the store.
+    // Anything else is a bug, for main to report.
+    if (!isFatalCrawlError(error)) throw error;
+    failure = error;
   } finally {
     stopSigint();
     await display?.stop();
     detach?.();
-    await outputs.close().catch((error: unknown) => write(io.stderr, `politely: ${(error as Error).message}\n`));
+    const closed = await outputs.close().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    if (failure === undefined && isFatalCrawlError(closed)) failure = closed;
+    if (failure !== undefined) queued = await crawler.store.counts().then((counts) => counts.queued + counts.inFlight, () => undefined);
     await config.store.close().catch(() => {});
   }
-  const interrupted = abort.signal.aborted;
-  const report = collector?.finish(stats);
-  if (report !== undefined && config.reportFile !== undefined) await writeFile(config.reportFile, renderCrawlReport(report));
-  const outcome: CrawlOutcome = { stats, interrupted, outputs: outputs.files, reportFile: config.reportFile, store: config.store };
+  if (failure !== undefined) await write(io.stderr, `politely: ${failure.message}\n`);
+  const finalStats = { ...(stats ?? crawler.stats()), ...(queued === undefined ? {} : { queued }) };
+  const interrupted = failure === undefined && abort.signal.aborted;
+  const report = collector?.finish(finalStats);
+  const reportFailure = report !== undefined && config.reportFile !== undefined ? await writeReport(config.reportFile, renderCrawlReport(report)) : undefined;
+  if (reportFailure !== undefined) await write(io.stderr, `politely: ${reportFailure.message}\n`);
+  const outcome: CrawlOutcome = {
+    stats: finalStats,
+    interrupted,
+    ...(failure === undefined ? {} : { failure: failure.message }),
+    nothingFetched: nothingFetched(finalStats, interrupted || failure !== undefined),
+    outputs: outputs.files,
+    reportFile: reportFailure === undefined ? config.reportFile : undefined,
+    store: config.store,
+  };
   await write(io.stdout, config.display === 'json' ? summaryJson(outcome) : summaryText(outcome));
-  return { exitCode: interrupted ? EXIT_INTERRUPTED : EXIT_OK, stats, interrupted, report };
+  if (outcome.nothingFetched) await write(io.stderr, `politely: crawl: nothing was fetched: ${refusalText(finalStats)}\n`);
+  return { exitCode: exitCodeOf(outcome, failure ?? reportFailure), stats: finalStats, interrupted, report };
+}
+
+/** A crawl that ran to its end and fetched no page, because every seed was refused or failed. */
+function nothingFetched(stats: CrawlStats, stoppedEarly: boolean): boolean {
+  if (stoppedEarly || stats.pages > 0) return false;
+  const refused = Object.entries(stats.skipped).some(([reason, count]) => reason !== 'duplicate' && (count ?? 0) > 0);
+  return refused || stats.errors > 0;
+}
+
+function refusalText(stats: CrawlStats): string {
+  const reasons = Object.entries(stats.skipped)
+    .filter(([reason, count]) => reason !== 'duplicate' && (count ?? 0) > 0)
+    .map(([reason, count]) => `${reason} ${count}`);
+  if (stats.errors > 0) reasons.push(`errors ${stats.errors}`);
+  return `every seed was refused or failed (${reasons.join(', ')})`;
+}
+
+function exitCodeOf(outcome: CrawlOutcome, failure: PolitelyError | undefined): ExitCode {
+  if (failure?.code === 'ERR_OUTPUT') return EXIT_IO;
+  if (failure !== undefined) return EXIT_UNAVAILABLE;
+  if (outcome.interrupted) return EXIT_INTERRUPTED;
+  return outcome.nothingFetched ? EXIT_FAILURE : EXIT_OK;
+}
+
+/**
+ * Writes the report whole or not at all: into a file beside it, then renamed over it, so a full
+ * disk leaves the previous report (or none), never half of one. Resolves with the error, if any.
+ */
+async function writeReport(path: string, html: string): Promise<PolitelyError | undefined> {
+  const partial = join(dirname(path), `.${basename(path)}.${process.pid}.partial`);
+  try {
+    await writeFile(partial, html, { flush: true });
+    await rename(partial, path);
+    return undefined;
+  } catch (error) {
+    await rm(partial, { force: true }).catch(() => {});
+    return outputError(path, error);
+  }
 }
 
 function createCollector(config: CrawlSessionConfig): CrawlReportCollector {

@@ -9,6 +9,10 @@ import type { OpenedStore } from './store-option.js';
 export interface CrawlOutcome {
   readonly stats: CrawlStats;
   readonly interrupted: boolean;
+  /** Why the crawl stopped before its end (an output or the store failed). */
+  readonly failure?: string;
+  /** The crawl ran to its end and fetched nothing: every seed was refused or failed. */
+  readonly nothingFetched?: boolean;
   readonly outputs: readonly OutputFile[];
   readonly reportFile: string | undefined;
   readonly store: Pick<OpenedStore, 'label' | 'durable' | 'resumeHint'>;
@@ -20,7 +24,7 @@ export function keptText(outcome: CrawlOutcome): string {
   const written =
     outputs.length === 0
       ? `${stats.pages} pages fetched (no --out file: their records were not kept)`
-      : outputs.map((file) => `${file.records} pages written to ${file.path}`).join('; ');
+      : outputs.map((file) => `${file.records + file.earlier} pages written to ${file.path}`).join('; ');
   const queued = store.durable
     ? `${stats.queued} URLs still queued in ${store.label}: ${store.resumeHint}`
     : `${stats.queued} URLs still queued in memory: lost on exit (${store.resumeHint})`;
@@ -43,9 +47,14 @@ function skippedText(skipped: CrawlStats['skipped']): string {
 
 export function summaryText(outcome: CrawlOutcome): string {
   const { stats } = outcome;
-  const head = outcome.interrupted
-    ? `Crawl interrupted after ${duration(stats.durationMs)}.`
-    : `Crawl finished in ${duration(stats.durationMs)}.`;
+  const head =
+    outcome.failure !== undefined
+      ? `Crawl stopped by an error after ${duration(stats.durationMs)}: ${outcome.failure}.`
+      : outcome.interrupted
+        ? `Crawl interrupted after ${duration(stats.durationMs)}.`
+        : outcome.nothingFetched === true
+          ? `Crawl ended after ${duration(stats.durationMs)} with nothing fetched.`
+          : `Crawl finished in ${duration(stats.durationMs)}.`;
   const lines = [
     head,
     `  pages       ${stats.pages} (${stats.pagesPerSecond.toFixed(1)} pages/s, ${bytes(stats.bytes)})`,
@@ -55,9 +64,12 @@ export function summaryText(outcome: CrawlOutcome): string {
     `  errors      ${stats.errors}${stats.retries > 0 ? ` (${stats.retries} retries)` : ''}`,
     `  queued      ${stats.queued}`,
   ];
-  for (const file of outcome.outputs) lines.push(`  results     ${file.path} (${file.records} ${file.format === 'csv' ? 'CSV rows' : 'JSON lines'})`);
+  for (const file of outcome.outputs) {
+    const earlier = file.earlier > 0 ? `, ${file.earlier} more from earlier runs` : '';
+    lines.push(`  results     ${file.path} (${file.records} ${file.format === 'csv' ? 'CSV rows' : 'JSON lines'}${earlier})`);
+  }
   if (outcome.reportFile !== undefined) lines.push(`  report      ${outcome.reportFile}`);
-  if (outcome.interrupted) lines.push(`Kept: ${keptText(outcome)}.`);
+  if (outcome.interrupted || outcome.failure !== undefined) lines.push(`Kept: ${keptText(outcome)}.`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -67,6 +79,8 @@ export function summaryJson(outcome: CrawlOutcome): string {
     time: new Date().toISOString(),
     event: 'summary',
     interrupted: outcome.interrupted,
+    ...(outcome.failure === undefined ? {} : { failure: outcome.failure }),
+    nothingFetched: outcome.nothingFetched === true,
     pages: stats.pages,
     requests: stats.requests,
     robotsRequests: stats.robotsRequests,
@@ -81,6 +95,6 @@ export function summaryJson(outcome: CrawlOutcome): string {
     outputs: outcome.outputs,
     report: outcome.reportFile ?? null,
     store: outcome.store.label,
-    ...(outcome.interrupted ? { kept: keptText(outcome) } : {}),
+    ...(outcome.interrupted || outcome.failure !== undefined ? { kept: keptText(outcome) } : {}),
   })}\n`;
 }

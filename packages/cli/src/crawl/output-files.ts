@@ -1,26 +1,51 @@
 // `--out` files: one record per fetched page, as JSON lines, or as CSV when the file name ends
 // in `.csv` (RFC 4180: a header row, fields quoted when they hold a comma, a quote or a line
 // break, quotes doubled). Files are opened before the crawl starts, so a bad path is a usage
-// error and not a lost crawl, and are flushed and closed however the crawl ends.
+// error and not a lost crawl, and are closed however the crawl ends.
+//
+// Nothing is lost or written twice:
+// - a record is written before its page counts as done (the handler awaits `write`), and a
+//   write that fails (disk full, I/O error) rejects with ERR_OUTPUT, which stops the crawl;
+// - a resumed crawl appends: it reads what the file holds (written-records.ts), cuts half a
+//   record left by a kill, and does not write again a page whose record is already there;
+// - a fresh crawl does not replace a file that holds records unless told to (`--overwrite`).
 
-import { accessSync, constants, createWriteStream, openSync, type WriteStream } from 'node:fs';
+import { accessSync, constants, statSync, truncateSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { PolitelyError } from '@politely/core';
 import { CliError } from '../cli-error.js';
+import { quoteInput } from '../input/quote-input.js';
+import { AppendFile } from './append-file.js';
 import { PAGE_RECORD_FIELDS, type PageRecord } from './page-record.js';
+import { readWrittenRecords } from './written-records.js';
 
 export interface OutputFile {
   readonly path: string;
   readonly format: 'jsonl' | 'csv';
-  /** Records written so far. */
+  /** Records written by this run. */
   readonly records: number;
+  /** Records the file held from earlier runs of the crawl (resumed into it). */
+  readonly earlier: number;
 }
 
 export interface PageOutputs {
   readonly files: readonly OutputFile[];
-  /** Writes the record to every file; resolves when they can take more (backpressure). */
+  /**
+   * Writes the record to every file that does not hold it yet; resolves once it is in them all,
+   * rejects with ERR_OUTPUT naming the file when it cannot be written.
+   */
   write(record: PageRecord): Promise<void>;
-  /** Flushes and closes every file. */
+  /** Waits for every write and closes every file; rejects with the first write error. */
   close(): Promise<void>;
+}
+
+export interface OpenPageOutputsOptions {
+  /** The crawl resumes (its store held it): files are appended to. */
+  readonly resume: boolean;
+  /** A fresh crawl may replace files that hold records. */
+  readonly overwrite: boolean;
+  /** Says one line to the user (a half-written record cut, records found). */
+  readonly notice: (line: string) => void;
 }
 
 /** A CSV field: quoted when it must be, quotes doubled. */
@@ -43,53 +68,110 @@ export function checkWritable(path: string, flag: string): void {
   try {
     accessSync(dirname(path) || '.', constants.W_OK);
   } catch (error) {
-    throw new CliError(`crawl: ${flag} ${path}: cannot write there (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw new CliError(`crawl: ${flag} ${quoteInput(path)}: cannot write there (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
   }
 }
 
-function open(path: string): WriteStream {
-  let fd: number;
+interface OpenedOutput {
+  readonly path: string;
+  readonly format: 'jsonl' | 'csv';
+  readonly file: AppendFile;
+  /** finalUrl of the records the file held when it was opened. */
+  readonly written: ReadonlySet<string>;
+  readonly earlier: number;
+  records: number;
+}
+
+/** Opens every `--out` file (see the top of this file for the rules). */
+export async function openPageOutputs(paths: readonly string[], options: OpenPageOutputsOptions): Promise<PageOutputs> {
+  const files: OpenedOutput[] = [];
   try {
-    fd = openSync(path, 'w');
+    for (const path of paths) files.push(await openOutput(path, options));
   } catch (error) {
-    throw new CliError(`crawl: --out ${path}: cannot write there (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    await Promise.all(files.map((output) => output.file.close().catch(() => {})));
+    throw error;
   }
-  return createWriteStream('', { fd });
-}
-
-/** Resolves when the stream takes writes again, or can no longer (error, closed). */
-function drained(stream: WriteStream): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      stream.off('drain', done).off('error', done).off('close', done);
-      resolve();
-    };
-    stream.on('drain', done).on('error', done).on('close', done);
-  });
-}
-
-export function openPageOutputs(paths: readonly string[]): PageOutputs {
-  const files = paths.map((path) => ({ path, format: formatOf(path), records: 0, stream: open(path), error: undefined as Error | undefined }));
-  // A write error (disk full) is kept and reported at close: the crawl itself goes on.
-  for (const file of files) file.stream.on('error', (error) => (file.error ??= error));
-  for (const file of files) if (file.format === 'csv') file.stream.write(csvRow(PAGE_RECORD_FIELDS));
   return {
     get files() {
-      return files.map(({ path, format, records }) => ({ path, format, records }));
+      return files.map(({ path, format, records, earlier }) => ({ path, format, records, earlier }));
     },
     async write(record) {
-      const waits: Promise<void>[] = [];
-      for (const file of files) {
-        const line = file.format === 'csv' ? csvRow(PAGE_RECORD_FIELDS.map((field) => record[field])) : `${JSON.stringify(record)}\n`;
-        file.records++;
-        if (!file.stream.write(line)) waits.push(drained(file.stream));
-      }
-      await Promise.all(waits);
+      const writes = files
+        .filter((output) => !output.written.has(record.finalUrl))
+        .map(async (output) => {
+          await output.file.append(output.format === 'csv' ? csvRow(PAGE_RECORD_FIELDS.map((field) => record[field])) : `${JSON.stringify(record)}\n`);
+          output.records++;
+        });
+      // Every file's write settles before the first failure is passed on: none is left half done.
+      const results = await Promise.allSettled(writes);
+      const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+      if (failed !== undefined) throw failed.reason;
     },
     async close() {
-      await Promise.all(files.map((file) => new Promise<void>((resolve) => file.stream.end(() => resolve())).then(() => {})));
-      const failed = files.find((file) => file.error !== undefined);
-      if (failed !== undefined) throw new Error(`could not write ${failed.path}: ${failed.error?.message ?? 'error'}`);
+      const results = await Promise.allSettled(files.map((output) => output.file.close()));
+      const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+      if (failed !== undefined) throw failed.reason;
     },
   };
+}
+
+async function openOutput(path: string, options: OpenPageOutputsOptions): Promise<OpenedOutput> {
+  const format = formatOf(path);
+  const flag = `crawl: --out ${quoteInput(path)}`;
+  const size = regularFileSize(path, flag);
+  let written: ReadonlySet<string> = new Set();
+  let earlier = 0;
+  let mode: 'append' | 'truncate' = 'append';
+  if (size !== undefined && size > 0) {
+    if (options.resume) {
+      const found = await readWrittenRecords(path, format).catch((error: unknown) => {
+        throw new CliError(`${flag}: cannot read it to resume (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+      });
+      if (format === 'csv' && found.header !== undefined && found.header.join(',') !== PAGE_RECORD_FIELDS.join(',')) {
+        throw new CliError(`${flag}: its header is not politely's page record columns; resume into the file the crawl wrote, or start a fresh crawl with --overwrite`);
+      }
+      if (found.wholeBytes < found.totalBytes) {
+        truncateSync(path, found.wholeBytes);
+        options.notice(`${quoteInput(path)}: cut ${found.totalBytes - found.wholeBytes} bytes of a record left half-written by an interrupted run`);
+      }
+      written = found.keys;
+      earlier = found.records;
+      // A CSV file cut back to nothing (half a header) gets its header again below.
+      if (format === 'csv' && found.header === undefined) mode = 'truncate';
+    } else if (options.overwrite) {
+      mode = 'truncate';
+    } else {
+      throw new CliError(`${flag}: the file already holds records: pass --overwrite to replace it, or resume the crawl that wrote it (the same --store)`);
+    }
+  }
+  let file: AppendFile;
+  try {
+    file = await AppendFile.open(path, { mode });
+  } catch (error) {
+    throw new CliError(`${flag}: cannot write there (${codeOf(error)})`);
+  }
+  const empty = mode === 'truncate' || size === undefined || size === 0;
+  if (format === 'csv' && empty) {
+    await file.append(csvRow(PAGE_RECORD_FIELDS)).catch(async (error: unknown) => {
+      await file.close().catch(() => {});
+      throw new CliError(`${flag}: cannot write there (${codeOf(error)})`);
+    });
+  }
+  return { path, format, file, written, earlier, records: 0 };
+}
+
+/** The size of a regular file at `path`; undefined when there is none, or it is a device or a pipe. */
+function regularFileSize(path: string, flag: string): number | undefined {
+  try {
+    const stat = statSync(path);
+    return stat.isFile() ? stat.size : undefined;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new CliError(`${flag}: cannot write there (${codeOf(error)})`);
+  }
+}
+
+function codeOf(error: unknown): string {
+  const cause = error instanceof PolitelyError ? error.cause : error;
+  return (cause as NodeJS.ErrnoException | undefined)?.code ?? (error as Error).message;
 }

@@ -17,6 +17,8 @@ export interface OpenedStore {
   readonly durable: boolean;
   /** What to run to pick the crawl up again, said when it is interrupted. */
   readonly resumeHint: string;
+  /** Lines to tell the user when the crawl starts (URLs handed back from a run that died, …). */
+  readonly notes?: readonly string[];
   close(): Promise<void>;
 }
 
@@ -42,12 +44,14 @@ export async function openStore(spec: StoreSpec, settings: StoreSettings): Promi
       throw new CliError(`crawl: --store sqlite:${spec.path}: ${(error as Error).message}`);
     }
     const robotsCache = sqlite.createSqliteRobotsCache(store);
+    const reclaimed = store.reclaimedLeases;
     return {
       store,
       robotsCache,
       label: spec.path,
       durable: true,
       resumeHint: 'run the same command again to resume',
+      notes: reclaimed === 0 ? [] : [`${reclaimed} URLs in flight when the last run of ${spec.path} stopped went back to the queue`],
       close: async () => {
         await robotsCache.close();
         await store.close();

@@ -1,0 +1,121 @@
+// An output file that is only ever appended to, and whose every write either lands or fails
+// loudly. `append` resolves once the text is in the file (handed to the OS), so a caller can
+// count a record as kept only after it is; it rejects with ERR_OUTPUT, naming the file, when the
+// write fails (ENOSPC, EIO, a closed descriptor), and so does every append after it.
+//
+// No stream events: a write stream's 'drain' or 'error' that fired before anyone listened is a
+// promise that never settles (a crawl once hung on a full disk that way). Here every append is a
+// promise of its own, settled by the write that carries it. Appends that arrive while a write is
+// under way are gathered into the next one, so many pages in flight cost few system calls.
+//
+// A failed write may have put part of its text in the file: the file is cut back to the last
+// whole write, where the OS allows, so that it never ends in half a record.
+
+import { open, type FileHandle } from 'node:fs/promises';
+import { PolitelyError } from '@politely/core';
+
+interface Waiter {
+  resolve(): void;
+  reject(error: PolitelyError): void;
+}
+
+export interface AppendFileOptions {
+  /** `append` keeps what the file holds; `truncate` empties it first. */
+  readonly mode: 'append' | 'truncate';
+}
+
+export class AppendFile {
+  private pending: string[] = [];
+  private waiters: Waiter[] = [];
+  private writing: Promise<void> | undefined;
+  private failure: PolitelyError | undefined;
+  private closed = false;
+
+  private constructor(
+    readonly path: string,
+    private readonly handle: FileHandle,
+    /** Bytes in the file that are whole writes (where a failed write is cut back to). */
+    private size: number,
+    /** Whether the file can be cut back (a regular file, not a device or a pipe). */
+    private readonly regular: boolean,
+  ) {}
+
+  /** Opens (creating) `path`; throws ERR_OUTPUT naming it when that is impossible. */
+  static async open(path: string, options: AppendFileOptions): Promise<AppendFile> {
+    let handle: FileHandle;
+    try {
+      handle = await open(path, options.mode === 'truncate' ? 'w' : 'a');
+    } catch (error) {
+      throw outputError(path, error);
+    }
+    const stat = await handle.stat();
+    return new AppendFile(path, handle, stat.isFile() ? stat.size : 0, stat.isFile());
+  }
+
+  /** The error that ended this file's writes, if one did. */
+  get error(): PolitelyError | undefined {
+    return this.failure;
+  }
+
+  /** Appends `text`; resolves when it is in the file, rejects with ERR_OUTPUT when it cannot be. */
+  append(text: string): Promise<void> {
+    if (this.failure !== undefined) return Promise.reject(this.failure);
+    if (this.closed) return Promise.reject(outputError(this.path, new Error('the file was closed')));
+    return new Promise<void>((resolve, reject) => {
+      this.pending.push(text);
+      this.waiters.push({ resolve, reject });
+      this.writing ??= this.writePending().finally(() => (this.writing = undefined));
+    });
+  }
+
+  /** Waits for every append, then closes the file. Rejects with the error that ended writes, if any. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.writing;
+    let closeError: unknown;
+    // Where the OS buffers writes, an I/O error can surface only now.
+    if (this.failure === undefined && this.regular) await this.handle.sync().catch((error: unknown) => (closeError = error));
+    await this.handle.close().catch((error: unknown) => (closeError ??= error));
+    if (this.failure !== undefined) throw this.failure;
+    if (closeError !== undefined) throw (this.failure = outputError(this.path, closeError));
+  }
+
+  private async writePending(): Promise<void> {
+    while (this.pending.length > 0 && this.failure === undefined) {
+      const text = this.pending.join('');
+      const waiters = this.waiters;
+      this.pending = [];
+      this.waiters = [];
+      try {
+        await writeAll(this.handle, Buffer.from(text, 'utf8'));
+        this.size += Buffer.byteLength(text, 'utf8');
+        for (const waiter of waiters) waiter.resolve();
+      } catch (error) {
+        this.failure = outputError(this.path, error);
+        if (this.regular) await this.handle.truncate(this.size).catch(() => {});
+        for (const waiter of [...waiters, ...this.waiters]) waiter.reject(this.failure);
+        this.pending = [];
+        this.waiters = [];
+      }
+    }
+  }
+}
+
+/** Writes every byte (a write may take fewer than it was given). */
+async function writeAll(handle: FileHandle, bytes: Buffer): Promise<void> {
+  let offset = 0;
+  while (offset < bytes.length) {
+    const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset);
+    if (bytesWritten <= 0) throw new Error('the file took no bytes');
+    offset += bytesWritten;
+  }
+}
+
+/** ERR_OUTPUT naming the file and the system's reason (`ENOSPC: no space left on device`). */
+export function outputError(path: string, cause: unknown): PolitelyError {
+  const code = (cause as NodeJS.ErrnoException | undefined)?.code;
+  const reason = cause instanceof Error ? cause.message.replace(/, (open|write|close|fsync|ftruncate|rename)( '.*')?$/, '') : String(cause);
+  const text = code !== undefined && !reason.startsWith(code) ? `${code}: ${reason}` : reason;
+  return new PolitelyError('ERR_OUTPUT', `could not write ${path}: ${text}`, { cause });
+}
