@@ -5,15 +5,19 @@ import { openRedis, type RedisConnection } from './connection.js';
 import { resolveKeyPrefix, type RedisKeyOptions } from './keys.js';
 
 export interface DeleteRedisCrawlOptions extends RedisKeyOptions {
-  /** An ioredis client (left open) or a `redis://` URL (opened and quit here). Required. */
+  /** An ioredis client or a `RedisLink` (left open), or a `redis://` URL (opened and quit here). Required. */
   readonly redis: RedisConnection;
 }
 
-/** Deletes every key under the crawl's prefix (SCAN, then UNLINK); resolves with how many. */
+/**
+ * Deletes every key under the crawl's prefix (SCAN, then UNLINK), its marker included: a worker
+ * still running on it then stops (ERR_STORE). Resolves with how many keys were deleted.
+ */
 export async function deleteRedisCrawl(options: DeleteRedisCrawlOptions): Promise<number> {
   const prefix = resolveKeyPrefix('deleteRedisCrawl', options);
   const connection = openRedis('deleteRedisCrawl', options.redis);
   try {
+    await connection.ready();
     const { redis } = connection;
     // A cluster keeps a crawl on one node (its keys share a hash tag), but scan every master.
     const nodes: Redis[] = 'nodes' in redis && typeof redis.nodes === 'function' ? redis.nodes('master') : [redis as Redis];

@@ -7,23 +7,53 @@
 // worker that scheduled them), whereas here URLs wait in Redis, where any worker can take them
 // and where a dead worker's URLs survive it.
 //
-// Every script takes the crawl's fixed keys as KEYS (meta, ready, hosts, leases, seen) and its
-// key prefix as ARGV[1]; it builds per-host and per-lease keys from the prefix. All of them carry
-// the crawl's `{hash tag}`, so in Redis Cluster they share the slot of the declared keys.
-// Times are integer ms since the epoch, passed and stored as decimal strings (Lua's tostring
-// would round them to 14 digits). See keys.ts for the layout and queue-score.ts for the order.
+// Every script takes the crawl's fixed keys as KEYS (meta, ready, hosts, leases, seen, workers)
+// and, as ARGV[1..5], the key prefix, the crawl marker the worker saw when it opened the crawl,
+// the worker's id, its registration TTL and its heartbeat period; it builds per-host, per-lease
+// and per-worker keys from the prefix. All of them carry the crawl's `{hash tag}`, so in Redis
+// Cluster they share the slot of the declared keys. Times are integer ms since the epoch, passed
+// and stored as decimal strings (Lua's tostring would round them to 14 digits). See keys.ts for
+// the layout and queue-score.ts for the order.
+//
+// The crawl marker. `meta.crawl` holds a random id written when the crawl's state is created.
+// Every script but INIT first compares it with the id the worker saw at open: when Redis lost
+// the crawl (restarted without persistence, keys evicted, FLUSHALL) the marker is gone, or is a
+// new one another worker created since, and the script changes nothing and fails with
+// POLITELY_CRAWL_GONE: the worker stops rather than crawl on from nothing and report a finished
+// crawl.
+//
+// Workers and leases. Each store is a worker, registered in `workers` until a deadline in Redis
+// time that its heartbeat (and each of its claims) moves to now + TTL. Its leases are listed in
+// `wl:<worker>`. A claim returns the leases of workers whose deadline passed (they died) to the
+// front of their queues; a live worker's leases are only returned when their own expiry
+// (claim time + the crawler's leaseMs) passes. Time during which nobody could beat (Redis was
+// down or unreachable, or every worker was stopped) does not count against anybody.
+//
+// Idempotent, because ioredis sends again a command whose reply a dropped connection lost: add
+// (dedupe), settle (a settled lease is gone), setHostPolicy, the heartbeat; and claim, whose
+// lease id the worker chooses, so that a claim replayed after it ran returns the same lease
+// instead of taking a second URL.
 
 import { PRIORITY_STEP, SLOT_BASE } from './queue-score.js';
 
-const PRELUDE = `
-local P = ARGV[1]
-local META, READY, HOSTS, LEASES, SEEN = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+/** What a script fails with when the crawl's marker is gone or is not the one the worker opened. */
+export const CRAWL_GONE = 'POLITELY_CRAWL_GONE';
+
+const DEFINITIONS = `
+if redis.replicate_commands then redis.replicate_commands() end
+local P, CRAWL, ME, TTL, BEAT_MS = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5])
+local META, READY, HOSTS, LEASES, SEEN, WORKERS = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local STEP = ${PRIORITY_STEP}
 local SLOT_BASE = ${SLOT_BASE}
 local function qk(h) return P .. 'q:' .. h end
 local function hk(h) return P .. 'h:' .. h end
 local function lk(id) return P .. 'l:' .. id end
+local function wlk(w) return P .. 'wl:' .. w end
 local function int(n) return string.format('%.0f', n) end
+local function redisNow()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
 
 -- READY and HOSTS follow the host's state: it is schedulable when URLs are queued and it has
 -- room for another request in flight; its load is queued + in flight.
@@ -55,10 +85,11 @@ end
 -- Ends a lease: returns its host, entry, priority, the host's requests still in flight and the
 -- lease's expiry, or nil when the lease is gone (settled, or expired and taken by another worker).
 local function takeLease(id)
-  local l = redis.call('HMGET', lk(id), 'h', 'e', 'p', 'x')
+  local l = redis.call('HMGET', lk(id), 'h', 'e', 'p', 'x', 'w')
   redis.call('ZREM', LEASES, id)
   if not l[1] then return nil end
   redis.call('DEL', lk(id))
+  if l[5] then redis.call('SREM', wlk(l[5]), id) end
   local inFlight = redis.call('HINCRBY', hk(l[1]), 'f', -1)
   if inFlight < 0 then
     redis.call('HSET', hk(l[1]), 'f', 0)
@@ -67,27 +98,99 @@ local function takeLease(id)
   return l[1], l[2], tonumber(l[3]) or 0, inFlight, tonumber(l[4]) or 0
 end
 
+-- A lease whose worker is gone (or that expired) goes back to the front of its queue. Its worker
+-- may have sent the request at any moment until \`sentBy\`, so the host waits a whole delay from then.
+local function giveBack(id, sentBy)
+  local h, member, priority = takeLease(id)
+  if not h then return false end
+  pushFront(h, member, priority)
+  local s = redis.call('HMGET', hk(h), 'r', 'd')
+  local after = sentBy + (tonumber(s[2]) or 0)
+  if after > (tonumber(s[1]) or 0) then redis.call('HSET', hk(h), 'r', int(after)) end
+  reschedule(h)
+  return true
+end
+
 local function ensureHost(h, delayMs, maxInFlight)
   if redis.call('EXISTS', hk(h)) == 0 then
     redis.call('HSET', hk(h), 'r', 0, 'd', delayMs, 'm', maxInFlight, 'f', 0, 'n', 0, 'a', 0)
   end
 end
+
+-- The worker is alive: its registration runs until Redis time + TTL. When nobody beat for two
+-- heartbeat periods, Redis was down or unreachable (or every worker was stopped): that silence
+-- does not count against any registration, so no live worker is taken for dead after an outage.
+local function beat()
+  local t = redisNow()
+  local last = tonumber(redis.call('HGET', META, 'beat'))
+  if last and t - last > 2 * BEAT_MS then
+    local gap = t - last
+    local workers = redis.call('ZRANGEBYSCORE', WORKERS, '(0', '+inf', 'WITHSCORES')
+    for i = 1, #workers, 2 do
+      redis.call('ZADD', WORKERS, int(tonumber(workers[i + 1]) + gap), workers[i])
+    end
+  end
+  if not last or t > last then redis.call('HSET', META, 'beat', int(t)) end
+  redis.call('ZADD', WORKERS, int(t + TTL), ME)
+  return t
+end
+`;
+
+/** Every script but INIT starts here: nothing changes unless the crawl is the one the worker opened. */
+const PRELUDE = `${DEFINITIONS}
+if redis.call('HGET', META, 'crawl') ~= CRAWL then
+  return redis.error_reply('${CRAWL_GONE} the crawl marker is ' .. (redis.call('HGET', META, 'crawl') or 'gone'))
+end
 `;
 
 /**
- * add — ARGV: prefix, maxPerHost ('' = no bound), default delayMs, default maxInFlight, then
+ * init — ARGV: (head, with a NEW random marker as the crawl), createdAt.
+ * Creates the crawl marker unless the crawl exists, and registers the worker.
+ * Returns [the crawl's marker, URLs known (added) so far].
+ */
+const INIT = `${DEFINITIONS}
+if redis.call('HSETNX', META, 'crawl', CRAWL) == 1 then
+  redis.call('HSET', META, 'createdAt', ARGV[6])
+end
+local crawl = redis.call('HGET', META, 'crawl')
+beat()
+return { crawl, redis.call('SCARD', SEEN) }
+`;
+
+/** heartbeat — ARGV: head. Returns 1. */
+const BEAT = `${PRELUDE}
+beat()
+return 1
+`;
+
+/**
+ * retire (a closing worker) — ARGV: head. A worker without leases leaves the registry; one still
+ * holding leases is marked closed (deadline 0), so that the next claim of any worker returns them.
+ */
+const RETIRE = `${PRELUDE}
+if redis.call('SCARD', wlk(ME)) == 0 then
+  redis.call('ZREM', WORKERS, ME)
+  redis.call('DEL', wlk(ME))
+else
+  redis.call('ZADD', WORKERS, 0, ME)
+end
+return 1
+`;
+
+/**
+ * add — ARGV: head, maxPerHost ('' = no bound), default delayMs, default maxInFlight, then
  * four per entry: dedupe key, host key, queue priority, encoded entry.
  * Returns one outcome per entry: 'added' | 'duplicate' | 'host-full'.
  */
 const ADD = `${PRELUDE}
-local maxPerHost = tonumber(ARGV[2])
+local maxPerHost = tonumber(ARGV[6])
 local touched, out = {}, {}
-for i = 5, #ARGV, 4 do
+for i = 9, #ARGV, 4 do
   local key, h = ARGV[i], ARGV[i + 1]
   if redis.call('SISMEMBER', SEEN, key) == 1 then
     out[#out + 1] = 'duplicate'
   else
-    ensureHost(h, ARGV[3], ARGV[4])
+    ensureHost(h, ARGV[7], ARGV[8])
     if maxPerHost and (tonumber(redis.call('HGET', hk(h), 'a')) or 0) >= maxPerHost then
       out[#out + 1] = 'host-full'
     else
@@ -104,24 +207,38 @@ return out
 `;
 
 /**
- * claim — ARGV: prefix, now, leaseMs, most expired leases to return, idle poll ms.
- * Returns [leaseId, encoded entry, lease expiry, host clock before] for a lease;
- * [nextReadyAt] when nothing is ready; [] when nothing is queued or in flight anywhere.
+ * claim — ARGV: head, lease id (chosen by the worker, never reused), now, leaseMs, most leases
+ * to return (of dead workers, and expired), idle poll ms.
+ * Returns, after the URLs known so far: [known, leaseId, encoded entry, lease expiry, host clock
+ * before] for a lease; [known, nextReadyAt] when nothing is ready; [known] when nothing is queued
+ * or in flight anywhere.
  */
 const CLAIM = `${PRELUDE}
-local now = tonumber(ARGV[2])
--- 1. Leases past their expiry (a worker died or hung) put their URL back at the front of its
---    queue. That worker may have sent its request at any moment until its lease expired, so
---    the host waits a whole delay from the expiry.
-local due = redis.call('ZRANGEBYSCORE', LEASES, '-inf', ARGV[2], 'LIMIT', 0, tonumber(ARGV[4]))
-for _, id in ipairs(due) do
-  local h, member, priority, _, expiredAt = takeLease(id)
-  if h then
-    pushFront(h, member, priority)
-    local s = redis.call('HMGET', hk(h), 'r', 'd')
-    local after = expiredAt + (tonumber(s[2]) or 0)
-    if after > (tonumber(s[1]) or 0) then redis.call('HSET', hk(h), 'r', int(after)) end
-    reschedule(h)
+local leaseId, now, budget = ARGV[6], tonumber(ARGV[7]), tonumber(ARGV[9])
+local known = redis.call('SCARD', SEEN)
+local t = beat()
+-- 0. This claim ran before and its reply was lost with the connection: the same lease again.
+local mine = redis.call('HMGET', lk(leaseId), 'e', 'x', 'b')
+if mine[1] then return { known, leaseId, mine[1], mine[2], mine[3] } end
+-- 1. Leases of workers whose registration ran out (they died, or hang) go back to the front of
+--    their queues; then leases past their own expiry (a worker that holds a URL too long).
+for _, w in ipairs(redis.call('ZRANGEBYSCORE', WORKERS, '-inf', int(t), 'LIMIT', 0, 16)) do
+  if budget <= 0 then break end
+  if w ~= ME then
+    for _, id in ipairs(redis.call('SRANDMEMBER', wlk(w), budget)) do
+      if giveBack(id, now) then budget = budget - 1 end
+      redis.call('SREM', wlk(w), id)
+    end
+    if redis.call('SCARD', wlk(w)) == 0 then
+      redis.call('ZREM', WORKERS, w)
+      redis.call('DEL', wlk(w))
+    end
+  end
+end
+if budget > 0 then
+  for _, id in ipairs(redis.call('ZRANGEBYSCORE', LEASES, '-inf', ARGV[7], 'LIMIT', 0, budget)) do
+    local expiredAt = tonumber(redis.call('HGET', lk(id), 'x')) or now
+    if not giveBack(id, expiredAt) then redis.call('ZREM', LEASES, id) end
   end
 end
 -- 2. The ready host whose clock came first: its best URL, its clock moved, a lease recorded.
@@ -131,42 +248,43 @@ if top[1] and tonumber(top[2]) <= now then
   local popped = redis.call('ZPOPMIN', qk(h))
   if not popped[1] then
     reschedule(h)
-    return { int(now) }
+    return { known, int(now) }
   end
   redis.call('HINCRBY', META, 'queued', -1)
   local s = redis.call('HMGET', hk(h), 'r', 'd')
   local before = tonumber(s[1]) or 0
   redis.call('HSET', hk(h), 'r', int(math.max(before, now) + (tonumber(s[2]) or 0)))
   redis.call('HINCRBY', hk(h), 'f', 1)
-  local id = int(redis.call('HINCRBY', META, 'leaseSeq', 1))
-  local expires = now + tonumber(ARGV[3])
+  local expires = now + tonumber(ARGV[8])
   local priority = 0 - math.floor(tonumber(popped[2]) / STEP)
-  redis.call('HSET', lk(id), 'h', h, 'e', popped[1], 'p', int(priority), 'x', int(expires), 'b', int(before))
-  redis.call('ZADD', LEASES, int(expires), id)
+  redis.call('HSET', lk(leaseId), 'h', h, 'e', popped[1], 'p', int(priority), 'x', int(expires), 'b', int(before), 'w', ME)
+  redis.call('ZADD', LEASES, int(expires), leaseId)
+  redis.call('SADD', wlk(ME), leaseId)
   reschedule(h)
-  return { id, popped[1], int(expires), int(before) }
+  return { known, leaseId, popped[1], int(expires), int(before) }
 end
 -- 3. Nothing ready: when to look again. URLs in flight in any worker may bring new URLs, or
---    come back when their lease expires, without notice to this worker: look again soon.
+--    come back when their lease expires or their worker dies, without notice to this worker:
+--    look again soon.
 local nextAt = nil
 if top[1] then nextAt = tonumber(top[2]) end
 local first = redis.call('ZRANGE', LEASES, 0, 0, 'WITHSCORES')
 if first[1] then
-  local again = math.min(tonumber(first[2]), now + tonumber(ARGV[5]))
+  local again = math.min(tonumber(first[2]), now + tonumber(ARGV[10]))
   if not nextAt or again < nextAt then nextAt = again end
 end
-if not nextAt then return {} end
-return { int(nextAt) }
+if not nextAt then return { known } end
+return { known, int(nextAt) }
 `;
 
 /**
- * settle (complete, release or retry) — ARGV: prefix, lease id, how, hostReadyAt ('' = keep).
+ * settle (complete, release or retry) — ARGV: head, lease id, how, hostReadyAt ('' = keep).
  * Returns 1, or 0 when the lease is gone (no effect).
  */
 const SETTLE = `${PRELUDE}
-local h, member, priority, inFlight = takeLease(ARGV[2])
+local h, member, priority, inFlight = takeLease(ARGV[6])
 if not h then return 0 end
-local how = ARGV[3]
+local how = ARGV[7]
 if how == 'complete' then
   redis.call('HINCRBY', hk(h), 'n', 1)
   redis.call('HINCRBY', META, 'done', 1)
@@ -177,38 +295,38 @@ else
   local retries = (tonumber(string.sub(member, 1, space - 1)) or 0) + 1
   pushBack(h, int(retries) .. string.sub(member, space), priority)
 end
-if ARGV[4] ~= '' then
+if ARGV[8] ~= '' then
   -- While other requests to the host are in flight its clock only moves forward: moving it
   -- back would shorten the gap after theirs.
-  if inFlight == 0 or tonumber(ARGV[4]) > (tonumber(redis.call('HGET', hk(h), 'r')) or 0) then
-    redis.call('HSET', hk(h), 'r', ARGV[4])
+  if inFlight == 0 or tonumber(ARGV[8]) > (tonumber(redis.call('HGET', hk(h), 'r')) or 0) then
+    redis.call('HSET', hk(h), 'r', ARGV[8])
   end
 end
 reschedule(h)
 return 1
 `;
 
-/** setHostPolicy — ARGV: prefix, host key, default delayMs, default maxInFlight, delayMs, maxInFlight, readyAt ('' = keep). */
+/** setHostPolicy — ARGV: head, host key, default delayMs, default maxInFlight, delayMs, maxInFlight, readyAt ('' = keep). */
 const SET_HOST_POLICY = `${PRELUDE}
-local h = ARGV[2]
-ensureHost(h, ARGV[3], ARGV[4])
-if ARGV[5] ~= '' then redis.call('HSET', hk(h), 'd', ARGV[5]) end
-if ARGV[6] ~= '' then redis.call('HSET', hk(h), 'm', ARGV[6]) end
-if ARGV[7] ~= '' then redis.call('HSET', hk(h), 'r', ARGV[7]) end
+local h = ARGV[6]
+ensureHost(h, ARGV[7], ARGV[8])
+if ARGV[9] ~= '' then redis.call('HSET', hk(h), 'd', ARGV[9]) end
+if ARGV[10] ~= '' then redis.call('HSET', hk(h), 'm', ARGV[10]) end
+if ARGV[11] ~= '' then redis.call('HSET', hk(h), 'r', ARGV[11]) end
 reschedule(h)
 return 1
 `;
 
-/** counts — ARGV: prefix. Returns [queued, inFlight, done, activeHosts], one consistent snapshot. */
+/** counts — ARGV: head. Returns [queued, inFlight, done, activeHosts, URLs known], one consistent snapshot. */
 const COUNTS = `${PRELUDE}
 local m = redis.call('HMGET', META, 'queued', 'done')
-return { tonumber(m[1]) or 0, redis.call('ZCARD', LEASES), tonumber(m[2]) or 0, redis.call('ZCOUNT', HOSTS, '(0', '+inf') }
+return { tonumber(m[1]) or 0, redis.call('ZCARD', LEASES), tonumber(m[2]) or 0, redis.call('ZCOUNT', HOSTS, '(0', '+inf'), redis.call('SCARD', SEEN) }
 `;
 
-/** hostCounts — ARGV: prefix, last rank (-1 = all). Returns five per host: key, queued, inFlight, done, readyAt. */
+/** hostCounts — ARGV: head, last rank (-1 = all). Returns five per host: key, queued, inFlight, done, readyAt. */
 const HOST_COUNTS = `${PRELUDE}
 local out = {}
-for _, h in ipairs(redis.call('ZREVRANGE', HOSTS, 0, tonumber(ARGV[2]))) do
+for _, h in ipairs(redis.call('ZREVRANGE', HOSTS, 0, tonumber(ARGV[6]))) do
   local s = redis.call('HMGET', hk(h), 'f', 'n', 'r')
   out[#out + 1] = h
   out[#out + 1] = redis.call('ZCARD', qk(h))
@@ -221,6 +339,9 @@ return out
 
 /** The scripts by the ioredis command name they are defined under (EVALSHA, EVAL on NOSCRIPT). */
 export const FRONTIER_SCRIPTS = {
+  politelyFrontierInit: INIT,
+  politelyFrontierBeat: BEAT,
+  politelyFrontierRetire: RETIRE,
   politelyFrontierAdd: ADD,
   politelyFrontierClaim: CLAIM,
   politelyFrontierSettle: SETTLE,
@@ -230,14 +351,17 @@ export const FRONTIER_SCRIPTS = {
 } as const;
 
 /** Keys every frontier script declares (see `frontierKeys`). */
-export const FRONTIER_SCRIPT_KEY_COUNT = 5;
+export const FRONTIER_SCRIPT_KEY_COUNT = 6;
 
 type Arg = string | number;
 
-/** The scripts as ioredis commands: the five fixed keys, then the ARGV above. */
+/** The scripts as ioredis commands: the six fixed keys, then the ARGV above. */
 export interface FrontierCommands {
+  politelyFrontierInit(...args: Arg[]): Promise<[string, number]>;
+  politelyFrontierBeat(...args: Arg[]): Promise<number>;
+  politelyFrontierRetire(...args: Arg[]): Promise<number>;
   politelyFrontierAdd(...args: Arg[]): Promise<string[]>;
-  politelyFrontierClaim(...args: Arg[]): Promise<string[]>;
+  politelyFrontierClaim(...args: Arg[]): Promise<(string | number)[]>;
   politelyFrontierSettle(...args: Arg[]): Promise<number>;
   politelyFrontierSetHostPolicy(...args: Arg[]): Promise<number>;
   politelyFrontierCounts(...args: Arg[]): Promise<number[]>;

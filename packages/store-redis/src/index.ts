@@ -2,12 +2,17 @@
 // robots.txt cache in Redis, shared by every worker process of a crawl.
 
 export { createRedisFrontierStore, resolveRedisFrontierStoreOptions } from './redis-frontier-store.js';
-export type { RedisFrontierStoreOptions, ResolvedRedisFrontierStoreOptions } from './redis-frontier-store.js';
+export type { RedisFrontierStore, RedisFrontierStoreOptions, ResolvedRedisFrontierStoreOptions } from './redis-frontier-store.js';
 export { createRedisRobotsCache } from './redis-robots-cache.js';
 export type { RedisRobotsCache, RedisRobotsCacheOptions } from './redis-robots-cache.js';
 export { deleteRedisCrawl } from './delete-crawl.js';
 export type { DeleteRedisCrawlOptions } from './delete-crawl.js';
 export { resolveKeyPrefix } from './keys.js';
 export type { RedisKeyOptions } from './keys.js';
-export type { RedisConnection } from './connection.js';
+export { createRedisLink } from './connection.js';
+export type { RedisConnection, RedisLink, RedisLinkOptions } from './connection.js';
+export { parseRedisUrl, maskRedisUrl } from './redis-url.js';
+export type { RedisUrl } from './redis-url.js';
+export { checkRedisDurability } from './durability.js';
+export type { RedisDurability } from './durability.js';
 export { queuePriorityOf, MIN_QUEUE_PRIORITY, MAX_QUEUE_PRIORITY } from './queue-score.js';

@@ -6,10 +6,14 @@
 //   <prefix>ready         ZSET  schedulable hosts (URLs queued, room in flight) → readyAt (ms)
 //   <prefix>hosts         ZSET  every host → queued + in flight (busiest first; > 0 = active)
 //   <prefix>leases        ZSET  lease id → expiry (ms)
-//   <prefix>meta          HASH  queued, done, addSeq, backSeq, leaseSeq counters
+//   <prefix>meta          HASH  the crawl marker (crawl: a random id of this crawl's state, createdAt),
+//                               beat (the last heartbeat, Redis time), queued, done, addSeq, backSeq
 //   <prefix>q:<hostKey>   ZSET  the host's queue: encoded entry → score (see queue-score.ts)
 //   <prefix>h:<hostKey>   HASH  the host: r readyAt, d delayMs, m maxInFlight, f inFlight, n done, a added
-//   <prefix>l:<leaseId>   HASH  one lease: h hostKey, e encoded entry, p queue priority, x expiry, b clock before
+//   <prefix>l:<leaseId>   HASH  one lease: h hostKey, e encoded entry, p queue priority, x expiry, b clock before,
+//                               w its worker (lease ids are `<workerId>.<n>`, chosen by the worker)
+//   <prefix>workers       ZSET  worker id → the end of its registration (Redis time, ms; 0 = closed)
+//   <prefix>wl:<workerId> SET   the worker's lease ids
 //   <prefix>robots:<origin>       STRING  a robots.txt record (JSON), expiring some time after it goes stale
 //   <prefix>robots-lock:<origin>  STRING  the fetch lock of an origin's robots.txt (token, PX ttl)
 
@@ -42,8 +46,8 @@ export function resolveKeyPrefix(entryPoint: string, options: RedisKeyOptions): 
 }
 
 /** The fixed keys of a crawl's frontier, in the order the scripts take them as KEYS. */
-export function frontierKeys(prefix: string): readonly [string, string, string, string, string] {
-  return [`${prefix}meta`, `${prefix}ready`, `${prefix}hosts`, `${prefix}leases`, `${prefix}seen`];
+export function frontierKeys(prefix: string): readonly [string, string, string, string, string, string] {
+  return [`${prefix}meta`, `${prefix}ready`, `${prefix}hosts`, `${prefix}leases`, `${prefix}seen`, `${prefix}workers`];
 }
 
 export const robotsKey = (prefix: string, origin: string): string => `${prefix}robots:${origin}`;

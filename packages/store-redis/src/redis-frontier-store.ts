@@ -4,8 +4,14 @@
 //
 // Times: the `now` of each claim and the `hostReadyAt` of each settle come from the workers'
 // clocks and are compared across workers, so the machines' clocks must agree (NTP): a worker
-// whose clock runs s ms ahead may start a request up to s ms early.
+// whose clock runs s ms ahead may start a request up to s ms early. Worker registrations
+// (heartbeats) use Redis's own clock.
+//
+// Failures. A connection lost mid-crawl is waited for (see connection.ts); a crawl whose state
+// Redis lost (its marker gone or replaced, see frontier-scripts.ts) and any other error of Redis
+// reject with PolitelyError ERR_STORE: the crawler stops, and no worker reports a finished crawl.
 
+import { randomBytes, randomUUID } from 'node:crypto';
 import { PolitelyError } from '@politely/core';
 import {
   dedupeKeyOf,
@@ -15,23 +21,41 @@ import {
   type ClaimResult,
   type FrontierCounts,
   type FrontierEntry,
+  type FrontierLease,
   type FrontierStore,
   type HostCounts,
   type HostPolicy,
 } from '@politely/crawler';
-import { openRedis, type OpenedRedis, type RedisConnection } from './connection.js';
+import { openRedis, type OpenedRedis, type RedisConnection, type RedisLinkOptions } from './connection.js';
 import { decodeEntry, encodeEntry } from './entry-codec.js';
-import { FRONTIER_SCRIPT_KEY_COUNT, FRONTIER_SCRIPTS, type FrontierCommands } from './frontier-scripts.js';
+import { CRAWL_GONE, FRONTIER_SCRIPT_KEY_COUNT, FRONTIER_SCRIPTS, type FrontierCommands } from './frontier-scripts.js';
 import { frontierKeys, invalid, resolveKeyPrefix, type RedisKeyOptions } from './keys.js';
 import { queuePriorityOf } from './queue-score.js';
 
-export interface RedisFrontierStoreOptions extends RedisKeyOptions {
+export interface RedisFrontierStoreOptions extends RedisKeyOptions, RedisLinkOptions {
   /**
-   * The Redis to keep the crawl in: an ioredis `Redis` or `Cluster` client (yours: `close()`
-   * leaves it open), or a `redis://` URL (the store opens a connection and `close()` quits it).
-   * Required.
+   * The Redis to keep the crawl in: a `redis://` or `rediss://` URL (the store opens a
+   * connection and `close()` quits it), a `RedisLink` from `createRedisLink` (shared, e.g. with
+   * the robots cache; yours to close), or an ioredis `Redis` or `Cluster` client (yours to close
+   * and to configure: `connectTimeoutMs`, `maxOutageMs`, `onWarning` and `onNotice` apply only
+   * to a URL). Required.
    */
   readonly redis: RedisConnection;
+  /**
+   * A worker (a store) that has not renewed its registration for this long is taken for dead,
+   * and its leases go back to their queues at the next claim of any worker: a killed worker's
+   * URLs wait about this long, whatever the crawler's `leaseMs`. A live worker's leases are
+   * never taken while it heartbeats; they still expire after `leaseMs` (a stuck request).
+   * Longer tolerates longer pauses of a worker's event loop; shorter recovers sooner.
+   * @default 10000
+   */
+  readonly workerTtlMs?: number;
+  /**
+   * How often a worker renews its registration (a timer, `unref()`ed; each claim renews it too).
+   * At most half of `workerTtlMs`.
+   * @default 2500
+   */
+  readonly heartbeatMs?: number;
   /**
    * Politeness of a host until `setHostPolicy` says otherwise (applied by whichever worker
    * meets the host first).
@@ -64,6 +88,8 @@ export interface ResolvedRedisFrontierStoreOptions {
   readonly idlePollMs: number;
   readonly maxExpiredPerClaim: number;
   readonly addBatchSize: number;
+  readonly workerTtlMs: number;
+  readonly heartbeatMs: number;
 }
 
 const ENTRY_POINT = 'createRedisFrontierStore';
@@ -80,28 +106,72 @@ export function resolveRedisFrontierStoreOptions(options: RedisFrontierStoreOpti
     idlePollMs: count('idlePollMs', options.idlePollMs ?? 250, 1),
     maxExpiredPerClaim: count('maxExpiredPerClaim', options.maxExpiredPerClaim ?? 100, 1),
     addBatchSize: count('addBatchSize', options.addBatchSize ?? 500, 1),
+    ...workerTiming(options),
   };
 }
 
-/** A FrontierStore in Redis, shared by every worker that opens the same crawl id. */
-export function createRedisFrontierStore(options: RedisFrontierStoreOptions): FrontierStore {
-  const resolved = resolveRedisFrontierStoreOptions(options);
-  return new RedisFrontierStore(openRedis(ENTRY_POINT, options.redis), resolved);
+function workerTiming(options: RedisFrontierStoreOptions): { workerTtlMs: number; heartbeatMs: number } {
+  const workerTtlMs = options.workerTtlMs ?? 10_000;
+  if (!Number.isInteger(workerTtlMs) || workerTtlMs < 100) throw invalid(ENTRY_POINT, `workerTtlMs must be an integer ≥ 100, got ${String(workerTtlMs)}`);
+  const heartbeatMs = options.heartbeatMs ?? Math.min(2500, Math.floor(workerTtlMs / 4));
+  if (!Number.isInteger(heartbeatMs) || heartbeatMs < 10 || heartbeatMs * 2 > workerTtlMs) {
+    throw invalid(ENTRY_POINT, `heartbeatMs must be an integer from 10 to half of workerTtlMs (${workerTtlMs}), got ${String(heartbeatMs)}`);
+  }
+  return { workerTtlMs, heartbeatMs };
 }
 
-class RedisFrontierStore implements FrontierStore {
+/** A FrontierStore in Redis; `ready()` connects and opens (or creates) the crawl ahead of first use. */
+export interface RedisFrontierStore extends FrontierStore {
+  /** This worker's id in the crawl's registry (`<pid>-<random>`). */
+  readonly workerId: string;
+  /**
+   * Connects, checks the database, opens the crawl (creating its marker if it is new) and
+   * registers the worker. Every method does it first; call it to fail early. Rejects with
+   * ERR_STORE (Redis unreachable) or ERR_INVALID_OPTION (no such database).
+   */
+  ready(): Promise<void>;
+}
+
+/** A FrontierStore in Redis, shared by every worker that opens the same crawl id. */
+export function createRedisFrontierStore(options: RedisFrontierStoreOptions): RedisFrontierStore {
+  const resolved = resolveRedisFrontierStoreOptions(options);
+  return new Store(openRedis(ENTRY_POINT, options.redis, options), resolved, options.crawlId ?? options.keyPrefix ?? '');
+}
+
+class Store implements RedisFrontierStore {
+  readonly workerId = `${process.pid}-${randomBytes(4).toString('hex')}`;
   private readonly commands: FrontierCommands;
   private readonly keys: readonly string[];
+  private opening: Promise<void> | undefined;
+  /** The crawl marker seen at open: every script checks Redis still holds this one. */
+  private crawl = '';
+  /** URLs added to the crawl as last seen, for the message when Redis loses them. */
+  private knownUrls = 0;
+  private leaseSeq = 0;
+  /** `Date.now()` when the last renewal of this worker's registration that Redis confirmed was sent. */
+  private confirmedAt = -Infinity;
+  private heartbeat: NodeJS.Timeout | undefined;
+  private beating = false;
+  private closed = false;
+  /** Set once the crawl is found gone: every later call fails with it. */
+  private gone: PolitelyError | undefined;
 
   constructor(
     private readonly connection: OpenedRedis,
     private readonly options: ResolvedRedisFrontierStoreOptions,
+    private readonly crawlName: string,
   ) {
     for (const [name, lua] of Object.entries(FRONTIER_SCRIPTS)) {
       connection.redis.defineCommand(name, { numberOfKeys: FRONTIER_SCRIPT_KEY_COUNT, lua });
     }
     this.commands = connection.redis as unknown as FrontierCommands;
     this.keys = frontierKeys(options.prefix);
+  }
+
+  ready(): Promise<void> {
+    if (this.closed) return Promise.reject(new PolitelyError('ERR_STORE', `${this.connection.display}: the store is closed`));
+    this.opening ??= this.open();
+    return this.opening;
   }
 
   async add(entries: readonly FrontierEntry[], options: AddOptions = {}): Promise<AddOutcome[]> {
@@ -111,12 +181,14 @@ class RedisFrontierStore implements FrontierStore {
     }
     const outcomes: AddOutcome[] = [];
     for (let start = 0; start < entries.length; start += this.options.addBatchSize) {
-      const args: (string | number)[] = [...this.head(), maxPerHost === Infinity ? '' : maxPerHost, this.options.defaultDelayMs, this.options.defaultMaxInFlight];
+      const args: (string | number)[] = [maxPerHost === Infinity ? '' : maxPerHost, this.options.defaultDelayMs, this.options.defaultMaxInFlight];
       for (const entry of entries.slice(start, start + this.options.addBatchSize)) {
         if (typeof entry.hostKey !== 'string' || entry.hostKey === '') throw new PolitelyError('ERR_INVALID_INPUT', `add: entry ${entry.url} has no hostKey`);
         args.push(dedupeKeyOf(entry), entry.hostKey, queuePriorityOf(entry.priority), encodeEntry(entry));
       }
-      outcomes.push(...((await this.commands.politelyFrontierAdd(...args)) as AddOutcome[]));
+      const batch = (await this.call('add', () => this.commands.politelyFrontierAdd(...this.head(), ...args))) as AddOutcome[];
+      this.knownUrls += batch.filter((outcome) => outcome === 'added').length;
+      outcomes.push(...batch);
     }
     return outcomes;
   }
@@ -124,13 +196,18 @@ class RedisFrontierStore implements FrontierStore {
   async claim({ now, leaseMs }: ClaimRequest): Promise<ClaimResult> {
     const at = Math.floor(time('claim: now', now));
     const lease = Math.ceil(time('claim: leaseMs', leaseMs));
-    const reply = await this.commands.politelyFrontierClaim(...this.head(), at, lease, this.options.maxExpiredPerClaim, this.options.idlePollMs);
-    const [id, member, expiresAt, previous] = reply;
+    // The lease id is chosen here, once per claim: a claim sent again after a lost reply is the same claim.
+    const leaseId = `${this.workerId}.${++this.leaseSeq}`;
+    const sentAt = Date.now();
+    const reply = await this.call('claim', () =>
+      this.commands.politelyFrontierClaim(...this.head(), leaseId, at, lease, this.options.maxExpiredPerClaim, this.options.idlePollMs),
+    );
+    this.confirmedAt = Math.max(this.confirmedAt, sentAt);
+    const [known, id, member, expiresAt, previous] = reply;
+    this.knownUrls = Math.max(this.knownUrls, Number(known));
     if (id === undefined) return { lease: null, nextReadyAt: null };
     if (member === undefined) return { lease: null, nextReadyAt: Number(id) };
-    return {
-      lease: { id, entry: decodeEntry(member), leaseExpiresAt: Number(expiresAt), previousHostReadyAt: Number(previous) },
-    };
+    return { lease: this.leaseOf(String(id), String(member), Number(expiresAt), Number(previous)) };
   }
 
   complete(leaseId: string, options: { readonly hostReadyAt?: number } = {}): Promise<void> {
@@ -151,26 +228,29 @@ class RedisFrontierStore implements FrontierStore {
     if (maxInFlight !== undefined && !(Number.isInteger(maxInFlight) && maxInFlight >= 1)) {
       throw new PolitelyError('ERR_INVALID_INPUT', `setHostPolicy: maxInFlight must be an integer ≥ 1, got ${String(maxInFlight)}`);
     }
-    await this.commands.politelyFrontierSetHostPolicy(
-      ...this.head(),
-      hostKey,
-      this.options.defaultDelayMs,
-      this.options.defaultMaxInFlight,
-      delayMs === undefined ? '' : Math.ceil(delayMs),
-      maxInFlight ?? '',
-      readyAt === undefined ? '' : Math.ceil(time('setHostPolicy: readyAt', readyAt)),
+    await this.call('setHostPolicy', () =>
+      this.commands.politelyFrontierSetHostPolicy(
+        ...this.head(),
+        hostKey,
+        this.options.defaultDelayMs,
+        this.options.defaultMaxInFlight,
+        delayMs === undefined ? '' : Math.ceil(delayMs),
+        maxInFlight ?? '',
+        readyAt === undefined ? '' : Math.ceil(time('setHostPolicy: readyAt', readyAt)),
+      ),
     );
   }
 
   async counts(): Promise<FrontierCounts> {
-    const [queued = 0, inFlight = 0, done = 0, activeHosts = 0] = await this.commands.politelyFrontierCounts(...this.head());
+    const [queued = 0, inFlight = 0, done = 0, activeHosts = 0, known = 0] = await this.call('counts', () => this.commands.politelyFrontierCounts(...this.head()));
+    this.knownUrls = Math.max(this.knownUrls, known);
     return { queued, inFlight, done, activeHosts };
   }
 
   async hostCounts(limit = Infinity): Promise<HostCounts[]> {
     if (!(limit >= 1)) return [];
     const lastRank = limit === Infinity ? -1 : Math.floor(limit) - 1;
-    const flat = await this.commands.politelyFrontierHostCounts(...this.head(), lastRank);
+    const flat = await this.call('hostCounts', () => this.commands.politelyFrontierHostCounts(...this.head(), lastRank));
     const hosts: HostCounts[] = [];
     for (let i = 0; i + 4 < flat.length; i += 5) {
       hosts.push({ hostKey: String(flat[i]), queued: Number(flat[i + 1]), inFlight: Number(flat[i + 2]), done: Number(flat[i + 3]), readyAt: Number(flat[i + 4]) });
@@ -178,18 +258,110 @@ class RedisFrontierStore implements FrontierStore {
     return hosts;
   }
 
-  close(): Promise<void> {
-    return this.connection.close();
+  /**
+   * Stops the heartbeat and leaves the registry: leases still held (the process is going away
+   * with URLs in flight) go back to their queues at the next claim of any worker. Then closes
+   * the connection if the store opened it. Never rejects.
+   */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.heartbeat);
+    const opened = this.opening !== undefined && this.crawl !== '';
+    if (opened && this.gone === undefined) {
+      const retire = this.connection.run(() => this.commands.politelyFrontierRetire(...this.head())).catch(() => {});
+      await Promise.race([retire, new Promise<void>((resolve) => setTimeout(resolve, 1000).unref())]);
+    }
+    await this.connection.close().catch(() => {});
   }
 
-  /** The keys and the prefix every script starts with. */
+  private async open(): Promise<void> {
+    try {
+      await this.connection.ready();
+      const sentAt = Date.now();
+      const [crawl, known] = await this.connection.run(() =>
+        this.commands.politelyFrontierInit(...this.keys, this.options.prefix, randomUUID(), this.workerId, this.options.workerTtlMs, this.options.heartbeatMs, Date.now()),
+      );
+      this.crawl = String(crawl);
+      this.knownUrls = Number(known);
+      this.confirmedAt = sentAt;
+    } catch (error) {
+      throw this.storeError('open', error);
+    }
+    if (this.closed) return;
+    this.heartbeat = setInterval(() => void this.beat(), this.options.heartbeatMs);
+    this.heartbeat.unref();
+  }
+
+  private async beat(): Promise<void> {
+    if (this.beating || this.closed || this.gone !== undefined) return;
+    this.beating = true;
+    const sentAt = Date.now();
+    try {
+      await this.connection.run(() => this.commands.politelyFrontierBeat(...this.head()));
+      this.confirmedAt = Math.max(this.confirmedAt, sentAt);
+    } catch (error) {
+      this.storeError('heartbeat', error); // remembers a crawl found gone; the next call reports it
+    } finally {
+      this.beating = false;
+    }
+  }
+
+  /**
+   * The lease the crawler gets. The store takes a lease back (a) when its own expiry passes
+   * (claim time + the crawler's leaseMs: a URL held too long) or (b) when its worker's
+   * registration runs out (the worker is taken for dead: a killed process, or one that could
+   * not reach Redis to renew it for workerTtlMs). The crawler checks `Date.now() >=
+   * leaseExpiresAt` before it sends the request (process-url.ts), and after that moment the
+   * store assumes no request: so `leaseExpiresAt` is the earlier of the two, read when asked. For
+   * (b) this worker only knows when it last renewed its registration for sure (the send time of
+   * the last confirmed renewal; Redis counts from when it ran, later), so its own view is the
+   * earlier, safe one. While the heartbeat runs, (b) stays seconds ahead and (a) decides, as
+   * with any store; a worker cut off from Redis for workerTtlMs stops sending requests for the
+   * URLs it holds and hands them back instead.
+   */
+  private leaseOf(id: string, member: string, expiresAt: number, previousHostReadyAt: number): FrontierLease {
+    const lease = { id, entry: decodeEntry(member), previousHostReadyAt } as { id: string; entry: FrontierEntry; previousHostReadyAt: number; leaseExpiresAt: number };
+    Object.defineProperty(lease, 'leaseExpiresAt', {
+      enumerable: true,
+      get: () => Math.min(expiresAt, this.confirmedAt + this.options.workerTtlMs),
+    });
+    return lease;
+  }
+
+  /** Opens the crawl first; maps failures to PolitelyError (ERR_STORE unless it is one already). */
+  private async call<T>(what: string, command: () => Promise<T>): Promise<T> {
+    if (this.gone !== undefined) throw this.gone;
+    await this.ready();
+    try {
+      return await this.connection.run(command);
+    } catch (error) {
+      throw this.storeError(what, error);
+    }
+  }
+
+  private storeError(what: string, error: unknown): PolitelyError {
+    if (error instanceof PolitelyError) return error;
+    const message = error instanceof Error ? error.message : String(error);
+    if (message.includes(CRAWL_GONE)) {
+      this.gone ??= new PolitelyError(
+        'ERR_STORE',
+        `the crawl ${this.crawlName} in ${this.connection.display} is gone (Redis restarted without persistence, keys evicted or flushed): ${this.knownUrls} URLs were known before; stopping`,
+        { cause: error },
+      );
+      return this.gone;
+    }
+    return new PolitelyError('ERR_STORE', `${this.connection.display}: ${what} failed: ${message.split('\n')[0]}`, { cause: error });
+  }
+
+  /** The keys and the head of ARGV every script starts with. */
   private head(): (string | number)[] {
-    return [...this.keys, this.options.prefix];
+    return [...this.keys, this.options.prefix, this.crawl, this.workerId, this.options.workerTtlMs, this.options.heartbeatMs];
   }
 
   private async settle(leaseId: string, how: 'complete' | 'release' | 'retry', hostReadyAt: number | undefined): Promise<void> {
     const readyAt = hostReadyAt === undefined ? '' : Math.ceil(time(`${how}: hostReadyAt`, hostReadyAt));
-    await this.commands.politelyFrontierSettle(...this.head(), leaseId, how, readyAt);
+    await this.call(how, () => this.commands.politelyFrontierSettle(...this.head(), leaseId, how, readyAt));
   }
 }
 

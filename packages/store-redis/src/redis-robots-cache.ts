@@ -3,13 +3,14 @@
 
 import { randomUUID } from 'node:crypto';
 import type { RobotsCacheRecord, RobotsCacheStore } from '@politely/core';
-import { openRedis, type RedisConnection } from './connection.js';
+import { openRedis, type RedisConnection, type RedisLinkOptions } from './connection.js';
 import { invalid, resolveKeyPrefix, robotsKey, robotsLockKey, type RedisKeyOptions } from './keys.js';
 
-export interface RedisRobotsCacheOptions extends RedisKeyOptions {
+export interface RedisRobotsCacheOptions extends RedisKeyOptions, RedisLinkOptions {
   /**
-   * The Redis to keep records in: an ioredis `Redis` or `Cluster` client (yours: `close()`
-   * leaves it open), or a `redis://` URL (opened here, quit by `close()`). Required.
+   * The Redis to keep records in: a `redis://` or `rediss://` URL (opened here, quit by
+   * `close()`), a `RedisLink` (shared with the frontier store: one connection; yours to close),
+   * or an ioredis `Redis` or `Cluster` client (yours to close). Required.
    */
   readonly redis: RedisConnection;
   /**
@@ -49,14 +50,14 @@ export function createRedisRobotsCache(options: RedisRobotsCacheOptions): RedisR
   const keepStaleMs = options.keepStaleMs ?? 7 * 24 * 60 * 60 * 1000;
   if (!Number.isInteger(keepStaleMs) || keepStaleMs < 0) throw invalid(ENTRY_POINT, `keepStaleMs must be an integer ≥ 0, got ${String(keepStaleMs)}`);
   const now = options.now ?? Date.now;
-  const connection = openRedis(ENTRY_POINT, options.redis);
-  const { redis } = connection;
+  const connection = openRedis(ENTRY_POINT, options.redis, options);
+  const { redis, run } = connection;
   redis.defineCommand('politelyRobotsReleaseLock', { numberOfKeys: 1, lua: RELEASE_LOCK });
   const commands = redis as unknown as LockCommands;
 
   return {
     async get(origin) {
-      const text = await redis.get(robotsKey(prefix, origin));
+      const text = await run(() => redis.get(robotsKey(prefix, origin)));
       if (text === null) return undefined;
       try {
         return JSON.parse(text) as RobotsCacheRecord;
@@ -66,18 +67,18 @@ export function createRedisRobotsCache(options: RedisRobotsCacheOptions): RedisR
     },
     async set(origin, record) {
       const ttlMs = Math.max(0, Math.ceil(record.expiresAt - now())) + keepStaleMs;
-      await redis.set(robotsKey(prefix, origin), JSON.stringify(record), 'PX', Math.max(1, ttlMs));
+      await run(() => redis.set(robotsKey(prefix, origin), JSON.stringify(record), 'PX', Math.max(1, ttlMs)));
     },
     async delete(origin) {
-      await redis.del(robotsKey(prefix, origin));
+      await run(() => redis.del(robotsKey(prefix, origin)));
     },
     async acquireFetchLock(origin, ttlMs) {
       const key = robotsLockKey(prefix, origin);
       const token = randomUUID();
-      const taken = await redis.set(key, token, 'PX', Math.max(1, Math.ceil(ttlMs)), 'NX');
+      const taken = await run(() => redis.set(key, token, 'PX', Math.max(1, Math.ceil(ttlMs)), 'NX'));
       if (taken === null) return null;
       return async () => {
-        await commands.politelyRobotsReleaseLock(key, token);
+        await run(() => commands.politelyRobotsReleaseLock(key, token));
       };
     },
     close: () => connection.close(),
