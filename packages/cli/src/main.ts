@@ -7,6 +7,7 @@ import { runRobotsBatch } from './commands/robots-batch.js';
 import { runRobotsExplain } from './commands/robots-explain.js';
 import { runRobotsLint } from './commands/robots-lint.js';
 import { EXIT_INTERNAL, EXIT_OK, type ExitCode } from './exit-codes.js';
+import { escapeControls, quoteInput } from './input/quote-input.js';
 import { processIo, write, type Io } from './io.js';
 import { ROBOTS_USAGE, USAGE } from './usage.js';
 
@@ -31,12 +32,14 @@ export async function main(args: readonly string[], io: Io = processIo()): Promi
   try {
     return await dispatch(args, io);
   } catch (error) {
+    // Messages quote input with quoteInput; escaping the whole line again is the net for any
+    // that does not: no control character from the input reaches the terminal.
     if (error instanceof CliError) {
-      await write(io.stderr, `politely: ${error.message}\n${error.usage === undefined ? '' : `\n${error.usage}`}`);
+      await write(io.stderr, `politely: ${escapeControls(error.message)}\n${error.usage === undefined ? '' : `\n${error.usage}`}`);
       return error.exitCode;
     }
     const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    await write(io.stderr, `politely: internal error (please report it): ${detail}\n`);
+    await write(io.stderr, `politely: internal error (please report it): ${escapeControls(detail, { keepNewlines: true })}\n`);
     return EXIT_INTERNAL;
   }
 }
@@ -58,7 +61,7 @@ async function dispatch(args: readonly string[], io: Io): Promise<ExitCode> {
   if (command === 'demo') return (await import('./commands/demo.js')).runDemo(rest, io);
   // Loaded on demand: the crawler and the sitemap parser stay off the robots commands' start-up.
   if (command === 'sitemap') return (await import('./commands/sitemap-list.js')).runSitemap(rest, io);
-  throw new CliError(`unknown command '${command}'`, { usage: USAGE });
+  throw new CliError(`unknown command ${quoteInput(command)}`, { usage: USAGE });
 }
 
 async function dispatchRobots(args: readonly string[], io: Io): Promise<ExitCode> {
@@ -69,7 +72,7 @@ async function dispatchRobots(args: readonly string[], io: Io): Promise<ExitCode
     return EXIT_OK;
   }
   const command = Object.hasOwn(ROBOTS_COMMANDS, subcommand) ? ROBOTS_COMMANDS[subcommand] : undefined;
-  if (command === undefined) throw new CliError(`unknown command 'robots ${subcommand}'`, { usage: ROBOTS_USAGE });
+  if (command === undefined) throw new CliError(`robots: unknown command ${quoteInput(subcommand)}`, { usage: ROBOTS_USAGE });
   return command(rest, io);
 }
 

@@ -6,7 +6,8 @@ export const ROBOTS_USAGE = `Usage:
         {"id": …, "robots": "<robots.txt text>", "ua": "<user agent>", "url": "<url>"}
       ("robots_b64": "<base64 of the exact bytes>" may replace "robots") and writes
         {"id": …, "allowed": true|false}
-      per line, in input order. A line that cannot be read yields
+      per line, in input order. A line that cannot be read (or whose url is not an absolute
+      http(s) URL) yields
         {"id": <id or null>, "line": <n>, "error": "<message>"}
       and a message on stderr; the batch goes on and exits with 1 at the end.
 
@@ -65,7 +66,11 @@ export const CRAWL_USAGE = `Usage:
                                    | redis://HOST:PORT/DB with --crawl-id NAME (shared)
         --out FILE                 one record per page: JSON lines, or CSV if FILE ends in .csv
                                    (url, finalUrl, status, contentType, depth, title, bytes,
-                                   fetchedAt, noindex, nofollow, canonical); may be repeated
+                                   fetchedAt, noindex, nofollow, canonical); may be repeated.
+                                   A resumed crawl (--store sqlite:/redis:) appends to it and
+                                   writes no page twice; a fresh one refuses a file that holds
+                                   records unless --overwrite is given
+        --overwrite                let a fresh crawl replace --out files that hold records
         --report FILE              a self-contained HTML report: per host the request timeline,
                                    gaps against the crawl-delay, robots.txt decisions
         --log plain|json           log lines (one per request, skip and error, and a status line
@@ -101,6 +106,9 @@ ${CRAWL_USAGE}
 ${DEMO_USAGE}
 ${ROBOTS_USAGE}
 ${SITEMAP_USAGE}
+Numbers (N, BYTES, MS): whole decimal numbers, digits only (no sign, fraction or exponent).
+An MS value is in milliseconds, or takes a unit: 500ms, 2s.
+
 Exit codes:
   0   done
   1   done, with failures (batch lines that failed, lint errors, sitemaps not read)

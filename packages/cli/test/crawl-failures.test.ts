@@ -201,6 +201,18 @@ describe('politely crawl: resume after SIGKILL', () => {
     expect(new Set(urls)).toEqual(new Set(allPages()));
   }, 60_000);
 
+  it('the report of a resumed crawl covers every run', async () => {
+    const db = join(dir, 'report.db');
+    const report = join(dir, 'report.html');
+    expect((await runCli(crawlArgs('--store', `sqlite:${db}`, '--report', report, '--max-pages', '40'))).code).toBe(0);
+    expect(readFileSync(report, 'utf8')).not.toContain('One crawl in');
+    expect((await runCli(crawlArgs('--store', `sqlite:${db}`, '--report', report))).code).toBe(0);
+    const html = readFileSync(report, 'utf8');
+    expect(html).toContain('One crawl in 2 runs');
+    // Every page of both runs is counted under its status.
+    expect(html).toContain(`<tr><td>200</td><td>${PAGES}</td>`);
+  }, 60_000);
+
   it('the same for CSV: one header, every page once across runs', async () => {
     const db = join(dir, 'csv.db');
     const out = join(dir, 'pages.csv');

@@ -64,20 +64,20 @@ describe.concurrent('politely crawl: usage errors', () => {
   });
 
   it.each([
-    [['--max-pages', 'ten'], "--max-pages must be a whole number ≥ 1, got 'ten'"],
-    [['--max-pages', '0'], "--max-pages must be a whole number ≥ 1, got '0'"],
-    [['--max-depth', '1.5'], "--max-depth must be a whole number ≥ 0, got '1.5'"],
-    [['--concurrency', '0'], "--concurrency must be a whole number ≥ 1, got '0'"],
-    [['--per-host-concurrency', '1e3'], "--per-host-concurrency must be a whole number ≥ 1, got '1e3'"],
-    [['--delay=-250'], "--delay must be a number of ms ≥ 0, got '-250'"],
-    [['--delay', 'soon'], "--delay must be a number of ms ≥ 0, got 'soon'"],
-    [['--timeout', '0'], "--timeout must be a number of ms > 0, got '0'"],
-    [['--scope', 'everything'], "--scope must be one of same-origin, same-host, same-domain, any, got 'everything'"],
-    [['--log', 'xml'], "--log must be one of plain, json, got 'xml'"],
-    [['--store', 'postgres://x'], "--store must be memory, sqlite:FILE or redis://HOST:PORT/DB, got 'postgres://x'"],
+    [['--max-pages', 'ten'], '--max-pages: expected a whole number ≥ 1, got "ten"'],
+    [['--max-pages', '0'], '--max-pages: expected a whole number ≥ 1, got "0"'],
+    [['--max-depth', '1.5'], '--max-depth: expected a whole number, got "1.5"'],
+    [['--concurrency', '0'], '--concurrency: expected a whole number ≥ 1, got "0"'],
+    [['--per-host-concurrency', '1e3'], '--per-host-concurrency: expected a whole number ≥ 1, got "1e3"'],
+    [['--delay=-250'], '--delay: expected a whole number of milliseconds (or 2s, 500ms), got "-250"'],
+    [['--delay', 'soon'], '--delay: expected a whole number of milliseconds (or 2s, 500ms), got "soon"'],
+    [['--timeout', '0'], '--timeout: expected a whole number of milliseconds ≥ 1 (or 2s, 500ms), got "0"'],
+    [['--scope', 'everything'], '--scope: expected one of same-origin, same-host, same-domain, any, got "everything"'],
+    [['--log', 'xml'], '--log: expected one of plain, json, got "xml"'],
+    [['--store', 'postgres://x'], '--store: expected memory, sqlite:FILE or redis://HOST:PORT/DB, got "postgres://x"'],
     [['--store', 'redis://127.0.0.1:6379/0'], '--store redis://… needs --crawl-id NAME'],
     [['--crawl-id', 'x'], '--crawl-id names a crawl in a redis:// store'],
-    [['--allow-net', '127.0.0.0/99'], "--allow-net must be a network like 127.0.0.0/8 or an address, got '127.0.0.0/99'"],
+    [['--allow-net', '127.0.0.0/99'], '--allow-net: expected a network like 127.0.0.0/8 or an address, got "127.0.0.0/99"'],
   ])('%j: names the option and the value, exits 2', async (flags, message) => {
     const result = await runCli(['crawl', '--ua', UA, ...flags, web.entryUrl]);
     expect(result.code).toBe(2);
@@ -88,13 +88,13 @@ describe.concurrent('politely crawl: usage errors', () => {
 
   it('rejects a seed that is not an http(s) URL, a user agent without a product token, an unwritable --out', async () => {
     const seed = await runCli(['crawl', '--ua', UA, 'ftp://127.0.0.2/']);
-    expect(seed).toMatchObject({ code: 2, stderr: "politely: crawl: invalid seed 'ftp://127.0.0.2/': not an absolute http(s) URL\n" });
+    expect(seed).toMatchObject({ code: 2, stderr: 'politely: crawl: invalid seed "ftp://127.0.0.2/": not an absolute http(s) URL\n' });
     const ua = await runCli(['crawl', '--ua', '/1.0', web.entryUrl]);
     expect(ua.code).toBe(2);
     expect(ua.stderr).toMatch(/^politely: crawl: --ua must start with a product token/);
     const out = await runCli(['crawl', '--ua', UA, '--out', join(dir, 'missing', 'x.jsonl'), web.entryUrl]);
     expect(out.code).toBe(2);
-    expect(out.stderr).toMatch(/^politely: crawl: --out .*x\.jsonl: cannot write there \(ENOENT\)/);
+    expect(out.stderr).toMatch(/^politely: crawl: --out "?.*x\.jsonl"?: cannot write there \(ENOENT\)/);
     const none = await runCli(['crawl', '--ua', UA]);
     expect(none).toMatchObject({ code: 2, stderr: 'politely: crawl: give at least one seed URL (see politely crawl --help)\n' });
   });

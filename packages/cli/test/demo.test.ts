@@ -82,6 +82,6 @@ describe('politely demo', () => {
   it('rejects a bad option with a one-line usage error', async () => {
     const bad = await runCli(['demo', '--log', 'xml']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toBe("politely: demo: --log must be plain or json, got 'xml'\n");
+    expect(bad.stderr).toBe('politely: demo: --log: expected one of plain, json, got "xml"\n');
   });
 });

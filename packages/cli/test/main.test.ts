@@ -23,14 +23,14 @@ describe('politely', () => {
     const unknown = await runCli(['crawl-everything']);
     expect(unknown.code).toBe(2);
     expect(unknown.stdout).toBe('');
-    expect(unknown.stderr).toMatch(/^politely: unknown command 'crawl-everything'\n/);
+    expect(unknown.stderr).toMatch(/^politely: unknown command "crawl-everything"\n/);
     expect(unknown.stderr).toContain('Usage:');
     const unknownRobots = await runCli(['robots', 'fetch']);
     expect(unknownRobots.code).toBe(2);
-    expect(unknownRobots.stderr).toMatch(/^politely: unknown command 'robots fetch'\n/);
+    expect(unknownRobots.stderr).toMatch(/^politely: robots: unknown command "fetch"\n/);
     const option = await runCli(['robots', 'lint', '--fix', DEMO_ROBOTS]);
     expect(option.code).toBe(2);
-    expect(option.stderr).toMatch(/^politely: Unknown option '--fix'/);
+    expect(option.stderr).toMatch(/^politely: robots lint: unknown option "--fix"\n/);
     expect(option.stderr).toContain('Usage:');
     const none = await runCli([]);
     expect(none.code).toBe(2);

@@ -14,9 +14,8 @@ describe('politely robots batch', () => {
       '',
       '   ',
       line({ id: 'c', robots: 'User-agent: Bot\nDisallow: /', ua: 'Bot/2 (+x)', url: 'https://h/' }),
-      line({ id: 4.5, robots: ROBOTS, ua: 'Bot', url: '' }),
-      line({ id: 'e', robots: 'User-agent: *\nDisallow: /', ua: 'Bot', url: '' }),
-      line({ id: 'f', robots: ROBOTS, ua: 'Bot', url: '/private/relative' }),
+      line({ id: 4.5, robots: ROBOTS, ua: 'Bot', url: 'http://h' }),
+      line({ id: 'e', robots: 'User-agent: *\nDisallow: /', ua: 'Bot', url: 'HTTP://H/' }),
     ].join('\n');
     const result = await runCli(['robots', 'batch'], input);
     expect(result.code).toBe(0);
@@ -27,7 +26,6 @@ describe('politely robots batch', () => {
       { id: 'c', allowed: false },
       { id: 4.5, allowed: true },
       { id: 'e', allowed: false },
-      { id: 'f', allowed: false },
     ]);
   });
 
@@ -79,6 +77,70 @@ describe('politely robots batch', () => {
     expect(stderr).toHaveLength(5);
     expect(stderr[0]).toMatch(/^politely: robots batch: line 2: invalid JSON: /);
     expect(stderr[1]).toBe('politely: robots batch: line 3 (id 3): missing "ua"');
+  });
+
+  it('a url that is not an absolute http(s) URL is an error line naming it, never a verdict; the batch goes on', async () => {
+    const check = (id: number, url: unknown): string => line({ id, robots: 'User-agent: *\nAllow: /', ua: 'Bot', url });
+    const input = [
+      check(1, 'not a url'),
+      check(2, ''),
+      check(3, '/private/relative'),
+      check(4, 'ftp://h/x'),
+      check(5, 'javascript:alert(1)'),
+      check(6, 'http://'),
+      check(7, 42),
+      check(8, null),
+      check(9, ['http://h/']),
+      check(10, 'http://h/fine'),
+      check(11, 'h/no-scheme'),
+    ].join('\n');
+    const result = await runCli(['robots', 'batch'], input);
+    expect(result.code).toBe(1);
+    expect(jsonLines(result.stdout)).toEqual([
+      { id: 1, line: 1, error: '"url" must be an absolute http(s) URL, got "not a url"' },
+      { id: 2, line: 2, error: '"url" must be an absolute http(s) URL, got ""' },
+      { id: 3, line: 3, error: '"url" must be an absolute http(s) URL, got "/private/relative"' },
+      { id: 4, line: 4, error: '"url" must be an absolute http(s) URL, got "ftp://h/x"' },
+      { id: 5, line: 5, error: '"url" must be an absolute http(s) URL, got "javascript:alert(1)"' },
+      { id: 6, line: 6, error: '"url" must be an absolute http(s) URL, got "http://"' },
+      { id: 7, line: 7, error: '"url" must be a string, got a number' },
+      { id: 8, line: 8, error: '"url" must be a string, got null' },
+      { id: 9, line: 9, error: '"url" must be a string, got an array' },
+      { id: 10, allowed: true },
+      { id: 11, line: 11, error: '"url" must be an absolute http(s) URL, got "h/no-scheme"' },
+    ]);
+    const stderr = result.stderr.trimEnd().split('\n');
+    expect(stderr).toHaveLength(10);
+    expect(stderr[0]).toBe('politely: robots batch: line 1 (id 1): "url" must be an absolute http(s) URL, got "not a url"');
+    expect(stderr[9]).toBe('politely: robots batch: line 11 (id 11): "url" must be an absolute http(s) URL, got "h/no-scheme"');
+  });
+
+  it('no control character from the input reaches the terminal raw, in errors or answers', async () => {
+    const hostile = '\u001b[2J\u0007\r\u009b31m\u202eevil\u2066\u007f';
+    const input = [
+      line({ id: hostile, robots: ROBOTS, ua: 'Bot', url: 'http://h/' }),
+      line({ id: 2, robots: ROBOTS, ua: 'Bot', url: hostile }),
+      line({ id: hostile, robots: ROBOTS, url: 'http://h/' }),
+      `\u001b[2J\u0007{"id": 4`,
+      line({ id: 5, robots: ROBOTS, ua: 'Bot', url: `http://h/${'x'.repeat(500)}\u001b[2J` }),
+    ].join('\n');
+    const result = await runCli(['robots', 'batch'], input);
+    expect(result.code).toBe(1);
+    const RAW = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+    expect(result.stdout).not.toMatch(RAW);
+    expect(result.stderr).not.toMatch(RAW);
+    // JSON lines still carry the exact values.
+    const out = jsonLines(result.stdout) as Record<string, unknown>[];
+    expect(out[0]).toEqual({ id: hostile, allowed: true });
+    expect(out[1]).toEqual({ id: 2, line: 2, error: `"url" must be an absolute http(s) URL, got "\\u001b[2J\\u0007\\r\\u009b31m\\u202eevil\\u2066\\u007f"` });
+    expect(out[2]).toMatchObject({ id: hostile, line: 3, error: 'missing "ua"' });
+    expect(out[3]).toMatchObject({ id: null, line: 4 });
+    expect(out[4]).toEqual({ id: 5, allowed: true });
+    const stderr = result.stderr.trimEnd().split('\n');
+    expect(stderr).toHaveLength(3);
+    expect(stderr[0]).toBe('politely: robots batch: line 2 (id 2): "url" must be an absolute http(s) URL, got "\\u001b[2J\\u0007\\r\\u009b31m\\u202eevil\\u2066\\u007f"');
+    expect(stderr[1]).toBe('politely: robots batch: line 3 (id "\\u001b[2J\\u0007\\r\\u009b31m\\u202eevil\\u2066\\u007f"): missing "ua"');
+    expect(stderr[2]).toMatch(/^politely: robots batch: line 4: invalid JSON: .*\\u001b/);
   });
 
   it('completes a 20,000-line batch over a few shared files', async () => {

@@ -91,6 +91,6 @@ describe('politely robots explain (live robots.txt)', () => {
   it('rejects a malformed --allow-net as a usage error naming it', async () => {
     const result = await runCli(['robots', 'explain', '--ua', 'LiveBot', '--allow-net', '300.1.1.1/8', `${origins.rules}/public`]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain("--allow-net must be a network like 127.0.0.0/8 or an address, got '300.1.1.1/8'");
+    expect(result.stderr).toContain('--allow-net: expected a network like 127.0.0.0/8 or an address, got "300.1.1.1/8"');
   });
 });

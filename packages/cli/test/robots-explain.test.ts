@@ -91,8 +91,8 @@ describe('politely robots explain', () => {
     expect(result.code).toBe(2);
     expect(jsonLines(result.stdout)).toEqual([expect.objectContaining({ url: 'https://site.example/checkout/', allowed: false })]);
     expect(result.stderr.trimEnd().split('\n')).toEqual([
-      "politely: invalid URL 'not a url': not an absolute http(s) URL",
-      "politely: invalid URL 'ftp://site.example/checkout/': not an absolute http(s) URL",
+      'politely: robots explain: invalid URL "not a url": not an absolute http(s) URL',
+      'politely: robots explain: invalid URL "ftp://site.example/checkout/": not an absolute http(s) URL',
     ]);
   });
 

@@ -1,5 +1,8 @@
 // One line of `politely robots batch`: JSON in, a checked request or a one-line reason out.
 
+import { parseHttpUrl } from '../input/http-url.js';
+import { quoteInput } from '../input/quote-input.js';
+
 /** A line that reads as a check. */
 export interface BatchRequest {
   /** Echoed as given, whatever its JSON type. */
@@ -9,6 +12,7 @@ export interface BatchRequest {
   /** … its exact bytes in base64 (`robots_b64`), already checked to be valid base64. */
   readonly robotsB64?: string;
   readonly ua: string;
+  /** An absolute http(s) URL, as given. */
   readonly url: string;
 }
 
@@ -60,6 +64,9 @@ function checkFields(fields: Record<string, unknown>): string | null {
   const body = fields[name];
   if (typeof body !== 'string') return `"${name}" must be a string, got ${typeName(body)}`;
   if (hasB64 && !isBase64(body)) return '"robots_b64" is not valid base64';
+  // A relative URL, another scheme or no URL at all cannot be checked: an error, never a verdict.
+  const url = fields['url'] as string;
+  if (parseHttpUrl(url) === null) return `"url" must be an absolute http(s) URL, got ${quoteInput(url)}`;
   return null;
 }
 

@@ -17,6 +17,7 @@ import { openPageOutputs } from '../crawl/output-files.js';
 import { openStore } from '../crawl/store-option.js';
 import { EXIT_FAILURE, EXIT_OK, type ExitCode } from '../exit-codes.js';
 import { write, type Io } from '../io.js';
+import { quoteInput } from '../input/quote-input.js';
 import { parseOptions } from '../parse-options.js';
 import { DEMO_USAGE } from '../usage.js';
 import { serverChecks, type ServerChecks } from './demo-checks.js';
@@ -49,26 +50,26 @@ export function demoCrawlerOptions(web: LocalWeb): SessionCrawlerOptions {
   };
 }
 
+const OPTIONS = { 'out-dir': { type: 'string' }, log: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
+
 export async function runDemo(args: readonly string[], io: Io): Promise<ExitCode> {
-  const { values } = parseOptions(
-    () => parseArgs({ args: [...args], options: { 'out-dir': { type: 'string' }, log: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, strict: true }),
-    DEMO_USAGE,
-  );
+  const { values } = parseOptions(args, { command: 'demo', usage: DEMO_USAGE, options: OPTIONS }, (checked) => parseArgs({ args: checked, options: OPTIONS, strict: true }));
   if (values.help === true) {
     await write(io.stdout, DEMO_USAGE);
     return EXIT_OK;
   }
   const log = values.log;
-  if (log !== undefined && !(LOG_FORMATS as readonly string[]).includes(log)) throw new CliError(`demo: --log must be plain or json, got '${log}'`);
+  if (log !== undefined && !(LOG_FORMATS as readonly string[]).includes(log)) throw new CliError(`demo: --log: expected one of ${LOG_FORMATS.join(', ')}, got ${quoteInput(log)}`);
   const dir = resolve(values['out-dir'] ?? DEFAULT_DEMO_DIR);
   try {
     mkdirSync(dir, { recursive: true });
   } catch (error) {
-    throw new CliError(`demo: --out-dir ${dir}: cannot create it (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw new CliError(`demo: --out-dir ${quoteInput(dir)}: cannot create it (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
   }
   const pagesFile = join(dir, 'pages.jsonl');
   const reportFile = join(dir, 'report.html');
-  const outputs = openPageOutputs([pagesFile]);
+  // The demo's own folder: each run starts afresh.
+  const outputs = await openPageOutputs([pagesFile], { resume: false, overwrite: true, notice: () => {} });
   const web = await startDemoWeb();
   try {
     const display = (log as LogFormat | undefined) ?? ((io.stdout as { isTTY?: boolean }).isTTY === true ? 'progress' : 'plain');

@@ -5,6 +5,7 @@ import { createInterface } from 'node:readline';
 import { parseRobotsTxt, type RobotsTxt } from '@politely/core';
 import { createBoundedCache } from '../bounded-cache.js';
 import { EXIT_FAILURE, EXIT_OK, type ExitCode } from '../exit-codes.js';
+import { escapeControls, toSafeJson } from '../input/quote-input.js';
 import { write, type Io } from '../io.js';
 import { oneLine, parseOptions } from '../parse-options.js';
 import { ROBOTS_USAGE } from '../usage.js';
@@ -16,12 +17,13 @@ const CACHE_ENTRIES = 1024;
 const CACHE_KEY_CHARS = 64 * 1024 * 1024;
 const MAX_ID_CHARS = 80;
 
+const OPTIONS = { help: { type: 'boolean', short: 'h' } } as const;
+
 type Outcome = { readonly allowed: boolean } | { readonly error: string };
 
 export async function runRobotsBatch(args: readonly string[], io: Io): Promise<ExitCode> {
-  const { values } = parseOptions(
-    () => parseArgs({ args: [...args], options: { help: { type: 'boolean', short: 'h' } }, strict: true }),
-    ROBOTS_USAGE,
+  const { values } = parseOptions(args, { command: 'robots batch', usage: ROBOTS_USAGE, options: OPTIONS }, (checked) =>
+    parseArgs({ args: checked, options: OPTIONS, strict: true }),
   );
   if (values.help === true) {
     await write(io.stdout, ROBOTS_USAGE);
@@ -38,13 +40,14 @@ export async function runRobotsBatch(args: readonly string[], io: Io): Promise<E
     const id = line.ok ? line.request.id : line.id;
     const outcome: Outcome = line.ok ? decide(line.request) : { error: line.error };
     if ('allowed' in outcome) {
-      await write(io.stdout, `${JSON.stringify({ id, allowed: outcome.allowed })}\n`);
+      await write(io.stdout, `${toSafeJson({ id, allowed: outcome.allowed })}\n`);
       continue;
     }
     failures++;
     const error = oneLine(outcome.error);
-    await write(io.stdout, `${JSON.stringify({ id, line: lineNumber, error })}\n`);
-    await write(io.stderr, `politely: robots batch: line ${lineNumber}${describeId(id)}: ${error}\n`);
+    await write(io.stdout, `${toSafeJson({ id, line: lineNumber, error })}\n`);
+    // The message may hold input (a bad value, a JSON parser's excerpt): escaped for the terminal.
+    await write(io.stderr, `politely: robots batch: line ${lineNumber}${describeId(id)}: ${escapeControls(error)}\n`);
   }
   return failures > 0 ? EXIT_FAILURE : EXIT_OK;
 }
@@ -74,6 +77,6 @@ function createDecider(): (request: BatchRequest) => Outcome {
 
 function describeId(id: unknown): string {
   if (id === null || id === undefined) return '';
-  const text = JSON.stringify(id);
+  const text = toSafeJson(id);
   return ` (id ${text.length > MAX_ID_CHARS ? `${text.slice(0, MAX_ID_CHARS)}…` : text})`;
 }

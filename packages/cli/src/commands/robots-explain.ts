@@ -4,6 +4,9 @@ import { parseArgs } from 'node:util';
 import { CliError } from '../cli-error.js';
 import { EXIT_OK, EXIT_USAGE, type ExitCode } from '../exit-codes.js';
 import { write, type Io } from '../io.js';
+import { parseHttpUrl } from '../input/http-url.js';
+import { durationOption } from '../input/parse-number.js';
+import { escapeControls, quoteInput, toSafeJson } from '../input/quote-input.js';
 import { parseOptions } from '../parse-options.js';
 import { createFileRobotsSource, createLiveRobotsSource, type RobotsSource } from '../robots-source.js';
 import { ROBOTS_USAGE } from '../usage.js';
@@ -31,8 +34,9 @@ interface ExplainOptions {
 
 export async function runRobotsExplain(args: readonly string[], io: Io): Promise<ExitCode> {
   const { values, positionals } = parseOptions(
-    () => parseArgs({ args: [...args], options: OPTIONS, allowPositionals: true, strict: true }),
-    ROBOTS_USAGE,
+    args,
+    { command: 'robots explain', usage: ROBOTS_USAGE, options: OPTIONS, allowPositionals: true, numeric: ['timeout'] },
+    (checked) => parseArgs({ args: checked, options: OPTIONS, allowPositionals: true, strict: true }),
   );
   if (values.help === true) {
     await write(io.stdout, ROBOTS_USAGE);
@@ -40,8 +44,7 @@ export async function runRobotsExplain(args: readonly string[], io: Io): Promise
   }
   if (values.ua === undefined) throw new CliError('robots explain: --ua UA is required (see politely robots --help)');
   if (positionals.length === 0) throw new CliError('robots explain: give at least one URL (see politely robots --help)');
-  const timeoutMs = values.timeout === undefined ? 10_000 : Number(values.timeout);
-  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new CliError(`robots explain: --timeout must be a positive number of ms, got '${values.timeout}'`);
+  const timeoutMs = values.timeout === undefined ? 10_000 : durationOption('robots explain', '--timeout', values.timeout, 1);
   const allowNet = (values['allow-net'] ?? []).map((cidr) => network('robots explain', '--allow-net', cidr));
   const options: ExplainOptions = { robotsFile: values.robots, userAgent: values.ua, json: values.json === true, timeoutMs, allowNet, urls: positionals };
   const source = await selectRobotsSource(options);
@@ -51,14 +54,16 @@ export async function runRobotsExplain(args: readonly string[], io: Io): Promise
       const parsed = parseHttpUrl(url);
       if (parsed === null) {
         // Report it and go on with the other URLs; the exit code says something was wrong.
-        await write(io.stderr, `politely: invalid URL '${url}': not an absolute http(s) URL\n`);
+        await write(io.stderr, `politely: robots explain: invalid URL ${quoteInput(url)}: not an absolute http(s) URL\n`);
         exitCode = EXIT_USAGE;
         continue;
       }
       const decision = await source.decide(parsed, options.userAgent);
+      // The URL, the user agent and the robots.txt lines are input: nothing in them reaches the
+      // terminal as a control character (JSON escapes C0; the rest is escaped here).
       const output = options.json
-        ? `${JSON.stringify(decisionToJson(url, options.userAgent, decision))}\n`
-        : `${formatDecision(url, options.userAgent, decision)}\n`;
+        ? `${toSafeJson(decisionToJson(url, options.userAgent, decision))}\n`
+        : `${escapeControls(formatDecision(url, options.userAgent, decision), { keepNewlines: true })}\n`;
       await write(io.stdout, output);
     }
   } finally {
@@ -71,13 +76,4 @@ export async function runRobotsExplain(args: readonly string[], io: Io): Promise
 async function selectRobotsSource(options: ExplainOptions): Promise<RobotsSource> {
   if (options.robotsFile === undefined) return createLiveRobotsSource({ timeoutMs: options.timeoutMs, userAgent: options.userAgent, allowNet: options.allowNet });
   return createFileRobotsSource(options.robotsFile);
-}
-
-function parseHttpUrl(url: string): URL | null {
-  try {
-    const parsed = new URL(url);
-    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed : null;
-  } catch {
-    return null;
-  }
 }

@@ -5,6 +5,7 @@ import { lintRobotsTxt, type RobotsDiagnostic } from '@politely/core';
 import { CliError } from '../cli-error.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type ExitCode } from '../exit-codes.js';
 import { write, type Io } from '../io.js';
+import { escapeControls, toSafeJson } from '../input/quote-input.js';
 import { parseOptions } from '../parse-options.js';
 import { readRobotsFile } from '../read-robots-file.js';
 import { ROBOTS_USAGE } from '../usage.js';
@@ -21,8 +22,9 @@ export interface FileDiagnostic extends RobotsDiagnostic {
 
 export async function runRobotsLint(args: readonly string[], io: Io): Promise<ExitCode> {
   const { values, positionals } = parseOptions(
-    () => parseArgs({ args: [...args], options: OPTIONS, allowPositionals: true, strict: true }),
-    ROBOTS_USAGE,
+    args,
+    { command: 'robots lint', usage: ROBOTS_USAGE, options: OPTIONS, allowPositionals: true },
+    (checked) => parseArgs({ args: checked, options: OPTIONS, allowPositionals: true, strict: true }),
   );
   if (values.help === true) {
     await write(io.stdout, ROBOTS_USAGE);
@@ -37,7 +39,7 @@ export async function runRobotsLint(args: readonly string[], io: Io): Promise<Ex
       bytes = await readRobotsFile(file);
     } catch (error) {
       if (!(error instanceof CliError)) throw error;
-      await write(io.stderr, `politely: ${error.message}\n`);
+      await write(io.stderr, `politely: ${escapeControls(error.message)}\n`);
       unreadable = true;
       continue;
     }
@@ -45,15 +47,19 @@ export async function runRobotsLint(args: readonly string[], io: Io): Promise<Ex
     all.push(...diagnostics);
     if (values.json !== true) await write(io.stdout, formatReport(file, diagnostics));
   }
-  if (values.json === true) await write(io.stdout, `${JSON.stringify(all, null, 2)}\n`);
+  if (values.json === true) await write(io.stdout, `${toSafeJson(all, 2)}\n`);
   if (unreadable) return EXIT_USAGE;
   return all.some((d) => d.severity === 'error') ? EXIT_FAILURE : EXIT_OK;
 }
 
-/** `FILE:LINE: severity: message [code]` lines, then a summary line. */
+/**
+ * `FILE:LINE: severity: message [code]` lines, then a summary line. The file name and the
+ * messages (which may quote the file) have their control characters escaped: this is for a terminal.
+ */
 export function formatReport(file: string, diagnostics: readonly RobotsDiagnostic[]): string {
-  const lines = diagnostics.map((d) => `${file}:${d.line}: ${d.severity}: ${d.message} [${d.code}]`);
-  lines.push(`${file}: ${summarize(diagnostics)}`);
+  const name = escapeControls(file);
+  const lines = diagnostics.map((d) => `${name}:${d.line}: ${d.severity}: ${escapeControls(d.message)} [${d.code}]`);
+  lines.push(`${name}: ${summarize(diagnostics)}`);
   return `${lines.join('\n')}\n`;
 }
 

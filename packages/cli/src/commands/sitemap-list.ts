@@ -9,6 +9,9 @@ import { network } from '../crawl/crawl-options.js';
 import { CliError } from '../cli-error.js';
 import { EXIT_FAILURE, EXIT_OK, type ExitCode } from '../exit-codes.js';
 import { write, type Io } from '../io.js';
+import { parseHttpUrl } from '../input/http-url.js';
+import { durationOption } from '../input/parse-number.js';
+import { escapeControls, quoteInput, toSafeJson } from '../input/quote-input.js';
 import { parseOptions } from '../parse-options.js';
 import { SITEMAP_USAGE } from '../usage.js';
 
@@ -41,14 +44,15 @@ export async function runSitemap(args: readonly string[], io: Io): Promise<ExitC
     await write(io.stdout, SITEMAP_USAGE);
     return EXIT_OK;
   }
-  if (subcommand !== 'list') throw new CliError(`unknown command 'sitemap ${subcommand}'`, { usage: SITEMAP_USAGE });
+  if (subcommand !== 'list') throw new CliError(`sitemap: unknown command ${quoteInput(subcommand)}`, { usage: SITEMAP_USAGE });
   return runSitemapList(rest, io);
 }
 
 export async function runSitemapList(args: readonly string[], io: Io): Promise<ExitCode> {
   const { values, positionals } = parseOptions(
-    () => parseArgs({ args: [...args], options: OPTIONS, allowPositionals: true, strict: true }),
-    SITEMAP_USAGE,
+    args,
+    { command: 'sitemap list', usage: SITEMAP_USAGE, options: OPTIONS, allowPositionals: true, numeric: ['timeout', 'delay'] },
+    (checked) => parseArgs({ args: checked, options: OPTIONS, allowPositionals: true, strict: true }),
   );
   if (values.help === true) {
     await write(io.stdout, SITEMAP_USAGE);
@@ -56,24 +60,25 @@ export async function runSitemapList(args: readonly string[], io: Io): Promise<E
   }
   if (values.ua === undefined) throw new CliError('sitemap list: --ua UA is required (see politely sitemap --help)');
   if (positionals.length === 0) throw new CliError('sitemap list: give at least one site or sitemap URL (see politely sitemap --help)');
-  const timeoutMs = milliseconds('--timeout', values.timeout, 10_000, false);
-  const delayMs = milliseconds('--delay', values.delay, 250, true);
+  const timeoutMs = values.timeout === undefined ? 10_000 : durationOption('sitemap list', '--timeout', values.timeout, 1);
+  const delayMs = values.delay === undefined ? 250 : durationOption('sitemap list', '--delay', values.delay, 0);
   const allowNet = (values['allow-net'] ?? []).map((cidr) => network('sitemap list', '--allow-net', cidr));
   const targets = classify(positionals);
   const json = values.json === true;
   let failed = false;
   const crawler = createListCrawler(values.ua, timeoutMs, delayMs, allowNet, targets, {
-    onUrl: (record) => write(io.stdout, json ? `${JSON.stringify(recordToJson(record))}\n` : `${record.url}\n`),
-    onNoSitemap: (origin) => void write(io.stderr, `politely: ${origin}/robots.txt declares no sitemap\n`),
+    // Sitemaps are a stranger's text: what they say reaches the terminal with its controls escaped.
+    onUrl: (record) => write(io.stdout, json ? `${toSafeJson(recordToJson(record))}\n` : `${escapeControls(record.url)}\n`),
+    onNoSitemap: (origin) => void write(io.stderr, `politely: ${escapeControls(origin)}/robots.txt declares no sitemap\n`),
   });
   crawler.on('error', (event) => {
     if (event.willRetry) return;
     failed = true;
-    void write(io.stderr, `politely: ${event.error.message}\n`);
+    void write(io.stderr, `politely: ${escapeControls(event.error.message)}\n`);
   });
   crawler.on('skip', (event) => {
     if (FAILED_SITEMAP.has(event.reason)) failed = true;
-    void write(io.stderr, `politely: ${describeSkip(event, targets)}\n`);
+    void write(io.stderr, `politely: ${escapeControls(describeSkip(event, targets))}\n`);
   });
   await crawler.run();
   return failed ? EXIT_FAILURE : EXIT_OK;
@@ -111,7 +116,7 @@ function createListCrawler(
       ],
     });
   } catch (error) {
-    if (error instanceof PolitelyError && error.code === 'ERR_INVALID_OPTION') throw new CliError(`sitemap list: ${error.message}`);
+    if (error instanceof PolitelyError && error.code === 'ERR_INVALID_OPTION') throw new CliError(`sitemap list: ${escapeControls(error.message)}`);
     throw error;
   }
 }
@@ -129,26 +134,12 @@ function describeSkip(event: SkipEvent, targets: ListTargets): string {
 function classify(urls: readonly string[]): ListTargets {
   const targets: ListTargets = { origins: [], sitemapUrls: [] };
   for (const text of urls) {
-    let url: URL;
-    try {
-      url = new URL(text);
-    } catch {
-      throw new CliError(`sitemap list: invalid URL '${text}': not an absolute http(s) URL`);
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new CliError(`sitemap list: invalid URL '${text}': not an absolute http(s) URL`);
+    const url = parseHttpUrl(text);
+    if (url === null) throw new CliError(`sitemap list: invalid URL ${quoteInput(text)}: not an absolute http(s) URL`);
     if (url.pathname === '/' && url.search === '') targets.origins.push(url.origin);
     else targets.sitemapUrls.push(url.href);
   }
   return targets;
-}
-
-function milliseconds(flag: string, value: string | undefined, fallback: number, zeroAllowed: boolean): number {
-  if (value === undefined) return fallback;
-  const ms = Number(value);
-  if (value.trim() === '' || !Number.isFinite(ms) || ms < 0 || (ms === 0 && !zeroAllowed)) {
-    throw new CliError(`sitemap list: ${flag} must be a ${zeroAllowed ? 'non-negative' : 'positive'} number of ms, got '${value}'`);
-  }
-  return ms;
 }
 
 function recordToJson(record: SitemapUrlRecord): Record<string, string | number | null> {

@@ -5,6 +5,9 @@ import { parseArgs } from 'node:util';
 import { parseCidr, productToken } from '@politely/core';
 import type { ScopeMode } from '@politely/crawler';
 import { CliError } from '../cli-error.js';
+import { parseHttpUrl } from '../input/http-url.js';
+import { durationOption, wholeNumberOption } from '../input/parse-number.js';
+import { quoteInput } from '../input/quote-input.js';
 import { parseOptions } from '../parse-options.js';
 import { CRAWL_USAGE } from '../usage.js';
 
@@ -37,6 +40,8 @@ export interface CrawlCommandOptions {
   readonly crawlId: string | undefined;
   /** `--out` files: CSV when the name ends in `.csv`, else JSON lines. */
   readonly outFiles: readonly string[];
+  /** `--overwrite`: a fresh crawl may replace `--out` files that hold records (else it refuses). */
+  readonly overwrite: boolean;
   readonly reportFile: string | undefined;
   /** Log lines instead of the progress display; `undefined`: progress on a terminal, plain lines otherwise. */
   readonly log: LogFormat | undefined;
@@ -65,6 +70,7 @@ const OPTIONS = {
   store: { type: 'string' },
   'crawl-id': { type: 'string' },
   out: { type: 'string', multiple: true },
+  overwrite: { type: 'boolean' },
   report: { type: 'string' },
   log: { type: 'string' },
   'status-interval': { type: 'string' },
@@ -72,50 +78,56 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
+/** The options that take numbers (see input/parse-number.ts). */
+const NUMERIC = ['max-pages', 'max-depth', 'max-pages-per-host', 'max-redirects', 'max-body', 'max-links', 'retries', 'delay', 'concurrency', 'per-host-concurrency', 'timeout', 'status-interval'];
+
 /** `crawl --help` was asked for. */
 export const HELP = Symbol('help');
 
 export function parseCrawlOptions(args: readonly string[]): CrawlCommandOptions | typeof HELP {
-  const { values, positionals } = parseOptions(() => parseArgs({ args: [...args], options: OPTIONS, allowPositionals: true, strict: true }), CRAWL_USAGE);
+  const { values, positionals } = parseOptions(args, { command: 'crawl', usage: CRAWL_USAGE, options: OPTIONS, allowPositionals: true, numeric: NUMERIC }, (checked) =>
+    parseArgs({ args: checked, options: OPTIONS, allowPositionals: true, strict: true }),
+  );
   if (values.help === true) return HELP;
   if (values.ua === undefined || values.ua.trim() === '') {
     throw new CliError("crawl: --ua is required: name your crawler and how to reach you, e.g. --ua 'MyBot/1.0 (+https://example.com/bot)'");
   }
   if (productToken(values.ua) === '') {
-    throw new CliError(`crawl: --ua must start with a product token (letters, '_' or '-'), which robots.txt groups are matched against, e.g. 'MyBot/1.0 (+https://example.com/bot)', got '${values.ua}'`);
+    throw new CliError(`crawl: --ua must start with a product token (letters, '_' or '-'), which robots.txt groups are matched against, e.g. 'MyBot/1.0 (+https://example.com/bot)', got ${quoteInput(values.ua)}`);
   }
   if (positionals.length === 0) throw new CliError('crawl: give at least one seed URL (see politely crawl --help)');
   const store = parseStore(values.store);
   const crawlId = values['crawl-id'];
   if (crawlId !== undefined && store.kind !== 'redis') {
-    throw new CliError(`crawl: --crawl-id names a crawl in a redis:// store (a SQLite file is one crawl), got --store ${values.store ?? 'memory'}`);
+    throw new CliError(`crawl: --crawl-id names a crawl in a redis:// store (a SQLite file is one crawl), got --store ${values.store === undefined ? 'memory' : quoteInput(values.store)}`);
   }
   if (store.kind === 'redis' && (crawlId === undefined || !/^[\w.:-]{1,100}$/.test(crawlId))) {
-    throw new CliError(`crawl: --store redis://… needs --crawl-id NAME (letters, digits, '.', ':', '_', '-'), got ${crawlId === undefined ? 'none' : `'${crawlId}'`}`);
+    throw new CliError(`crawl: --store redis://… needs --crawl-id NAME (letters, digits, '.', ':', '_', '-'), got ${crawlId === undefined ? 'none' : quoteInput(crawlId)}`);
   }
   return {
     userAgent: values.ua,
     seeds: positionals.map(seedUrl),
-    maxPages: optional(values['max-pages'], (v) => integer('--max-pages', v, 1)),
-    maxDepth: optional(values['max-depth'], (v) => integer('--max-depth', v, 0)),
-    maxPagesPerHost: optional(values['max-pages-per-host'], (v) => integer('--max-pages-per-host', v, 1)),
-    maxRedirects: optional(values['max-redirects'], (v) => integer('--max-redirects', v, 0)),
-    maxBodyBytes: optional(values['max-body'], (v) => integer('--max-body', v, 1)),
-    maxLinksPerPage: optional(values['max-links'], (v) => integer('--max-links', v, 0)),
-    maxRetries: optional(values.retries, (v) => integer('--retries', v, 0)),
+    maxPages: optional(values['max-pages'], (v) => count('--max-pages', v, 1)),
+    maxDepth: optional(values['max-depth'], (v) => count('--max-depth', v, 0)),
+    maxPagesPerHost: optional(values['max-pages-per-host'], (v) => count('--max-pages-per-host', v, 1)),
+    maxRedirects: optional(values['max-redirects'], (v) => count('--max-redirects', v, 0)),
+    maxBodyBytes: optional(values['max-body'], (v) => count('--max-body', v, 1)),
+    maxLinksPerPage: optional(values['max-links'], (v) => count('--max-links', v, 0)),
+    maxRetries: optional(values.retries, (v) => count('--retries', v, 0)),
     trapDetection: values['no-traps'] !== true,
     scope: oneOf('--scope', values.scope ?? 'same-domain', SCOPES),
-    minDelayMs: optional(values.delay, (v) => milliseconds('--delay', v, true)) ?? 250,
-    concurrency: optional(values.concurrency, (v) => integer('--concurrency', v, 1)) ?? 16,
-    perHostConcurrency: optional(values['per-host-concurrency'], (v) => integer('--per-host-concurrency', v, 1)) ?? 1,
-    requestTimeoutMs: optional(values.timeout, (v) => milliseconds('--timeout', v, false)) ?? 30_000,
+    minDelayMs: optional(values.delay, (v) => durationOption('crawl', '--delay', v, 0)) ?? 250,
+    concurrency: optional(values.concurrency, (v) => count('--concurrency', v, 1)) ?? 16,
+    perHostConcurrency: optional(values['per-host-concurrency'], (v) => count('--per-host-concurrency', v, 1)) ?? 1,
+    requestTimeoutMs: optional(values.timeout, (v) => durationOption('crawl', '--timeout', v, 1)) ?? 30_000,
     sitemaps: values.sitemaps === true,
     store,
     crawlId,
     outFiles: values.out ?? [],
+    overwrite: values.overwrite === true,
     reportFile: values.report,
     log: values.log === undefined ? undefined : oneOf('--log', values.log, LOG_FORMATS),
-    statusIntervalMs: optional(values['status-interval'], (v) => milliseconds('--status-interval', v, false)) ?? 2000,
+    statusIntervalMs: optional(values['status-interval'], (v) => durationOption('crawl', '--status-interval', v, 1)) ?? 2000,
     allowNet: (values['allow-net'] ?? []).map((cidr) => network('crawl', '--allow-net', cidr)),
   };
 }
@@ -124,26 +136,12 @@ function optional<T>(value: string | undefined, parse: (value: string) => T): T 
   return value === undefined ? undefined : parse(value);
 }
 
-/** A whole number ≥ `min` (no units, no fractions, no exponent tricks). */
-export function integer(flag: string, value: string, min: number): number {
-  const n = Number(value);
-  if (!/^\s*\d+\s*$/.test(value) || !Number.isSafeInteger(n) || n < min) {
-    throw new CliError(`crawl: ${flag} must be a whole number ≥ ${min}, got '${value}'`);
-  }
-  return n;
-}
-
-/** A number of milliseconds, ≥ 0 (or > 0). */
-export function milliseconds(flag: string, value: string, zeroAllowed: boolean): number {
-  const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || (n === 0 && !zeroAllowed) || n > 2_147_483_647) {
-    throw new CliError(`crawl: ${flag} must be a ${zeroAllowed ? 'number of ms ≥ 0' : 'number of ms > 0'}, got '${value}'`);
-  }
-  return n;
+function count(flag: string, value: string, min: number): number {
+  return wholeNumberOption('crawl', flag, value, min);
 }
 
 function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
-  if (!(allowed as readonly string[]).includes(value)) throw new CliError(`crawl: ${flag} must be one of ${allowed.join(', ')}, got '${value}'`);
+  if (!(allowed as readonly string[]).includes(value)) throw new CliError(`crawl: ${flag}: expected one of ${allowed.join(', ')}, got ${quoteInput(value)}`);
   return value as T;
 }
 
@@ -152,19 +150,14 @@ export function network(command: string, flag: string, value: string): string {
   try {
     parseCidr(value);
   } catch {
-    throw new CliError(`${command}: ${flag} must be a network like 127.0.0.0/8 or an address, got '${value}'`);
+    throw new CliError(`${command}: ${flag}: expected a network like 127.0.0.0/8 or an address, got ${quoteInput(value)}`);
   }
   return value;
 }
 
 function seedUrl(text: string): string {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new CliError(`crawl: invalid seed '${text}': not an absolute http(s) URL`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new CliError(`crawl: invalid seed '${text}': not an absolute http(s) URL`);
+  const url = parseHttpUrl(text);
+  if (url === null) throw new CliError(`crawl: invalid seed ${quoteInput(text)}: not an absolute http(s) URL`);
   return url.href;
 }
 
@@ -173,9 +166,9 @@ export function parseStore(value: string | undefined): StoreSpec {
   if (value === undefined || value === 'memory') return { kind: 'memory' };
   if (value.startsWith('sqlite:')) {
     const path = value.slice('sqlite:'.length);
-    if (path === '') throw new CliError(`crawl: --store sqlite:FILE needs a file name, got '${value}'`);
+    if (path === '') throw new CliError(`crawl: --store: sqlite:FILE needs a file name, got ${quoteInput(value)}`);
     return { kind: 'sqlite', path };
   }
   if (/^rediss?:\/\//.test(value)) return { kind: 'redis', url: value };
-  throw new CliError(`crawl: --store must be memory, sqlite:FILE or redis://HOST:PORT/DB, got '${value}'`);
+  throw new CliError(`crawl: --store: expected memory, sqlite:FILE or redis://HOST:PORT/DB, got ${quoteInput(value)}`);
 }

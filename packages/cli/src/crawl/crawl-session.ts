@@ -13,6 +13,7 @@ import { CliError } from '../cli-error.js';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_IO, EXIT_OK, EXIT_UNAVAILABLE, type ExitCode } from '../exit-codes.js';
 import { write, type Io } from '../io.js';
 import { createCrawlReportCollector, type CrawlReportCollector } from '../report/collect-report.js';
+import { mergeReports } from '../report/merge-reports.js';
 import type { CrawlReportData } from '../report/report-data.js';
 import { renderCrawlReport } from '../report/render-report.js';
 import type { LogFormat } from './crawl-options.js';
@@ -60,6 +61,13 @@ export async function runCrawlSession(config: CrawlSessionConfig): Promise<Crawl
   const display = createDisplay(config, crawler);
   const stopSigint = onSigint(io, abort, config.display === 'progress');
   display?.start();
+  const earlierReport = collector === undefined ? undefined : await config.store.reportState?.load().catch(() => undefined);
+  const reportOf = (stats: CrawlStats): CrawlReportData | undefined => {
+    const current = collector?.finish(stats);
+    return current === undefined || earlierReport === undefined ? current : mergeReports(earlierReport, current);
+  };
+  // A durable crawl keeps its report as it goes, so that a run that is killed still counts.
+  const stopSaving = saveReportEvery(REPORT_SAVE_INTERVAL_MS, config.store.reportState, () => reportOf(crawler.stats()));
   let stats: CrawlStats | undefined;
   let failure: PolitelyError | undefined;
   let queued: number | undefined;
@@ -72,6 +80,7 @@ export async function runCrawlSession(config: CrawlSessionConfig): Promise<Crawl
     failure = error;
   } finally {
     stopSigint();
+    stopSaving();
     await display?.stop();
     detach?.();
     const closed = await outputs.close().then(
@@ -80,12 +89,13 @@ export async function runCrawlSession(config: CrawlSessionConfig): Promise<Crawl
     );
     if (failure === undefined && isFatalCrawlError(closed)) failure = closed;
     if (failure !== undefined) queued = await crawler.store.counts().then((counts) => counts.queued + counts.inFlight, () => undefined);
-    await config.store.close().catch(() => {});
   }
   if (failure !== undefined) await write(io.stderr, `politely: ${failure.message}\n`);
   const finalStats = { ...(stats ?? crawler.stats()), ...(queued === undefined ? {} : { queued }) };
   const interrupted = failure === undefined && abort.signal.aborted;
-  const report = collector?.finish(finalStats);
+  const report = reportOf(finalStats);
+  if (report !== undefined) await config.store.reportState?.save(report).catch(() => {});
+  await config.store.close().catch(() => {});
   const reportFailure = report !== undefined && config.reportFile !== undefined ? await writeReport(config.reportFile, renderCrawlReport(report)) : undefined;
   if (reportFailure !== undefined) await write(io.stderr, `politely: ${reportFailure.message}\n`);
   const outcome: CrawlOutcome = {
@@ -100,6 +110,19 @@ export async function runCrawlSession(config: CrawlSessionConfig): Promise<Crawl
   await write(io.stdout, config.display === 'json' ? summaryJson(outcome) : summaryText(outcome));
   if (outcome.nothingFetched) await write(io.stderr, `politely: crawl: nothing was fetched: ${refusalText(finalStats)}\n`);
   return { exitCode: exitCodeOf(outcome, failure ?? reportFailure), stats: finalStats, interrupted, report };
+}
+
+const REPORT_SAVE_INTERVAL_MS = 10_000;
+
+/** Saves the report every `intervalMs` while the crawl runs; returns the function that stops. */
+function saveReportEvery(intervalMs: number, state: OpenedStore['reportState'], current: () => CrawlReportData | undefined): () => void {
+  if (state === undefined) return () => {};
+  const timer = setInterval(() => {
+    const report = current();
+    if (report !== undefined) void state.save(report).catch(() => {});
+  }, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 /** A crawl that ran to its end and fetched no page, because every seed was refused or failed. */

@@ -26,6 +26,7 @@ export function renderCrawlReport(data: CrawlReportData): string {
 <h1>${escapeHtml(data.title)}</h1>
 <p class="meta">${escapeHtml(metaLine(data))}</p>
 ${politenessBanner(data)}
+${(data.runs ?? 1) > 1 ? `<div class="banner info">One crawl in ${escapeHtml(count(data.runs ?? 1))} runs: it was stopped and resumed from its store; the figures cover every run.</div>` : ''}
 ${data.aborted ? `<div class="banner warn">Stopped before the end (interrupted): ${escapeHtml(count(data.totals.queued))} URLs were still queued.</div>` : ''}
 <h2>At a glance</h2>
 ${glanceTable(data.hosts, ids)}

@@ -108,6 +108,8 @@ export interface CrawlReportData {
   readonly finishedAt: number;
   /** The crawl was stopped (Ctrl-C) before it finished. */
   readonly aborted: boolean;
+  /** Runs of the crawl this report covers (a crawl stopped and resumed from its store). @default 1 */
+  readonly runs?: number;
   /** Settings worth showing, as name/value pairs (`delay`, `concurrency`, …). */
   readonly settings: readonly (readonly [string, string])[];
   readonly totals: ReportTotals;

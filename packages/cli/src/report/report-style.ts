@@ -18,6 +18,7 @@ code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; fo
 .banner.ok { background: #f0fdf4; border-color: #86efac; color: #14532d; }
 .banner.bad { background: #fef2f2; border-color: #fca5a5; color: #7f1d1d; }
 .banner.warn { background: #fffbeb; border-color: #fcd34d; color: #78350f; }
+.banner.info { background: #eff6ff; border-color: #93c5fd; color: #1e3a8a; }
 .banner small { display: block; font-size: 13px; margin-top: 4px; }
 .cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(150px, 1fr)); gap: 10px; }
 .card { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 10px 12px; }
