@@ -94,14 +94,16 @@ describe.concurrent('politely crawl: usage errors', () => {
     expect(ua.stderr).toMatch(/^politely: crawl: --ua must start with a product token/);
     const out = await runCli(['crawl', '--ua', UA, '--out', join(dir, 'missing', 'x.jsonl'), web.entryUrl]);
     expect(out.code).toBe(2);
-    expect(out.stderr).toMatch(/^politely: crawl: --out "?.*x\.jsonl"?: cannot write there \(ENOENT\)/);
+    expect(out.stderr).toMatch(/^politely: crawl: --out ".*x\.jsonl": cannot write there \(ENOENT\)/);
     const none = await runCli(['crawl', '--ua', UA]);
     expect(none).toMatchObject({ code: 2, stderr: 'politely: crawl: give at least one seed URL (see politely crawl --help)\n' });
   });
 
   it('refuses loopback hosts without --allow-net (the SSRF guard): a counted skip, nothing requested', async () => {
     const result = await runCli(['crawl', '--ua', UA, '--log', 'json', web.url('docs', '/')]);
-    expect(result.code).toBe(0);
+    // Every seed refused: the crawl says so and exits 1.
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('nothing was fetched');
     expect(result.stdout).toContain('blocked-address');
     expect(web.requestLog()).toEqual([]);
   });
