@@ -17,7 +17,8 @@ export function processIo(): Io {
  * never holds its whole output in memory. Resolves early if the stream closes or fails.
  */
 export function write(stream: NodeJS.WritableStream, text: string): Promise<void> | undefined {
-  if (stream.write(text)) return undefined;
+  // A stream that is gone fires no 'drain' or 'close' any more: waiting for one would hang.
+  if (isGone(stream) || stream.write(text) || isGone(stream)) return undefined;
   return new Promise((resolve) => {
     const done = (): void => {
       stream.off('drain', done);
@@ -29,4 +30,9 @@ export function write(stream: NodeJS.WritableStream, text: string): Promise<void
     stream.on('close', done);
     stream.on('error', done);
   });
+}
+
+function isGone(stream: NodeJS.WritableStream): boolean {
+  const state = stream as { destroyed?: boolean; writableEnded?: boolean; errored?: unknown };
+  return state.destroyed === true || state.writableEnded === true || (state.errored !== undefined && state.errored !== null);
 }
