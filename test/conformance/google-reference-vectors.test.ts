@@ -3,10 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseRobotsTxt } from '@politely/core';
 
-// The reference parser's own test vectors, shipped beside the project in ../shared.
-const VECTORS_FILE = fileURLToPath(
-  new URL('../../../shared/conformance/google-reference-vectors.jsonl', import.meta.url),
-);
+// The reference parser's own test vectors (source, licence and semantics: README.md beside this file).
+const VECTORS_FILE = fileURLToPath(new URL('./google-reference-vectors.jsonl', import.meta.url));
 
 interface Vector {
   id: string;

@@ -3,7 +3,7 @@
 import { normalEscapeAt, percentEncodeByte } from './percent-encoding.js';
 
 // Bytes a WHATWG URL serialiser percent-encodes in a path of an http(s) URL, and in its query
-// (shared/conformance/README.md rule 3). Controls, DEL and non-ASCII are encoded everywhere.
+// (test/conformance/README.md rule 3). Controls, DEL and non-ASCII are encoded everywhere.
 const ENCODE_IN_PATH = new Set([0x20, 0x22, 0x3c, 0x3e, 0x60, 0x7b, 0x7d]);
 const ENCODE_IN_QUERY = new Set([0x20, 0x22, 0x3c, 0x3e, 0x27]);
 /** Any byte that encodeRulePattern might change: '%', controls, space, the sets above, DEL, non-ASCII. */

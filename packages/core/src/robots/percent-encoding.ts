@@ -1,5 +1,5 @@
 // One percent-encoding form for rule paths and URLs, so that they compare byte for byte
-// (shared/conformance/README.md rule 3; RFC 9309 2.2.2; RFC 3986 6.2.2):
+// (test/conformance/README.md rule 3; RFC 9309 2.2.2; RFC 3986 6.2.2):
 // `%xx` hex is upper-cased and `%xx` of an unreserved character is decoded, on both sides.
 
 const HEX = '0123456789ABCDEF';

@@ -1,5 +1,5 @@
 // The URL side of matching: the path and query a URL puts on the wire
-// (shared/conformance/README.md rule 2), in the one percent-encoding form rules use.
+// (test/conformance/README.md rule 2), in the one percent-encoding form rules use.
 
 import { normalizeEscapes } from './percent-encoding.js';
 

@@ -63,6 +63,15 @@ describe('parseRobotsTxt', () => {
     expect(robots.isAllowed('https://x/robots.txt.bak', UA)).toBe(false);
   });
 
+  it('rfc9309 2.2.2: /robots.txt is allowed however its path is percent-encoded, not with a query', () => {
+    const robots = parseRobotsTxt('User-agent: *\nDisallow: /\nDisallow: /robots.txt\n');
+    for (const url of ['https://x/robots%2Etxt', 'https://x/robots%2etxt', 'https://x/%72obots.txt', 'https://x/%72%6F%62%6F%74%73.txt']) {
+      expect(robots.isAllowed(url, UA), url).toBe(true);
+    }
+    expect(robots.isAllowed('https://x/robots.txt?x=1', UA)).toBe(false);
+    expect(robots.isAllowed('https://x/ROBOTS.TXT', UA)).toBe(false);
+  });
+
   it('keeps crawl-delay per group as an extension', () => {
     const robots = parseRobotsTxt('User-agent: *\nCrawl-delay: 5\nDisallow: /x\n\nUser-agent: FooBot\nCrawl-delay: 0.5\n');
     expect(robots.crawlDelay(UA)).toBe(0.5);
