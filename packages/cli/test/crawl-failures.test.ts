@@ -26,7 +26,8 @@ beforeAll(async () => {
   server = createServer((req, res) => {
     const path = req.url ?? '';
     log.push(path);
-    if (path === '/robots.txt') return res.end('User-agent: *\nAllow: /\n');
+    // A rule with an escape sequence in it: the crawl's log must not pass it to the terminal.
+    if (path === '/robots.txt') return res.end('User-agent: *\nAllow: /\nDisallow: /blocked\u001b[2J\n');
     const match = /^\/p\/(\d+)$/.exec(path);
     const n = match === null ? -1 : Number(match[1]);
     if (n < 0 || n >= PAGES) {
@@ -235,6 +236,15 @@ describe('politely crawl: outputs that hold another crawl, seeds that are all re
     const replaced = await runCli(crawlArgs('--out', out, '--max-pages', '3', '--overwrite'));
     expect(replaced.code).toBe(0);
     expect(finalUrls(out)).toHaveLength(3);
+  }, 30_000);
+
+  it('text from the web (a robots.txt rule with an escape sequence) reaches the log escaped', async () => {
+    for (const format of ['plain', 'json']) {
+      const result = await runCli(['crawl', '--ua', UA, '--allow-net', '127.0.0.0/8', '--log', format, `${base}/blocked%1B[2J`]);
+      expect(result.code).toBe(1); // its only seed was disallowed
+      expect(result.stdout).toContain('Disallow: /blocked\\u001b[2J');
+      expect(result.stdout + result.stderr).not.toContain('\u001b');
+    }
   }, 30_000);
 
   it('a crawl whose every seed is refused exits 1 with a line saying why', async () => {

@@ -4,6 +4,7 @@
 import type { CrawlerPlugin } from '@politely/crawler';
 import { type ExitCode, EXIT_OK } from '../exit-codes.js';
 import { write, type Io } from '../io.js';
+import { escapeControls } from '../input/quote-input.js';
 import { CRAWL_USAGE } from '../usage.js';
 import { HELP, parseCrawlOptions, type CrawlCommandOptions } from '../crawl/crawl-options.js';
 import type { CrawlSessionConfig } from '../crawl/crawl-session.js';
@@ -20,11 +21,11 @@ export async function runCrawl(args: readonly string[], io: Io): Promise<ExitCod
   const store = await openStore(options.store, options);
   let outputs;
   try {
-    for (const note of store.notes ?? []) await write(io.stderr, `politely: ${note}\n`);
+    for (const note of store.notes ?? []) await write(io.stderr, `politely: ${escapeControls(note)}\n`);
     outputs = await openPageOutputs(options.outFiles, {
       resume: await resumes(store),
       overwrite: options.overwrite,
-      notice: (line) => void write(io.stderr, `politely: ${line}\n`),
+      notice: (line) => void write(io.stderr, `politely: ${escapeControls(line)}\n`),
     });
   } catch (error) {
     await store.close();

@@ -17,7 +17,7 @@ import { openPageOutputs } from '../crawl/output-files.js';
 import { openStore } from '../crawl/store-option.js';
 import { EXIT_FAILURE, EXIT_OK, type ExitCode } from '../exit-codes.js';
 import { write, type Io } from '../io.js';
-import { quoteInput } from '../input/quote-input.js';
+import { escapeControls, quoteInput, toSafeJson } from '../input/quote-input.js';
 import { parseOptions } from '../parse-options.js';
 import { DEMO_USAGE } from '../usage.js';
 import { serverChecks, type ServerChecks } from './demo-checks.js';
@@ -97,8 +97,8 @@ export async function runDemo(args: readonly string[], io: Io): Promise<ExitCode
     });
     if (result.interrupted) return result.exitCode;
     const checks = serverChecks(web, DEMO_USER_AGENT, options.minDelayMs);
-    if (display === 'json') await write(io.stdout, `${JSON.stringify({ event: 'demo', dir, pages: pagesFile, report: reportFile, ...checksJson(checks) })}\n`);
-    else await write(io.stdout, `${checksText(checks)}\n${explainText(web)}\n${whereText(dir, pagesFile, reportFile)}`);
+    if (display === 'json') await write(io.stdout, `${toSafeJson({ event: 'demo', dir, pages: pagesFile, report: reportFile, ...checksJson(checks) })}\n`);
+    else await write(io.stdout, `${checksText(checks)}\n${explainText(web)}\n${escapeControls(whereText(dir, pagesFile, reportFile), { keepNewlines: true })}`);
     return checks.violations.length === 0 && checks.tooClose.length === 0 ? result.exitCode : EXIT_FAILURE;
   } finally {
     await web.close();

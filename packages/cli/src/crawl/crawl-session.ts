@@ -12,6 +12,7 @@ import { createCrawler, isFatalCrawlError, type Crawler, type CrawlerOptions, ty
 import { CliError } from '../cli-error.js';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_IO, EXIT_OK, EXIT_UNAVAILABLE, type ExitCode } from '../exit-codes.js';
 import { write, type Io } from '../io.js';
+import { escapeControls } from '../input/quote-input.js';
 import { createCrawlReportCollector, type CrawlReportCollector } from '../report/collect-report.js';
 import { mergeReports } from '../report/merge-reports.js';
 import type { CrawlReportData } from '../report/report-data.js';
@@ -90,14 +91,14 @@ export async function runCrawlSession(config: CrawlSessionConfig): Promise<Crawl
     if (failure === undefined && isFatalCrawlError(closed)) failure = closed;
     if (failure !== undefined) queued = await crawler.store.counts().then((counts) => counts.queued + counts.inFlight, () => undefined);
   }
-  if (failure !== undefined) await write(io.stderr, `politely: ${failure.message}\n`);
+  if (failure !== undefined) await write(io.stderr, `politely: ${escapeControls(failure.message)}\n`);
   const finalStats = { ...(stats ?? crawler.stats()), ...(queued === undefined ? {} : { queued }) };
   const interrupted = failure === undefined && abort.signal.aborted;
   const report = reportOf(finalStats);
   if (report !== undefined) await config.store.reportState?.save(report).catch(() => {});
   await config.store.close().catch(() => {});
   const reportFailure = report !== undefined && config.reportFile !== undefined ? await writeReport(config.reportFile, renderCrawlReport(report)) : undefined;
-  if (reportFailure !== undefined) await write(io.stderr, `politely: ${reportFailure.message}\n`);
+  if (reportFailure !== undefined) await write(io.stderr, `politely: ${escapeControls(reportFailure.message)}\n`);
   const outcome: CrawlOutcome = {
     stats: finalStats,
     interrupted,

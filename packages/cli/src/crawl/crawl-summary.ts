@@ -3,6 +3,7 @@
 
 import type { CrawlStats } from '@politely/crawler';
 import { bytes, duration } from '../report/html.js';
+import { escapeControls, toSafeJson } from '../input/quote-input.js';
 import type { OutputFile } from './output-files.js';
 import type { OpenedStore } from './store-option.js';
 
@@ -70,12 +71,12 @@ export function summaryText(outcome: CrawlOutcome): string {
   }
   if (outcome.reportFile !== undefined) lines.push(`  report      ${outcome.reportFile}`);
   if (outcome.interrupted || outcome.failure !== undefined) lines.push(`Kept: ${keptText(outcome)}.`);
-  return `${lines.join('\n')}\n`;
+  return `${escapeControls(lines.join('\n'), { keepNewlines: true })}\n`;
 }
 
 export function summaryJson(outcome: CrawlOutcome): string {
   const { stats } = outcome;
-  return `${JSON.stringify({
+  return `${toSafeJson({
     time: new Date().toISOString(),
     event: 'summary',
     interrupted: outcome.interrupted,

@@ -4,6 +4,7 @@
 
 import type { Crawler } from '@politely/crawler';
 import { write } from '../io.js';
+import { escapeControls, toSafeJson } from '../input/quote-input.js';
 import type { LogFormat } from './crawl-options.js';
 import { elapsedText, LiveStatusReader, skipsText, type LiveStatus } from './live-status.js';
 import type { CrawlDisplay } from './progress-display.js';
@@ -17,7 +18,8 @@ export function createLogDisplay(crawler: Crawler, stream: NodeJS.WritableStream
   let timer: NodeJS.Timeout | undefined;
 
   const emit = (event: LogEvent, plain: string): void => {
-    void write(stream, format === 'json' ? `${JSON.stringify({ time: new Date().toISOString(), ...event })}\n` : `${plain}\n`);
+    // URLs, details and messages come from the web: nothing in them may act on a terminal.
+    void write(stream, format === 'json' ? `${toSafeJson({ time: new Date().toISOString(), ...event })}\n` : `${escapeControls(plain)}\n`);
   };
   const status = (live: LiveStatus): void =>
     emit(
