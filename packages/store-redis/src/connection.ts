@@ -165,6 +165,9 @@ class Link implements RedisLink {
       // Commands wait through an outage: their deadline is ours (maxOutageMs), not a count of attempts.
       maxRetriesPerRequest: null,
       enableOfflineQueue: true,
+      // disconnect() waits this long for a socket to close before destroying it (a timer that
+      // would keep the process alive after a failed start).
+      disconnectTimeout: 200,
       retryStrategy: (attempt) => {
         if (this.phase === 'closed') return null;
         if (this.phase !== 'open') return Date.now() + 200 < deadlineOfOpening() ? 200 : null;
@@ -205,7 +208,11 @@ class Link implements RedisLink {
       const timer = new Promise<void>((resolve) => setTimeout(resolve, 1000).unref());
       await Promise.race([quit, timer]);
     }
-    this.client.disconnect();
+    this.disconnect();
+  }
+
+  private disconnect(): void {
+    if (this.client.status !== 'end') this.client.disconnect();
   }
 
   private readCa(path: string): string {
@@ -229,10 +236,13 @@ class Link implements RedisLink {
       const giveUp = (why: string): void => {
         cleanup();
         this.phase = 'closed';
-        this.client.disconnect();
+        this.disconnect();
         reject(new PolitelyError('ERR_STORE', `cannot reach ${this.display} within ${seconds(this.options.connectTimeoutMs)}: ${why}`));
       };
-      const describe = (): string => (this.lastError === undefined ? 'no answer' : errorText(this.lastError));
+      const describe = (): string => {
+        if (this.lastError !== undefined) return errorText(this.lastError);
+        return this.url.tls ? 'no TLS handshake (does the server speak TLS on this port?)' : 'no answer';
+      };
       const timer = setTimeout(() => giveUp(describe()), this.options.connectTimeoutMs);
       const onReady = (): void => {
         cleanup();
@@ -264,7 +274,7 @@ class Link implements RedisLink {
     }
     const refuse = (detail: string): never => {
       this.phase = 'closed';
-      this.client.disconnect();
+      this.disconnect();
       throw new PolitelyError('ERR_INVALID_OPTION', `${this.display}: database ${db} does not exist on this server (${detail})`);
     };
     if (count !== undefined && Number.isInteger(count) && db >= count) refuse(`it has ${count}: 0 to ${count - 1}`);
@@ -284,7 +294,7 @@ class Link implements RedisLink {
       this.failure = new PolitelyError('ERR_STORE', `lost the connection to ${this.display} for ${seconds(this.options.maxOutageMs)}${why}; stopping`);
       this.fail(this.failure);
       this.phase = 'closed';
-      this.client.disconnect();
+      this.disconnect();
     }, this.options.maxOutageMs);
     this.outageTimer.unref();
   }

@@ -5,6 +5,8 @@
 import type { RobotsCacheStore } from '@politely/core';
 import type { FrontierStore } from '@politely/crawler';
 import { CliError } from '../cli-error.js';
+import { quoteInput } from '../input/quote-input.js';
+import type { CrawlReportData } from '../report/report-data.js';
 import type { StoreSpec } from './crawl-options.js';
 
 export interface OpenedStore {
@@ -19,8 +21,16 @@ export interface OpenedStore {
   readonly resumeHint: string;
   /** Lines to tell the user when the crawl starts (URLs handed back from a run that died, …). */
   readonly notes?: readonly string[];
+  /** Where a durable crawl keeps its report between runs, so that the report covers them all. */
+  readonly reportState?: {
+    load(): Promise<CrawlReportData | undefined>;
+    save(report: CrawlReportData): Promise<void>;
+  };
   close(): Promise<void>;
 }
+
+/** The crawl file's metadata key of the report of the runs so far. */
+const REPORT_KEY = 'cli-report';
 
 export interface StoreSettings {
   readonly minDelayMs: number;
@@ -41,7 +51,7 @@ export async function openStore(spec: StoreSpec, settings: StoreSettings): Promi
     try {
       store = sqlite.createSqliteFrontierStore({ path: spec.path, defaultHostPolicy });
     } catch (error) {
-      throw new CliError(`crawl: --store sqlite:${spec.path}: ${(error as Error).message}`);
+      throw new CliError(`crawl: --store sqlite:${quoteInput(spec.path)}: ${(error as Error).message}`);
     }
     const robotsCache = sqlite.createSqliteRobotsCache(store);
     const reclaimed = store.reclaimedLeases;
@@ -52,6 +62,10 @@ export async function openStore(spec: StoreSpec, settings: StoreSettings): Promi
       durable: true,
       resumeHint: 'run the same command again to resume',
       notes: reclaimed === 0 ? [] : [`${reclaimed} URLs in flight when the last run of ${spec.path} stopped went back to the queue`],
+      reportState: {
+        load: () => store.loadMetadata<CrawlReportData>(REPORT_KEY),
+        save: (report) => store.saveMetadata(REPORT_KEY, report),
+      },
       close: async () => {
         await robotsCache.close();
         await store.close();
@@ -61,30 +75,64 @@ export async function openStore(spec: StoreSpec, settings: StoreSettings): Promi
   return openRedisStore(spec.url, settings);
 }
 
-/** The Redis store: every worker started with the same URL and --crawl-id joins one crawl. */
+/**
+ * The Redis store: every worker started with the same URL and --crawl-id joins one crawl. The
+ * frontier and the robots.txt cache share one connection, so an outage is said once. Checked
+ * before the crawl starts: the URL (exit 2), that Redis answers within its connect timeout and
+ * has the database (exit 2); then whether Redis keeps the crawl through a restart (a warning).
+ * Mid-crawl, a lost connection is a warning and a line when it is back (commands wait for it).
+ */
 async function openRedisStore(url: string, settings: StoreSettings): Promise<OpenedStore> {
   const redis = await import('@politely/store-redis').catch((error: unknown) => {
     throw new CliError(`crawl: --store redis:// is not available: ${(error as Error).message}`);
   });
   const crawlId = settings.crawlId ?? '';
   const defaultHostPolicy = { delayMs: settings.minDelayMs, maxInFlight: settings.perHostConcurrency };
+  const say = (line: string): void => {
+    process.stderr.write(`politely: ${line}\n`);
+  };
+  let link: ReturnType<typeof redis.createRedisLink>;
   let store: ReturnType<typeof redis.createRedisFrontierStore>;
   let robotsCache: ReturnType<typeof redis.createRedisRobotsCache>;
   try {
-    store = redis.createRedisFrontierStore({ redis: url, crawlId, defaultHostPolicy });
-    robotsCache = redis.createRedisRobotsCache({ redis: url, crawlId });
+    link = redis.createRedisLink(url, { onWarning: (message) => say(`warning: ${message}`), onNotice: say });
+    store = redis.createRedisFrontierStore({ redis: link, crawlId, defaultHostPolicy });
+    robotsCache = redis.createRedisRobotsCache({ redis: link, crawlId });
   } catch (error) {
-    throw new CliError(`crawl: --store ${url}: ${(error as Error).message}`);
+    throw new CliError(`crawl: --store ${(error as Error).message.replace(/^createRedis\w+: /, '')}`);
   }
+  const closeAll = async (): Promise<void> => {
+    await robotsCache.close().catch(() => {});
+    await store.close();
+    await link.close();
+  };
+  try {
+    await store.ready();
+  } catch (error) {
+    await closeAll();
+    throw new CliError(`crawl: --store: ${(error as Error).message}`);
+  }
+  await warnIfNotDurable(redis, link, say);
   return {
     store,
     robotsCache,
-    label: `${url} (crawl ${crawlId})`,
+    label: `${link.display} (crawl ${crawlId})`,
     durable: true,
     resumeHint: 'run the same command (same --store and --crawl-id) to go on',
-    close: async () => {
-      await robotsCache.close();
-      await store.close();
-    },
+    close: closeAll,
   };
+}
+
+/** One line on stderr when Redis would lose the crawl on a restart or evict it, or when that cannot be checked. */
+async function warnIfNotDurable(
+  redis: typeof import('@politely/store-redis'),
+  link: ReturnType<typeof redis.createRedisLink>,
+  say: (line: string) => void,
+): Promise<void> {
+  const durability = await redis.checkRedisDurability(link).catch((error: unknown) => ({ checked: false as const, reason: (error as Error).message }));
+  if (!durability.checked) {
+    say(`warning: could not check whether ${link.display} keeps the crawl through a restart (CONFIG GET: ${durability.reason}); a durable crawl needs appendonly yes and maxmemory-policy noeviction`);
+  } else if (durability.problems.length > 0) {
+    say(`warning: ${link.display} may lose this crawl: ${durability.problems.join('; ')}`);
+  }
 }
