@@ -27,12 +27,12 @@ beforeAll(async () => {
     const path = req.url ?? '';
     log.push(path);
     // A rule with an escape sequence in it: the crawl's log must not pass it to the terminal.
-    if (path === '/robots.txt') return res.end('User-agent: *\nAllow: /\nDisallow: /blocked\u001b[2J\n');
+    if (path === '/robots.txt') { res.end('User-agent: *\nAllow: /\nDisallow: /blocked\u001b[2J\n'); return; }
     const match = /^\/p\/(\d+)$/.exec(path);
     const n = match === null ? -1 : Number(match[1]);
     if (n < 0 || n >= PAGES) {
       res.statusCode = 404;
-      return res.end('not here');
+      { res.end('not here'); return; }
     }
     const links = [1, 2, 3].map((i) => 3 * n + i).filter((m) => m < PAGES);
     setTimeout(() => {
@@ -80,7 +80,9 @@ function mountTinyDisk(): string | undefined {
     return undefined;
   }
 }
-const unmount = (mountPoint: string): void => execFileSync('umount', [mountPoint], { stdio: 'ignore' });
+const unmount = (mountPoint: string): void => {
+  execFileSync('umount', [mountPoint], { stdio: 'ignore' });
+};
 const canMount = (() => {
   const probe = mkdtempSync(join(tmpdir(), 'politely-mount-probe-'));
   try {

@@ -21,15 +21,15 @@ const pages: Record<string, string> = {
 beforeAll(async () => {
   server = createServer((req, res) => {
     log.push({ path: req.url ?? '', at: performance.now() });
-    if (req.url === '/robots.txt') return res.end('User-agent: *\nDisallow: /private\nCrawl-delay: 0.2\n');
+    if (req.url === '/robots.txt') { res.end('User-agent: *\nDisallow: /private\nCrawl-delay: 0.2\n'); return; }
     if (req.url === '/redirect') {
       res.writeHead(301, { location: '/final' });
-      return res.end();
+      { res.end(); return; }
     }
     const page = pages[req.url ?? ''];
     if (page === undefined) {
       res.statusCode = 404;
-      return res.end('nope');
+      { res.end('nope'); return; }
     }
     res.setHeader('content-type', 'text/html; charset=utf-8');
     res.end(`<html><body>${page}</body></html>`);

@@ -41,7 +41,7 @@ describe('createCrawler politeness', () => {
         calls++;
         if (calls === 1) {
           res.writeHead(429, { 'retry-after': '1' });
-          return res.end();
+          { res.end(); return; }
         }
         res.end('ok');
       },
