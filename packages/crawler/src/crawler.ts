@@ -31,6 +31,9 @@ export interface Crawler {
    * Crawls until the frontier is empty, `maxPages` is reached or the signal fires. Rejects, once
    * requests in flight have ended, with an error that ended the crawl early (an output or a
    * store that failed: see `isFatalCrawlError`); the URLs not done stay in the store.
+   * A crawler runs once (its HTTP client and gate are closed at the end): a second call throws
+   * `ERR_INVALID_INPUT`; create a new crawler with the same store to crawl on. Stats count from
+   * the call.
    */
   run(): Promise<CrawlStats>;
   /** Listens to an event; returns the function that stops listening. */
@@ -64,6 +67,7 @@ class PoliteCrawler implements Crawler {
   private readonly stop = new AbortController();
   private wake: (() => void) | null = null;
   private running = false;
+  private ran = false;
   /** The first error that ended the crawl (see isFatalCrawlError): `run()` rejects with it. */
   private fatal: { readonly error: unknown } | undefined;
 
@@ -190,7 +194,11 @@ class PoliteCrawler implements Crawler {
 
   async run(): Promise<CrawlStats> {
     if (this.running) throw new PolitelyError('ERR_INVALID_INPUT', 'crawler.run(): this crawler is already running');
+    // run() closes the HTTP client and gate it made: one crawler, one run. The store outlives it.
+    if (this.ran) throw new PolitelyError('ERR_INVALID_INPUT', 'crawler.run(): this crawler has run already; create a new crawler with the same store to crawl again');
     this.running = true;
+    this.ran = true;
+    this.recorder.start();
     try {
       await this.frontier.add(this.options.seeds.map((seed) => ({ url: seed.url, depth: 0, priority: seed.priority ?? 0, skipScope: true })));
       for (const plugin of this.options.plugins) await plugin.start?.({ ...this.pluginContext, seeds: [...this.seedUrls] });
@@ -199,7 +207,9 @@ class PoliteCrawler implements Crawler {
       // A store that failed while seeding or claiming: in-flight work has ended (loop waits for it).
       this.fail(error);
     } finally {
+      this.recorder.finish();
       for (const close of this.ownedClose) await close().catch(() => {});
+      this.running = false;
     }
     if (this.fatal !== undefined) throw this.fatal.error;
     const counts = await this.store.counts();

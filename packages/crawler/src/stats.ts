@@ -38,7 +38,21 @@ export class StatsRecorder {
   bytes = 0;
   readonly byStatus: Record<string, number> = {};
   readonly skipped: Partial<Record<SkipReason, number>> = {};
-  readonly startedAt = Date.now();
+  /** When `run()` started (construction until then); stats count from it. */
+  private startedAt = Date.now();
+  /** When `run()` ended; the clock of the stats stops there. */
+  private finishedAt: number | undefined;
+
+  /** The crawl starts now. */
+  start(now = Date.now()): void {
+    this.startedAt = now;
+    this.finishedAt = undefined;
+  }
+
+  /** The crawl ended now. */
+  finish(now = Date.now()): void {
+    this.finishedAt = now;
+  }
 
   response(status: number, bytes: number): void {
     this.pages++;
@@ -51,7 +65,7 @@ export class StatsRecorder {
   }
 
   snapshot(queued: number, aborted: boolean): CrawlStats {
-    const finishedAt = Date.now();
+    const finishedAt = this.finishedAt ?? Date.now();
     const durationMs = finishedAt - this.startedAt;
     return {
       pages: this.pages,

@@ -132,3 +132,20 @@ async function drain(store: FrontierStore): Promise<string[]> {
   }
   return urls;
 }
+
+describe('crawler.run() lifecycle', () => {
+  it('counts its stats from run(), not from construction, and runs once: a second call says to make a new crawler', async () => {
+    const store = createMemoryFrontierStore({ defaultHostPolicy: { delayMs: 0, maxInFlight: 2 } });
+    const crawler = createCrawler({ userAgent: USER_AGENT, seeds: [`${server.base}/p/0`], allowNet: ['127.0.0.0/8'], store, maxPages: 3, minDelayMs: 0 });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const before = Date.now();
+    const stats = await crawler.run();
+    expect(stats.startedAt).toBeGreaterThanOrEqual(before);
+    expect(stats.durationMs).toBeLessThanOrEqual(Date.now() - before);
+    expect(crawler.stats().finishedAt).toBe(stats.finishedAt);
+    await expect(crawler.run()).rejects.toThrow(/has run already; create a new crawler with the same store/);
+    // The store outlives the crawler: a new one goes on with what is queued.
+    const next = createCrawler({ userAgent: USER_AGENT, allowNet: ['127.0.0.0/8'], store, maxPages: 2, minDelayMs: 0 });
+    expect((await next.run()).pages).toBe(2);
+  });
+});
