@@ -138,8 +138,8 @@ class Link implements RedisLink {
   private outageTimer: NodeJS.Timeout | undefined;
   /** Set when the connection stayed lost past maxOutageMs: every command fails with it. */
   private failure: PolitelyError | undefined;
-  private failed: Promise<never>;
-  private fail!: (error: PolitelyError) => void;
+  /** The rejecters of commands under way, failed at once when the outage outlasts maxOutageMs. */
+  private readonly waiting = new Set<(error: PolitelyError) => void>();
 
   constructor(
     private readonly url: RedisUrl,
@@ -147,10 +147,6 @@ class Link implements RedisLink {
   ) {
     Object.defineProperty(this, BRAND, { value: true });
     this.display = url.display;
-    this.failed = new Promise<never>((_, reject) => {
-      this.fail = reject;
-    });
-    this.failed.catch(() => {}); // observed by run(); never an unhandled rejection
     const deadlineOfOpening = (): number => this.openedAt + options.connectTimeoutMs;
     this.client = new Redis({
       host: url.host,
@@ -190,11 +186,14 @@ class Link implements RedisLink {
   async run<T>(command: () => Promise<T>): Promise<T> {
     if (this.failure !== undefined) throw this.failure;
     await this.ready();
-    try {
-      return await Promise.race([command(), this.failed]);
-    } catch (error) {
-      throw this.failure ?? error;
-    }
+    // ioredis keeps a command queued until its connection is back; our outage bound ends the wait.
+    return new Promise<T>((resolve, reject) => {
+      const fail = (error: PolitelyError): void => reject(error);
+      this.waiting.add(fail);
+      command()
+        .then(resolve, (error: unknown) => reject(this.failure ?? error))
+        .finally(() => this.waiting.delete(fail));
+    });
   }
 
   async close(): Promise<void> {
@@ -292,7 +291,8 @@ class Link implements RedisLink {
     this.outageTimer = setTimeout(() => {
       const why = this.lastError === undefined ? '' : ` (${errorText(this.lastError)})`;
       this.failure = new PolitelyError('ERR_STORE', `lost the connection to ${this.display} for ${seconds(this.options.maxOutageMs)}${why}; stopping`);
-      this.fail(this.failure);
+      for (const fail of this.waiting) fail(this.failure);
+      this.waiting.clear();
       this.phase = 'closed';
       this.disconnect();
     }, this.options.maxOutageMs);
