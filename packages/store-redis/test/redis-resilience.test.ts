@@ -19,6 +19,8 @@ import {
   type RedisFrontierStore,
   type RedisFrontierStoreOptions,
 } from '../src/index.js';
+import { FRONTIER_SCRIPT_KEY_COUNT, FRONTIER_SCRIPTS } from '../src/frontier-scripts.js';
+import { frontierKeys } from '../src/keys.js';
 import { deleteCrawls, REDIS_URL, redisDownReason, redisSuiteTitle, uniqueCrawlId, warnIfSkipped } from './redis-helpers.js';
 import { freePort, redisServerMissing, startOwnRedis, type OwnRedis } from './redis-server.js';
 
@@ -191,6 +193,30 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('Redis store: workers and th
     expect((await fresh.claim({ now: Date.now(), leaseMs: 60_000 })).lease?.entry.url).toBe('http://a.test/1');
   });
 
+  it('answers a claim sent again (its reply lost with the connection) with the same lease', async () => {
+    const store = open();
+    const crawlId = [...crawlIds][0]!;
+    await store.add([entry('http://a.test/1'), entry('http://b.test/1')]);
+    const prefix = `politely:{${crawlId}}:`;
+    const admin = new Redis(REDIS_URL);
+    try {
+      // The claim script as ioredis sends it, twice with one lease id, as a resent command would be.
+      admin.defineCommand('claimAgain', { numberOfKeys: FRONTIER_SCRIPT_KEY_COUNT, lua: FRONTIER_SCRIPTS.politelyFrontierClaim });
+      const marker = await admin.hget(`${prefix}meta`, 'crawl');
+      const claim = (): Promise<string[]> =>
+        (admin as unknown as { claimAgain(...args: (string | number)[]): Promise<string[]> }).claimAgain(
+          ...frontierKeys(prefix), prefix, marker!, 'w-test', 10_000, 2500, 'w-test.1', Date.now(), 60_000, 100, 250,
+        );
+      const first = await claim();
+      const second = await claim();
+      expect(second).toEqual(first);
+      expect(first[2]).toContain('http://');
+      expect(await store.counts()).toMatchObject({ queued: 1, inFlight: 1 });
+    } finally {
+      admin.disconnect();
+    }
+  });
+
   it('lets a worker join a crawl (same marker) and leave it running', async () => {
     const first = open();
     const crawlId = [...crawlIds][0]!;
@@ -251,6 +277,36 @@ describe.skipIf(serverMissing !== null)(`Redis store: its own redis-server${serv
     expect(await checkRedisDurability(durable.url)).toEqual({ checked: true, problems: [] });
   });
 
+  it('with CONFIG disabled: still refuses a missing database (SELECT says it), and says durability could not be checked', async () => {
+    const locked = await startOwnRedis({ persistent: false, extraArgs: ['--rename-command', 'CONFIG', ''] });
+    try {
+      const store = createRedisFrontierStore({ redis: `redis://127.0.0.1:${locked.port}/16`, crawlId: 'x' });
+      const error = await rejection(store.ready());
+      expect(error.message).toMatch(/^redis:\/\/127\.0\.0\.1:\d+\/16: database 16 does not exist on this server \(ERR DB index is out of range\)$/);
+      await store.close();
+      expect(await checkRedisDurability(locked.url)).toEqual({ checked: false, reason: expect.stringMatching(/unknown command/i) });
+    } finally {
+      await locked.stop();
+    }
+  });
+
+  it("lets the crawler see its leases expire when it could not renew its registration for workerTtlMs", async () => {
+    const own = await startOwnRedis({ persistent: false });
+    const store = createRedisFrontierStore({ redis: own.url, crawlId: 'cut-off', workerTtlMs: 400, heartbeatMs: 100, maxOutageMs: 10_000 });
+    try {
+      await store.add([entry('http://a.test/1')]);
+      const lease = (await store.claim({ now: Date.now(), leaseMs: 300_000 })).lease!;
+      expect(lease.leaseExpiresAt).toBeGreaterThan(Date.now());
+      await own.stop();
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      // Another worker may take it back now: the crawler must not send its request (process-url.ts).
+      expect(lease.leaseExpiresAt).toBeLessThanOrEqual(Date.now());
+    } finally {
+      await store.close();
+      await own.stop();
+    }
+  });
+
   it('waits through a restart of a persistent Redis, warns once, and goes on where it was', async () => {
     const warnings: string[] = [];
     const notices: string[] = [];
@@ -276,6 +332,36 @@ describe.skipIf(serverMissing !== null)(`Redis store: its own redis-server${serv
       await store.close();
       await link.close();
       await deleteRedisCrawl({ redis: durable.url, crawlId: 'restart' });
+    }
+  }, 20_000);
+
+  it('does not count an outage against anybody: after it, a worker has workerTtlMs to come back', async () => {
+    const timing = { workerTtlMs: 500, heartbeatMs: 100, defaultHostPolicy: { delayMs: 0, maxInFlight: 1 } };
+    // The holder's own client reconnects only 2.5 s after a loss; the other worker's at once.
+    const slowClient = new Redis({ host: '127.0.0.1', port: durable.port, retryStrategy: () => 2500, maxRetriesPerRequest: null });
+    slowClient.on('error', () => {});
+    const holder = createRedisFrontierStore({ redis: slowClient, crawlId: 'long-outage', ...timing });
+    const other = createRedisFrontierStore({ redis: durable.url, crawlId: 'long-outage', ...timing });
+    try {
+      await holder.add([entry('http://a.test/1'), entry('http://b.test/1')]);
+      const held = (await holder.claim({ now: Date.now(), leaseMs: 300_000 })).lease!;
+      const otherUrl = held.entry.url === 'http://a.test/1' ? 'http://b.test/1' : 'http://a.test/1';
+      await other.ready();
+      await durable.restart({ downMs: 1200 }); // more than two TTLs without a heartbeat reaching Redis
+      // Right after the outage the holder is not taken for dead, though its last renewal is long past.
+      const first = await other.claim({ now: Date.now(), leaseMs: 300_000 });
+      expect(first.lease?.entry.url).toBe(otherUrl);
+      expect((await other.claim({ now: Date.now(), leaseMs: 300_000 })).lease).toBeNull();
+      // It stays away (its client waits 2.5 s): after a TTL it is, and its URL comes back.
+      await new Promise((resolve) => setTimeout(resolve, timing.workerTtlMs + 300));
+      expect(held.leaseExpiresAt).toBeLessThanOrEqual(Date.now()); // as the holder's crawler sees it too
+      const back = await other.claim({ now: Date.now(), leaseMs: 300_000 });
+      expect(back.lease?.entry.url).toBe(held.entry.url);
+    } finally {
+      await holder.close();
+      await other.close();
+      slowClient.disconnect();
+      await deleteRedisCrawl({ redis: durable.url, crawlId: 'long-outage' });
     }
   }, 20_000);
 

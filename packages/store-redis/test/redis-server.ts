@@ -35,11 +35,11 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export async function startOwnRedis(options: { readonly persistent: boolean }): Promise<OwnRedis> {
+export async function startOwnRedis(options: { readonly persistent: boolean; readonly extraArgs?: readonly string[] }): Promise<OwnRedis> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'politely-redis-'));
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--dir', dir, '--daemonize', 'no', '--loglevel', 'warning'];
-  args.push(...(options.persistent ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no']));
+  args.push(...(options.persistent ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no']), ...(options.extraArgs ?? []));
   let child: ChildProcess | undefined;
 
   const start = async (): Promise<void> => {
