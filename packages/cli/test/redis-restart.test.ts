@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startFleet, violations, type LocalWeb } from '@politely/local-web';
 import { redisServerMissing, startOwnRedis, type OwnRedis } from '../../store-redis/test/redis-server.js';
-import { startCli, type CliResult, type RunningCli } from './run-cli.js';
+import { startCli, type RunningCli } from './run-cli.js';
 
 const UA = 'PolitelyDemo/0.1 (+https://example.invalid/bot)';
 const serverMissing = redisServerMissing();
@@ -26,7 +26,7 @@ async function waitUntil(what: string, timeoutMs: number, condition: () => boole
   }
 }
 
-function bounded(done: Promise<CliResult>, ms: number, what: string): Promise<CliResult> {
+function bounded<T>(done: Promise<T>, ms: number, what: string): Promise<T> {
   return Promise.race([done, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what} did not end within ${ms} ms`)), ms).unref())]);
 }
 
