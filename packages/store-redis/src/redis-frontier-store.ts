@@ -51,9 +51,9 @@ export interface RedisFrontierStoreOptions extends RedisKeyOptions, RedisLinkOpt
    */
   readonly workerTtlMs?: number;
   /**
-   * How often a worker renews its registration (a timer, `unref()`ed; each claim renews it too).
-   * At most half of `workerTtlMs`.
-   * @default 2500
+   * How often a worker renews its registration (a timer, `unref()`ed and stopped by `close()`;
+   * each claim renews it too). At most half of `workerTtlMs`.
+   * @default 2500 (or a quarter of `workerTtlMs`, when that is shorter)
    */
   readonly heartbeatMs?: number;
   /**
