@@ -7,7 +7,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { LookupAddress } from 'node:dns';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createHttpClient, PolitelyError, type HttpRequest } from '@politely/core';
+import { createHttpClient, PolitelyError } from '@politely/core';
+import { guardRequest, refusal } from './guard-helpers.js';
 
 const fakeDns = vi.hoisted(() => {
   const table: Record<string, readonly string[]> = {
@@ -56,27 +57,13 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-const request = (url: string): HttpRequest => ({
-  url,
-  headers: { 'user-agent': 'GuardTest/1.0' },
-  timeoutMs: 2000,
-  bodyLimit: { maxBytes: 1000, atLimit: 'fail' },
-});
 
-async function refusal(promise: Promise<unknown>): Promise<PolitelyError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(PolitelyError);
-  return error as PolitelyError;
-}
 
 describe('a name that resolves to an IPv6 form carrying a non-public IPv4 address', () => {
   it('the made-up names are really resolved through the guard (the control)', async () => {
     const client = createHttpClient({ blockPrivateNetworks: true, allowNet: ['127.0.0.0/8'] });
     const before = connections;
-    expect((await client.get(request(`http://local.test:${port}/`))).status).toBe(200);
+    expect((await client.get(guardRequest(`http://local.test:${port}/`))).status).toBe(200);
     expect(fakeDns.asked).toContain('local.test');
     expect(connections).toBe(before + 1);
     await client.close();
@@ -95,7 +82,7 @@ describe('a name that resolves to an IPv6 form carrying a non-public IPv4 addres
     it(`${name} is refused with ERR_ADDRESS_BLOCKED and nothing connects`, async () => {
       const client = createHttpClient({ blockPrivateNetworks: true });
       const before = connections;
-      const error = await refusal(client.get(request(`http://${name}:${port}/`)));
+      const error = await refusal(client.get(guardRequest(`http://${name}:${port}/`)));
       expect(error.code).toBe('ERR_ADDRESS_BLOCKED');
       expect(error.message).toContain(`refused to connect to ${name}: ${message}`);
       expect(fakeDns.asked).toContain(name);
@@ -106,9 +93,9 @@ describe('a name that resolves to an IPv6 form carrying a non-public IPv4 addres
 
   it('an allowNet of 127.0.0.0/8 lets a name resolving to ::ffff:127.0.0.1 through, but not one resolving to NAT64', async () => {
     const client = createHttpClient({ blockPrivateNetworks: true, allowNet: ['127.0.0.0/8'] });
-    expect((await refusal(client.get(request(`http://nat64.test:${port}/`)))).code).toBe('ERR_ADDRESS_BLOCKED');
+    expect((await refusal(client.get(guardRequest(`http://nat64.test:${port}/`)))).code).toBe('ERR_ADDRESS_BLOCKED');
     const before = connections;
-    const mapped = await client.get(request(`http://mapped.test:${port}/`)).then(
+    const mapped = await client.get(guardRequest(`http://mapped.test:${port}/`)).then(
       (response) => response.status,
       (error: PolitelyError) => error.code,
     );

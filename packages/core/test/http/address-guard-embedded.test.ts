@@ -7,7 +7,8 @@ import net from 'node:net';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createHttpClient, PolitelyError, type HttpRequest } from '@politely/core';
+import { createHttpClient } from '@politely/core';
+import { guardRequest, refusal } from './guard-helpers.js';
 
 interface CountingServer {
   readonly server: Server;
@@ -45,21 +46,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const request = (url: string): HttpRequest => ({
-  url,
-  headers: { 'user-agent': 'GuardTest/1.0' },
-  timeoutMs: 2000,
-  bodyLimit: { maxBytes: 1000, atLimit: 'fail' },
-});
 
-async function refusal(promise: Promise<unknown>): Promise<PolitelyError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(PolitelyError);
-  return error as PolitelyError;
-}
 
 const connections = (): number => v4.connections + (v6?.connections ?? 0);
 
@@ -79,7 +66,7 @@ describe('createHttpClient refuses IPv6 literals that reach an IPv4 host or a pr
       const connect = vi.spyOn(net, 'connect');
       const client = createHttpClient({ blockPrivateNetworks: true });
       const before = connections();
-      const error = await refusal(client.get(request(`http://[${literal}]:${v4.port}/`)));
+      const error = await refusal(client.get(guardRequest(`http://[${literal}]:${v4.port}/`)));
       expect(error.code).toBe('ERR_ADDRESS_BLOCKED');
       expect(error.message).toContain(description);
       expect(connect).not.toHaveBeenCalled();
@@ -93,7 +80,7 @@ describe('createHttpClient refuses IPv6 literals that reach an IPv4 host or a pr
     const client = createHttpClient({ blockPrivateNetworks: true, allowNet: ['127.0.0.0/8'] });
     const before = connections();
     for (const literal of ['64:ff9b::7f00:1', '2002:7f00:1::1', '2001::80ff:fffe']) {
-      expect((await refusal(client.get(request(`http://[${literal}]:${v4.port}/`)))).code, literal).toBe('ERR_ADDRESS_BLOCKED');
+      expect((await refusal(client.get(guardRequest(`http://[${literal}]:${v4.port}/`)))).code, literal).toBe('ERR_ADDRESS_BLOCKED');
     }
     expect(connect).not.toHaveBeenCalled();
     expect(connections()).toBe(before);
@@ -104,7 +91,7 @@ describe('createHttpClient refuses IPv6 literals that reach an IPv4 host or a pr
     const connect = vi.spyOn(net, 'connect');
     const client = createHttpClient({ blockPrivateNetworks: true, allowNet: ['127.0.0.0/8'] });
     const before = v4.connections;
-    expect((await client.get(request(`http://127.0.0.1:${v4.port}/`))).status).toBe(200);
+    expect((await client.get(guardRequest(`http://127.0.0.1:${v4.port}/`))).status).toBe(200);
     expect(connect).toHaveBeenCalled();
     expect(v4.connections).toBe(before + 1);
     await client.close();
@@ -114,7 +101,7 @@ describe('createHttpClient refuses IPv6 literals that reach an IPv4 host or a pr
     if (v6 === undefined) context.skip(); // no IPv6 on this machine: no IPv4-mapped sockets either
     const client = createHttpClient({ blockPrivateNetworks: true, allowNet: ['127.0.0.0/8'] });
     const before = v4.connections;
-    expect((await client.get(request(`http://[::ffff:127.0.0.1]:${v4.port}/`))).status).toBe(200);
+    expect((await client.get(guardRequest(`http://[::ffff:127.0.0.1]:${v4.port}/`))).status).toBe(200);
     expect(v4.connections).toBe(before + 1);
     await client.close();
   });

@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAddressPolicy, createHttpClient, parseCidr, PolitelyError, type HttpRequest } from '@politely/core';
+import { createAddressPolicy, createHttpClient, parseCidr } from '@politely/core';
+import { guardRequest, refusal } from './guard-helpers.js';
 
 let server: Server;
 let port: number;
@@ -19,18 +20,7 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-const request = (url: string): HttpRequest => ({
-  url,
-  headers: { 'user-agent': 'GuardTest/1.0' },
-  timeoutMs: 2000,
-  bodyLimit: { maxBytes: 1000, atLimit: 'fail' },
-});
 
-async function refusal(promise: Promise<unknown>): Promise<PolitelyError> {
-  const error = await promise.then(() => null, (e: unknown) => e);
-  expect(error).toBeInstanceOf(PolitelyError);
-  return error as PolitelyError;
-}
 
 describe('createAddressPolicy', () => {
   const policy = createAddressPolicy([]);
@@ -63,7 +53,7 @@ describe('createHttpClient with blockPrivateNetworks', () => {
   it('refuses an IP literal on loopback before connecting', async () => {
     const client = createHttpClient({ blockPrivateNetworks: true });
     const before = hits;
-    const error = await refusal(client.get(request(`http://127.0.0.1:${port}/`)));
+    const error = await refusal(client.get(guardRequest(`http://127.0.0.1:${port}/`)));
     expect(error.code).toBe('ERR_ADDRESS_BLOCKED');
     expect(error.message).toContain('127.0.0.1');
     expect(hits).toBe(before);
@@ -73,7 +63,7 @@ describe('createHttpClient with blockPrivateNetworks', () => {
   it('refuses a name that resolves to loopback (checked after DNS)', async () => {
     const client = createHttpClient({ blockPrivateNetworks: true });
     const before = hits;
-    const error = await refusal(client.get(request(`http://localhost:${port}/`)));
+    const error = await refusal(client.get(guardRequest(`http://localhost:${port}/`)));
     expect(error.code).toBe('ERR_ADDRESS_BLOCKED');
     expect(hits).toBe(before);
     await client.close();
@@ -81,14 +71,14 @@ describe('createHttpClient with blockPrivateNetworks', () => {
 
   it('connects when the network is allowed, by literal and by name', async () => {
     const client = createHttpClient({ blockPrivateNetworks: true, allowNet: ['127.0.0.0/8', '::1'] });
-    expect((await client.get(request(`http://127.0.0.1:${port}/`))).status).toBe(200);
-    expect((await client.get(request(`http://localhost:${port}/`))).status).toBe(200);
+    expect((await client.get(guardRequest(`http://127.0.0.1:${port}/`))).status).toBe(200);
+    expect((await client.get(guardRequest(`http://localhost:${port}/`))).status).toBe(200);
     await client.close();
   });
 
   it('refuses the cloud metadata address', async () => {
     const client = createHttpClient({ blockPrivateNetworks: true, allowNet: ['127.0.0.0/8'] });
-    expect((await refusal(client.get(request('http://169.254.169.254/latest/meta-data/')))).code).toBe('ERR_ADDRESS_BLOCKED');
+    expect((await refusal(client.get(guardRequest('http://169.254.169.254/latest/meta-data/')))).code).toBe('ERR_ADDRESS_BLOCKED');
     await client.close();
   });
 });
