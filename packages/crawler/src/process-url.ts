@@ -13,6 +13,7 @@ import type { FrontierLease, FrontierStore } from './frontier/frontier-store.js'
 import type { ResolvedCrawlerOptions } from './options.js';
 import type { EnqueueOptions, PageContext } from './page-context.js';
 import { retryAfterMs } from './politeness/delay.js';
+import { HostHolds } from './politeness/host-clock.js';
 import type { HostPoliteness } from './politeness/host-politeness.js';
 import type { PluginContext, ResourceProcessor } from './plugin.js';
 import type { StatsRecorder } from './stats.js';
@@ -50,6 +51,12 @@ const PAGE_ACCEPT = 'text/html,application/xhtml+xml,*/*;q=0.8';
 const NO_PAGE_ROBOTS = { noindex: false, nofollow: false, sources: [] } as const;
 
 export class UrlProcessor {
+  /**
+   * Per host, the latest Retry-After or backoff this process has set: no settle moves the host's
+   * clock before it, whatever order the requests in flight at the host answer in.
+   */
+  private readonly holds = new HostHolds();
+
   constructor(private readonly deps: ProcessorDeps) {}
 
   async process(lease: FrontierLease): Promise<void> {
@@ -60,7 +67,7 @@ export class UrlProcessor {
       // Aborted, a fatal handler error, or a store failure: the URL goes back to the queue (if
       // the store still answers), nothing is lost. Only an abort is expected here: anything else
       // escaped every stage's own handling, so the crawl cannot go on as if it had not happened.
-      await this.deps.store.release(lease.id, { hostReadyAt: lease.previousHostReadyAt }).catch(() => {});
+      await this.release(lease, lease.previousHostReadyAt).catch(() => {});
       if (!(error instanceof PolitelyError && error.code === 'ERR_ABORTED')) this.deps.onFatal(error);
     }
   }
@@ -74,7 +81,7 @@ export class UrlProcessor {
 
     if (this.deps.blockedHosts.has(entry.hostKey)) {
       this.skip(entry.url, 'blocked-address', `${entry.hostKey} resolves to a non-public address (allow it with allowNet / --allow-net)`, entry.referrer);
-      return store.complete(lease.id);
+      return this.complete(lease);
     }
     if (check.reason === 'unreachable') return this.robotsUnreachable(lease, check, robotsUsedSlot);
     politeness.robotsRecovered(entry.hostKey);
@@ -88,19 +95,19 @@ export class UrlProcessor {
     if (!check.allowed) {
       const detail = check.rule === undefined ? check.reason : `line ${check.rule.line}: ${check.rule.text}`;
       this.skip(entry.url, 'robots', detail, entry.referrer);
-      return store.complete(lease.id, { hostReadyAt: afterRobots });
+      return this.complete(lease, afterRobots);
     }
     const processor = this.processorFor(lease);
-    if (processor === null) return store.complete(lease.id, { hostReadyAt: afterRobots });
+    if (processor === null) return this.complete(lease, afterRobots);
     if (processor?.fetch === false) {
       await this.runProcessor(lease, processor, undefined);
-      return store.complete(lease.id, { hostReadyAt: afterRobots });
+      return this.complete(lease, afterRobots);
     }
     // The robots.txt request used this host's turn: the URL waits for the next one.
     const overBudget = processor === undefined && this.deps.pageBudget.started >= this.deps.pageBudget.max;
     // A lease past its expiry may already be another worker's: the store assumes no request after it.
     const leaseExpired = Date.now() >= lease.leaseExpiresAt;
-    if (robotsUsedSlot || overBudget || leaseExpired) return store.release(lease.id, { hostReadyAt: afterRobots });
+    if (robotsUsedSlot || overBudget || leaseExpired) return this.release(lease, afterRobots);
     return this.fetchAndHandle(lease, processor, check);
   }
 
@@ -131,10 +138,10 @@ export class UrlProcessor {
     const { failures, retryInMs } = fetchedNow ? politeness.robotsFailed(entry.hostKey) : politeness.robotsRetryWait(entry.hostKey);
     if (failures > options.maxRobotsRetries) {
       this.skip(entry.url, 'robots-unreachable', `robots.txt ${check.status ?? 'network error'} after ${failures} attempts`, entry.referrer);
-      return store.complete(lease.id);
+      return this.complete(lease);
     }
-    // Nothing but robots.txt retries for this host until it recovers.
-    return store.release(lease.id, { hostReadyAt: Date.now() + retryInMs });
+    // Nothing but robots.txt retries for this host until it recovers: a backoff, held like one.
+    return this.release(lease, this.hold(entry.hostKey, Date.now() + retryInMs));
   }
 
   private async fetchAndHandle(lease: FrontierLease, processor: ResourceProcessor | undefined, check: RobotsCheck): Promise<void> {
@@ -168,12 +175,12 @@ export class UrlProcessor {
       // A server that does not speak HTTP at this URL will not start to on a retry; nor is it a
       // sign of overload, so the host keeps its pace.
       this.reportError(lease, outcome.error, 'fetch', false);
-      return store.complete(lease.id, { hostReadyAt: endedAt + politeness.delayMs(entry.hostKey) });
+      return this.complete(lease, endedAt + politeness.delayMs(entry.hostKey));
     }
     if (outcome.kind === 'failure') return this.failAttempt(lease, outcome.error, endedAt + politeness.failed(entry.hostKey, latencyMs, null));
     if (outcome.kind === 'skip') {
       this.skip(entry.url, outcome.reason, outcome.error.message, entry.referrer);
-      return store.complete(lease.id, { hostReadyAt: endedAt + politeness.delayMs(entry.hostKey) });
+      return this.complete(lease, endedAt + politeness.delayMs(entry.hostKey));
     }
     const { response } = outcome;
     // The host's clock runs from the response head: by then the request had reached the server,
@@ -183,35 +190,64 @@ export class UrlProcessor {
     // process descheduled in between (a busy machine) would start the next request early.
     const anchor = Date.now() + 1 - (response.timing.totalMs - response.timing.headersMs);
     emitter.emit('response', { url: entry.url, status: response.status, durationMs: latencyMs, bytes: response.body.length, contentType: response.header('content-type') });
+    // Read against the anchor: an HTTP-date is a moment (anchor + (date − anchor) = date), and
+    // delay-seconds count from no earlier than when the server sent the response.
+    const asked = retryAfterMs(response.header('retry-after'), anchor);
     if (isRetryableStatus(response.status) && (entry.retries ?? 0) < options.maxRetries) {
       const backoff = politeness.failed(entry.hostKey, latencyMs, response.status);
-      const asked = retryAfterMs(response.header('retry-after'), Date.now());
       const wait = Math.min(options.backoffMaxMs, Math.max(backoff, asked ?? 0));
       return this.failAttempt(lease, new PolitelyError('ERR_FETCH_FAILED', `GET ${entry.url}: HTTP ${response.status}`), anchor + wait);
+    }
+    // The URL's last attempt: it is not retried, but the host was still asked to wait.
+    if ((response.status === 429 || response.status === 503) && asked !== undefined) {
+      this.hold(entry.hostKey, anchor + Math.min(options.backoffMaxMs, asked));
     }
     politeness.succeeded(entry.hostKey, latencyMs, response.status);
     const paced = anchor + politeness.delayMs(entry.hostKey);
     if (outcome.kind === 'redirect') {
       await this.followRedirect(lease, outcome.location);
-      return store.complete(lease.id, { hostReadyAt: paced });
+      return this.complete(lease, paced);
     }
     if (processor !== undefined) await this.runProcessor(lease, processor, response);
     else {
       stats.response(response.status, response.body.length);
       await this.handlePage(lease, response);
     }
-    return store.complete(lease.id, { hostReadyAt: paced });
+    return this.complete(lease, paced);
   }
 
-  private async failAttempt(lease: FrontierLease, error: PolitelyError, hostReadyAt: number): Promise<void> {
+  /** A failed attempt: `notBefore` (backoff or Retry-After) holds the host, whoever settles next. */
+  private async failAttempt(lease: FrontierLease, error: PolitelyError, notBefore: number): Promise<void> {
     const attempt = (lease.entry.retries ?? 0) + 1;
     const willRetry = attempt <= this.deps.options.maxRetries;
     this.reportError(lease, error, 'fetch', willRetry);
+    const hostReadyAt = this.hold(lease.entry.hostKey, notBefore);
     if (willRetry) {
       this.deps.stats.retries++;
       return this.deps.store.retry(lease.id, { hostReadyAt });
     }
-    return this.deps.store.complete(lease.id, { hostReadyAt });
+    return this.complete(lease, hostReadyAt);
+  }
+
+  // Every settle goes through these: the host's clock is never set before a hold (host-clock.ts).
+
+  /** No request to the host may start before `until`; returns the host's hold (≥ until). */
+  private hold(hostKey: string, until: number): number {
+    return this.holds.hold(hostKey, until, Date.now());
+  }
+
+  private readyAt(lease: FrontierLease, proposed: number | undefined): number | undefined {
+    return this.holds.readyAt(lease.entry.hostKey, proposed, Date.now());
+  }
+
+  private complete(lease: FrontierLease, hostReadyAt?: number): Promise<void> {
+    const readyAt = this.readyAt(lease, hostReadyAt);
+    return this.deps.store.complete(lease.id, readyAt === undefined ? {} : { hostReadyAt: readyAt });
+  }
+
+  private release(lease: FrontierLease, hostReadyAt: number): Promise<void> {
+    const readyAt = this.readyAt(lease, hostReadyAt);
+    return this.deps.store.release(lease.id, readyAt === undefined ? {} : { hostReadyAt: readyAt });
   }
 
   private async followRedirect(lease: FrontierLease, location: string): Promise<void> {

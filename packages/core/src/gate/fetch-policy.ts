@@ -2,6 +2,7 @@
 // status classes, cache lifetime, backoff, and the verdict a cache record stands for.
 // Pure: no I/O, no timers; `now` (ms since the epoch) is always an argument.
 
+import { retryAfterMs } from '../http/retry-after.js';
 import type { RobotsBodyEncoding, RobotsCacheCopy, RobotsCacheRecord, RobotsOutcome } from './robots-cache.js';
 
 /** The timing rules of the gate, all in milliseconds. */
@@ -88,20 +89,6 @@ function parseCacheControl(value: string): Map<string, string> {
     if (name !== '' && !directives.has(name)) directives.set(name, unquoted);
   }
   return directives;
-}
-
-const HTTP_DATE_SHAPE = /^[A-Za-z]{3}.*\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\b.*\b\d{2}:\d{2}:\d{2}\b/;
-
-/** The delay a `Retry-After` value asks for (delta-seconds or HTTP-date), or undefined. */
-export function retryAfterMs(value: string | undefined, now: number): number | undefined {
-  const trimmed = value?.trim() ?? '';
-  if (trimmed === '') return undefined;
-  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
-  // Every HTTP-date form (IMF-fixdate, RFC 850, asctime) has a month name and hh:mm:ss;
-  // requiring them keeps Date.parse's leniency ('-3' is a year to it) out.
-  if (trimmed.length > 64 || !HTTP_DATE_SHAPE.test(trimmed)) return undefined;
-  const date = Date.parse(trimmed);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
 /**

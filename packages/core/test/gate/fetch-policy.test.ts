@@ -6,11 +6,11 @@ import {
   classifyRobotsStatus,
   isRecordCurrent,
   nextRobotsCacheRecord,
-  retryAfterMs,
   robotsCacheBasisOf,
   type RobotsFetchResult,
 } from '../../src/gate/fetch-policy.js';
 import type { RobotsCacheRecord } from '../../src/gate/robots-cache.js';
+import { retryAfterMs } from '../../src/http/retry-after.js';
 
 const T0 = Date.parse('2025-01-01T00:00:00Z');
 const SECOND = 1000;

@@ -13,20 +13,8 @@ export function hostDelayMs(crawlDelaySeconds: number | undefined, bounds: Delay
   return Math.max(bounds.minDelayMs, fromRobots);
 }
 
-/**
- * `Retry-After` (RFC 9110 10.2.3): delay-seconds or an HTTP-date. Returns the wait in ms from
- * `now`, or undefined when absent or unreadable. Negative dates mean "now" (0).
- */
-export function retryAfterMs(value: string | undefined | null, now: number): number | undefined {
-  if (value === undefined || value === null) return undefined;
-  const trimmed = value.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
-  // HTTP-date in any of its three forms begins with a day name.
-  if (!/^[A-Za-z]{3}/.test(trimmed)) return undefined;
-  const date = Date.parse(trimmed);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, date - now);
-}
+/** `Retry-After` (RFC 9110 10.2.3), strictly: the one parser, in core (the robots gate uses it too). */
+export { retryAfterMs } from '@politely/core';
 
 export interface BackoffOptions {
   /** The wait after the first failure. */
