@@ -2,8 +2,7 @@
 
 import { parseArgs } from 'node:util';
 import { createInterface } from 'node:readline';
-import { parseRobotsTxt, type RobotsTxt } from '@politely/core';
-import { createBoundedCache } from '../bounded-cache.js';
+import { LruMap, parseRobotsTxt, type RobotsTxt } from '@politely/core';
 import { EXIT_FAILURE, EXIT_OK, type ExitCode } from '../exit-codes.js';
 import { escapeControls, toSafeJson } from '../input/quote-input.js';
 import { write, type Io } from '../io.js';
@@ -54,7 +53,8 @@ export async function runRobotsBatch(args: readonly string[], io: Io): Promise<E
 
 /** Decides requests, parsing each distinct robots.txt body once. */
 function createDecider(): (request: BatchRequest) => Outcome {
-  const cache = createBoundedCache<RobotsTxt>({ maxEntries: CACHE_ENTRIES, maxKeyChars: CACHE_KEY_CHARS });
+  // Keyed by robots.txt body, which may be 500 KiB: bounded by the characters of the keys too.
+  const cache = new LruMap<string, RobotsTxt>({ maxSize: CACHE_ENTRIES, maxWeight: CACHE_KEY_CHARS, weigh: (body) => body.length });
   const robotsFor = (request: BatchRequest): RobotsTxt => {
     // Text and base64 bodies never share a key: the prefix tells them apart.
     const key = request.robots !== undefined ? `t${request.robots}` : `b${request.robotsB64 ?? ''}`;

@@ -3,7 +3,7 @@
 
 import { Buffer } from 'node:buffer';
 import { PolitelyError } from '../errors.js';
-import { LruMap } from './lru.js';
+import { LruMap } from '../lru-map.js';
 
 /** How the latest robots.txt fetch of an origin ended (RFC 9309 2.3.1). */
 export type RobotsOutcome =

@@ -12,7 +12,7 @@ import { abortErrorOf, raceAbort } from './abort.js';
 import { isRecordCurrent, nextRobotsCacheRecord, robotsCacheBasisOf } from './fetch-policy.js';
 import { createUndiciRobotsFetch, type RobotsFetch } from './fetch-robots.js';
 import { fetchRobotsTxt, type RobotsFetchEvent } from './fetch-robots-txt.js';
-import { LruMap } from './lru.js';
+import { LruMap } from '../lru-map.js';
 import { robotsOriginOf, robotsTxtUrlOf } from './origin.js';
 import {
   createMemoryRobotsCache,

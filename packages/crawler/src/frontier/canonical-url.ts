@@ -5,7 +5,9 @@
 // This runs for every discovered link, so a URL is parsed once and then only sliced, and query
 // matchers are compiled when the options are resolved.
 
-import { PolitelyError } from '@politely/core';
+// One percent-escape form everywhere (RFC 3986 6.2.2): the robots engine's, so that a canonical
+// URL and a robots.txt rule compare alike.
+import { normalizeEscapes, PolitelyError } from '@politely/core';
 
 /** A query parameter name to match: a string (where `*` matches any run of characters) or a RegExp. */
 export type QueryParamPattern = string | RegExp;
@@ -288,46 +290,6 @@ export function compileGlob(glob: string): (subject: string) => boolean {
 /** A copy without the `g` and `y` flags, whose `lastIndex` would make `test` stateful. */
 export function statelessRegExp(re: RegExp): RegExp {
   return re.global || re.sticky ? new RegExp(re.source, re.flags.replace(/[gy]/g, '')) : re;
-}
-
-const HEX = '0123456789ABCDEF';
-
-function hexValue(code: number): number {
-  if (code >= 0x30 && code <= 0x39) return code - 0x30;
-  const lower = code | 0x20;
-  return lower >= 0x61 && lower <= 0x66 ? lower - 0x61 + 10 : -1;
-}
-
-/** RFC 3986 unreserved: A-Z a-z 0-9 - . _ ~ */
-function isUnreserved(code: number): boolean {
-  return (
-    (code >= 0x41 && code <= 0x5a) ||
-    (code >= 0x61 && code <= 0x7a) ||
-    (code >= 0x30 && code <= 0x39) ||
-    code === 0x2d || code === 0x2e || code === 0x5f || code === 0x7e
-  );
-}
-
-/**
- * RFC 3986 6.2.2: `%xx` hex upper-cased, `%xx` of an unreserved character decoded; reserved
- * escapes (`%2F`, `%3F`, `%26`, `%3D`, …) and malformed ones (`%zz`) kept as they are.
- */
-function normalizeEscapes(s: string): string {
-  let i = s.indexOf('%');
-  if (i === -1) return s;
-  let out = '';
-  let last = 0;
-  for (; i !== -1; i = s.indexOf('%', i + 1)) {
-    if (i + 2 >= s.length) break;
-    const high = hexValue(s.charCodeAt(i + 1));
-    const low = hexValue(s.charCodeAt(i + 2));
-    if (high < 0 || low < 0) continue;
-    const code = high * 16 + low;
-    out += s.slice(last, i) + (isUnreserved(code) ? String.fromCharCode(code) : '%' + HEX[high]! + HEX[low]!);
-    last = i + 3;
-    i += 2;
-  }
-  return out + s.slice(last);
 }
 
 function booleanOption(name: string, value: boolean | undefined, fallback: boolean): boolean {

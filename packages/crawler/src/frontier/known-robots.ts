@@ -4,7 +4,7 @@
 // answers is remembered per origin for a short while. The gate's own check at fetch time stays
 // the authority: a stale answer here can only delay a skip, never cause a disallowed fetch.
 
-import type { RobotsGate, RobotsTxt } from '@politely/core';
+import { LruMap, type RobotsGate, type RobotsTxt } from '@politely/core';
 
 export interface KnownRobotsOptions {
   /** How long an origin's answer is reused. */
@@ -21,13 +21,11 @@ export function createKnownRobotsCheck(
   userAgent: string,
   options: KnownRobotsOptions = { ttlMs: 2000, maxOrigins: 1024 },
 ): KnownRobotsCheck {
-  const memo = new Map<string, { readonly at: number; readonly robots: Promise<RobotsTxt | undefined> }>();
+  const memo = new LruMap<string, { readonly at: number; readonly robots: Promise<RobotsTxt | undefined> }>(options.maxOrigins);
   const robotsOf = (url: URL): Promise<RobotsTxt | undefined> => {
     const now = Date.now();
     const known = memo.get(url.origin);
     if (known !== undefined && now - known.at < options.ttlMs) return known.robots;
-    memo.delete(url.origin);
-    if (memo.size >= options.maxOrigins) memo.delete(memo.keys().next().value!);
     const robots = gate.robotsTxt(url).catch(() => undefined);
     memo.set(url.origin, { at: now, robots });
     // Only a known robots.txt is remembered: an origin not fetched yet is asked again next time.
