@@ -2,6 +2,8 @@ export { PolitelyError } from './errors.js';
 export type { PolitelyErrorCode } from './errors.js';
 export { LruMap } from './lru-map.js';
 export type { LruMapOptions } from './lru-map.js';
+export { optionChecks } from './options/option-checks.js';
+export type { OptionChecks } from './options/option-checks.js';
 
 export { parseRobotsTxt, MIN_ROBOTS_TXT_BYTES } from './robots/parse.js';
 export type { ParseRobotsTxtOptions } from './robots/parse.js';

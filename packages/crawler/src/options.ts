@@ -1,6 +1,6 @@
 // createCrawler's options: every field documented with its default, validated once.
 
-import { parseCidr, PolitelyError, productToken, type HttpClient, type RobotsCacheStore, type RobotsGate } from '@politely/core';
+import { optionChecks, productToken, type HttpClient, type RobotsCacheStore, type RobotsGate } from '@politely/core';
 import type { CanonicalUrlOptions } from './frontier/canonical-url.js';
 import type { FrontierStore } from './frontier/frontier-store.js';
 import { resolveTrapDetection, type ResolvedTrapDetection, type TrapDetectionOptions } from './frontier/trap-detector.js';
@@ -163,29 +163,15 @@ export interface ResolvedCrawlerOptions
   readonly adaptiveDelay: Required<AdaptiveDelayOptions> | undefined;
 }
 
-function invalid(message: string): PolitelyError {
-  return new PolitelyError('ERR_INVALID_OPTION', `createCrawler: ${message}`);
-}
-
-function count(name: string, value: number, min: number): number {
-  if (!(value === Infinity || (Number.isFinite(value) && Number.isInteger(value))) || value < min) {
-    throw invalid(`${name} must be an integer ≥ ${min}, got ${String(value)}`);
-  }
-  return value;
-}
-
-function duration(name: string, value: number): number {
-  if (!Number.isFinite(value) || value < 0) throw invalid(`${name} must be a number of ms ≥ 0, got ${String(value)}`);
-  return value;
-}
+const check = optionChecks('createCrawler');
 
 export function resolveCrawlerOptions(options: CrawlerOptions): ResolvedCrawlerOptions {
   if (typeof options?.userAgent !== 'string' || options.userAgent.trim() === '') {
-    throw invalid('userAgent is required: a product token and, by convention, a contact URL, e.g. "MyBot/1.0 (+https://example.com/bot)"');
+    check.fail('userAgent is required: a product token and, by convention, a contact URL, e.g. "MyBot/1.0 (+https://example.com/bot)"');
   }
   const token = productToken(options.userAgent);
   if (token === '') {
-    throw invalid(`userAgent must start with a product token of letters, '_' or '-' (robots.txt is matched against it), got ${JSON.stringify(options.userAgent)}`);
+    check.fail(`userAgent must start with a product token of letters, '_' or '-' (robots.txt is matched against it), got ${JSON.stringify(options.userAgent)}`);
   }
   const seeds = (options.seeds ?? []).map((seed) => (typeof seed === 'string' ? { url: seed } : seed));
   const adaptive = options.adaptiveDelay;
@@ -194,39 +180,39 @@ export function resolveCrawlerOptions(options: CrawlerOptions): ResolvedCrawlerO
     productToken: token,
     seeds,
     handler: options.handler,
-    concurrency: count('concurrency', options.concurrency ?? 16, 1),
-    perHostConcurrency: count('perHostConcurrency', options.perHostConcurrency ?? 1, 1),
-    minDelayMs: duration('minDelayMs', options.minDelayMs ?? 250),
-    maxCrawlDelayMs: duration('maxCrawlDelayMs', options.maxCrawlDelayMs ?? 30_000),
+    concurrency: check.count('concurrency', options.concurrency, 16, 1),
+    perHostConcurrency: check.count('perHostConcurrency', options.perHostConcurrency, 1, 1),
+    minDelayMs: check.durationMs('minDelayMs', options.minDelayMs, 250),
+    maxCrawlDelayMs: check.durationMs('maxCrawlDelayMs', options.maxCrawlDelayMs, 30_000),
     adaptiveDelay:
       adaptive === undefined
         ? undefined
         : {
             targetConcurrency: adaptive.targetConcurrency ?? 1,
-            maxDelayMs: duration('adaptiveDelay.maxDelayMs', adaptive.maxDelayMs ?? 60_000),
+            maxDelayMs: check.durationMs('adaptiveDelay.maxDelayMs', adaptive.maxDelayMs, 60_000),
           },
-    maxPages: count('maxPages', options.maxPages ?? Infinity, 0),
-    maxPagesPerHost: count('maxPagesPerHost', options.maxPagesPerHost ?? 100_000, 1),
-    maxDepth: count('maxDepth', options.maxDepth ?? 100, 0),
+    maxPages: check.count('maxPages', options.maxPages, Infinity, 0, { unbounded: true }),
+    maxPagesPerHost: check.count('maxPagesPerHost', options.maxPagesPerHost, 100_000, 1, { unbounded: true }),
+    maxDepth: check.count('maxDepth', options.maxDepth, 100, 0, { unbounded: true }),
     trapDetection: resolveTrap(options.trapDetection),
-    maxLinksPerPage: count('maxLinksPerPage', options.maxLinksPerPage ?? 10_000, 0),
+    maxLinksPerPage: check.count('maxLinksPerPage', options.maxLinksPerPage, 10_000, 0, { unbounded: true }),
     scope: options.scope ?? DEFAULT_SCOPE,
     canonicalUrl: options.canonicalUrl ?? {},
-    followLinks: options.followLinks ?? true,
-    honorNofollow: options.honorNofollow ?? true,
-    maxRedirects: count('maxRedirects', options.maxRedirects ?? 5, 0),
-    maxBodyBytes: count('maxBodyBytes', options.maxBodyBytes ?? 10 * 1024 * 1024, 1),
-    requestTimeoutMs: duration('requestTimeoutMs', options.requestTimeoutMs ?? 30_000),
-    connectTimeoutMs: duration('connectTimeoutMs', options.connectTimeoutMs ?? 10_000),
-    maxHeaderBytes: count('maxHeaderBytes', options.maxHeaderBytes ?? 65_536, 1024),
-    maxRetries: count('maxRetries', options.maxRetries ?? 2, 0),
-    backoffBaseMs: duration('backoffBaseMs', options.backoffBaseMs ?? 1000),
-    backoffMaxMs: duration('backoffMaxMs', options.backoffMaxMs ?? 300_000),
-    maxRobotsRetries: count('maxRobotsRetries', options.maxRobotsRetries ?? 3, 0),
-    leaseMs: duration('leaseMs', options.leaseMs ?? 300_000),
+    followLinks: check.flag('followLinks', options.followLinks, true),
+    honorNofollow: check.flag('honorNofollow', options.honorNofollow, true),
+    maxRedirects: check.count('maxRedirects', options.maxRedirects, 5, 0),
+    maxBodyBytes: check.count('maxBodyBytes', options.maxBodyBytes, 10 * 1024 * 1024, 1, { unbounded: true }),
+    requestTimeoutMs: check.timeoutMs('requestTimeoutMs', options.requestTimeoutMs, 30_000),
+    connectTimeoutMs: check.timeoutMs('connectTimeoutMs', options.connectTimeoutMs, 10_000),
+    maxHeaderBytes: check.count('maxHeaderBytes', options.maxHeaderBytes, 65_536, 1024),
+    maxRetries: check.count('maxRetries', options.maxRetries, 2, 0),
+    backoffBaseMs: check.durationMs('backoffBaseMs', options.backoffBaseMs, 1000),
+    backoffMaxMs: check.durationMs('backoffMaxMs', options.backoffMaxMs, 300_000),
+    maxRobotsRetries: check.count('maxRobotsRetries', options.maxRobotsRetries, 3, 0),
+    leaseMs: check.timeoutMs('leaseMs', options.leaseMs, 300_000),
     plugins: resolvePlugins(options.plugins ?? []),
-    blockPrivateNetworks: options.blockPrivateNetworks ?? true,
-    allowNet: resolveAllowNet(options.allowNet ?? []),
+    blockPrivateNetworks: check.flag('blockPrivateNetworks', options.blockPrivateNetworks, true),
+    allowNet: check.networks('allowNet', options.allowNet),
   };
 }
 
@@ -234,28 +220,17 @@ function resolveTrap(trapDetection: TrapDetectionOptions | false | undefined): R
   try {
     return resolveTrapDetection(trapDetection ?? {});
   } catch (error) {
-    throw invalid((error as Error).message);
+    return check.fail((error as Error).message);
   }
-}
-
-function resolveAllowNet(allowNet: readonly string[]): readonly string[] {
-  for (const cidr of allowNet) {
-    try {
-      parseCidr(cidr);
-    } catch (error) {
-      throw invalid(`allowNet: ${(error as Error).message}`);
-    }
-  }
-  return allowNet;
 }
 
 function resolvePlugins(plugins: readonly CrawlerPlugin[]): readonly CrawlerPlugin[] {
   const kinds = new Map<string, string>();
   for (const plugin of plugins) {
     for (const kind of Object.keys(plugin.processors ?? {})) {
-      if (kind === 'page') throw invalid(`plugin '${plugin.name}' may not process the 'page' kind`);
+      if (kind === 'page') check.fail(`plugin '${plugin.name}' may not process the 'page' kind`);
       const other = kinds.get(kind);
-      if (other !== undefined) throw invalid(`plugins '${other}' and '${plugin.name}' both process '${kind}' resources`);
+      if (other !== undefined) check.fail(`plugins '${other}' and '${plugin.name}' both process '${kind}' resources`);
       kinds.set(kind, plugin.name);
     }
   }

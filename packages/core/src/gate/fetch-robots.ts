@@ -2,9 +2,8 @@
 // gate follows them, so a crawler can schedule each hop politely). The default is undici.
 
 import type { Dispatcher } from 'undici';
-import { parseCidr } from '../http/address-guard.js';
+import { optionChecks } from '../options/option-checks.js';
 import { createHttpClient } from '../http/http-client.js';
-import { PolitelyError } from '../errors.js';
 
 export interface RobotsFetchRequest {
   /** The absolute URL to GET: the origin's `/robots.txt` or a redirect target. */
@@ -76,22 +75,11 @@ interface ResolvedUndiciRobotsFetchOptions {
 }
 
 export function resolveUndiciRobotsFetchOptions(options: UndiciRobotsFetchOptions = {}): ResolvedUndiciRobotsFetchOptions {
-  const timeoutMs = options.timeoutMs ?? 10_000;
-  const connectTimeoutMs = Math.min(options.connectTimeoutMs ?? 10_000, timeoutMs);
-  for (const [name, value] of [['timeoutMs', timeoutMs], ['connectTimeoutMs', connectTimeoutMs]] as const) {
-    if (!Number.isFinite(value) || value <= 0) {
-      throw new PolitelyError('ERR_INVALID_OPTION', `createUndiciRobotsFetch: ${name} must be a positive number, got ${String(value)}`);
-    }
-  }
-  const allowNet = options.allowNet ?? [];
-  for (const cidr of allowNet) {
-    try {
-      parseCidr(cidr);
-    } catch (error) {
-      throw new PolitelyError('ERR_INVALID_OPTION', `createUndiciRobotsFetch: allowNet: ${(error as Error).message}`);
-    }
-  }
-  return { timeoutMs, connectTimeoutMs, dispatcher: options.dispatcher, blockPrivateNetworks: options.blockPrivateNetworks ?? false, allowNet };
+  const check = optionChecks('createUndiciRobotsFetch');
+  const timeoutMs = check.timeoutMs('timeoutMs', options.timeoutMs, 10_000);
+  const connectTimeoutMs = Math.min(check.timeoutMs('connectTimeoutMs', options.connectTimeoutMs, 10_000), timeoutMs);
+  const allowNet = check.networks('allowNet', options.allowNet);
+  return { timeoutMs, connectTimeoutMs, dispatcher: options.dispatcher, blockPrivateNetworks: check.flag('blockPrivateNetworks', options.blockPrivateNetworks, false), allowNet };
 }
 
 /**

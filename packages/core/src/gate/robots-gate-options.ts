@@ -1,11 +1,10 @@
 // The options of createRobotsGate, validated once and filled with their defaults.
 
-import { PolitelyError } from '../errors.js';
-import { parseCidr } from '../http/address-guard.js';
 import { MIN_ROBOTS_TXT_BYTES } from '../robots/parse.js';
 import { DEFAULT_ROBOTS_CACHE_POLICY, type RobotsCachePolicy } from './fetch-policy.js';
 import type { RobotsFetch } from './fetch-robots.js';
 import type { RobotsCacheStore } from './robots-cache.js';
+import { optionChecks } from '../options/option-checks.js';
 
 export interface RobotsGateOptions {
   /**
@@ -109,70 +108,35 @@ export interface ResolvedRobotsGateOptions {
 }
 
 export function resolveRobotsGateOptions(options: RobotsGateOptions = {}): ResolvedRobotsGateOptions {
+  const check = optionChecks('createRobotsGate');
   const defaults = DEFAULT_ROBOTS_CACHE_POLICY;
   const policy: RobotsCachePolicy = {
-    defaultTtlMs: duration('defaultTtlMs', options.defaultTtlMs ?? defaults.defaultTtlMs),
-    minTtlMs: duration('minTtlMs', options.minTtlMs ?? defaults.minTtlMs),
-    maxTtlMs: duration('maxTtlMs', options.maxTtlMs ?? defaults.maxTtlMs),
-    minBackoffMs: duration('minBackoffMs', options.minBackoffMs ?? defaults.minBackoffMs),
-    maxBackoffMs: duration('maxBackoffMs', options.maxBackoffMs ?? defaults.maxBackoffMs),
-    maxRetryAfterMs: duration('maxRetryAfterMs', options.maxRetryAfterMs ?? defaults.maxRetryAfterMs),
-    unreachableAllowAfterMs: duration('unreachableAllowAfterMs', options.unreachableAllowAfterMs ?? defaults.unreachableAllowAfterMs),
+    defaultTtlMs: check.durationMs('defaultTtlMs', options.defaultTtlMs, defaults.defaultTtlMs),
+    minTtlMs: check.durationMs('minTtlMs', options.minTtlMs, defaults.minTtlMs),
+    maxTtlMs: check.durationMs('maxTtlMs', options.maxTtlMs, defaults.maxTtlMs),
+    minBackoffMs: check.durationMs('minBackoffMs', options.minBackoffMs, defaults.minBackoffMs),
+    maxBackoffMs: check.durationMs('maxBackoffMs', options.maxBackoffMs, defaults.maxBackoffMs),
+    maxRetryAfterMs: check.durationMs('maxRetryAfterMs', options.maxRetryAfterMs, defaults.maxRetryAfterMs),
+    unreachableAllowAfterMs: check.durationMs('unreachableAllowAfterMs', options.unreachableAllowAfterMs, defaults.unreachableAllowAfterMs),
   };
-  ordered('minTtlMs', policy.minTtlMs, 'defaultTtlMs', policy.defaultTtlMs);
-  ordered('defaultTtlMs', policy.defaultTtlMs, 'maxTtlMs', policy.maxTtlMs);
-  ordered('minBackoffMs', policy.minBackoffMs, 'maxBackoffMs', policy.maxBackoffMs);
-  ordered('minBackoffMs', policy.minBackoffMs, 'maxRetryAfterMs', policy.maxRetryAfterMs);
-  const maxBytes = options.maxBytes ?? MIN_ROBOTS_TXT_BYTES;
-  if (!Number.isInteger(maxBytes) || maxBytes < MIN_ROBOTS_TXT_BYTES) {
-    invalid(`maxBytes must be an integer of at least ${MIN_ROBOTS_TXT_BYTES} (500 KiB), got ${String(maxBytes)}`);
-  }
-  const maxRedirects = integer('maxRedirects', options.maxRedirects ?? 5, 0);
-  const maxParsedOrigins = integer('maxParsedOrigins', options.maxParsedOrigins ?? 1000, 1);
-  const timeoutMs = options.timeoutMs ?? 10_000;
-  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) invalid(`timeoutMs must be a positive number, got ${String(timeoutMs)}`);
+  check.ordered('minTtlMs', policy.minTtlMs, 'defaultTtlMs', policy.defaultTtlMs);
+  check.ordered('defaultTtlMs', policy.defaultTtlMs, 'maxTtlMs', policy.maxTtlMs);
+  check.ordered('minBackoffMs', policy.minBackoffMs, 'maxBackoffMs', policy.maxBackoffMs);
+  check.ordered('minBackoffMs', policy.minBackoffMs, 'maxRetryAfterMs', policy.maxRetryAfterMs);
+  const maxBytes = check.count('maxBytes', options.maxBytes, MIN_ROBOTS_TXT_BYTES, MIN_ROBOTS_TXT_BYTES);
   const userAgent = options.userAgent ?? 'politely';
-  if (userAgent.trim() === '') invalid('userAgent must not be empty');
+  if (userAgent.trim() === '') check.fail('userAgent must not be empty');
   return {
     fetch: options.fetch,
     cache: options.cache,
     maxBytes,
     policy,
-    maxRedirects,
-    timeoutMs,
-    blockPrivateNetworks: options.blockPrivateNetworks ?? true,
-    allowNet: checkedNetworks(options.allowNet ?? []),
+    maxRedirects: check.count('maxRedirects', options.maxRedirects, 5, 0),
+    timeoutMs: check.timeoutMs('timeoutMs', options.timeoutMs, 10_000),
+    blockPrivateNetworks: check.flag('blockPrivateNetworks', options.blockPrivateNetworks, true),
+    allowNet: check.networks('allowNet', options.allowNet),
     now: options.now ?? Date.now,
-    maxParsedOrigins,
+    maxParsedOrigins: check.count('maxParsedOrigins', options.maxParsedOrigins, 1000, 1),
     userAgent,
   };
-}
-
-function checkedNetworks(allowNet: readonly string[]): readonly string[] {
-  for (const cidr of allowNet) {
-    try {
-      parseCidr(cidr);
-    } catch (error) {
-      invalid(`allowNet: ${(error as Error).message}`);
-    }
-  }
-  return allowNet;
-}
-
-function invalid(message: string): never {
-  throw new PolitelyError('ERR_INVALID_OPTION', `createRobotsGate: ${message}`);
-}
-
-function duration(name: string, value: number): number {
-  if (!Number.isFinite(value) || value < 0) invalid(`${name} must be a non-negative number of ms, got ${String(value)}`);
-  return value;
-}
-
-function integer(name: string, value: number, min: number): number {
-  if (!Number.isInteger(value) || value < min) invalid(`${name} must be an integer of at least ${min}, got ${String(value)}`);
-  return value;
-}
-
-function ordered(lowName: string, low: number, highName: string, high: number): void {
-  if (low > high) invalid(`${lowName} (${low}) must not exceed ${highName} (${high})`);
 }

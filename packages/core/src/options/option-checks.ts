@@ -1,0 +1,72 @@
+// One rule for one kind of option, everywhere in politely: every entry point validates its
+// options through these checks, so that `requestTimeoutMs: 0` means the same thing to the
+// crawler and to the gate, and a CIDR list is read one way. Errors name the entry point and the
+// option: `createCrawler: requestTimeoutMs must be a number of ms > 0, got 0`.
+
+import { PolitelyError } from '../errors.js';
+import { parseCidr } from '../http/address-guard.js';
+
+export interface OptionChecks {
+  /** Throws ERR_INVALID_OPTION with the entry point's name before `message`. */
+  fail(message: string): never;
+  /** A duration or delay in ms: a finite number ≥ 0 (`value` if given, else `fallback`). */
+  durationMs(name: string, value: number | undefined, fallback: number): number;
+  /** A timeout in ms: a finite number > 0 (a timeout of 0 would fail every request). */
+  timeoutMs(name: string, value: number | undefined, fallback: number): number;
+  /**
+   * A count: an integer ≥ `min`; with `unbounded`, `Infinity` too (no limit).
+   */
+  count(name: string, value: number | undefined, fallback: number, min: number, options?: { readonly unbounded?: boolean }): number;
+  /** A list of CIDR networks (`127.0.0.0/8`, `fd00::/8`), each checked by `parseCidr`. */
+  networks(name: string, value: readonly string[] | undefined): readonly string[];
+  /** `true` or `false` (`value` if given, else `fallback`). */
+  flag(name: string, value: boolean | undefined, fallback: boolean): boolean;
+  /** Fails unless `low ≤ high`. */
+  ordered(lowName: string, low: number, highName: string, high: number): void;
+}
+
+/** The checks of one entry point (`createCrawler`, `createRobotsGate`, …). */
+export function optionChecks(entryPoint: string): OptionChecks {
+  const fail = (message: string): never => {
+    throw new PolitelyError('ERR_INVALID_OPTION', `${entryPoint}: ${message}`);
+  };
+  return {
+    fail,
+    durationMs(name, value, fallback) {
+      const ms = value ?? fallback;
+      if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) fail(`${name} must be a number of ms ≥ 0, got ${String(ms)}`);
+      return ms;
+    },
+    timeoutMs(name, value, fallback) {
+      const ms = value ?? fallback;
+      if (typeof ms !== 'number' || !Number.isFinite(ms) || ms <= 0) fail(`${name} must be a number of ms > 0, got ${String(ms)}`);
+      return ms;
+    },
+    count(name, value, fallback, min, options = {}) {
+      const n = value ?? fallback;
+      const whole = typeof n === 'number' && (Number.isInteger(n) || (options.unbounded === true && n === Infinity));
+      if (!whole || n < min) fail(`${name} must be an integer ≥ ${min}${options.unbounded === true ? ' (or Infinity)' : ''}, got ${String(n)}`);
+      return n;
+    },
+    networks(name, value) {
+      const list = value ?? [];
+      if (!Array.isArray(list)) fail(`${name} must be an array of CIDR networks, got ${String(list)}`);
+      for (const cidr of list) {
+        try {
+          parseCidr(cidr);
+        } catch (error) {
+          fail(`${name}: ${(error as Error).message}`);
+        }
+      }
+      return list;
+    },
+    flag(name, value, fallback) {
+      const on = value ?? fallback;
+      if (typeof on !== 'boolean') fail(`${name} must be true or false, got ${String(on)}`);
+      return on;
+    },
+    ordered(lowName, low, highName, high) {
+      if (low > high) fail(`${lowName} (${low}) must not exceed ${highName} (${high})`);
+    },
+  };
+}

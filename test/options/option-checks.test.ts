@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { createRobotsGate, createUndiciRobotsFetch, optionChecks } from '@politely/core';
+import { createCrawler } from '@politely/crawler';
+
+const check = optionChecks('createThing');
+const invalid = (fn: () => unknown, message: RegExp): void => {
+  expect(fn).toThrow(expect.objectContaining({ code: 'ERR_INVALID_OPTION', message: expect.stringMatching(message) }));
+};
+
+describe('optionChecks', () => {
+  it('durations are finite numbers ≥ 0; timeouts > 0', () => {
+    expect(check.durationMs('delayMs', undefined, 250)).toBe(250);
+    expect(check.durationMs('delayMs', 0, 250)).toBe(0);
+    for (const bad of [-1, Number.NaN, Infinity]) invalid(() => check.durationMs('delayMs', bad, 0), /^createThing: delayMs must be a number of ms ≥ 0/);
+    expect(check.timeoutMs('timeoutMs', 1, 10)).toBe(1);
+    for (const bad of [0, -5, Infinity]) invalid(() => check.timeoutMs('timeoutMs', bad, 10), /^createThing: timeoutMs must be a number of ms > 0/);
+  });
+
+  it('counts are integers ≥ min; Infinity only where a count may be unbounded', () => {
+    expect(check.count('maxPages', undefined, 10, 0)).toBe(10);
+    expect(check.count('maxPages', Infinity, 10, 0, { unbounded: true })).toBe(Infinity);
+    invalid(() => check.count('maxPages', Infinity, 10, 0), /maxPages must be an integer ≥ 0, got Infinity/);
+    invalid(() => check.count('maxPages', 1.5, 10, 0), /maxPages must be an integer ≥ 0/);
+    invalid(() => check.count('concurrency', 0, 1, 1), /concurrency must be an integer ≥ 1, got 0/);
+  });
+
+  it('networks are CIDR lists; flags are booleans; ordered pairs stay ordered', () => {
+    expect(check.networks('allowNet', ['127.0.0.0/8', 'fd00::/8'])).toEqual(['127.0.0.0/8', 'fd00::/8']);
+    invalid(() => check.networks('allowNet', ['127.0.0.0/33']), /^createThing: allowNet: /);
+    invalid(() => check.flag('followLinks', 'yes' as unknown as boolean, true), /followLinks must be true or false/);
+    invalid(() => check.ordered('minTtlMs', 2, 'maxTtlMs', 1), /minTtlMs \(2\) must not exceed maxTtlMs \(1\)/);
+  });
+});
+
+describe('one rule for one kind of option across entry points', () => {
+  it('a timeout of 0 is refused alike by the crawler, the gate and the robots fetch', () => {
+    invalid(() => createCrawler({ userAgent: 'Bot', requestTimeoutMs: 0 }), /^createCrawler: requestTimeoutMs must be a number of ms > 0, got 0$/);
+    invalid(() => createRobotsGate({ timeoutMs: 0 }), /^createRobotsGate: timeoutMs must be a number of ms > 0, got 0$/);
+    invalid(() => createUndiciRobotsFetch({ timeoutMs: 0 }), /^createUndiciRobotsFetch: timeoutMs must be a number of ms > 0, got 0$/);
+  });
+
+  it('a bad allowNet entry is refused alike by all three', () => {
+    for (const [name, make] of [
+      ['createCrawler', () => createCrawler({ userAgent: 'Bot', allowNet: ['10.0.0.0/40'] })],
+      ['createRobotsGate', () => createRobotsGate({ allowNet: ['10.0.0.0/40'] })],
+      ['createUndiciRobotsFetch', () => createUndiciRobotsFetch({ allowNet: ['10.0.0.0/40'] })],
+    ] as const) {
+      invalid(make, new RegExp(`^${name}: allowNet: `));
+    }
+  });
+});
