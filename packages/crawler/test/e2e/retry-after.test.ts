@@ -48,6 +48,8 @@ interface SiteOptions {
   readonly pages: number;
   /** How long every page but the refused one takes to answer. */
   readonly slowMs: number;
+  /** delay-seconds sent (form `seconds`). @default 1 */
+  readonly seconds?: number;
 }
 
 const links = (paths: readonly string[]): string => paths.map((p) => `<a href="${p}">${p}</a>`).join('');
@@ -77,8 +79,9 @@ async function startSite(options: SiteOptions): Promise<Site> {
     let value: string;
     let notBefore: number;
     if (options.form === 'seconds') {
-      value = '1';
-      notBefore = sentAt + 1000;
+      const seconds = options.seconds ?? 1;
+      value = String(seconds);
+      notBefore = sentAt + seconds * 1000;
     } else {
       // An HTTP-date has whole seconds: a date at least 2 s ahead, judged against the date itself.
       notBefore = Math.ceil((sentAt + 2000) / 1000) * 1000;
@@ -171,5 +174,37 @@ describe.concurrent.each([
     expect(violations(site)).toEqual({ perUrl: [], hostWide: [] });
     expect(repeats[1]!.at).toBeGreaterThanOrEqual(site.refusals[0]!.notBefore);
     expect(stats).toMatchObject({ pages: pages + 1, retries: 1, errors: 0 });
+  });
+});
+
+describe.concurrent('Retry-After, more', () => {
+  it('holds the host after a URL’s last attempt too (it is not retried)', async () => {
+    const site = await startSite({ status: 503, form: 'seconds', inFlight: 2, pages: 3, slowMs: 400 });
+    const crawler = createCrawler({ userAgent: UA, allowNet: ['127.0.0.0/8'], seeds: [`${site.base}/`], minDelayMs: 0, perHostConcurrency: 2, maxRetries: 0 });
+    const stats = await crawler.run().finally(() => site.close());
+    expect(site.arrivals.filter((a) => a.path === '/p1')).toHaveLength(1);
+    expect(site.arrivals.filter((a) => a.path === '/p3')).toHaveLength(1);
+    expect(violations(site)).toEqual({ perUrl: [], hostWide: [] });
+    expect(stats).toMatchObject({ retries: 0, byStatus: { 200: 3, 503: 1 } });
+  });
+
+  it('waits no longer than backoffMaxMs, however long the Retry-After', async () => {
+    const site = await startSite({ status: 429, form: 'seconds', seconds: 3600, inFlight: 2, pages: 3, slowMs: 200 });
+    const crawler = createCrawler({
+      userAgent: UA,
+      allowNet: ['127.0.0.0/8'],
+      seeds: [`${site.base}/`],
+      minDelayMs: 0,
+      perHostConcurrency: 2,
+      backoffBaseMs: 10,
+      backoffMaxMs: 400,
+    });
+    const stats = await crawler.run().finally(() => site.close());
+    const refused = site.refusals[0]!;
+    const after = site.arrivals.slice(refused.arrivedBefore);
+    expect(after.map((a) => a.path).sort()).toEqual(['/p1', '/p3']);
+    for (const arrival of after) expect(arrival.at - refused.sentAt).toBeGreaterThanOrEqual(400);
+    expect(Math.max(...after.map((a) => a.at - refused.sentAt))).toBeLessThan(3000);
+    expect(stats).toMatchObject({ pages: 4, retries: 1, errors: 0 });
   });
 });

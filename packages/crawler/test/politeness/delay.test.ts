@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { retryAfterMs as coreRetryAfterMs } from '@politely/core';
+import { retryAfterMs as publicRetryAfterMs } from '@politely/crawler';
 import { adaptiveDelayMs, backoffMs, hostDelayMs, retryAfterMs } from '../../src/politeness/delay.js';
 
 describe('hostDelayMs', () => {
@@ -18,6 +20,11 @@ describe('retryAfterMs', () => {
     expect(retryAfterMs('soon', now)).toBeUndefined();
     expect(retryAfterMs(undefined, now)).toBeUndefined();
     expect(retryAfterMs('-5', now)).toBeUndefined();
+    expect(retryAfterMs('Abc -3', now)).toBeUndefined();
+  });
+  it('is core’s one parser (the robots gate reads Retry-After with it too)', () => {
+    expect(retryAfterMs).toBe(coreRetryAfterMs);
+    expect(publicRetryAfterMs).toBe(coreRetryAfterMs);
   });
 });
 
