@@ -19,8 +19,12 @@
 // come; since nothing moves the clock before the hold, the URL is not requested again before its
 // Retry-After either. No per-URL "not before" is needed in the store.
 //
-// This record is this process's: a store shared by several workers (SQLite, Redis) must itself
-// keep the hold to protect it from another worker's settles (see the store contract notes).
+// This record is this process's, and that is enough while one crawler settles a host's requests:
+// the memory store, and a SQLite crawl file (one owner process; after a restart the persisted
+// clock still holds, and no request is in flight to settle before it). Workers that share one
+// store (Redis) each know only their own holds: for a hold to survive another worker's settle,
+// the store itself must keep it (a per-host "not before" that only moves later, and a clock
+// never set before it).
 
 /** The time a settle should set the host's clock to: never before a hold still in force. */
 export function settledReadyAt(proposed: number | undefined, holdUntil: number | undefined, now: number): number | undefined {
