@@ -4,7 +4,8 @@
 // page fetched, the whole crawl well under 20 s.
 //
 // The pages answer after 300 ms, so a worker holds its URLs a while; the two workers send
-// different user agents (both allowed), so the servers' log says who sent what.
+// different user agents (both allowed), so the servers' log says who sent what. The survivor
+// joins once the victim's first request arrives, and the victim dies at its first page request.
 
 import { createServer, type Server } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -85,10 +86,14 @@ describe.skipIf(serverMissing !== null)(`two Redis workers, one SIGKILLed${serve
   it("the survivor finishes the dead worker's URLs within about the worker TTL, not the 300 s lease", async () => {
     const hits: Hit[] = [];
     let victim: RunningCli | undefined;
+    let survivor: RunningCli | undefined;
     let killed: Hit | undefined;
     const sites = await startSlowSites((hit) => {
       hits.push(hit);
-      // Killed as soon as a page request of its own reaches a server: it holds that URL's lease.
+      // The survivor starts once the victim is under way (so that the victim surely gets pages of
+      // its own on a busy machine), and the victim is killed as soon as a page request of its own
+      // reaches a server: it holds that URL's lease.
+      if (survivor === undefined && hit.ua === VICTIM_UA) survivor = start(SURVIVOR_UA, 'survivor');
       if (killed === undefined && victim !== undefined && hit.ua === VICTIM_UA && hit.path.startsWith('/p/')) {
         killed = hit;
         victim.child.kill('SIGKILL');
@@ -98,13 +103,13 @@ describe.skipIf(serverMissing !== null)(`two Redis workers, one SIGKILLed${serve
       startCli(['crawl', '--ua', ua, '--allow-net', '127.0.0.0/8', '--store', redis.url, '--crawl-id', 'killed', '--delay', '0', '--scope', 'any', '--log', 'plain', '--out', join(dir, `${name}.jsonl`), ...sites.origins.map((o) => `${o}/`)]);
     const startedAt = Date.now();
     victim = start(VICTIM_UA, 'victim');
-    const survivor = start(SURVIVOR_UA, 'survivor');
     try {
       const deadline = (ms: number) => new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`not over within ${ms} ms`)), ms).unref());
       const victimResult: CliResult = await Promise.race([victim.done, deadline(15_000)]);
       expect(killed, 'the victim was killed with a request in flight').toBeDefined();
-      expect(victimResult.code).toBeNull(); // killed by a signal
-      const result = await Promise.race([survivor.done, deadline(30_000)]);
+      expect(victimResult.code, victimResult.stderr).toBeNull(); // killed by a signal
+      expect(survivor).toBeDefined();
+      const result = await Promise.race([survivor!.done, deadline(30_000)]);
       const crawlMs = Date.now() - startedAt;
       expect(result.code, result.stderr).toBe(0);
       expect(result.stderr).not.toMatch(/Unhandled error event|\n\s+at |internal error/);
@@ -121,7 +126,7 @@ describe.skipIf(serverMissing !== null)(`two Redis workers, one SIGKILLed${serve
       expect(again!.at - killed!.at).toBeLessThan(13_000);
       expect(crawlMs).toBeLessThan(20_000);
     } finally {
-      for (const worker of [victim, survivor]) if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill('SIGKILL');
+      for (const worker of [victim, survivor]) if (worker !== undefined && worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill('SIGKILL');
       await sites.close();
     }
   }, 60_000);
