@@ -18,7 +18,7 @@ export async function runCrawl(args: readonly string[], io: Io): Promise<ExitCod
     return EXIT_OK;
   }
   if (options.reportFile !== undefined) checkWritable(options.reportFile, '--report');
-  const store = await openStore(options.store, options);
+  const store = await openStore(options.store, { ...options, say: (line) => void write(io.stderr, line) });
   let outputs;
   try {
     for (const note of store.notes ?? []) await write(io.stderr, `politely: ${escapeControls(note)}\n`);

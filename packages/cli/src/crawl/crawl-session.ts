@@ -102,7 +102,7 @@ export async function runCrawlSession(config: CrawlSessionConfig): Promise<Crawl
   const outcome: CrawlOutcome = {
     stats: finalStats,
     interrupted,
-    ...(failure === undefined ? {} : { failure: failure.message }),
+    ...(failure === undefined ? {} : { failure: failure.message, failureCode: failure.code }),
     nothingFetched: nothingFetched(finalStats, interrupted || failure !== undefined),
     outputs: outputs.files,
     reportFile: reportFailure === undefined ? config.reportFile : undefined,

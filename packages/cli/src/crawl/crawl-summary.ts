@@ -12,6 +12,8 @@ export interface CrawlOutcome {
   readonly interrupted: boolean;
   /** Why the crawl stopped before its end (an output or the store failed). */
   readonly failure?: string;
+  /** The failure's code: `ERR_OUTPUT` (the store keeps what is not done) or `ERR_STORE` (the store itself failed). */
+  readonly failureCode?: string;
   /** The crawl ran to its end and fetched nothing: every seed was refused or failed. */
   readonly nothingFetched?: boolean;
   readonly outputs: readonly OutputFile[];
@@ -26,7 +28,10 @@ export function keptText(outcome: CrawlOutcome): string {
     outputs.length === 0
       ? `${stats.pages} pages fetched (no --out file: their records were not kept)`
       : outputs.map((file) => `${file.records + file.earlier} pages written to ${file.path}`).join('; ');
-  const queued = store.durable
+  const queued =
+    outcome.failureCode === 'ERR_STORE'
+      ? `the crawl's state in ${store.label} failed or is gone, so it cannot be resumed as it was`
+      : store.durable
     ? `${stats.queued} URLs still queued in ${store.label}: ${store.resumeHint}`
     : `${stats.queued} URLs still queued in memory: lost on exit (${store.resumeHint})`;
   return `${written}; ${queued}`;

@@ -5,7 +5,7 @@
 import type { RobotsCacheStore } from '@politely/core';
 import type { FrontierStore } from '@politely/crawler';
 import { CliError } from '../cli-error.js';
-import { quoteInput } from '../input/quote-input.js';
+import { escapeControls, quoteInput } from '../input/quote-input.js';
 import type { CrawlReportData } from '../report/report-data.js';
 import type { StoreSpec } from './crawl-options.js';
 
@@ -33,6 +33,8 @@ export interface OpenedStore {
 const REPORT_KEY = 'cli-report';
 
 export interface StoreSettings {
+  /** Where the store's warnings go (a lost connection, a Redis that may lose the crawl). @default stderr */
+  readonly say?: (line: string) => void;
   readonly minDelayMs: number;
   readonly perHostConcurrency: number;
   readonly crawlId: string | undefined;
@@ -89,7 +91,9 @@ async function openRedisStore(url: string, settings: StoreSettings): Promise<Ope
   const crawlId = settings.crawlId ?? '';
   const defaultHostPolicy = { delayMs: settings.minDelayMs, maxInFlight: settings.perHostConcurrency };
   const say = (line: string): void => {
-    process.stderr.write(`politely: ${line}\n`);
+    const text = `politely: ${escapeControls(line)}\n`;
+    if (settings.say === undefined) process.stderr.write(text);
+    else settings.say(text);
   };
   let link: ReturnType<typeof redis.createRedisLink>;
   let store: ReturnType<typeof redis.createRedisFrontierStore>;
