@@ -9,7 +9,7 @@ import { extractFromDocument, type ExtractedPage } from './extract/extract-links
 import { decodeText } from './fetch/decode-text.js';
 import { fetchPage } from './fetch/fetch-page.js';
 import type { Frontier } from './frontier/frontier.js';
-import type { FrontierLease, FrontierStore } from './frontier/frontier-store.js';
+import type { FrontierLease, FrontierStore, SettleOptions } from './frontier/frontier-store.js';
 import type { ResolvedCrawlerOptions } from './options.js';
 import type { EnqueueOptions, PageContext } from './page-context.js';
 import { retryAfterMs } from './politeness/delay.js';
@@ -52,8 +52,9 @@ const NO_PAGE_ROBOTS = { noindex: false, nofollow: false, sources: [] } as const
 
 export class UrlProcessor {
   /**
-   * Per host, the latest Retry-After or backoff this process has set: no settle moves the host's
-   * clock before it, whatever order the requests in flight at the host answer in.
+   * Per host, the latest Retry-After or backoff this process has met, known the moment the
+   * response is in. Every settle of this process tells the store (which keeps the holds of every
+   * worker): so it learns a hold from whichever request to the host settles first.
    */
   private readonly holds = new HostHolds();
 
@@ -67,7 +68,7 @@ export class UrlProcessor {
       // Aborted, a fatal handler error, or a store failure: the URL goes back to the queue (if
       // the store still answers), nothing is lost. Only an abort is expected here: anything else
       // escaped every stage's own handling, so the crawl cannot go on as if it had not happened.
-      await this.release(lease, lease.previousHostReadyAt).catch(() => {});
+      await this.release(lease, { hostReadyAt: lease.previousHostReadyAt }).catch(() => {});
       if (!(error instanceof PolitelyError && error.code === 'ERR_ABORTED')) this.deps.onFatal(error);
     }
   }
@@ -75,6 +76,9 @@ export class UrlProcessor {
   private async run(lease: FrontierLease, claimedAt: number): Promise<void> {
     const { store, gate, politeness, options } = this.deps;
     const { entry } = lease;
+    // A hold this process knows and the store may not yet (the request that met it has not
+    // settled: its handler runs): no request, the URL goes back and the host's clock with the hold.
+    if (this.holds.current(entry.hostKey, claimedAt) !== undefined) return this.release(lease, { hostReadyAt: lease.previousHostReadyAt });
     const check = await gate.check(entry.url, options.userAgent, { signal: this.deps.signal });
     const robotsAt = this.deps.robotsRequestedAt.get(entry.hostKey);
     const robotsUsedSlot = robotsAt !== undefined && robotsAt >= claimedAt;
@@ -95,19 +99,19 @@ export class UrlProcessor {
     if (!check.allowed) {
       const detail = check.rule === undefined ? check.reason : `line ${check.rule.line}: ${check.rule.text}`;
       this.skip(entry.url, 'robots', detail, entry.referrer);
-      return this.complete(lease, afterRobots);
+      return this.complete(lease, { hostReadyAt: afterRobots });
     }
     const processor = this.processorFor(lease);
-    if (processor === null) return this.complete(lease, afterRobots);
+    if (processor === null) return this.complete(lease, { hostReadyAt: afterRobots });
     if (processor?.fetch === false) {
       await this.runProcessor(lease, processor, undefined);
-      return this.complete(lease, afterRobots);
+      return this.complete(lease, { hostReadyAt: afterRobots });
     }
     // The robots.txt request used this host's turn: the URL waits for the next one.
     const overBudget = processor === undefined && this.deps.pageBudget.started >= this.deps.pageBudget.max;
     // A lease past its expiry may already be another worker's: the store assumes no request after it.
     const leaseExpired = Date.now() >= lease.leaseExpiresAt;
-    if (robotsUsedSlot || overBudget || leaseExpired) return this.release(lease, afterRobots);
+    if (robotsUsedSlot || overBudget || leaseExpired) return this.release(lease, { hostReadyAt: afterRobots });
     return this.fetchAndHandle(lease, processor, check);
   }
 
@@ -141,7 +145,8 @@ export class UrlProcessor {
       return this.complete(lease);
     }
     // Nothing but robots.txt retries for this host until it recovers: a backoff, held like one.
-    return this.release(lease, this.hold(entry.hostKey, Date.now() + retryInMs));
+    const until = Date.now() + retryInMs;
+    return this.release(lease, { hostReadyAt: until }, until);
   }
 
   private async fetchAndHandle(lease: FrontierLease, processor: ResourceProcessor | undefined, check: RobotsCheck): Promise<void> {
@@ -175,12 +180,12 @@ export class UrlProcessor {
       // A server that does not speak HTTP at this URL will not start to on a retry; nor is it a
       // sign of overload, so the host keeps its pace.
       this.reportError(lease, outcome.error, 'fetch', false);
-      return this.complete(lease, endedAt + politeness.delayMs(entry.hostKey));
+      return this.complete(lease, { hostReadyAt: endedAt + politeness.delayMs(entry.hostKey) });
     }
     if (outcome.kind === 'failure') return this.failAttempt(lease, outcome.error, endedAt + politeness.failed(entry.hostKey, latencyMs, null));
     if (outcome.kind === 'skip') {
       this.skip(entry.url, outcome.reason, outcome.error.message, entry.referrer);
-      return this.complete(lease, endedAt + politeness.delayMs(entry.hostKey));
+      return this.complete(lease, { hostReadyAt: endedAt + politeness.delayMs(entry.hostKey) });
     }
     const { response } = outcome;
     // The host's clock runs from the response head: by then the request had reached the server,
@@ -203,7 +208,7 @@ export class UrlProcessor {
       this.hold(entry.hostKey, anchor + Math.min(options.backoffMaxMs, asked));
     }
     politeness.succeeded(entry.hostKey, latencyMs, response.status);
-    const paced = anchor + politeness.delayMs(entry.hostKey);
+    const paced = { hostReadyAt: anchor + politeness.delayMs(entry.hostKey) };
     if (outcome.kind === 'redirect') {
       await this.followRedirect(lease, outcome.location);
       return this.complete(lease, paced);
@@ -221,33 +226,45 @@ export class UrlProcessor {
     const attempt = (lease.entry.retries ?? 0) + 1;
     const willRetry = attempt <= this.deps.options.maxRetries;
     this.reportError(lease, error, 'fetch', willRetry);
-    const hostReadyAt = this.hold(lease.entry.hostKey, notBefore);
+    const settle = this.settleOptions(lease, { hostReadyAt: notBefore }, notBefore);
     if (willRetry) {
       this.deps.stats.retries++;
-      return this.deps.store.retry(lease.id, { hostReadyAt });
+      return this.deps.store.retry(lease.id, settle);
     }
-    return this.complete(lease, hostReadyAt);
+    return this.deps.store.complete(lease.id, settle);
   }
 
-  // Every settle goes through these: the host's clock is never set before a hold (host-clock.ts).
+  // Every lease ends through these or `failAttempt`. `hostReadyAt` paces the host after this
+  // request (or hands the claim's clock back); `hostNotBefore` holds it (a Retry-After, a
+  // backoff). The store keeps each host's latest hold and never sets its clock before it, whoever
+  // settles next: another request of this process, or of another worker sharing the store
+  // (frontier-store.ts, SettleOptions). So a pace never undoes a hold, here or elsewhere.
 
-  /** No request to the host may start before `until`; returns the host's hold (≥ until). */
-  private hold(hostKey: string, until: number): number {
-    return this.holds.hold(hostKey, until, Date.now());
+  /** No request to the host may start before `until` (a Retry-After, a backoff). */
+  private hold(hostKey: string, until: number): void {
+    this.holds.hold(hostKey, until, Date.now());
   }
 
-  private readyAt(lease: FrontierLease, proposed: number | undefined): number | undefined {
-    return this.holds.readyAt(lease.entry.hostKey, proposed, Date.now());
+  /**
+   * What a settle tells the store: the pace asked for, and the host's hold in this process (raised
+   * to `hold` first, if given). The pace is raised to the hold here too, for a store that keeps
+   * no holds of its own (one written before `hostNotBefore`).
+   */
+  private settleOptions(lease: FrontierLease, { hostReadyAt }: SettleOptions, hold?: number): SettleOptions {
+    const { hostKey } = lease.entry;
+    const now = Date.now();
+    if (hold !== undefined) this.holds.hold(hostKey, hold, now);
+    const hostNotBefore = this.holds.current(hostKey, now);
+    const readyAt = this.holds.readyAt(hostKey, hostReadyAt, now);
+    return { ...(readyAt === undefined ? {} : { hostReadyAt: readyAt }), ...(hostNotBefore === undefined ? {} : { hostNotBefore }) };
   }
 
-  private complete(lease: FrontierLease, hostReadyAt?: number): Promise<void> {
-    const readyAt = this.readyAt(lease, hostReadyAt);
-    return this.deps.store.complete(lease.id, readyAt === undefined ? {} : { hostReadyAt: readyAt });
+  private complete(lease: FrontierLease, pace: SettleOptions = {}): Promise<void> {
+    return this.deps.store.complete(lease.id, this.settleOptions(lease, pace));
   }
 
-  private release(lease: FrontierLease, hostReadyAt: number): Promise<void> {
-    const readyAt = this.readyAt(lease, hostReadyAt);
-    return this.deps.store.release(lease.id, readyAt === undefined ? {} : { hostReadyAt: readyAt });
+  private release(lease: FrontierLease, pace: SettleOptions, hold?: number): Promise<void> {
+    return this.deps.store.release(lease.id, this.settleOptions(lease, pace, hold));
   }
 
   private async followRedirect(lease: FrontierLease, location: string): Promise<void> {

@@ -278,7 +278,8 @@ return { known, int(nextAt) }
 `;
 
 /**
- * settle (complete, release or retry) — ARGV: head, lease id, how, hostReadyAt ('' = keep).
+ * settle (complete, release or retry) — ARGV: head, lease id, how, hostReadyAt ('' = keep),
+ * hostNotBefore ('' = no new hold).
  * Returns 1, or 0 when the lease is gone (no effect).
  */
 const SETTLE = `${PRELUDE}
@@ -295,13 +296,20 @@ else
   local retries = (tonumber(string.sub(member, 1, space - 1)) or 0) + 1
   pushBack(h, int(retries) .. string.sub(member, space), priority)
 end
-if ARGV[8] ~= '' then
-  -- While other requests to the host are in flight its clock only moves forward: moving it
-  -- back would shorten the gap after theirs.
-  if inFlight == 0 or tonumber(ARGV[8]) > (tonumber(redis.call('HGET', hk(h), 'r')) or 0) then
-    redis.call('HSET', hk(h), 'r', ARGV[8])
-  end
+-- The host's hold (nb: a Retry-After or backoff, whichever worker's) only rises, and its clock is
+-- never set before it: a 200 settled by one worker cannot undo another's Retry-After.
+local s = redis.call('HMGET', hk(h), 'r', 'nb')
+local clock, hold = s[1] or '0', s[2] or '0'
+if ARGV[9] ~= '' and tonumber(ARGV[9]) > tonumber(hold) then
+  hold = ARGV[9]
+  redis.call('HSET', hk(h), 'nb', hold)
 end
+local readyAt = clock
+-- While other requests to the host are in flight its clock only moves forward: moving it back
+-- would shorten the gap after theirs.
+if ARGV[8] ~= '' and (inFlight == 0 or tonumber(ARGV[8]) > tonumber(clock)) then readyAt = ARGV[8] end
+if tonumber(hold) > tonumber(readyAt) then readyAt = hold end
+if readyAt ~= clock then redis.call('HSET', hk(h), 'r', readyAt) end
 reschedule(h)
 return 1
 `;
@@ -312,7 +320,15 @@ local h = ARGV[6]
 ensureHost(h, ARGV[7], ARGV[8])
 if ARGV[9] ~= '' then redis.call('HSET', hk(h), 'd', ARGV[9]) end
 if ARGV[10] ~= '' then redis.call('HSET', hk(h), 'm', ARGV[10]) end
-if ARGV[11] ~= '' then redis.call('HSET', hk(h), 'r', ARGV[11]) end
+if ARGV[11] ~= '' then
+  -- Never before the host's hold (see SETTLE).
+  local hold = redis.call('HGET', hk(h), 'nb')
+  if hold and tonumber(hold) > tonumber(ARGV[11]) then
+    redis.call('HSET', hk(h), 'r', hold)
+  else
+    redis.call('HSET', hk(h), 'r', ARGV[11])
+  end
+end
 reschedule(h)
 return 1
 `;

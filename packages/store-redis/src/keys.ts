@@ -9,7 +9,8 @@
 //   <prefix>meta          HASH  the crawl marker (crawl: a random id of this crawl's state, createdAt),
 //                               beat (the last heartbeat, Redis time), queued, done, addSeq, backSeq
 //   <prefix>q:<hostKey>   ZSET  the host's queue: encoded entry → score (see queue-score.ts)
-//   <prefix>h:<hostKey>   HASH  the host: r readyAt, d delayMs, m maxInFlight, f inFlight, n done, a added
+//   <prefix>h:<hostKey>   HASH  the host: r readyAt, d delayMs, m maxInFlight, f inFlight, n done, a added,
+//                               nb its hold (the latest Retry-After/backoff; r is never set before it)
 //   <prefix>l:<leaseId>   HASH  one lease: h hostKey, e encoded entry, p queue priority, x expiry, b clock before,
 //                               w its worker (lease ids are `<workerId>.<n>`, chosen by the worker)
 //   <prefix>workers       ZSET  worker id → the end of its registration (Redis time, ms; 0 = closed)

@@ -2,9 +2,9 @@
 // all in Redis, so that any number of worker processes on any number of machines share one crawl
 // and its politeness. Every state change is one Lua script (frontier-scripts.ts), atomic.
 //
-// Times: the `now` of each claim and the `hostReadyAt` of each settle come from the workers'
-// clocks and are compared across workers, so the machines' clocks must agree (NTP): a worker
-// whose clock runs s ms ahead may start a request up to s ms early. Worker registrations
+// Times: the `now` of each claim and the `hostReadyAt` and `hostNotBefore` of each settle come
+// from the workers' clocks and are compared across workers, so the machines' clocks must agree
+// (NTP): a worker whose clock runs s ms ahead may start a request up to s ms early. Worker registrations
 // (heartbeats) use Redis's own clock.
 //
 // Failures. A connection lost mid-crawl is waited for (see connection.ts); a crawl whose state
@@ -93,6 +93,9 @@ export interface ResolvedRedisFrontierStoreOptions {
 }
 
 const ENTRY_POINT = 'createRedisFrontierStore';
+
+/** `SettleOptions` of the FrontierStore contract: the host's clock after a settle, and its hold. */
+type Settle = { readonly hostReadyAt?: number; readonly hostNotBefore?: number };
 
 export function resolveRedisFrontierStoreOptions(options: RedisFrontierStoreOptions): ResolvedRedisFrontierStoreOptions {
   const count = (name: string, value: number, min: number): number => {
@@ -210,16 +213,16 @@ class Store implements RedisFrontierStore {
     return { lease: this.leaseOf(String(id), String(member), Number(expiresAt), Number(previous)) };
   }
 
-  complete(leaseId: string, options: { readonly hostReadyAt?: number } = {}): Promise<void> {
-    return this.settle(leaseId, 'complete', options.hostReadyAt);
+  complete(leaseId: string, options: Settle = {}): Promise<void> {
+    return this.settle(leaseId, 'complete', options);
   }
 
-  release(leaseId: string, options: { readonly hostReadyAt?: number } = {}): Promise<void> {
-    return this.settle(leaseId, 'release', options.hostReadyAt);
+  release(leaseId: string, options: Settle = {}): Promise<void> {
+    return this.settle(leaseId, 'release', options);
   }
 
-  retry(leaseId: string, options: { readonly hostReadyAt?: number } = {}): Promise<void> {
-    return this.settle(leaseId, 'retry', options.hostReadyAt);
+  retry(leaseId: string, options: Settle = {}): Promise<void> {
+    return this.settle(leaseId, 'retry', options);
   }
 
   async setHostPolicy(hostKey: string, policy: Partial<HostPolicy> & { readonly readyAt?: number }): Promise<void> {
@@ -359,9 +362,11 @@ class Store implements RedisFrontierStore {
     return [...this.keys, this.options.prefix, this.crawl, this.workerId, this.options.workerTtlMs, this.options.heartbeatMs];
   }
 
-  private async settle(leaseId: string, how: 'complete' | 'release' | 'retry', hostReadyAt: number | undefined): Promise<void> {
+  /** The host's clock and hold go with the settle, in one script (see SETTLE: holds only rise). */
+  private async settle(leaseId: string, how: 'complete' | 'release' | 'retry', { hostReadyAt, hostNotBefore }: Settle): Promise<void> {
     const readyAt = hostReadyAt === undefined ? '' : Math.ceil(time(`${how}: hostReadyAt`, hostReadyAt));
-    await this.call(how, () => this.commands.politelyFrontierSettle(...this.head(), leaseId, how, readyAt));
+    const notBefore = hostNotBefore === undefined ? '' : Math.ceil(time(`${how}: hostNotBefore`, hostNotBefore));
+    await this.call(how, () => this.commands.politelyFrontierSettle(...this.head(), leaseId, how, readyAt, notBefore));
   }
 }
 

@@ -19,7 +19,13 @@
 // - Partial indexes keep the rest O(log n): `hosts_ready` holds only the hosts that could be
 //   claimed from (something queued, room in flight), by clock; `urls_leases` only the leased
 //   URLs, by expiry.
-// - `hosts` keeps the counters (queued, in_flight, done, added), so counts never scan `urls`.
+// - `hosts` keeps the counters (queued, in_flight, done, added), so counts never scan `urls`,
+//   and each host's clock (`ready_at`) with its hold (`not_before`, from migration 2): the
+//   latest Retry-After or backoff a settle gave. It only rises, and `ready_at` is never set
+//   before it (the FrontierStore contract's `hostNotBefore`).
+//
+// A migration is appended, never edited: a file records the ones it had applied, and older code
+// refuses a file that has more than it knows.
 
 import type { Database } from 'better-sqlite3';
 import { PolitelyError } from '@politely/core';
@@ -80,6 +86,11 @@ const MIGRATIONS: readonly string[] = [
     value      TEXT    NOT NULL,
     updated_at INTEGER NOT NULL
   );
+  `,
+  // 2: per-host holds. 0 (no hold) for the hosts of an existing file, whose clocks stay as they
+  // are; `hosts_ready` (on ready_at) is unchanged.
+  `
+  ALTER TABLE hosts ADD COLUMN not_before INTEGER NOT NULL DEFAULT 0;
   `,
 ];
 

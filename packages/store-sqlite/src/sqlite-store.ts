@@ -82,6 +82,8 @@ function ownerOf(options: ResolvedSqliteFrontierStoreOptions): OwnerInfo | undef
 }
 
 type LeaseEnd = 'complete' | 'release' | 'retry';
+/** `SettleOptions` of the FrontierStore contract. */
+type Settle = { readonly hostReadyAt?: number; readonly hostNotBefore?: number };
 type PolicyChange = Partial<HostPolicy> & { readonly readyAt?: number };
 
 /** A host's counters while one `add` runs: read once, written back once. */
@@ -101,7 +103,7 @@ class SqliteStore implements SqliteFrontierStore {
   private leaseCounter = 0;
   private readonly transactAdd: (entries: readonly FrontierEntry[], maxPerHost: number) => AddOutcome[];
   private readonly transactClaim: (now: number, leaseMs: number) => ClaimResult;
-  private readonly transactEnd: (leaseId: string, how: LeaseEnd, hostReadyAt: number | null) => void;
+  private readonly transactEnd: (leaseId: string, how: LeaseEnd, settle: Settle) => void;
   private readonly transactPolicy: (hostKey: string, policy: PolicyChange) => void;
 
   readonly reclaimedLeases: number;
@@ -119,7 +121,7 @@ class SqliteStore implements SqliteFrontierStore {
     // host's state and then writes it cannot be overtaken by another process in between.
     this.transactAdd = immediate(db, (entries: readonly FrontierEntry[], maxPerHost: number) => this.addNow(entries, maxPerHost));
     this.transactClaim = immediate(db, (now: number, leaseMs: number) => this.claimNow(now, leaseMs));
-    this.transactEnd = immediate(db, (leaseId: string, how: LeaseEnd, hostReadyAt: number | null) => this.endLease(leaseId, how, hostReadyAt));
+    this.transactEnd = immediate(db, (leaseId: string, how: LeaseEnd, settle: Settle) => this.endLease(leaseId, how, settle));
     this.transactPolicy = immediate(db, (hostKey: string, policy: PolicyChange) => {
       const host = this.hostSlot(hostKey);
       this.s.hostPolicy.run(policy.delayMs ?? null, policy.maxInFlight ?? null, policy.readyAt ?? null, host.id);
@@ -143,16 +145,16 @@ class SqliteStore implements SqliteFrontierStore {
     return this.transactClaim(now, leaseMs);
   }
 
-  async complete(leaseId: string, options: { readonly hostReadyAt?: number } = {}): Promise<void> {
-    this.transactEnd(leaseId, 'complete', options.hostReadyAt ?? null);
+  async complete(leaseId: string, options: Settle = {}): Promise<void> {
+    this.transactEnd(leaseId, 'complete', options);
   }
 
-  async release(leaseId: string, options: { readonly hostReadyAt?: number } = {}): Promise<void> {
-    this.transactEnd(leaseId, 'release', options.hostReadyAt ?? null);
+  async release(leaseId: string, options: Settle = {}): Promise<void> {
+    this.transactEnd(leaseId, 'release', options);
   }
 
-  async retry(leaseId: string, options: { readonly hostReadyAt?: number } = {}): Promise<void> {
-    this.transactEnd(leaseId, 'retry', options.hostReadyAt ?? null);
+  async retry(leaseId: string, options: Settle = {}): Promise<void> {
+    this.transactEnd(leaseId, 'retry', options);
   }
 
   async setHostPolicy(hostKey: string, policy: PolicyChange): Promise<void> {
@@ -258,7 +260,7 @@ class SqliteStore implements SqliteFrontierStore {
     const expired = this.s.expiredLeases.all(now);
     for (const { id, host_id, priority } of expired) {
       this.s.urlRequeued.run({ retried: 0, id });
-      this.s.hostRequeued.run(null, host_id);
+      this.s.hostRequeued.run({ readyAt: null, notBefore: null, id: host_id });
       this.queues.pushFront(host_id, priority, id);
     }
     return expired.length;
@@ -270,19 +272,20 @@ class SqliteStore implements SqliteFrontierStore {
     return at === null ? null : Math.min(at, now + this.options.idlePollMs);
   }
 
-  private endLease(leaseId: string, how: LeaseEnd, hostReadyAt: number | null): void {
+  private endLease(leaseId: string, how: LeaseEnd, { hostReadyAt, hostNotBefore }: Settle): void {
     const parsed = parseLeaseId(leaseId);
     if (parsed === null) return;
     // A lease that expired (and was perhaps claimed again) is stale: ending it does nothing.
     const leased = this.s.leasedUrl.get(parsed.rowId, parsed.token);
     if (leased === undefined) return;
+    const host = { readyAt: hostReadyAt ?? null, notBefore: hostNotBefore ?? null, id: leased.host_id };
     if (how === 'complete') {
       this.s.urlDone.run(parsed.rowId);
-      this.s.hostCompleted.run(hostReadyAt, leased.host_id);
+      this.s.hostCompleted.run(host);
       return;
     }
     this.s.urlRequeued.run({ retried: how === 'retry' ? 1 : 0, id: parsed.rowId });
-    this.s.hostRequeued.run(hostReadyAt, leased.host_id);
+    this.s.hostRequeued.run(host);
     if (how === 'retry') this.queues.pushBack(leased.host_id, leased.priority, parsed.rowId);
     else this.queues.pushFront(leased.host_id, leased.priority, parsed.rowId);
   }

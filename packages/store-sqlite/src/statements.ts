@@ -19,6 +19,13 @@ export interface QueueRow {
 
 type Nullable<T> = T | null;
 
+/** How a settle sets the host's clock (null: as it is) and its hold (null: no new hold). */
+export interface HostSettle {
+  readonly readyAt: Nullable<number>;
+  readonly notBefore: Nullable<number>;
+  readonly id: number;
+}
+
 export interface FrontierStatements {
   readonly hostByKey: Statement<[string], HostSlot>;
   readonly insertHost: Statement<[string, number, number], HostSlot>;
@@ -41,13 +48,17 @@ export interface FrontierStatements {
   readonly earliestLeaseExpiry: Statement<[], { at: number | null }>;
   readonly leasedUrl: Statement<[number, string], { host_id: number; priority: number }>;
   readonly urlDone: Statement<[number]>;
-  readonly hostCompleted: Statement<[Nullable<number>, number]>;
+  readonly hostCompleted: Statement<[HostSettle]>;
   readonly urlRequeued: Statement<[{ retried: number; id: number }]>;
-  readonly hostRequeued: Statement<[Nullable<number>, number]>;
+  readonly hostRequeued: Statement<[HostSettle]>;
   readonly hostPolicy: Statement<[Nullable<number>, Nullable<number>, Nullable<number>, number]>;
   readonly totals: Statement<[], { queued: number | null; in_flight: number | null; done: number | null; active: number }>;
   readonly busiestHosts: Statement<[number], { key: string; queued: number; in_flight: number; done: number; ready_at: number }>;
 }
+
+/** The SET terms of a settle's clock and hold (parameters @readyAt, @notBefore). */
+const SETTLE_CLOCK = `not_before = max(not_before, coalesce(@notBefore, 0)),
+       ready_at = max(coalesce(@readyAt, ready_at), not_before, coalesce(@notBefore, 0))`;
 
 export function prepareFrontierStatements(db: Database): FrontierStatements {
   const p = <P extends unknown[], R = unknown>(sql: string): Statement<P, R> => db.prepare<P, R>(sql);
@@ -79,16 +90,24 @@ export function prepareFrontierStatements(db: Database): FrontierStatements {
     earliestLeaseExpiry: p('SELECT min(lease_expires_at) AS at FROM urls INDEXED BY urls_leases WHERE state = 1'),
     leasedUrl: p('SELECT host_id, priority FROM urls WHERE id = ? AND state = 1 AND lease_id = ?'),
     urlDone: p('UPDATE urls SET state = 2, lease_id = NULL, lease_expires_at = NULL WHERE id = ?'),
-    hostCompleted: p('UPDATE hosts SET in_flight = in_flight - 1, done = done + 1, ready_at = coalesce(?, ready_at) WHERE id = ?'),
+    // A settle: the hold only rises, and the clock is never set before it. (Every right-hand side
+    // reads the row as it was: `not_before` there is the old hold, so the new one is named too.)
+    hostCompleted: p(
+      `UPDATE hosts SET in_flight = in_flight - 1, done = done + 1, ${SETTLE_CLOCK}
+       WHERE id = @id`,
+    ),
     // `retried`: 1 for a retry, 0 for a release or an expired lease (the count stays as it was).
     urlRequeued: p(
       `UPDATE urls SET state = 0, lease_id = NULL, lease_expires_at = NULL,
        retries = CASE WHEN @retried = 0 THEN retries ELSE coalesce(retries, 0) + @retried END WHERE id = @id`,
     ),
-    hostRequeued: p('UPDATE hosts SET in_flight = in_flight - 1, queued = queued + 1, ready_at = coalesce(?, ready_at) WHERE id = ?'),
+    hostRequeued: p(
+      `UPDATE hosts SET in_flight = in_flight - 1, queued = queued + 1, ${SETTLE_CLOCK}
+       WHERE id = @id`,
+    ),
     hostPolicy: p(
-      `UPDATE hosts SET delay_ms = coalesce(?, delay_ms), max_in_flight = coalesce(?, max_in_flight), ready_at = coalesce(?, ready_at)
-       WHERE id = ?`,
+      `UPDATE hosts SET delay_ms = coalesce(?, delay_ms), max_in_flight = coalesce(?, max_in_flight),
+       ready_at = max(coalesce(?, ready_at), not_before) WHERE id = ?`,
     ),
     totals: p(
       `SELECT sum(queued) AS queued, sum(in_flight) AS in_flight, sum(done) AS done,

@@ -51,6 +51,44 @@ describe('createSqliteFrontierStore', () => {
     expect(() => createSqliteFrontierStore({ path })).toThrow(new RegExp(`schema version ${SCHEMA_VERSION + 1} is newer`));
   });
 
+  it('migrates a crawl file of schema 1 (no host holds): queues, clocks and counts kept, holds from then on', async () => {
+    const path = temp.file();
+    const before = openStore(path, 1000, 2);
+    await before.add([entry('http://a.test/1'), entry('http://a.test/2'), entry('http://a.test/3')]);
+    const done = (await before.claim({ now: 0, leaseMs: 60_000 })).lease!;
+    await before.complete(done.id, { hostReadyAt: 5000 });
+    await before.close();
+    // The file as schema 1 wrote it: hosts without not_before, one migration recorded.
+    const raw = new Database(path);
+    raw.exec('ALTER TABLE hosts DROP COLUMN not_before; DELETE FROM schema_version WHERE version > 1');
+    raw.close();
+
+    const store = openStore(path, 1000, 2);
+    expect(store.db.prepare('SELECT max(version) FROM schema_version').pluck().get()).toBe(SCHEMA_VERSION);
+    expect(store.db.prepare('SELECT key, ready_at, not_before FROM hosts').all()).toEqual([{ key: 'a.test', ready_at: 5000, not_before: 0 }]);
+    expect(await store.counts()).toMatchObject({ queued: 2, inFlight: 0, done: 1 });
+    expect(await store.claim({ now: 4999, leaseMs: 60_000 })).toEqual({ lease: null, nextReadyAt: 5000 });
+    await store.setHostPolicy('a.test', { delayMs: 0 });
+    const [refused, ok] = [(await store.claim({ now: 5000, leaseMs: 60_000 })).lease!, (await store.claim({ now: 5000, leaseMs: 60_000 })).lease!];
+    await store.retry(refused.id, { hostReadyAt: 9000, hostNotBefore: 9000 });
+    await store.complete(ok.id, { hostReadyAt: 5100 });
+    expect(await store.claim({ now: 8999, leaseMs: 60_000 })).toEqual({ lease: null, nextReadyAt: 9000 });
+    expect((await store.claim({ now: 9000, leaseMs: 60_000 })).lease?.entry.url).toBe('http://a.test/2');
+  });
+
+  it('keeps one process’s hold against another’s settle on a shared file', async () => {
+    const path = temp.file();
+    const [one, two] = [openStore(path, 0, 2, true), openStore(path, 0, 2, true)];
+    await one.add([entry('http://a.test/1'), entry('http://a.test/2'), entry('http://a.test/3')]);
+    const refused = (await one.claim({ now: 0, leaseMs: 60_000 })).lease!;
+    const ok = (await two.claim({ now: 0, leaseMs: 60_000 })).lease!;
+    await one.retry(refused.id, { hostReadyAt: 2000, hostNotBefore: 2000 });
+    await two.complete(ok.id, { hostReadyAt: 400 });
+    await two.setHostPolicy('a.test', { readyAt: 0 });
+    for (const store of [one, two]) expect(await store.claim({ now: 1999, leaseMs: 60_000 })).toEqual({ lease: null, nextReadyAt: 2000 });
+    expect((await two.claim({ now: 2000, leaseMs: 60_000 })).lease?.entry.hostKey).toBe('a.test');
+  });
+
   it('rejects invalid options', () => {
     expect(() => createSqliteFrontierStore({ path: '' })).toThrow(/path/);
     expect(() => createSqliteFrontierStore({ path: temp.file(), defaultHostPolicy: { maxInFlight: 0 } })).toThrow(/maxInFlight/);

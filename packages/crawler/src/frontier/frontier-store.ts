@@ -84,6 +84,37 @@ export interface HostCounts {
   readonly readyAt: number;
 }
 
+/**
+ * How a settle (`complete`, `release`, `retry`) sets the host's clock: the time its next request
+ * may start. Two kinds of time, kept apart because they behave differently:
+ *
+ * - a pace (`hostReadyAt`) is about this request only: the delay after its response, or, when no
+ *   request was made, the clock as it was before the claim (`previousHostReadyAt`, handed back so
+ *   that, say, a robots-disallowed URL costs the host no delay slot). It may move the clock back.
+ * - a hold (`hostNotBefore`) is about the host: the server asked for a pause (`Retry-After` on
+ *   429/503), or a failure backs off. With several requests in flight at one host — in one
+ *   process or in several workers sharing the store — they settle in any order, and a later 200
+ *   must not let the next request go before a sibling's Retry-After.
+ *
+ * So the store keeps per host the latest hold it was told (it only rises), and never sets the
+ * host's clock before it: not by the `hostReadyAt` of any settle, whoever sends it, nor by
+ * `setHostPolicy({ readyAt })`. A claim only moves the clock later. The retried URL goes back to
+ * its host's queue, whose clock holds it too: no per-URL "not before" is needed.
+ */
+export interface SettleOptions {
+  /**
+   * The host's clock after this settle (ms since the epoch); omitted, the clock stays as it is.
+   * Raised to the host's hold if it is earlier.
+   */
+  readonly hostReadyAt?: number;
+  /**
+   * No request to the host may start before this (ms since the epoch): a Retry-After or a
+   * backoff. The store keeps the latest such time per host, never lowers it, and never sets the
+   * host's clock before it (see `SettleOptions`).
+   */
+  readonly hostNotBefore?: number;
+}
+
 export interface FrontierStore {
   /** Adds entries whose URL was never added before (dedupe is the store's job). */
   add(entries: readonly FrontierEntry[], options?: AddOptions): Promise<AddOutcome[]>;
@@ -93,13 +124,19 @@ export interface FrontierStore {
    * now + its delay. Expired leases are returned to their queues first.
    */
   claim(request: ClaimRequest): Promise<ClaimResult>;
-  /** The URL is finished (fetched, skipped or failed for good). */
-  complete(leaseId: string, options?: { readonly hostReadyAt?: number }): Promise<void>;
+  /**
+   * The URL is finished (fetched, skipped or failed for good). A lease that is no longer this
+   * worker's (expired, settled) is ignored, options included.
+   */
+  complete(leaseId: string, options?: SettleOptions): Promise<void>;
   /** Puts the URL back at the head of its host queue (the attempt did not count). */
-  release(leaseId: string, options?: { readonly hostReadyAt?: number }): Promise<void>;
+  release(leaseId: string, options?: SettleOptions): Promise<void>;
   /** Puts the URL back for another attempt, with its retry count raised. */
-  retry(leaseId: string, options?: { readonly hostReadyAt?: number }): Promise<void>;
-  /** Sets a host's politeness policy (crawl-delay learned, backoff, Retry-After). */
+  retry(leaseId: string, options?: SettleOptions): Promise<void>;
+  /**
+   * Sets a host's politeness policy (crawl-delay learned). `readyAt` sets its clock, but never
+   * before the host's hold (see `SettleOptions`).
+   */
   setHostPolicy(hostKey: string, policy: Partial<HostPolicy> & { readonly readyAt?: number }): Promise<void>;
   counts(): Promise<FrontierCounts>;
   /** The busiest hosts first, at most `limit`. */

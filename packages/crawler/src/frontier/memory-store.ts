@@ -13,6 +13,7 @@ import {
   type FrontierStore,
   type HostCounts,
   type HostPolicy,
+  type SettleOptions,
 } from './frontier-store.js';
 import { Heap } from './heap.js';
 
@@ -34,6 +35,8 @@ interface HostState {
   readonly key: string;
   readonly queue: Heap<QueuedEntry>;
   readyAt: number;
+  /** The latest hold (Retry-After, backoff) settles gave: `readyAt` is never set before it. */
+  notBefore: number;
   delayMs: number;
   maxInFlight: number;
   inFlight: number;
@@ -124,34 +127,34 @@ class MemoryFrontierStore implements FrontierStore {
     }
   }
 
-  async complete(leaseId: string, options: { hostReadyAt?: number } = {}): Promise<void> {
+  async complete(leaseId: string, options: SettleOptions = {}): Promise<void> {
     const record = this.takeLease(leaseId);
     if (record === undefined) return;
     record.host.done++;
     this.done++;
-    this.settle(record.host, options.hostReadyAt);
+    this.settle(record.host, options);
   }
 
-  async release(leaseId: string, options: { hostReadyAt?: number } = {}): Promise<void> {
+  async release(leaseId: string, options: SettleOptions = {}): Promise<void> {
     const record = this.takeLease(leaseId);
     if (record === undefined) return;
     this.requeue(record, record.lease.entry);
-    this.settle(record.host, options.hostReadyAt);
+    this.settle(record.host, options);
   }
 
-  async retry(leaseId: string, options: { hostReadyAt?: number } = {}): Promise<void> {
+  async retry(leaseId: string, options: SettleOptions = {}): Promise<void> {
     const record = this.takeLease(leaseId);
     if (record === undefined) return;
     const entry = record.lease.entry;
     this.enqueue(record.host, { entry: { ...entry, retries: (entry.retries ?? 0) + 1 }, sequence: this.sequence++ });
-    this.settle(record.host, options.hostReadyAt);
+    this.settle(record.host, options);
   }
 
   async setHostPolicy(hostKey: string, policy: Partial<HostPolicy> & { readyAt?: number }): Promise<void> {
     const host = this.host(hostKey);
     if (policy.delayMs !== undefined) host.delayMs = policy.delayMs;
     if (policy.maxInFlight !== undefined) host.maxInFlight = policy.maxInFlight;
-    if (policy.readyAt !== undefined) host.readyAt = policy.readyAt;
+    if (policy.readyAt !== undefined) host.readyAt = Math.max(policy.readyAt, host.notBefore);
     this.reschedule(host);
   }
 
@@ -177,6 +180,7 @@ class MemoryFrontierStore implements FrontierStore {
         key,
         queue: new Heap(byPriorityThenSequence),
         readyAt: 0,
+        notBefore: 0,
         delayMs: this.defaultDelayMs,
         maxInFlight: this.defaultMaxInFlight,
         inFlight: 0,
@@ -207,8 +211,10 @@ class MemoryFrontierStore implements FrontierStore {
     return record;
   }
 
-  private settle(host: HostState, hostReadyAt: number | undefined): void {
-    if (hostReadyAt !== undefined) host.readyAt = hostReadyAt;
+  /** Holds only rise; the clock is set as asked, but never before the hold (see `SettleOptions`). */
+  private settle(host: HostState, { hostReadyAt, hostNotBefore }: SettleOptions): void {
+    if (hostNotBefore !== undefined) host.notBefore = Math.max(host.notBefore, hostNotBefore);
+    host.readyAt = Math.max(hostReadyAt ?? host.readyAt, host.notBefore);
     this.reschedule(host);
   }
 

@@ -11,20 +11,24 @@
 // With several requests in flight at one host they settle in any order. A pace is only about its
 // own request: it must never move the clock back before a hold that another request set (a 200
 // that settles after a sibling's 503 `Retry-After: 2` would otherwise let the next request, even
-// the refused URL's retry, go at once). So holds are remembered per host, and every settle sets
-// max(its own time, the hold).
+// the refused URL's retry, go at once).
+//
+// The store is where that rule lives (`SettleOptions.hostNotBefore` in frontier-store.ts): it
+// keeps per host the latest hold it is told, and never sets the clock before it, whichever
+// worker's settle asks. That is the only place every worker of a shared store (Redis, a shared
+// SQLite file) meets.
+//
+// What this process's record adds: a hold is known here the moment its response is in, but the
+// store learns it only when a request settles. So every settle of this process sends the host's
+// current hold (the store hears it from whichever request settles first: a 503 on a URL's last
+// attempt settles only after its handler), and a URL claimed for a host held here goes back
+// without a request. The pace sent is raised to the hold too, for a store written before
+// `hostNotBefore` that keeps no holds.
 //
 // Retry-After is host-wide: the server is asking the client to slow down, not about one URL. The
 // retried URL goes back to its host's queue, and a URL is only claimed when its host's clock has
 // come; since nothing moves the clock before the hold, the URL is not requested again before its
 // Retry-After either. No per-URL "not before" is needed in the store.
-//
-// This record is this process's, and that is enough while one crawler settles a host's requests:
-// the memory store, and a SQLite crawl file (one owner process; after a restart the persisted
-// clock still holds, and no request is in flight to settle before it). Workers that share one
-// store (Redis) each know only their own holds: for a hold to survive another worker's settle,
-// the store itself must keep it (a per-host "not before" that only moves later, and a clock
-// never set before it).
 
 /** The time a settle should set the host's clock to: never before a hold still in force. */
 export function settledReadyAt(proposed: number | undefined, holdUntil: number | undefined, now: number): number | undefined {

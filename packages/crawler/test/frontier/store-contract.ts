@@ -1,6 +1,6 @@
-// The FrontierStore contract, run against every store (memory now; SQLite and Redis later).
+// The FrontierStore contract, run against every store (memory, SQLite, Redis).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { FrontierEntry, FrontierStore, HostPolicy } from '../../src/frontier/frontier-store.js';
+import type { FrontierEntry, FrontierLease, FrontierStore, HostPolicy } from '../../src/frontier/frontier-store.js';
 
 export type StoreFactory = (options: { defaultHostPolicy: Partial<HostPolicy> }) => Promise<FrontierStore>;
 
@@ -132,6 +132,150 @@ export function describeFrontierStoreContract(name: string, factory: StoreFactor
       expect(await store.counts()).toMatchObject({ queued: 0, inFlight: 0, done: 200 });
     });
 
+    // Holds (`hostNotBefore`: a Retry-After, a backoff) against paces (`hostReadyAt`).
+
+    /** Two URLs of host `h` claimed at 0 (two in flight allowed), and a third queued. */
+    async function twoInFlight(h = 'h'): Promise<[FrontierLease, FrontierLease]> {
+      await store.setHostPolicy(h, { delayMs: 0, maxInFlight: 2 });
+      await store.add([entry(`http://${h}/1`), entry(`http://${h}/2`), entry(`http://${h}/3`)]);
+      const leases = [await store.claim({ now: 0, leaseMs: 600_000 }), await store.claim({ now: 0, leaseMs: 600_000 })].map((r) => r.lease);
+      expect(leases.map((l) => l?.entry.hostKey)).toEqual([h, h]);
+      return leases as [FrontierLease, FrontierLease];
+    }
+
+    /**
+     * When host `h` may next be claimed: `now` if a claim at `now` gets its URL (handed back at
+     * once), else the host's clock, checked against the store's claims: nothing a moment before
+     * it, and "look again" no later than it (a shared store may say sooner: URLs are in flight).
+     * Every other host of a test is held at least as long.
+     */
+    async function nextClaimAt(h = 'h', now = 0): Promise<number> {
+      const result = await store.claim({ now, leaseMs: 600_000 });
+      if (result.lease !== null) {
+        expect(result.lease.entry.hostKey).toBe(h);
+        await store.release(result.lease.id, { hostReadyAt: result.lease.previousHostReadyAt });
+        return now;
+      }
+      const readyAt = (await store.hostCounts()).find((c) => c.hostKey === h)!.readyAt;
+      expect(result.nextReadyAt).not.toBeNull();
+      expect(result.nextReadyAt!).toBeLessThanOrEqual(readyAt);
+      expect((await store.claim({ now: readyAt - 1, leaseMs: 600_000 })).lease).toBeNull();
+      return readyAt;
+    }
+
+    for (const holdFirst of [true, false]) {
+      it(`keeps a hold that one settle gave against ${holdFirst ? 'a later' : 'an earlier'} settle with an earlier clock`, async () => {
+        const [refused, ok] = await twoInFlight();
+        if (holdFirst) {
+          await store.retry(refused.id, { hostReadyAt: 2100, hostNotBefore: 2100 });
+          await store.complete(ok.id, { hostReadyAt: 400 });
+        } else {
+          await store.complete(ok.id, { hostReadyAt: 400 });
+          await store.retry(refused.id, { hostReadyAt: 2100, hostNotBefore: 2100 });
+        }
+        expect(await nextClaimAt('h', 500)).toBe(2100);
+        expect((await store.claim({ now: 2099, leaseMs: 600_000 })).lease).toBeNull();
+        expect((await store.claim({ now: 2100, leaseMs: 600_000 })).lease?.entry.hostKey).toBe('h');
+      });
+    }
+
+    it('keeps a hold given alone (no clock asked): the clock is raised to it', async () => {
+      const [first, second] = await twoInFlight();
+      await store.complete(first.id, { hostNotBefore: 5000 });
+      expect(await nextClaimAt('h', 100)).toBe(5000);
+      await store.complete(second.id); // no clock, no hold: nothing moves
+      expect(await nextClaimAt('h', 100)).toBe(5000);
+    });
+
+    it('keeps a hold against setHostPolicy({ readyAt }), which still moves the clock later', async () => {
+      const [refused, ok] = await twoInFlight();
+      await store.retry(refused.id, { hostReadyAt: 3000, hostNotBefore: 3000 });
+      await store.setHostPolicy('h', { readyAt: 0 });
+      expect(await nextClaimAt('h', 100)).toBe(3000);
+      await store.setHostPolicy('h', { delayMs: 10, maxInFlight: 2 }); // no clock: the clock stays
+      expect(await nextClaimAt('h', 100)).toBe(3000);
+      await store.setHostPolicy('h', { readyAt: 4000 });
+      expect(await nextClaimAt('h', 100)).toBe(4000);
+      await store.complete(ok.id, { hostReadyAt: 3500 }); // a pace after the hold may move it back, not before it
+      expect(await nextClaimAt('h', 100)).toBe(3500);
+    });
+
+    it('keeps a hold when a claim that made no request is handed back, which without a hold restores the clock', async () => {
+      await store.setHostPolicy('h', { delayMs: 1000, maxInFlight: 1 });
+      await store.add([entry('http://h/1'), entry('http://h/2')]);
+      // No hold: handing the claim back restores the clock it had (no delay slot spent).
+      const free = (await store.claim({ now: 0, leaseMs: 600_000 })).lease!;
+      await store.release(free.id, { hostReadyAt: free.previousHostReadyAt });
+      expect(await nextClaimAt('h', 0)).toBe(0);
+      // A hold: the hand-back cannot undo it.
+      const held = (await store.claim({ now: 0, leaseMs: 600_000 })).lease!;
+      await store.retry(held.id, { hostReadyAt: 7000, hostNotBefore: 7000 });
+      const again = (await store.claim({ now: 7000, leaseMs: 600_000 })).lease!;
+      await store.release(again.id, { hostReadyAt: 0 });
+      expect(await nextClaimAt('h', 100)).toBe(7000);
+    });
+
+    it('only raises a hold: a shorter one later does not shorten it', async () => {
+      const [first, second] = await twoInFlight();
+      await store.retry(first.id, { hostReadyAt: 9000, hostNotBefore: 9000 });
+      await store.retry(second.id, { hostReadyAt: 3000, hostNotBefore: 3000 });
+      expect(await nextClaimAt('h', 100)).toBe(9000);
+      await store.setHostPolicy('h', { readyAt: 5000 });
+      expect(await nextClaimAt('h', 100)).toBe(9000);
+      // A later hold raises it.
+      const next = (await store.claim({ now: 9000, leaseMs: 600_000 })).lease!;
+      await store.retry(next.id, { hostReadyAt: 100, hostNotBefore: 12_000 });
+      expect(await nextClaimAt('h', 9000)).toBe(12_000);
+    });
+
+    it('keeps holds per host', async () => {
+      const [a] = await twoInFlight('a');
+      const [b] = await twoInFlight('b');
+      await store.retry(a.id, { hostReadyAt: 8000, hostNotBefore: 8000 });
+      await store.complete(b.id, { hostReadyAt: 100 });
+      await store.setHostPolicy('b', { readyAt: 50 });
+      // b is not held: its last URL now; a is held: nothing more until 8000.
+      expect((await store.claim({ now: 200, leaseMs: 600_000 })).lease?.entry.hostKey).toBe('b');
+      expect(await nextClaimAt('a', 200)).toBe(8000);
+    });
+
+    it('ignores the hold of a lease that is no longer held (expired and claimed again)', async () => {
+      await store.setHostPolicy('h', { delayMs: 0, maxInFlight: 1 });
+      await store.add([entry('http://h/1')]);
+      const stale = (await store.claim({ now: 0, leaseMs: 500 })).lease!;
+      const fresh = (await store.claim({ now: 1000, leaseMs: 600_000 })).lease!;
+      await store.retry(stale.id, { hostReadyAt: 50_000, hostNotBefore: 50_000 });
+      await store.complete(fresh.id, { hostReadyAt: 1000 });
+      expect((await store.counts()).done).toBe(1);
+      await store.add([entry('http://h/2')]);
+      expect(await nextClaimAt('h', 1000)).toBe(1000);
+    });
+
+    it('keeps the latest hold with four requests in flight, settled in all 24 orders', async () => {
+      // answers: Retry-After to 2000 ms, a 200, a hand-back, a Retry-After to 1500 ms; settled 100 ms apart.
+      const orders = permutations([0, 1, 2, 3]);
+      for (const [k, order] of orders.entries()) {
+        const h = `o${k}`;
+        await store.setHostPolicy(h, { delayMs: 50, maxInFlight: 4 });
+        await store.add(Array.from({ length: 6 }, (_, i) => entry(`http://${h}/${i}`)));
+        const leases: FrontierLease[] = [];
+        for (let i = 0; i < 4; i++) {
+          const claimed = (await store.claim({ now: i * 50, leaseMs: 600_000 })).lease;
+          expect(claimed?.entry.hostKey).toBe(h);
+          leases.push(claimed!);
+        }
+        for (const [step, index] of order.entries()) {
+          const lease = leases[index]!;
+          const now = 300 + step * 100;
+          if (index === 0) await store.retry(lease.id, { hostReadyAt: 2000, hostNotBefore: 2000 });
+          else if (index === 1) await store.complete(lease.id, { hostReadyAt: now + 50 });
+          else if (index === 2) await store.release(lease.id, { hostReadyAt: lease.previousHostReadyAt });
+          else await store.retry(lease.id, { hostReadyAt: 1500, hostNotBefore: 1500 });
+        }
+        expect(await nextClaimAt(h, 700), `order ${order.join(',')}`).toBe(2000);
+      }
+    });
+
     if (reopen !== undefined) it('keeps queued URLs, dedupe, done counts, host clocks and in-flight leases across a restart', async () => {
       const options = { defaultHostPolicy: { delayMs: 1000, maxInFlight: 1 } };
       await store.add([entry('http://a/1'), entry('http://a/2'), entry('http://b/1', { priority: 3, data: { k: 'v' }, kind: 'sitemap' })]);
@@ -162,5 +306,27 @@ export function describeFrontierStoreContract(name: string, factory: StoreFactor
       expect(seen.sort()).toEqual(remaining);
       expect(remaining).toContain(inFlight.lease!.entry.url);
     });
+
+    if (reopen !== undefined) it('keeps a host’s hold across a restart', async () => {
+      const options = { defaultHostPolicy: { delayMs: 1000, maxInFlight: 1 } };
+      await store.setHostPolicy('h', { delayMs: 0, maxInFlight: 2 });
+      await store.add([entry('http://h/1'), entry('http://h/2'), entry('http://h/3')]);
+      const refused = (await store.claim({ now: 0, leaseMs: 600_000 })).lease!;
+      await store.retry(refused.id, { hostReadyAt: 60_000, hostNotBefore: 60_000 });
+      store = await reopen!(store, options);
+      await store.setHostPolicy('h', { readyAt: 0 });
+      expect(await nextClaimAt('h', 100)).toBe(60_000);
+      const [first, second] = [(await store.claim({ now: 60_000, leaseMs: 600_000 })).lease!, (await store.claim({ now: 60_000, leaseMs: 600_000 })).lease!];
+      await store.retry(first.id, { hostReadyAt: 90_000, hostNotBefore: 90_000 });
+      store = await reopen!(store, options); // `second` is left in flight, as by a killed worker
+      await store.setHostPolicy('h', { readyAt: 61_000 });
+      expect(await nextClaimAt('h', 61_000)).toBe(90_000);
+      expect(second.entry.hostKey).toBe('h');
+    });
   });
+}
+
+function permutations<T>(items: readonly T[]): T[][] {
+  if (items.length <= 1) return [[...items]];
+  return items.flatMap((item, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]));
 }

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { createCrawler } from '../../src/crawler.js';
+import { startServer } from '../e2e/test-server.js';
 import { HostHolds, raisedHold, settledReadyAt } from '../../src/politeness/host-clock.js';
 import { createMemoryFrontierStore } from '../../src/frontier/memory-store.js';
 import type { FrontierLease, FrontierStore } from '../../src/frontier/frontier-store.js';
@@ -54,7 +56,8 @@ describe('HostHolds', () => {
 });
 
 // Requests in flight at one host, answered in every order, on a fake clock: the memory store
-// keeps the host's clock, and settles go through HostHolds as the crawler's do.
+// keeps the host's clock and its hold, and settles go through HostHolds as the crawler's do (the
+// pace raised to the process's hold, and the hold sent as `hostNotBefore`).
 
 const HOST = 'example.test';
 type Answer =
@@ -85,17 +88,23 @@ async function startHost(inFlight: number, delayMs = 0): Promise<Harness> {
 async function settle({ store, holds }: Harness, lease: FrontierLease, answer: Answer, now: number, delayMs = 0): Promise<number | undefined> {
   switch (answer.kind) {
     case 'ok':
-      await store.complete(lease.id, { hostReadyAt: holds.readyAt(HOST, now + delayMs, now)! });
+      await store.complete(lease.id, { hostReadyAt: holds.readyAt(HOST, now + delayMs, now)!, ...held(holds, now) });
       return undefined;
     case 'retry-after': {
       const notBefore = now + answer.ms;
-      await store.retry(lease.id, { hostReadyAt: holds.hold(HOST, notBefore, now) });
+      await store.retry(lease.id, { hostReadyAt: holds.hold(HOST, notBefore, now), ...held(holds, now) });
       return notBefore;
     }
     case 'hand-back':
-      await store.release(lease.id, { hostReadyAt: holds.readyAt(HOST, lease.previousHostReadyAt, now)! });
+      await store.release(lease.id, { hostReadyAt: holds.readyAt(HOST, lease.previousHostReadyAt, now)!, ...held(holds, now) });
       return undefined;
   }
+}
+
+/** The process's hold on the host, as a settle tells the store. */
+function held(holds: HostHolds, now: number): { hostNotBefore?: number } {
+  const hold = holds.current(HOST, now);
+  return hold === undefined ? {} : { hostNotBefore: hold };
 }
 
 function permutations<T>(items: readonly T[]): T[][] {
@@ -132,12 +141,19 @@ describe('the host clock with several requests in flight, answers in any order',
     }
   });
 
-  it('the store alone would let the 200 pull the clock back (what the holds prevent)', async () => {
-    const harness = await startHost(2);
-    const [a, b] = harness.leases as [FrontierLease, FrontierLease];
-    await harness.store.retry(a.id, { hostReadyAt: 100 + 2000 });
-    await harness.store.complete(b.id, { hostReadyAt: 400 });
-    expect((await firstClaim(harness.store, 0, 5000))!.at).toBe(400);
+  it('a store told no hold lets the 200 pull the clock back; told it, the store keeps it (for every worker)', async () => {
+    const unheld = await startHost(2);
+    const [a, b] = unheld.leases as [FrontierLease, FrontierLease];
+    await unheld.store.retry(a.id, { hostReadyAt: 100 + 2000 });
+    await unheld.store.complete(b.id, { hostReadyAt: 400 });
+    expect((await firstClaim(unheld.store, 0, 5000))!.at).toBe(400);
+
+    const told = await startHost(2);
+    const [c, d] = told.leases as [FrontierLease, FrontierLease];
+    await told.store.retry(c.id, { hostReadyAt: 100 + 2000, hostNotBefore: 100 + 2000 });
+    // Another worker's 200: its process knows no hold.
+    await told.store.complete(d.id, { hostReadyAt: 400 });
+    expect((await firstClaim(told.store, 0, 5000))!.at).toBe(2100);
   });
 
   const four: Array<{ name: string; answers: Answer[] }> = [
@@ -178,4 +194,44 @@ describe('the host clock with several requests in flight, answers in any order',
       });
     }
   }
+});
+
+// End to end, one crawler: the hold is known in the process the moment the 503 is in, before the
+// store hears of it (a URL's last attempt settles only after its handler).
+describe('a hold known in the process and not yet in the store', () => {
+  it('a URL claimed for the held host goes back without a request (judged by the server)', async () => {
+    let refusedAt: number | undefined;
+    const server = await startServer(
+      {
+        '/robots.txt': 'User-agent: *\nAllow: /\n',
+        '/': ['/p1', '/p2', '/p3'].map((p) => `<a href="${p}">${p}</a>`).join(''),
+        '/p1': (_req, res) => {
+          refusedAt = performance.now();
+          res.writeHead(503, { 'retry-after': '2', 'content-type': 'text/html' });
+          res.end('later');
+        },
+      },
+      '127.0.0.1',
+      (path) => (path.startsWith('/p') ? `page ${path}` : undefined),
+    );
+    // The host's clock lets a request start every 300 ms, with room for three in flight: /p2 is
+    // claimed 300 ms after /p1, while /p1's handler still holds its lease (its only attempt, so
+    // the store hears of the Retry-After when the handler is done, 1.5 s later).
+    const crawler = createCrawler({
+      userAgent: 'TestBot/1.0 (+http://example.invalid/bot)',
+      allowNet: ['127.0.0.0/8'],
+      seeds: [`${server.base}/`],
+      minDelayMs: 300,
+      perHostConcurrency: 3,
+      maxRetries: 0,
+      handler: (page) => (page.status === 503 ? new Promise((resolve) => setTimeout(resolve, 1500)) : undefined),
+    });
+    const stats = await crawler.run().finally(() => server.close());
+    expect(refusedAt).toBeDefined();
+    const after = server.log.filter((r) => r.at > refusedAt!);
+    expect(after.map((r) => r.path).sort()).toEqual(['/p2', '/p3']);
+    // performance.now() of the server; the crawler reads the Retry-After from when the response was in.
+    for (const request of after) expect(request.at - refusedAt!, request.path).toBeGreaterThanOrEqual(2000);
+    expect(stats).toMatchObject({ byStatus: { 200: 3, 503: 1 } });
+  });
 });
