@@ -23,6 +23,7 @@ export { createMemoryFrontierStore } from './frontier/memory-store.js';
 export type { MemoryFrontierStoreOptions } from './frontier/memory-store.js';
 export type {
   FrontierStore,
+  SettleOptions,
   FrontierEntry,
   FrontierLease,
   ClaimRequest,

@@ -25,6 +25,7 @@ import {
   type FrontierStore,
   type HostCounts,
   type HostPolicy,
+  type SettleOptions,
 } from '@politely/crawler';
 import { openRedis, type OpenedRedis, type RedisConnection, type RedisLinkOptions } from './connection.js';
 import { decodeEntry, encodeEntry } from './entry-codec.js';
@@ -95,7 +96,7 @@ export interface ResolvedRedisFrontierStoreOptions {
 const ENTRY_POINT = 'createRedisFrontierStore';
 
 /** `SettleOptions` of the FrontierStore contract: the host's clock after a settle, and its hold. */
-type Settle = { readonly hostReadyAt?: number; readonly hostNotBefore?: number };
+type Settle = SettleOptions;
 
 export function resolveRedisFrontierStoreOptions(options: RedisFrontierStoreOptions): ResolvedRedisFrontierStoreOptions {
   const count = (name: string, value: number, min: number): number => {

@@ -17,6 +17,7 @@ import {
   type FrontierStore,
   type HostCounts,
   type HostPolicy,
+  type SettleOptions,
 } from '@politely/crawler';
 import { createCrawlMetadata, type CrawlMetadata } from './crawl-meta.js';
 import { HostQueues, type QueueAppender } from './host-queues.js';
@@ -83,7 +84,7 @@ function ownerOf(options: ResolvedSqliteFrontierStoreOptions): OwnerInfo | undef
 
 type LeaseEnd = 'complete' | 'release' | 'retry';
 /** `SettleOptions` of the FrontierStore contract. */
-type Settle = { readonly hostReadyAt?: number; readonly hostNotBefore?: number };
+type Settle = SettleOptions;
 type PolicyChange = Partial<HostPolicy> & { readonly readyAt?: number };
 
 /** A host's counters while one `add` runs: read once, written back once. */
