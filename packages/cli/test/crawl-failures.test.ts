@@ -164,6 +164,23 @@ describe('politely crawl: a disk that fills or a file that cannot be written', (
   }, 30_000);
 });
 
+describe('politely crawl: an output whose folder is removed mid-crawl', () => {
+  it('stops with exit 74 and a line naming the file, and keeps every page not written in the store', async () => {
+    const folder = join(dir, 'doomed');
+    mkdirSync(folder);
+    const out = join(folder, 'out.jsonl');
+    const db = join(dir, 'doomed.db');
+    // Slowed down (one request at a time, 20 ms apart: about 8 s in all) so it is surely mid-crawl.
+    const run = startCli(crawlArgs('--store', `sqlite:${db}`, '--out', out, '--delay', '20', '--per-host-concurrency', '1'));
+    await run.waitFor(/^200 page /m, 10_000);
+    rmSync(folder, { recursive: true, force: true });
+    const result = await run.done;
+    expect(result.code).toBe(74);
+    expect(result.stderr).toContain(`politely: could not write ${out}: the file was deleted (or its folder removed)`);
+    expect(notDoneIn(db).length).toBeGreaterThan(0);
+  }, 30_000);
+});
+
 describe('politely crawl: resume after SIGKILL', () => {
   it('five SIGKILLs and resumes of the same command: every page in the output exactly once, no resume waits for a dead lease', async () => {
     const db = join(dir, 'killed.db');

@@ -89,6 +89,9 @@ export class AppendFile {
       this.waiters = [];
       try {
         await writeAll(this.handle, Buffer.from(text, 'utf8'));
+        // A file deleted (or whose folder was removed) takes writes without complaint, into an
+        // inode no one can open again: that is a loss, so it fails like a full disk.
+        if (this.regular && (await this.handle.stat()).nlink === 0) throw new Error('the file was deleted (or its folder removed) while the crawl wrote to it');
         this.size += Buffer.byteLength(text, 'utf8');
         for (const waiter of waiters) waiter.resolve();
       } catch (error) {
