@@ -11,10 +11,9 @@
 // that arrives after it was started after a settle and must obey the Retry-After: no tolerance
 // window is needed.
 
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { createCrawler, type CrawlStats } from '@politely/crawler';
+import { startRetryAfterSite, violations, type Site } from '../../crawler/test/e2e/retry-after-site.js';
 import { createRedisFrontierStore, createRedisRobotsCache } from '../src/index.js';
 import { deleteCrawls, REDIS_URL, redisDownReason, redisSuiteTitle, uniqueCrawlId, warnIfSkipped } from './redis-helpers.js';
 
@@ -27,101 +26,11 @@ const PAGES = ['/p1', '/p2', '/p3', '/p4'];
 /** How long every page but the refused one takes to answer: it settles well after the 503. */
 const SLOW_MS = 400;
 
-interface Arrival {
-  readonly path: string;
-  /** Date.now() at the server when the request arrived. */
-  readonly at: number;
-}
-
-interface Refusal {
-  /** Date.now() at the server just before the 503 was sent. */
-  readonly sentAt: number;
-  /** Requests in the log when it was sent (every later one arrived after it). */
-  readonly arrivedBefore: number;
-  /** No request to the host may arrive before this. */
-  readonly notBefore: number;
-}
-
-interface Site {
-  readonly base: string;
-  readonly arrivals: Arrival[];
-  readonly refusals: Refusal[];
-  close(): Promise<void>;
-}
-
-async function startSite(): Promise<Site> {
-  const arrivals: Arrival[] = [];
-  const refusals: Refusal[] = [];
-  const timers = new Set<NodeJS.Timeout>();
-  const later = (ms: number, fn: () => void): void => {
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      fn();
-    }, ms);
-    timers.add(timer);
-  };
-  const pageArrivals = (): number => arrivals.filter((a) => a.path.startsWith('/p')).length;
-  let refused = false;
-
-  const refuse = (res: ServerResponse, waitedMs: number): void => {
-    // Both workers' requests are in (bounded wait).
-    if (pageArrivals() < 2 && waitedMs < 5000) {
-      later(10, () => refuse(res, waitedMs + 10));
-      return;
-    }
-    const sentAt = Date.now();
-    refusals.push({ sentAt, arrivedBefore: arrivals.length, notBefore: sentAt + RETRY_AFTER_S * 1000 });
-    res.writeHead(503, { 'retry-after': String(RETRY_AFTER_S), 'content-type': 'text/plain' });
-    res.end('later');
-  };
-
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const path = req.url ?? '';
-    arrivals.push({ path, at: Date.now() });
-    if (path === '/robots.txt') {
-      res.setHeader('content-type', 'text/plain');
-      res.end('User-agent: *\nAllow: /\n');
-    } else if (path === '/') {
-      res.setHeader('content-type', 'text/html; charset=utf-8');
-      res.end(PAGES.map((p) => `<a href="${p}">${p}</a>`).join(''));
-    } else if (path === '/p1' && !refused) {
-      refused = true;
-      refuse(res, 0);
-    } else if (PAGES.includes(path)) {
-      later(path === '/p1' ? 0 : SLOW_MS, () => {
-        res.setHeader('content-type', 'text/html; charset=utf-8');
-        res.end(`page ${path}`);
-      });
-    } else {
-      res.statusCode = 404;
-      res.end('not found');
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  let closed = false;
-  return {
-    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    arrivals,
-    refusals,
-    close: async () => {
-      if (closed) return;
-      closed = true;
-      for (const timer of timers) clearTimeout(timer);
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
-}
+/** One 503 with `Retry-After: 2` to /p1 of four pages, held until both workers' requests are in. */
+const startSite = (): Promise<Site> => startRetryAfterSite({ status: 503, form: 'seconds', seconds: RETRY_AFTER_S, inFlight: 2, pages: PAGES.length, slowMs: SLOW_MS });
 
 /** Requests to the host that arrived after the 503 was sent and before its Retry-After ran out. */
-function tooEarly(site: Site): string[] {
-  return site.refusals.flatMap((refusal) =>
-    site.arrivals
-      .slice(refusal.arrivedBefore)
-      .filter((arrival) => arrival.at < refusal.notBefore)
-      .map((arrival) => `${arrival.path} at +${arrival.at - refusal.sentAt} ms, not before +${refusal.notBefore - refusal.sentAt} ms`),
-  );
-}
+const tooEarly = (site: Site): string[] => violations(site).hostWide;
 
 describe.skipIf(redisDown !== null)(redisSuiteTitle('Retry-After across two Redis workers', redisDown), () => {
   it('a 200 settled by one worker does not move the host clock back before the other’s 503 Retry-After', async () => {
