@@ -23,6 +23,7 @@ import { FRONTIER_SCRIPT_KEY_COUNT, FRONTIER_SCRIPTS } from '../src/frontier-scr
 import { frontierKeys } from '../src/keys.js';
 import { deleteCrawls, REDIS_URL, redisDownReason, redisSuiteTitle, uniqueCrawlId, warnIfSkipped } from './redis-helpers.js';
 import { freePort, redisServerMissing, startOwnRedis, type OwnRedis } from './redis-server.js';
+import { rejection } from '../../../test/support/rejection.js';
 
 const redisDown = await redisDownReason();
 warnIfSkipped('redis-resilience.test.ts', redisDown);
@@ -33,15 +34,6 @@ const BUILT = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 
 const entry = (url: string): FrontierEntry => ({ url, hostKey: new URL(url).hostname, depth: 0, priority: 0 });
 
-async function rejection(promise: Promise<unknown>): Promise<PolitelyError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(PolitelyError);
-    return error as PolitelyError;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe.skipIf(redisDown !== null)(redisSuiteTitle('Redis store: workers and their leases', redisDown), () => {
   const crawlIds = new Set<string>();

@@ -2,6 +2,7 @@ import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createUndiciRobotsFetch, PolitelyError, type RobotsFetchRequest, type UndiciRobotsFetch } from '@politely/core';
 import { startServer, type TestServer } from './http-server.js';
+import { rejection } from '../../../../test/support/rejection.js';
 
 const KiB = 1024;
 let server: TestServer;
@@ -22,15 +23,6 @@ function request(path = '/robots.txt', fields: Partial<RobotsFetchRequest> = {})
   return { url: server.origin + path, userAgent: 'TestBot/1.0', signal: new AbortController().signal, maxBytes: 500 * KiB, ...fields };
 }
 
-async function rejection(promise: Promise<unknown>): Promise<PolitelyError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(PolitelyError);
-    return error as PolitelyError;
-  }
-  throw new Error('expected the fetch to reject');
-}
 
 describe('createUndiciRobotsFetch', () => {
   it('returns status, headers and body, and sends the User-Agent and accept-encoding', async () => {

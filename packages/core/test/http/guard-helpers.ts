@@ -1,8 +1,7 @@
 // What the SSRF guard's tests share: a request to send through the client, and the refusal it
 // must end in.
 
-import { expect } from 'vitest';
-import { PolitelyError, type HttpRequest } from '@politely/core';
+import type { HttpRequest } from '@politely/core';
 
 /** A small GET through the shared client. */
 export const guardRequest = (url: string): HttpRequest => ({
@@ -13,11 +12,4 @@ export const guardRequest = (url: string): HttpRequest => ({
 });
 
 /** The PolitelyError `promise` rejects with (failing the test if it resolves or rejects otherwise). */
-export async function refusal(promise: Promise<unknown>): Promise<PolitelyError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(PolitelyError);
-  return error as PolitelyError;
-}
+export { rejection as refusal } from '../../../../test/support/rejection.js';
