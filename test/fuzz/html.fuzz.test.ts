@@ -3,7 +3,7 @@
 // nesting cap flattens what would make the HTML parser quadratic).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { extractPage } from '@politely/crawler';
+import { extractPage } from '../../packages/crawler/src/extract/extract-links.js';
 import { decodeText } from '../../packages/crawler/src/fetch/decode-text.js';
 import { capHtmlNesting } from '../../packages/crawler/src/extract/nesting-cap.js';
 import { fuzzParams, fuzzTimeoutMs, MAX_RATIO_FOR_8X, measureScaling } from './fuzz-support.js';

@@ -1,7 +1,8 @@
 // The crawler's limits against a real server: links per page, the trap heuristic, the header
 // limit, and the safe defaults every limit has.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCrawler, resolveCrawlerOptions, type CrawlerOptions, type CrawlStats, type SkipEvent } from '@politely/crawler';
+import { createCrawler, type CrawlerOptions, type CrawlStats, type SkipEvent } from '@politely/crawler';
+import { resolveCrawlerOptions } from '../../src/options.js';
 import { startServer, type Handler, type TestServer } from './test-server.js';
 
 const USER_AGENT = 'LimitBot/1.0 (+http://example.invalid/bot)';
