@@ -24,12 +24,11 @@ export type {
 export { createRobotsGate } from './gate/robots-gate.js';
 export type {
   RobotsGate,
-  RobotsCheck,
-  RobotsCheckReason,
   RobotsCheckOptions,
   RobotsSitemapsOptions,
   RobotsGateEvents,
 } from './gate/robots-gate.js';
+export type { RobotsCheck, RobotsCheckFetch, RobotsCheckReason } from './gate/robots-check.js';
 export type { RobotsGateOptions } from './gate/robots-gate-options.js';
 export type { RobotsFetchEvent, RobotsRedirectError } from './gate/fetch-robots-txt.js';
 export { robotsOriginOf, robotsTxtUrlOf } from './gate/origin.js';

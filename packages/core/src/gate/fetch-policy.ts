@@ -2,6 +2,7 @@
 // status classes, cache lifetime, backoff, and the verdict a cache record stands for.
 // Pure: no I/O, no timers; `now` (ms since the epoch) is always an argument.
 
+import type { PolitelyErrorCode } from '../errors.js';
 import { retryAfterMs } from '../http/retry-after.js';
 import type { RobotsBodyEncoding, RobotsCacheCopy, RobotsCacheRecord, RobotsOutcome } from './robots-cache.js';
 
@@ -64,7 +65,10 @@ export type RobotsFetchResult =
       readonly status: number | null;
       readonly url: string;
       readonly retryAfter?: string;
+      /** What the network error said, for people (when `status` is null). */
       readonly error?: string;
+      /** The `PolitelyError` code of the network error, when it was one (`ERR_ADDRESS_BLOCKED`, `ERR_TIMEOUT`, …). */
+      readonly errorCode?: PolitelyErrorCode;
     };
 
 /**
@@ -139,6 +143,7 @@ export function nextRobotsCacheRecord(
         consecutiveFailures,
         unreachableSince,
         ...(result.error !== undefined && { error: result.error }),
+        ...(result.errorCode !== undefined && { errorCode: result.errorCode }),
         ...(previous?.lastGood !== undefined && { lastGood: previous.lastGood }),
       };
     }

@@ -43,23 +43,48 @@ export interface FetchRobotsTxtOptions {
   /** Aborts the whole fetch (the gate closing); the fetch then rejects with `ERR_ABORTED`. */
   readonly signal: AbortSignal;
   readonly report: (event: RobotsFetchEvent) => void;
+  /** The wall clock (ms since the epoch) the fetch's times are read from. */
+  readonly now: () => number;
 }
 
-/** Fetches an origin's robots.txt, following redirects itself, and says how it ended. */
-export async function fetchRobotsTxt(options: FetchRobotsTxtOptions): Promise<RobotsFetchResult> {
+/** How a robots.txt fetch ended, and when it ran (ms since the epoch, by the `now` option). */
+export interface RobotsFetchDone {
+  readonly result: RobotsFetchResult;
+  /** When the first hop's request started. */
+  readonly requestedAt: number;
+  /** When the last hop's response was in, or its request failed. */
+  readonly respondedAt: number;
+}
+
+/** Fetches an origin's robots.txt, following redirects itself, and says how and when it ended. */
+export async function fetchRobotsTxt(options: FetchRobotsTxtOptions): Promise<RobotsFetchDone> {
+  const { now } = options;
+  const requestedAt = now();
+  let respondedAt = requestedAt;
+  const result = await followHops(options, () => {
+    respondedAt = now();
+  });
+  return { result, requestedAt, respondedAt };
+}
+
+/** The hops of one fetch: the origin's /robots.txt, then each redirect followed; `responded` as each hop ends. */
+async function followHops(options: FetchRobotsTxtOptions, responded: () => void): Promise<RobotsFetchResult> {
   const { origin, maxRedirects, signal } = options;
   let url = robotsTxtUrlOf(origin);
   const visited = new Set<string>([url]);
   for (let redirects = 0; ; redirects++) {
     const started = performance.now();
     const hop = await fetchHop(options, url);
+    responded();
     if (signal.aborted) throw new PolitelyError('ERR_ABORTED', `robots.txt fetch for ${origin} aborted`);
     const report = (fields: Pick<RobotsFetchEvent, 'status' | 'outcome'> & Partial<RobotsFetchEvent>): void =>
       options.report({ origin, url, redirects, durationMs: performance.now() - started, ...fields });
 
     if (hop instanceof Error) {
       report({ status: null, outcome: 'unreachable', error: hop });
-      return { outcome: 'unreachable', status: null, url, error: hop.message };
+      // The fetch hands the HTTP client's error on as is, so the SSRF guard's code survives.
+      const errorCode = hop instanceof PolitelyError ? hop.code : undefined;
+      return { outcome: 'unreachable', status: null, url, error: hop.message, ...(errorCode !== undefined && { errorCode }) };
     }
     const { status } = hop;
     const kind = classifyRobotsStatus(status);

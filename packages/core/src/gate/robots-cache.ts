@@ -58,6 +58,12 @@ export interface RobotsCacheRecord {
   readonly unreachableSince?: number;
   /** What went wrong on the latest fetch, for people; only on `unreachable`. */
   readonly error?: string;
+  /**
+   * The `PolitelyError` code of the latest fetch's network error (`ERR_ADDRESS_BLOCKED` when the
+   * SSRF guard refused the host's address, `ERR_TIMEOUT`, `ERR_FETCH_FAILED`, …); only on
+   * `unreachable`, and only when the error was a `PolitelyError`.
+   */
+  readonly errorCode?: string;
   /** The last 2xx copy, kept through an outage; dropped when the site answers 4xx. */
   readonly lastGood?: RobotsCacheCopy;
 }

@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PolitelyError } from '../errors.js';
 import { parseRobotsTxt } from '../robots/parse.js';
-import type { RobotsRule, RobotsTxt } from '../robots/types.js';
+import type { RobotsTxt } from '../robots/types.js';
 import { matchPathOf } from '../robots/url-path.js';
 import { abortErrorOf, raceAbort } from './abort.js';
 import { isRecordCurrent, nextRobotsCacheRecord, robotsCacheBasisOf } from './fetch-policy.js';
@@ -21,38 +21,8 @@ import {
   type RobotsCacheRecord,
   type RobotsCacheStore,
 } from './robots-cache.js';
+import { robotsCheckFactsOf, type RobotsCheck, type RobotsCheckFetch } from './robots-check.js';
 import { resolveRobotsGateOptions, type ResolvedRobotsGateOptions, type RobotsGateOptions } from './robots-gate-options.js';
-
-/** Why a check answered as it did. */
-export type RobotsCheckReason =
-  /** Decided by the rules of the current robots.txt (2xx). */
-  | 'rules'
-  /** robots.txt is unavailable (4xx other than 429, or redirects not followable): all allowed. */
-  | 'unavailable'
-  /** robots.txt is unreachable (429, 5xx, network error, timeout) and no copy is cached: all disallowed for now. */
-  | 'unreachable'
-  /** robots.txt is unreachable now; decided by the rules of the last good copy. */
-  | 'cached'
-  /** Unreachable for longer than `unreachableAllowAfterMs` with no copy: all allowed. */
-  | 'unreachable-too-long'
-  /** The URL is `/robots.txt` itself, which is always allowed. */
-  | 'robots-txt';
-
-/** The gate's answer for one URL. */
-export interface RobotsCheck {
-  readonly allowed: boolean;
-  readonly reason: RobotsCheckReason;
-  /** HTTP status of the latest robots.txt fetch (after redirects); null for a network error or `robots-txt`. */
-  readonly status: number | null;
-  /** `crawl-delay` (seconds) of the groups chosen for the user agent, when the rules set one. */
-  readonly crawlDelay?: number;
-  /** The deciding rule, when a rule decided (`rules` or `cached`). */
-  readonly rule?: RobotsRule;
-  /** The origin whose robots.txt applies. */
-  readonly origin: string;
-  /** That origin's robots.txt URL (before any redirect). */
-  readonly robotsUrl: string;
-}
 
 export interface RobotsCheckOptions {
   /** Stops waiting: the check rejects with `ERR_ABORTED` (a shared fetch carries on for others). */
@@ -105,6 +75,12 @@ export function createRobotsGate(options?: RobotsGateOptions): RobotsGate {
   return new Gate(resolveRobotsGateOptions(options));
 }
 
+/** A record as a check found it, with the fetch this gate made for it, when it made one. */
+interface Refreshed {
+  readonly record: RobotsCacheRecord;
+  readonly fetch?: RobotsCheckFetch;
+}
+
 interface ParsedCopy {
   readonly fetchedAt: number;
   readonly robots: RobotsTxt;
@@ -116,7 +92,8 @@ class Gate implements RobotsGate {
   private readonly closeFetch: () => Promise<void>;
   private readonly store: RobotsCacheStore;
   private readonly parsed: LruMap<string, ParsedCopy>;
-  private readonly inflight = new Map<string, Promise<RobotsCacheRecord>>();
+  /** Each origin's refresh in flight (single-flight): its record, and the fetch it made, if any. */
+  private readonly inflight = new Map<string, Promise<Refreshed>>();
   private readonly listeners = new Set<(event: RobotsFetchEvent) => void>();
   private readonly closing = new AbortController();
   private closed: Promise<void> | undefined;
@@ -139,10 +116,11 @@ class Gate implements RobotsGate {
     const origin = robotsOriginOf(url);
     const robotsUrl = robotsTxtUrlOf(origin);
     if (matchPathOf(url) === '/robots.txt') return { allowed: true, reason: 'robots-txt', status: null, origin, robotsUrl };
-    const record = await this.currentRecord(origin, userAgent, options.signal);
+    const { record, fetch } = await this.currentRecord(origin, userAgent, options.signal);
     const basis = robotsCacheBasisOf(record, this.options.now(), this.options.policy);
     const { reason, status } = basis;
-    if (!('copy' in basis)) return { allowed: basis.allowed, reason, status, origin, robotsUrl };
+    const facts = robotsCheckFactsOf(record, reason, fetch);
+    if (!('copy' in basis)) return { allowed: basis.allowed, reason, status, ...facts, origin, robotsUrl };
     const robots = this.parse(origin, basis.copy);
     const { allowed, rule } = robots.explain(url, userAgent);
     const crawlDelay = robots.crawlDelay(userAgent);
@@ -152,6 +130,7 @@ class Gate implements RobotsGate {
       status,
       ...(crawlDelay !== undefined && { crawlDelay }),
       ...(rule !== undefined && { rule }),
+      ...facts,
       origin,
       robotsUrl,
     };
@@ -165,7 +144,7 @@ class Gate implements RobotsGate {
 
   async sitemaps(originOrUrl: string | URL, options: RobotsSitemapsOptions = {}): Promise<string[]> {
     const origin = robotsOriginOf(originOrUrl);
-    const record = await this.currentRecord(origin, options.userAgent ?? this.options.userAgent, options.signal);
+    const { record } = await this.currentRecord(origin, options.userAgent ?? this.options.userAgent, options.signal);
     return [...(this.copyInForce(record)?.sitemaps ?? [])];
   }
 
@@ -192,21 +171,21 @@ class Gate implements RobotsGate {
     return this.closed;
   }
 
-  /** The record for `origin` as it stands now: from the store, or from a (shared) fetch. */
-  private async currentRecord(origin: string, userAgent: string, signal: AbortSignal | undefined): Promise<RobotsCacheRecord> {
+  /** The record for `origin` as it stands now: from the store, or from a (shared) fetch, with that fetch's times. */
+  private async currentRecord(origin: string, userAgent: string, signal: AbortSignal | undefined): Promise<Refreshed> {
     if (signal?.aborted === true) throw abortErrorOf(signal, `robots check for ${origin}`);
     if (this.closing.signal.aborted) throw new PolitelyError('ERR_ABORTED', 'the robots gate is closed');
     let pending = this.inflight.get(origin);
     if (pending === undefined) {
       const record = await raceAbort(this.store.get(origin), signal, `robots check for ${origin}`);
-      if (record !== undefined && isRecordCurrent(record, this.options.now())) return record;
+      if (record !== undefined && isRecordCurrent(record, this.options.now())) return { record };
       // Checked again after the await: another check may have started the fetch meanwhile.
       pending = this.inflight.get(origin) ?? this.startRefresh(origin, record, userAgent);
     }
     return raceAbort(pending, signal, `robots check for ${origin}`);
   }
 
-  private startRefresh(origin: string, previous: RobotsCacheRecord | undefined, userAgent: string): Promise<RobotsCacheRecord> {
+  private startRefresh(origin: string, previous: RobotsCacheRecord | undefined, userAgent: string): Promise<Refreshed> {
     const pending = this.refresh(origin, previous, userAgent).finally(() => {
       if (this.inflight.get(origin) === pending) this.inflight.delete(origin);
     });
@@ -219,8 +198,9 @@ class Gate implements RobotsGate {
    * (one that has `acquireFetchLock`), only the process holding the origin's fetch lock fetches;
    * the others poll the store for its record, so all workers make one request per origin per
    * cache period. A holder that dies loses its lock when it expires, and a waiter takes over.
+   * Only a fetch this gate made comes back with its times: a record another process stored does not.
    */
-  private async refresh(origin: string, previous: RobotsCacheRecord | undefined, userAgent: string): Promise<RobotsCacheRecord> {
+  private async refresh(origin: string, previous: RobotsCacheRecord | undefined, userAgent: string): Promise<Refreshed> {
     const acquireFetchLock = this.store.acquireFetchLock?.bind(this.store);
     if (acquireFetchLock === undefined) return this.fetchAndStore(origin, previous, userAgent);
     // Long enough for a whole fetch: every hop may take up to timeoutMs.
@@ -234,7 +214,7 @@ class Gate implements RobotsGate {
         try {
           // Another process may have stored a fresh record between our read and our lock.
           const latest = await this.store.get(origin);
-          if (latest !== undefined && isRecordCurrent(latest, this.options.now())) return latest;
+          if (latest !== undefined && isRecordCurrent(latest, this.options.now())) return { record: latest };
           return await this.fetchAndStore(origin, latest ?? previous, userAgent);
         } finally {
           await release().catch(() => {});
@@ -246,13 +226,13 @@ class Gate implements RobotsGate {
         throw new PolitelyError('ERR_ABORTED', 'the robots gate was closed');
       });
       const record = await this.store.get(origin);
-      if (record !== undefined && isRecordCurrent(record, this.options.now())) return record;
+      if (record !== undefined && isRecordCurrent(record, this.options.now())) return { record };
     }
   }
 
-  private async fetchAndStore(origin: string, previous: RobotsCacheRecord | undefined, userAgent: string): Promise<RobotsCacheRecord> {
+  private async fetchAndStore(origin: string, previous: RobotsCacheRecord | undefined, userAgent: string): Promise<Refreshed> {
     const { maxRedirects, maxBytes, timeoutMs, now, policy } = this.options;
-    const result = await fetchRobotsTxt({
+    const { result, requestedAt, respondedAt } = await fetchRobotsTxt({
       origin,
       userAgent,
       fetch: this.fetch,
@@ -261,10 +241,12 @@ class Gate implements RobotsGate {
       timeoutMs,
       signal: this.closing.signal,
       report: (event) => this.emit(event),
+      now,
     });
-    const record = nextRobotsCacheRecord(origin, previous, result, now(), policy);
+    // The record's fetchedAt is when the response was in, so retryAt and respondedAt agree.
+    const record = nextRobotsCacheRecord(origin, previous, result, respondedAt, policy);
     await this.store.set(origin, record);
-    return record;
+    return { record, fetch: { requestedAt, respondedAt } };
   }
 
   private emit(event: RobotsFetchEvent): void {

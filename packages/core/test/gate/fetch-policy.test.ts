@@ -136,6 +136,17 @@ describe('nextRobotsCacheRecord', () => {
     expect(nextRobotsCacheRecord(ORIGIN, undefined, serverError(500, '600'), T0, POLICY).expiresAt).toBe(T0 + MINUTE);
   });
 
+  it('keeps the PolitelyError code of a network error, as plain JSON, until the next fetch', () => {
+    const blocked: RobotsFetchResult = { outcome: 'unreachable', status: null, url: URL_, error: 'refused', errorCode: 'ERR_ADDRESS_BLOCKED' };
+    const first = nextRobotsCacheRecord(ORIGIN, undefined, blocked, T0, POLICY);
+    expect(first).toMatchObject({ outcome: 'unreachable', consecutiveFailures: 1, error: 'refused', errorCode: 'ERR_ADDRESS_BLOCKED' });
+    expect(JSON.parse(JSON.stringify(first))).toEqual(first);
+    const then503 = nextRobotsCacheRecord(ORIGIN, first, serverError(503), first.expiresAt, POLICY);
+    expect(then503.consecutiveFailures).toBe(2);
+    expect(then503.errorCode).toBeUndefined();
+    expect(nextRobotsCacheRecord(ORIGIN, first, success, first.expiresAt, POLICY).errorCode).toBeUndefined();
+  });
+
   it('drops the last good copy when the site answers 4xx', () => {
     const good = nextRobotsCacheRecord(ORIGIN, undefined, success, T0, POLICY);
     const gone = nextRobotsCacheRecord(ORIGIN, good, { outcome: 'unavailable', status: 404, url: URL_ }, T0 + DAY, POLICY);

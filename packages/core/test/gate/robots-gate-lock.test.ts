@@ -116,6 +116,7 @@ describe('createRobotsGate with a store that has acquireFetchLock', () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(100);
     expect(check).toMatchObject({ allowed: false, reason: 'rules', status: 200 });
     expect(check.rule).toMatchObject({ value: '/held' });
+    expect(check.fetch).toBeUndefined(); // another process fetched it
     expect(a.hits()).toBe(0);
   });
 
@@ -124,7 +125,9 @@ describe('createRobotsGate with a store that has acquireFetchLock', () => {
     a.handle = robotsTxt(200, 'User-agent: *\nDisallow: /x\n');
     store.holdLock(a.origin, 300); // never released: its process was killed
     const started = performance.now();
-    expect(await makeGate(store).check(`${a.origin}/x`, UA)).toMatchObject({ allowed: false, reason: 'rules' });
+    const check = await makeGate(store).check(`${a.origin}/x`, UA);
+    expect(check).toMatchObject({ allowed: false, reason: 'rules' });
+    expect(check.fetch).toBeDefined(); // this gate fetched in the end
     const waited = performance.now() - started;
     expect(waited).toBeGreaterThanOrEqual(290);
     expect(waited).toBeLessThan(2000);
@@ -135,7 +138,9 @@ describe('createRobotsGate with a store that has acquireFetchLock', () => {
     const store = createLockingStore();
     a.handle = robotsTxt(200, 'User-agent: *\nDisallow: /\n');
     store.beforeGrant = (origin) => void store.set(origin, successRecord(origin, 'User-agent: *\nDisallow: /late\n'));
-    expect(await makeGate(store).check(`${a.origin}/late`, UA)).toMatchObject({ allowed: false, reason: 'rules' });
+    const late = await makeGate(store).check(`${a.origin}/late`, UA);
+    expect(late).toMatchObject({ allowed: false, reason: 'rules' });
+    expect(late.fetch).toBeUndefined();
     expect(await makeGate(store).check(`${a.origin}/other`, UA)).toMatchObject({ allowed: true, reason: 'rules' });
     expect(a.hits()).toBe(0);
   });

@@ -63,6 +63,7 @@ describe('createRobotsGate', () => {
       allowed: true,
       reason: 'unavailable',
       status,
+      fetch: { requestedAt: clock.now(), respondedAt: clock.now() }, // this check fetched robots.txt
       origin: server.origin,
       robotsUrl: `${server.origin}/robots.txt`,
     });
