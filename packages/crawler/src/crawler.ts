@@ -12,18 +12,19 @@ import PQueue from 'p-queue';
 import { createHttpClient, createRobotsGate, PolitelyError, type RobotsGate } from '@politely/core';
 import { CrawlerEmitter, type CrawlerEventName, type CrawlerListener } from './events.js';
 import { createCrawlerRobotsFetch } from './fetch/robots-fetch.js';
-import { createKnownRobotsCheck } from './frontier/known-robots.js';
+import { createKnownRobotsCheck } from './gate/known-robots.js';
 import { createFrontier, type Frontier } from './frontier/frontier.js';
 import type { FrontierStore } from './frontier/frontier-store.js';
 import { createMemoryFrontierStore } from './frontier/memory-store.js';
 import { createScope } from './frontier/scope.js';
 import { resolveCrawlerOptions, type CrawlerOptions, type ResolvedCrawlerOptions } from './options.js';
 import { HostPoliteness } from './politeness/host-politeness.js';
-import type { PluginContext, ResourceProcessor } from './plugin.js';
-import { UrlProcessor } from './process-url.js';
+import type { PluginResourceKind } from './handle/run-processor.js';
+import { pluginContexts, type CrawlContext } from './plugin-context.js';
+import { UrlProcessor } from './pipeline/process-url.js';
+import { CrawlReporter } from './pipeline/reporter.js';
 import { canonicalizeUrl } from './frontier/canonical-url.js';
 import type { ScopePredicate } from './frontier/scope.js';
-import type { SkipReason } from './events.js';
 import { StatsRecorder, type CrawlStats } from './stats.js';
 
 export interface Crawler {
@@ -61,6 +62,7 @@ class PoliteCrawler implements Crawler {
   private readonly options: ResolvedCrawlerOptions;
   private readonly emitter = new CrawlerEmitter();
   private readonly recorder = new StatsRecorder();
+  private readonly reporter = new CrawlReporter(this.emitter, this.recorder);
   private readonly frontier: Frontier;
   private readonly processor: UrlProcessor;
   private readonly ownedClose: (() => Promise<void>)[] = [];
@@ -85,8 +87,6 @@ class PoliteCrawler implements Crawler {
       });
     if (raw.httpClient === undefined) this.ownedClose.push(() => client.close());
     this.store = raw.store ?? createMemoryFrontierStore({ defaultHostPolicy: { delayMs: options.minDelayMs, maxInFlight: options.perHostConcurrency } });
-    const robotsRequestedAt = new Map<string, number>();
-    const blockedHosts = new Set<string>();
     this.gate =
       raw.gate ??
       createRobotsGate({
@@ -95,10 +95,8 @@ class PoliteCrawler implements Crawler {
         minBackoffMs: Math.max(1, options.backoffBaseMs),
         maxBackoffMs: Math.max(1, options.backoffMaxMs),
         fetch: createCrawlerRobotsFetch(client, Math.min(options.requestTimeoutMs, 10_000), {
-          onBlocked: (url) => blockedHosts.add(hostKeyOf(url)),
           onRequest: (url, startedAt) => {
             const hostKey = hostKeyOf(url);
-            robotsRequestedAt.set(hostKey, startedAt);
             this.recorder.requests++;
             this.recorder.robotsRequests++;
             this.emitter.emit('request', { url: url.href, hostKey, kind: 'robots', at: startedAt });
@@ -121,26 +119,25 @@ class PoliteCrawler implements Crawler {
       maxPagesPerHost: options.maxPagesPerHost,
       trapDetection: options.trapDetection,
       hostKeyOf,
-      onSkip: (url, reason, detail, referrer) => this.reportSkip(url, reason, detail, referrer),
+      onSkip: (url, skip, referrer) => this.reporter.skip(url, skip, referrer),
       disallowedByKnownRobots: createKnownRobotsCheck(this.gate, options.userAgent),
     });
-    this.pluginContext = {
+    this.crawlContext = {
       enqueue: async (requests) => {
         const added = await this.frontier.add(requests);
         this.notify();
         return added;
       },
-      skip: (url, reason, detail) => this.reportSkip(url, reason, detail, undefined),
-      error: (url, error) => {
-        this.recorder.errors++;
-        this.emitter.emit('error', { url, error, attempt: 1, willRetry: false, stage: 'processor' });
-      },
+      error: (url, error) => this.reporter.error(url, error, 'processor', 1, false),
       gate: this.gate,
       userAgent: options.userAgent,
       signal,
     };
-    const processors = new Map<string, ResourceProcessor>();
-    for (const plugin of options.plugins) for (const [kind, processor] of Object.entries(plugin.processors ?? {})) processors.set(kind, processor);
+    this.plugins = pluginContexts(options.plugins, this.crawlContext, this.reporter);
+    const resourceKinds = new Map<string, PluginResourceKind>();
+    for (const { plugin, context } of this.plugins) {
+      for (const [kind, processor] of Object.entries(plugin.processors ?? {})) resourceKinds.set(kind, { processor, context });
+    }
     this.processor = new UrlProcessor({
       options,
       store: this.store,
@@ -156,19 +153,18 @@ class PoliteCrawler implements Crawler {
       }),
       emitter: this.emitter,
       stats: this.recorder,
-      robotsRequestedAt,
-      blockedHosts,
+      reporter: this.reporter,
       signal,
       pageBudget: this.pageBudget,
-      processors,
-      pluginContext: this.pluginContext,
+      resourceKinds,
       onFatal: (error) => this.fail(error),
     });
   }
 
   private readonly signal: AbortSignal;
   private readonly pageBudget: { started: number; readonly max: number };
-  private readonly pluginContext: PluginContext;
+  private readonly crawlContext: CrawlContext;
+  private readonly plugins: ReturnType<typeof pluginContexts>;
   /** Seeds so far: the scope is derived from them, and grows with `enqueue`. */
   private readonly seedUrls: string[];
   private inScope: ScopePredicate;
@@ -201,7 +197,7 @@ class PoliteCrawler implements Crawler {
     this.recorder.start();
     try {
       await this.frontier.add(this.options.seeds.map((seed) => ({ url: seed.url, depth: 0, priority: seed.priority ?? 0, skipScope: true })));
-      for (const plugin of this.options.plugins) await plugin.start?.({ ...this.pluginContext, seeds: [...this.seedUrls] });
+      for (const { plugin, context } of this.plugins) await plugin.start?.({ ...context, seeds: [...this.seedUrls] });
       await this.loop();
     } catch (error) {
       // A store that failed while seeding or claiming: in-flight work has ended (loop waits for it).
@@ -272,11 +268,6 @@ class PoliteCrawler implements Crawler {
   private buildScope(): ScopePredicate {
     const seeds = this.seedUrls.map((url) => canonicalizeUrl(url, this.options.canonicalUrl)).flatMap((r) => (r.ok ? [r.url] : []));
     return createScope(this.options.scope, seeds);
-  }
-
-  private reportSkip(url: string, reason: SkipReason, detail: string | undefined, referrer: string | undefined): void {
-    this.recorder.skip(reason);
-    this.emitter.emit('skip', { url, reason, ...(detail === undefined ? {} : { detail }), ...(referrer === undefined ? {} : { referrer }) });
   }
 
   /** Sleeps until `ms` pass or something happens (a task ends, URLs arrive, the crawl stops). */

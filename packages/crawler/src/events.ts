@@ -2,46 +2,69 @@
 
 import type { CrawlStats } from './stats.js';
 
-/** Why a URL was not fetched (or not followed). A skip is an outcome, never an exception. */
-export type SkipReason =
-  /** robots.txt disallows it for our user agent. */
-  | 'robots'
+/**
+ * The crawler's own reasons for not fetching (or not following) a URL, as data: the type below
+ * is derived from it, and a plugin may not declare a reason of the same name.
+ */
+export const CRAWLER_SKIP_REASONS = [
+  /** robots.txt disallows it for our user agent (the skip carries the deciding `rule`). */
+  'robots',
   /** The host's robots.txt stayed unreachable (5xx, 429, network error) after every retry. */
-  | 'robots-unreachable'
+  'robots-unreachable',
   /** Outside the crawl's scope. */
-  | 'scope'
+  'scope',
   /** Already queued or fetched. */
-  | 'duplicate'
+  'duplicate',
   /** Deeper than `maxDepth`. */
-  | 'depth'
+  'depth',
   /** Looks like an endless URL space (repeated path segments, a growing query, a far-off calendar date); see `trapDetection`. */
-  | 'trap'
+  'trap',
   /** Reported once for a page with more links than `maxLinksPerPage`: the detail says how many were dropped. */
-  | 'too-many-links'
+  'too-many-links',
   /** Linked with `rel=nofollow`, or from a page that says nofollow. */
-  | 'nofollow'
+  'nofollow',
   /** The body went past `maxBodyBytes`. */
-  | 'too-large'
+  'too-large',
   /** The response head went past the header limit. */
-  | 'headers-too-large'
+  'headers-too-large',
   /** Not a URL. */
-  | 'invalid-url'
+  'invalid-url',
   /** Not http or https. */
-  | 'unsupported-scheme'
+  'unsupported-scheme',
   /** Longer than the URL length cap. */
-  | 'url-too-long'
+  'url-too-long',
   /** The host already has `maxPagesPerHost` URLs. */
-  | 'max-pages-per-host'
+  'max-pages-per-host',
   /** More redirect hops than `maxRedirects`. */
-  | 'too-many-redirects'
+  'too-many-redirects',
   /** The host resolves to a loopback, private or link-local address (the SSRF guard; see `allowNet`). */
-  | 'blocked-address'
-  /** A sitemap listed a URL outside its host and path, and no robots.txt declared that sitemap for the URL's host. */
-  | 'sitemap-scope'
-  /** Left out by a sitemap filter (lastmod, include/exclude). */
-  | 'sitemap-filter'
-  /** Past a sitemap file's limits (50,000 URLs, 50 MB, index depth). */
-  | 'sitemap-limit';
+  'blocked-address',
+] as const;
+
+/** Why the crawler did not fetch (or follow) a URL. A skip is an outcome, never an exception. */
+export type SkipReason = (typeof CRAWLER_SKIP_REASONS)[number];
+
+/**
+ * A reason a plugin declared in its `skipReasons` (the sitemap plugin's `sitemap-scope`, say);
+ * the skip event's `plugin` names the plugin. Any string as a type: which ones exist depends on
+ * the plugins a crawler runs.
+ */
+export type PluginSkipReason = string & {};
+
+/** The robots.txt rule that decided: its line number and the line as written. */
+export interface RobotsRuleRef {
+  readonly line: number;
+  readonly text: string;
+}
+
+/** What a skip says, apart from where it happened. */
+export interface SkipDetail {
+  readonly reason: SkipReason | PluginSkipReason;
+  /** A human-readable detail: the limit exceeded, the deciding robots.txt line, … */
+  readonly detail?: string;
+  /** For a `robots` skip decided by a rule: that rule (absent when robots.txt disallowed all for another reason). */
+  readonly rule?: RobotsRuleRef;
+}
 
 export interface RequestEvent {
   readonly url: string;
@@ -64,13 +87,12 @@ export interface ResponseEvent {
   readonly contentType: string | undefined;
 }
 
-export interface SkipEvent {
+export interface SkipEvent extends SkipDetail {
   readonly url: string;
-  readonly reason: SkipReason;
-  /** A human-readable detail: the deciding robots.txt line, the limit exceeded, … */
-  readonly detail?: string;
   /** The page the URL was found on. */
   readonly referrer?: string;
+  /** The plugin that reported the skip (its `name`); absent when the crawler did. */
+  readonly plugin?: string;
 }
 
 export interface ErrorEvent {

@@ -6,8 +6,12 @@ export type { Crawler } from './crawler.js';
 export { isFatalCrawlError } from './fatal-error.js';
 export type { CrawlerOptions, SeedRequest, AdaptiveDelayOptions } from './options.js';
 export type { PageContext, EnqueueOptions } from './page-context.js';
+export { CRAWLER_SKIP_REASONS } from './events.js';
 export type {
   SkipReason,
+  PluginSkipReason,
+  SkipDetail,
+  RobotsRuleRef,
   CrawlerEvents,
   CrawlerEventName,
   CrawlerListener,

@@ -6,6 +6,7 @@ import type { FrontierStore } from './frontier/frontier-store.js';
 import { resolveTrapDetection, type ResolvedTrapDetection, type TrapDetectionOptions } from './frontier/trap-detector.js';
 import { DEFAULT_SCOPE, type ScopeOption } from './frontier/scope.js';
 import type { PageContext } from './page-context.js';
+import { CRAWLER_SKIP_REASONS } from './events.js';
 import type { CrawlerPlugin } from './plugin.js';
 
 /** A seed with its own priority. */
@@ -224,9 +225,19 @@ function resolveTrap(trapDetection: TrapDetectionOptions | false | undefined): R
   }
 }
 
+/** A skip reason's form: kebab-case, as the crawler's own are. */
+const SKIP_REASON_FORM = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
+
 function resolvePlugins(plugins: readonly CrawlerPlugin[]): readonly CrawlerPlugin[] {
   const kinds = new Map<string, string>();
+  const reasons = new Map<string, string>(CRAWLER_SKIP_REASONS.map((reason) => [reason, 'the crawler']));
   for (const plugin of plugins) {
+    for (const reason of Object.keys(plugin.skipReasons ?? {})) {
+      if (!SKIP_REASON_FORM.test(reason)) check.fail(`plugin '${plugin.name}' declares the skip reason ${JSON.stringify(reason)}: reasons are kebab-case (e.g. 'sitemap-scope')`);
+      const owner = reasons.get(reason);
+      if (owner !== undefined) check.fail(`plugin '${plugin.name}' declares the skip reason '${reason}', which is ${owner === 'the crawler' ? "the crawler's own" : `plugin '${owner}''s too`}`);
+      reasons.set(reason, plugin.name);
+    }
     for (const kind of Object.keys(plugin.processors ?? {})) {
       if (kind === 'page') check.fail(`plugin '${plugin.name}' may not process the 'page' kind`);
       const other = kinds.get(kind);

@@ -3,16 +3,20 @@
 // crawler fetches them, the plugin only reads what came back.
 
 import type { BodyLimit, HttpResponse, RobotsGate } from '@politely/core';
-import type { SkipReason } from './events.js';
+import type { PluginSkipReason, SkipReason } from './events.js';
 import type { FrontierRequest } from './frontier/frontier.js';
 import type { FrontierEntry } from './frontier/frontier-store.js';
 
-/** What a plugin may do while the crawl runs. */
-export interface PluginContext {
+/** What a plugin may do while the crawl runs. `R`: the skip reasons the plugin declared. */
+export interface PluginContext<R extends PluginSkipReason = PluginSkipReason> {
   /** Offers URLs to the frontier (any kind); resolves with how many were newly queued. */
   enqueue(requests: readonly FrontierRequest[]): Promise<number>;
-  /** Reports a URL that will not be fetched or followed. */
-  skip(url: string, reason: SkipReason, detail?: string): void;
+  /**
+   * Reports a URL that will not be fetched or followed: for one of the reasons the plugin
+   * declared in `skipReasons`, or one of the crawler's own (`invalid-url`, say).
+   * @throws PolitelyError `ERR_INVALID_INPUT` for a reason that is neither.
+   */
+  skip(url: string, reason: R | SkipReason, detail?: string): void;
   /** Reports a problem with a resource; the crawl goes on. */
   error(url: string, error: Error): void;
   readonly gate: RobotsGate;
@@ -20,13 +24,13 @@ export interface PluginContext {
   readonly signal: AbortSignal;
 }
 
-export interface ResourceContext extends PluginContext {
+export interface ResourceContext<R extends PluginSkipReason = PluginSkipReason> extends PluginContext<R> {
   readonly entry: FrontierEntry;
   /** The final response (redirects already followed); undefined for processors with `fetch: false`. */
   readonly response: HttpResponse | undefined;
 }
 
-export interface ResourceProcessor {
+export interface ResourceProcessor<R extends PluginSkipReason = PluginSkipReason> {
   /**
    * Whether the crawler fetches the URL. With false, the processor runs after robots.txt allowed
    * the URL (its robots.txt request, if one was needed, counts against the host) and fetches nothing.
@@ -37,13 +41,20 @@ export interface ResourceProcessor {
   readonly bodyLimit?: BodyLimit;
   /** `Accept` header for this kind. @default '*\/*' */
   readonly accept?: string;
-  process(context: ResourceContext): Promise<void>;
+  process(context: ResourceContext<R>): Promise<void>;
 }
 
-export interface CrawlerPlugin {
+export interface CrawlerPlugin<R extends PluginSkipReason = PluginSkipReason> {
   readonly name: string;
+  /**
+   * The plugin's own skip reasons, each with what it means (for people: reports, docs). Names are
+   * kebab-case and must not be one of the crawler's own (`CRAWLER_SKIP_REASONS`) nor another
+   * plugin's. Skips with them are reported like the crawler's, with `plugin` set to `name`.
+   * @default {}
+   */
+  readonly skipReasons?: Readonly<Record<R, string>>;
   /** Processors by resource kind. */
-  readonly processors?: Readonly<Record<string, ResourceProcessor>>;
+  readonly processors?: Readonly<Record<string, ResourceProcessor<R>>>;
   /** Called once when `run()` starts, after the seeds are queued. */
-  start?(context: PluginContext & { readonly seeds: readonly string[] }): Promise<void>;
+  start?(context: PluginContext<R> & { readonly seeds: readonly string[] }): Promise<void>;
 }

@@ -1,6 +1,6 @@
 // Counts of what a crawl did, kept as it goes and snapshotted for `done` and `run()`.
 
-import type { SkipReason } from './events.js';
+import type { PluginSkipReason, SkipReason } from './events.js';
 
 export interface CrawlStats {
   /** Pages fetched (final responses, any status). */
@@ -11,8 +11,8 @@ export interface CrawlStats {
   readonly robotsRequests: number;
   /** Responses by status code. */
   readonly byStatus: Readonly<Record<string, number>>;
-  /** Skips by reason. */
-  readonly skipped: Readonly<Partial<Record<SkipReason, number>>>;
+  /** Skips by reason (the reasons that occurred; a plugin's too). */
+  readonly skipped: Readonly<Record<string, number>>;
   /** URLs that failed for good (after retries), and handler errors. */
   readonly errors: number;
   /** Attempts that were retried. */
@@ -37,7 +37,7 @@ export class StatsRecorder {
   retries = 0;
   bytes = 0;
   readonly byStatus: Record<string, number> = {};
-  readonly skipped: Partial<Record<SkipReason, number>> = {};
+  readonly skipped: Record<string, number> = {};
   /** When `run()` started (construction until then); stats count from it. */
   private startedAt = Date.now();
   /** When `run()` ended; the clock of the stats stops there. */
@@ -60,7 +60,7 @@ export class StatsRecorder {
     this.byStatus[status] = (this.byStatus[status] ?? 0) + 1;
   }
 
-  skip(reason: SkipReason): void {
+  skip(reason: SkipReason | PluginSkipReason): void {
     this.skipped[reason] = (this.skipped[reason] ?? 0) + 1;
   }
 

@@ -5,13 +5,14 @@
 // and that origin's sitemaps are not read.)
 
 import type { PluginContext, ResourceContext, ResourceProcessor } from '@politely/crawler';
+import type { SitemapSkipReason } from './skip-reasons.js';
 import type { ResolvedSitemapPluginOptions } from './options.js';
 import { sitemapRequest } from './seed-entries.js';
 
 export const SITEMAP_DISCOVERY_KIND = 'sitemap-discovery';
 
 /** Queues discovery for each origin, and the explicit sitemap URLs, when the crawl starts. */
-export async function startSitemapDiscovery(context: PluginContext & { readonly seeds: readonly string[] }, options: ResolvedSitemapPluginOptions): Promise<void> {
+export async function startSitemapDiscovery(context: PluginContext<SitemapSkipReason> & { readonly seeds: readonly string[] }, options: ResolvedSitemapPluginOptions): Promise<void> {
   const origins = options.origins ?? originsOf(context.seeds);
   await context.enqueue([
     ...origins.map((origin) => ({ url: `${origin}/`, depth: 0, priority: options.sitemapPriority, kind: SITEMAP_DISCOVERY_KIND, skipScope: true })),
@@ -20,11 +21,11 @@ export async function startSitemapDiscovery(context: PluginContext & { readonly 
   ]);
 }
 
-export function createDiscoveryProcessor(options: ResolvedSitemapPluginOptions): ResourceProcessor {
+export function createDiscoveryProcessor(options: ResolvedSitemapPluginOptions): ResourceProcessor<SitemapSkipReason> {
   return { fetch: false, process: (context) => discoverSitemaps(context, options) };
 }
 
-async function discoverSitemaps(context: ResourceContext, options: ResolvedSitemapPluginOptions): Promise<void> {
+async function discoverSitemaps(context: ResourceContext<SitemapSkipReason>, options: ResolvedSitemapPluginOptions): Promise<void> {
   const origin = new URL(context.entry.url).origin;
   const robotsUrl = `${origin}/robots.txt`;
   // Cached by the gate's check of this very entry: no second request.

@@ -2,6 +2,7 @@
 // 50,000 out-of-scope URLs is one skip event with a count and an example, not 50,000 events.
 
 import type { PluginContext, SkipReason } from '@politely/crawler';
+import type { SitemapSkipReason } from './skip-reasons.js';
 
 interface Tally {
   count: number;
@@ -29,10 +30,10 @@ export class FileTally {
    * One skip event per reason. The event's URL is the first entry left out (or, past the URL
    * limit, the sitemap itself); the detail gives the count and the sitemap.
    */
-  report(context: Pick<PluginContext, 'skip'>, sitemapUrl: string, facts: { readonly scope: string; readonly maxUrlsPerFile: number; readonly maxDepth: number }): void {
+  report(context: Pick<PluginContext<SitemapSkipReason>, 'skip'>, sitemapUrl: string, facts: { readonly scope: string; readonly maxUrlsPerFile: number; readonly maxDepth: number }): void {
     for (const [reason, { count, example, why }] of this.tallies) {
       const of = `${count} ${count === 1 ? 'entry' : 'entries'} of sitemap ${sitemapUrl}`;
-      const [skipReason, url, detail]: [SkipReason, string, string] =
+      const [skipReason, url, detail]: [SitemapSkipReason | SkipReason, string, string] =
         reason === 'invalid'
           ? ['invalid-url', example, `${of} not absolute http(s) URLs, e.g. ${JSON.stringify(example)}`]
           : reason === 'scope'

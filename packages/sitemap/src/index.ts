@@ -1,4 +1,6 @@
 export { sitemaps } from './sitemaps-plugin.js';
+export { SITEMAP_SKIP_REASONS } from './skip-reasons.js';
+export type { SitemapSkipReason } from './skip-reasons.js';
 export { resolveSitemapPluginOptions, DEFAULT_MAX_URLS_PER_FILE, DEFAULT_MAX_BYTES_PER_FILE } from './options.js';
 export type { SitemapPluginOptions, ResolvedSitemapPluginOptions, SitemapUrlRecord, SitemapDiscoveryRecord } from './options.js';
 export { SITEMAP_KIND, ENQUEUE_BATCH_SIZE } from './seed-entries.js';

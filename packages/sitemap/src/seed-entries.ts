@@ -4,6 +4,7 @@
 
 import { PolitelyError } from '@politely/core';
 import type { FrontierRequest, PluginContext } from '@politely/crawler';
+import type { SitemapSkipReason } from './skip-reasons.js';
 import { FileTally } from './file-tally.js';
 import type { ResolvedSitemapPluginOptions, SitemapUrlRecord } from './options.js';
 import type { SitemapEntries } from './read-sitemap.js';
@@ -25,7 +26,7 @@ export interface SeedFile {
   readonly resolveRelative: boolean;
 }
 
-type SeedContext = Pick<PluginContext, 'enqueue' | 'skip' | 'signal'>;
+type SeedContext = Pick<PluginContext<SitemapSkipReason>, 'enqueue' | 'skip' | 'signal'>;
 
 /** A frontier request for a sitemap file. */
 export function sitemapRequest(url: string, data: SitemapEntryData, priority: number, referrer?: string): FrontierRequest {

@@ -4,6 +4,7 @@
 
 import { PolitelyError } from '@politely/core';
 import type { ResourceContext, ResourceProcessor } from '@politely/crawler';
+import type { SitemapSkipReason } from './skip-reasons.js';
 import type { ResolvedSitemapPluginOptions } from './options.js';
 import { readSitemap } from './read-sitemap.js';
 import { seedChildSitemaps, seedPages } from './seed-entries.js';
@@ -11,7 +12,7 @@ import { sitemapEntryDataOf } from './sitemap-scope.js';
 
 const SITEMAP_ACCEPT = 'application/xml, text/xml;q=0.9, application/rss+xml;q=0.9, application/atom+xml;q=0.9, text/plain;q=0.8, */*;q=0.5';
 
-export function createSitemapProcessor(options: ResolvedSitemapPluginOptions): ResourceProcessor {
+export function createSitemapProcessor(options: ResolvedSitemapPluginOptions): ResourceProcessor<SitemapSkipReason> {
   return {
     // The protocol's size limit, tolerated: a larger file is cut (and reported), not refused.
     bodyLimit: { maxBytes: options.maxBytesPerFile, atLimit: 'truncate' },
@@ -20,7 +21,7 @@ export function createSitemapProcessor(options: ResolvedSitemapPluginOptions): R
   };
 }
 
-async function processSitemap(context: ResourceContext, options: ResolvedSitemapPluginOptions): Promise<void> {
+async function processSitemap(context: ResourceContext<SitemapSkipReason>, options: ResolvedSitemapPluginOptions): Promise<void> {
   const { entry, response } = context;
   if (response === undefined) return;
   const sitemapUrl = entry.url;

@@ -4,6 +4,7 @@
 // and counted like pages: one file of a host at a time, with that host's delay.
 
 import type { CrawlerPlugin } from '@politely/crawler';
+import { SITEMAP_SKIP_REASONS, type SitemapSkipReason } from './skip-reasons.js';
 import { createDiscoveryProcessor, SITEMAP_DISCOVERY_KIND, startSitemapDiscovery } from './discover.js';
 import { resolveSitemapPluginOptions, type SitemapPluginOptions } from './options.js';
 import { SITEMAP_KIND } from './seed-entries.js';
@@ -14,10 +15,11 @@ import { createSitemapProcessor } from './sitemap-processor.js';
  * sitemaps each seed's origin declares in its robots.txt and crawls the pages they list.
  * @throws PolitelyError `ERR_INVALID_OPTION` for an invalid option.
  */
-export function sitemaps(options: SitemapPluginOptions = {}): CrawlerPlugin {
+export function sitemaps(options: SitemapPluginOptions = {}): CrawlerPlugin<SitemapSkipReason> {
   const resolved = resolveSitemapPluginOptions(options);
   return {
     name: 'sitemap',
+    skipReasons: SITEMAP_SKIP_REASONS,
     processors: {
       [SITEMAP_KIND]: createSitemapProcessor(resolved),
       [SITEMAP_DISCOVERY_KIND]: createDiscoveryProcessor(resolved),

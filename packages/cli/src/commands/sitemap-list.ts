@@ -27,7 +27,7 @@ const OPTIONS = {
 const HELP_FLAGS = new Set(['--help', '-h', 'help']);
 
 /** Skips that leave a sitemap unread: the listing is incomplete, so the exit code is 1. */
-const FAILED_SITEMAP: ReadonlySet<SkipReason> = new Set(['robots', 'robots-unreachable', 'too-large', 'headers-too-large', 'too-many-redirects', 'unsupported-scheme']);
+const FAILED_SITEMAP: ReadonlySet<string> = new Set<SkipReason>(['robots', 'robots-unreachable', 'too-large', 'headers-too-large', 'too-many-redirects', 'unsupported-scheme']);
 
 interface ListTargets {
   /** Sites (a URL whose path is `/`): their robots.txt says where their sitemaps are. */

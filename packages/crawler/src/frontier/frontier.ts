@@ -5,7 +5,7 @@ import { canonicalizeUrl, resolveCanonicalUrlOptions, type CanonicalUrlFailureRe
 import type { FrontierEntry, FrontierStore } from './frontier-store.js';
 import type { ScopePredicate } from './scope.js';
 import { detectTrap, type ResolvedTrapDetection } from './trap-detector.js';
-import type { SkipReason } from '../events.js';
+import type { SkipDetail, SkipReason } from '../events.js';
 
 /** A URL offered to the frontier. */
 export interface FrontierRequest {
@@ -34,12 +34,13 @@ export interface FrontierSettings {
   readonly trapDetection?: ResolvedTrapDetection | null;
   /** The politeness key of a URL: requests with one key share one host clock. */
   readonly hostKeyOf: (url: URL) => string;
-  readonly onSkip: (url: string, reason: SkipReason, detail: string | undefined, referrer: string | undefined) => void;
+  readonly onSkip: (url: string, skip: SkipDetail, referrer: string | undefined) => void;
   /**
-   * The deciding robots.txt line when the origin's robots.txt is already known (cached) and
-   * disallows the URL; undefined otherwise. Never fetches: unknown origins are decided at fetch time.
+   * The `robots` skip (with its deciding rule) when the origin's robots.txt is already known
+   * (cached) and disallows the URL; undefined otherwise. Never fetches: unknown origins are
+   * decided at fetch time.
    */
-  readonly disallowedByKnownRobots?: (url: URL) => Promise<string | undefined>;
+  readonly disallowedByKnownRobots?: (url: URL) => Promise<SkipDetail | undefined>;
 }
 
 const CANONICAL_FAILURE: Record<CanonicalUrlFailureReason, SkipReason> = {
@@ -63,7 +64,7 @@ export function createFrontier(settings: FrontierSettings): Frontier {
         if (entry === null) continue;
         // A URL that robots.txt is already known to refuse never waits for its host's turn.
         const refusal = isPage(entry) ? await settings.disallowedByKnownRobots?.(new URL(entry.url)) : undefined;
-        if (refusal !== undefined) settings.onSkip(entry.url, 'robots', refusal, entry.referrer);
+        if (refusal !== undefined) settings.onSkip(entry.url, refusal, entry.referrer);
         else entries.push(entry);
       }
       if (entries.length === 0) return 0;
@@ -72,8 +73,8 @@ export function createFrontier(settings: FrontierSettings): Frontier {
       outcomes.forEach((outcome, i) => {
         const entry = entries[i]!;
         if (outcome === 'added') added++;
-        else if (outcome === 'duplicate') settings.onSkip(entry.url, 'duplicate', undefined, entry.referrer);
-        else settings.onSkip(entry.url, 'max-pages-per-host', `more than ${settings.maxPagesPerHost} URLs on ${entry.hostKey}`, entry.referrer);
+        else if (outcome === 'duplicate') settings.onSkip(entry.url, { reason: 'duplicate' }, entry.referrer);
+        else settings.onSkip(entry.url, { reason: 'max-pages-per-host', detail: `more than ${settings.maxPagesPerHost} URLs on ${entry.hostKey}` }, entry.referrer);
       });
       return added;
     },
@@ -82,22 +83,22 @@ export function createFrontier(settings: FrontierSettings): Frontier {
   function admit(request: FrontierRequest): FrontierEntry | null {
     const canonical = canonicalizeUrl(request.url, canonicalOptions);
     if (!canonical.ok) {
-      settings.onSkip(request.url, CANONICAL_FAILURE[canonical.reason], canonical.message, request.referrer);
+      settings.onSkip(request.url, { reason: CANONICAL_FAILURE[canonical.reason], detail: canonical.message }, request.referrer);
       return null;
     }
     const url = new URL(canonical.url);
     if (request.skipScope !== true && !settings.inScope(url)) {
-      settings.onSkip(canonical.url, 'scope', undefined, request.referrer);
+      settings.onSkip(canonical.url, { reason: 'scope' }, request.referrer);
       return null;
     }
     // Seeds and sitemap-listed URLs are someone's deliberate choice; discovered links are not.
     const trap = request.skipScope === true || !settings.trapDetection ? null : detectTrap(url, settings.trapDetection);
     if (trap !== null) {
-      settings.onSkip(canonical.url, 'trap', trap, request.referrer);
+      settings.onSkip(canonical.url, { reason: 'trap', detail: trap }, request.referrer);
       return null;
     }
     if (request.depth > settings.maxDepth) {
-      settings.onSkip(canonical.url, 'depth', `depth ${request.depth} > maxDepth ${settings.maxDepth}`, request.referrer);
+      settings.onSkip(canonical.url, { reason: 'depth', detail: `depth ${request.depth} > maxDepth ${settings.maxDepth}` }, request.referrer);
       return null;
     }
     return {

@@ -1,5 +1,6 @@
 // What the crawler has learned about each host's pace: its robots.txt crawl-delay, consecutive
 // failures (backoff), and the adaptive delay. The store keeps the clock; this keeps the reasons.
+// (robots.txt failures are the gate's to count: its record is shared by every worker.)
 
 import { adaptiveDelayMs, backoffMs, hostDelayMs } from './delay.js';
 
@@ -17,7 +18,6 @@ interface HostPace {
   /** The adaptive delay, when enabled. */
   adaptiveMs: number;
   failures: number;
-  robotsFailures: number;
   /** The store has been told this host's policy by this process. */
   announced: boolean;
 }
@@ -64,29 +64,6 @@ export class HostPoliteness {
     return Math.max(this.delayMs(hostKey), backoffMs(pace.failures, { baseMs: this.settings.backoffBaseMs, maxMs: this.settings.backoffMaxMs }));
   }
 
-  /** Records an unreachable robots.txt; returns the failures so far and the wait before retrying it. */
-  robotsFailed(hostKey: string): { failures: number; retryInMs: number } {
-    const pace = this.pace(hostKey);
-    pace.robotsFailures++;
-    return {
-      failures: pace.robotsFailures,
-      retryInMs: backoffMs(pace.robotsFailures, { baseMs: this.settings.backoffBaseMs, maxMs: this.settings.backoffMaxMs }),
-    };
-  }
-
-  /** The wait before retrying an unreachable robots.txt, without counting a new failure. */
-  robotsRetryWait(hostKey: string): { failures: number; retryInMs: number } {
-    const pace = this.pace(hostKey);
-    return {
-      failures: pace.robotsFailures,
-      retryInMs: backoffMs(Math.max(pace.robotsFailures, 1), { baseMs: this.settings.backoffBaseMs, maxMs: this.settings.backoffMaxMs }),
-    };
-  }
-
-  robotsRecovered(hostKey: string): void {
-    this.pace(hostKey).robotsFailures = 0;
-  }
-
   private adapt(pace: HostPace, latencyMs: number, status: number | null): void {
     const adaptive = this.settings.adaptive;
     if (adaptive === undefined) return;
@@ -104,7 +81,7 @@ export class HostPoliteness {
     let pace = this.hosts.get(hostKey);
     if (pace === undefined) {
       if (this.hosts.size >= MAX_HOSTS) this.hosts.delete(this.hosts.keys().next().value!);
-      pace = { baseDelayMs: this.settings.minDelayMs, adaptiveMs: 0, failures: 0, robotsFailures: 0, announced: false };
+      pace = { baseDelayMs: this.settings.minDelayMs, adaptiveMs: 0, failures: 0, announced: false };
     } else {
       this.hosts.delete(hostKey); // re-insert: Map order is our recency order
     }

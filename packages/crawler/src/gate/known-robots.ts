@@ -5,6 +5,8 @@
 // the authority: a stale answer here can only delay a skip, never cause a disallowed fetch.
 
 import { LruMap, type RobotsGate, type RobotsTxt } from '@politely/core';
+import type { SkipDetail } from '../events.js';
+import { robotsSkip } from './robots-stage.js';
 
 export interface KnownRobotsOptions {
   /** How long an origin's answer is reused. */
@@ -13,8 +15,8 @@ export interface KnownRobotsOptions {
   readonly maxOrigins: number;
 }
 
-/** Resolves with the deciding line when the known robots.txt disallows `url`, else undefined. */
-export type KnownRobotsCheck = (url: URL) => Promise<string | undefined>;
+/** Resolves with the skip (and its deciding rule) when the known robots.txt disallows `url`, else undefined. */
+export type KnownRobotsCheck = (url: URL) => Promise<SkipDetail | undefined>;
 
 export function createKnownRobotsCheck(
   gate: Pick<RobotsGate, 'robotsTxt'>,
@@ -39,6 +41,6 @@ export function createKnownRobotsCheck(
     if (robots === undefined) return undefined;
     const explanation = robots.explain(url, userAgent);
     if (explanation.allowed) return undefined;
-    return explanation.rule === undefined ? 'robots.txt' : `line ${explanation.rule.line}: ${explanation.rule.text}`;
+    return robotsSkip(explanation.rule, 'robots.txt');
   };
 }

@@ -1,0 +1,106 @@
+// The fetch stage: one request for a claimed URL, and what its answer means for the URL and the
+// host's clock. A response to hand on (final or a redirect), or an outcome that ends the turn: a
+// failure to retry (held by backoff and Retry-After), a failure for good, a skip.
+
+import { PolitelyError, type HttpClient, type HttpResponse, type RobotsCheck } from '@politely/core';
+import type { CrawlerEmitter } from '../events.js';
+import type { FrontierEntry } from '../frontier/frontier-store.js';
+import type { ClockChange, UrlOutcome } from '../pipeline/outcome.js';
+import { skipped } from '../pipeline/outcome.js';
+import { retryAfterMs } from '../politeness/delay.js';
+import type { HostPoliteness } from '../politeness/host-politeness.js';
+import { clockAfterFailure, clockAfterResponse, isRetryableStatus, pacedAfter, responseHeadAt } from '../politeness/pace.js';
+import type { ResourceProcessor } from '../plugin.js';
+import type { StatsRecorder } from '../stats.js';
+import { fetchPage } from './fetch-page.js';
+
+export interface FetchStageSettings {
+  readonly client: HttpClient;
+  readonly userAgent: string;
+  readonly maxBodyBytes: number;
+  readonly requestTimeoutMs: number;
+  readonly maxRetries: number;
+  /** The longest backoff or Retry-After the crawler waits. */
+  readonly backoffMaxMs: number;
+  readonly politeness: HostPoliteness;
+  readonly emitter: CrawlerEmitter;
+  readonly stats: StatsRecorder;
+  readonly signal: AbortSignal;
+}
+
+/** A response to hand on: the final one, or a redirect to follow through the frontier. */
+export interface FetchedResponse {
+  readonly kind: 'fetched';
+  readonly response: HttpResponse;
+  /** Set when the response is a redirect: its target, as the server wrote it. */
+  readonly location?: string;
+  /** The host's clock after this response: paced from its head, held by a Retry-After. */
+  readonly clock: ClockChange;
+}
+
+const PAGE_ACCEPT = 'text/html,application/xhtml+xml,*/*;q=0.8';
+
+export async function fetchStage(
+  entry: FrontierEntry,
+  processor: ResourceProcessor | undefined,
+  check: RobotsCheck,
+  settings: FetchStageSettings,
+): Promise<FetchedResponse | UrlOutcome> {
+  const { politeness, emitter } = settings;
+  const { hostKey } = entry;
+  const startedAt = Date.now();
+  settings.stats.requests++;
+  emitter.emit('request', {
+    url: entry.url,
+    hostKey,
+    kind: entry.kind ?? 'page',
+    at: startedAt,
+    delayMs: politeness.delayMs(hostKey),
+    robots: check.rule === undefined ? { reason: check.reason } : { reason: check.reason, line: check.rule.line, text: check.rule.text },
+  });
+  const outcome = await fetchPage(
+    entry.url,
+    {
+      client: settings.client,
+      userAgent: settings.userAgent,
+      bodyLimit: processor?.bodyLimit ?? { maxBytes: settings.maxBodyBytes, atLimit: 'fail' },
+      accept: processor === undefined ? PAGE_ACCEPT : (processor.accept ?? '*/*'),
+      timeoutMs: settings.requestTimeoutMs,
+    },
+    settings.signal,
+  );
+  const endedAt = Date.now();
+  const latencyMs = endedAt - startedAt;
+  if (outcome.kind === 'failure' && !outcome.retryable) {
+    // A server that does not speak HTTP at this URL will not start to on a retry; nor is it a
+    // sign of overload, so the host keeps its pace.
+    return { kind: 'failed', error: outcome.error, stage: 'fetch', clock: pacedAfter(endedAt, politeness.delayMs(hostKey)) };
+  }
+  if (outcome.kind === 'failure') {
+    const clock = clockAfterFailure({ at: endedAt, backoffMs: politeness.failed(hostKey, latencyMs, null), retryAfterMs: undefined, maxWaitMs: settings.backoffMaxMs });
+    return failedAttempt(entry, outcome.error, clock, settings.maxRetries);
+  }
+  if (outcome.kind === 'skip') return skipped({ reason: outcome.reason, detail: outcome.error.message }, pacedAfter(endedAt, politeness.delayMs(hostKey)));
+
+  const { response } = outcome;
+  const headAt = responseHeadAt(Date.now(), response.timing);
+  emitter.emit('response', { url: entry.url, status: response.status, durationMs: latencyMs, bytes: response.body.length, contentType: response.header('content-type') });
+  // Read against the head: an HTTP-date is a moment, and delay-seconds count from no earlier
+  // than when the server sent the response.
+  const asked = retryAfterMs(response.header('retry-after'), headAt);
+  if (isRetryableStatus(response.status) && (entry.retries ?? 0) < settings.maxRetries) {
+    const backoff = politeness.failed(hostKey, latencyMs, response.status);
+    const clock = clockAfterFailure({ at: headAt, backoffMs: backoff, retryAfterMs: asked, maxWaitMs: settings.backoffMaxMs });
+    return failedAttempt(entry, new PolitelyError('ERR_FETCH_FAILED', `GET ${entry.url}: HTTP ${response.status}`), clock, settings.maxRetries);
+  }
+  politeness.succeeded(hostKey, latencyMs, response.status);
+  const clock = clockAfterResponse({ headAt, delayMs: politeness.delayMs(hostKey), status: response.status, retryAfterMs: asked, maxWaitMs: settings.backoffMaxMs });
+  if (outcome.kind === 'redirect') return { kind: 'fetched', response, location: outcome.location, clock };
+  return { kind: 'fetched', response, clock };
+}
+
+/** A failed attempt: retried while attempts are left, else a failure for good; held either way. */
+function failedAttempt(entry: FrontierEntry, error: PolitelyError, clock: ClockChange, maxRetries: number): UrlOutcome {
+  const willRetry = (entry.retries ?? 0) + 1 <= maxRetries;
+  return willRetry ? { kind: 'retry', error, clock } : { kind: 'failed', error, stage: 'fetch', clock };
+}

@@ -1,0 +1,46 @@
+// The robots gate stage: may this claimed URL be fetched, by its origin's robots.txt (RFC 9309)?
+// It answers with the gate's check, or ends the URL's turn: the host's address is refused by the
+// SSRF guard, or robots.txt is unreachable (fail closed: the host waits for the gate's next
+// attempt, and its URLs are skipped once the gate has failed `maxRobotsRetries` times).
+
+import type { RobotsCheck, RobotsGate, RobotsRule } from '@politely/core';
+import type { SkipDetail } from '../events.js';
+import type { FrontierEntry } from '../frontier/frontier-store.js';
+import { released, skipped, type UrlOutcome } from '../pipeline/outcome.js';
+import { holdUntil } from '../politeness/pace.js';
+
+export interface RobotsStageSettings {
+  readonly gate: RobotsGate;
+  readonly userAgent: string;
+  /** Unreachable robots.txt fetches in a row after which the host's URLs are skipped. */
+  readonly maxRobotsRetries: number;
+  readonly signal: AbortSignal;
+}
+
+/** The gate's answer for a URL it did not turn away: allowed or disallowed by the rules. */
+export interface RobotsVerdict {
+  readonly kind: 'verdict';
+  readonly check: RobotsCheck;
+}
+
+export async function robotsStage(entry: FrontierEntry, settings: RobotsStageSettings): Promise<RobotsVerdict | UrlOutcome> {
+  const check = await settings.gate.check(entry.url, settings.userAgent, { signal: settings.signal });
+  if (check.addressBlocked === true) {
+    return skipped({ reason: 'blocked-address', detail: `${entry.hostKey} resolves to a non-public address (allow it with allowNet / --allow-net)` });
+  }
+  if (check.reason !== 'unreachable') return { kind: 'verdict', check };
+  // The gate counts the failures and times the next attempt (backoff, Retry-After): one count,
+  // shared by every worker of a shared robots cache.
+  const failures = check.failures ?? 1;
+  if (failures > settings.maxRobotsRetries) {
+    return skipped({ reason: 'robots-unreachable', detail: `robots.txt ${check.status ?? 'network error'} after ${failures} attempts` });
+  }
+  // Nothing but robots.txt goes to this host until it recovers: a hold, like a backoff.
+  return released('robots-retry', holdUntil(check.retryAt ?? Date.now()));
+}
+
+/** The skip for a URL robots.txt disallows: the deciding rule as data, and as words for people. */
+export function robotsSkip(rule: Pick<RobotsRule, 'line' | 'text'> | undefined, reason: string): SkipDetail {
+  if (rule === undefined) return { reason: 'robots', detail: reason };
+  return { reason: 'robots', detail: `line ${rule.line}: ${rule.text}`, rule: { line: rule.line, text: rule.text } };
+}

@@ -1,0 +1,66 @@
+// What became of one claimed URL: the value every stage of the pipeline returns when it ends the
+// URL's turn, and the only thing `settle` (pipeline/settle.ts) acts on. A stage never ends a
+// lease itself: it says what happened, and what that means for the host's clock.
+
+import type { ErrorEvent } from '../events.js';
+import type { SkipDetail } from '../events.js';
+
+/**
+ * What an outcome asks of the host's clock. Both fields are absolute times (ms since the epoch);
+ * neither can move the clock back before a hold already in force (see politeness/host-clock.ts).
+ */
+export interface ClockChange {
+  /**
+   * The pace: when the host's next request may start because of this one (the response head plus
+   * the host's delay), or the clock as it stood before the claim when no request was made.
+   * Omitted, the store keeps the clock the claim set.
+   */
+  readonly readyAt?: number;
+  /** A hold: no request to the host before this (a Retry-After, a backoff). */
+  readonly notBefore?: number;
+}
+
+/** Why a URL goes back to its queue without an attempt being counted. */
+export type ReleaseReason =
+  /** This host is held (Retry-After, backoff) by a response the store has not heard of yet. */
+  | 'host-held'
+  /** The claim's turn at the host went to the host's robots.txt request. */
+  | 'robots-turn'
+  /** robots.txt is unreachable for now: the host waits for its next robots.txt attempt. */
+  | 'robots-retry'
+  /** `maxPages` page fetches have started. */
+  | 'page-budget'
+  /** The lease ran out before the request: the URL may be another worker's now. */
+  | 'lease-expired'
+  /** The crawl is stopping (an abort, a fatal error): the URL stays in the store. */
+  | 'stopping';
+
+export type UrlOutcome =
+  /** Fetched and handled (any status): the URL is done. */
+  | { readonly kind: 'done'; readonly clock: ClockChange }
+  /** Not fetched, for good: the URL is done and a skip is reported. */
+  | { readonly kind: 'skipped'; readonly skip: SkipDetail; readonly clock: ClockChange }
+  /** Failed for good: the URL is done and an error is reported. */
+  | { readonly kind: 'failed'; readonly error: Error; readonly stage: ErrorEvent['stage']; readonly clock: ClockChange }
+  /** The attempt failed and counts: the URL goes back for another, and the error is reported. */
+  | { readonly kind: 'retry'; readonly error: Error; readonly clock: ClockChange }
+  /** No attempt was made: the URL goes back to the head of its queue. */
+  | { readonly kind: 'released'; readonly reason: ReleaseReason; readonly clock: ClockChange };
+
+/** How the store ends the lease for an outcome. */
+export type Settlement = 'complete' | 'release' | 'retry';
+
+export function settlementOf(outcome: UrlOutcome): Settlement {
+  switch (outcome.kind) {
+    case 'released':
+      return 'release';
+    case 'retry':
+      return 'retry';
+    default:
+      return 'complete';
+  }
+}
+
+export const done = (clock: ClockChange = {}): UrlOutcome => ({ kind: 'done', clock });
+export const skipped = (skip: SkipDetail, clock: ClockChange = {}): UrlOutcome => ({ kind: 'skipped', skip, clock });
+export const released = (reason: ReleaseReason, clock: ClockChange): UrlOutcome => ({ kind: 'released', reason, clock });

@@ -1,0 +1,154 @@
+// One claimed URL through the stages: robots gate → politeness → fetch → extract and handler →
+// frontier. Each stage returns a value; the URL's outcome is reported and its lease settled in
+// one place (`process`), from that value alone.
+
+import { PolitelyError, type HttpClient, type RobotsGate } from '@politely/core';
+import type { CrawlerEmitter } from '../events.js';
+import { fetchStage, type FetchStageSettings } from '../fetch/fetch-stage.js';
+import { followRedirect } from '../frontier/follow-redirect.js';
+import type { Frontier } from '../frontier/frontier.js';
+import type { FrontierEntry, FrontierLease, FrontierStore } from '../frontier/frontier-store.js';
+import { robotsSkip, robotsStage, type RobotsStageSettings } from '../gate/robots-stage.js';
+import { handlePage, type HandlePageSettings } from '../handle/handle-page.js';
+import { runProcessor, type PluginResourceKind } from '../handle/run-processor.js';
+import type { ResolvedCrawlerOptions } from '../options.js';
+import type { HostPoliteness } from '../politeness/host-politeness.js';
+import { deniedTurn, paceAfterRobots, type RobotsPaceSettings } from '../politeness/turn.js';
+import type { StatsRecorder } from '../stats.js';
+import { done, released, skipped, type UrlOutcome } from './outcome.js';
+import type { CrawlReporter } from './reporter.js';
+import { LeaseSettler } from './settle.js';
+
+export interface ProcessorDeps {
+  readonly options: ResolvedCrawlerOptions;
+  readonly store: FrontierStore;
+  readonly frontier: Frontier;
+  readonly gate: RobotsGate;
+  readonly client: HttpClient;
+  readonly politeness: HostPoliteness;
+  readonly emitter: CrawlerEmitter;
+  readonly stats: StatsRecorder;
+  readonly reporter: CrawlReporter;
+  readonly signal: AbortSignal;
+  /** Page fetches started so far, and the budget (`maxPages`). */
+  readonly pageBudget: { started: number; readonly max: number };
+  /** Plugin resource kinds (anything but `page`): each kind's processor and its plugin's context. */
+  readonly resourceKinds: ReadonlyMap<string, PluginResourceKind>;
+  /**
+   * Called with an error that ends the crawl (a fatal handler error, a store that failed): the
+   * lease was handed back first, so the URL stays in the store.
+   */
+  readonly onFatal: (error: unknown) => void;
+}
+
+export class UrlProcessor {
+  private readonly settler: LeaseSettler;
+  private readonly robots: RobotsStageSettings;
+  private readonly pace: RobotsPaceSettings;
+  private readonly fetch: FetchStageSettings;
+  private readonly handle: HandlePageSettings;
+
+  constructor(private readonly deps: ProcessorDeps) {
+    const { options, signal } = deps;
+    this.settler = new LeaseSettler(deps.store);
+    this.robots = { gate: deps.gate, userAgent: options.userAgent, maxRobotsRetries: options.maxRobotsRetries, signal };
+    this.pace = { politeness: deps.politeness, store: deps.store, perHostConcurrency: options.perHostConcurrency };
+    this.fetch = {
+      client: deps.client,
+      userAgent: options.userAgent,
+      maxBodyBytes: options.maxBodyBytes,
+      requestTimeoutMs: options.requestTimeoutMs,
+      maxRetries: options.maxRetries,
+      backoffMaxMs: options.backoffMaxMs,
+      politeness: deps.politeness,
+      emitter: deps.emitter,
+      stats: deps.stats,
+      signal,
+    };
+    this.handle = { options, frontier: deps.frontier, reporter: deps.reporter, signal };
+  }
+
+  /** Walks the URL through the stages, reports its outcome and settles its lease: exactly once. */
+  async process(lease: FrontierLease): Promise<void> {
+    let outcome: UrlOutcome;
+    try {
+      outcome = await this.walk(lease, Date.now());
+    } catch (error) {
+      // Aborted, a fatal handler error, or a store failure: the URL goes back to the queue (if
+      // the store still answers), nothing is lost. Only an abort is expected here: anything else
+      // escaped every stage's own handling, so the crawl cannot go on as if it had not happened.
+      await this.settler.settle(lease, released('stopping', { readyAt: lease.previousHostReadyAt })).catch(() => {});
+      if (!(error instanceof PolitelyError && error.code === 'ERR_ABORTED')) this.deps.onFatal(error);
+      return;
+    }
+    this.report(lease.entry, outcome);
+    try {
+      await this.settler.settle(lease, outcome);
+    } catch (error) {
+      this.deps.onFatal(error);
+    }
+  }
+
+  private async walk(lease: FrontierLease, claimedAt: number): Promise<UrlOutcome> {
+    const { entry } = lease;
+    const { options, pageBudget, reporter } = this.deps;
+    const attempt = (entry.retries ?? 0) + 1;
+    // A hold this process knows and the store may not yet (the request that met it has not
+    // settled: its handler runs): no request; the URL goes back, and the host's clock with it.
+    if (this.settler.heldUntil(entry.hostKey, claimedAt) !== undefined) return released('host-held', { readyAt: lease.previousHostReadyAt });
+
+    const verdict = await robotsStage(entry, this.robots);
+    if (verdict.kind !== 'verdict') return verdict;
+    const { check } = verdict;
+    const afterRobots = await paceAfterRobots(entry, check, lease.previousHostReadyAt, this.pace);
+    if (!check.allowed) return skipped(robotsSkip(check.rule, check.reason), afterRobots);
+
+    const kind = this.resourceKindOf(entry);
+    if (kind instanceof Error) return { kind: 'failed', error: kind, stage: 'processor', clock: afterRobots };
+    if (kind?.processor.fetch === false) {
+      await runProcessor(entry, kind, undefined, attempt, reporter);
+      return done(afterRobots);
+    }
+    const isPage = kind === undefined;
+    const denied = deniedTurn({
+      robotsUsedTurn: check.fetch !== undefined,
+      overBudget: isPage && pageBudget.started >= pageBudget.max,
+      leaseExpiresAt: lease.leaseExpiresAt,
+      now: Date.now(),
+    });
+    if (denied !== undefined) return released(denied, afterRobots);
+
+    if (isPage) pageBudget.started++;
+    const fetched = await fetchStage(entry, kind?.processor, check, this.fetch);
+    if (fetched.kind !== 'fetched') return fetched;
+    // The host is held from the moment the response is in, not only once this URL settles.
+    this.settler.noteHold(entry.hostKey, fetched.clock, Date.now());
+    if (fetched.location !== undefined) {
+      const unfollowed = await followRedirect(entry, fetched.location, options.maxRedirects, this.deps.frontier);
+      if (unfollowed !== undefined) reporter.skip(unfollowed.url, unfollowed.skip, unfollowed.referrer);
+      return done(fetched.clock);
+    }
+    if (isPage) {
+      this.deps.stats.response(fetched.response.status, fetched.response.body.length);
+      await handlePage(entry, fetched.response, attempt, this.handle);
+    } else {
+      await runProcessor(entry, kind, fetched.response, attempt, reporter);
+    }
+    return done(fetched.clock);
+  }
+
+  /** undefined for a page; the plugin's processor for its kind; an error for a kind no plugin processes. */
+  private resourceKindOf(entry: FrontierEntry): PluginResourceKind | undefined | Error {
+    if (entry.kind === undefined || entry.kind === 'page') return undefined;
+    return this.deps.resourceKinds.get(entry.kind) ?? new PolitelyError('ERR_INVALID_INPUT', `no plugin processes resources of kind '${entry.kind}' (${entry.url})`);
+  }
+
+  /** The outcome's own event: a skip, an error (retried or not). Stages report what else they dropped. */
+  private report(entry: FrontierEntry, outcome: UrlOutcome): void {
+    const attempt = (entry.retries ?? 0) + 1;
+    const { reporter } = this.deps;
+    if (outcome.kind === 'skipped') reporter.skip(entry.url, outcome.skip, entry.referrer);
+    else if (outcome.kind === 'failed') reporter.error(entry.url, outcome.error, outcome.stage, attempt, false);
+    else if (outcome.kind === 'retry') reporter.error(entry.url, outcome.error, 'fetch', attempt, true);
+  }
+}

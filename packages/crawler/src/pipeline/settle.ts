@@ -1,0 +1,54 @@
+// The only code that ends a lease and moves a host's clock: from an outcome's value.
+//
+// `clock.readyAt` paces the host after this request (or hands the claim's clock back);
+// `clock.notBefore` holds it (a Retry-After, a backoff). The store keeps each host's latest hold
+// and never sets its clock before it, whoever settles next: another request of this process, or
+// of another worker sharing the store (frontier-store.ts, SettleOptions). So a pace never undoes
+// a hold, here or elsewhere. This process's own record of holds (politeness/host-clock.ts) adds
+// what the store cannot know yet: a hold met by a request whose handler still runs.
+
+import type { FrontierLease, FrontierStore, SettleOptions } from '../frontier/frontier-store.js';
+import { HostHolds } from '../politeness/host-clock.js';
+import { settlementOf, type ClockChange, type UrlOutcome } from './outcome.js';
+
+export class LeaseSettler {
+  private readonly holds = new HostHolds();
+
+  constructor(private readonly store: FrontierStore) {}
+
+  /** The hold on the host this process knows of at `now`, if any. */
+  heldUntil(hostKey: string, now: number): number | undefined {
+    return this.holds.current(hostKey, now);
+  }
+
+  /** Records a hold the moment it is known (the response is in), before the URL settles. */
+  noteHold(hostKey: string, clock: ClockChange, now: number): void {
+    if (clock.notBefore !== undefined) this.holds.hold(hostKey, clock.notBefore, now);
+  }
+
+  /** Ends the lease as the outcome says. */
+  settle(lease: FrontierLease, outcome: UrlOutcome, now = Date.now()): Promise<void> {
+    const options = this.settleOptions(lease.entry.hostKey, outcome.clock, now);
+    switch (settlementOf(outcome)) {
+      case 'release':
+        return this.store.release(lease.id, options);
+      case 'retry':
+        return this.store.retry(lease.id, options);
+      case 'complete':
+        return this.store.complete(lease.id, options);
+    }
+  }
+
+  /**
+   * What a settle tells the store: the pace asked for, and the host's hold in this process
+   * (raised to the outcome's own first). Every settle sends the hold, so the store hears it from
+   * whichever request to the host settles first. The pace is raised to the hold here too, for a
+   * store that keeps no holds of its own (one written before `hostNotBefore`).
+   */
+  private settleOptions(hostKey: string, clock: ClockChange, now: number): SettleOptions {
+    this.noteHold(hostKey, clock, now);
+    const hostNotBefore = this.holds.current(hostKey, now);
+    const readyAt = this.holds.readyAt(hostKey, clock.readyAt, now);
+    return { ...(readyAt === undefined ? {} : { hostReadyAt: readyAt }), ...(hostNotBefore === undefined ? {} : { hostNotBefore }) };
+  }
+}
