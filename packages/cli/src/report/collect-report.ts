@@ -40,8 +40,6 @@ export interface CrawlReportCollector {
   finish(stats: CrawlStats): CrawlReportData;
 }
 
-const ROBOTS_DETAIL = /^line (\d+): (.*)$/s;
-
 export function createCrawlReportCollector(options: CrawlReportCollectorOptions): CrawlReportCollector {
   const limits = { maxRequests: options.maxRequestsPerHost ?? 5000, maxExamples: options.maxExamples ?? 3 };
   const maxErrors = options.maxErrors ?? 200;
@@ -127,9 +125,11 @@ export function createCrawlReportCollector(options: CrawlReportCollectorOptions)
           if (host === undefined) return;
           host.skip(event.reason);
           if (event.reason === 'robots') {
-            const match = ROBOTS_DETAIL.exec(event.detail ?? '');
-            if (match === null) host.decision({ allowed: false, basis: 'rules', ...(event.detail === undefined ? {} : { detail: event.detail }) }, event.url);
-            else host.decision({ allowed: false, basis: 'rules', line: Number(match[1]), text: match[2] ?? '' }, event.url);
+            // The deciding rule travels as data; without one (robots.txt disallowed all for another
+            // reason) the detail says why.
+            const { rule, detail } = event;
+            if (rule !== undefined) host.decision({ allowed: false, basis: 'rules', line: rule.line, text: rule.text }, event.url);
+            else host.decision({ allowed: false, basis: 'rules', ...(detail === undefined ? {} : { detail }) }, event.url);
           } else if (event.reason === 'robots-unreachable') {
             host.decision({ allowed: false, basis: 'robots-unreachable', ...(event.detail === undefined ? {} : { detail: event.detail }) }, event.url);
           }
