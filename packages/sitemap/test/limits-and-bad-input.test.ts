@@ -14,7 +14,7 @@ describe('sitemaps() limits', () => {
     expect(outcome.urls).toHaveLength(50_000);
     expect(outcome.urls.at(-1)).toBe(`${site.base}/p/49999`);
     const limits = outcome.skips.filter((s) => s.reason === 'sitemap-limit');
-    expect(limits).toEqual([{ url: `${site.base}/big.xml`, reason: 'sitemap-limit', detail: `10 entries of sitemap ${site.base}/big.xml past maxUrlsPerFile (50000) not read` }]);
+    expect(limits).toEqual([{ url: `${site.base}/big.xml`, reason: 'sitemap-limit', plugin: 'sitemap', detail: `10 entries of sitemap ${site.base}/big.xml past maxUrlsPerFile (50000) not read` }]);
     expect(outcome.skips).toHaveLength(1);
   });
 
