@@ -16,7 +16,8 @@ import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { matchPathOf, parseRobotsTxt } from '@politely/core';
+import { parseRobotsTxt } from '@politely/core';
+import { matchPathOf } from '@politely/core/internal';
 
 import { collectGarbage, compare, formatFixed, formatInteger, formatTable, nowNs, sinkValue } from './harness.js';
 import {

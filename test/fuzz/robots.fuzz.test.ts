@@ -8,7 +8,8 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { lintRobotsTxt, matchPathOf, parseRobotsTxt, type RobotsTxt } from '@politely/core';
+import { lintRobotsTxt, parseRobotsTxt, type RobotsTxt } from '@politely/core';
+import { matchPathOf } from '@politely/core/internal';
 import {
   bytesOf,
   cpuMsOf,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createRobotsGate, createUndiciRobotsFetch, optionChecks } from '@politely/core';
+import { createRobotsGate, createUndiciRobotsFetch } from '@politely/core';
+import { optionChecks } from '@politely/core/internal';
 import { createCrawler } from '@politely/crawler';
 
 const check = optionChecks('createThing');

@@ -1,15 +1,12 @@
+// @politely/core: the robots.txt engine, the robots gate and the guarded HTTP client. Helpers shared
+// by politely's own packages are in @politely/core/internal.
+
 export { PolitelyError } from './errors.js';
 export type { PolitelyErrorCode } from './errors.js';
-export { LruMap } from './lru-map.js';
-export type { LruMapOptions } from './lru-map.js';
-export { optionChecks } from './options/option-checks.js';
-export type { OptionChecks } from './options/option-checks.js';
 
-export { parseRobotsTxt, MIN_ROBOTS_TXT_BYTES } from './robots/parse.js';
+export { parseRobotsTxt } from './robots/parse.js';
 export type { ParseRobotsTxtOptions } from './robots/parse.js';
 export { productToken } from './robots/user-agent.js';
-export { matchPathOf } from './robots/url-path.js';
-export { normalizeEscapes } from './robots/percent-encoding.js';
 export { lintRobotsTxt } from './robots/lint.js';
 export type { RobotsDiagnostic, RobotsDiagnosticCode, RobotsDiagnosticSeverity } from './robots/lint.js';
 export type {
@@ -53,8 +50,7 @@ export type {
 
 export { createHttpClient } from './http/http-client.js';
 export type { HttpClient, HttpClientOptions, HttpRequest, HttpResponse } from './http/http-client.js';
-export { readBody } from './http/read-body.js';
 export { retryAfterMs, parseHttpDate } from './http/retry-after.js';
 export { createAddressPolicy, parseCidr } from './http/address-guard.js';
 export type { AddressPolicy } from './http/address-guard.js';
-export type { BodyLimit, ReadBody } from './http/read-body.js';
+export type { BodyLimit } from './http/read-body.js';

@@ -1,6 +1,7 @@
 // createCrawler's options: every field documented with its default, validated once.
 
-import { optionChecks, productToken, type HttpClient, type RobotsCacheStore, type RobotsGate } from '@politely/core';
+import { productToken, type HttpClient, type RobotsCacheStore, type RobotsGate } from '@politely/core';
+import { optionChecks } from '@politely/core/internal';
 import type { CanonicalUrlOptions } from './frontier/canonical-url.js';
 import type { FrontierStore } from './frontier/frontier-store.js';
 import { resolveTrapDetection, type ResolvedTrapDetection, type TrapDetectionOptions } from './frontier/trap-detector.js';

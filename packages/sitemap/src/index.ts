@@ -1,14 +1,12 @@
+// @politely/sitemap: the sitemaps() plugin (seeds a crawl from the sitemaps robots.txt declares) and
+// readSitemap (one sitemap document's entries). Internals stay in src/; tests import them from there.
+
 export { sitemaps } from './sitemaps-plugin.js';
 export { SITEMAP_SKIP_REASONS } from './skip-reasons.js';
 export type { SitemapSkipReason } from './skip-reasons.js';
-export { resolveSitemapPluginOptions, DEFAULT_MAX_URLS_PER_FILE, DEFAULT_MAX_BYTES_PER_FILE } from './options.js';
-export type { SitemapPluginOptions, ResolvedSitemapPluginOptions, SitemapUrlRecord, SitemapDiscoveryRecord } from './options.js';
-export { SITEMAP_KIND, ENQUEUE_BATCH_SIZE } from './seed-entries.js';
-export { SITEMAP_DISCOVERY_KIND } from './discover.js';
-export { sitemapScopeOf } from './sitemap-scope.js';
-export type { SitemapScope, SitemapEntryData } from './sitemap-scope.js';
-export { matchGlob, frontierPriorityOf } from './url-filter.js';
-export type { UrlPattern, UrlMatcher } from './url-filter.js';
+export { DEFAULT_MAX_URLS_PER_FILE, DEFAULT_MAX_BYTES_PER_FILE } from './options.js';
+export type { SitemapPluginOptions, SitemapUrlRecord, SitemapDiscoveryRecord } from './options.js';
+export type { UrlPattern } from './url-filter.js';
 export { readSitemap, DEFAULT_CHUNK_CHARS } from './read-sitemap.js';
 export type { ReadSitemap, ReadSitemapOptions, SitemapDocument, SitemapEntries, SitemapFormat } from './read-sitemap.js';
 export type { RawSitemapEntry } from './sitemapper-reader.js';

@@ -4,7 +4,8 @@
 // the file's text and the parse of one slice, never the parse of a whole 50 MB file.
 
 import { Readable } from 'node:stream';
-import { PolitelyError, readBody } from '@politely/core';
+import { PolitelyError } from '@politely/core';
+import { readBody } from '@politely/core/internal';
 import { atomEntries, FEED_XML_OPTIONS, rssEntries } from './feeds.js';
 import { createSafeXmlParser } from './safe-xml.js';
 import { sitemapIndexChildren, SITEMAPPER_XML_OPTIONS, urlsetEntries, type RawSitemapEntry } from './sitemapper-reader.js';

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { frontierPriorityOf, matchGlob, resolveSitemapPluginOptions, sitemapScopeOf } from '@politely/sitemap';
+import { resolveSitemapPluginOptions } from '../src/options.js';
+import { sitemapScopeOf } from '../src/sitemap-scope.js';
+import { frontierPriorityOf, matchGlob } from '../src/url-filter.js';
 
 describe('matchGlob', () => {
   it('matches the whole URL, * standing for any run of characters (slashes too), everything else literal', () => {

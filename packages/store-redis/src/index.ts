@@ -1,13 +1,12 @@
 // @politely/store-redis: distributed crawls. The frontier, its host clocks and leases, and the
 // robots.txt cache in Redis, shared by every worker process of a crawl.
 
-export { createRedisFrontierStore, resolveRedisFrontierStoreOptions } from './redis-frontier-store.js';
-export type { RedisFrontierStore, RedisFrontierStoreOptions, ResolvedRedisFrontierStoreOptions } from './redis-frontier-store.js';
+export { createRedisFrontierStore } from './redis-frontier-store.js';
+export type { RedisFrontierStore, RedisFrontierStoreOptions } from './redis-frontier-store.js';
 export { createRedisRobotsCache } from './redis-robots-cache.js';
 export type { RedisRobotsCache, RedisRobotsCacheOptions } from './redis-robots-cache.js';
 export { deleteRedisCrawl } from './delete-crawl.js';
 export type { DeleteRedisCrawlOptions } from './delete-crawl.js';
-export { resolveKeyPrefix } from './keys.js';
 export type { RedisKeyOptions } from './keys.js';
 export { createRedisLink } from './connection.js';
 export type { RedisConnection, RedisLink, RedisLinkOptions } from './connection.js';
@@ -15,4 +14,4 @@ export { parseRedisUrl, maskRedisUrl } from './redis-url.js';
 export type { RedisUrl } from './redis-url.js';
 export { checkRedisDurability } from './durability.js';
 export type { RedisDurability } from './durability.js';
-export { queuePriorityOf, MIN_QUEUE_PRIORITY, MAX_QUEUE_PRIORITY } from './queue-score.js';
+export { MIN_QUEUE_PRIORITY, MAX_QUEUE_PRIORITY } from './queue-score.js';

@@ -3,8 +3,7 @@
 
 export { createSqliteFrontierStore } from './sqlite-store.js';
 export type { SqliteFrontierStore } from './sqlite-store.js';
-export { resolveSqliteFrontierStoreOptions } from './options.js';
-export type { SqliteFrontierStoreOptions, ResolvedSqliteFrontierStoreOptions } from './options.js';
+export type { SqliteFrontierStoreOptions } from './options.js';
 export { createSqliteRobotsCache } from './robots-cache.js';
 export type { SqliteRobotsCache, SqliteRobotsCacheSource } from './robots-cache.js';
 export type { CrawlDatabaseOptions } from './open-database.js';

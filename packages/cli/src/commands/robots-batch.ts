@@ -2,7 +2,8 @@
 
 import { parseArgs } from 'node:util';
 import { createInterface } from 'node:readline';
-import { LruMap, parseRobotsTxt, type RobotsTxt } from '@politely/core';
+import { parseRobotsTxt, type RobotsTxt } from '@politely/core';
+import { LruMap } from '@politely/core/internal';
 import { EXIT_FAILURE, EXIT_OK, type ExitCode } from '../exit-codes.js';
 import { escapeControls, toSafeJson } from '../input/quote-input.js';
 import { write, type Io } from '../io.js';

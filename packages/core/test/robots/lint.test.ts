@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { lintRobotsTxt, MIN_ROBOTS_TXT_BYTES, parseRobotsTxt, PolitelyError } from '@politely/core';
+import { lintRobotsTxt, parseRobotsTxt, PolitelyError } from '@politely/core';
+import { MIN_ROBOTS_TXT_BYTES } from '@politely/core/internal';
 import type { RobotsDiagnostic } from '@politely/core';
 
 /** [line, code] pairs, the shape most assertions compare. */

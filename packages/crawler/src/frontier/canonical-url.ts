@@ -7,7 +7,8 @@
 
 // One percent-escape form everywhere (RFC 3986 6.2.2): the robots engine's, so that a canonical
 // URL and a robots.txt rule compare alike.
-import { normalizeEscapes, PolitelyError } from '@politely/core';
+import { PolitelyError } from '@politely/core';
+import { normalizeEscapes } from '@politely/core/internal';
 
 /** A query parameter name to match: a string (where `*` matches any run of characters) or a RegExp. */
 export type QueryParamPattern = string | RegExp;

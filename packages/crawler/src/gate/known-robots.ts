@@ -4,7 +4,8 @@
 // answers is remembered per origin for a short while. The gate's own check at fetch time stays
 // the authority: a stale answer here can only delay a skip, never cause a disallowed fetch.
 
-import { LruMap, type RobotsGate, type RobotsTxt } from '@politely/core';
+import type { RobotsGate, RobotsTxt } from '@politely/core';
+import { LruMap } from '@politely/core/internal';
 import type { SkipDetail } from '../events.js';
 import { robotsSkip } from './robots-stage.js';
 

@@ -2,7 +2,7 @@
 // so the rule it writes last (`Disallow: /late/`, past that cap) is one a crawler must ignore,
 // while `Disallow: /private/` at the top still holds.
 
-import { MIN_ROBOTS_TXT_BYTES } from '@politely/core';
+import { MIN_ROBOTS_TXT_BYTES } from '@politely/core/internal';
 import { a } from '../html.js';
 import { caseList, hostilePage, responder, type HttpHostileHost } from './http-host.js';
 import { pageCase, skip, type HostileCase } from './hostile-types.js';

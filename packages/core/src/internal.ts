@@ -1,0 +1,12 @@
+// @politely/core/internal: helpers shared by politely's own packages (the crawler, the sitemap
+// plugin, the CLI). Not part of the public API: no stability promise, may change in any release.
+
+export { LruMap } from './lru-map.js';
+export type { LruMapOptions } from './lru-map.js';
+export { optionChecks } from './options/option-checks.js';
+export type { OptionChecks } from './options/option-checks.js';
+export { MIN_ROBOTS_TXT_BYTES } from './robots/parse.js';
+export { matchPathOf } from './robots/url-path.js';
+export { normalizeEscapes } from './robots/percent-encoding.js';
+export { readBody } from './http/read-body.js';
+export type { ReadBody } from './http/read-body.js';
