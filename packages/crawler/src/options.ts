@@ -236,7 +236,7 @@ function resolvePlugins(plugins: readonly CrawlerPlugin[]): readonly CrawlerPlug
     for (const reason of Object.keys(plugin.skipReasons ?? {})) {
       if (!SKIP_REASON_FORM.test(reason)) check.fail(`plugin '${plugin.name}' declares the skip reason ${JSON.stringify(reason)}: reasons are kebab-case (e.g. 'sitemap-scope')`);
       const owner = reasons.get(reason);
-      if (owner !== undefined) check.fail(`plugin '${plugin.name}' declares the skip reason '${reason}', which is ${owner === 'the crawler' ? "the crawler's own" : `plugin '${owner}''s too`}`);
+      if (owner !== undefined) check.fail(`plugin '${plugin.name}' declares the skip reason '${reason}', which is ${owner === 'the crawler' ? "the crawler's own" : `plugin '${owner}'s too`}`);
       reasons.set(reason, plugin.name);
     }
     for (const kind of Object.keys(plugin.processors ?? {})) {

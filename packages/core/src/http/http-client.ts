@@ -124,6 +124,9 @@ async function get(dispatcher: Dispatcher, request: HttpRequest, policy: Address
     const declared = Number(headers['content-length']);
     const encoded = headers['content-encoding'] !== undefined;
     if (request.bodyLimit.atLimit === 'fail' && !encoded && declared > request.bodyLimit.maxBytes) {
+      // Destroying a body undici is still reading makes it emit 'error' ("Request aborted"):
+      // nobody reads it any more, so that error is expected and must not go unhandled.
+      response.body.on('error', () => {});
       response.body.destroy();
       throw new PolitelyError('ERR_BODY_TOO_LARGE', `body of ${declared} bytes is over the ${request.bodyLimit.maxBytes}-byte limit`);
     }

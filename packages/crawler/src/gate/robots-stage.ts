@@ -1,19 +1,21 @@
 // The robots gate stage: may this claimed URL be fetched, by its origin's robots.txt (RFC 9309)?
 // It answers with the gate's check, or ends the URL's turn: the host's address is refused by the
 // SSRF guard, or robots.txt is unreachable (fail closed: the host waits for the gate's next
-// attempt, and its URLs are skipped once the gate has failed `maxRobotsRetries` times).
+// attempt, and its URLs are skipped once its retries, `maxRobotsRetries`, have failed too).
 
 import type { RobotsCheck, RobotsGate, RobotsRule } from '@politely/core';
 import type { SkipDetail } from '../events.js';
 import type { FrontierEntry } from '../frontier/frontier-store.js';
 import { released, skipped, type UrlOutcome } from '../pipeline/outcome.js';
-import { holdUntil } from '../politeness/pace.js';
+import { clockAfterRobotsFailure } from '../politeness/pace.js';
 
 export interface RobotsStageSettings {
   readonly gate: RobotsGate;
   readonly userAgent: string;
-  /** Unreachable robots.txt fetches in a row after which the host's URLs are skipped. */
+  /** Retries of an unreachable robots.txt: after 1 + this many failed fetches in a row the host's URLs are skipped. */
   readonly maxRobotsRetries: number;
+  /** The host's delay now (a failed robots.txt fetch paces the host like any request). */
+  readonly delayMsOf: (hostKey: string) => number;
   readonly signal: AbortSignal;
 }
 
@@ -33,10 +35,10 @@ export async function robotsStage(entry: FrontierEntry, settings: RobotsStageSet
   // shared by every worker of a shared robots cache.
   const failures = check.failures ?? 1;
   if (failures > settings.maxRobotsRetries) {
-    return skipped({ reason: 'robots-unreachable', detail: `robots.txt ${check.status ?? 'network error'} after ${failures} attempts` });
+    return skipped({ reason: 'robots-unreachable', detail: `robots.txt ${check.status ?? 'network error'} after ${failures} attempt${failures === 1 ? '' : 's'}` });
   }
   // Nothing but robots.txt goes to this host until it recovers: a hold, like a backoff.
-  return released('robots-retry', holdUntil(check.retryAt ?? Date.now()));
+  return released('robots-retry', clockAfterRobotsFailure(check.retryAt ?? Date.now(), check.fetch, settings.delayMsOf(entry.hostKey)));
 }
 
 /** The skip for a URL robots.txt disallows: the deciding rule as data, and as words for people. */

@@ -4,6 +4,7 @@
 
 import type { ErrorEvent } from '../events.js';
 import type { SkipDetail } from '../events.js';
+import type { FrontierLease } from '../frontier/frontier-store.js';
 
 /**
  * What an outcome asks of the host's clock. Both fields are absolute times (ms since the epoch);
@@ -12,10 +13,15 @@ import type { SkipDetail } from '../events.js';
 export interface ClockChange {
   /**
    * The pace: when the host's next request may start because of this one (the response head plus
-   * the host's delay), or the clock as it stood before the claim when no request was made.
-   * Omitted, the store keeps the clock the claim set.
+   * the host's delay). Omitted, the store keeps the clock the claim set.
    */
   readonly readyAt?: number;
+  /**
+   * No request was made: the clock as it stood before the claim, handed back so that the claim
+   * costs the host no delay slot (a robots-disallowed URL, say). Applied only where no other
+   * claim of the host can have moved the clock since (pipeline/settle.ts); ignored with `readyAt`.
+   */
+  readonly handBackTo?: number;
   /** A hold: no request to the host before this (a Retry-After, a backoff). */
   readonly notBefore?: number;
 }
@@ -60,6 +66,9 @@ export function settlementOf(outcome: UrlOutcome): Settlement {
       return 'complete';
   }
 }
+
+/** The clock for a claim that made no request: handed back as it stood before the claim. */
+export const handBack = (lease: Pick<FrontierLease, 'previousHostReadyAt'>): ClockChange => ({ handBackTo: lease.previousHostReadyAt });
 
 export const done = (clock: ClockChange = {}): UrlOutcome => ({ kind: 'done', clock });
 export const skipped = (skip: SkipDetail, clock: ClockChange = {}): UrlOutcome => ({ kind: 'skipped', skip, clock });

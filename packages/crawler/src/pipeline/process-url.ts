@@ -13,9 +13,10 @@ import { handlePage, type HandlePageSettings } from '../handle/handle-page.js';
 import { runProcessor, type PluginResourceKind } from '../handle/run-processor.js';
 import type { ResolvedCrawlerOptions } from '../options.js';
 import type { HostPoliteness } from '../politeness/host-politeness.js';
+import { pacedAfter } from '../politeness/pace.js';
 import { deniedTurn, paceAfterRobots, type RobotsPaceSettings } from '../politeness/turn.js';
 import type { StatsRecorder } from '../stats.js';
-import { done, released, skipped, type UrlOutcome } from './outcome.js';
+import { done, handBack, released, skipped, type ClockChange, type UrlOutcome } from './outcome.js';
 import type { CrawlReporter } from './reporter.js';
 import { LeaseSettler } from './settle.js';
 
@@ -41,6 +42,14 @@ export interface ProcessorDeps {
   readonly onFatal: (error: unknown) => void;
 }
 
+/** How far a walk has come, for the host's clock if it ends by an exception. */
+interface WalkProgress {
+  /** The clock to settle with: handed back until a request is made, then that request's. */
+  clock: ClockChange;
+  /** A request has gone out and its answer (and so its clock) is not in yet. */
+  requesting: boolean;
+}
+
 export class UrlProcessor {
   private readonly settler: LeaseSettler;
   private readonly robots: RobotsStageSettings;
@@ -50,8 +59,14 @@ export class UrlProcessor {
 
   constructor(private readonly deps: ProcessorDeps) {
     const { options, signal } = deps;
-    this.settler = new LeaseSettler(deps.store);
-    this.robots = { gate: deps.gate, userAgent: options.userAgent, maxRobotsRetries: options.maxRobotsRetries, signal };
+    this.settler = new LeaseSettler(deps.store, options.perHostConcurrency);
+    this.robots = {
+      gate: deps.gate,
+      userAgent: options.userAgent,
+      maxRobotsRetries: options.maxRobotsRetries,
+      delayMsOf: (hostKey) => deps.politeness.delayMs(hostKey),
+      signal,
+    };
     this.pace = { politeness: deps.politeness, store: deps.store, perHostConcurrency: options.perHostConcurrency };
     this.fetch = {
       client: deps.client,
@@ -71,14 +86,19 @@ export class UrlProcessor {
   /** Walks the URL through the stages, reports its outcome and settles its lease: exactly once. */
   async process(lease: FrontierLease): Promise<void> {
     let outcome: UrlOutcome;
+    const progress: WalkProgress = { clock: handBack(lease), requesting: false };
     try {
-      outcome = await this.walk(lease, Date.now());
+      outcome = await this.walk(lease, progress, Date.now());
     } catch (error) {
       // Aborted, a fatal handler error, or a store failure: the URL goes back to the queue (if
-      // the store still answers), nothing is lost. Only an abort is expected here: anything else
-      // escaped every stage's own handling, so the crawl cannot go on as if it had not happened.
-      await this.settler.settle(lease, released('stopping', { readyAt: lease.previousHostReadyAt })).catch(() => {});
-      if (!(error instanceof PolitelyError && error.code === 'ERR_ABORTED')) this.deps.onFatal(error);
+      // the store still answers), nothing is lost. The host's clock keeps any request made: a
+      // worker sharing the store, or a resumed crawl, must not go at once.
+      const clock = progress.requesting ? pacedAfter(Date.now(), this.deps.politeness.delayMs(lease.entry.hostKey)) : progress.clock;
+      await this.settler.settle(lease, released('stopping', clock)).catch(() => {});
+      // Once the crawl's signal has fired (an abort, its timeout, a fatal error met elsewhere),
+      // what a walk throws is that stop. Anything else escaped every stage's own handling, so the
+      // crawl cannot go on as if it had not happened.
+      if (!this.deps.signal.aborted) this.deps.onFatal(error);
       return;
     }
     this.report(lease.entry, outcome);
@@ -89,18 +109,19 @@ export class UrlProcessor {
     }
   }
 
-  private async walk(lease: FrontierLease, claimedAt: number): Promise<UrlOutcome> {
+  private async walk(lease: FrontierLease, progress: WalkProgress, claimedAt: number): Promise<UrlOutcome> {
     const { entry } = lease;
     const { options, pageBudget, reporter } = this.deps;
     const attempt = (entry.retries ?? 0) + 1;
     // A hold this process knows and the store may not yet (the request that met it has not
     // settled: its handler runs): no request; the URL goes back, and the host's clock with it.
-    if (this.settler.heldUntil(entry.hostKey, claimedAt) !== undefined) return released('host-held', { readyAt: lease.previousHostReadyAt });
+    if (this.settler.heldUntil(entry.hostKey, claimedAt) !== undefined) return released('host-held', handBack(lease));
 
     const verdict = await robotsStage(entry, this.robots);
     if (verdict.kind !== 'verdict') return verdict;
     const { check } = verdict;
     const afterRobots = await paceAfterRobots(entry, check, lease.previousHostReadyAt, this.pace);
+    progress.clock = afterRobots;
     if (!check.allowed) return skipped(robotsSkip(check.rule, check.reason), afterRobots);
 
     const kind = this.resourceKindOf(entry);
@@ -119,8 +140,11 @@ export class UrlProcessor {
     if (denied !== undefined) return released(denied, afterRobots);
 
     if (isPage) pageBudget.started++;
+    progress.requesting = true;
     const fetched = await fetchStage(entry, kind?.processor, check, this.fetch);
+    progress.requesting = false;
     if (fetched.kind !== 'fetched') return fetched;
+    progress.clock = fetched.clock;
     // The host is held from the moment the response is in, not only once this URL settles.
     this.settler.noteHold(entry.hostKey, fetched.clock, Date.now());
     if (fetched.location !== undefined) {

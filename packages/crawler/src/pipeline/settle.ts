@@ -1,7 +1,7 @@
 // The only code that ends a lease and moves a host's clock: from an outcome's value.
 //
-// `clock.readyAt` paces the host after this request (or hands the claim's clock back);
-// `clock.notBefore` holds it (a Retry-After, a backoff). The store keeps each host's latest hold
+// `clock.readyAt` paces the host after this request; `clock.handBackTo` hands the claim's clock
+// back when no request was made; `clock.notBefore` holds it (a Retry-After, a backoff). The store keeps each host's latest hold
 // and never sets its clock before it, whoever settles next: another request of this process, or
 // of another worker sharing the store (frontier-store.ts, SettleOptions). So a pace never undoes
 // a hold, here or elsewhere. This process's own record of holds (politeness/host-clock.ts) adds
@@ -14,7 +14,15 @@ import { settlementOf, type ClockChange, type UrlOutcome } from './outcome.js';
 export class LeaseSettler {
   private readonly holds = new HostHolds();
 
-  constructor(private readonly store: FrontierStore) {}
+  /**
+   * `perHostConcurrency`: requests the store lets one host have in flight. Above 1 another claim
+   * of the host may have moved its clock since this one, and handing this claim's clock back
+   * would undo that claim's turn: the clock then stays as the claims set it.
+   */
+  constructor(
+    private readonly store: FrontierStore,
+    private readonly perHostConcurrency: number,
+  ) {}
 
   /** The hold on the host this process knows of at `now`, if any. */
   heldUntil(hostKey: string, now: number): number | undefined {
@@ -48,7 +56,8 @@ export class LeaseSettler {
   private settleOptions(hostKey: string, clock: ClockChange, now: number): SettleOptions {
     this.noteHold(hostKey, clock, now);
     const hostNotBefore = this.holds.current(hostKey, now);
-    const readyAt = this.holds.readyAt(hostKey, clock.readyAt, now);
+    const handBack = this.perHostConcurrency === 1 ? clock.handBackTo : undefined;
+    const readyAt = this.holds.readyAt(hostKey, clock.readyAt ?? handBack, now);
     return { ...(readyAt === undefined ? {} : { hostReadyAt: readyAt }), ...(hostNotBefore === undefined ? {} : { hostNotBefore }) };
   }
 }

@@ -32,11 +32,22 @@ export function pacedAfter(headAt: number, delayMs: number): ClockChange {
 /**
  * The host's clock after the claim's robots gate check. When the check waited for a robots.txt
  * fetch, that request used the host's turn: the clock runs from its response. Otherwise no
- * request was made, and the clock the claim moved is handed back.
+ * request was made, and the clock as it stood before the claim is handed back.
  */
-export function clockAfterRobots(fetchedRobots: { readonly respondedAt: number } | undefined, delayMs: number, claimReadyAt: number): ClockChange {
-  if (fetchedRobots === undefined) return { readyAt: claimReadyAt };
+export function clockAfterRobots(fetchedRobots: { readonly respondedAt: number } | undefined, delayMs: number, previousReadyAt: number): ClockChange {
+  if (fetchedRobots === undefined) return { handBackTo: previousReadyAt };
   return { readyAt: fetchedRobots.respondedAt + CLOCK_GRAIN_MS + delayMs };
+}
+
+/**
+ * The host's clock while its robots.txt is unreachable: held until the gate fetches it again
+ * (`retryAt`: its backoff or the server's Retry-After), and never sooner than the host's delay
+ * after the failed fetch this check made, if it made one (a backoff shorter than the delay must
+ * not bring the next request closer).
+ */
+export function clockAfterRobotsFailure(retryAt: number, fetchedRobots: { readonly respondedAt: number } | undefined, delayMs: number): ClockChange {
+  const paced = fetchedRobots === undefined ? retryAt : fetchedRobots.respondedAt + CLOCK_GRAIN_MS + delayMs;
+  return holdUntil(Math.max(retryAt, paced));
 }
 
 /**

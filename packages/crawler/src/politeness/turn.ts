@@ -19,12 +19,12 @@ export interface RobotsPaceSettings {
  * the clock for the host if the claim ends here: run from the robots.txt response when the check
  * fetched it, else handed back as the claim found it.
  */
-export async function paceAfterRobots(entry: FrontierEntry, check: RobotsCheck, claimReadyAt: number, settings: RobotsPaceSettings): Promise<ClockChange> {
+export async function paceAfterRobots(entry: FrontierEntry, check: RobotsCheck, previousReadyAt: number, settings: RobotsPaceSettings): Promise<ClockChange> {
   const { politeness, store } = settings;
   if (politeness.learnCrawlDelay(entry.hostKey, check.crawlDelay)) {
     await store.setHostPolicy(entry.hostKey, { delayMs: politeness.delayMs(entry.hostKey), maxInFlight: settings.perHostConcurrency });
   }
-  return clockAfterRobots(check.fetch, politeness.delayMs(entry.hostKey), claimReadyAt);
+  return clockAfterRobots(check.fetch, politeness.delayMs(entry.hostKey), previousReadyAt);
 }
 
 export interface TurnFacts {
