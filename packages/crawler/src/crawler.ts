@@ -22,7 +22,7 @@ import { HostPoliteness } from './politeness/host-politeness.js';
 import type { PluginResourceKind } from './handle/run-processor.js';
 import { pluginContexts, type CrawlContext } from './plugin-context.js';
 import { UrlProcessor } from './pipeline/process-url.js';
-import { CrawlReporter } from './pipeline/reporter.js';
+import { CrawlReporter } from './reporter.js';
 import { canonicalizeUrl } from './frontier/canonical-url.js';
 import type { ScopePredicate } from './frontier/scope.js';
 import { StatsRecorder, type CrawlStats } from './stats.js';

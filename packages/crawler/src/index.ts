@@ -6,12 +6,9 @@ export type { Crawler } from './crawler.js';
 export { isFatalCrawlError } from './fatal-error.js';
 export type { CrawlerOptions, SeedRequest, AdaptiveDelayOptions } from './options.js';
 export type { PageContext, EnqueueOptions } from './page-context.js';
-export { CRAWLER_SKIP_REASONS } from './events.js';
+export { CRAWLER_SKIP_REASONS } from './skip-reasons.js';
+export type { SkipReason, PluginSkipReason, SkipDetail, RobotsRuleRef } from './skip-reasons.js';
 export type {
-  SkipReason,
-  PluginSkipReason,
-  SkipDetail,
-  RobotsRuleRef,
   CrawlerEvents,
   CrawlerEventName,
   CrawlerListener,

@@ -7,7 +7,7 @@ import type { FrontierStore } from './frontier/frontier-store.js';
 import { resolveTrapDetection, type ResolvedTrapDetection, type TrapDetectionOptions } from './frontier/trap-detector.js';
 import { DEFAULT_SCOPE, type ScopeOption } from './frontier/scope.js';
 import type { PageContext } from './page-context.js';
-import { CRAWLER_SKIP_REASONS } from './events.js';
+import { CRAWLER_SKIP_REASONS } from './skip-reasons.js';
 import type { CrawlerPlugin } from './plugin.js';
 
 /** A seed with its own priority. */

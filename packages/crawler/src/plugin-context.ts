@@ -2,8 +2,8 @@
 // that reports only the reasons the plugin declared, naming the plugin on each skip event.
 
 import { PolitelyError } from '@politely/core';
-import { CRAWLER_SKIP_REASONS } from './events.js';
-import type { CrawlReporter } from './pipeline/reporter.js';
+import { CRAWLER_SKIP_REASONS } from './skip-reasons.js';
+import type { CrawlReporter } from './reporter.js';
 import type { CrawlerPlugin, PluginContext } from './plugin.js';
 
 /** What every plugin may do, before its own `skip` is added. */

@@ -3,7 +3,7 @@
 // crawler fetches them, the plugin only reads what came back.
 
 import type { BodyLimit, HttpResponse, RobotsGate } from '@politely/core';
-import type { PluginSkipReason, SkipReason } from './events.js';
+import type { PluginSkipReason, SkipReason } from './skip-reasons.js';
 import type { FrontierRequest } from './frontier/frontier.js';
 import type { FrontierEntry } from './frontier/frontier-store.js';
 

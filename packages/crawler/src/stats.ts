@@ -1,6 +1,6 @@
 // Counts of what a crawl did, kept as it goes and snapshotted for `done` and `run()`.
 
-import type { PluginSkipReason, SkipReason } from './events.js';
+import type { PluginSkipReason, SkipReason } from './skip-reasons.js';
 
 export interface CrawlStats {
   /** Pages fetched (final responses, any status). */

@@ -2,7 +2,7 @@
 // failure (retryable or a skip). The HTTP work itself is core's shared client.
 
 import { PolitelyError, type BodyLimit, type HttpClient, type HttpResponse } from '@politely/core';
-import type { SkipReason } from '../events.js';
+import type { SkipReason } from '../skip-reasons.js';
 
 export type PageFetchOutcome =
   | { readonly kind: 'response'; readonly response: HttpResponse }

@@ -5,8 +5,8 @@
 import { PolitelyError, type HttpClient, type HttpResponse, type RobotsCheck } from '@politely/core';
 import type { CrawlerEmitter } from '../events.js';
 import type { FrontierEntry } from '../frontier/frontier-store.js';
-import type { ClockChange, UrlOutcome } from '../pipeline/outcome.js';
-import { skipped } from '../pipeline/outcome.js';
+import type { ClockChange, UrlOutcome } from '../outcome.js';
+import { skipped } from '../outcome.js';
 import { retryAfterMs } from '../politeness/delay.js';
 import type { HostPoliteness } from '../politeness/host-politeness.js';
 import { clockAfterFailure, clockAfterResponse, isRetryableStatus, pacedAfter, responseHeadAt } from '../politeness/pace.js';

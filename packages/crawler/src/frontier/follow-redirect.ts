@@ -1,7 +1,7 @@
 // A redirect goes back to the frontier: its target is a new entry that passes scope, dedupe, its
 // own origin's robots.txt and its own host's clock, like any URL. Only the hop count travels.
 
-import type { SkipDetail } from '../events.js';
+import type { SkipDetail } from '../skip-reasons.js';
 import type { Frontier } from './frontier.js';
 import type { FrontierEntry } from './frontier-store.js';
 

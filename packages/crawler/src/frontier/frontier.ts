@@ -5,7 +5,7 @@ import { canonicalizeUrl, resolveCanonicalUrlOptions, type CanonicalUrlFailureRe
 import type { FrontierEntry, FrontierStore } from './frontier-store.js';
 import type { ScopePredicate } from './scope.js';
 import { detectTrap, type ResolvedTrapDetection } from './trap-detector.js';
-import type { SkipDetail, SkipReason } from '../events.js';
+import type { SkipDetail, SkipReason } from '../skip-reasons.js';
 
 /** A URL offered to the frontier. */
 export interface FrontierRequest {

@@ -6,7 +6,7 @@
 
 import type { RobotsGate, RobotsTxt } from '@politely/core';
 import { LruMap } from '@politely/core/internal';
-import type { SkipDetail } from '../events.js';
+import type { SkipDetail } from '../skip-reasons.js';
 import { robotsSkip } from './robots-stage.js';
 
 export interface KnownRobotsOptions {

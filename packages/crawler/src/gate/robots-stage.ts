@@ -4,9 +4,9 @@
 // attempt, and its URLs are skipped once its retries, `maxRobotsRetries`, have failed too).
 
 import type { RobotsCheck, RobotsGate, RobotsRule } from '@politely/core';
-import type { SkipDetail } from '../events.js';
+import type { SkipDetail } from '../skip-reasons.js';
 import type { FrontierEntry } from '../frontier/frontier-store.js';
-import { released, skipped, type UrlOutcome } from '../pipeline/outcome.js';
+import { released, skipped, type UrlOutcome } from '../outcome.js';
 import { clockAfterRobotsFailure } from '../politeness/pace.js';
 
 export interface RobotsStageSettings {

@@ -13,7 +13,7 @@ import type { Frontier } from '../frontier/frontier.js';
 import type { FrontierEntry } from '../frontier/frontier-store.js';
 import type { ResolvedCrawlerOptions } from '../options.js';
 import type { EnqueueOptions, PageContext } from '../page-context.js';
-import type { CrawlReporter } from '../pipeline/reporter.js';
+import type { CrawlReporter } from '../reporter.js';
 
 export interface HandlePageSettings {
   readonly options: Pick<ResolvedCrawlerOptions, 'productToken' | 'honorNofollow' | 'maxLinksPerPage' | 'handler' | 'followLinks'>;

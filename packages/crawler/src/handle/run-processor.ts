@@ -5,7 +5,7 @@
 import { PolitelyError, type HttpResponse } from '@politely/core';
 import { isFatalCrawlError } from '../fatal-error.js';
 import type { FrontierEntry } from '../frontier/frontier-store.js';
-import type { CrawlReporter } from '../pipeline/reporter.js';
+import type { CrawlReporter } from '../reporter.js';
 import type { PluginContext, ResourceProcessor } from '../plugin.js';
 
 /** A plugin's processor for one resource kind, with the context of the plugin that declared it. */

@@ -16,8 +16,8 @@ import type { HostPoliteness } from '../politeness/host-politeness.js';
 import { pacedAfter } from '../politeness/pace.js';
 import { deniedTurn, paceAfterRobots, type RobotsPaceSettings } from '../politeness/turn.js';
 import type { StatsRecorder } from '../stats.js';
-import { done, handBack, released, skipped, type ClockChange, type UrlOutcome } from './outcome.js';
-import type { CrawlReporter } from './reporter.js';
+import { done, handBack, released, skipped, type ClockChange, type UrlOutcome } from '../outcome.js';
+import type { CrawlReporter } from '../reporter.js';
 import { LeaseSettler } from './settle.js';
 
 export interface ProcessorDeps {

@@ -9,7 +9,7 @@
 
 import type { FrontierLease, FrontierStore, SettleOptions } from '../frontier/frontier-store.js';
 import { HostHolds } from '../politeness/host-clock.js';
-import { settlementOf, type ClockChange, type UrlOutcome } from './outcome.js';
+import { settlementOf, type ClockChange, type UrlOutcome } from '../outcome.js';
 
 export class LeaseSettler {
   private readonly holds = new HostHolds();

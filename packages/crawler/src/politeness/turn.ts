@@ -4,7 +4,7 @@
 
 import type { RobotsCheck } from '@politely/core';
 import type { FrontierEntry, FrontierStore } from '../frontier/frontier-store.js';
-import type { ClockChange, ReleaseReason } from '../pipeline/outcome.js';
+import type { ClockChange, ReleaseReason } from '../outcome.js';
 import type { HostPoliteness } from './host-politeness.js';
 import { clockAfterRobots } from './pace.js';
 

@@ -7,7 +7,7 @@ import { createHttpClient, createRobotsGate, type HttpClient, type RobotsCheck, 
 import { CrawlerEmitter, type RequestEvent, type ResponseEvent } from '../../src/events.js';
 import { fetchStage, type FetchedResponse, type FetchStageSettings } from '../../src/fetch/fetch-stage.js';
 import type { FrontierEntry } from '../../src/frontier/frontier-store.js';
-import type { UrlOutcome } from '../../src/pipeline/outcome.js';
+import type { UrlOutcome } from '../../src/outcome.js';
 import type { ResourceProcessor } from '../../src/plugin.js';
 import { HostPoliteness } from '../../src/politeness/host-politeness.js';
 import { StatsRecorder } from '../../src/stats.js';

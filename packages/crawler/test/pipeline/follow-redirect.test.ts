@@ -4,7 +4,7 @@
 
 import { beforeEach, describe, expect, it } from 'vitest';
 import { hostKeyOf } from '../../src/crawler.js';
-import type { SkipDetail } from '../../src/events.js';
+import type { SkipDetail } from '../../src/skip-reasons.js';
 import { followRedirect } from '../../src/frontier/follow-redirect.js';
 import { createFrontier, type Frontier } from '../../src/frontier/frontier.js';
 import type { FrontierEntry, FrontierStore } from '../../src/frontier/frontier-store.js';

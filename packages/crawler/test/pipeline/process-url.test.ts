@@ -16,7 +16,7 @@ import type { PluginResourceKind } from '../../src/handle/run-processor.js';
 import { resolveCrawlerOptions, type CrawlerOptions } from '../../src/options.js';
 import { pluginContexts, type CrawlContext } from '../../src/plugin-context.js';
 import { UrlProcessor } from '../../src/pipeline/process-url.js';
-import { CrawlReporter } from '../../src/pipeline/reporter.js';
+import { CrawlReporter } from '../../src/reporter.js';
 import { HostPoliteness } from '../../src/politeness/host-politeness.js';
 import { StatsRecorder } from '../../src/stats.js';
 import { answer, claimAt, hostReadyAt, LOOPBACK, startLoopback, UA, type LoopbackServer } from './pipeline-helpers.js';

@@ -1,8 +1,9 @@
 // The one place skips and errors become events and counts: every stage reports through it, so
 // `stats()` and the events always agree.
 
-import type { CrawlerEmitter, ErrorEvent, SkipDetail } from '../events.js';
-import type { StatsRecorder } from '../stats.js';
+import type { CrawlerEmitter, ErrorEvent } from './events.js';
+import type { SkipDetail } from './skip-reasons.js';
+import type { StatsRecorder } from './stats.js';
 
 export class CrawlReporter {
   constructor(
