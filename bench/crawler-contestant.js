@@ -1,19 +1,24 @@
 // One crawl by one contestant (politely or Crawlee's CheerioCrawler), alone in its process so
-// that its peak RSS is its own (the fleet is served from another process). Started by
-// crawler-run.js with `fork` (IPC); argv[2] is the JSON job:
+// that its peak RSS and CPU time are its own (the fleet is served from another process). Started
+// with `fork` (IPC) by crawler-run.js and store-crawl.bench.js; argv[2] is the JSON job:
 //
-//   { contestant: 'politely' | 'crawlee', userAgent, seeds, maxPages, concurrency,
+//   { contestant: 'politely' | 'crawlee', userAgent, productToken, seeds, maxPages, concurrency,
 //     perHostConcurrency (politely), sameDomainDelaySecs (Crawlee), storageDir (Crawlee),
+//     scopePattern (a RegExp source: the URLs both contestants may crawl),
+//     store?: { kind: 'memory' | 'sqlite' | 'redis', path?, redisUrl?, crawlId? } (politely:
+//       an explicit frontier store and robots cache of that kind, their calls counted; without
+//       it, the crawler's own default store),
 //     stopWhen?: { origins, pages } }  — abort once `pages` distinct pages of `origins` are in
 //
-// It sends back { type: 'result', wallMs, cpuMs, doneMs, handled, peakRssBytes, … }. Only the
-// contestant's own library is imported, so neither pays for the other's modules.
+// It sends back { type: 'result', wallMs, cpuMs, gc, doneMs, handled, peakRssBytes, storeCalls, … }.
+// Only the contestant's own library is imported, so neither pays for the other's modules.
 // CRAWLEE_DEBUG=DEBUG (or PERF, INFO…) shows Crawlee's own log, which is silenced otherwise.
 
 import { readFileSync } from 'node:fs';
-import { performance } from 'node:perf_hooks';
+import { constants, performance, PerformanceObserver } from 'node:perf_hooks';
 
 const job = JSON.parse(process.argv[2]);
+const scope = new RegExp(job.scopePattern);
 
 // ---------------------------------------------------------------------------------------------
 // Peak RSS: sampled every 50 ms, and the kernel's high-water mark (VmHWM) where there is one.
@@ -31,6 +36,114 @@ function kernelPeakRss() {
   } catch {
     return null;
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Garbage collection during the crawl: V8's GC pauses as `gc` performance entries. Each entry's
+// duration is main-thread time in that pause; GC work V8 does on helper threads outside pauses
+// (concurrent marking and sweeping) is not in it, so the share is a floor of GC's true cost.
+
+const GC_KINDS = {
+  [constants.NODE_PERFORMANCE_GC_MINOR]: 'minor',
+  [constants.NODE_PERFORMANCE_GC_MAJOR]: 'major',
+  [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental',
+  [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weakcb',
+};
+const gc = { pauses: 0, ms: 0, msByKind: {} };
+let gcWindow = { from: Infinity, to: Infinity };
+
+function recordGc(entries) {
+  for (const entry of entries) {
+    if (entry.startTime < gcWindow.from || entry.startTime > gcWindow.to) continue;
+    const kind = GC_KINDS[entry.detail?.kind] ?? 'other';
+    gc.pauses++;
+    gc.ms += entry.duration;
+    gc.msByKind[kind] = (gc.msByKind[kind] ?? 0) + entry.duration;
+  }
+}
+
+const gcObserver = new PerformanceObserver((list) => recordGc(list.getEntries()));
+gcObserver.observe({ entryTypes: ['gc'] });
+
+/** Entries are delivered asynchronously: take the ones still queued when the crawl ends. */
+function finishGc() {
+  recordGc(gcObserver.takeRecords());
+  gcObserver.disconnect();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Store calls (politely with job.store): every method call of the frontier store and the robots
+// cache counted, claims that found nothing ready apart, and for Redis every command sent. A
+// measurement of the real store: the calls pass through unchanged.
+
+const storeCalls = {};
+const count = (name) => {
+  storeCalls[name] = (storeCalls[name] ?? 0) + 1;
+};
+
+function countMethods(object, prefix) {
+  for (const name of ['add', 'claim', 'complete', 'release', 'retry', 'setHostPolicy', 'counts', 'hostCounts', 'get', 'set', 'delete', 'acquireFetchLock']) {
+    const original = object[name];
+    if (typeof original !== 'function') continue;
+    object[name] = function counted(...args) {
+      count(`${prefix}.${name}`);
+      const result = original.apply(this, args);
+      if (name === 'claim') void result.then((claimed) => claimed.lease === null && count(`${prefix}.claim (nothing ready)`), () => {});
+      return result;
+    };
+  }
+  return object;
+}
+
+/** Counts what the ioredis client sends, by command (EVALSHA for every frontier script). */
+function countRedisCommands(client) {
+  const send = client.sendCommand;
+  client.sendCommand = function counted(command, stream) {
+    count(`redis.${String(command?.name ?? '?').toLowerCase()}`);
+    return send.call(this, command, stream);
+  };
+}
+
+async function openStore(store) {
+  const { createMemoryFrontierStore } = await import('@politely/crawler');
+  const defaultHostPolicy = { delayMs: 0, maxInFlight: job.perHostConcurrency };
+  if (store.kind === 'memory') {
+    // What the crawler makes by default, made here so that its calls can be counted.
+    const { createMemoryRobotsCache } = await import('@politely/core');
+    return {
+      store: countMethods(createMemoryFrontierStore({ defaultHostPolicy }), 'store'),
+      robotsCache: countMethods(createMemoryRobotsCache(), 'robotsCache'),
+      close: async () => {},
+    };
+  }
+  if (store.kind === 'sqlite') {
+    const { createSqliteFrontierStore, createSqliteRobotsCache } = await import('@politely/store-sqlite');
+    const frontier = createSqliteFrontierStore({ path: store.path, defaultHostPolicy });
+    return {
+      store: countMethods(frontier, 'store'),
+      robotsCache: countMethods(createSqliteRobotsCache(frontier), 'robotsCache'),
+      close: () => frontier.close(),
+    };
+  }
+  if (store.kind === 'redis') {
+    const { createRedisFrontierStore, createRedisLink, createRedisRobotsCache } = await import('@politely/store-redis');
+    // One connection for the frontier and the robots cache, as a worker of a distributed crawl has.
+    const link = createRedisLink(store.redisUrl);
+    countRedisCommands(link.client);
+    const frontier = createRedisFrontierStore({ redis: link, crawlId: store.crawlId, defaultHostPolicy });
+    const robotsCache = createRedisRobotsCache({ redis: link, crawlId: store.crawlId });
+    await frontier.ready();
+    return {
+      store: countMethods(frontier, 'store'),
+      robotsCache: countMethods(robotsCache, 'robotsCache'),
+      close: async () => {
+        await frontier.close();
+        await robotsCache.close();
+        await link.close();
+      },
+    };
+  }
+  throw new Error(`unknown store kind ${store.kind}`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -59,19 +172,27 @@ function sawPage(url, status) {
   }
 }
 
+/** The crawl's clocks start here: wall, CPU and the GC window. */
+function startClocks() {
+  cpuAtStart = process.cpuUsage();
+  started = performance.now();
+  gcWindow = { from: started, to: Infinity };
+}
+
 // ---------------------------------------------------------------------------------------------
 // The contestants.
 
 async function crawlWithPolitely() {
   const { createCrawler } = await import('@politely/crawler');
+  const opened = job.store === undefined ? undefined : await openStore(job.store);
   const controller = new AbortController();
   stop = () => controller.abort();
   const crawler = createCrawler({
     userAgent: job.userAgent,
     allowNet: ['127.0.0.0/8'],
     seeds: job.seeds,
-    // The fleet links only within itself (its hosts on 127.0.0.x): every link stays on it.
-    scope: 'any',
+    // The fleet's hosts, nothing else: a realistic page also links origins outside the fleet.
+    scope: { include: [scope] },
     concurrency: job.concurrency,
     perHostConcurrency: job.perHostConcurrency,
     // No floor of our own: the hosts' robots.txt Crawl-delay is the only pacing, as for Crawlee.
@@ -79,12 +200,17 @@ async function crawlWithPolitely() {
     maxPages: job.maxPages,
     signal: controller.signal,
     handler: (page) => sawPage(page.finalUrl, page.status),
+    ...(opened === undefined ? {} : { store: opened.store }),
+    ...(opened?.robotsCache === undefined ? {} : { robotsCache: opened.robotsCache }),
   });
   const baselineRss = process.memoryUsage.rss();
-  cpuAtStart = process.cpuUsage();
-  started = performance.now();
-  const stats = await crawler.run();
-  return { baselineRss, own: { pages: stats.pages, requests: stats.requests, skipped: stats.skipped, errors: stats.errors, retries: stats.retries, aborted: stats.aborted } };
+  startClocks();
+  try {
+    const stats = await crawler.run();
+    return { baselineRss, own: { pages: stats.pages, requests: stats.requests, skipped: stats.skipped, errors: stats.errors, retries: stats.retries, aborted: stats.aborted } };
+  } finally {
+    await opened?.close();
+  }
 }
 
 async function crawlWithCrawlee() {
@@ -119,8 +245,8 @@ async function crawlWithCrawlee() {
       async requestHandler({ request, response, enqueueLinks }) {
         sawPage(request.loadedUrl ?? request.url, response.statusCode);
         if (doneMs !== null) return;
-        // The fleet links only within itself (its hosts on 127.0.0.x): 'all' stays on it.
-        await enqueueLinks({ strategy: 'all' });
+        // Any host of the fleet (strategy 'all'), nothing else (the pattern): the scope politely has.
+        await enqueueLinks({ strategy: 'all', regexps: [scope] });
       },
     },
     config,
@@ -129,8 +255,7 @@ async function crawlWithCrawlee() {
     void crawler.teardown();
   };
   const baselineRss = process.memoryUsage.rss();
-  cpuAtStart = process.cpuUsage();
-  started = performance.now();
+  startClocks();
   const stats = await crawler.run(job.seeds);
   return { baselineRss, own: { requestsFinished: stats.requestsFinished, requestsFailed: stats.requestsFailed, retries: stats.requestsRetries } };
 }
@@ -138,14 +263,20 @@ async function crawlWithCrawlee() {
 const { baselineRss, own } = job.contestant === 'politely' ? await crawlWithPolitely() : await crawlWithCrawlee();
 const wallMs = performance.now() - started;
 const cpu = process.cpuUsage(cpuAtStart);
+gcWindow.to = performance.now();
+finishGc();
 clearInterval(sampler);
 sampledPeakRss = Math.max(sampledPeakRss, process.memoryUsage.rss());
+const cpuMs = (cpu.user + cpu.system) / 1000;
 process.send(
   {
     type: 'result',
     wallMs,
-    // CPU time of this process during the crawl (user + system): robust to a busy machine.
-    cpuMs: (cpu.user + cpu.system) / 1000,
+    // CPU time of this process during the crawl (user + system, every thread): robust to a busy machine.
+    cpuMs,
+    cpuUserMs: cpu.user / 1000,
+    cpuSystemMs: cpu.system / 1000,
+    gc: { ...gc, shareOfCpu: gc.ms / cpuMs, shareOfWall: gc.ms / wallMs },
     doneMs,
     lastPageMs,
     startedAtDateMs: Date.now() - wallMs,
@@ -154,6 +285,7 @@ process.send(
     baselineRssBytes: baselineRss,
     sampledPeakRssBytes: sampledPeakRss,
     peakRssBytes: kernelPeakRss() ?? sampledPeakRss,
+    storeCalls,
     own,
   },
   () => process.exit(0),

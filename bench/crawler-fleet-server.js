@@ -4,17 +4,37 @@
 //   argv[2]: JSON array of startFleet options, one fleet each (say one slow host beside forty
 //            fast ones: two fleets with different firstAddress).
 //   → sends { type: 'ready', fleets: [{ hosts: [{ origin, name, crawlDelaySeconds, pages }] }] }
-//   ← { type: 'report', userAgent }  → sends { type: 'report', fleets: [FleetReport] } (gaps under
-//                                       each fleet's crawl-delay are listed with their paths)
+//   ← { type: 'report', userAgent }  → sends { type: 'report', fleets: [FleetReport], server }
+//                                       (gaps under each fleet's crawl-delay are listed with their
+//                                       paths; `server` is this process's own CPU time since
+//                                       'ready', to show that the fleet was not the bottleneck)
+//   ← { type: 'cpu' }                → sends { type: 'cpu', cpuMs } (CPU time since 'ready', cheaply)
 //   ← { type: 'close' }              → closes every server and exits.
 //
 // Everything reported comes from the servers' own request logs, never from a crawler's stats.
+// A spec's `pageProfile: 'realistic'` serves pages of 20–60 KB instead of 2–5 KB.
 
 import { minGapMsByOrigin, startFleet, violations } from '@politely/local-web';
 
 const specs = JSON.parse(process.argv[2] ?? '[]');
 const webs = [];
 for (const spec of specs) webs.push(await startFleet(spec));
+// Every public page of each fleet's first host, fetched once (then the requests forgotten): it
+// measures the pages' sizes, and builds the realistic pages' pools outside the CPU time reported.
+const pageBytes = [];
+for (const web of webs) pageBytes.push(await pageSizes(web.hosts[0]));
+for (const web of webs) web.resetLogs();
+const cpuAtReady = process.cpuUsage();
+const readyAt = performance.now();
+
+async function pageSizes(host) {
+  const sizes = [];
+  for (const path of host.expectedAllowedPaths) {
+    const response = await fetch(host.origin + path);
+    sizes.push((await response.arrayBuffer()).byteLength);
+  }
+  return { pages: sizes.length, mean: sizes.reduce((sum, size) => sum + size, 0) / sizes.length, min: Math.min(...sizes), max: Math.max(...sizes) };
+}
 
 process.send({
   type: 'ready',
@@ -26,6 +46,7 @@ process.send({
       pages: host.expectedAllowedPaths.length,
     })),
   })),
+  pageBytes,
 });
 
 /** Consecutive requests to one origin closer than `thresholdMs` (by arrival), at most `limit`. */
@@ -74,7 +95,12 @@ function reportOf(web, userAgent, gapThresholdMs) {
 
 process.on('message', async (message) => {
   if (message.type === 'report') {
-    process.send({ type: 'report', fleets: webs.map((web, i) => reportOf(web, message.userAgent, (specs[i].crawlDelaySeconds ?? 0) * 1000)) });
+    const cpu = process.cpuUsage(cpuAtReady);
+    const server = { cpuMs: (cpu.user + cpu.system) / 1000, wallMs: performance.now() - readyAt };
+    process.send({ type: 'report', fleets: webs.map((web, i) => reportOf(web, message.userAgent, (specs[i].crawlDelaySeconds ?? 0) * 1000)), server });
+  } else if (message.type === 'cpu') {
+    const cpu = process.cpuUsage(cpuAtReady);
+    process.send({ type: 'cpu', cpuMs: (cpu.user + cpu.system) / 1000 });
   } else if (message.type === 'close') {
     await Promise.all(webs.map((web) => web.close()));
     process.exit(0);

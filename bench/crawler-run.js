@@ -1,9 +1,14 @@
 // politely's crawler against Crawlee's CheerioCrawler on a local fleet of loopback hosts
-// (issue 4). Run by `pnpm bench` (or `node bench/crawler-run.js` after `pnpm build`); prints a
-// table and writes bench/results/crawler.json.
+// (issues 4 and 13). Run by `pnpm bench` (or `node bench/crawler-run.js` after `pnpm build`);
+// prints a table and writes bench/results/crawler.json.
 //
-//   (a) throughput: 50 hosts × 200 pages, no crawl-delay: pages/s and peak RSS.
-//       Goal: politely ≥ 2× Crawlee's pages/s, ≤ ½ its peak RSS, 0 robots violations.
+//   (a) throughput: 50 hosts × 200 pages, no crawl-delay, for both page profiles of the fleet:
+//       'small' pages of 2–5 KB and 'realistic' pages of 20–60 KB (a head of meta tags, inline
+//       styles and scripts, JSON-LD, menus, long paragraphs, comments, 20–60 links; the same
+//       pages linked). Per contestant and profile: pages/s, CPU ms per page, peak RSS, GC share.
+//       Goals, small pages (issue 4): politely ≥ 2× Crawlee's pages/s, ≤ ½ its peak RSS.
+//       Goals, realistic pages (issue 13): ≥ 5× Crawlee's pages/s, ≤ 0.25× its peak RSS,
+//       ≤ 1.5 ms CPU per page, GC < 15 % of the crawler's CPU. Reported, never enforced.
 //   (b) polite: 20 hosts × 25 pages, Crawl-delay 0.5: wall time against the bound politeness
 //       allows (25 × 0.5 s). Goal: within 5 %, no gap under 500 ms, 0 robots violations.
 //   (c) mixed: one host with Crawl-delay 2 and 500 pages beside 40 fast hosts × 100 pages: the
@@ -13,22 +18,31 @@
 // Every crawl runs in its own node process (crawler-contestant.js) and the fleet in another
 // (crawler-fleet-server.js), so a crawler's peak RSS and CPU are its own; a fresh fleet (and a
 // fresh, empty Crawlee storage dir in the temp dir) serves every crawl. Pages are counted from
-// the servers' request logs, not from the crawlers' own stats.
+// the servers' request logs, not from the crawlers' own stats. Both crawl the fleet's hosts and
+// nothing else (FLEET_URL_PATTERN): realistic pages also link origins outside the fleet.
+//
+// Measures: CPU ms per page = the crawler process's CPU time (user + system, all threads, from
+// run() start to end) / pages the servers served with status 200; on a busy machine it is the
+// steadier measure of work per page than wall time. GC share = the main-thread
+// pauses V8 reports as `gc` performance entries during the crawl / that CPU time (a floor: GC
+// work on helper threads outside pauses is not counted); its share of the wall time is kept too.
+// The fleet server's own CPU time per page is reported, to show it was not the bottleneck.
 //
 // Environment: BENCH_CRAWLER_REPS_A (default 1) and BENCH_CRAWLER_REPS_C (default 3, politely
-// only) repeat (a) and (c), alternating; BENCH_CRAWLER_CRAWLEE_C=pair adds Crawlee's alone run
-// in (c); BENCH_CRAWLER_ONLY=a,b,c picks scenarios. A crawl that fails or passes RUN_TIMEOUT_MS
-// is reported as failed, not fatal. CPU time of the crawler process is reported beside wall
-// time: on a busy machine it is the steadier measure of work per page.
+// only) repeat (a) and (c), alternating; BENCH_CRAWLER_PROFILES=small,realistic picks the page
+// profiles of (a); BENCH_CRAWLER_CRAWLEE_C=pair adds Crawlee's alone run in (c);
+// BENCH_CRAWLER_ONLY=a,b,c picks scenarios; BENCH_CRAWLER_A_HOSTS and BENCH_CRAWLER_A_PAGES
+// shrink (a)'s fleet for a quick run (default 50 × 200). A crawl that fails or passes
+// RUN_TIMEOUT_MS is reported as failed, not fatal.
 
-import { fork } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { formatFixed, formatInteger, formatTable, median } from './harness.js';
+import { FLEET_URL_PATTERN, frontPages, runContestant, startFleetServer } from './processes.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const RESULTS_FILE = join(HERE, 'results', 'crawler.json');
@@ -43,8 +57,10 @@ const CONCURRENCY = 64;
  * user would (the crawl-delay allows no more anyway).
  */
 const PER_HOST_UNCAPPED = CONCURRENCY;
-/** Crawls per contestant in (a), alternating; the median is reported. Crawlee's take ~1 min. */
+/** Crawls per contestant and profile in (a), alternating; the median is reported. */
 const REPS_A = Math.max(1, Number(process.env.BENCH_CRAWLER_REPS_A ?? 1));
+const PROFILES_A = (process.env.BENCH_CRAWLER_PROFILES ?? 'small,realistic').split(',');
+const FLEET_A = { hosts: Number(process.env.BENCH_CRAWLER_A_HOSTS ?? 50), pagesPerHost: Number(process.env.BENCH_CRAWLER_A_PAGES ?? 200) };
 /** politely's alone/mixed pairs in (c), alternating. */
 const REPS_C = Math.max(1, Number(process.env.BENCH_CRAWLER_REPS_C ?? 3));
 /**
@@ -55,7 +71,8 @@ const REPS_C = Math.max(1, Number(process.env.BENCH_CRAWLER_REPS_C ?? 3));
  */
 const CRAWLEE_C_PAIR = process.env.BENCH_CRAWLER_CRAWLEE_C === 'pair';
 const ONLY = new Set((process.env.BENCH_CRAWLER_ONLY ?? 'a,b,c').split(','));
-const RUN_TIMEOUT_MS = 180_000;
+/** Crawlee's crawl of 10,000 realistic pages takes one to two minutes on this machine. */
+const RUN_TIMEOUT_MS = 300_000;
 /**
  * No page budget (maxPages / maxRequestsPerCrawl) for either contestant: every fleet is finite,
  * so a full crawl is the same work for both. A budget equal to the fleet's pages would not be
@@ -66,83 +83,25 @@ const RUN_TIMEOUT_MS = 180_000;
  * maxRequestsPerCrawl 100 took 15.9 s, without it 2.7 s).
  */
 const PAGE_BUDGET = undefined;
+/** The goals of issue 13 for realistic pages (politely against Crawlee, in one run). */
+const REALISTIC_GOALS = { pagesPerSecondRatio: 5, peakRssRatio: 0.25, cpuMsPerPage: 1.5, gcShareOfCpu: 0.15 };
 
 const require = createRequire(import.meta.url);
 const versionOf = (name) => JSON.parse(readFileSync(require.resolve(`${name}/package.json`), 'utf8')).version;
 const benchStarted = performance.now();
 
 // ---------------------------------------------------------------------------------------------
-// Child processes: the fleet server and one contestant's crawl.
+// One crawl: a fresh fleet server, one contestant, the servers' logs.
 
-function onMessage(child, type, timeoutMs, what) {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${what}: no '${type}' within ${timeoutMs} ms`)), timeoutMs);
-    const listener = (message) => {
-      if (message?.type !== type) return;
-      clearTimeout(timer);
-      child.off('message', listener);
-      child.off('exit', onExit);
-      resolve(message);
-    };
-    const onExit = (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`${what} exited (${signal ?? `code ${code}`}) before sending '${type}'`));
-    };
-    child.on('message', listener);
-    child.once('exit', onExit);
-  });
-}
-
-async function startFleetServer(fleets) {
-  const child = fork(join(HERE, 'crawler-fleet-server.js'), [JSON.stringify(fleets)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: [] });
-  const ready = await onMessage(child, 'ready', 30_000, 'fleet server');
-  return {
-    fleets: ready.fleets,
-    async report() {
-      const answer = onMessage(child, 'report', 30_000, 'fleet server');
-      child.send({ type: 'report', userAgent: USER_AGENT });
-      return (await answer).fleets;
-    },
-    close: () => {
-      const exited = exitOf(child);
-      if (child.connected) child.send({ type: 'close' });
-      else child.kill();
-      return exited;
-    },
-  };
-}
-
-/** Resolves when `child` has exited (at once if it already has). */
-function exitOf(child) {
-  return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', resolve));
-}
-
-async function runContestant(job) {
-  const storageDir = job.contestant === 'crawlee' ? mkdtempSync(join(os.tmpdir(), 'politely-bench-crawlee-')) : undefined;
-  const child = fork(join(HERE, 'crawler-contestant.js'), [JSON.stringify({ ...job, storageDir, userAgent: USER_AGENT, productToken: PRODUCT_TOKEN })], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    execArgv: [],
-    cwd: storageDir ?? HERE,
-  });
-  try {
-    const result = await onMessage(child, 'result', RUN_TIMEOUT_MS, `${job.contestant} crawl`);
-    await exitOf(child);
-    return result;
-  } catch (error) {
-    child.kill('SIGKILL');
-    await exitOf(child);
-    throw error;
-  } finally {
-    if (storageDir !== undefined) rmSync(storageDir, { recursive: true, force: true });
-  }
-}
-
-/** One crawl against a fresh fleet: the contestant's own figures and the servers' logs. */
+/** One crawl against a fresh fleet: the contestant's own figures, the servers' logs and the server's CPU. */
 async function crawl({ fleets, contestant, seeds, maxPages, perHostConcurrency, sameDomainDelaySecs, stopWhen }) {
   const server = await startFleetServer(fleets);
   try {
     const job = {
       contestant,
+      userAgent: USER_AGENT,
+      productToken: PRODUCT_TOKEN,
+      scopePattern: FLEET_URL_PATTERN,
       seeds: seeds(server.fleets),
       maxPages,
       concurrency: CONCURRENCY,
@@ -150,9 +109,9 @@ async function crawl({ fleets, contestant, seeds, maxPages, perHostConcurrency, 
       sameDomainDelaySecs,
       ...(stopWhen === undefined ? {} : { stopWhen: stopWhen(server.fleets) }),
     };
-    const result = await runContestant(job);
-    const logs = await server.report();
-    return { ...result, logs };
+    const result = await runContestant(job, RUN_TIMEOUT_MS);
+    const { logs, server: serverCpu } = await server.report(USER_AGENT);
+    return { ...result, logs, server: serverCpu, pageBytes: server.pageBytes };
   } finally {
     await server.close();
   }
@@ -168,12 +127,12 @@ async function tryCrawl(label, options) {
   }
 }
 
-const frontPages = (fleet) => fleet.hosts.map((host) => `${host.origin}/`);
 const pagesOf = (fleet) => fleet.hosts.reduce((sum, host) => sum + host.pages, 0);
 const mb = (bytes) => bytes / 1024 / 1024;
 const medianBy = (runs, pick) => median(runs.map(pick));
 /** The largest value, NaN for none (a contestant whose crawls all failed). */
 const worst = (values) => (values.length === 0 ? NaN : Math.max(...values));
+const percent = (share) => `${formatFixed(share * 100, 1)} %`;
 const CONTESTANTS = ['politely', 'crawlee'];
 
 function progress(line) {
@@ -181,71 +140,136 @@ function progress(line) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// (a) throughput
+// (a) throughput, for each page profile
 
-async function throughput() {
-  const fleets = [{ hosts: 50, pagesPerHost: 200 }];
-  const runs = { politely: [], crawlee: [] };
-  for (let rep = 0; rep < REPS_A; rep++) {
-    for (const contestant of rep % 2 === 0 ? CONTESTANTS : [...CONTESTANTS].reverse()) {
-      const run = await tryCrawl(`(a) ${contestant}`, {
-        fleets,
-        contestant,
-        seeds: ([fleet]) => frontPages(fleet),
-        maxPages: PAGE_BUDGET,
-        perHostConcurrency: PER_HOST_UNCAPPED,
-        sameDomainDelaySecs: 0,
-      });
-      if (run === null) continue;
-      const log = run.logs[0];
-      const figures = {
-        wallMs: run.wallMs,
-        pagesFetched: log.pagesOk,
-        pageRequests: log.pageRequests,
-        repeatedRequests: log.repeatedRequests,
-        robotsRequests: log.robotsRequests,
-        robotsViolations: log.robotsViolations,
-        pagesPerSecond: log.pagesOk / (run.wallMs / 1000),
-        cpuMs: run.cpuMs,
-        pagesPerCpuSecond: log.pagesOk / (run.cpuMs / 1000),
-        peakRssMb: mb(run.peakRssBytes),
-        baselineRssMb: mb(run.baselineRssBytes),
-        statusCounts: log.statusCounts,
-        userAgents: log.userAgents,
-        own: run.own,
-      };
-      runs[contestant].push(figures);
-      progress(
-        `(a) ${contestant.padEnd(8)} rep ${rep + 1}: ${log.pagesOk} pages in ${formatFixed(run.wallMs / 1000, 2)} s = ` +
-          `${formatInteger(figures.pagesPerSecond)} pages/s (${formatInteger(figures.pagesPerCpuSecond)} per CPU-s), peak RSS ${formatFixed(figures.peakRssMb, 1)} MB, ` +
-          `${log.robotsViolations} robots violations`,
-      );
-    }
-  }
-  const summary = (list) => ({
+/** The figures of one throughput crawl, from the servers' logs and the crawler's own clocks. */
+function throughputFigures(run) {
+  const log = run.logs[0];
+  return {
+    wallMs: run.wallMs,
+    pagesFetched: log.pagesOk,
+    pageRequests: log.pageRequests,
+    repeatedRequests: log.repeatedRequests,
+    robotsRequests: log.robotsRequests,
+    robotsViolations: log.robotsViolations,
+    pagesPerSecond: log.pagesOk / (run.wallMs / 1000),
+    cpuMs: run.cpuMs,
+    cpuUserMs: run.cpuUserMs,
+    cpuSystemMs: run.cpuSystemMs,
+    cpuMsPerPage: run.cpuMs / log.pagesOk,
+    pagesPerCpuSecond: log.pagesOk / (run.cpuMs / 1000),
+    gcMs: run.gc.ms,
+    gcPauses: run.gc.pauses,
+    gcMsByKind: run.gc.msByKind,
+    gcShareOfCpu: run.gc.shareOfCpu,
+    gcShareOfWall: run.gc.shareOfWall,
+    peakRssMb: mb(run.peakRssBytes),
+    baselineRssMb: mb(run.baselineRssBytes),
+    // The fleet server's CPU over its whole life after 'ready' (the crawl and the report).
+    serverCpuMsPerPage: run.server.cpuMs / log.pagesOk,
+    serverCpuShareOfCrawl: run.server.cpuMs / run.wallMs,
+    statusCounts: log.statusCounts,
+    userAgents: log.userAgents,
+    own: run.own,
+  };
+}
+
+function throughputSummary(list) {
+  return {
     pagesPerSecond: medianBy(list, (r) => r.pagesPerSecond),
+    cpuMsPerPage: medianBy(list, (r) => r.cpuMsPerPage),
     pagesPerCpuSecond: medianBy(list, (r) => r.pagesPerCpuSecond),
     peakRssMb: medianBy(list, (r) => r.peakRssMb),
+    gcShareOfCpu: medianBy(list, (r) => r.gcShareOfCpu),
+    gcShareOfWall: medianBy(list, (r) => r.gcShareOfWall),
     wallMs: medianBy(list, (r) => r.wallMs),
     pagesFetched: medianBy(list, (r) => r.pagesFetched),
+    serverCpuMsPerPage: medianBy(list, (r) => r.serverCpuMsPerPage),
     robotsViolations: worst(list.map((r) => r.robotsViolations)),
+  };
+}
+
+async function throughputCrawl(profile, contestant, rep) {
+  const fleets = [{ ...FLEET_A, pageProfile: profile }];
+  const run = await tryCrawl(`(a) ${profile} ${contestant}`, {
+    fleets,
+    contestant,
+    seeds: ([fleet]) => frontPages(fleet),
+    maxPages: PAGE_BUDGET,
+    perHostConcurrency: PER_HOST_UNCAPPED,
+    sameDomainDelaySecs: 0,
   });
-  const politely = summary(runs.politely);
-  const crawlee = summary(runs.crawlee);
-  const speedRatio = politely.pagesPerSecond / crawlee.pagesPerSecond;
-  const rssRatio = politely.peakRssMb / crawlee.peakRssMb;
-  const cpuRatio = politely.pagesPerCpuSecond / crawlee.pagesPerCpuSecond;
+  if (run === null) return null;
+  const figures = throughputFigures(run);
+  progress(
+    `(a) ${profile.padEnd(9)} ${contestant.padEnd(8)} rep ${rep + 1}: ${figures.pagesFetched} pages in ${formatFixed(run.wallMs / 1000, 2)} s = ` +
+      `${formatInteger(figures.pagesPerSecond)} pages/s, ${formatFixed(figures.cpuMsPerPage, 2)} ms CPU/page, GC ${percent(figures.gcShareOfCpu)} of CPU, ` +
+      `peak RSS ${formatFixed(figures.peakRssMb, 1)} MB, ${figures.robotsViolations} robots violations ` +
+      `(server: ${formatFixed(figures.serverCpuMsPerPage, 3)} ms CPU/page, ${percent(figures.serverCpuShareOfCrawl)} of a core)`,
+  );
+  return { figures, pageBytes: run.pageBytes[0] };
+}
+
+/** Ratios politely / Crawlee, and the goals met or missed for the profile. */
+function throughputVerdict(profile, politely, crawlee) {
+  const ratios = {
+    pagesPerSecond: politely.pagesPerSecond / crawlee.pagesPerSecond,
+    peakRss: politely.peakRssMb / crawlee.peakRssMb,
+    cpuMsPerPage: politely.cpuMsPerPage / crawlee.cpuMsPerPage,
+    pagesPerCpuSecond: politely.pagesPerCpuSecond / crawlee.pagesPerCpuSecond,
+    gcShareOfCpu: politely.gcShareOfCpu / crawlee.gcShareOfCpu,
+  };
+  const goals =
+    profile === 'realistic'
+      ? {
+          pagesPerSecondAtLeast5x: ratios.pagesPerSecond >= REALISTIC_GOALS.pagesPerSecondRatio,
+          peakRssAtMostQuarter: ratios.peakRss <= REALISTIC_GOALS.peakRssRatio,
+          cpuAtMost1_5MsPerPage: politely.cpuMsPerPage <= REALISTIC_GOALS.cpuMsPerPage,
+          gcUnder15PercentOfCpu: politely.gcShareOfCpu < REALISTIC_GOALS.gcShareOfCpu,
+          politelyZeroRobotsViolations: politely.robotsViolations === 0,
+        }
+      : {
+          pagesPerSecondAtLeast2x: ratios.pagesPerSecond >= 2,
+          peakRssAtMostHalf: ratios.peakRss <= 0.5,
+          politelyZeroRobotsViolations: politely.robotsViolations === 0,
+        };
+  return { ratios, goals };
+}
+
+async function throughput() {
+  const profiles = {};
+  const runs = Object.fromEntries(PROFILES_A.map((profile) => [profile, { politely: [], crawlee: [] }]));
+  const pageBytes = {};
+  for (let rep = 0; rep < REPS_A; rep++) {
+    for (const profile of PROFILES_A) {
+      for (const contestant of rep % 2 === 0 ? CONTESTANTS : [...CONTESTANTS].reverse()) {
+        const result = await throughputCrawl(profile, contestant, rep);
+        if (result === null) continue;
+        runs[profile][contestant].push(result.figures);
+        pageBytes[profile] = result.pageBytes;
+      }
+    }
+  }
+  for (const profile of PROFILES_A) {
+    const politely = throughputSummary(runs[profile].politely);
+    const crawlee = throughputSummary(runs[profile].crawlee);
+    profiles[profile] = { pageBytes: pageBytes[profile], politely, crawlee, ...throughputVerdict(profile, politely, crawlee), runs: runs[profile] };
+  }
   return {
-    setup: { ...fleets[0], seeds: 'every host\'s /', pages: 50 * 200, concurrency: CONCURRENCY, politelyPerHostConcurrency: PER_HOST_UNCAPPED, politelyMinDelayMs: 0, crawleeSameDomainDelaySecs: 0, reps: REPS_A },
-    politely,
-    crawlee,
-    ratios: { pagesPerSecond: speedRatio, peakRss: rssRatio, pagesPerCpuSecond: cpuRatio },
-    goals: {
-      pagesPerSecondAtLeast2x: speedRatio >= 2,
-      peakRssAtMostHalf: rssRatio <= 0.5,
-      politelyZeroRobotsViolations: politely.robotsViolations === 0,
+    setup: {
+      ...FLEET_A,
+      profiles: PROFILES_A,
+      seeds: "every host's /",
+      pages: FLEET_A.hosts * FLEET_A.pagesPerHost,
+      scope: FLEET_URL_PATTERN,
+      concurrency: CONCURRENCY,
+      politelyPerHostConcurrency: PER_HOST_UNCAPPED,
+      politelyMinDelayMs: 0,
+      crawleeSameDomainDelaySecs: 0,
+      reps: REPS_A,
+      realisticGoals: REALISTIC_GOALS,
     },
-    runs,
+    profiles,
   };
 }
 
@@ -393,7 +417,7 @@ async function mixed() {
 
 const scenarios = {};
 if (ONLY.has('a')) {
-  console.log('(a) throughput: 50 hosts × 200 pages, no crawl-delay');
+  console.log(`(a) throughput: ${FLEET_A.hosts} hosts × ${FLEET_A.pagesPerHost} pages, no crawl-delay, page profiles: ${PROFILES_A.join(', ')}`);
   scenarios.throughput = await throughput();
 }
 if (ONLY.has('b')) {
@@ -405,16 +429,30 @@ if (ONLY.has('c')) {
   scenarios.mixed = await mixed();
 }
 
+for (const scenario of Object.values(scenarios)) scenario.measuredAt = new Date().toISOString();
+
 const rows = [];
 const s = (n) => `${formatFixed(n / 1000, 2)} s`;
 const yes = (ok) => (ok ? 'met' : 'MISSED');
+/** The table rows of (a) for one page profile, with the goals of that profile. */
+function throughputRows(profile, { pageBytes, politely: p, crawlee: c, ratios, goals }) {
+  const tag = `(a) ${profile}`;
+  const realistic = profile === 'realistic';
+  const kb = pageBytes === undefined ? '' : ` (${formatFixed(pageBytes.mean / 1024, 1)} KB/page)`;
+  const goalOf = (realisticGoal, smallGoal, realisticMet, smallMet) => (realistic ? [realisticGoal, yes(realisticMet)] : smallGoal === '' ? ['', ''] : [smallGoal, yes(smallMet)]);
+  return [
+    [`${tag} pages/s${kb}`, formatInteger(p.pagesPerSecond), formatInteger(c.pagesPerSecond), `${formatFixed(ratios.pagesPerSecond, 2)}×`, ...goalOf('≥ 5×', '≥ 2×', goals.pagesPerSecondAtLeast5x, goals.pagesPerSecondAtLeast2x)],
+    [`${tag} CPU per page`, `${formatFixed(p.cpuMsPerPage, 2)} ms`, `${formatFixed(c.cpuMsPerPage, 2)} ms`, `${formatFixed(ratios.cpuMsPerPage, 2)}×`, ...goalOf('≤ 1.5 ms', '', goals.cpuAtMost1_5MsPerPage)],
+    [`${tag} peak RSS`, `${formatFixed(p.peakRssMb, 1)} MB`, `${formatFixed(c.peakRssMb, 1)} MB`, `${formatFixed(ratios.peakRss, 2)}×`, ...goalOf('≤ 0.25×', '≤ 0.5×', goals.peakRssAtMostQuarter, goals.peakRssAtMostHalf)],
+    [`${tag} GC / CPU (GC / wall)`, `${percent(p.gcShareOfCpu)} (${percent(p.gcShareOfWall)})`, `${percent(c.gcShareOfCpu)} (${percent(c.gcShareOfWall)})`, `${formatFixed(ratios.gcShareOfCpu, 2)}×`, ...goalOf('< 15 %', '', goals.gcUnder15PercentOfCpu)],
+    [`${tag} pages fetched / wall`, `${p.pagesFetched} / ${s(p.wallMs)}`, `${c.pagesFetched} / ${s(c.wallMs)}`, '', '', ''],
+    [`${tag} fleet server CPU/page`, `${formatFixed(p.serverCpuMsPerPage, 3)} ms`, `${formatFixed(c.serverCpuMsPerPage, 3)} ms`, '', '', ''],
+    [`${tag} robots violations`, String(p.robotsViolations), String(c.robotsViolations), '', '0', yes(goals.politelyZeroRobotsViolations)],
+  ];
+}
+
 if (scenarios.throughput) {
-  const { politely: p, crawlee: c, ratios, goals } = scenarios.throughput;
-  rows.push(['(a) pages/s', formatInteger(p.pagesPerSecond), formatInteger(c.pagesPerSecond), `${formatFixed(ratios.pagesPerSecond, 2)}×`, '≥ 2×', yes(goals.pagesPerSecondAtLeast2x)]);
-  rows.push(['(a) pages per CPU-second', formatInteger(p.pagesPerCpuSecond), formatInteger(c.pagesPerCpuSecond), `${formatFixed(ratios.pagesPerCpuSecond, 2)}×`, '', '']);
-  rows.push(['(a) peak RSS', `${formatFixed(p.peakRssMb, 1)} MB`, `${formatFixed(c.peakRssMb, 1)} MB`, `${formatFixed(ratios.peakRss, 2)}×`, '≤ 0.5×', yes(goals.peakRssAtMostHalf)]);
-  rows.push(['(a) pages fetched / wall', `${p.pagesFetched} / ${s(p.wallMs)}`, `${c.pagesFetched} / ${s(c.wallMs)}`, '', '', '']);
-  rows.push(['(a) robots violations', String(p.robotsViolations), String(c.robotsViolations), '', '0', yes(goals.politelyZeroRobotsViolations)]);
+  for (const [profile, figures] of Object.entries(scenarios.throughput.profiles)) rows.push(...throughputRows(profile, figures));
 }
 if (scenarios.polite) {
   const { politely: p, crawlee: c, setup, goals } = scenarios.polite;
@@ -454,13 +492,32 @@ const results = {
     peakRss: 'VmHWM of the crawler process (whole life, imports included); sampled every 50 ms as a cross-check',
     userAgent: USER_AGENT,
     concurrency: CONCURRENCY,
-    crawlee: 'CheerioCrawler: respectRobotsTxtFile { userAgent: PolitelyBench }, sameDomainDelaySecs per scenario, minConcurrency = maxConcurrency, no maxRequestsPerCrawl (see crawler-run.js), default retries, enqueueLinks({ strategy: "all" }), our User-Agent without generated browser headers, memory-only storage in a temp dir removed after each crawl',
-    politely: 'createCrawler: scope "any", minDelayMs 0, perHostConcurrency = concurrency where no crawl-delay applies (Crawlee has no per-host cap) and 1 in (b), no maxPages, default retries',
+    cpuPerPage: 'process.cpuUsage() of the crawler process (user + system, all threads) from run() start to end, divided by the pages the servers served with status 200',
+    gcShare: 'sum of the durations of V8 `gc` performance entries (main-thread pauses; PerformanceObserver in the crawler process) during run(), divided by that CPU time (gcShareOfCpu) and by the wall time (gcShareOfWall); GC on helper threads outside pauses is not counted',
+    serverCpuPerPage: 'process.cpuUsage() of the fleet server process from ready to report, divided by the pages it served with status 200',
+    scope: `both crawl URLs matching ${FLEET_URL_PATTERN} (the fleet's hosts) and nothing else`,
+    crawlee: 'CheerioCrawler: respectRobotsTxtFile { userAgent: PolitelyBench }, sameDomainDelaySecs per scenario, minConcurrency = maxConcurrency, no maxRequestsPerCrawl (see crawler-run.js), default retries, enqueueLinks({ strategy: "all", regexps: [the fleet pattern] }), our User-Agent without generated browser headers, memory-only storage in a temp dir removed after each crawl',
+    politely: 'createCrawler: scope { include: [the fleet pattern] }, minDelayMs 0, perHostConcurrency = concurrency where no crawl-delay applies (Crawlee has no per-host cap) and 1 in (b), no maxPages, default retries, the default in-memory store',
     reps: { a: REPS_A, c: { politely: REPS_C, crawlee: 1 } },
   },
-  scenarios,
+  scenarios: { ...previousScenarios(), ...scenarios },
   totalSeconds: (performance.now() - benchStarted) / 1000,
 };
 mkdirSync(dirname(RESULTS_FILE), { recursive: true });
 writeFileSync(RESULTS_FILE, `${JSON.stringify(results, null, 2)}\n`);
+
+/**
+ * The scenarios of the previous results file that this run did not run (BENCH_CRAWLER_ONLY),
+ * each marked with the date it was measured, so that a partial run keeps the others' figures.
+ */
+function previousScenarios() {
+  try {
+    const previous = JSON.parse(readFileSync(RESULTS_FILE, 'utf8'));
+    const kept = {};
+    for (const [name, scenario] of Object.entries(previous.scenarios ?? {})) kept[name] = { measuredAt: scenario.measuredAt ?? previous.date, ...scenario };
+    return kept;
+  } catch {
+    return {};
+  }
+}
 console.log(`\nwrote ${RESULTS_FILE} (${formatFixed(results.totalSeconds, 1)} s)`);

@@ -7,7 +7,16 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** In the order they run; add new benchmark files here. */
-const BENCHMARKS = ['robots-engine.bench.js', 'crawler-run.js', 'sitemap-seeding.bench.js', 'store-memory.bench.js', 'redis-workers.bench.js'];
+const BENCHMARKS = [
+  'robots-engine.bench.js',
+  // First among the crawls: the fleet they crawl must serve faster than any crawler fetches.
+  'fleet-serve.bench.js',
+  'crawler-run.js',
+  'sitemap-seeding.bench.js',
+  'store-memory.bench.js',
+  'store-crawl.bench.js',
+  'redis-workers.bench.js',
+];
 
 const here = dirname(fileURLToPath(import.meta.url));
 const filter = process.argv[2];

@@ -11,6 +11,7 @@ export type { DemoArticle } from './demo/articles.js';
 
 export { startFleet, resolveFleetOptions, MAX_FLEET_HOSTS } from './fleet/fleet.js';
 export type { FleetOptions, ResolvedFleetOptions } from './fleet/fleet.js';
+export type { FleetPageProfile } from './fleet/fleet-page.js';
 
 export { startHostileWeb, resolveHostileWebOptions } from './hostile/hostile-web.js';
 export type { HostileWeb, HostileWebOptions, ResolvedHostileWebOptions } from './hostile/hostile-web.js';

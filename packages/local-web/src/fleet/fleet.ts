@@ -1,6 +1,7 @@
 // startFleet: a generated web of many small hosts for benchmarks. Pages are rendered on request
-// from a shared pool of paragraphs (a few microseconds each), so a fleet of 250 hosts × 200
-// pages costs almost no memory and serves thousands of pages a second.
+// from shared pools of text (small pages: a few microseconds each; realistic pages of 20–60 KB:
+// a few tens), so a fleet of 250 hosts × 200 pages costs almost no memory and serves thousands
+// of pages a second.
 
 import { LocalWebError } from '../errors.js';
 import type { HostSpec } from '../host-spec.js';
@@ -10,7 +11,7 @@ import { textResource, type Resource } from '../resource.js';
 import { urlsetXml } from '../sitemap-files.js';
 import type { LocalWeb } from '../types.js';
 import { privatePath, publicPath, type FleetGraph } from './link-graph.js';
-import { renderFleetPage } from './fleet-page.js';
+import { FLEET_PAGE_PROFILES, renderFleetPage, type FleetPageProfile } from './fleet-page.js';
 
 export interface FleetOptions {
   /** Number of hosts, each on its own address 127.0.0.(firstAddress + i). At most 253. */
@@ -64,6 +65,17 @@ export interface FleetOptions {
    * @default 'PolitelyDemo'
    */
   readonly userAgent?: string;
+  /**
+   * What the pages look like. `'small'`: 2–5 KB (a header nav, an article, a link list, a
+   * footer). `'realistic'`: 20–60 KB, like a real site's (a head of meta tags, a canonical link,
+   * an inline stylesheet, minified inline scripts and JSON-LD; menus, breadcrumbs, long sections,
+   * share links, comments, an aside, a footer; HTML comments; 20–60 links with the default
+   * `linksPerPage`). Both link the same pages: a realistic page's other links are fragments,
+   * pages it links anyway, `mailto:`/`tel:`/`javascript:` and origins outside the fleet
+   * (`*.example`), so a crawl scoped to the fleet's hosts fetches the same pages either way.
+   * @default 'small'
+   */
+  readonly pageProfile?: FleetPageProfile;
 }
 
 export type ResolvedFleetOptions = Required<Omit<FleetOptions, 'crawlDelaySeconds'>> &
@@ -81,6 +93,7 @@ export function resolveFleetOptions(options: FleetOptions): ResolvedFleetOptions
     port: options.port ?? 0,
     gzip: options.gzip ?? false,
     userAgent: options.userAgent ?? 'PolitelyDemo',
+    pageProfile: options.pageProfile ?? 'small',
     ...(options.crawlDelaySeconds === undefined ? {} : { crawlDelaySeconds: options.crawlDelaySeconds }),
   };
   const check = (ok: boolean, name: string, wanted: string, value: unknown): void => {
@@ -93,6 +106,7 @@ export function resolveFleetOptions(options: FleetOptions): ResolvedFleetOptions
   check(Number.isInteger(linksPerPage) && linksPerPage >= 1, 'linksPerPage', 'a positive integer', linksPerPage);
   check(disallowFraction >= 0 && disallowFraction <= 1, 'disallowFraction', 'a number in 0–1', disallowFraction);
   check(delay === undefined || (Number.isFinite(delay) && delay >= 0), 'crawlDelaySeconds', 'a number ≥ 0', delay);
+  check(FLEET_PAGE_PROFILES.includes(resolved.pageProfile), 'pageProfile', `one of ${FLEET_PAGE_PROFILES.join(', ')}`, resolved.pageProfile);
   checkPort(resolved.port, 'startFleet');
   checkAddressRange(resolved.firstAddress, resolved.hosts, 'startFleet');
   return resolved;
@@ -150,6 +164,7 @@ function fleetHost(options: ResolvedFleetOptions, graph: FleetGraph, origins: re
   const name = `host-${index}`;
   const origin = origins[index] ?? '';
   const nextOrigin = options.crossHostLinks && origins.length > 1 ? origins[(index + 1) % origins.length] : undefined;
+  const site = { graph, host: index, origin, nextOrigin, profile: options.pageProfile };
   const resources = new Map<string, Resource>();
   if (options.sitemaps) {
     const entries = Array.from({ length: graph.pages }, (_, n) => ({ loc: origin + publicPath(n) }));
@@ -163,7 +178,7 @@ function fleetHost(options: ResolvedFleetOptions, graph: FleetGraph, origins: re
     robotsStatus: 200,
     robotsTxt: fleetRobotsTxt(options, name, origin),
     resources,
-    resolve: (path) => renderFleetPage(graph, index, path, nextOrigin),
+    resolve: (path) => renderFleetPage(site, path),
     ...(options.sitemaps ? { sitemapFiles: [`${origin}/sitemap.xml`] } : {}),
   };
 }
