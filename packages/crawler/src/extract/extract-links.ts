@@ -1,11 +1,11 @@
-// HTML → the links to follow, the page's robots directives, its canonical URL and title.
-// Never throws on content: cheerio (parse5) parses any string, and every href is parsed in a
-// try. Only a caller's mistake (an invalid page URL, invalid options) throws.
+// HTML → the links to follow, the page's robots directives, its canonical URL and title, from
+// one streaming pass (html-scan.ts): no DOM is built. PURE. Never throws on content: the scan
+// reads any string, and every href is parsed in a try. Only a caller's mistake (an invalid page
+// URL, invalid options) throws.
 
-import type { CheerioAPI } from 'cheerio';
 import { PolitelyError } from '@politely/core';
-import { createLazyDocument } from './document.js';
 import { resolveExtractOptions, type ExtractOptions, type ResolvedExtractOptions } from './extract-options.js';
+import { scanHtml, type HtmlFacts } from './html-scan.js';
 import { resolveRobotsDirectives, type PageRobotsDirectives } from './meta-robots.js';
 
 /** Links found on the page but not returned, by reason. Duplicates and self-links are not counted. */
@@ -76,8 +76,7 @@ function toHttpUrl(href: string, base: URL): string | 'scheme' | 'invalid' {
 }
 
 /** The first `<base href>`, resolved against the page URL, if it gives an http(s) URL (HTML: the frozen base URL). */
-function readBaseUrl($: CheerioAPI, pageUrl: URL): URL {
-  const href = $('base[href]').first().attr('href');
+function readBaseUrl(href: string | undefined, pageUrl: URL): URL {
   if (href === undefined) return pageUrl;
   try {
     const base = new URL(trimAscii(href), pageUrl);
@@ -87,32 +86,29 @@ function readBaseUrl($: CheerioAPI, pageUrl: URL): URL {
   }
 }
 
-function readCanonicalUrl($: CheerioAPI, base: URL): string | null {
-  const canonical = $('link[rel][href]')
-    .toArray()
-    .find((element) => tokensOf(element.attribs['rel']).includes('canonical'));
-  const href = trimAscii(canonical?.attribs['href'] ?? '');
+/** The first `<link rel=canonical href>`, resolved; null if its href is empty, invalid or not http(s). */
+function readCanonicalUrl(links: HtmlFacts['linkRels'], base: URL): string | null {
+  const canonical = links.find((link) => tokensOf(link.rel).includes('canonical'));
+  const href = trimAscii(canonical?.href ?? '');
   if (href === '') return null;
   const url = toHttpUrl(href, base);
   return url === 'scheme' || url === 'invalid' ? null : url;
 }
 
-function readTitle($: CheerioAPI): string | null {
-  const title = $('title').first();
-  if (title.length === 0) return null;
-  const text = title.text().split(ASCII_WHITESPACE).filter((word) => word !== '').join(' ');
+function readTitle(title: string | undefined): string | null {
+  if (title === undefined) return null;
+  const text = title.split(ASCII_WHITESPACE).filter((word) => word !== '').join(' ');
   return text === '' ? null : text;
 }
 
-function readRobots($: CheerioAPI, options: ResolvedExtractOptions): PageRobotsDirectives {
+function readRobots(metas: HtmlFacts['metas'], options: ResolvedExtractOptions): PageRobotsDirectives {
   const metaRobots: string[] = [];
   const metaAgent: string[] = [];
   const ourName = options.productToken.toLowerCase();
-  for (const meta of $('meta[name][content]').toArray()) {
-    const name = trimAscii(meta.attribs['name'] ?? '').toLowerCase();
-    const content = meta.attribs['content'] ?? '';
-    if (name === 'robots') metaRobots.push(content);
-    if (name === ourName) metaAgent.push(content);
+  for (const meta of metas) {
+    const name = trimAscii(meta.name).toLowerCase();
+    if (name === 'robots') metaRobots.push(meta.content);
+    if (name === ourName) metaAgent.push(meta.content);
   }
   return resolveRobotsDirectives({
     metaRobots,
@@ -150,11 +146,13 @@ function addLink(lists: LinkLists, url: string, followable: boolean, maxLinks: n
   }
 }
 
-/**
- * Extracts from a document already loaded with cheerio, so that the crawler and the user's
- * handler share one parse. `pageUrl` is the final URL, after redirects.
- */
-export function extractFromDocument($: CheerioAPI, pageUrl: string, options: ExtractOptions): ExtractedPage {
+/** Extracts from the page's decoded HTML. `pageUrl` is the final URL, after redirects. */
+export function extractPage(html: string, pageUrl: string, options: ExtractOptions): ExtractedPage {
+  return extractFromFacts(scanHtml(html), pageUrl, options);
+}
+
+/** Resolves what a page's HTML holds (see `scanHtml`) into what the crawler follows. */
+export function extractFromFacts(facts: HtmlFacts, pageUrl: string, options: ExtractOptions): ExtractedPage {
   const resolved = resolveExtractOptions(options);
   let page: URL;
   try {
@@ -163,15 +161,15 @@ export function extractFromDocument($: CheerioAPI, pageUrl: string, options: Ext
     throw new PolitelyError('ERR_INVALID_URL', `extractPage: invalid page URL ${JSON.stringify(pageUrl)}`, { cause });
   }
   page.hash = '';
-  const base = readBaseUrl($, page);
-  const robots = readRobots($, resolved);
+  const base = readBaseUrl(facts.baseHref, page);
+  const robots = readRobots(facts.metas, resolved);
   const lists: LinkLists = { follow: new Set(), nofollow: new Set(), overLimit: new Set() };
   const skipped = { scheme: 0, invalid: 0 };
   const relCounts: Record<string, number> = Object.create(null) as Record<string, number>;
-  for (const anchor of $('a[href], area[href]').toArray()) {
-    const rels = tokensOf(anchor.attribs['rel']);
+  for (let i = 0; i < facts.hrefs.length; i++) {
+    const rels = tokensOf(facts.rels[i]);
     for (const rel of rels) relCounts[rel] = (relCounts[rel] ?? 0) + 1;
-    const href = trimAscii(anchor.attribs['href'] ?? '');
+    const href = trimAscii(facts.hrefs[i] ?? '');
     if (href === '') continue; // the page itself
     const url = toHttpUrl(href, base);
     if (url === 'scheme' || url === 'invalid') {
@@ -190,13 +188,8 @@ export function extractFromDocument($: CheerioAPI, pageUrl: string, options: Ext
     skippedLinks: { ...skipped, overLimit: lists.overLimit.size },
     relCounts,
     robots,
-    canonicalUrl: readCanonicalUrl($, base),
+    canonicalUrl: readCanonicalUrl(facts.linkRels, base),
     baseUrl: base.href,
-    title: readTitle($),
+    title: readTitle(facts.title),
   };
-}
-
-/** Parses `html` and extracts from it; see `extractFromDocument` to share the parse. */
-export function extractPage(html: string, pageUrl: string, options: ExtractOptions): ExtractedPage {
-  return extractFromDocument(createLazyDocument(html)(), pageUrl, options);
 }

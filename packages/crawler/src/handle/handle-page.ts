@@ -6,7 +6,7 @@
 import type { HttpResponse } from '@politely/core';
 import { createLazyDocument } from '../extract/document.js';
 import { isHtmlContentType } from '../extract/content-type.js';
-import { extractFromDocument, type ExtractedPage } from '../extract/extract-links.js';
+import { extractPage, type ExtractedPage } from '../extract/extract-links.js';
 import { decodeText } from '../fetch/decode-text.js';
 import { isFatalCrawlError } from '../fatal-error.js';
 import type { Frontier } from '../frontier/frontier.js';
@@ -31,7 +31,8 @@ export async function handlePage(entry: FrontierEntry, response: HttpResponse, a
   const document = createLazyDocument(text);
   let extracted: ExtractedPage | null = null;
   if (isHtmlContentType(contentType) && response.status >= 200 && response.status < 300) {
-    extracted = extractFromDocument(document(), entry.url, {
+    // One streaming pass: the DOM (`page.$`) is built only if the handler reads it.
+    extracted = extractPage(text, entry.url, {
       productToken: options.productToken,
       honorNofollow: options.honorNofollow,
       xRobotsTag: response.header('x-robots-tag'),

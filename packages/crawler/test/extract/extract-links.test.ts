@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { load } from 'cheerio';
 import { PolitelyError } from '@politely/core';
-import { extractFromDocument, extractPage } from '../../src/extract/extract-links.js';
+import { extractPage } from '../../src/extract/extract-links.js';
 import { resolveExtractOptions } from '../../src/extract/extract-options.js';
 import type { ExtractOptions } from '../../src/extract/extract-options.js';
 
@@ -251,22 +250,6 @@ describe('extractPage', () => {
       expect(error).toMatchObject({ code: 'ERR_INVALID_URL' });
     }
     expect.assertions(2);
-  });
-});
-
-describe('extractFromDocument', () => {
-  it('reads a document already loaded, leaving it usable by the handler', () => {
-    const $ = load('<title>T</title><a href="/a" class="x">a</a>');
-    const page = extractFromDocument($, 'http://example.com/', { productToken: 'MyBot' });
-    expect(page.links).toEqual(['http://example.com/a']);
-    expect(page.title).toBe('T');
-    expect($('a.x').text()).toBe('a');
-  });
-
-  it('gives the same result as extractPage', () => {
-    const body = `<base href="/b/"><meta name="robots" content="noindex">${anchors('x', '/x', 'mailto:m@x')}`;
-    const options = { productToken: 'MyBot', xRobotsTag: ['nofollow'] };
-    expect(extractFromDocument(load(body), PAGE, options)).toEqual(extractPage(body, PAGE, options));
   });
 });
 
