@@ -65,6 +65,14 @@ export class CrawlerEmitter {
     return () => set.delete(listener);
   }
 
+  /**
+   * Whether anyone listens to `event`: a payload nobody reads is not built (a crawl of real pages
+   * reports a scope skip for most links it finds).
+   */
+  listens(event: CrawlerEventName): boolean {
+    return (this.listeners.get(event)?.size ?? 0) > 0;
+  }
+
   emit<E extends CrawlerEventName>(event: E, payload: CrawlerEvents[E]): void {
     const set = this.listeners.get(event) as Set<CrawlerListener<E>> | undefined;
     if (set === undefined) return;

@@ -14,6 +14,7 @@ export class CrawlReporter {
   /** A URL that will not be fetched (or followed); `plugin` for a plugin's own reason. */
   skip(url: string, skip: SkipDetail, referrer?: string, plugin?: string): void {
     this.stats.skip(skip.reason);
+    if (!this.emitter.listens('skip')) return;
     this.emitter.emit('skip', {
       url,
       reason: skip.reason,

@@ -50,14 +50,16 @@ export async function fetchStage(
   const { hostKey } = entry;
   const startedAt = Date.now();
   settings.stats.requests++;
-  emitter.emit('request', {
-    url: entry.url,
-    hostKey,
-    kind: entry.kind ?? 'page',
-    at: startedAt,
-    delayMs: politeness.delayMs(hostKey),
-    robots: check.rule === undefined ? { reason: check.reason } : { reason: check.reason, line: check.rule.line, text: check.rule.text },
-  });
+  if (emitter.listens('request')) {
+    emitter.emit('request', {
+      url: entry.url,
+      hostKey,
+      kind: entry.kind ?? 'page',
+      at: startedAt,
+      delayMs: politeness.delayMs(hostKey),
+      robots: check.rule === undefined ? { reason: check.reason } : { reason: check.reason, line: check.rule.line, text: check.rule.text },
+    });
+  }
   const outcome = await fetchPage(
     entry.url,
     {
@@ -84,7 +86,7 @@ export async function fetchStage(
 
   const { response } = outcome;
   const headAt = responseHeadAt(Date.now(), response.timing);
-  emitter.emit('response', { url: entry.url, status: response.status, durationMs: latencyMs, bytes: response.body.length, contentType: response.header('content-type') });
+  if (emitter.listens('response')) emitter.emit('response', { url: entry.url, status: response.status, durationMs: latencyMs, bytes: response.body.length, contentType: response.header('content-type') });
   // Read against the head: an HTTP-date is a moment, and delay-seconds count from no earlier
   // than when the server sent the response.
   const asked = retryAfterMs(response.header('retry-after'), headAt);
