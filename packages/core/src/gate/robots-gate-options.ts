@@ -87,6 +87,14 @@ export interface RobotsGateOptions {
    */
   readonly maxParsedOrigins?: number;
   /**
+   * How long a current record read from the cache store is reused by this gate before it reads
+   * the store again. With a store in another process (Redis, SQLite) a check per fetch is
+   * otherwise a round trip per page; another worker's newer record is seen at most this late.
+   * 0 reads the store on every check.
+   * @default 2000
+   */
+  readonly reuseRecordMs?: number;
+  /**
    * User-Agent sent when a fetch is started by `sitemaps()` without one.
    * @default 'politely'
    */
@@ -104,6 +112,7 @@ export interface ResolvedRobotsGateOptions {
   readonly allowNet: readonly string[];
   readonly now: () => number;
   readonly maxParsedOrigins: number;
+  readonly reuseRecordMs: number;
   readonly userAgent: string;
 }
 
@@ -137,6 +146,7 @@ export function resolveRobotsGateOptions(options: RobotsGateOptions = {}): Resol
     allowNet: check.networks('allowNet', options.allowNet),
     now: options.now ?? Date.now,
     maxParsedOrigins: check.count('maxParsedOrigins', options.maxParsedOrigins, 1000, 1),
+    reuseRecordMs: check.durationMs('reuseRecordMs', options.reuseRecordMs, 2000),
     userAgent,
   };
 }

@@ -81,6 +81,13 @@ interface Refreshed {
   readonly fetch?: RobotsCheckFetch;
 }
 
+/** A current record this gate read or stored, reused for `reuseRecordMs` (see its option). */
+interface RecentRecord {
+  readonly record: RobotsCacheRecord;
+  /** Reused until then (and never past the record's own expiry). */
+  readonly until: number;
+}
+
 interface ParsedCopy {
   readonly fetchedAt: number;
   readonly robots: RobotsTxt;
@@ -92,6 +99,7 @@ class Gate implements RobotsGate {
   private readonly closeFetch: () => Promise<void>;
   private readonly store: RobotsCacheStore;
   private readonly parsed: LruMap<string, ParsedCopy>;
+  private readonly recent: LruMap<string, RecentRecord>;
   /** Each origin's refresh in flight (single-flight): its record, and the fetch it made, if any. */
   private readonly inflight = new Map<string, Promise<Refreshed>>();
   private readonly listeners = new Set<(event: RobotsFetchEvent) => void>();
@@ -110,6 +118,7 @@ class Gate implements RobotsGate {
     }
     this.store = options.cache ?? createMemoryRobotsCache();
     this.parsed = new LruMap(options.maxParsedOrigins);
+    this.recent = new LruMap(options.maxParsedOrigins);
   }
 
   async check(url: string | URL, userAgent: string, options: RobotsCheckOptions = {}): Promise<RobotsCheck> {
@@ -151,6 +160,7 @@ class Gate implements RobotsGate {
   async invalidate(originOrUrl: string | URL): Promise<void> {
     const origin = robotsOriginOf(originOrUrl);
     this.parsed.delete(origin);
+    this.recent.delete(origin);
     this.inflight.delete(origin);
     await this.store.delete(origin);
   }
@@ -177,8 +187,14 @@ class Gate implements RobotsGate {
     if (this.closing.signal.aborted) throw new PolitelyError('ERR_ABORTED', 'the robots gate is closed');
     let pending = this.inflight.get(origin);
     if (pending === undefined) {
+      const now = this.options.now();
+      const recent = this.recent.get(origin);
+      if (recent !== undefined && now < recent.until) return { record: recent.record };
       const record = await raceAbort(this.store.get(origin), signal, `robots check for ${origin}`);
-      if (record !== undefined && isRecordCurrent(record, this.options.now())) return { record };
+      if (record !== undefined && isRecordCurrent(record, this.options.now())) {
+        this.remember(origin, record);
+        return { record };
+      }
       // Checked again after the await: another check may have started the fetch meanwhile.
       pending = this.inflight.get(origin) ?? this.startRefresh(origin, record, userAgent);
     }
@@ -246,7 +262,14 @@ class Gate implements RobotsGate {
     // The record's fetchedAt is when the response was in, so retryAt and respondedAt agree.
     const record = nextRobotsCacheRecord(origin, previous, result, respondedAt, policy);
     await this.store.set(origin, record);
+    this.remember(origin, record);
     return { record, fetch: { requestedAt, respondedAt } };
+  }
+
+  /** Keeps a current record for reuse by this process's next checks of the origin. */
+  private remember(origin: string, record: RobotsCacheRecord): void {
+    const { reuseRecordMs } = this.options;
+    if (reuseRecordMs > 0) this.recent.set(origin, { record, until: Math.min(record.expiresAt, this.options.now() + reuseRecordMs) });
   }
 
   private emit(event: RobotsFetchEvent): void {

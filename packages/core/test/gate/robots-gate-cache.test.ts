@@ -136,7 +136,8 @@ describe('createRobotsGate', () => {
   });
 
   it('bounds the origins held: with maxOrigins 2 the least recently used is fetched again', async () => {
-    makeGate({ cache: createMemoryRobotsCache({ maxOrigins: 2 }) });
+    // reuseRecordMs 0: the gate reads the store on every check, so the store's bound shows at once.
+    makeGate({ cache: createMemoryRobotsCache({ maxOrigins: 2 }), reuseRecordMs: 0 });
     for (const server of [a, b, c]) server.handle = robotsTxt(200, 'User-agent: *\nDisallow: /x\n');
     await gate.check(`${a.origin}/x`, UA);
     await gate.check(`${b.origin}/x`, UA);
@@ -146,6 +147,29 @@ describe('createRobotsGate', () => {
     expect([a.hits(), b.hits(), c.hits()]).toEqual([1, 1, 1]);
     expect(await gate.check(`${a.origin}/x`, UA)).toMatchObject({ allowed: false, reason: 'rules' });
     expect(a.hits()).toBe(2);
+  });
+
+  it('reuses a current record for reuseRecordMs before it reads the store again, and sees another worker’s record after it', async () => {
+    const store = createMemoryRobotsCache();
+    let reads = 0;
+    const counting: RobotsCacheStore = { get: (origin) => (reads++, store.get(origin)), set: (o, r) => store.set(o, r), delete: (o) => store.delete(o) };
+    makeGate({ cache: counting, reuseRecordMs: 2 * SECOND });
+    a.handle = robotsTxt(200, 'User-agent: *\nDisallow: /x\n');
+    await gate.check(`${a.origin}/x`, UA); // read (empty), fetch, stored and remembered
+    for (let i = 0; i < 5; i++) expect(await gate.check(`${a.origin}/x/${i}`, UA)).toMatchObject({ allowed: false });
+    expect([reads, a.hits()]).toEqual([1, 1]);
+
+    // Another worker stores a newer copy: this gate sees it once the reuse window has passed.
+    const other = createRobotsGate({ now: clock.now, allowNet: LOOPBACK, cache: store });
+    gates.push(other);
+    a.handle = robotsTxt(200, 'User-agent: *\nAllow: /\n');
+    await other.invalidate(a.origin);
+    clock.advance(1); // a later fetch (parsed copies are known by when they were fetched)
+    await other.check(`${a.origin}/x`, UA);
+    expect(await gate.check(`${a.origin}/x`, UA)).toMatchObject({ allowed: false });
+    clock.advance(2 * SECOND - 1);
+    expect(await gate.check(`${a.origin}/x`, UA)).toMatchObject({ allowed: true });
+    expect([reads, a.hits()]).toEqual([2, 2]);
   });
 
   it('makes one request for a thousand concurrent checks of one origin', async () => {
