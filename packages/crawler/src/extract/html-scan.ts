@@ -63,6 +63,42 @@ const WANTED_ATTRIBUTES = new Set(['href', 'rel', 'name', 'content', 'xlink:href
 /** Elements with facts. */
 const FACT_ELEMENTS = new Set(['a', 'area', 'base', 'link', 'meta', 'title']);
 
+/** Every tag name the scan acts on; any other tag is read as `OTHER_TAG`. */
+const KNOWN_TAGS: readonly string[] = [
+  ...FACT_ELEMENTS, ...RAW_TEXT_CONTENT, ...ENDS_SELECT, ...BREAKS_OUT_OF_FOREIGN,
+  ...HTML_INTEGRATION_POINTS.svg, ...HTML_INTEGRATION_POINTS.math, 'svg', 'math', 'plaintext', 'template',
+];
+const OTHER_TAG = '';
+
+/**
+ * The known name (lowercase, one of `names`) that `html` spells between `start` and `end`,
+ * ignoring ASCII case, or `OTHER_TAG`. Reads the characters in place: no string is made for
+ * the many tags of a page that the scan does not act on.
+ */
+function knownNameAt(html: string, start: number, end: number, byLength: ReadonlyMap<number, readonly string[]>): string {
+  const candidates = byLength.get(end - start);
+  if (candidates === undefined) return OTHER_TAG;
+  for (const name of candidates) {
+    let i = 0;
+    for (; i < name.length; i++) {
+      const code = html.charCodeAt(start + i);
+      // ASCII upper case to lower case; every known name is lower case ASCII.
+      if ((code >= 0x41 && code <= 0x5a ? code | 0x20 : code) !== name.charCodeAt(i)) break;
+    }
+    if (i === name.length) return name;
+  }
+  return OTHER_TAG;
+}
+
+function byLength(names: Iterable<string>): ReadonlyMap<number, readonly string[]> {
+  const map = new Map<number, string[]>();
+  for (const name of new Set(names)) map.set(name.length, [...(map.get(name.length) ?? []), name]);
+  return map;
+}
+
+const TAGS_BY_LENGTH = byLength(KNOWN_TAGS);
+const ATTRIBUTES_BY_LENGTH = byLength(WANTED_ATTRIBUTES);
+
 export function scanHtml(html: string): HtmlFacts {
   const hrefs: string[] = [];
   const rels: (string | undefined)[] = [];
@@ -89,7 +125,6 @@ export function scanHtml(html: string): HtmlFacts {
   let attributeName: string | null = null;
   let attributeValue = '';
 
-  const slice = (start: number, end: number): string => html.slice(start, end);
   const ignoring = (): boolean => plaintext || rawTextUntil !== null;
 
   function openTag(selfClosing: boolean): void {
@@ -185,18 +220,18 @@ export function scanHtml(html: string): HtmlFacts {
     { xmlMode: false, decodeEntities: true },
     {
       onopentagname(start, end) {
-        tagName = slice(start, end).toLowerCase();
+        tagName = knownNameAt(html, start, end, TAGS_BY_LENGTH);
         isFactTag = FACT_ELEMENTS.has(tagName);
         attributes = null;
       },
       onattribname(start, end) {
         if (!isFactTag) return;
-        const name = slice(start, end).toLowerCase();
-        attributeName = WANTED_ATTRIBUTES.has(name) ? name : null;
+        const name = knownNameAt(html, start, end, ATTRIBUTES_BY_LENGTH);
+        attributeName = name === OTHER_TAG ? null : name;
         attributeValue = '';
       },
       onattribdata(start, end) {
-        if (attributeName !== null) attributeValue += slice(start, end);
+        if (attributeName !== null) attributeValue += html.slice(start, end);
       },
       onattribentity(codePoint) {
         if (attributeName !== null) attributeValue += String.fromCodePoint(codePoint);
@@ -216,10 +251,10 @@ export function scanHtml(html: string): HtmlFacts {
         openTag(inForeign() || tagName === 'svg' || tagName === 'math');
       },
       onclosetag(start, end) {
-        closeTag(slice(start, end).toLowerCase());
+        closeTag(knownNameAt(html, start, end, TAGS_BY_LENGTH));
       },
       ontext(start, end) {
-        if (inTitle && !ignoring()) title += slice(start, end);
+        if (inTitle && !ignoring()) title += html.slice(start, end);
       },
       ontextentity(codePoint) {
         if (inTitle && !ignoring()) title += String.fromCodePoint(codePoint);
