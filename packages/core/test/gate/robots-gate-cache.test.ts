@@ -11,6 +11,7 @@ import {
   type RobotsGateOptions,
 } from '@politely/core';
 import { createClock, DAY, HOUR, MINUTE, robotsTxt, SECOND, startServer, type TestServer, LOOPBACK } from './http-server.js';
+import { createJsonStore } from './json-store.js';
 
 const UA = 'TestBot/1.0';
 const KiB = 1024;
@@ -39,16 +40,6 @@ function makeGate(options: RobotsGateOptions = {}): RobotsGate {
   return gate;
 }
 
-/** A store that keeps records only as JSON text, as a shared SQLite or Redis store would. */
-function createJsonStore(): RobotsCacheStore & { readonly texts: Map<string, string> } {
-  const texts = new Map<string, string>();
-  return {
-    texts,
-    get: (origin) => Promise.resolve(texts.has(origin) ? (JSON.parse(texts.get(origin) ?? '') as RobotsCacheRecord) : undefined),
-    set: (origin, record) => Promise.resolve(void texts.set(origin, JSON.stringify(record))),
-    delete: (origin) => Promise.resolve(void texts.delete(origin)),
-  };
-}
 
 describe('createRobotsGate', () => {
   it('rfc9309 2.4: caches for 24 hours by default', async () => {

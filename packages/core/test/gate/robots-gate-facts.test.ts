@@ -8,12 +8,12 @@ import {
   createRobotsGate,
   PolitelyError,
   type RobotsCacheRecord,
-  type RobotsCacheStore,
   type RobotsFetch,
   type RobotsGate,
   type RobotsGateOptions,
 } from '@politely/core';
 import { createClock, LOOPBACK, MINUTE, robotsTxt, SECOND, startServer, type Handler, type TestServer } from './http-server.js';
+import { createJsonStore } from './json-store.js';
 
 const UA = 'FactBot/1.0';
 let server: TestServer;
@@ -42,16 +42,6 @@ const slow =
   (req, res) =>
     void setTimeout(() => handler(req, res), ms);
 
-/** A store that keeps records only as JSON text, as a shared SQLite or Redis store would. */
-function createJsonStore(): RobotsCacheStore & { readonly texts: Map<string, string> } {
-  const texts = new Map<string, string>();
-  return {
-    texts,
-    get: (origin) => Promise.resolve(texts.has(origin) ? (JSON.parse(texts.get(origin) ?? '') as RobotsCacheRecord) : undefined),
-    set: (origin, record) => Promise.resolve(void texts.set(origin, JSON.stringify(record))),
-    delete: (origin) => Promise.resolve(void texts.delete(origin)),
-  };
-}
 
 describe('RobotsCheck.fetch', () => {
   it('is there for the check that fetched and for a concurrent check that joined it, not for a later cached check', async () => {
