@@ -27,6 +27,7 @@ export type { MemoryFrontierStoreOptions } from './frontier/memory-store.js';
 export type {
   FrontierStore,
   SettleOptions,
+  CompleteOptions,
   FrontierEntry,
   FrontierLease,
   ClaimRequest,

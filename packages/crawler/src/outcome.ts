@@ -4,7 +4,7 @@
 
 import type { ErrorEvent } from './events.js';
 import type { SkipDetail } from './skip-reasons.js';
-import type { FrontierLease } from './frontier/frontier-store.js';
+import type { FrontierEntry, FrontierLease } from './frontier/frontier-store.js';
 
 /**
  * What an outcome asks of the host's clock. Both fields are absolute times (ms since the epoch);
@@ -42,8 +42,11 @@ export type ReleaseReason =
   | 'stopping';
 
 export type UrlOutcome =
-  /** Fetched and handled (any status): the URL is done. */
-  | { readonly kind: 'done'; readonly clock: ClockChange }
+  /**
+   * Fetched and handled (any status): the URL is done. `links`: the entries it leads to that the
+   * frontier admitted, stored with its completion in one step (FrontierStore.complete).
+   */
+  | { readonly kind: 'done'; readonly clock: ClockChange; readonly links?: readonly FrontierEntry[] }
   /** Not fetched, for good: the URL is done and a skip is reported. */
   | { readonly kind: 'skipped'; readonly skip: SkipDetail; readonly clock: ClockChange }
   /** Failed for good: the URL is done and an error is reported. */
@@ -70,6 +73,6 @@ export function settlementOf(outcome: UrlOutcome): Settlement {
 /** The clock for a claim that made no request: handed back as it stood before the claim. */
 export const handBack = (lease: Pick<FrontierLease, 'previousHostReadyAt'>): ClockChange => ({ handBackTo: lease.previousHostReadyAt });
 
-export const done = (clock: ClockChange = {}): UrlOutcome => ({ kind: 'done', clock });
+export const done = (clock: ClockChange = {}, links: readonly FrontierEntry[] = []): UrlOutcome => (links.length === 0 ? { kind: 'done', clock } : { kind: 'done', clock, links });
 export const skipped = (skip: SkipDetail, clock: ClockChange = {}): UrlOutcome => ({ kind: 'skipped', skip, clock });
 export const released = (reason: ReleaseReason, clock: ClockChange): UrlOutcome => ({ kind: 'released', reason, clock });

@@ -178,32 +178,41 @@ return 1
 `;
 
 /**
+ * Adds the entries given in ARGV from `first` on, four per entry: dedupe key, host key, queue
+ * priority, encoded entry. Returns one outcome per entry: 'added' | 'duplicate' | 'host-full'.
+ */
+const ADD_ENTRIES = `
+local function addEntries(first, maxPerHost, delayMs, maxInFlight)
+  local touched, out = {}, {}
+  for i = first, #ARGV, 4 do
+    local key, h = ARGV[i], ARGV[i + 1]
+    if redis.call('SISMEMBER', SEEN, key) == 1 then
+      out[#out + 1] = 'duplicate'
+    else
+      ensureHost(h, delayMs, maxInFlight)
+      if maxPerHost and (tonumber(redis.call('HGET', hk(h), 'a')) or 0) >= maxPerHost then
+        out[#out + 1] = 'host-full'
+      else
+        redis.call('SADD', SEEN, key)
+        redis.call('HINCRBY', hk(h), 'a', 1)
+        pushBack(h, ARGV[i + 3], tonumber(ARGV[i + 2]))
+        touched[h] = true
+        out[#out + 1] = 'added'
+      end
+    end
+  end
+  for h in pairs(touched) do reschedule(h) end
+  return out
+end
+`;
+
+/**
  * add — ARGV: head, maxPerHost ('' = no bound), default delayMs, default maxInFlight, then
  * four per entry: dedupe key, host key, queue priority, encoded entry.
  * Returns one outcome per entry: 'added' | 'duplicate' | 'host-full'.
  */
-const ADD = `${PRELUDE}
-local maxPerHost = tonumber(ARGV[6])
-local touched, out = {}, {}
-for i = 9, #ARGV, 4 do
-  local key, h = ARGV[i], ARGV[i + 1]
-  if redis.call('SISMEMBER', SEEN, key) == 1 then
-    out[#out + 1] = 'duplicate'
-  else
-    ensureHost(h, ARGV[7], ARGV[8])
-    if maxPerHost and (tonumber(redis.call('HGET', hk(h), 'a')) or 0) >= maxPerHost then
-      out[#out + 1] = 'host-full'
-    else
-      redis.call('SADD', SEEN, key)
-      redis.call('HINCRBY', hk(h), 'a', 1)
-      pushBack(h, ARGV[i + 3], tonumber(ARGV[i + 2]))
-      touched[h] = true
-      out[#out + 1] = 'added'
-    end
-  end
-end
-for h in pairs(touched) do reschedule(h) end
-return out
+const ADD = `${PRELUDE}${ADD_ENTRIES}
+return addEntries(9, tonumber(ARGV[6]), ARGV[7], ARGV[8])
 `;
 
 /**
@@ -278,40 +287,63 @@ return { known, int(nextAt) }
 `;
 
 /**
+ * Ends a lease as `how` says ('complete', 'release' or 'retry') and sets its host's clock:
+ * `readyAt` ('' = keep) and `notBefore` ('' = no new hold). Returns 1, or 0 when the lease is
+ * gone (no effect).
+ */
+const SETTLE_LEASE = `
+local function settleLease(id, how, readyAtArg, notBeforeArg)
+  local h, member, priority, inFlight = takeLease(id)
+  if not h then return 0 end
+  if how == 'complete' then
+    redis.call('HINCRBY', hk(h), 'n', 1)
+    redis.call('HINCRBY', META, 'done', 1)
+  elseif how == 'release' then
+    pushFront(h, member, priority)
+  else
+    local space = string.find(member, ' ', 1, true)
+    local retries = (tonumber(string.sub(member, 1, space - 1)) or 0) + 1
+    pushBack(h, int(retries) .. string.sub(member, space), priority)
+  end
+  -- The host's hold (nb: a Retry-After or backoff, whichever worker's) only rises, and its clock
+  -- is never set before it: a 200 settled by one worker cannot undo another's Retry-After.
+  local s = redis.call('HMGET', hk(h), 'r', 'nb')
+  local clock, hold = s[1] or '0', s[2] or '0'
+  if notBeforeArg ~= '' and tonumber(notBeforeArg) > tonumber(hold) then
+    hold = notBeforeArg
+    redis.call('HSET', hk(h), 'nb', hold)
+  end
+  local readyAt = clock
+  -- While other requests to the host are in flight its clock only moves forward: moving it back
+  -- would shorten the gap after theirs.
+  if readyAtArg ~= '' and (inFlight == 0 or tonumber(readyAtArg) > tonumber(clock)) then readyAt = readyAtArg end
+  if tonumber(hold) > tonumber(readyAt) then readyAt = hold end
+  if readyAt ~= clock then redis.call('HSET', hk(h), 'r', readyAt) end
+  reschedule(h)
+  return 1
+end
+`;
+
+/**
  * settle (complete, release or retry) — ARGV: head, lease id, how, hostReadyAt ('' = keep),
  * hostNotBefore ('' = no new hold).
  * Returns 1, or 0 when the lease is gone (no effect).
  */
-const SETTLE = `${PRELUDE}
-local h, member, priority, inFlight = takeLease(ARGV[6])
-if not h then return 0 end
-local how = ARGV[7]
-if how == 'complete' then
-  redis.call('HINCRBY', hk(h), 'n', 1)
-  redis.call('HINCRBY', META, 'done', 1)
-elseif how == 'release' then
-  pushFront(h, member, priority)
-else
-  local space = string.find(member, ' ', 1, true)
-  local retries = (tonumber(string.sub(member, 1, space - 1)) or 0) + 1
-  pushBack(h, int(retries) .. string.sub(member, space), priority)
-end
--- The host's hold (nb: a Retry-After or backoff, whichever worker's) only rises, and its clock is
--- never set before it: a 200 settled by one worker cannot undo another's Retry-After.
-local s = redis.call('HMGET', hk(h), 'r', 'nb')
-local clock, hold = s[1] or '0', s[2] or '0'
-if ARGV[9] ~= '' and tonumber(ARGV[9]) > tonumber(hold) then
-  hold = ARGV[9]
-  redis.call('HSET', hk(h), 'nb', hold)
-end
-local readyAt = clock
--- While other requests to the host are in flight its clock only moves forward: moving it back
--- would shorten the gap after theirs.
-if ARGV[8] ~= '' and (inFlight == 0 or tonumber(ARGV[8]) > tonumber(clock)) then readyAt = ARGV[8] end
-if tonumber(hold) > tonumber(readyAt) then readyAt = hold end
-if readyAt ~= clock then redis.call('HSET', hk(h), 'r', readyAt) end
-reschedule(h)
-return 1
+const SETTLE = `${PRELUDE}${SETTLE_LEASE}
+return settleLease(ARGV[6], ARGV[7], ARGV[8], ARGV[9])
+`;
+
+/**
+ * complete with links — ARGV: head, lease id, hostReadyAt, hostNotBefore (as settle's),
+ * maxPerHost, default delayMs, default maxInFlight (as add's), then four per entry (as add's).
+ * The page's links are added and the page is done in one step: one round trip per page, and no
+ * moment at which one is stored without the other. Returns add's outcomes (the lease being gone
+ * changes nothing about them).
+ */
+const COMPLETE_WITH_LINKS = `${PRELUDE}${ADD_ENTRIES}${SETTLE_LEASE}
+local out = addEntries(12, tonumber(ARGV[9]), ARGV[10], ARGV[11])
+settleLease(ARGV[6], 'complete', ARGV[7], ARGV[8])
+return out
 `;
 
 /** setHostPolicy — ARGV: head, host key, default delayMs, default maxInFlight, delayMs, maxInFlight, readyAt ('' = keep). */
@@ -361,6 +393,7 @@ export const FRONTIER_SCRIPTS = {
   politelyFrontierAdd: ADD,
   politelyFrontierClaim: CLAIM,
   politelyFrontierSettle: SETTLE,
+  politelyFrontierCompleteWithLinks: COMPLETE_WITH_LINKS,
   politelyFrontierSetHostPolicy: SET_HOST_POLICY,
   politelyFrontierCounts: COUNTS,
   politelyFrontierHostCounts: HOST_COUNTS,
@@ -379,6 +412,7 @@ export interface FrontierCommands {
   politelyFrontierAdd(...args: Arg[]): Promise<string[]>;
   politelyFrontierClaim(...args: Arg[]): Promise<(string | number)[]>;
   politelyFrontierSettle(...args: Arg[]): Promise<number>;
+  politelyFrontierCompleteWithLinks(...args: Arg[]): Promise<string[]>;
   politelyFrontierSetHostPolicy(...args: Arg[]): Promise<number>;
   politelyFrontierCounts(...args: Arg[]): Promise<number[]>;
   politelyFrontierHostCounts(...args: Arg[]): Promise<(string | number)[]>;

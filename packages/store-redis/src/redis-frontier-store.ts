@@ -26,6 +26,7 @@ import {
   type HostCounts,
   type HostPolicy,
   type SettleOptions,
+  type CompleteOptions,
 } from '@politely/crawler';
 import { openRedis, type OpenedRedis, type RedisConnection, type RedisLinkOptions } from './connection.js';
 import { decodeEntry, encodeEntry } from './entry-codec.js';
@@ -179,20 +180,9 @@ class Store implements RedisFrontierStore {
   }
 
   async add(entries: readonly FrontierEntry[], options: AddOptions = {}): Promise<AddOutcome[]> {
-    const maxPerHost = options.maxPerHost ?? Infinity;
-    if (!(maxPerHost === Infinity || (Number.isInteger(maxPerHost) && maxPerHost >= 0))) {
-      throw new PolitelyError('ERR_INVALID_INPUT', `add: maxPerHost must be an integer ≥ 0, got ${String(maxPerHost)}`);
-    }
     const outcomes: AddOutcome[] = [];
-    for (let start = 0; start < entries.length; start += this.options.addBatchSize) {
-      const args: (string | number)[] = [maxPerHost === Infinity ? '' : maxPerHost, this.options.defaultDelayMs, this.options.defaultMaxInFlight];
-      for (const entry of entries.slice(start, start + this.options.addBatchSize)) {
-        if (typeof entry.hostKey !== 'string' || entry.hostKey === '') throw new PolitelyError('ERR_INVALID_INPUT', `add: entry ${entry.url} has no hostKey`);
-        args.push(dedupeKeyOf(entry), entry.hostKey, queuePriorityOf(entry.priority), encodeEntry(entry));
-      }
-      const batch = (await this.call('add', () => this.commands.politelyFrontierAdd(...this.head(), ...args))) as AddOutcome[];
-      this.knownUrls += batch.filter((outcome) => outcome === 'added').length;
-      outcomes.push(...batch);
+    for (const batch of this.addBatches(entries, options)) {
+      outcomes.push(...this.counted((await this.call('add', () => this.commands.politelyFrontierAdd(...this.head(), ...batch))) as AddOutcome[]));
     }
     return outcomes;
   }
@@ -214,8 +204,23 @@ class Store implements RedisFrontierStore {
     return { lease: this.leaseOf(String(id), String(member), Number(expiresAt), Number(previous)) };
   }
 
-  complete(leaseId: string, options: Settle = {}): Promise<void> {
-    return this.settle(leaseId, 'complete', options);
+  /** The links go with the page's completion in one script; only a batch past `addBatchSize` goes first, alone. */
+  async complete(leaseId: string, options: CompleteOptions = {}): Promise<AddOutcome[]> {
+    const entries = options.add ?? [];
+    if (entries.length === 0) {
+      await this.settle(leaseId, 'complete', options);
+      return [];
+    }
+    const batches = this.addBatches(entries, options.addOptions ?? {});
+    const last = batches.pop()!;
+    const outcomes: AddOutcome[] = [];
+    for (const batch of batches) {
+      outcomes.push(...this.counted((await this.call('add', () => this.commands.politelyFrontierAdd(...this.head(), ...batch))) as AddOutcome[]));
+    }
+    const clock = this.settleArgs('complete', options);
+    const reply = await this.call('complete', () => this.commands.politelyFrontierCompleteWithLinks(...this.head(), leaseId, ...clock, ...last));
+    outcomes.push(...this.counted(reply as AddOutcome[]));
+    return outcomes;
   }
 
   release(leaseId: string, options: Settle = {}): Promise<void> {
@@ -364,10 +369,42 @@ class Store implements RedisFrontierStore {
   }
 
   /** The host's clock and hold go with the settle, in one script (see SETTLE: holds only rise). */
-  private async settle(leaseId: string, how: 'complete' | 'release' | 'retry', { hostReadyAt, hostNotBefore }: Settle): Promise<void> {
+  private async settle(leaseId: string, how: 'complete' | 'release' | 'retry', options: Settle): Promise<void> {
+    await this.call(how, () => this.commands.politelyFrontierSettle(...this.head(), leaseId, how, ...this.settleArgs(how, options)));
+  }
+
+  /** hostReadyAt and hostNotBefore as the scripts take them ('' = not given). */
+  private settleArgs(how: string, { hostReadyAt, hostNotBefore }: Settle): [string | number, string | number] {
     const readyAt = hostReadyAt === undefined ? '' : Math.ceil(time(`${how}: hostReadyAt`, hostReadyAt));
     const notBefore = hostNotBefore === undefined ? '' : Math.ceil(time(`${how}: hostNotBefore`, hostNotBefore));
-    await this.call(how, () => this.commands.politelyFrontierSettle(...this.head(), leaseId, how, readyAt, notBefore));
+    return [readyAt, notBefore];
+  }
+
+  /**
+   * add's ARGV after the head, in batches of `addBatchSize` entries: maxPerHost, the default
+   * policy, then four per entry. Validates before anything is sent.
+   */
+  private addBatches(entries: readonly FrontierEntry[], options: AddOptions): (string | number)[][] {
+    const maxPerHost = options.maxPerHost ?? Infinity;
+    if (!(maxPerHost === Infinity || (Number.isInteger(maxPerHost) && maxPerHost >= 0))) {
+      throw new PolitelyError('ERR_INVALID_INPUT', `add: maxPerHost must be an integer ≥ 0, got ${String(maxPerHost)}`);
+    }
+    const batches: (string | number)[][] = [];
+    for (let start = 0; start < entries.length; start += this.options.addBatchSize) {
+      const args: (string | number)[] = [maxPerHost === Infinity ? '' : maxPerHost, this.options.defaultDelayMs, this.options.defaultMaxInFlight];
+      for (const entry of entries.slice(start, start + this.options.addBatchSize)) {
+        if (typeof entry.hostKey !== 'string' || entry.hostKey === '') throw new PolitelyError('ERR_INVALID_INPUT', `add: entry ${entry.url} has no hostKey`);
+        args.push(dedupeKeyOf(entry), entry.hostKey, queuePriorityOf(entry.priority), encodeEntry(entry));
+      }
+      batches.push(args);
+    }
+    return batches;
+  }
+
+  /** Counts the URLs a batch added (for the "crawl is gone" message). */
+  private counted(outcomes: AddOutcome[]): AddOutcome[] {
+    for (const outcome of outcomes) if (outcome === 'added') this.knownUrls++;
+    return outcomes;
   }
 }
 

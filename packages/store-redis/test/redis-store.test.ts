@@ -49,6 +49,15 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('createRedisFrontierStore', 
     },
   );
 
+  it('completes a page with more links than one add batch: the earlier batches first, the last with the completion', async () => {
+    const store = open({ addBatchSize: 2, defaultHostPolicy: { delayMs: 0, maxInFlight: 1 } });
+    await store.add([entry('http://a.test/0')]);
+    const claimed = await store.claim({ now: Date.now(), leaseMs: 60_000 });
+    const links = ['http://a.test/0', 'http://a.test/1', 'http://a.test/2', 'http://b.test/1', 'http://a.test/1'].map((url) => entry(url));
+    expect(await store.complete(claimed.lease!.id, { add: links })).toEqual(['duplicate', 'added', 'added', 'added', 'duplicate']);
+    expect(await store.counts()).toEqual({ queued: 3, inFlight: 0, done: 1, activeHosts: 2 });
+  });
+
   it('gives two workers (two connections) each URL once, and never breaks a host clock between them', async () => {
     const delayMs = 25;
     const policy = { defaultHostPolicy: { delayMs, maxInFlight: 1 } };

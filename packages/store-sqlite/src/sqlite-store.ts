@@ -18,6 +18,7 @@ import {
   type HostCounts,
   type HostPolicy,
   type SettleOptions,
+  type CompleteOptions,
 } from '@politely/crawler';
 import { createCrawlMetadata, type CrawlMetadata } from './crawl-meta.js';
 import { HostQueues, type QueueAppender } from './host-queues.js';
@@ -105,6 +106,7 @@ class SqliteStore implements SqliteFrontierStore {
   private readonly transactAdd: (entries: readonly FrontierEntry[], maxPerHost: number) => AddOutcome[];
   private readonly transactClaim: (now: number, leaseMs: number) => ClaimResult;
   private readonly transactEnd: (leaseId: string, how: LeaseEnd, settle: Settle) => void;
+  private readonly transactComplete: (leaseId: string, options: CompleteOptions) => AddOutcome[];
   private readonly transactPolicy: (hostKey: string, policy: PolicyChange) => void;
 
   readonly reclaimedLeases: number;
@@ -123,6 +125,12 @@ class SqliteStore implements SqliteFrontierStore {
     this.transactAdd = immediate(db, (entries: readonly FrontierEntry[], maxPerHost: number) => this.addNow(entries, maxPerHost));
     this.transactClaim = immediate(db, (now: number, leaseMs: number) => this.claimNow(now, leaseMs));
     this.transactEnd = immediate(db, (leaseId: string, how: LeaseEnd, settle: Settle) => this.endLease(leaseId, how, settle));
+    // A page's links and its being done: one transaction, so one commit (one fsync) per page.
+    this.transactComplete = immediate(db, (leaseId: string, options: CompleteOptions) => {
+      const added = options.add === undefined || options.add.length === 0 ? [] : this.addNow(options.add, options.addOptions?.maxPerHost ?? Infinity);
+      this.endLease(leaseId, 'complete', options);
+      return added;
+    });
     this.transactPolicy = immediate(db, (hostKey: string, policy: PolicyChange) => {
       const host = this.hostSlot(hostKey);
       this.s.hostPolicy.run(policy.delayMs ?? null, policy.maxInFlight ?? null, policy.readyAt ?? null, host.id);
@@ -146,8 +154,8 @@ class SqliteStore implements SqliteFrontierStore {
     return this.transactClaim(now, leaseMs);
   }
 
-  async complete(leaseId: string, options: Settle = {}): Promise<void> {
-    this.transactEnd(leaseId, 'complete', options);
+  async complete(leaseId: string, options: CompleteOptions = {}): Promise<AddOutcome[]> {
+    return this.transactComplete(leaseId, options);
   }
 
   async release(leaseId: string, options: Settle = {}): Promise<void> {

@@ -115,6 +115,21 @@ export interface SettleOptions {
   readonly hostNotBefore?: number;
 }
 
+/**
+ * A `complete` that also adds the URLs the finished one led to (its links), in the same atomic
+ * step: a page's links and its being done are stored together, so a crawl that stops between
+ * them cannot exist, and the page costs the store one round trip after its claim instead of two.
+ */
+export interface CompleteOptions extends SettleOptions {
+  /**
+   * Entries to add, exactly as `add` would (dedupe, `maxPerHost`). They are added even when the
+   * lease is no longer this worker's: the page was fetched, and dedupe makes a second add harmless.
+   */
+  readonly add?: readonly FrontierEntry[];
+  /** `add`'s options for `add`. */
+  readonly addOptions?: AddOptions;
+}
+
 export interface FrontierStore {
   /** Adds entries whose URL was never added before (dedupe is the store's job). */
   add(entries: readonly FrontierEntry[], options?: AddOptions): Promise<AddOutcome[]>;
@@ -125,10 +140,12 @@ export interface FrontierStore {
    */
   claim(request: ClaimRequest): Promise<ClaimResult>;
   /**
-   * The URL is finished (fetched, skipped or failed for good). A lease that is no longer this
-   * worker's (expired, settled) is ignored, options included.
+   * The URL is finished (fetched, skipped or failed for good), and the entries in `options.add`
+   * are added, all in one atomic step. A lease that is no longer this worker's (expired, settled)
+   * is not ended again and its clock options are ignored; its `add` entries are still added.
+   * Resolves with one `AddOutcome` per `options.add` entry (empty without any).
    */
-  complete(leaseId: string, options?: SettleOptions): Promise<void>;
+  complete(leaseId: string, options?: CompleteOptions): Promise<AddOutcome[]>;
   /** Puts the URL back at the head of its host queue (the attempt did not count). */
   release(leaseId: string, options?: SettleOptions): Promise<void>;
   /** Puts the URL back for another attempt, with its retry count raised. */

@@ -2,7 +2,7 @@
 // with a reason, reported through `onSkip`, never an exception.
 
 import { canonicalizeUrl, resolveCanonicalUrlOptions, type CanonicalUrlFailureReason, type CanonicalUrlOptions } from './canonical-url.js';
-import type { FrontierEntry, FrontierStore } from './frontier-store.js';
+import type { AddOptions, AddOutcome, FrontierEntry, FrontierStore } from './frontier-store.js';
 import type { ScopePredicate } from './scope.js';
 import { detectTrap, type ResolvedTrapDetection } from './trap-detector.js';
 import type { SkipDetail, SkipReason } from '../skip-reasons.js';
@@ -52,12 +52,29 @@ const CANONICAL_FAILURE: Record<CanonicalUrlFailureReason, SkipReason> = {
 export interface Frontier {
   /** Offers URLs; resolves with how many were newly queued. */
   add(requests: readonly FrontierRequest[]): Promise<number>;
+  /**
+   * The first half of `add`: the entries the store is to be offered (every refusal before the
+   * store's dedupe reported). For a caller that stores them with something else in one step
+   * (a page's links with its completion); it reports the store's answer with `stored`.
+   */
+  admit(requests: readonly FrontierRequest[]): Promise<FrontierEntry[]>;
+  /** The second half of `add`: reports the entries the store refused; returns how many it added. */
+  stored(entries: readonly FrontierEntry[], outcomes: readonly AddOutcome[]): number;
+  /** `add`'s options for the store. */
+  readonly addOptions: AddOptions;
 }
 
 export function createFrontier(settings: FrontierSettings): Frontier {
   const canonicalOptions = resolveCanonicalUrlOptions(settings.canonicalUrl);
-  return {
+  const addOptions: AddOptions = { maxPerHost: settings.maxPagesPerHost };
+  const frontier: Frontier = {
+    addOptions,
     async add(requests) {
+      const entries = await frontier.admit(requests);
+      if (entries.length === 0) return 0;
+      return frontier.stored(entries, await settings.store.add(entries, addOptions));
+    },
+    async admit(requests) {
       const entries: FrontierEntry[] = [];
       for (const request of requests) {
         const entry = admit(request);
@@ -67,8 +84,9 @@ export function createFrontier(settings: FrontierSettings): Frontier {
         if (refusal !== undefined) settings.onSkip(entry.url, refusal, entry.referrer);
         else entries.push(entry);
       }
-      if (entries.length === 0) return 0;
-      const outcomes = await settings.store.add(entries, { maxPerHost: settings.maxPagesPerHost });
+      return entries;
+    },
+    stored(entries, outcomes) {
       let added = 0;
       outcomes.forEach((outcome, i) => {
         const entry = entries[i]!;
@@ -79,6 +97,7 @@ export function createFrontier(settings: FrontierSettings): Frontier {
       return added;
     },
   };
+  return frontier;
 
   function admit(request: FrontierRequest): FrontierEntry | null {
     const canonical = canonicalizeUrl(request.url, canonicalOptions);

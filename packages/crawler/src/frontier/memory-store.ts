@@ -7,6 +7,7 @@ import {
   type AddOutcome,
   type ClaimRequest,
   type ClaimResult,
+  type CompleteOptions,
   type FrontierCounts,
   type FrontierEntry,
   type FrontierLease,
@@ -127,12 +128,14 @@ class MemoryFrontierStore implements FrontierStore {
     }
   }
 
-  async complete(leaseId: string, options: SettleOptions = {}): Promise<void> {
+  async complete(leaseId: string, options: CompleteOptions = {}): Promise<AddOutcome[]> {
+    const added = options.add === undefined ? [] : await this.add(options.add, options.addOptions);
     const record = this.takeLease(leaseId);
-    if (record === undefined) return;
+    if (record === undefined) return added;
     record.host.done++;
     this.done++;
     this.settle(record.host, options);
+    return added;
   }
 
   async release(leaseId: string, options: SettleOptions = {}): Promise<void> {

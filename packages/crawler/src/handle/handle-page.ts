@@ -24,7 +24,11 @@ export interface HandlePageSettings {
 
 const NO_PAGE_ROBOTS = { noindex: false, nofollow: false, sources: [] } as const;
 
-export async function handlePage(entry: FrontierEntry, response: HttpResponse, attempt: number, settings: HandlePageSettings): Promise<void> {
+/**
+ * Runs the extract and handler stages. Resolves with the page's links the frontier admitted, to be
+ * stored with the page's completion (the settle), or none when links are not followed.
+ */
+export async function handlePage(entry: FrontierEntry, response: HttpResponse, attempt: number, settings: HandlePageSettings): Promise<FrontierEntry[]> {
   const { options, reporter } = settings;
   const contentType = response.header('content-type');
   const text = decodeText(response.body, contentType);
@@ -82,5 +86,6 @@ export async function handlePage(entry: FrontierEntry, response: HttpResponse, a
       reporter.error(entry.url, error, 'handler', attempt, false);
     }
   }
-  if (options.followLinks && links.length > 0) await enqueue(links);
+  if (!options.followLinks || links.length === 0) return [];
+  return settings.frontier.admit(links.map((url) => ({ url, depth: entry.depth + 1, priority: 0, referrer: entry.url })));
 }

@@ -59,7 +59,7 @@ export class UrlProcessor {
 
   constructor(private readonly deps: ProcessorDeps) {
     const { options, signal } = deps;
-    this.settler = new LeaseSettler(deps.store, options.perHostConcurrency);
+    this.settler = new LeaseSettler(deps.store, options.perHostConcurrency, deps.frontier.addOptions);
     this.robots = {
       gate: deps.gate,
       userAgent: options.userAgent,
@@ -103,7 +103,8 @@ export class UrlProcessor {
     }
     this.report(lease.entry, outcome);
     try {
-      await this.settler.settle(lease, outcome);
+      const stored = await this.settler.settle(lease, outcome);
+      if (outcome.kind === 'done' && outcome.links !== undefined) this.deps.frontier.stored(outcome.links, stored);
     } catch (error) {
       this.deps.onFatal(error);
     }
@@ -154,10 +155,9 @@ export class UrlProcessor {
     }
     if (isPage) {
       this.deps.stats.response(fetched.response.status, fetched.response.body.length);
-      await handlePage(entry, fetched.response, attempt, this.handle);
-    } else {
-      await runProcessor(entry, kind, fetched.response, attempt, reporter);
+      return done(fetched.clock, await handlePage(entry, fetched.response, attempt, this.handle));
     }
+    await runProcessor(entry, kind, fetched.response, attempt, reporter);
     return done(fetched.clock);
   }
 

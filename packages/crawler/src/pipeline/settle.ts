@@ -7,7 +7,7 @@
 // a hold, here or elsewhere. This process's own record of holds (politeness/host-clock.ts) adds
 // what the store cannot know yet: a hold met by a request whose handler still runs.
 
-import type { FrontierLease, FrontierStore, SettleOptions } from '../frontier/frontier-store.js';
+import type { AddOptions, AddOutcome, FrontierLease, FrontierStore, SettleOptions } from '../frontier/frontier-store.js';
 import { HostHolds } from '../politeness/host-clock.js';
 import { settlementOf, type ClockChange, type UrlOutcome } from '../outcome.js';
 
@@ -22,6 +22,8 @@ export class LeaseSettler {
   constructor(
     private readonly store: FrontierStore,
     private readonly perHostConcurrency: number,
+    /** The frontier's options for adding a done page's links (`maxPerHost`). */
+    private readonly addOptions: AddOptions = {},
   ) {}
 
   /** The hold on the host this process knows of at `now`, if any. */
@@ -34,16 +36,23 @@ export class LeaseSettler {
     if (clock.notBefore !== undefined) this.holds.hold(hostKey, clock.notBefore, now);
   }
 
-  /** Ends the lease as the outcome says. */
-  settle(lease: FrontierLease, outcome: UrlOutcome, now = Date.now()): Promise<void> {
+  /**
+   * Ends the lease as the outcome says; a done URL's links are stored in the same step. Resolves
+   * with the store's answer for each of `outcome.links` (empty without any).
+   */
+  async settle(lease: FrontierLease, outcome: UrlOutcome, now = Date.now()): Promise<AddOutcome[]> {
     const options = this.settleOptions(lease.entry.hostKey, outcome.clock, now);
     switch (settlementOf(outcome)) {
       case 'release':
-        return this.store.release(lease.id, options);
+        await this.store.release(lease.id, options);
+        return [];
       case 'retry':
-        return this.store.retry(lease.id, options);
-      case 'complete':
-        return this.store.complete(lease.id, options);
+        await this.store.retry(lease.id, options);
+        return [];
+      case 'complete': {
+        const links = outcome.kind === 'done' ? (outcome.links ?? []) : [];
+        return this.store.complete(lease.id, links.length === 0 ? options : { ...options, add: links, addOptions: this.addOptions });
+      }
     }
   }
 

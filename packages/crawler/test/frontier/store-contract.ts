@@ -100,6 +100,37 @@ export function describeFrontierStoreContract(name: string, factory: StoreFactor
       expect(again.lease?.entry).toMatchObject({ url: 'http://a/1', retries: 1 });
     });
 
+    it('complete adds the page\'s links in the same step, deduped and bounded per host like add', async () => {
+      await store.add([entry('http://a/1'), entry('http://a/2')]);
+      const claimed = await store.claim({ now: 0, leaseMs: 60_000 });
+      const links = [entry('http://a/2'), entry('http://a/3'), entry('http://a/4'), entry('http://b/1'), entry('http://b/1')];
+      const outcomes = await store.complete(claimed.lease!.id, { hostReadyAt: 5_000, add: links, addOptions: { maxPerHost: 3 } });
+      expect(outcomes).toEqual(['duplicate', 'added', 'host-full', 'added', 'duplicate']);
+      expect(await store.counts()).toEqual({ queued: 3, inFlight: 0, done: 1, activeHosts: 2 });
+      // The clock given with the links is the host's: a is not ready before 5 s, b at once.
+      const onB = await store.claim({ now: 1_000, leaseMs: 60_000 });
+      expect(onB.lease?.entry.url).toBe('http://b/1');
+      await store.complete(onB.lease!.id);
+      expect(await store.claim({ now: 1_000, leaseMs: 60_000 })).toEqual({ lease: null, nextReadyAt: 5_000 });
+      expect((await store.claim({ now: 5_000, leaseMs: 60_000 })).lease?.entry.url).toBe('http://a/2');
+    });
+
+    it('complete without links resolves with no outcomes', async () => {
+      await store.add([entry('http://a/1')]);
+      const claimed = await store.claim({ now: 0, leaseMs: 60_000 });
+      expect(await store.complete(claimed.lease!.id)).toEqual([]);
+      expect((await store.counts()).done).toBe(1);
+    });
+
+    it('complete on a lease that is no longer held still adds its links, and ends nothing', async () => {
+      await store.add([entry('http://a/1')]);
+      const first = await store.claim({ now: 0, leaseMs: 500 });
+      const again = await store.claim({ now: 5000, leaseMs: 500 });
+      expect(again.lease?.entry.url).toBe('http://a/1');
+      expect(await store.complete(first.lease!.id, { add: [entry('http://c/1')] })).toEqual(['added']);
+      expect(await store.counts()).toEqual({ queued: 1, inFlight: 1, done: 0, activeHosts: 2 });
+    });
+
     it('counts queued, in flight, done and per host', async () => {
       await store.add([entry('http://a/1'), entry('http://a/2'), entry('http://b/1'), entry('http://b/2')]);
       const claimed = await store.claim({ now: 0, leaseMs: 60_000 });

@@ -49,11 +49,30 @@ interface Pipeline {
   close(): Promise<void>;
 }
 
+/** The store methods called, in order, by every pipeline of the current test (complete with its links' URLs). */
+const storeCalls: string[] = [];
+
+/** `store`, with each call of add, claim and the settles written to `calls`. */
+function recordingCalls(store: FrontierStore, calls: string[]): FrontierStore {
+  return {
+    ...store,
+    add: (entries, options) => (calls.push(`add ${entries.map((e) => e.url).join(' ')}`), store.add(entries, options)),
+    claim: (request) => (calls.push('claim'), store.claim(request)),
+    complete: (id, options) => (calls.push(`complete${(options?.add ?? []).map((e) => ` ${e.url}`).join('')}`), store.complete(id, options)),
+    release: (id, options) => (calls.push('release'), store.release(id, options)),
+    retry: (id, options) => (calls.push('retry'), store.retry(id, options)),
+    setHostPolicy: (hostKey, policy) => store.setHostPolicy(hostKey, policy),
+    counts: () => store.counts(),
+    hostCounts: (limit) => store.hostCounts(limit),
+    close: () => store.close(),
+  };
+}
+
 /** The processor and its parts, built as crawler.ts builds them. */
 function buildPipeline(raw: Omit<Partial<CrawlerOptions>, 'userAgent'> = {}, signal = new AbortController().signal): Pipeline {
   const options = resolveCrawlerOptions({ userAgent: UA, allowNet: LOOPBACK, minDelayMs: DELAY, ...raw });
   const client: HttpClient = createHttpClient({ blockPrivateNetworks: options.blockPrivateNetworks, allowNet: options.allowNet, connectTimeoutMs: options.connectTimeoutMs, maxHeaderBytes: options.maxHeaderBytes });
-  const store = createMemoryFrontierStore({ defaultHostPolicy: { delayMs: options.minDelayMs, maxInFlight: options.perHostConcurrency } });
+  const store = recordingCalls(createMemoryFrontierStore({ defaultHostPolicy: { delayMs: options.minDelayMs, maxInFlight: options.perHostConcurrency } }), storeCalls);
   const emitter = new CrawlerEmitter();
   const stats = new StatsRecorder();
   const reporter = new CrawlReporter(emitter, stats);
@@ -343,6 +362,30 @@ describe('UrlProcessor: after the fetch', () => {
     const next = await claimAt(p.store, readyAt);
     expect(next.entry).toMatchObject({ url: url('/a'), depth: 1, referrer: url('/') });
     expect(p.stats).toMatchObject({ pages: 1, requests: 2, robotsRequests: 1, byStatus: { 200: 1 } });
+  });
+
+  it('a page’s links reach the store with its completion, in one call; a known link is reported as a duplicate after it', async () => {
+    server.routes['/robots.txt'] = 'User-agent: *\nAllow: /\n';
+    server.routes['/'] = '<a href="/a">a</a><a href="/b">b</a>';
+    const p = buildPipeline();
+    await warmRobots(p);
+    await queue(p, '/', '/b');
+    storeCalls.length = 0;
+    await processNext(p);
+    expect(storeCalls).toEqual(['claim', `complete ${url('/a')} ${url('/b')}`]);
+    expect(p.skips).toEqual([{ url: url('/b'), reason: 'duplicate', referrer: url('/') }]);
+    expect(await p.store.counts()).toMatchObject({ queued: 2, inFlight: 0, done: 1 });
+  });
+
+  it('links enqueued by the handler go to the store at once, before the page completes', async () => {
+    server.routes['/robots.txt'] = 'User-agent: *\nAllow: /\n';
+    server.routes['/'] = '<p>no links</p>';
+    const p = buildPipeline({ handler: async (page) => void expect(await page.enqueue(url('/x'))).toBe(1) });
+    await warmRobots(p);
+    await queue(p, '/');
+    storeCalls.length = 0;
+    await processNext(p);
+    expect(storeCalls).toEqual(['claim', `add ${url('/x')}`, 'complete']);
   });
 
   it('a redirect queues its target; a hop past maxRedirects is skipped and reported', async () => {
