@@ -85,6 +85,10 @@ class MemoryFrontierStore implements FrontierStore {
   }
 
   async add(entries: readonly FrontierEntry[], options: AddOptions = {}): Promise<AddOutcome[]> {
+    return this.addNow(entries, options);
+  }
+
+  private addNow(entries: readonly FrontierEntry[], options: AddOptions = {}): AddOutcome[] {
     const maxPerHost = options.maxPerHost ?? Infinity;
     return entries.map((entry) => {
       const key = dedupeKeyOf(entry);
@@ -129,7 +133,7 @@ class MemoryFrontierStore implements FrontierStore {
   }
 
   async complete(leaseId: string, options: CompleteOptions = {}): Promise<AddOutcome[]> {
-    const added = options.add === undefined ? [] : await this.add(options.add, options.addOptions);
+    const added = options.add === undefined ? [] : this.addNow(options.add, options.addOptions);
     const record = this.takeLease(leaseId);
     if (record === undefined) return added;
     record.host.done++;
