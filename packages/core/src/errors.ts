@@ -31,7 +31,9 @@ export type PolitelyErrorCode =
    */
   | 'ERR_STORE'
   /** The crawl's store is owned by another live process (a SQLite crawl file opened twice). */
-  | 'ERR_STORE_IN_USE';
+  | 'ERR_STORE_IN_USE'
+  /** A page's request label has no handler in `handlers`, and there is no `default` (an `error` event; the crawl goes on). */
+  | 'ERR_NO_ROUTE';
 
 const BRAND = Symbol.for('politely.error');
 

@@ -17,6 +17,8 @@ import { createFrontier, type Frontier } from './frontier/frontier.js';
 import type { FrontierStore } from './frontier/frontier-store.js';
 import { createMemoryFrontierStore } from './frontier/memory-store.js';
 import { createScope } from './frontier/scope.js';
+import { checkRequestData } from './frontier/request-data.js';
+import type { RequestOptions } from './page-context.js';
 import { resolveCrawlerOptions, type CrawlerOptions, type ResolvedCrawlerOptions } from './options.js';
 import { HostPoliteness } from './politeness/host-politeness.js';
 import type { PluginResourceKind } from './handle/run-processor.js';
@@ -39,8 +41,11 @@ export interface Crawler {
   run(): Promise<CrawlStats>;
   /** Listens to an event; returns the function that stops listening. */
   on<E extends CrawlerEventName>(event: E, listener: CrawlerListener<E>): () => void;
-  /** Adds URLs (seeds) before or during a run; resolves with how many were new. */
-  enqueue(urls: string | readonly string[], options?: { readonly priority?: number }): Promise<number>;
+  /**
+   * Adds URLs (seeds: in scope, depth 0) before or during a run, with their own priority, label
+   * and userData; resolves with how many were new. A bad label or userData throws ERR_INVALID_INPUT.
+   */
+  enqueue(urls: string | readonly string[], options?: RequestOptions): Promise<number>;
   /** Counts so far. */
   stats(): CrawlStats;
   /** The frontier store (queued URLs outlive the crawl in a durable store). */
@@ -173,13 +178,12 @@ class PoliteCrawler implements Crawler {
     return this.emitter.on(event, listener);
   }
 
-  async enqueue(urls: string | readonly string[], options: { readonly priority?: number } = {}): Promise<number> {
+  async enqueue(urls: string | readonly string[], options: RequestOptions = {}): Promise<number> {
     const list = typeof urls === 'string' ? [urls] : urls;
+    const data = list.length === 0 ? {} : checkRequestData(list[0]!, options);
     this.seedUrls.push(...list);
     this.inScope = this.buildScope();
-    const added = await this.frontier.add(
-      (typeof urls === 'string' ? [urls] : urls).map((url) => ({ url, depth: 0, priority: options.priority ?? 0, skipScope: true })),
-    );
+    const added = await this.frontier.add(list.map((url) => ({ url, depth: 0, priority: options.priority ?? 0, skipScope: true, ...data })));
     this.notify();
     return added;
   }
@@ -196,7 +200,7 @@ class PoliteCrawler implements Crawler {
     this.ran = true;
     this.recorder.start();
     try {
-      await this.frontier.add(this.options.seeds.map((seed) => ({ url: seed.url, depth: 0, priority: seed.priority ?? 0, skipScope: true })));
+      await this.frontier.add(this.options.seeds.map((seed) => ({ ...seed, depth: 0, priority: seed.priority ?? 0, skipScope: true })));
       for (const { plugin, context } of this.plugins) await plugin.start?.({ ...context, seeds: [...this.seedUrls] });
       await this.loop();
     } catch (error) {

@@ -5,7 +5,9 @@ export { createCrawler } from './crawler.js';
 export type { Crawler } from './crawler.js';
 export { isFatalCrawlError } from './fatal-error.js';
 export type { CrawlerOptions, SeedRequest, AdaptiveDelayOptions } from './options.js';
-export type { PageContext, EnqueueOptions } from './page-context.js';
+export type { PageContext, PageRequest, EnqueueOptions, EnqueueLinksOptions, RequestOptions } from './page-context.js';
+export type { PageHandler, RouteHandlers } from './handle/routes.js';
+export { MAX_USER_DATA_BYTES } from './frontier/request-data.js';
 export { CRAWLER_SKIP_REASONS } from './skip-reasons.js';
 export type { SkipReason, PluginSkipReason, SkipDetail, RobotsRuleRef } from './skip-reasons.js';
 export type {

@@ -6,7 +6,8 @@ import type { CanonicalUrlOptions } from './frontier/canonical-url.js';
 import type { FrontierStore } from './frontier/frontier-store.js';
 import { resolveTrapDetection, type ResolvedTrapDetection, type TrapDetectionOptions } from './frontier/trap-detector.js';
 import { DEFAULT_SCOPE, type ScopeOption } from './frontier/scope.js';
-import type { PageContext } from './page-context.js';
+import { checkRequestData } from './frontier/request-data.js';
+import { createRouter, type PageHandler, type RouteHandlers, type Router } from './handle/routes.js';
 import { CRAWLER_SKIP_REASONS } from './skip-reasons.js';
 import type { CrawlerPlugin } from './plugin.js';
 
@@ -15,6 +16,10 @@ export interface SeedRequest {
   readonly url: string;
   /** @default 0 */
   readonly priority?: number;
+  /** Which route (`handlers[label]`) handles the page. @default none (`handlers.default`) */
+  readonly label?: string;
+  /** Plain JSON carried with the request to its handler (`page.request.userData`), at most 64 KiB as JSON. @default {} */
+  readonly userData?: Readonly<Record<string, unknown>>;
 }
 
 /** Latency-adaptive politeness, in the manner of Scrapy's AutoThrottle. */
@@ -47,7 +52,16 @@ export interface CrawlerOptions {
    * record that could not be written): then the URL stays in the store, the crawl stops and
    * `run()` rejects with that error. The URL counts as done only once the handler resolved.
    */
-  readonly handler?: (page: PageContext) => void | Promise<void>;
+  readonly handler?: PageHandler;
+  /**
+   * Handlers by request label, instead of one `handler`: a page goes to `handlers[label]` for the
+   * label its request carries (seeds, `enqueue`, `enqueueLinks`), and to `handlers.default` when
+   * it has no label (links the crawler follows by itself) or its label has no handler. A page no
+   * handler takes is an `error` event naming the label, and the crawl goes on. Errors are treated
+   * as `handler`'s.
+   * @default none
+   */
+  readonly handlers?: RouteHandlers;
   /** Where queued URLs wait. @default an in-memory store */
   readonly store?: FrontierStore;
   /**
@@ -155,13 +169,14 @@ export interface CrawlerOptions {
 }
 
 export interface ResolvedCrawlerOptions
-  extends Required<Omit<CrawlerOptions, 'store' | 'gate' | 'robotsCache' | 'httpClient' | 'allowNet' | 'signal' | 'adaptiveDelay' | 'handler' | 'seeds' | 'plugins' | 'trapDetection'>> {
+  extends Required<Omit<CrawlerOptions, 'store' | 'gate' | 'robotsCache' | 'httpClient' | 'allowNet' | 'signal' | 'adaptiveDelay' | 'handler' | 'handlers' | 'seeds' | 'plugins' | 'trapDetection'>> {
   readonly trapDetection: ResolvedTrapDetection | null;
   readonly plugins: readonly CrawlerPlugin[];
   readonly allowNet: readonly string[];
   readonly productToken: string;
   readonly seeds: readonly SeedRequest[];
-  readonly handler: ((page: PageContext) => void | Promise<void>) | undefined;
+  /** The handler for a request's label (see `handlers`). */
+  readonly route: Router;
   readonly adaptiveDelay: Required<AdaptiveDelayOptions> | undefined;
 }
 
@@ -175,13 +190,13 @@ export function resolveCrawlerOptions(options: CrawlerOptions): ResolvedCrawlerO
   if (token === '') {
     check.fail(`userAgent must start with a product token of letters, '_' or '-' (robots.txt is matched against it), got ${JSON.stringify(options.userAgent)}`);
   }
-  const seeds = (options.seeds ?? []).map((seed) => (typeof seed === 'string' ? { url: seed } : seed));
+  const seeds = (options.seeds ?? []).map((seed) => resolveSeed(seed));
   const adaptive = options.adaptiveDelay;
   return {
     userAgent: options.userAgent,
     productToken: token,
     seeds,
-    handler: options.handler,
+    route: createRouter(options.handler, options.handlers, check.fail),
     concurrency: check.count('concurrency', options.concurrency, 16, 1),
     perHostConcurrency: check.count('perHostConcurrency', options.perHostConcurrency, 1, 1),
     minDelayMs: check.durationMs('minDelayMs', options.minDelayMs, 250),
@@ -247,4 +262,11 @@ function resolvePlugins(plugins: readonly CrawlerPlugin[]): readonly CrawlerPlug
     }
   }
   return plugins;
+}
+
+/** A seed as a request: its label and userData checked (ERR_INVALID_OPTION naming the seed). */
+function resolveSeed(seed: string | SeedRequest): SeedRequest {
+  if (typeof seed === 'string') return { url: seed };
+  if (typeof seed !== 'object' || seed === null || typeof seed.url !== 'string') check.fail(`seeds must be URLs or { url, priority?, label?, userData? }, got ${JSON.stringify(seed)}`);
+  return { url: seed.url, ...(seed.priority === undefined ? {} : { priority: seed.priority }), ...checkRequestData(seed.url, seed, 'ERR_INVALID_OPTION') };
 }

@@ -3,11 +3,45 @@
 import type { CheerioAPI } from 'cheerio';
 import type { PageRobotsDirectives } from './extract/meta-robots.js';
 
-export interface EnqueueOptions {
+/** What a request carries for its handler: given when it is enqueued. */
+export interface RequestOptions {
   /** Higher is fetched first within a host. @default 0 */
   readonly priority?: number;
+  /** Which route (`handlers[label]`) handles the page. @default none (`handlers.default`) */
+  readonly label?: string;
+  /**
+   * Plain JSON carried with the request to its handler (`page.request.userData`), through every
+   * store, a resume and redirects; at most 64 KiB as JSON (ERR_INVALID_INPUT past it).
+   * @default {}
+   */
+  readonly userData?: Readonly<Record<string, unknown>>;
+}
+
+export interface EnqueueOptions extends RequestOptions {
   /** Depth given to the URLs. @default the page's depth + 1 */
   readonly depth?: number;
+}
+
+export interface EnqueueLinksOptions extends RequestOptions {
+  /**
+   * A CSS selector: only links at or inside the elements it picks (`a[href]`, `area[href]`).
+   * @default every link the crawler extracted from the page
+   */
+  readonly selector?: string;
+  /** Keeps only the URLs (absolute, as they will be requested) for which it returns true. */
+  readonly filter?: (url: string) => boolean;
+}
+
+/** The request a page answers. */
+export interface PageRequest {
+  /** The URL that was requested (before any redirect). */
+  readonly url: string;
+  readonly label: string | undefined;
+  /** `{}` when the request carried none. */
+  readonly userData: Readonly<Record<string, unknown>>;
+  /** Link distance from a seed. */
+  readonly depth: number;
+  readonly priority: number;
 }
 
 export interface PageContext {
@@ -33,8 +67,20 @@ export interface PageContext {
   /** `<link rel="canonical">`, resolved; null when absent. */
   readonly canonicalUrl: string | null;
   readonly contentType: string | undefined;
-  /** Adds URLs to the frontier (normalised, scoped, deduped); resolves with how many were new. */
+  /** The request this page answers: its label and userData among others. */
+  readonly request: PageRequest;
+  /**
+   * Adds URLs to the frontier (normalised, scoped, deduped, robots-checked), with their own
+   * label and userData; resolves with how many were new.
+   */
   enqueue(urls: string | readonly string[], options?: EnqueueOptions): Promise<number>;
+  /**
+   * Adds the page's links — all of `links`, or those under `options.selector` — with a label and
+   * userData, through the same nofollow, scope, trap, dedupe and robots rules as every link.
+   * Resolves with how many were new. A link enqueued here first keeps its label when the crawler
+   * follows the page's links by itself afterwards (that one is a duplicate).
+   */
+  enqueueLinks(options?: EnqueueLinksOptions): Promise<number>;
   /** Fires when the crawl is being stopped. */
   readonly signal: AbortSignal;
 }

@@ -20,10 +20,26 @@ export interface UrlRow {
   readonly referrer: string | null;
   readonly redirected_from: string | null;
   readonly redirect_hops: number | null;
+  /** The user's request data as JSON: `{ label?, userData?, headers? }`; null when none. */
+  readonly request: string | null;
+}
+
+/** The user's part of an entry, as the `request` column holds it. */
+interface RequestColumn {
+  readonly label?: string;
+  readonly userData?: Readonly<Record<string, unknown>>;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** The `request` column for an entry: null (no JSON work) when it carries none of the user's data. */
+export function requestColumnOf(entry: FrontierEntry): string | null {
+  if (entry.label === undefined && entry.userData === undefined && entry.headers === undefined) return null;
+  // JSON.stringify leaves out the fields that are undefined.
+  return JSON.stringify({ label: entry.label, userData: entry.userData, headers: entry.headers });
 }
 
 /** The columns of `urls` that `UrlRow` reads, for SELECT lists. */
-export const URL_COLUMNS = 'id, key, depth, priority, retries, kind, data, referrer, redirected_from, redirect_hops';
+export const URL_COLUMNS = 'id, key, depth, priority, retries, kind, data, referrer, redirected_from, redirect_hops, request';
 
 /** The entry a row holds. The URL is the dedupe key, after `kind ` for a plugin resource. */
 export function entryOf(row: UrlRow, hostKey: string): FrontierEntry {
@@ -39,6 +55,7 @@ export function entryOf(row: UrlRow, hostKey: string): FrontierEntry {
     ...(row.retries === null ? {} : { retries: row.retries }),
     ...(row.kind === null ? {} : { kind: row.kind }),
     ...(row.data === null ? {} : { data: JSON.parse(row.data) as Record<string, unknown> }),
+    ...(row.request === null ? {} : requestOf(row.request)),
   };
 }
 
@@ -56,4 +73,9 @@ export function parseLeaseId(leaseId: string): { rowId: number; token: string } 
   const rowId = Number(leaseId.slice(0, colon));
   if (!Number.isSafeInteger(rowId)) return null;
   return { rowId, token: leaseId.slice(colon + 1) };
+}
+
+function requestOf(column: string): RequestColumn {
+  const { label, userData, headers } = JSON.parse(column) as RequestColumn;
+  return { ...(label === undefined ? {} : { label }), ...(userData === undefined ? {} : { userData }), ...(headers === undefined ? {} : { headers }) };
 }

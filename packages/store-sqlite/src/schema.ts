@@ -92,6 +92,11 @@ const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE hosts ADD COLUMN not_before INTEGER NOT NULL DEFAULT 0;
   `,
+  // 3: the user's request data (label, userData, per-request headers) as JSON; null for the URLs
+  // of an existing file, which carry none.
+  `
+  ALTER TABLE urls ADD COLUMN request TEXT;
+  `,
 ];
 
 /** The schema version this package writes. */

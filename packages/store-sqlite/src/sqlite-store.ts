@@ -26,7 +26,7 @@ import { keyHash } from './key-hash.js';
 import { openCrawlDatabase } from './open-database.js';
 import { takeOwnership, type OwnerInfo, type OwnerLock } from './owner-lock.js';
 import { resolveSqliteFrontierStoreOptions, type ResolvedSqliteFrontierStoreOptions, type SqliteFrontierStoreOptions } from './options.js';
-import { entryOf, leaseIdOf, parseLeaseId } from './rows.js';
+import { entryOf, leaseIdOf, parseLeaseId, requestColumnOf } from './rows.js';
 import { prepareFrontierStatements, type FrontierStatements, type HostSlot } from './statements.js';
 
 /** A FrontierStore in a SQLite file, with the crawl's metadata beside it. */
@@ -237,6 +237,7 @@ class SqliteStore implements SqliteFrontierStore {
       entry.referrer ?? null,
       entry.redirectedFrom ?? null,
       entry.redirectHops ?? null,
+      requestColumnOf(entry),
     );
     appender.append(slot.id, entry.priority, Number(lastInsertRowid));
     slot.added++;

@@ -33,7 +33,7 @@ export interface FrontierStatements {
   readonly urlExists: Statement<[number, string], 1>;
   /** key, key_hash, host_id, depth, priority, retries, kind, data, referrer, redirected_from, redirect_hops */
   readonly insertUrl: Statement<
-    [string, number, number, number, number, Nullable<number>, Nullable<string>, Nullable<string>, Nullable<string>, Nullable<string>, Nullable<number>]
+    [string, number, number, number, number, Nullable<number>, Nullable<string>, Nullable<string>, Nullable<string>, Nullable<string>, Nullable<number>, Nullable<string>]
   >;
   readonly queue: Statement<[number, number], QueueRow>;
   readonly firstQueue: Statement<[number], QueueRow>;
@@ -68,8 +68,8 @@ export function prepareFrontierStatements(db: Database): FrontierStatements {
     hostAdded: p('UPDATE hosts SET added = ?, queued = queued + ? WHERE id = ?'),
     urlExists: p<[number, string], 1>('SELECT 1 FROM urls INDEXED BY urls_dedupe WHERE key_hash = ? AND key = ?').pluck(),
     insertUrl: p(
-      `INSERT INTO urls (key, key_hash, host_id, depth, priority, retries, kind, data, referrer, redirected_from, redirect_hops)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO urls (key, key_hash, host_id, depth, priority, retries, kind, data, referrer, redirected_from, redirect_hops, request)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     queue: p('SELECT priority, head_id, tail_id FROM queues WHERE host_id = ? AND priority = ?'),
     firstQueue: p('SELECT priority, head_id, tail_id FROM queues WHERE host_id = ? AND head_id IS NOT NULL ORDER BY priority DESC LIMIT 1'),

@@ -60,7 +60,7 @@ describe('createSqliteFrontierStore', () => {
     await before.close();
     // The file as schema 1 wrote it: hosts without not_before, one migration recorded.
     const raw = new Database(path);
-    raw.exec('ALTER TABLE hosts DROP COLUMN not_before; DELETE FROM schema_version WHERE version > 1');
+    raw.exec('ALTER TABLE hosts DROP COLUMN not_before; ALTER TABLE urls DROP COLUMN request; DELETE FROM schema_version WHERE version > 1');
     raw.close();
 
     const store = openStore(path, 1000, 2);

@@ -50,7 +50,8 @@ const EDGE_WHITESPACE = /^[\t\n\f\r ]+|[\t\n\f\r ]+$/g;
 /** The URL parser's scheme state: matching here means the href is absolute with this scheme. */
 const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):/;
 
-const trimAscii = (value: string): string => value.replace(EDGE_WHITESPACE, '');
+/** Strips HTML's ASCII whitespace from both ends (as browsers do with an `href`). */
+export const trimAscii = (value: string): string => value.replace(EDGE_WHITESPACE, '');
 const isHttp = (url: URL): boolean => url.protocol === 'http:' || url.protocol === 'https:';
 
 /** The tokens of a space-separated attribute (`rel`), lowercased. */
@@ -60,7 +61,7 @@ function tokensOf(value: string | undefined): string[] {
 }
 
 /** Parses `href` against `base`, as an absolute http(s) URL without fragment, or says why not. */
-function toHttpUrl(href: string, base: URL): string | 'scheme' | 'invalid' {
+export function toHttpUrl(href: string, base: URL): string | 'scheme' | 'invalid' {
   // A cheap look at the scheme first: a megabyte `data:` URI is skipped without being parsed.
   const scheme = SCHEME.exec(href)?.[1]?.toLowerCase();
   if (scheme !== undefined && scheme !== 'http' && scheme !== 'https') return 'scheme';

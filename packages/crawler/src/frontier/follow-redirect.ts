@@ -1,5 +1,8 @@
 // A redirect goes back to the frontier: its target is a new entry that passes scope, dedupe, its
-// own origin's robots.txt and its own host's clock, like any URL. Only the hop count travels.
+// own origin's robots.txt and its own host's clock, like any URL. What travels: the hop count, the
+// request's label and userData (the page is the one the user asked for), a plugin's kind and
+// data, and the request's own headers while the hop stays on the origin they were given for (a
+// header such as Authorization must not reach another site: the Fetch standard drops it too).
 
 import type { SkipDetail } from '../skip-reasons.js';
 import type { Frontier } from './frontier.js';
@@ -33,7 +36,14 @@ export async function followRedirect(entry: FrontierEntry, location: string, max
       ...(entry.kind === undefined ? {} : { kind: entry.kind, skipScope: true }),
       ...(entry.data === undefined ? {} : { data: entry.data }),
       ...(entry.referrer === undefined ? {} : { referrer: entry.referrer }),
+      ...(entry.label === undefined ? {} : { label: entry.label }),
+      ...(entry.userData === undefined ? {} : { userData: entry.userData }),
+      ...(entry.headers !== undefined && sameOrigin(target, entry.url) ? { headers: entry.headers } : {}),
     },
   ]);
   return undefined;
+}
+
+function sameOrigin(a: string, b: string): boolean {
+  return new URL(a).origin === new URL(b).origin;
 }

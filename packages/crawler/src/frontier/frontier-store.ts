@@ -24,6 +24,12 @@ export interface FrontierEntry {
   readonly kind?: string;
   /** Plugin data carried with the entry (plain JSON). */
   readonly data?: Readonly<Record<string, unknown>>;
+  /** The user's label: which route (`handlers[label]`) handles the page. */
+  readonly label?: string;
+  /** The user's data carried with the request to its handler (plain JSON). */
+  readonly userData?: Readonly<Record<string, unknown>>;
+  /** Headers for this request only (checked when it was enqueued). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** The dedupe key of an entry: its URL for a page; kind and URL for other resources. */

@@ -22,6 +22,12 @@ export interface FrontierRequest {
   readonly kind?: string;
   /** Plugin data carried with the entry (plain JSON). */
   readonly data?: Readonly<Record<string, unknown>>;
+  /** The user's label (checked by `checkRequestData`). */
+  readonly label?: string;
+  /** The user's data (checked by `checkRequestData`). */
+  readonly userData?: Readonly<Record<string, unknown>>;
+  /** Headers for this request only (checked where they were given). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 export interface FrontierSettings {
@@ -130,6 +136,9 @@ export function createFrontier(settings: FrontierSettings): Frontier {
       ...(request.redirectHops === undefined ? {} : { redirectHops: request.redirectHops }),
       ...(request.kind === undefined || request.kind === 'page' ? {} : { kind: request.kind }),
       ...(request.data === undefined ? {} : { data: request.data }),
+      ...(request.label === undefined ? {} : { label: request.label }),
+      ...(request.userData === undefined ? {} : { userData: request.userData }),
+      ...(request.headers === undefined ? {} : { headers: request.headers }),
     };
   }
 }

@@ -1,28 +1,32 @@
 // The extract and handler stages for a fetched page: links, meta robots and canonical from the
-// HTML, the user's handler with the page, then the links back to the frontier. Reports what it
-// drops (nofollow, links past the cap) and a handler's error; an error that ends the crawl
-// (isFatalCrawlError) is thrown on.
+// HTML, the handler its request's label routes it to, with the page; then the links to follow,
+// admitted by the frontier and handed back to be stored with the page's completion. Reports what
+// it drops (nofollow, links past the cap), a page no route takes, and a handler's error; an error
+// that ends the crawl (isFatalCrawlError) is thrown on.
 
-import type { HttpResponse } from '@politely/core';
+import { PolitelyError, type HttpResponse } from '@politely/core';
 import { createLazyDocument } from '../extract/document.js';
 import { isHtmlContentType } from '../extract/content-type.js';
 import { extractPage, type ExtractedPage } from '../extract/extract-links.js';
+import { linksUnder } from '../extract/select-links.js';
 import { decodeText } from '../fetch/decode-text.js';
 import { isFatalCrawlError } from '../fatal-error.js';
 import type { Frontier } from '../frontier/frontier.js';
 import type { FrontierEntry } from '../frontier/frontier-store.js';
+import { checkRequestData } from '../frontier/request-data.js';
 import type { ResolvedCrawlerOptions } from '../options.js';
-import type { EnqueueOptions, PageContext } from '../page-context.js';
+import type { EnqueueLinksOptions, EnqueueOptions, PageContext, PageRequest, RequestOptions } from '../page-context.js';
 import type { CrawlReporter } from '../reporter.js';
 
 export interface HandlePageSettings {
-  readonly options: Pick<ResolvedCrawlerOptions, 'productToken' | 'honorNofollow' | 'maxLinksPerPage' | 'handler' | 'followLinks'>;
+  readonly options: Pick<ResolvedCrawlerOptions, 'productToken' | 'honorNofollow' | 'maxLinksPerPage' | 'route' | 'followLinks'>;
   readonly frontier: Frontier;
   readonly reporter: CrawlReporter;
   readonly signal: AbortSignal;
 }
 
 const NO_PAGE_ROBOTS = { noindex: false, nofollow: false, sources: [] } as const;
+const NO_USER_DATA: Readonly<Record<string, unknown>> = Object.freeze({});
 
 /**
  * Runs the extract and handler stages. Resolves with the page's links the frontier admitted, to be
@@ -51,18 +55,36 @@ export async function handlePage(entry: FrontierEntry, response: HttpResponse, a
     }
   }
   const links = extracted?.links ?? [];
-  const enqueue = (urls: string | readonly string[], enqueueOptions: EnqueueOptions = {}): Promise<number> =>
-    settings.frontier.add(
-      (typeof urls === 'string' ? [urls] : urls).map((url) => ({
-        url,
-        depth: enqueueOptions.depth ?? entry.depth + 1,
-        priority: enqueueOptions.priority ?? 0,
-        referrer: entry.url,
-      })),
-    );
-  if (options.handler !== undefined) {
-    const page: PageContext = {
+  const route = options.route(entry.label);
+  if (route.handler === null && 'missing' in route) {
+    reporter.error(entry.url, new PolitelyError('ERR_NO_ROUTE', `no route for ${entry.url}: ${route.missing}`), 'handler', attempt, false);
+  }
+  if (route.handler !== null) {
+    /** The page's links as requests with the user's data (checked: a bad one throws to the handler). */
+    const requestsFor = (urls: readonly string[], given: RequestOptions, depth: number) => {
+      const data = urls.length === 0 ? {} : checkRequestData(urls[0]!, given);
+      return urls.map((url) => ({ url, depth, priority: given.priority ?? 0, referrer: entry.url, ...data }));
+    };
+    const enqueue = async (urls: string | readonly string[], given: EnqueueOptions = {}): Promise<number> =>
+      settings.frontier.add(requestsFor(typeof urls === 'string' ? [urls] : urls, given, given.depth ?? entry.depth + 1));
+    const enqueueLinks = async (given: EnqueueLinksOptions = {}): Promise<number> => {
+      if (extracted === null) return 0;
+      // Links under a selector are kept only if the extractor would follow them: nofollow, the
+      // page's meta robots and maxLinksPerPage apply to them as to every link.
+      const followable = new Set(links);
+      let picked = given.selector === undefined ? links : linksUnder(document(), given.selector, extracted.baseUrl).filter((url) => followable.has(url));
+      if (given.filter !== undefined) picked = picked.filter((url) => given.filter!(url));
+      return settings.frontier.add(requestsFor(picked, given, entry.depth + 1));
+    };
+    const request: PageRequest = {
       url: entry.redirectedFrom ?? entry.url,
+      label: entry.label,
+      userData: entry.userData ?? NO_USER_DATA,
+      depth: entry.depth,
+      priority: entry.priority,
+    };
+    const page: PageContext = {
+      url: request.url,
       finalUrl: entry.url,
       status: response.status,
       headers: response.headers,
@@ -76,11 +98,13 @@ export async function handlePage(entry: FrontierEntry, response: HttpResponse, a
       robots: extracted?.robots ?? NO_PAGE_ROBOTS,
       canonicalUrl: extracted?.canonicalUrl ?? null,
       contentType,
+      request,
       enqueue,
+      enqueueLinks,
       signal: settings.signal,
     };
     try {
-      await options.handler(page);
+      await route.handler(page);
     } catch (error) {
       if (isFatalCrawlError(error)) throw error;
       reporter.error(entry.url, error, 'handler', attempt, false);

@@ -131,6 +131,21 @@ export function describeFrontierStoreContract(name: string, factory: StoreFactor
       expect(await store.counts()).toEqual({ queued: 1, inFlight: 1, done: 0, activeHosts: 2 });
     });
 
+    it('gives back an entry\'s label, userData and headers exactly as added', async () => {
+      const userData = { category: 'Garden & Tools', ids: [1, 2.5, -3], nested: { ok: true, none: null }, text: 'ünïcödé "quoted"' };
+      await store.add([entry('http://a/1', { label: 'DETAIL', userData, headers: { 'accept-language': 'de' } }), entry('http://a/2')]);
+      const first = await store.claim({ now: 0, leaseMs: 60_000 });
+      expect(first.lease!.entry).toEqual({ url: 'http://a/1', hostKey: 'a', depth: 0, priority: 0, label: 'DETAIL', userData, headers: { 'accept-language': 'de' } });
+      await store.retry(first.lease!.id, { hostReadyAt: 0 });
+      const second = await store.claim({ now: 2_000, leaseMs: 60_000 });
+      expect(second.lease!.entry.url).toBe('http://a/2');
+      expect(second.lease!.entry).not.toHaveProperty('label');
+      expect(second.lease!.entry).not.toHaveProperty('userData');
+      await store.complete(second.lease!.id, { hostReadyAt: 0 });
+      const retried = await store.claim({ now: 4_000, leaseMs: 60_000 });
+      expect(retried.lease!.entry).toMatchObject({ url: 'http://a/1', label: 'DETAIL', userData, retries: 1 });
+    });
+
     it('counts queued, in flight, done and per host', async () => {
       await store.add([entry('http://a/1'), entry('http://a/2'), entry('http://b/1'), entry('http://b/2')]);
       const claimed = await store.claim({ now: 0, leaseMs: 60_000 });
@@ -309,7 +324,11 @@ export function describeFrontierStoreContract(name: string, factory: StoreFactor
 
     if (reopen !== undefined) it('keeps queued URLs, dedupe, done counts, host clocks and in-flight leases across a restart', async () => {
       const options = { defaultHostPolicy: { delayMs: 1000, maxInFlight: 1 } };
-      await store.add([entry('http://a/1'), entry('http://a/2'), entry('http://b/1', { priority: 3, data: { k: 'v' }, kind: 'sitemap' })]);
+      await store.add([
+        entry('http://a/1'),
+        entry('http://a/2', { label: 'DETAIL', userData: { category: 'tools', page: 2 }, headers: { 'x-session': 's1' } }),
+        entry('http://b/1', { priority: 3, data: { k: 'v' }, kind: 'sitemap' }),
+      ]);
       await store.setHostPolicy('a', { delayMs: 5000 });
       const done = await store.claim({ now: 0, leaseMs: 60_000 });
       await store.complete(done.lease!.id);
@@ -331,6 +350,9 @@ export function describeFrontierStoreContract(name: string, factory: StoreFactor
         }
         seen.push(result.lease.entry.url);
         if (result.lease.entry.kind === 'sitemap') expect(result.lease.entry).toMatchObject({ priority: 3, data: { k: 'v' } });
+        if (result.lease.entry.url === 'http://a/2') {
+          expect(result.lease.entry).toMatchObject({ label: 'DETAIL', userData: { category: 'tools', page: 2 }, headers: { 'x-session': 's1' } });
+        }
         await store.complete(result.lease.id);
       }
       const remaining = ['http://a/1', 'http://a/2', 'http://a/3', 'http://b/1'].filter((url) => url !== done.lease!.entry.url);
