@@ -4,8 +4,8 @@
 
 import type { PageContext } from '../page-context.js';
 
-/** A function that handles fetched pages. */
-export type PageHandler = (page: PageContext) => void | Promise<void>;
+/** A function that handles fetched pages; what it returns (or resolves with) is ignored. */
+export type PageHandler = (page: PageContext) => unknown;
 
 /**
  * Handlers by request label. `default` takes requests without a label, and those whose label has
