@@ -5,6 +5,7 @@
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { minGapMsByOrigin, startFleet, violations, type LoggedRequest } from '../../local-web/src/index.js';
 import { createSqliteFrontierStore } from '../src/index.js';
@@ -58,6 +59,37 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
 }
 
 const keyOf = (request: LoggedRequest): string => request.origin + request.path;
+
+/** A `handled` line of the fixture's labelled mode: what the page's request carried to its handler. */
+interface Handled {
+  readonly event: 'handled';
+  readonly pid: number;
+  readonly url: string;
+  readonly label?: string;
+  readonly userData: { readonly host?: unknown; readonly chain?: unknown };
+}
+
+const handledLines = (worker: Worker): Handled[] => worker.lines.filter((line): line is Record<string, unknown> & Handled => line.event === 'handled');
+
+/** What is wrong with a handled line (a seed is LIST with chain 0, a link ITEM with chain ≥ 1; the host is its URL's), or null. */
+function wrongRequestData(line: Handled, seeds: ReadonlySet<string>): string | null {
+  const { label, userData } = line;
+  const wanted = seeds.has(line.url) ? 'LIST' : 'ITEM';
+  if (label !== wanted) return `${line.url}: label ${String(label)}, wanted ${wanted}`;
+  if (userData.host !== new URL(line.url).host) return `${line.url}: userData.host ${String(userData.host)}`;
+  const chainOk = label === 'LIST' ? userData.chain === 0 : Number.isInteger(userData.chain) && (userData.chain as number) >= 1;
+  return chainOk ? null : `${line.url}: ${label} with userData.chain ${JSON.stringify(userData.chain)}`;
+}
+
+/** The rows of the crawl file's `urls` table, read-only: URL, state (0 queued, 1 in flight, 2 done) and the request column. */
+function urlRows(path: string): { key: string; state: number; request: string | null }[] {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    return db.prepare('SELECT key, state, request FROM urls').all() as { key: string; state: number; request: string | null }[];
+  } finally {
+    db.close();
+  }
+}
 
 describe('a SQLite-backed crawl killed with SIGKILL', () => {
   it('resumes from the file and finishes: nothing lost, duplicates within the in-flight bound, polite throughout', async () => {
@@ -114,6 +146,77 @@ describe('a SQLite-backed crawl killed with SIGKILL', () => {
       expect(await store.counts()).toMatchObject({ queued: 0, inFlight: 0 });
       expect(await store.loadStats()).toMatchObject({ pages: expect.any(Number) });
       await store.close();
+    } finally {
+      await web.close();
+    }
+  }, 90_000);
+
+  it('keeps every request’s label and userData through the kill: the resumed crawl routes its queued links as ITEM with their data', async () => {
+    assertBuilt();
+    const web = await startFleet({ hosts: 4, pagesPerHost: 30, crawlDelaySeconds: CRAWL_DELAY_S, firstAddress: 190, userAgent: 'PolitelyTest' });
+    try {
+      const path = temp.file('labelled.db');
+      const seeds = web.hosts.map((host) => `${host.origin}/`);
+      const config = { path, seeds, concurrency: CONCURRENCY, leaseMs: 1500, userAgent: UA, labelled: true };
+      const expectedPages = web.hosts.reduce((sum, host) => sum + host.expectedAllowedPaths.length, 0);
+
+      // Run 1: killed once some ITEM pages were handled (their links, labelled ITEM, are queued)
+      // and well before the end (each host takes 30 × 0.15 s at the least).
+      const first = startWorker(config);
+      await waitFor(
+        () => handledLines(first).filter((line) => line.label === 'ITEM').length >= 8 && web.requestLog().length >= 30,
+        30_000,
+        'the first worker to handle 8 ITEM pages',
+      );
+      first.child.kill('SIGKILL');
+      expect(await withTimeout(first.exited, 10_000, 'the killed crawl')).toBeNull(); // killed, not finished
+      expect(web.requestLog().length).toBeLessThan(expectedPages);
+
+      // The file, as the kill left it: ITEM links waiting in the queue, each with its data.
+      const rows = urlRows(path);
+      const queuedItems = rows.filter((row) => row.state === 0 && row.request !== null && (JSON.parse(row.request) as { label?: string }).label === 'ITEM');
+      expect(queuedItems.length, 'ITEM links queued in the file at the kill').toBeGreaterThan(0);
+      for (const row of rows) {
+        expect(row.request, row.key).not.toBeNull();
+        const request = JSON.parse(row.request!) as { label?: string; userData?: Handled['userData'] };
+        const problem = wrongRequestData({ event: 'handled', pid: 0, url: row.key, ...request, userData: request.userData ?? {} }, new Set(seeds));
+        expect(problem, 'the request column of a row').toBeNull();
+      }
+
+      // Run 2: the same file, resumed.
+      const second = startWorker(config);
+      expect(await withTimeout(second.exited, 60_000, 'the restarted crawl')).toBe(0);
+      const start = second.lines.find((line) => line.event === 'start') as { counts: { done: number; queued: number } };
+      expect(start.counts.queued).toBeGreaterThan(0); // it resumed with labelled URLs waiting
+      expect(start.counts.done).toBeGreaterThan(0);
+      const done = second.lines.find((line) => line.event === 'done') as { counts: { queued: number; inFlight: number } } | undefined;
+      expect(done?.counts).toMatchObject({ queued: 0, inFlight: 0 });
+
+      // Every page either run handled carried the label and data it was enqueued with.
+      const seedSet = new Set(seeds);
+      const handled = [...handledLines(first), ...handledLines(second)];
+      expect(handled.map((line) => wrongRequestData(line, seedSet)).filter((problem) => problem !== null)).toEqual([]);
+      const resumedItems = handledLines(second).filter((line) => line.label === 'ITEM');
+      expect(resumedItems.length).toBeGreaterThan(0);
+      // The queued ITEM links of the file were handled after the restart, with their data.
+      const handledAfter = new Set(handledLines(second).map((line) => line.url));
+      expect(queuedItems.filter((row) => !handledAfter.has(row.key)).map((row) => row.key)).toEqual([]);
+
+      // The crawl is complete: every allowed page handled (and fetched), nothing disallowed fetched.
+      const handledUrls = new Set(handled.map((line) => line.url));
+      const log = web.requestLog();
+      for (const host of web.hosts) {
+        expect(host.expectedAllowedPaths.filter((p) => !handledUrls.has(host.origin + p)), `${host.name}: allowed pages not handled`).toEqual([]);
+        const fetched = new Set(log.filter((r) => r.origin === host.origin && r.path !== '/robots.txt').map((r) => r.path));
+        expect([...fetched].sort(), host.name).toEqual(host.expectedAllowedPaths);
+      }
+      const allowed = new Set(web.hosts.flatMap((host) => host.expectedAllowedPaths.map((p) => host.origin + p)));
+      expect([...handledUrls].filter((url) => !allowed.has(url))).toEqual([]);
+      expect(violations(web, UA)).toEqual([]);
+      // Politeness across both processes, as in the unlabelled crawl.
+      for (const [origin, gap] of minGapMsByOrigin(log)) {
+        expect(gap, origin).toBeGreaterThanOrEqual(CRAWL_DELAY_S * 1000 - CLOCK_SLACK_MS);
+      }
     } finally {
       await web.close();
     }
