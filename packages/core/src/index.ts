@@ -16,7 +16,54 @@ export type {
   RobotsUserAgentLine,
   RobotsExplanation,
   RobotsDecisionBasis,
+  RobotsExtensionLine,
+  RobotsAgents,
 } from './robots/types.js';
+
+// Usage preferences (AI training, AI input, search, text and data mining): parsers of each
+// mechanism, the vocabulary as data, and one conservative verdict per URL and purpose.
+export {
+  usageOf,
+  usageBeforeFetch,
+  usageSources,
+  combineUsage,
+  reservedPurposes,
+} from './usage/verdict.js';
+export type { UsageInput, UsageReport, UsageVerdict } from './usage/verdict.js';
+export type { UsageSource, UsageSourceKind, UsageSourceLocation, UsageEvidence } from './usage/source.js';
+export type {
+  UsagePreference,
+  UsageStatus,
+  UsageStatement,
+  UsageIssue,
+  UsagePurposePreference,
+  UsagePurposePreferences,
+} from './usage/statement.js';
+export {
+  USAGE_PURPOSES,
+  ALL_USAGE_PURPOSES,
+  AIPREF_VOCABULARY,
+  CONTENT_SIGNAL_VOCABULARY,
+  TDMREP_VOCABULARY,
+  ROBOTS_META_DIRECTIVES,
+  isUsagePurpose,
+  purposeAncestors,
+  tdmrepCanDecide,
+} from './usage/vocabulary.js';
+export type { UsagePurpose, UsagePurposeDefinition, UsageCategory, UsageVocabulary } from './usage/vocabulary.js';
+export { parseAiprefStatement } from './usage/aipref.js';
+export { parseContentSignal } from './usage/content-signal.js';
+export { parseRobotsUsageLine, robotsUsageRules, robotsUsageSources } from './usage/robots-usage.js';
+export type { RobotsUsageRule } from './usage/robots-usage.js';
+export { parseContentUsageHeader, headerUsageSources, headerValues } from './usage/headers.js';
+export type { UsageHeaders } from './usage/headers.js';
+export { tdmReservationOf } from './usage/tdm.js';
+export { parseRobotsDirectives } from './usage/robots-directives.js';
+export type { RobotsDirective } from './usage/robots-directives.js';
+export { metaUsageSources } from './usage/meta.js';
+export type { UsageMetaTag } from './usage/meta.js';
+export { parseTdmrepJson, matchTdmrep, tdmrepUsageSources } from './usage/tdmrep.js';
+export type { TdmrepFile, TdmrepRule } from './usage/tdmrep.js';
 
 export { createRobotsGate } from './gate/robots-gate.js';
 export type {

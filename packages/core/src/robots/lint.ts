@@ -10,6 +10,8 @@ import { DIRECTIVE_SPELLINGS, readLine, type Directive } from './directives.js';
 import { parseCrawlDelay, resolveParseRobotsTxtOptions, type ParseRobotsTxtOptions } from './parse.js';
 import { MAX_LINE_BYTES, tokenizeLines, type RawLine } from './tokenize.js';
 import { isGlobalAgentValue, productToken } from './user-agent.js';
+import { isRobotsUsageLine, parseRobotsUsageLine } from '../usage/robots-usage.js';
+import type { UsageIssue } from '../usage/statement.js';
 
 /** How bad a finding is. */
 export type RobotsDiagnosticSeverity =
@@ -57,7 +59,15 @@ export type RobotsDiagnosticCode =
   /** `user-agent:` with no value; the group applies to no crawler. */
   | 'empty-user-agent'
   /** A user-agent value that is not a bare product token (`Googlebot/2.1` is matched as `Googlebot`). */
-  | 'user-agent-not-a-token';
+  | 'user-agent-not-a-token'
+  /** `Content-Usage` or `Content-Signal` before the first `user-agent` line: it belongs to no group and is ignored. */
+  | 'usage-outside-group'
+  /** A `Content-Usage` / `Content-Signal` value that does not parse (or all or part of it states nothing). */
+  | 'invalid-usage-preference'
+  /** A usage category the vocabulary does not define (`train_ai`, `ai-training`); ignored. */
+  | 'unknown-usage-category'
+  /** A known usage category with a value other than `y`/`n` (`Content-Usage`) or `yes`/`no` (`Content-Signal`). */
+  | 'invalid-usage-value';
 
 /** One finding of `lintRobotsTxt`. Plain data. */
 export interface RobotsDiagnostic {
@@ -151,6 +161,7 @@ function lintKey(state: LintState, line: number, directive: Directive, startsWit
   const lower = directive.key.toLowerCase();
   if (directive.name === 'unknown') {
     if (startsWithBom) return; // already reported as bom-in-middle
+    if (isUsageKey(lower)) return; // checked by lintUsage
     if (IGNORED_KEYS.has(lower)) {
       report(state, line, 'info', 'ignored-directive', `${key} is not part of RFC 9309 and is ignored`);
     } else {
@@ -195,7 +206,33 @@ function lintDirective(state: LintState, line: number, directive: Directive): vo
       lintCrawlDelay(state, line, directive.value);
       break;
     case 'unknown':
+      if (isUsageKey(directive.key.toLowerCase())) lintUsage(state, line, directive);
       break;
+  }
+}
+
+function isUsageKey(lower: string): boolean {
+  return isRobotsUsageLine({ name: lower, key: lower, value: '', line: 0, text: '' });
+}
+
+const USAGE_ISSUE_CODES: Readonly<Record<UsageIssue['kind'], RobotsDiagnosticCode>> = {
+  syntax: 'invalid-usage-preference',
+  'unknown-category': 'unknown-usage-category',
+  'invalid-value': 'invalid-usage-value',
+};
+
+/** `Content-Usage` (draft-ietf-aipref-attach-05 §3) and `Content-Signal` lines: placement and syntax. */
+function lintUsage(state: LintState, line: number, directive: Directive): void {
+  const key = quote(directive.key);
+  if (!state.inGroup) {
+    report(state, line, 'warning', 'usage-outside-group', `${key} before any user-agent line belongs to no group and is ignored`);
+    return;
+  }
+  const value = byteStringToText(directive.value);
+  const name = byteStringToText(directive.key).toLowerCase();
+  const rule = parseRobotsUsageLine({ name, key: directive.key, value, line, text: value });
+  for (const issue of rule?.statement.issues ?? []) {
+    report(state, line, 'warning', USAGE_ISSUE_CODES[issue.kind], `${key}: ${issue.message.replace(CONTROL_CHARS, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`)}`);
   }
 }
 

@@ -6,7 +6,7 @@ import { readDirective } from './directives.js';
 import { encodeRulePattern } from './pattern.js';
 import { createRobotsTxt } from './robots-txt.js';
 import { forEachLine } from './tokenize.js';
-import type { RobotsGroup, RobotsRule, RobotsTxt, RobotsUserAgentLine } from './types.js';
+import type { RobotsExtensionLine, RobotsGroup, RobotsRule, RobotsTxt, RobotsUserAgentLine } from './types.js';
 import { isGlobalAgentValue, productToken } from './user-agent.js';
 
 /** RFC 9309 2.5: crawlers must parse at least the first 500 KiB. */
@@ -36,6 +36,7 @@ interface GroupBuilder {
   userAgents: RobotsUserAgentLine[];
   rules: RobotsRule[];
   crawlDelay?: number;
+  extensions: RobotsExtensionLine[];
 }
 
 /**
@@ -47,6 +48,7 @@ export function parseRobotsTxt(input: string | Uint8Array, options?: ParseRobots
   const { bytes, totalBytes } = toByteString(input, maxBytes);
   const groups: GroupBuilder[] = [];
   const sitemaps: string[] = [];
+  const fileExtensions: RobotsExtensionLine[] = [];
   let current: GroupBuilder | null = null;
   // A user-agent line after a rule starts a new group; before any rule it joins the current one.
   let sawRuleInCurrent = false;
@@ -60,7 +62,7 @@ export function parseRobotsTxt(input: string | Uint8Array, options?: ParseRobots
     switch (directive.name) {
       case 'user-agent': {
         if (current === null || sawRuleInCurrent) {
-          current = { userAgents: [], rules: [] };
+          current = { userAgents: [], rules: [], extensions: [] };
           groups.push(current);
           sawRuleInCurrent = false;
         }
@@ -94,14 +96,25 @@ export function parseRobotsTxt(input: string | Uint8Array, options?: ParseRobots
         if (current !== null && seconds !== undefined && current.crawlDelay === undefined) current.crawlDelay = seconds;
         break;
       }
-      case 'unknown':
+      case 'unknown': {
+        // Kept for programs that read extensions (Content-Usage, Content-Signal, …); matching never looks.
+        const extension: RobotsExtensionLine = {
+          name: toText(directive.key).toLowerCase(),
+          key: toText(directive.key),
+          value: toText(directive.value),
+          line: number,
+          text: toText(line),
+        };
+        (current === null ? fileExtensions : current.extensions).push(extension);
         break;
+      }
     }
   });
 
   return createRobotsTxt({
     groups: groups as RobotsGroup[],
     sitemaps,
+    extensions: fileExtensions,
     totalBytes,
     parsedBytes: bytes.length,
   });

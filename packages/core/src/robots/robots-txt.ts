@@ -1,7 +1,7 @@
 // Matching: choose the groups for a crawler, compile their rules once, decide URLs.
 
 import { CompiledPattern } from './pattern.js';
-import type { RobotsExplanation, RobotsGroup, RobotsRule, RobotsTxt } from './types.js';
+import type { RobotsAgents, RobotsExplanation, RobotsExtensionLine, RobotsGroup, RobotsRule, RobotsTxt } from './types.js';
 import { matchPathOf } from './url-path.js';
 import { productToken } from './user-agent.js';
 
@@ -48,6 +48,7 @@ const MAX_CACHED_RULE_SETS = 64;
 export interface RobotsTxtData {
   readonly groups: readonly RobotsGroup[];
   readonly sitemaps: readonly string[];
+  readonly extensions: readonly RobotsExtensionLine[];
   readonly totalBytes: number;
   readonly parsedBytes: number;
 }
@@ -59,6 +60,7 @@ export function createRobotsTxt(data: RobotsTxtData): RobotsTxt {
 class ParsedRobotsTxt implements RobotsTxt {
   readonly groups: readonly RobotsGroup[];
   readonly sitemaps: readonly string[];
+  readonly extensions: readonly RobotsExtensionLine[];
   readonly totalBytes: number;
   readonly parsedBytes: number;
   private readonly ruleSets = new Map<string, RuleSet>();
@@ -69,6 +71,7 @@ class ParsedRobotsTxt implements RobotsTxt {
   constructor(data: RobotsTxtData) {
     this.groups = data.groups;
     this.sitemaps = data.sitemaps;
+    this.extensions = data.extensions;
     this.totalBytes = data.totalBytes;
     this.parsedBytes = data.parsedBytes;
   }
@@ -77,14 +80,16 @@ class ParsedRobotsTxt implements RobotsTxt {
     return this.parsedBytes < this.totalBytes;
   }
 
-  isAllowed(url: string | URL, userAgent: string): boolean {
+  isAllowed(url: string | URL, userAgent: RobotsAgents): boolean {
+    if (typeof userAgent !== 'string') return this.isAllowedForAll(url, userAgent);
     const path = matchPathOf(url);
     if (path === ROBOTS_TXT_PATH) return true;
     const match = firstMatch(candidatesFor(this.ruleSetFor(userAgent), path), path);
     return match === null || match.rule.type === 'allow';
   }
 
-  explain(url: string | URL, userAgent: string): RobotsExplanation {
+  explain(url: string | URL, userAgent: RobotsAgents): RobotsExplanation {
+    if (typeof userAgent !== 'string') return this.explainForAll(url, userAgent);
     const path = matchPathOf(url);
     const token = productToken(userAgent);
     const ruleSet = this.ruleSetFor(userAgent);
@@ -102,8 +107,25 @@ class ParsedRobotsTxt implements RobotsTxt {
     return { ...base, allowed: match.rule.type === 'allow', basis: 'rule', rule: match.rule };
   }
 
-  crawlDelay(userAgent: string): number | undefined {
-    return this.ruleSetFor(userAgent).crawlDelay;
+  crawlDelay(userAgent: RobotsAgents): number | undefined {
+    if (typeof userAgent === 'string') return this.ruleSetFor(userAgent).crawlDelay;
+    const delays = agentList(userAgent).map((agent) => this.ruleSetFor(agent).crawlDelay).filter((d) => d !== undefined);
+    return delays.length > 0 ? Math.max(...delays) : undefined;
+  }
+
+  groupsFor(userAgent: string): readonly RobotsGroup[] {
+    return this.ruleSetFor(userAgent).groups;
+  }
+
+  // Several product tokens: every token's groups apply; the most restrictive verdict wins.
+  private isAllowedForAll(url: string | URL, agents: readonly string[]): boolean {
+    return agentList(agents).every((agent) => this.isAllowed(url, agent));
+  }
+
+  private explainForAll(url: string | URL, agents: readonly string[]): RobotsExplanation {
+    const tokens = agentList(agents).map((agent) => this.explain(url, agent));
+    const decided = tokens.find((explanation) => !explanation.allowed) ?? tokens[0]!;
+    return { ...decided, tokens };
   }
 
   private ruleSetFor(userAgent: string): RuleSet {
@@ -149,6 +171,11 @@ class ParsedRobotsTxt implements RobotsTxt {
     }
     return entries;
   }
+}
+
+/** The tokens to evaluate: an empty list is read as the anonymous crawler (`*` groups only). */
+function agentList(agents: readonly string[]): readonly string[] {
+  return agents.length === 0 ? [''] : agents;
 }
 
 function compileRule(rule: RobotsRule): MatchEntry[] {
