@@ -33,6 +33,8 @@ export async function followRedirect(entry: FrontierEntry, location: string, max
       ...(entry.kind === undefined ? {} : { kind: entry.kind, skipScope: true }),
       ...(entry.data === undefined ? {} : { data: entry.data }),
       ...(entry.referrer === undefined ? {} : { referrer: entry.referrer }),
+      // A request's own headers (a token, say) stay with its origin.
+      ...(entry.headers === undefined || new URL(target).origin !== new URL(entry.url).origin ? {} : { headers: entry.headers }),
     },
   ]);
   return undefined;

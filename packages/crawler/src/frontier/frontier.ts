@@ -22,6 +22,8 @@ export interface FrontierRequest {
   readonly kind?: string;
   /** Plugin data carried with the entry (plain JSON). */
   readonly data?: Readonly<Record<string, unknown>>;
+  /** The request's own headers, already checked (see `FrontierEntry.headers`). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 export interface FrontierSettings {
@@ -111,6 +113,7 @@ export function createFrontier(settings: FrontierSettings): Frontier {
       ...(request.redirectHops === undefined ? {} : { redirectHops: request.redirectHops }),
       ...(request.kind === undefined || request.kind === 'page' ? {} : { kind: request.kind }),
       ...(request.data === undefined ? {} : { data: request.data }),
+      ...(request.headers === undefined ? {} : { headers: request.headers }),
     };
   }
 }
