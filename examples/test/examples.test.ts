@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { demoProducts, minGapMsByOrigin, startDemoWeb, violations, type LocalWeb } from '@politely/local-web';
+import { consentRecipes, demoProducts, minGapMsByOrigin, startConsentWeb, startDemoWeb, violations, type LocalWeb } from '@politely/local-web';
 
 const EXAMPLES = fileURLToPath(new URL('../', import.meta.url));
 const UA = 'PolitelyDemo/0.1 (+https://example.invalid/bot)';
@@ -115,5 +115,29 @@ describe.concurrent('examples', () => {
     expect(web.requestLog().every((entry) => entry.path === '/robots.txt')).toBe(true);
     const file = await runExample('explain-robots.mjs', ['--file', join(EXAMPLES, 'robots', 'demo-robots.txt'), 'https://shop.example/private/invoices.html']);
     expect(file).toBe('DISALLOWED https://shop.example/private/invoices.html\n  group: line 14: user-agent: PolitelyDemo (specific)\n  decided by: line 15: Disallow: /private/\n');
+  });
+
+  it('consent-crawl.mjs gets past a cookie consent wall with cookies on, and only with them', async () => {
+    const web = await startConsentWeb();
+    webs.push(web);
+    const origin = web.host('consent').origin;
+    const out = await runExample('consent-crawl.mjs', [`${origin}/`]);
+    const recipes = consentRecipes();
+    for (const recipe of recipes) expect(out).toContain(`recipe: ${recipe.name} (${recipe.minutes} min): ${recipe.ingredients.join(', ')}`);
+    expect(out).toMatch(new RegExp(`^done: ${recipes.length} recipes, 1 consent wall\\(s\\), \\d+ pages, cookies on$`, 'm'));
+    const log = web.requestLog();
+    // Everything the site has was fetched; the cookie went back on every request after the accept
+    // (not on robots.txt, fetched without cookies), and From went with every request.
+    expect([...new Set(log.map((entry) => entry.path))].filter((path) => path !== '/robots.txt').sort()).toEqual([...web.host('consent').expectedAllowedPaths]);
+    const accepted = log.findIndex((entry) => entry.path === '/consent/accept');
+    expect(accepted).toBeGreaterThan(0);
+    for (const entry of log.slice(accepted + 1)) if (entry.path !== '/robots.txt') expect(entry.cookie, entry.path).toBe('consent=yes');
+    expect(log.filter((entry) => entry.path === '/robots.txt').every((entry) => entry.cookie === undefined)).toBe(true);
+    expectPolite(web, 250);
+
+    web.resetLogs();
+    const without = await runExample('consent-crawl.mjs', [`${origin}/`, '--no-cookies']);
+    expect(without).toMatch(/^done: 0 recipes, [2-9] consent wall\(s\), \d+ pages, cookies off$/m);
+    expect(web.requestLog().every((entry) => entry.cookie === undefined)).toBe(true);
   });
 });

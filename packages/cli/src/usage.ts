@@ -79,6 +79,17 @@ export const CRAWL_USAGE = `Usage:
         --allow-net CIDR           let the SSRF guard through to a private network, e.g.
                                    127.0.0.0/8 (repeatable); loopback, private and link-local
                                    addresses are refused otherwise (skipped as blocked-address)
+        --header 'NAME: VALUE'     a header sent with every request, robots.txt included
+                                   (repeatable); hop-by-hop headers, Host, User-Agent,
+                                   Content-Length and From are refused
+        --from EMAIL               your contact address, sent as From with every request
+                                   (RFC 9110), so a site owner can reach a person
+        --cookies                  keep cookies (RFC 6265): what a site sets is sent back to it,
+                                   never to another site; kept in a sqlite:/redis: store, so a
+                                   resumed crawl keeps its session
+        --proxy URL                send every request through one proxy, http://HOST:PORT (or
+                                   http://USER:PASS@HOST:PORT); the SSRF guard still checks every
+                                   target, and a proxy on a private network needs --allow-net
       Ctrl-C stops cleanly: requests in flight end, outputs and the report are written, and the
       summary says what was kept (exit code 130).
 `;

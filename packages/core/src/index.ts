@@ -98,6 +98,7 @@ export type {
 export { createHttpClient } from './http/http-client.js';
 export type { HttpClient, HttpClientOptions, HttpRequest, HttpResponse } from './http/http-client.js';
 export { retryAfterMs, parseHttpDate } from './http/retry-after.js';
+export { checkRequestHeaders, checkContactAddress } from './http/request-headers.js';
 export { createAddressPolicy, parseCidr } from './http/address-guard.js';
 export type { AddressPolicy } from './http/address-guard.js';
 export type { BodyLimit } from './http/read-body.js';

@@ -10,3 +10,5 @@ export { matchPathOf } from './robots/url-path.js';
 export { normalizeEscapes } from './robots/percent-encoding.js';
 export { readBody } from './http/read-body.js';
 export type { ReadBody } from './http/read-body.js';
+export { FORBIDDEN_REQUEST_HEADERS } from './http/request-headers.js';
+export { parseProxyUrl, displayProxyUrl } from './http/proxy.js';

@@ -9,9 +9,11 @@
 
 import { setMaxListeners } from 'node:events';
 import PQueue from 'p-queue';
-import { createHttpClient, createRobotsGate, PolitelyError, type RobotsGate } from '@politely/core';
+import { createRobotsGate, PolitelyError, type RobotsGate } from '@politely/core';
 import { CrawlerEmitter, type CrawlerEventName, type CrawlerListener } from './events.js';
 import { createCrawlerRobotsFetch } from './fetch/robots-fetch.js';
+import { ownHttpClient } from './fetch/own-http-client.js';
+import { createCrawlCookies, type CrawlCookies } from './cookies/crawl-cookies.js';
 import { createKnownRobotsCheck } from './gate/known-robots.js';
 import { createFrontier, type Frontier } from './frontier/frontier.js';
 import type { FrontierStore } from './frontier/frontier-store.js';
@@ -82,16 +84,10 @@ class PoliteCrawler implements Crawler {
     const options = resolveCrawlerOptions(raw);
     this.options = options;
     this.pageBudget = { started: 0, max: options.maxPages };
-    const client =
-      raw.httpClient ??
-      createHttpClient({
-        blockPrivateNetworks: options.blockPrivateNetworks,
-        allowNet: options.allowNet,
-        connectTimeoutMs: options.connectTimeoutMs,
-        maxHeaderBytes: options.maxHeaderBytes,
-      });
+    const client = raw.httpClient ?? ownHttpClient(options);
     if (raw.httpClient === undefined) this.ownedClose.push(() => client.close());
     this.store = raw.store ?? createMemoryFrontierStore({ defaultHostPolicy: { delayMs: options.minDelayMs, maxInFlight: options.perHostConcurrency } });
+    this.cookies = createCrawlCookies(options.cookies, this.store, (error) => this.fail(error));
     this.gate =
       raw.gate ??
       createRobotsGate({
@@ -106,7 +102,7 @@ class PoliteCrawler implements Crawler {
             this.recorder.robotsRequests++;
             this.emitter.emit('request', { url: url.href, hostKey, kind: 'robots', at: startedAt });
           },
-        }),
+        }, { from: options.from, headers: options.headers }),
       });
     if (raw.gate === undefined) this.ownedClose.unshift(() => this.gate.close());
     const signal = raw.signal === undefined ? this.stop.signal : AbortSignal.any([raw.signal, this.stop.signal]);
@@ -162,6 +158,7 @@ class PoliteCrawler implements Crawler {
       signal,
       pageBudget: this.pageBudget,
       resourceKinds,
+      cookies: this.cookies.session,
       onFatal: (error) => this.fail(error),
     });
   }
@@ -169,6 +166,7 @@ class PoliteCrawler implements Crawler {
   private readonly signal: AbortSignal;
   private readonly pageBudget: { started: number; readonly max: number };
   private readonly crawlContext: CrawlContext;
+  private readonly cookies: CrawlCookies;
   private readonly plugins: ReturnType<typeof pluginContexts>;
   /** Seeds so far: the scope is derived from them, and grows with `enqueue`. */
   private readonly seedUrls: string[];
@@ -200,6 +198,7 @@ class PoliteCrawler implements Crawler {
     this.ran = true;
     this.recorder.start();
     try {
+      await this.cookies.restore();
       await this.frontier.add(this.options.seeds.map((seed) => ({ ...seed, depth: 0, priority: seed.priority ?? 0, skipScope: true })));
       for (const { plugin, context } of this.plugins) await plugin.start?.({ ...context, seeds: [...this.seedUrls] });
       await this.loop();
@@ -207,6 +206,8 @@ class PoliteCrawler implements Crawler {
       // A store that failed while seeding or claiming: in-flight work has ended (loop waits for it).
       this.fail(error);
     } finally {
+      // The session a resumed crawl goes on with.
+      await this.cookies.flush().catch((error: unknown) => this.fail(error));
       this.recorder.finish();
       for (const close of this.ownedClose) await close().catch(() => {});
       this.running = false;

@@ -1,7 +1,8 @@
 // createCrawler's options: every field documented with its default, validated once.
 
-import { productToken, type HttpClient, type RobotsCacheStore, type RobotsGate } from '@politely/core';
-import { optionChecks } from '@politely/core/internal';
+import { checkContactAddress, checkRequestHeaders, productToken, type HttpClient, type RobotsCacheStore, type RobotsGate } from '@politely/core';
+import { optionChecks, parseProxyUrl } from '@politely/core/internal';
+import { CookieJar } from 'tough-cookie';
 import type { CanonicalUrlOptions } from './frontier/canonical-url.js';
 import type { FrontierStore } from './frontier/frontier-store.js';
 import { resolveTrapDetection, type ResolvedTrapDetection, type TrapDetectionOptions } from './frontier/trap-detector.js';
@@ -20,6 +21,8 @@ export interface SeedRequest {
   readonly label?: string;
   /** Plain JSON carried with the request to its handler (`page.request.userData`), at most 64 KiB as JSON. @default {} */
   readonly userData?: Readonly<Record<string, unknown>>;
+  /** Headers for this request only (see `RequestOptions.headers`). @default {} */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** Latency-adaptive politeness, in the manner of Scrapy's AutoThrottle. */
@@ -83,6 +86,45 @@ export interface CrawlerOptions {
   readonly blockPrivateNetworks?: boolean;
   /** Networks allowed despite the guard, as CIDRs or addresses, e.g. `['127.0.0.0/8']` for a local test web. @default [] */
   readonly allowNet?: readonly string[];
+  /**
+   * Headers sent with every request the crawler makes: pages, plugin resources (sitemaps),
+   * redirect hops and robots.txt (e.g. `{ 'Accept-Language': 'en' }`). A request's own headers
+   * override them. Refused (`ERR_INVALID_OPTION`, naming the header): hop-by-hop headers
+   * (`Connection`, `Keep-Alive`, `TE`, `Trailer`, `Transfer-Encoding`, `Upgrade`,
+   * `Proxy-Connection`, `Proxy-Authorization`, `Proxy-Authenticate`), `Host`, `Content-Length`,
+   * `User-Agent` (that is `userAgent`), `From` (that is `from`), invalid names and values with
+   * CR, LF or NUL (see `checkRequestHeaders` of `@politely/core`).
+   * @default {}
+   */
+  readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * The e-mail address of the person responsible for the crawl, sent as `From` with every
+   * request, robots.txt included (RFC 9110 §10.1.2): what a polite crawler sends so that a site
+   * owner can reach a person. Must look like an address (`ops@example.com`).
+   * @default undefined (no From header)
+   */
+  readonly from?: string;
+  /**
+   * Cookies (RFC 6265, with tough-cookie), off unless asked for: `true` for a new jar, or a
+   * tough-cookie `CookieJar` of your own (pre-filled, say). A cookie a response sets (a page, a
+   * plugin resource, a redirect's 3xx) is sent on later requests that the RFC's domain and path
+   * rules allow, never to other sites. robots.txt is fetched without cookies and what it sets is
+   * ignored. A store with metadata (SQLite, Redis) keeps the jar (saved at most once a second
+   * while it changes, and when the run ends) and the next run on that store restores it, so a
+   * resumed crawl keeps its session; the memory store keeps it for one run.
+   * @default false
+   */
+  readonly cookies?: boolean | CookieJar;
+  /**
+   * One egress proxy for every request (`http://host:port`, or `http://user:password@host:port`),
+   * through undici's `ProxyAgent` (CONNECT tunnels). The SSRF guard still applies to every target:
+   * the crawler resolves each target's name itself and refuses a blocked address before the proxy
+   * is asked; and the proxy's own address must be globally reachable or allowed in `allowNet`
+   * (a private proxy given as an address is refused here, `ERR_INVALID_OPTION`). One proxy, no
+   * rotation: a polite crawler has one identity. Applies to the crawler's own HTTP client.
+   * @default undefined (direct connections)
+   */
+  readonly proxy?: string;
   /** Stops the crawl: nothing new is claimed, in-flight requests are aborted and their URLs go back to the store. */
   readonly signal?: AbortSignal;
   /** Requests in flight across all hosts. @default 16 */
@@ -169,7 +211,12 @@ export interface CrawlerOptions {
 }
 
 export interface ResolvedCrawlerOptions
-  extends Required<Omit<CrawlerOptions, 'store' | 'gate' | 'robotsCache' | 'httpClient' | 'allowNet' | 'signal' | 'adaptiveDelay' | 'handler' | 'handlers' | 'seeds' | 'plugins' | 'trapDetection'>> {
+  extends Required<
+    Omit<
+      CrawlerOptions,
+      'store' | 'gate' | 'robotsCache' | 'httpClient' | 'allowNet' | 'signal' | 'adaptiveDelay' | 'handler' | 'handlers' | 'seeds' | 'plugins' | 'trapDetection' | 'headers' | 'from' | 'cookies' | 'proxy'
+    >
+  > {
   readonly trapDetection: ResolvedTrapDetection | null;
   readonly plugins: readonly CrawlerPlugin[];
   readonly allowNet: readonly string[];
@@ -178,6 +225,12 @@ export interface ResolvedCrawlerOptions
   /** The handler for a request's label (see `handlers`). */
   readonly route: Router;
   readonly adaptiveDelay: Required<AdaptiveDelayOptions> | undefined;
+  /** Checked, names lower-cased. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly from: string | undefined;
+  /** The jar, when cookies are on. */
+  readonly cookies: CookieJar | undefined;
+  readonly proxy: string | undefined;
 }
 
 const check = optionChecks('createCrawler');
@@ -230,7 +283,20 @@ export function resolveCrawlerOptions(options: CrawlerOptions): ResolvedCrawlerO
     plugins: resolvePlugins(options.plugins ?? []),
     blockPrivateNetworks: check.flag('blockPrivateNetworks', options.blockPrivateNetworks, true),
     allowNet: check.networks('allowNet', options.allowNet),
+    headers: options.headers === undefined ? {} : checkRequestHeaders(options.headers, 'createCrawler: headers'),
+    from: options.from === undefined ? undefined : checkContactAddress(options.from, 'createCrawler: from'),
+    cookies: resolveCookies(options.cookies),
+    proxy: options.proxy === undefined ? undefined : parseProxyUrl(options.proxy, 'createCrawler').href,
   };
+}
+
+function resolveCookies(cookies: boolean | CookieJar | undefined): CookieJar | undefined {
+  if (cookies === undefined || cookies === false) return undefined;
+  if (cookies === true) return new CookieJar();
+  // Duck-typed: a jar from another copy of tough-cookie is a jar too.
+  const jar = cookies as Partial<CookieJar> | null;
+  if (typeof jar?.setCookie === 'function' && typeof jar.getCookieString === 'function' && typeof jar.serialize === 'function') return cookies;
+  return check.fail(`cookies must be true, false or a tough-cookie CookieJar, got ${String(cookies)}`);
 }
 
 function resolveTrap(trapDetection: TrapDetectionOptions | false | undefined): ResolvedTrapDetection | null {
@@ -267,6 +333,6 @@ function resolvePlugins(plugins: readonly CrawlerPlugin[]): readonly CrawlerPlug
 /** A seed as a request: its label and userData checked (ERR_INVALID_OPTION naming the seed). */
 function resolveSeed(seed: string | SeedRequest): SeedRequest {
   if (typeof seed === 'string') return { url: seed };
-  if (typeof seed !== 'object' || seed === null || typeof seed.url !== 'string') check.fail(`seeds must be URLs or { url, priority?, label?, userData? }, got ${JSON.stringify(seed)}`);
+  if (typeof seed !== 'object' || seed === null || typeof seed.url !== 'string') check.fail(`seeds must be URLs or { url, priority?, label?, userData?, headers? }, got ${JSON.stringify(seed)}`);
   return { url: seed.url, ...(seed.priority === undefined ? {} : { priority: seed.priority }), ...checkRequestData(seed.url, seed, 'ERR_INVALID_OPTION') };
 }

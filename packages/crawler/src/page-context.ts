@@ -15,6 +15,14 @@ export interface RequestOptions {
    * @default {}
    */
   readonly userData?: Readonly<Record<string, unknown>>;
+  /**
+   * Headers for this request only, over the crawl-wide `headers` (the crawler's `User-Agent` and
+   * `From` always win); kept on a redirect to the same origin, dropped on one to another.
+   * Hop-by-hop headers, `Host`, `Content-Length`, `User-Agent` and `From` are refused with
+   * ERR_INVALID_INPUT (`checkRequestHeaders`).
+   * @default {}
+   */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 export interface EnqueueOptions extends RequestOptions {

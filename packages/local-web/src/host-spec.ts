@@ -1,6 +1,7 @@
 // What one host serves, before it is bound to an address: its robots.txt, its resources by path,
 // and the facts the manifest needs (traps, sitemap contents).
 
+import type { IncomingHttpHeaders } from 'node:http';
 import { notFoundResource, statusResource, textResource, type Resource } from './resource.js';
 
 export interface HostSpec {
@@ -12,6 +13,11 @@ export interface HostSpec {
   readonly robotsTxt: string;
   /** Resources by path and query, exactly as requested (`/category/garden?page=2`). */
   readonly resources: ReadonlyMap<string, Resource>;
+  /**
+   * An answer that depends on the request's headers (a consent wall reads the Cookie header),
+   * asked before `resources` for every path but `/robots.txt`; `undefined` to serve `resources`.
+   */
+  readonly answer?: (path: string, headers: IncomingHttpHeaders) => Resource | undefined;
   /** Resources generated on request (traps, fleets); `undefined` for a 404. */
   readonly resolve?: (path: string) => Resource | undefined;
   /** Path prefixes of crawler traps. */

@@ -9,6 +9,12 @@ export type { DemoProduct, DemoCategory } from './demo/catalog.js';
 export { demoArticles, DEMO_TAGS } from './demo/articles.js';
 export type { DemoArticle } from './demo/articles.js';
 
+export { startConsentWeb } from './consent/consent-web.js';
+export type { ConsentWebOptions } from './consent/consent-web.js';
+export { CONSENT_COOKIE, CONSENT_ACCEPT_PATH } from './consent/consent-site.js';
+export { consentRecipes } from './consent/recipes.js';
+export type { ConsentRecipe } from './consent/recipes.js';
+
 export { startFleet, resolveFleetOptions, MAX_FLEET_HOSTS } from './fleet/fleet.js';
 export type { FleetOptions, ResolvedFleetOptions } from './fleet/fleet.js';
 export type { FleetPageProfile } from './fleet/fleet-page.js';

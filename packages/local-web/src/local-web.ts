@@ -48,12 +48,13 @@ export async function startLocalWeb(setup: LocalWebSetup): Promise<LocalWeb> {
     }
     const isRead = req.method === 'GET' || req.method === 'HEAD';
     const resource = isRead
-      ? resourceAt(spec, path)
+      ? ((path === '/robots.txt' ? undefined : spec.answer?.(path, req.headers)) ?? resourceAt(spec, path))
       : statusResource(405, 'Method not allowed.\n', { allow: 'GET, HEAD' });
     sendResource(req, res, resource, setup.gzip);
     const userAgent = req.headers['user-agent'];
     const method = req.method ?? 'GET';
-    log.push({ origin: host.origin, host: spec.name, method, path, userAgent, status: res.statusCode, atMs, dateMs });
+    const cookie = req.headers.cookie;
+    log.push({ origin: host.origin, host: spec.name, method, path, userAgent, status: res.statusCode, atMs, dateMs, ...(cookie === undefined ? {} : { cookie }) });
   };
 
   bound = await listenHosts(setup.hostCount, setup.firstAddress, setup.port, serve);

@@ -2,6 +2,7 @@
 //   node packages/local-web/dist/serve.js [--port 8080] [--first-address 2] [--json]
 //   node packages/local-web/dist/serve.js --fleet 50x200 [--crawl-delay 0.5] [--sitemaps]
 //   node packages/local-web/dist/serve.js --hostile [--first-address 60] [--json]
+//   node packages/local-web/dist/serve.js --consent [--first-address 70] [--json]
 // --hostile starts the hostile web instead (127.0.0.60–67 by default); its --json adds `cases` and
 // `goodPageUrls`, and leaves out robots.txt bodies over 64 KiB (`robotsTxt: null`, `robotsTxtBytes`).
 // --port defaults to 8080 for friendly URLs and falls back to a free port if 8080 is taken.
@@ -10,6 +11,7 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { startConsentWeb } from './consent/consent-web.js';
 import { startDemoWeb } from './demo/demo-web.js';
 import { LocalWebError } from './errors.js';
 import { startFleet } from './fleet/fleet.js';
@@ -31,17 +33,20 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
       'crawl-delay': { type: 'string' },
       sitemaps: { type: 'boolean' },
       hostile: { type: 'boolean' },
+      consent: { type: 'boolean' },
       json: { type: 'boolean' },
     },
     strict: true,
   });
   const hostile = values.hostile === true;
-  if (hostile && values.fleet !== undefined) {
-    throw new LocalWebError('ERR_INVALID_OPTION', 'serve: --hostile and --fleet start different webs; choose one');
+  const consent = values.consent === true;
+  if ([hostile, consent, values.fleet !== undefined].filter(Boolean).length > 1) {
+    throw new LocalWebError('ERR_INVALID_OPTION', 'serve: --hostile, --consent and --fleet start different webs; choose one');
   }
-  const firstAddress = values['first-address'] === undefined ? (hostile ? 60 : 2) : Number(values['first-address']);
+  const firstAddress = values['first-address'] === undefined ? (hostile ? 60 : consent ? 70 : 2) : Number(values['first-address']);
   const start = (port: number): Promise<LocalWeb> => {
     if (hostile) return startHostileWeb({ port, firstAddress });
+    if (consent) return startConsentWeb({ port, firstAddress });
     if (values.fleet === undefined) return startDemoWeb({ port, firstAddress });
     const [hosts, pages] = values.fleet.split('x').map(Number);
     const delay = values['crawl-delay'];

@@ -12,6 +12,8 @@ export interface LoggedRequest {
   readonly path: string;
   /** The `User-Agent` header, if one was sent. */
   readonly userAgent: string | undefined;
+  /** The `Cookie` header, if one was sent (logged by the demo web, fleets and the consent web). */
+  readonly cookie?: string;
   /** The status code of the response; 0 when none was sent (the hostile web's silent host, a garbage status line). */
   readonly status: number;
   /** Arrival time, `performance.now()` of this process (ms, monotonic): use it for gaps. */

@@ -13,6 +13,7 @@
 //                               nb its hold (the latest Retry-After/backoff; r is never set before it)
 //   <prefix>l:<leaseId>   HASH  one lease: h hostKey, e encoded entry, p queue priority, x expiry, b clock before,
 //                               w its worker (lease ids are `<workerId>.<n>`, chosen by the worker)
+//   <prefix>data          HASH  the crawl's metadata: key → JSON value (saveMetadata; the crawler's cookie jar)
 //   <prefix>workers       ZSET  worker id → the end of its registration (Redis time, ms; 0 = closed)
 //   <prefix>wl:<workerId> SET   the worker's lease ids
 //   <prefix>robots:<origin>       STRING  a robots.txt record (JSON), expiring some time after it goes stale
@@ -51,6 +52,8 @@ export function frontierKeys(prefix: string): readonly [string, string, string, 
   return [`${prefix}meta`, `${prefix}ready`, `${prefix}hosts`, `${prefix}leases`, `${prefix}seen`, `${prefix}workers`];
 }
 
+/** The hash of the crawl's metadata (`saveMetadata` / `loadMetadata`). */
+export const metadataKey = (prefix: string): string => `${prefix}data`;
 export const robotsKey = (prefix: string, origin: string): string => `${prefix}robots:${origin}`;
 export const robotsLockKey = (prefix: string, origin: string): string => `${prefix}robots-lock:${origin}`;
 

@@ -31,7 +31,7 @@ import {
 import { openRedis, type OpenedRedis, type RedisConnection, type RedisLinkOptions } from './connection.js';
 import { decodeEntry, encodeEntry } from './entry-codec.js';
 import { CRAWL_GONE, FRONTIER_SCRIPT_KEY_COUNT, FRONTIER_SCRIPTS, type FrontierCommands } from './frontier-scripts.js';
-import { frontierKeys, invalid, resolveKeyPrefix, type RedisKeyOptions } from './keys.js';
+import { frontierKeys, invalid, metadataKey, resolveKeyPrefix, type RedisKeyOptions } from './keys.js';
 import { queuePriorityOf } from './queue-score.js';
 
 export interface RedisFrontierStoreOptions extends RedisKeyOptions, RedisLinkOptions {
@@ -135,6 +135,14 @@ export interface RedisFrontierStore extends FrontierStore {
    * ERR_STORE (Redis unreachable) or ERR_INVALID_OPTION (no such database).
    */
   ready(): Promise<void>;
+  /**
+   * Stores a JSON value under `key` with the crawl (a hash beside its frontier), replacing what
+   * was there: shared by every worker of the crawl, deleted with it. The crawler keeps its cookie
+   * jar so (`politely:cookie-jar`); the last worker to save wins.
+   */
+  saveMetadata(key: string, value: unknown): Promise<void>;
+  /** The JSON value stored under `key`, or undefined. */
+  loadMetadata<T = unknown>(key: string): Promise<T | undefined>;
 }
 
 /** A FrontierStore in Redis, shared by every worker that opens the same crawl id. */
@@ -265,6 +273,17 @@ class Store implements RedisFrontierStore {
       hosts.push({ hostKey: String(flat[i]), queued: Number(flat[i + 1]), inFlight: Number(flat[i + 2]), done: Number(flat[i + 3]), readyAt: Number(flat[i + 4]) });
     }
     return hosts;
+  }
+
+  async saveMetadata(key: string, value: unknown): Promise<void> {
+    const json = JSON.stringify(value);
+    if (json === undefined) throw new PolitelyError('ERR_INVALID_INPUT', `saveMetadata '${key}': the value is not JSON`);
+    await this.call('saveMetadata', () => this.connection.redis.hset(metadataKey(this.options.prefix), key, json));
+  }
+
+  async loadMetadata<T = unknown>(key: string): Promise<T | undefined> {
+    const json = await this.call('loadMetadata', () => this.connection.redis.hget(metadataKey(this.options.prefix), key));
+    return json === null ? undefined : (JSON.parse(json) as T);
   }
 
   /**

@@ -10,6 +10,7 @@ import { HELP, parseCrawlOptions, type CrawlCommandOptions } from '../crawl/craw
 import type { CrawlSessionConfig } from '../crawl/crawl-session.js';
 import { checkWritable, openPageOutputs } from '../crawl/output-files.js';
 import { openStore, type OpenedStore } from '../crawl/store-option.js';
+import { egressSettings } from '../crawl/egress-options.js';
 
 export async function runCrawl(args: readonly string[], io: Io): Promise<ExitCode> {
   const options = parseCrawlOptions(args);
@@ -65,6 +66,10 @@ function crawlerOptionsOf(options: CrawlCommandOptions, plugins: readonly Crawle
     requestTimeoutMs: options.requestTimeoutMs,
     allowNet: options.allowNet,
     plugins,
+    headers: options.headers,
+    cookies: options.cookies,
+    ...(options.from === undefined ? {} : { from: options.from }),
+    ...(options.proxy === undefined ? {} : { proxy: options.proxy }),
     ...(options.maxPages === undefined ? {} : { maxPages: options.maxPages }),
     ...(options.maxDepth === undefined ? {} : { maxDepth: options.maxDepth }),
     ...(options.maxPagesPerHost === undefined ? {} : { maxPagesPerHost: options.maxPagesPerHost }),
@@ -97,6 +102,7 @@ function settingsOf(options: CrawlCommandOptions): [string, string][] {
   ];
   for (const [flag, value] of limits) if (value !== undefined) settings.push([flag, String(value)]);
   if (!options.trapDetection) settings.push(['--no-traps', 'trap heuristic off']);
+  settings.push(...egressSettings(options));
   return settings;
 }
 

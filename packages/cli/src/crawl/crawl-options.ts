@@ -9,6 +9,7 @@ import { parseHttpUrl } from '../input/http-url.js';
 import { durationOption, wholeNumberOption } from '../input/parse-number.js';
 import { quoteInput } from '../input/quote-input.js';
 import { parseOptions } from '../parse-options.js';
+import { parseEgressOptions, type EgressOptions } from './egress-options.js';
 import { CRAWL_USAGE } from '../usage.js';
 
 export const SCOPES: readonly ScopeMode[] = ['same-origin', 'same-host', 'same-domain', 'any'];
@@ -18,7 +19,7 @@ export type LogFormat = (typeof LOG_FORMATS)[number];
 /** Where the frontier lives: memory (lost on exit), a SQLite file, or a Redis database. */
 export type StoreSpec = { readonly kind: 'memory' } | { readonly kind: 'sqlite'; readonly path: string } | { readonly kind: 'redis'; readonly url: string };
 
-export interface CrawlCommandOptions {
+export interface CrawlCommandOptions extends EgressOptions {
   readonly userAgent: string;
   readonly seeds: readonly string[];
   readonly maxPages: number | undefined;
@@ -75,6 +76,10 @@ const OPTIONS = {
   log: { type: 'string' },
   'status-interval': { type: 'string' },
   'allow-net': { type: 'string', multiple: true },
+  header: { type: 'string', multiple: true },
+  from: { type: 'string' },
+  cookies: { type: 'boolean' },
+  proxy: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -129,6 +134,7 @@ export function parseCrawlOptions(args: readonly string[]): CrawlCommandOptions 
     log: values.log === undefined ? undefined : oneOf('--log', values.log, LOG_FORMATS),
     statusIntervalMs: optional(values['status-interval'], (v) => durationOption('crawl', '--status-interval', v, 1)) ?? 2000,
     allowNet: (values['allow-net'] ?? []).map((cidr) => network('crawl', '--allow-net', cidr)),
+    ...parseEgressOptions(values),
   };
 }
 

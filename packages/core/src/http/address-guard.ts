@@ -222,3 +222,19 @@ export function createGuardedLookup(policy: AddressPolicy) {
     });
   };
 }
+
+/**
+ * Resolves `hostname` through the guarded lookup and rejects with the guard's `ERR_ADDRESS_BLOCKED`
+ * if any of its addresses is refused; an IP literal is judged as it is. For connections the
+ * client does not open itself: through a proxy, the proxy resolves the target's name, so the
+ * client checks the name first (a name whose answer changes between the two lookups can still
+ * slip through: the proxy's own egress rules are the second line).
+ */
+export function checkHostAllowed(hostname: string, policy: AddressPolicy): Promise<void> {
+  const literal = hostname.replace(/^\[|\]$/g, '');
+  if (isIP(literal) !== 0) return policy.allows(literal) ? Promise.resolve() : Promise.reject(blockedAddressError(hostname, literal));
+  const lookup = createGuardedLookup(policy);
+  return new Promise((resolve, reject) => {
+    lookup(hostname, { all: true }, (error) => (error === null ? resolve() : reject(error)));
+  });
+}

@@ -5,7 +5,8 @@
 import { Agent, type Dispatcher } from 'undici';
 import { PolitelyError } from '../errors.js';
 import { isIP } from 'node:net';
-import { blockedAddressError, createAddressPolicy, createGuardedLookup, type AddressPolicy } from './address-guard.js';
+import { blockedAddressError, checkHostAllowed, createAddressPolicy, createGuardedLookup, type AddressPolicy } from './address-guard.js';
+import { createProxyAgent, parseProxyUrl } from './proxy.js';
 import { readBody, type BodyLimit } from './read-body.js';
 
 export interface HttpClientOptions {
@@ -47,6 +48,16 @@ export interface HttpClientOptions {
    * @default []
    */
   readonly allowNet?: readonly string[];
+  /**
+   * One egress proxy every request goes through (`http://host:port`, optionally
+   * `http://user:password@host:port`), tunnelled with CONNECT by undici's `ProxyAgent`. With
+   * `blockPrivateNetworks`, the guard still judges every target: the client resolves the
+   * target's name itself and refuses a blocked address before anything is sent (the proxy would
+   * otherwise resolve it unchecked); and the proxy's own address must be globally reachable or
+   * in `allowNet` (a refused IP literal throws `ERR_INVALID_OPTION` here). Ignored with `dispatcher`.
+   * @default undefined (direct connections)
+   */
+  readonly proxy?: string;
 }
 
 export interface HttpRequest {
@@ -69,6 +80,11 @@ export interface HttpResponse {
   header(name: string): string | undefined;
   /** All headers, names lower-cased. */
   readonly headers: Readonly<Record<string, string>>;
+  /**
+   * Every value of a header as received, unjoined, by case-insensitive name (`Set-Cookie`, whose
+   * values cannot be joined with commas); empty when the header is absent.
+   */
+  headerValues(name: string): readonly string[];
   readonly body: Uint8Array;
   readonly truncated: boolean;
   /** Milliseconds from sending to the response head, and to the last body byte. */
@@ -82,34 +98,55 @@ export interface HttpClient {
 
 export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
   const policy = options.blockPrivateNetworks === true ? createAddressPolicy(options.allowNet ?? []) : undefined;
-  const ownAgent =
-    options.dispatcher === undefined
-      ? new Agent({
-          connect: {
-            timeout: options.connectTimeoutMs ?? 10_000,
-            ...(policy === undefined ? {} : { lookup: createGuardedLookup(policy) }),
-          },
-          keepAliveTimeout: options.keepAliveTimeoutMs ?? 4_000,
-          maxHeaderSize: options.maxHeaderBytes ?? 65_536,
-          connections: options.connectionsPerOrigin ?? 4,
-        })
-      : undefined;
+  const proxy = options.dispatcher === undefined && options.proxy !== undefined ? parseProxyUrl(options.proxy, 'createHttpClient') : undefined;
+  const limits = {
+    connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
+    keepAliveTimeoutMs: options.keepAliveTimeoutMs ?? 4_000,
+    maxHeaderBytes: options.maxHeaderBytes ?? 65_536,
+    connectionsPerOrigin: options.connectionsPerOrigin ?? 4,
+  };
+  const ownAgent: Dispatcher | undefined =
+    options.dispatcher !== undefined
+      ? undefined
+      : proxy !== undefined
+        ? createProxyAgent({ proxy, policy, ...limits })
+        : new Agent({
+            connect: {
+              timeout: limits.connectTimeoutMs,
+              ...(policy === undefined ? {} : { lookup: createGuardedLookup(policy) }),
+            },
+            keepAliveTimeout: limits.keepAliveTimeoutMs,
+            maxHeaderSize: limits.maxHeaderBytes,
+            connections: limits.connectionsPerOrigin,
+          });
   const dispatcher: Dispatcher = options.dispatcher ?? ownAgent!;
+  const guard = policy === undefined ? undefined : { policy, resolveTargets: proxy !== undefined };
   return {
-    get: (request) => get(dispatcher, request, policy),
+    get: (request) => get(dispatcher, request, guard),
     close: () => (ownAgent === undefined ? Promise.resolve() : ownAgent.close()),
   };
 }
 
-async function get(dispatcher: Dispatcher, request: HttpRequest, policy: AddressPolicy | undefined): Promise<HttpResponse> {
+/** How `get` applies the SSRF guard before sending. */
+interface TargetGuard {
+  readonly policy: AddressPolicy;
+  /** Resolve and judge the target's name here (through a proxy, no lookup of ours sees it). */
+  readonly resolveTargets: boolean;
+}
+
+async function get(dispatcher: Dispatcher, request: HttpRequest, guard: TargetGuard | undefined): Promise<HttpResponse> {
   const deadline = AbortSignal.timeout(request.timeoutMs);
   const signal = request.signal === undefined ? deadline : AbortSignal.any([request.signal, deadline]);
   const started = performance.now();
   try {
     const url = new URL(request.url);
-    // An IP literal never goes through DNS, so the guard's lookup would not see it: check it here.
-    const literal = url.hostname.replace(/^\[|\]$/g, '');
-    if (policy !== undefined && isIP(literal) !== 0 && !policy.allows(literal)) throw blockedAddressError(url.hostname, literal);
+    if (guard?.resolveTargets === true) {
+      await checkHostAllowed(url.hostname, guard.policy);
+    } else if (guard !== undefined) {
+      // An IP literal never goes through DNS, so the guard's lookup would not see it: check it here.
+      const literal = url.hostname.replace(/^\[|\]$/g, '');
+      if (isIP(literal) !== 0 && !guard.policy.allows(literal)) throw blockedAddressError(url.hostname, literal);
+    }
     const response = await dispatcher.request({
       origin: url.origin,
       path: `${url.pathname}${url.search}`,
@@ -136,6 +173,7 @@ async function get(dispatcher: Dispatcher, request: HttpRequest, policy: Address
       status: response.statusCode,
       headers,
       header: (name) => headers[name.toLowerCase()],
+      headerValues: (name) => valuesOf(response.headers[name.toLowerCase()]),
       body,
       truncated,
       timing: { headersMs, totalMs: performance.now() - started },
@@ -151,6 +189,10 @@ function flattenHeaders(raw: Record<string, string | string[] | undefined>): Rec
     if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
   }
   return headers;
+}
+
+function valuesOf(raw: string | string[] | undefined): readonly string[] {
+  return raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
 }
 
 const UNDICI_TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);

@@ -3,6 +3,7 @@
 
 import { PolitelyError, type BodyLimit, type HttpClient, type HttpResponse } from '@politely/core';
 import type { SkipReason } from '../skip-reasons.js';
+import { outgoingHeaders, type RequestProfile } from './request-profile.js';
 
 export type PageFetchOutcome =
   | { readonly kind: 'response'; readonly response: HttpResponse }
@@ -12,9 +13,8 @@ export type PageFetchOutcome =
   /** A network failure or timeout (retryable: retry with backoff), or an answer that is not HTTP (not retryable). */
   | { readonly kind: 'failure'; readonly error: PolitelyError; readonly retryable: boolean };
 
-export interface PageFetchSettings {
+export interface PageFetchSettings extends RequestProfile {
   readonly client: HttpClient;
-  readonly userAgent: string;
   readonly bodyLimit: BodyLimit;
   readonly accept: string;
   readonly timeoutMs: number;
@@ -22,12 +22,17 @@ export interface PageFetchSettings {
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
-export async function fetchPage(url: string, settings: PageFetchSettings, signal: AbortSignal): Promise<PageFetchOutcome> {
+/**
+ * Fetches `url` with the crawl's headers and the request's own (`ownHeaders`); with cookies on,
+ * sends the jar's cookies for the URL and stores what the response sets (a redirect's too).
+ */
+export async function fetchPage(url: string, settings: PageFetchSettings, signal: AbortSignal, ownHeaders?: Readonly<Record<string, string>>): Promise<PageFetchOutcome> {
   let response: HttpResponse;
   try {
+    const cookie = settings.cookies === undefined ? '' : await settings.cookies.cookieFor(url);
     response = await settings.client.get({
       url,
-      headers: { 'user-agent': settings.userAgent, accept: settings.accept },
+      headers: outgoingHeaders(settings, { accept: settings.accept }, ownHeaders, cookie),
       signal,
       timeoutMs: settings.timeoutMs,
       bodyLimit: settings.bodyLimit,
@@ -40,6 +45,7 @@ export async function fetchPage(url: string, settings: PageFetchSettings, signal
     if (failure.code === 'ERR_ABORTED') throw failure;
     return { kind: 'failure', error: failure, retryable: failure.code !== 'ERR_PROTOCOL' };
   }
+  await settings.cookies?.remember(url, response.headerValues('set-cookie'));
   const location = response.header('location');
   if (REDIRECT_STATUSES.has(response.status) && location !== undefined && location.trim() !== '') {
     return { kind: 'redirect', response, location: location.trim() };

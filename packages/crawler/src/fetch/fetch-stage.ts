@@ -13,10 +13,10 @@ import { clockAfterFailure, clockAfterResponse, isRetryableStatus, pacedAfter, r
 import type { ResourceProcessor } from '../plugin.js';
 import type { StatsRecorder } from '../stats.js';
 import { fetchPage } from './fetch-page.js';
+import type { RequestProfile } from './request-profile.js';
 
-export interface FetchStageSettings {
+export interface FetchStageSettings extends RequestProfile {
   readonly client: HttpClient;
-  readonly userAgent: string;
   readonly maxBodyBytes: number;
   readonly requestTimeoutMs: number;
   readonly maxRetries: number;
@@ -65,11 +65,15 @@ export async function fetchStage(
     {
       client: settings.client,
       userAgent: settings.userAgent,
+      from: settings.from,
+      headers: settings.headers,
+      cookies: settings.cookies,
       bodyLimit: processor?.bodyLimit ?? { maxBytes: settings.maxBodyBytes, atLimit: 'fail' },
       accept: processor === undefined ? PAGE_ACCEPT : (processor.accept ?? '*/*'),
       timeoutMs: settings.requestTimeoutMs,
     },
     settings.signal,
+    entry.headers,
   );
   const endedAt = Date.now();
   const latencyMs = endedAt - startedAt;

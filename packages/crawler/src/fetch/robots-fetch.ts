@@ -1,23 +1,33 @@
 // The robots gate's fetch, as the crawler provides it: the crawler's own HTTP client (with its
 // SSRF guard) and User-Agent, and every robots.txt request counted and reported as a request to
-// its host. What the fetch meant for the crawl (it used the host's turn, the address was
-// refused) comes back in the gate's answer, not through here.
+// its host. Its requests carry the crawl-wide headers and `From` like every request, but no
+// cookies: robots.txt is the same for every visitor (RFC 9309), so it is fetched without a
+// session and what it sets is not kept (a consent wall must not stand before it, and a robots.txt
+// record shared through a cache must not depend on one crawl's session). What the fetch meant
+// for the crawl (it used the host's turn, the address was refused) comes back in the gate's
+// answer, not through here.
 
 import type { HttpClient, RobotsFetch } from '@politely/core';
+import { outgoingHeaders, type RequestProfile } from './request-profile.js';
+
+const ROBOTS_DEFAULTS = { accept: 'text/plain,*/*;q=0.5' };
 
 export interface RobotsFetchHooks {
   /** Called as each robots.txt request starts (for stats and the `request` event). */
   readonly onRequest: (url: URL, startedAt: number) => void;
 }
 
-export function createCrawlerRobotsFetch(client: HttpClient, timeoutMs: number, hooks: RobotsFetchHooks): RobotsFetch {
+/** The crawl-wide part of every robots.txt request (the User-Agent is the gate's). */
+export type RobotsRequestProfile = Pick<RequestProfile, 'from' | 'headers'>;
+
+export function createCrawlerRobotsFetch(client: HttpClient, timeoutMs: number, hooks: RobotsFetchHooks, profile: RobotsRequestProfile = {}): RobotsFetch {
   return async (request) => {
     const url = new URL(request.url);
     hooks.onRequest(url, Date.now());
     // A refusal by the SSRF guard rejects with its PolitelyError as is: the gate keeps its code.
     const response = await client.get({
       url: request.url,
-      headers: { 'user-agent': request.userAgent, accept: 'text/plain,*/*;q=0.5' },
+      headers: outgoingHeaders({ ...profile, userAgent: request.userAgent }, ROBOTS_DEFAULTS, undefined),
       signal: request.signal,
       timeoutMs,
       bodyLimit: { maxBytes: request.maxBytes, atLimit: 'truncate' },

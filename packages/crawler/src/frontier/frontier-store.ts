@@ -28,7 +28,12 @@ export interface FrontierEntry {
   readonly label?: string;
   /** The user's data carried with the request to its handler (plain JSON). */
   readonly userData?: Readonly<Record<string, unknown>>;
-  /** Headers for this request only (checked when it was enqueued). */
+  /**
+   * This request's own headers (names lower-cased), checked with `checkRequestHeaders` of
+   * `@politely/core` when the request was made. Sent over the crawl-wide `headers`; the
+   * crawler's `User-Agent` and `From` always win. A redirect hop to the same origin keeps them;
+   * a hop to another origin drops them (like credentials in a browser's redirect).
+   */
   readonly headers?: Readonly<Record<string, string>>;
 }
 
@@ -164,5 +169,13 @@ export interface FrontierStore {
   counts(): Promise<FrontierCounts>;
   /** The busiest hosts first, at most `limit`. */
   hostCounts(limit?: number): Promise<HostCounts[]>;
+  /**
+   * Keeps a small JSON value under `key` with the crawl, replacing what was there (the crawler
+   * keeps its cookie jar so, under `politely:cookie-jar`). Optional: a durable store (SQLite,
+   * Redis) has it, so a resumed crawl finds the value; without it nothing outlives the run.
+   */
+  saveMetadata?(key: string, value: unknown): Promise<void>;
+  /** The JSON value `saveMetadata` kept under `key`, or undefined. Optional, with `saveMetadata`. */
+  loadMetadata?<T = unknown>(key: string): Promise<T | undefined>;
   close(): Promise<void>;
 }

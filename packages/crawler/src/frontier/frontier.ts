@@ -26,7 +26,7 @@ export interface FrontierRequest {
   readonly label?: string;
   /** The user's data (checked by `checkRequestData`). */
   readonly userData?: Readonly<Record<string, unknown>>;
-  /** Headers for this request only (checked where they were given). */
+  /** The request's own headers, already checked (see `FrontierEntry.headers`). */
   readonly headers?: Readonly<Record<string, string>>;
 }
 

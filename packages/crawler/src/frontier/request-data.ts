@@ -1,9 +1,9 @@
-// What a user's request carries besides its URL: a label (which route handles it) and userData
-// (plain JSON that travels with it through every store, a resume and a redirect). Checked where
-// it enters the crawl (seeds, `crawler.enqueue`, `page.enqueue`), so that a store never holds
-// what it could not give back unchanged. PURE.
+// What a user's request carries besides its URL: a label (which route handles it), userData
+// (plain JSON that travels with it through every store, a resume and a redirect) and its own
+// headers. Checked where it enters the crawl (seeds, `crawler.enqueue`, `page.enqueue`), so that
+// a store never holds what it could not give back unchanged, nor a header it must not send. PURE.
 
-import { PolitelyError } from '@politely/core';
+import { checkRequestHeaders, PolitelyError } from '@politely/core';
 
 /** A JSON value as it survives `JSON.stringify` → `JSON.parse` unchanged. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
@@ -24,15 +24,17 @@ export interface RequestData {
   readonly label?: string;
   /** Plain JSON carried with the request to its handler (≤ 64 KiB as JSON). */
   readonly userData?: UserData;
+  /** Headers for this request only (checked by `checkRequestHeaders`; names lower-cased). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /**
- * Checks the label and userData of the request for `url`; throws ERR_INVALID_INPUT naming the
+ * Checks the label, userData and headers of the request for `url`; throws ERR_INVALID_INPUT naming the
  * URL and what is wrong (`code` lets seeds, checked with the options, use ERR_INVALID_OPTION).
  * Returns the data in the form stored: fields absent when not given.
  */
 export function checkRequestData(url: string, data: RequestData, code: 'ERR_INVALID_INPUT' | 'ERR_INVALID_OPTION' = 'ERR_INVALID_INPUT'): RequestData {
-  const { label, userData } = data;
+  const { label, userData, headers } = data;
   const fail = (message: string): never => {
     throw new PolitelyError(code, `request ${url}: ${message}`);
   };
@@ -47,7 +49,12 @@ export function checkRequestData(url: string, data: RequestData, code: 'ERR_INVA
     const bytes = Buffer.byteLength(JSON.stringify(userData));
     if (bytes > MAX_USER_DATA_BYTES) fail(`userData is ${bytes} bytes as JSON, over the ${MAX_USER_DATA_BYTES}-byte cap`);
   }
-  return { ...(label === undefined ? {} : { label }), ...(userData === undefined ? {} : { userData }) };
+  const checkedHeaders = headers === undefined ? undefined : checkRequestHeaders(headers, `request ${url}: headers`, code);
+  return {
+    ...(label === undefined ? {} : { label }),
+    ...(userData === undefined ? {} : { userData }),
+    ...(checkedHeaders === undefined || Object.keys(checkedHeaders).length === 0 ? {} : { headers: checkedHeaders }),
+  };
 }
 
 /** Where `value` would not come back from JSON as it went in, or undefined. */

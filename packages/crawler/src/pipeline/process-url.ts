@@ -19,6 +19,7 @@ import type { StatsRecorder } from '../stats.js';
 import { done, handBack, released, skipped, type ClockChange, type UrlOutcome } from '../outcome.js';
 import type { CrawlReporter } from '../reporter.js';
 import { LeaseSettler } from './settle.js';
+import type { CookieSession } from '../cookies/cookie-session.js';
 
 export interface ProcessorDeps {
   readonly options: ResolvedCrawlerOptions;
@@ -35,6 +36,8 @@ export interface ProcessorDeps {
   readonly pageBudget: { started: number; readonly max: number };
   /** Plugin resource kinds (anything but `page`): each kind's processor and its plugin's context. */
   readonly resourceKinds: ReadonlyMap<string, PluginResourceKind>;
+  /** The crawl's cookies, when on. */
+  readonly cookies?: CookieSession | undefined;
   /**
    * Called with an error that ends the crawl (a fatal handler error, a store that failed): the
    * lease was handed back first, so the URL stays in the store.
@@ -71,6 +74,9 @@ export class UrlProcessor {
     this.fetch = {
       client: deps.client,
       userAgent: options.userAgent,
+      from: options.from,
+      headers: options.headers,
+      cookies: deps.cookies,
       maxBodyBytes: options.maxBodyBytes,
       requestTimeoutMs: options.requestTimeoutMs,
       maxRetries: options.maxRetries,

@@ -14,6 +14,7 @@ const UA = 'RouteBot/1.0 (+http://example.invalid/bot)';
 let server: Server;
 let base: string;
 const requested: string[] = [];
+const headersOf = new Map<string, import('node:http').IncomingHttpHeaders>();
 
 const html = (body: string): string => `<!doctype html><html><head><title>t</title></head><body>${body}</body></html>`;
 const PAGES: Record<string, string> = {
@@ -31,6 +32,7 @@ beforeAll(async () => {
   server = createServer((req, res) => {
     const path = req.url ?? '';
     requested.push(path);
+    headersOf.set(path, req.headers);
     if (path === '/robots.txt') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /p/tools-2\n');
     const redirect = /^\/go\/(.+)$/.exec(path);
     if (redirect !== null) return void res.writeHead(302, { location: `/p/${redirect[1]}` }).end();
@@ -44,6 +46,7 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 beforeEach(() => {
   requested.length = 0;
+  headersOf.clear();
 });
 
 interface Seen {
@@ -178,6 +181,46 @@ describe('routes, labels and userData', () => {
       ['/p/garden-2', { when: 'during' }],
       ['/p/tools-1', { when: 'during' }],
     ]);
+  });
+});
+
+describe('per-request headers', () => {
+  it('go with the request they were enqueued with (seeds, page.enqueue, crawler.enqueue, enqueueLinks), over the crawl-wide ones', async () => {
+    await crawl(
+      {
+        seeds: [{ url: `${base}/`, headers: { 'X-Seed': 'home' } }],
+        headers: { 'accept-language': 'en', 'x-crawl': 'all' },
+        followLinks: false,
+        handlers: {
+          default: async (page) => {
+            await page.enqueue(`${base}/about`, { headers: { 'Accept-Language': 'de' }, label: 'PLAIN' });
+            await page.enqueueLinks({ selector: 'a.category', headers: { 'x-list': 'categories' }, label: 'PLAIN' });
+          },
+          PLAIN: () => {},
+        },
+      },
+      async (crawler) => void (await crawler.enqueue(`${base}/next`, { headers: { 'x-outside': '1' }, label: 'PLAIN' })),
+    );
+    expect(headersOf.get('/')).toMatchObject({ 'x-seed': 'home', 'accept-language': 'en', 'x-crawl': 'all' });
+    expect(headersOf.get('/about')).toMatchObject({ 'accept-language': 'de', 'x-crawl': 'all' });
+    expect(headersOf.get('/about')).not.toHaveProperty('x-seed');
+    expect(headersOf.get('/cat/garden')).toMatchObject({ 'x-list': 'categories', 'accept-language': 'en' });
+    expect(headersOf.get('/cat/tools')).toMatchObject({ 'x-list': 'categories' });
+    expect(headersOf.get('/next')).toMatchObject({ 'x-outside': '1', 'user-agent': UA });
+    // robots.txt gets the crawl-wide headers, never a request's own.
+    expect(headersOf.get('/robots.txt')).toMatchObject({ 'x-crawl': 'all' });
+    expect(headersOf.get('/robots.txt')).not.toHaveProperty('x-seed');
+  });
+
+  it('refuses a hop-by-hop header, Host, User-Agent or From with ERR_INVALID_INPUT naming the header', async () => {
+    const crawler = createCrawler({ userAgent: UA, allowNet: ['127.0.0.0/8'] });
+    for (const name of ['Connection', 'Transfer-Encoding', 'Host', 'User-Agent', 'From']) {
+      const refusal = await crawler.enqueue(`${base}/`, { headers: { [name]: 'x' } }).then(() => null, (error: unknown) => error);
+      expect(refusal, name).toBeInstanceOf(PolitelyError);
+      expect((refusal as PolitelyError).code).toBe('ERR_INVALID_INPUT');
+      expect((refusal as Error).message).toContain(name.toLowerCase() === 'user-agent' ? 'User-Agent' : name);
+    }
+    await expect(crawler.enqueue(`${base}/`, { headers: { 'x-ok': 'a\r\nInjected: 1' } })).rejects.toThrow(/x-ok/i);
   });
 });
 

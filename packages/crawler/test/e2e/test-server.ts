@@ -1,5 +1,5 @@
 // A real HTTP server on loopback for end-to-end tests, with a request log kept by the server.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -8,6 +8,8 @@ export interface LoggedRequest {
   readonly path: string;
   readonly at: number;
   readonly userAgent: string | undefined;
+  /** Every request header as received. */
+  readonly headers: IncomingHttpHeaders;
 }
 
 export interface TestServer {
@@ -28,7 +30,7 @@ export async function startServer(
 ): Promise<TestServer> {
   const log: LoggedRequest[] = [];
   const server: Server = createServer((req, res) => {
-    log.push({ path: req.url ?? '', at: performance.now(), userAgent: req.headers['user-agent'] });
+    log.push({ path: req.url ?? '', at: performance.now(), userAgent: req.headers['user-agent'], headers: req.headers });
     const route = Object.hasOwn(routes, req.url ?? '') ? routes[req.url ?? ''] : fallback?.(req.url ?? '');
     if (route === undefined) {
       res.statusCode = 404;

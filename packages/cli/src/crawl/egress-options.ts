@@ -1,0 +1,71 @@
+// What `politely crawl` puts on the wire besides its identity: --header (repeatable), --from,
+// --cookies, --proxy. Checked with the crawler's own checks, so the CLI refuses what
+// createCrawler would, as a usage error that names the flag.
+
+import { checkContactAddress, checkRequestHeaders, PolitelyError } from '@politely/core';
+import { displayProxyUrl, parseProxyUrl } from '@politely/core/internal';
+import { CliError } from '../cli-error.js';
+import { quoteInput } from '../input/quote-input.js';
+
+export interface EgressOptions {
+  /** `--header 'Name: value'`: sent with every request (names lower-cased). */
+  readonly headers: Readonly<Record<string, string>>;
+  /** `--from EMAIL`: sent as `From`. */
+  readonly from: string | undefined;
+  /** `--cookies`: a cookie jar for the crawl (kept in a sqlite:/redis: store). */
+  readonly cookies: boolean;
+  /** `--proxy URL`: one egress proxy. */
+  readonly proxy: string | undefined;
+}
+
+export interface EgressValues {
+  readonly header?: readonly string[] | undefined;
+  readonly from?: string | undefined;
+  readonly cookies?: boolean | undefined;
+  readonly proxy?: string | undefined;
+}
+
+export function parseEgressOptions(values: EgressValues): EgressOptions {
+  return {
+    headers: parseHeaders(values.header ?? []),
+    from: values.from === undefined ? undefined : usage(() => checkContactAddress(values.from, 'crawl: --from')),
+    cookies: values.cookies === true,
+    proxy: values.proxy === undefined ? undefined : usage(() => parseProxyUrl(values.proxy, 'crawl: --proxy').href),
+  };
+}
+
+/** `Name: value` lines (as curl takes them) → one header set, checked. */
+function parseHeaders(lines: readonly string[]): Readonly<Record<string, string>> {
+  const headers: Record<string, string> = {};
+  const seen = new Set<string>();
+  for (const line of lines) {
+    const colon = line.indexOf(':');
+    const name = colon === -1 ? '' : line.slice(0, colon).trim();
+    if (name === '') throw new CliError(`crawl: --header: expected 'Name: value', e.g. --header 'Accept-Language: en', got ${quoteInput(line)}`);
+    if (seen.has(name.toLowerCase())) throw new CliError(`crawl: --header: the ${name} header is given twice`);
+    seen.add(name.toLowerCase());
+    headers[name] = line.slice(colon + 1).trim();
+  }
+  return usage(() => checkRequestHeaders(headers, 'crawl: --header'));
+}
+
+/** The check's refusal as a usage error (its message already names the flag). */
+function usage<T>(check: () => T): T {
+  try {
+    return check();
+  } catch (error) {
+    if (error instanceof PolitelyError) throw new CliError(error.message.replace(/^(crawl: --\w+): proxy /, '$1: '));
+    throw error;
+  }
+}
+
+/** The report's lines for these options (header values and a proxy's password are not shown). */
+export function egressSettings(options: EgressOptions): [string, string][] {
+  const settings: [string, string][] = [];
+  const names = Object.keys(options.headers);
+  if (names.length > 0) settings.push(['--header', names.join(', ')]);
+  if (options.from !== undefined) settings.push(['--from', options.from]);
+  if (options.cookies) settings.push(['--cookies', 'on']);
+  if (options.proxy !== undefined) settings.push(['--proxy', displayProxyUrl(new URL(options.proxy))]);
+  return settings;
+}

@@ -1,0 +1,20 @@
+// The crawler's own HTTP client, built from its options: the SSRF guard, the limits, the proxy.
+
+import { createHttpClient, PolitelyError, type HttpClient } from '@politely/core';
+import type { ResolvedCrawlerOptions } from '../options.js';
+
+/** The crawler's own HTTP client; a proxy the SSRF guard refuses is an invalid option of createCrawler. */
+export function ownHttpClient(options: ResolvedCrawlerOptions): HttpClient {
+  try {
+    return createHttpClient({
+      blockPrivateNetworks: options.blockPrivateNetworks,
+      allowNet: options.allowNet,
+      connectTimeoutMs: options.connectTimeoutMs,
+      maxHeaderBytes: options.maxHeaderBytes,
+      ...(options.proxy === undefined ? {} : { proxy: options.proxy }),
+    });
+  } catch (error) {
+    if (error instanceof PolitelyError && error.code === 'ERR_INVALID_OPTION') throw new PolitelyError(error.code, `createCrawler: ${error.message}`);
+    throw error;
+  }
+}
