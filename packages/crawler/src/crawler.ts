@@ -26,6 +26,9 @@ import { CrawlReporter } from './reporter.js';
 import { canonicalizeUrl } from './frontier/canonical-url.js';
 import type { ScopePredicate } from './frontier/scope.js';
 import { StatsRecorder, type CrawlStats } from './stats.js';
+import { Dataset } from './dataset/dataset.js';
+import type { OutputStatus } from './dataset/output-writer.js';
+import type { DatasetRecord } from './dataset/record-text.js';
 
 export interface Crawler {
   /**
@@ -41,6 +44,16 @@ export interface Crawler {
   on<E extends CrawlerEventName>(event: E, listener: CrawlerListener<E>): () => void;
   /** Adds URLs (seeds) before or during a run; resolves with how many were new. */
   enqueue(urls: string | readonly string[], options?: { readonly priority?: number }): Promise<number>;
+  /**
+   * Appends a record (a plain JSON-serialisable object), or an array of them, to the crawl's
+   * `outputs` from code outside a handler, and emits a `record` event for each; resolves once
+   * they are written (rejects with `ERR_OUTPUT` when they cannot be, which stops the crawl).
+   * Before `run()` it opens the outputs; after `run()` has ended it rejects. Called while a
+   * handler runs (from its async context), it is that page's `page.push`.
+   */
+  push(records: DatasetRecord | readonly DatasetRecord[]): Promise<void>;
+  /** Each output's path, format and records written (this run, and earlier runs it resumed). */
+  outputs(): readonly OutputStatus[];
   /** Counts so far. */
   stats(): CrawlStats;
   /** The frontier store (queued URLs outlive the crawl in a durable store). */
@@ -72,6 +85,11 @@ class PoliteCrawler implements Crawler {
   private ran = false;
   /** The first error that ended the crawl (see isFatalCrawlError): `run()` rejects with it. */
   private fatal: { readonly error: unknown } | undefined;
+  private readonly dataset: Dataset;
+  /** The outputs being opened (by `run()`, or a `push` before it). */
+  private datasetOpened: Promise<void> | undefined;
+  /** URLs `enqueue` added before `run()`: the store holding only these is not a resumed crawl. */
+  private addedBeforeRun = 0;
 
   constructor(raw: CrawlerOptions) {
     const options = resolveCrawlerOptions(raw);
@@ -109,6 +127,11 @@ class PoliteCrawler implements Crawler {
     setMaxListeners(0, signal);
     this.signal = signal;
     signal.addEventListener('abort', () => this.notify(), { once: true });
+    this.dataset = new Dataset(options.outputs, {
+      onRecord: (record, url) => this.emitter.emit('record', { record, url }),
+      listens: () => this.emitter.listens('record'),
+      onFailure: (error) => this.fail(error),
+    });
     this.seedUrls = options.seeds.map((seed) => seed.url);
     this.inScope = this.buildScope();
     this.frontier = createFrontier({
@@ -158,6 +181,7 @@ class PoliteCrawler implements Crawler {
       pageBudget: this.pageBudget,
       resourceKinds,
       onFatal: (error) => this.fail(error),
+      dataset: this.dataset,
     });
   }
 
@@ -180,8 +204,32 @@ class PoliteCrawler implements Crawler {
     const added = await this.frontier.add(
       (typeof urls === 'string' ? [urls] : urls).map((url) => ({ url, depth: 0, priority: options.priority ?? 0, skipScope: true })),
     );
+    if (!this.ran) this.addedBeforeRun += added;
     this.notify();
     return added;
+  }
+
+  async push(records: DatasetRecord | readonly DatasetRecord[]): Promise<void> {
+    // Before run() and while it runs (it may still be opening them): the outputs open once.
+    if (!this.ran || this.running) await this.openDataset();
+    return this.dataset.push(records);
+  }
+
+  outputs(): readonly OutputStatus[] {
+    return this.dataset.status();
+  }
+
+  /** Opens the outputs once; a crawl whose store held URLs before this crawler added any resumes into them. */
+  private openDataset(): Promise<void> {
+    this.datasetOpened ??= (async () => {
+      let resume = false;
+      if (this.dataset.hasOutputs) {
+        const counts = await this.store.counts();
+        resume = counts.queued + counts.inFlight + counts.done > this.addedBeforeRun;
+      }
+      await this.dataset.open(resume);
+    })();
+    return this.datasetOpened;
   }
 
   stats(): CrawlStats {
@@ -196,6 +244,7 @@ class PoliteCrawler implements Crawler {
     this.ran = true;
     this.recorder.start();
     try {
+      await this.openDataset();
       await this.frontier.add(this.options.seeds.map((seed) => ({ url: seed.url, depth: 0, priority: seed.priority ?? 0, skipScope: true })));
       for (const { plugin, context } of this.plugins) await plugin.start?.({ ...context, seeds: [...this.seedUrls] });
       await this.loop();
@@ -203,6 +252,8 @@ class PoliteCrawler implements Crawler {
       // A store that failed while seeding or claiming: in-flight work has ended (loop waits for it).
       this.fail(error);
     } finally {
+      // Every page has committed (the loop waited for them); pushes from outside are written.
+      await this.dataset.close().catch((error: unknown) => this.fail(error));
       this.recorder.finish();
       for (const close of this.ownedClose) await close().catch(() => {});
       this.running = false;

@@ -5,6 +5,9 @@ export { createCrawler } from './crawler.js';
 export type { Crawler } from './crawler.js';
 export { isFatalCrawlError } from './fatal-error.js';
 export type { CrawlerOptions, SeedRequest, AdaptiveDelayOptions } from './options.js';
+export type { OutputOptions } from './dataset/output-options.js';
+export type { OutputStatus } from './dataset/output-writer.js';
+export type { DatasetRecord } from './dataset/record-text.js';
 export type { PageContext, EnqueueOptions } from './page-context.js';
 export { CRAWLER_SKIP_REASONS } from './skip-reasons.js';
 export type { SkipReason, PluginSkipReason, SkipDetail, RobotsRuleRef } from './skip-reasons.js';
@@ -16,6 +19,7 @@ export type {
   ResponseEvent,
   SkipEvent,
   ErrorEvent,
+  RecordEvent,
 } from './events.js';
 export type { CrawlStats } from './stats.js';
 export type { CrawlerPlugin, PluginContext, ResourceContext, ResourceProcessor } from './plugin.js';

@@ -2,6 +2,7 @@
 
 import type { CheerioAPI } from 'cheerio';
 import type { PageRobotsDirectives } from './extract/meta-robots.js';
+import type { DatasetRecord } from './dataset/record-text.js';
 
 export interface EnqueueOptions {
   /** Higher is fetched first within a host. @default 0 */
@@ -35,6 +36,16 @@ export interface PageContext {
   readonly contentType: string | undefined;
   /** Adds URLs to the frontier (normalised, scoped, deduped); resolves with how many were new. */
   enqueue(urls: string | readonly string[], options?: EnqueueOptions): Promise<number>;
+  /**
+   * Appends a record (a plain JSON-serialisable object), or an array of them, to the crawl's
+   * `outputs`, and emits a `record` event for each. Resolves once they are written; rejects with
+   * `ERR_OUTPUT` when they cannot be (the crawl then stops, and this URL stays not done), or
+   * `ERR_INVALID_INPUT` for a record that is not a plain JSON object. The page's records are
+   * written before its URL counts as done; in a resumed crawl a page whose records are already in
+   * an output is not written to it again. The page holds the outputs' tail from its first push
+   * until its handler ends, so push late in the handler (or all at once).
+   */
+  push(records: DatasetRecord | readonly DatasetRecord[]): Promise<void>;
   /** Fires when the crawl is being stopped. */
   readonly signal: AbortSignal;
 }

@@ -14,12 +14,15 @@ import type { FrontierEntry } from '../frontier/frontier-store.js';
 import type { ResolvedCrawlerOptions } from '../options.js';
 import type { EnqueueOptions, PageContext } from '../page-context.js';
 import type { CrawlReporter } from '../reporter.js';
+import type { Dataset } from '../dataset/dataset.js';
 
 export interface HandlePageSettings {
   readonly options: Pick<ResolvedCrawlerOptions, 'productToken' | 'honorNofollow' | 'maxLinksPerPage' | 'handler' | 'followLinks'>;
   readonly frontier: Frontier;
   readonly reporter: CrawlReporter;
   readonly signal: AbortSignal;
+  /** Where `page.push` writes: the page's records are committed before this stage ends. */
+  readonly dataset: Dataset;
 }
 
 const NO_PAGE_ROBOTS = { noindex: false, nofollow: false, sources: [] } as const;
@@ -57,6 +60,8 @@ export async function handlePage(entry: FrontierEntry, response: HttpResponse, a
       })),
     );
   if (options.handler !== undefined) {
+    const handler = options.handler;
+    const records = settings.dataset.page(entry.url, entry.url);
     const page: PageContext = {
       url: entry.redirectedFrom ?? entry.url,
       finalUrl: entry.url,
@@ -73,14 +78,22 @@ export async function handlePage(entry: FrontierEntry, response: HttpResponse, a
       canonicalUrl: extracted?.canonicalUrl ?? null,
       contentType,
       enqueue,
+      push: (record) => records.push(record),
       signal: settings.signal,
     };
     try {
-      await options.handler(page);
+      await settings.dataset.runInPage(records, () => handler(page));
     } catch (error) {
-      if (isFatalCrawlError(error)) throw error;
+      if (isFatalCrawlError(error)) {
+        // The URL goes back to the store: its records go from the outputs.
+        await records.rollback();
+        throw error;
+      }
       reporter.error(entry.url, error, 'handler', attempt, false);
     }
+    // The page's records are in every output (committed) before its URL can count as done; a
+    // write that failed is thrown on (ERR_OUTPUT, fatal), its records cut.
+    await records.commit();
   }
   if (options.followLinks && links.length > 0) await enqueue(links);
 }
