@@ -68,7 +68,8 @@ export const CRAWL_USAGE = `Usage:
                                    (url, finalUrl, status, contentType, depth, title, bytes,
                                    fetchedAt, noindex, nofollow, canonical); may be repeated.
                                    A resumed crawl (--store sqlite:/redis:) appends to it and
-                                   writes no page twice; a fresh one refuses a file that holds
+                                   writes no page twice (FILE.ledger, kept beside it, says which
+                                   pages it holds); a fresh one refuses a file that holds
                                    records unless --overwrite is given
         --overwrite                let a fresh crawl replace --out files that hold records
         --report FILE              a self-contained HTML report: per host the request timeline,

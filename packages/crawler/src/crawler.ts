@@ -30,6 +30,9 @@ import { CrawlReporter } from './reporter.js';
 import { canonicalizeUrl } from './frontier/canonical-url.js';
 import type { ScopePredicate } from './frontier/scope.js';
 import { StatsRecorder, type CrawlStats } from './stats.js';
+import { Dataset } from './dataset/dataset.js';
+import type { OutputStatus } from './dataset/output-writer.js';
+import type { DatasetRecord } from './dataset/record-text.js';
 
 export interface Crawler {
   /**
@@ -48,6 +51,16 @@ export interface Crawler {
    * and userData; resolves with how many were new. A bad label or userData throws ERR_INVALID_INPUT.
    */
   enqueue(urls: string | readonly string[], options?: RequestOptions): Promise<number>;
+  /**
+   * Appends a record (a plain JSON-serialisable object), or an array of them, to the crawl's
+   * `outputs` from code outside a handler, and emits a `record` event for each; resolves once
+   * they are written (rejects with `ERR_OUTPUT` when they cannot be, which stops the crawl).
+   * Before `run()` it opens the outputs; after `run()` has ended it rejects. Called while a
+   * handler runs (from its async context), it is that page's `page.push`.
+   */
+  push(records: DatasetRecord | readonly DatasetRecord[]): Promise<void>;
+  /** Each output's path, format and records written (this run, and earlier runs it resumed). */
+  outputs(): readonly OutputStatus[];
   /** Counts so far. */
   stats(): CrawlStats;
   /** The frontier store (queued URLs outlive the crawl in a durable store). */
@@ -79,6 +92,11 @@ class PoliteCrawler implements Crawler {
   private ran = false;
   /** The first error that ended the crawl (see isFatalCrawlError): `run()` rejects with it. */
   private fatal: { readonly error: unknown } | undefined;
+  private readonly dataset: Dataset;
+  /** The outputs being opened (by `run()`, or a `push` before it). */
+  private datasetOpened: Promise<void> | undefined;
+  /** URLs `enqueue` added before `run()`: the store holding only these is not a resumed crawl. */
+  private addedBeforeRun = 0;
 
   constructor(raw: CrawlerOptions) {
     const options = resolveCrawlerOptions(raw);
@@ -110,6 +128,11 @@ class PoliteCrawler implements Crawler {
     setMaxListeners(0, signal);
     this.signal = signal;
     signal.addEventListener('abort', () => this.notify(), { once: true });
+    this.dataset = new Dataset(options.outputs, {
+      onRecord: (record, url) => this.emitter.emit('record', { record, url }),
+      listens: () => this.emitter.listens('record'),
+      onFailure: (error) => this.fail(error),
+    });
     this.seedUrls = options.seeds.map((seed) => seed.url);
     this.inScope = this.buildScope();
     this.frontier = createFrontier({
@@ -160,6 +183,7 @@ class PoliteCrawler implements Crawler {
       resourceKinds,
       cookies: this.cookies.session,
       onFatal: (error) => this.fail(error),
+      dataset: this.dataset,
     });
   }
 
@@ -182,8 +206,32 @@ class PoliteCrawler implements Crawler {
     this.seedUrls.push(...list);
     this.inScope = this.buildScope();
     const added = await this.frontier.add(list.map((url) => ({ url, depth: 0, priority: options.priority ?? 0, skipScope: true, ...data })));
+    if (!this.ran) this.addedBeforeRun += added;
     this.notify();
     return added;
+  }
+
+  async push(records: DatasetRecord | readonly DatasetRecord[]): Promise<void> {
+    // Before run() and while it runs (it may still be opening them): the outputs open once.
+    if (!this.ran || this.running) await this.openDataset();
+    return this.dataset.push(records);
+  }
+
+  outputs(): readonly OutputStatus[] {
+    return this.dataset.status();
+  }
+
+  /** Opens the outputs once; a crawl whose store held URLs before this crawler added any resumes into them. */
+  private openDataset(): Promise<void> {
+    this.datasetOpened ??= (async () => {
+      let resume = false;
+      if (this.dataset.hasOutputs) {
+        const counts = await this.store.counts();
+        resume = counts.queued + counts.inFlight + counts.done > this.addedBeforeRun;
+      }
+      await this.dataset.open(resume);
+    })();
+    return this.datasetOpened;
   }
 
   stats(): CrawlStats {
@@ -199,6 +247,7 @@ class PoliteCrawler implements Crawler {
     this.recorder.start();
     try {
       await this.cookies.restore();
+      await this.openDataset();
       await this.frontier.add(this.options.seeds.map((seed) => ({ ...seed, depth: 0, priority: seed.priority ?? 0, skipScope: true })));
       for (const { plugin, context } of this.plugins) await plugin.start?.({ ...context, seeds: [...this.seedUrls] });
       await this.loop();
@@ -208,6 +257,8 @@ class PoliteCrawler implements Crawler {
     } finally {
       // The session a resumed crawl goes on with.
       await this.cookies.flush().catch((error: unknown) => this.fail(error));
+      // Every page has committed (the loop waited for them); pushes from outside are written.
+      await this.dataset.close().catch((error: unknown) => this.fail(error));
       this.recorder.finish();
       for (const close of this.ownedClose) await close().catch(() => {});
       this.running = false;

@@ -1,5 +1,6 @@
 // What the crawler reports. Events observe; they never change what the crawler does.
 
+import type { DatasetRecord } from './dataset/record-text.js';
 import type { SkipDetail } from './skip-reasons.js';
 import type { CrawlStats } from './stats.js';
 
@@ -43,11 +44,20 @@ export interface ErrorEvent {
   readonly stage: 'fetch' | 'handler' | 'processor';
 }
 
+/** A record pushed to the dataset, once it is written to every output (at once with none). */
+export interface RecordEvent {
+  /** The record as pushed. */
+  readonly record: DatasetRecord;
+  /** The final URL of the page whose handler pushed it; undefined for `crawler.push` outside a handler. */
+  readonly url: string | undefined;
+}
+
 export interface CrawlerEvents {
   readonly request: RequestEvent;
   readonly response: ResponseEvent;
   readonly skip: SkipEvent;
   readonly error: ErrorEvent;
+  readonly record: RecordEvent;
   readonly done: CrawlStats;
 }
 

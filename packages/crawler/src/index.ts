@@ -8,6 +8,9 @@ export type { CrawlerOptions, SeedRequest, AdaptiveDelayOptions } from './option
 export type { PageContext, PageRequest, EnqueueOptions, EnqueueLinksOptions, RequestOptions } from './page-context.js';
 export type { PageHandler, RouteHandlers } from './handle/routes.js';
 export { MAX_USER_DATA_BYTES } from './frontier/request-data.js';
+export type { OutputOptions } from './dataset/output-options.js';
+export type { OutputStatus } from './dataset/output-writer.js';
+export type { DatasetRecord } from './dataset/record-text.js';
 export { CRAWLER_SKIP_REASONS } from './skip-reasons.js';
 export type { SkipReason, PluginSkipReason, SkipDetail, RobotsRuleRef } from './skip-reasons.js';
 export type {
@@ -18,6 +21,7 @@ export type {
   ResponseEvent,
   SkipEvent,
   ErrorEvent,
+  RecordEvent,
 } from './events.js';
 export type { CrawlStats } from './stats.js';
 export type { CrawlerPlugin, PluginContext, ResourceContext, ResourceProcessor } from './plugin.js';

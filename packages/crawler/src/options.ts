@@ -11,6 +11,7 @@ import { checkRequestData } from './frontier/request-data.js';
 import { createRouter, type PageHandler, type RouteHandlers, type Router } from './handle/routes.js';
 import { CRAWLER_SKIP_REASONS } from './skip-reasons.js';
 import type { CrawlerPlugin } from './plugin.js';
+import { resolveOutputs, type OutputOptions, type ResolvedOutput } from './dataset/output-options.js';
 
 /** A seed with its own priority. */
 export interface SeedRequest {
@@ -208,15 +209,25 @@ export interface CrawlerOptions {
   readonly leaseMs?: number;
   /** Plugins that add resource kinds and seed sources (e.g. sitemaps from `@politely/sitemap`). @default [] */
   readonly plugins?: readonly CrawlerPlugin[];
+  /**
+   * Files the records pushed with `page.push` and `crawler.push` are written to, each as JSON
+   * lines or CSV, streamed (memory bounded whatever the count). A page's records are written
+   * before its URL counts as done; a resumed crawl appends and writes none twice (each file's
+   * `<path>.ledger` says which pages it holds). A write that fails stops the crawl with
+   * `ERR_OUTPUT`. With none, pushed records only reach the `record` event.
+   * @default []
+   */
+  readonly outputs?: readonly OutputOptions[];
 }
 
 export interface ResolvedCrawlerOptions
   extends Required<
     Omit<
       CrawlerOptions,
-      'store' | 'gate' | 'robotsCache' | 'httpClient' | 'allowNet' | 'signal' | 'adaptiveDelay' | 'handler' | 'handlers' | 'seeds' | 'plugins' | 'trapDetection' | 'headers' | 'from' | 'cookies' | 'proxy'
+      'store' | 'gate' | 'robotsCache' | 'httpClient' | 'allowNet' | 'signal' | 'adaptiveDelay' | 'handler' | 'handlers' | 'seeds' | 'plugins' | 'trapDetection' | 'headers' | 'from' | 'cookies' | 'proxy' | 'outputs'
     >
   > {
+  readonly outputs: readonly ResolvedOutput[];
   readonly trapDetection: ResolvedTrapDetection | null;
   readonly plugins: readonly CrawlerPlugin[];
   readonly allowNet: readonly string[];
@@ -281,6 +292,7 @@ export function resolveCrawlerOptions(options: CrawlerOptions): ResolvedCrawlerO
     maxRobotsRetries: check.count('maxRobotsRetries', options.maxRobotsRetries, 3, 0),
     leaseMs: check.timeoutMs('leaseMs', options.leaseMs, 300_000),
     plugins: resolvePlugins(options.plugins ?? []),
+    outputs: resolveOutputs(options.outputs, check),
     blockPrivateNetworks: check.flag('blockPrivateNetworks', options.blockPrivateNetworks, true),
     allowNet: check.networks('allowNet', options.allowNet),
     headers: options.headers === undefined ? {} : checkRequestHeaders(options.headers, 'createCrawler: headers'),

@@ -2,6 +2,7 @@
 
 import type { CheerioAPI } from 'cheerio';
 import type { PageRobotsDirectives } from './extract/meta-robots.js';
+import type { DatasetRecord } from './dataset/record-text.js';
 
 /** What a request carries for its handler: given when it is enqueued. */
 export interface RequestOptions {
@@ -89,6 +90,16 @@ export interface PageContext {
    * follows the page's links by itself afterwards (that one is a duplicate).
    */
   enqueueLinks(options?: EnqueueLinksOptions): Promise<number>;
+  /**
+   * Appends a record (a plain JSON-serialisable object), or an array of them, to the crawl's
+   * `outputs`, and emits a `record` event for each. Resolves once they are written; rejects with
+   * `ERR_OUTPUT` when they cannot be (the crawl then stops, and this URL stays not done), or
+   * `ERR_INVALID_INPUT` for a record that is not a plain JSON object. The page's records are
+   * written before its URL counts as done; in a resumed crawl a page whose records are already in
+   * an output is not written to it again. The page holds the outputs' tail from its first push
+   * until its handler ends, so push late in the handler (or all at once).
+   */
+  push(records: DatasetRecord | readonly DatasetRecord[]): Promise<void>;
   /** Fires when the crawl is being stopped. */
   readonly signal: AbortSignal;
 }

@@ -8,7 +8,7 @@ import { escapeControls } from '../input/quote-input.js';
 import { CRAWL_USAGE } from '../usage.js';
 import { HELP, parseCrawlOptions, type CrawlCommandOptions } from '../crawl/crawl-options.js';
 import type { CrawlSessionConfig } from '../crawl/crawl-session.js';
-import { checkWritable, openPageOutputs } from '../crawl/output-files.js';
+import { checkWritable, pageOutputs } from '../crawl/output-files.js';
 import { openStore, type OpenedStore } from '../crawl/store-option.js';
 import { egressSettings } from '../crawl/egress-options.js';
 
@@ -23,11 +23,7 @@ export async function runCrawl(args: readonly string[], io: Io): Promise<ExitCod
   let outputs;
   try {
     for (const note of store.notes ?? []) await write(io.stderr, `politely: ${escapeControls(note)}\n`);
-    outputs = await openPageOutputs(options.outFiles, {
-      resume: await resumes(store),
-      overwrite: options.overwrite,
-      notice: (line) => void write(io.stderr, `politely: ${escapeControls(line)}\n`),
-    });
+    outputs = pageOutputs(options.outFiles, { resume: await resumes(store), overwrite: options.overwrite });
   } catch (error) {
     await store.close();
     throw error;

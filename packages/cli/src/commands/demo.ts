@@ -13,7 +13,7 @@ import { sitemaps } from '@politely/sitemap';
 import { CliError } from '../cli-error.js';
 import { LOG_FORMATS, type LogFormat } from '../crawl/crawl-options.js';
 import { runCrawlSession, type SessionCrawlerOptions } from '../crawl/crawl-session.js';
-import { openPageOutputs } from '../crawl/output-files.js';
+import { pageOutputs } from '../crawl/output-files.js';
 import { openStore } from '../crawl/store-option.js';
 import { EXIT_FAILURE, EXIT_OK, type ExitCode } from '../exit-codes.js';
 import { write, type Io } from '../io.js';
@@ -69,7 +69,7 @@ export async function runDemo(args: readonly string[], io: Io): Promise<ExitCode
   const pagesFile = join(dir, 'pages.jsonl');
   const reportFile = join(dir, 'report.html');
   // The demo's own folder: each run starts afresh.
-  const outputs = await openPageOutputs([pagesFile], { resume: false, overwrite: true, notice: () => {} });
+  const outputs = pageOutputs([pagesFile], { resume: false, overwrite: true });
   const web = await startDemoWeb();
   try {
     const display = (log as LogFormat | undefined) ?? ((io.stdout as { isTTY?: boolean }).isTTY === true ? 'progress' : 'plain');

@@ -8,11 +8,11 @@
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { PolitelyError } from '@politely/core';
-import { createCrawler, isFatalCrawlError, type Crawler, type CrawlerOptions, type CrawlStats } from '@politely/crawler';
+import { createCrawler, isFatalCrawlError, type Crawler, type CrawlerOptions, type CrawlStats, type OutputOptions } from '@politely/crawler';
 import { CliError } from '../cli-error.js';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_IO, EXIT_OK, EXIT_UNAVAILABLE, type ExitCode } from '../exit-codes.js';
 import { write, type Io } from '../io.js';
-import { escapeControls } from '../input/quote-input.js';
+import { escapeControls, quoteInput } from '../input/quote-input.js';
 import { createCrawlReportCollector, type CrawlReportCollector } from '../report/collect-report.js';
 import { mergeReports } from '../report/merge-reports.js';
 import type { CrawlReportData } from '../report/report-data.js';
@@ -20,20 +20,20 @@ import { renderCrawlReport } from '../report/render-report.js';
 import type { LogFormat } from './crawl-options.js';
 import { summaryJson, summaryText, type CrawlOutcome } from './crawl-summary.js';
 import { createLogDisplay } from './log-display.js';
-import { outputError } from './append-file.js';
-import type { PageOutputs } from './output-files.js';
+import { outputError } from './output-error.js';
 import { pageRecordOf } from './record-page.js';
 import { createProgressDisplay, type CrawlDisplay } from './progress-display.js';
 import type { OpenedStore } from './store-option.js';
 
 /** The crawler's options the session does not set itself. */
-export type SessionCrawlerOptions = Omit<CrawlerOptions, 'handler' | 'signal' | 'store' | 'robotsCache'> & { readonly minDelayMs: number };
+export type SessionCrawlerOptions = Omit<CrawlerOptions, 'handler' | 'signal' | 'store' | 'robotsCache' | 'outputs'> & { readonly minDelayMs: number };
 
 export interface CrawlSessionConfig {
   readonly io: Io;
   readonly crawler: SessionCrawlerOptions;
   readonly store: OpenedStore;
-  readonly outputs: PageOutputs;
+  /** The `--out` files (checked: output-files.ts): a page record each page, through the crawler's dataset. */
+  readonly outputs: readonly OutputOptions[];
   /** Where the HTML report goes; none when undefined. */
   readonly reportFile: string | undefined;
   readonly report?: {
@@ -54,7 +54,7 @@ export interface CrawlSessionResult {
 }
 
 export async function runCrawlSession(config: CrawlSessionConfig): Promise<CrawlSessionResult> {
-  const { io, outputs } = config;
+  const { io } = config;
   const abort = new AbortController();
   const collector = config.reportFile === undefined ? undefined : createCollector(config);
   const crawler = buildCrawler(config, abort.signal, collector);
@@ -73,6 +73,7 @@ export async function runCrawlSession(config: CrawlSessionConfig): Promise<Crawl
   let failure: PolitelyError | undefined;
   let queued: number | undefined;
   try {
+    // The crawler writes the --out files and closes them before run() ends, however it ends.
     stats = await crawler.run();
   } catch (error) {
     // An output or the store failed: the crawl stopped, what is not done is in the store.
@@ -84,12 +85,11 @@ export async function runCrawlSession(config: CrawlSessionConfig): Promise<Crawl
     stopSaving();
     await display?.stop();
     detach?.();
-    const closed = await outputs.close().then(
-      () => undefined,
-      (error: unknown) => error,
-    );
-    if (failure === undefined && isFatalCrawlError(closed)) failure = closed;
     if (failure !== undefined) queued = await crawler.store.counts().then((counts) => counts.queued + counts.inFlight, () => undefined);
+  }
+  const outputs = crawler.outputs();
+  for (const output of outputs) {
+    if (output.cutBytes > 0) await write(io.stderr, `politely: ${escapeControls(`${quoteInput(output.path)}: cut ${output.cutBytes} bytes of a record left half-written by an interrupted run (or of pages it had not finished)`)}\n`);
   }
   if (failure !== undefined) await write(io.stderr, `politely: ${escapeControls(failure.message)}\n`);
   const finalStats = { ...(stats ?? crawler.stats()), ...(queued === undefined ? {} : { queued }) };
@@ -104,7 +104,7 @@ export async function runCrawlSession(config: CrawlSessionConfig): Promise<Crawl
     interrupted,
     ...(failure === undefined ? {} : { failure: failure.message, failureCode: failure.code }),
     nothingFetched: nothingFetched(finalStats, interrupted || failure !== undefined),
-    outputs: outputs.files,
+    outputs,
     reportFile: reportFailure === undefined ? config.reportFile : undefined,
     store: config.store,
   };
@@ -185,7 +185,8 @@ function buildCrawler(config: CrawlSessionConfig, signal: AbortSignal, collector
       signal,
       ...(store === undefined ? {} : { store }),
       ...(cache === undefined ? {} : { robotsCache: cache }),
-      handler: (page) => config.outputs.write(pageRecordOf(page)),
+      outputs: config.outputs,
+      handler: (page) => page.push(pageRecordOf(page)),
     });
   } catch (error) {
     if (error instanceof PolitelyError && error.code === 'ERR_INVALID_OPTION') throw new CliError(error.message.replace(/^createCrawler: /, 'crawl: '));

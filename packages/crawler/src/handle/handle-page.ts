@@ -1,5 +1,6 @@
 // The extract and handler stages for a fetched page: links, meta robots and canonical from the
-// HTML, the handler its request's label routes it to, with the page; then the links to follow,
+// HTML, the handler its request's label routes it to, with the page (its pushed records committed
+// to the outputs before the stage ends); then the links to follow,
 // admitted by the frontier and handed back to be stored with the page's completion. Reports what
 // it drops (nofollow, links past the cap), a page no route takes, and a handler's error; an error
 // that ends the crawl (isFatalCrawlError) is thrown on.
@@ -17,12 +18,15 @@ import { checkRequestData } from '../frontier/request-data.js';
 import type { ResolvedCrawlerOptions } from '../options.js';
 import type { EnqueueLinksOptions, EnqueueOptions, PageContext, PageRequest, RequestOptions } from '../page-context.js';
 import type { CrawlReporter } from '../reporter.js';
+import type { Dataset } from '../dataset/dataset.js';
 
 export interface HandlePageSettings {
   readonly options: Pick<ResolvedCrawlerOptions, 'productToken' | 'honorNofollow' | 'maxLinksPerPage' | 'route' | 'followLinks'>;
   readonly frontier: Frontier;
   readonly reporter: CrawlReporter;
   readonly signal: AbortSignal;
+  /** Where `page.push` writes: the page's records are committed before this stage ends. */
+  readonly dataset: Dataset;
 }
 
 const NO_PAGE_ROBOTS = { noindex: false, nofollow: false, sources: [] } as const;
@@ -76,6 +80,8 @@ export async function handlePage(entry: FrontierEntry, response: HttpResponse, a
       if (given.filter !== undefined) picked = picked.filter((url) => given.filter!(url));
       return settings.frontier.add(requestsFor(picked, given, entry.depth + 1));
     };
+    const handler = route.handler;
+    const records = settings.dataset.page(entry.url, entry.url);
     const request: PageRequest = {
       url: entry.redirectedFrom ?? entry.url,
       label: entry.label,
@@ -101,14 +107,22 @@ export async function handlePage(entry: FrontierEntry, response: HttpResponse, a
       request,
       enqueue,
       enqueueLinks,
+      push: (record) => records.push(record),
       signal: settings.signal,
     };
     try {
-      await route.handler(page);
+      await settings.dataset.runInPage(records, () => handler(page));
     } catch (error) {
-      if (isFatalCrawlError(error)) throw error;
+      if (isFatalCrawlError(error)) {
+        // The URL goes back to the store: its records go from the outputs.
+        await records.rollback();
+        throw error;
+      }
       reporter.error(entry.url, error, 'handler', attempt, false);
     }
+    // The page's records are in every output (committed) before its URL can count as done; a
+    // write that failed is thrown on (ERR_OUTPUT, fatal), its records cut.
+    await records.commit();
   }
   if (!options.followLinks || links.length === 0) return [];
   return settings.frontier.admit(links.map((url) => ({ url, depth: entry.depth + 1, priority: 0, referrer: entry.url })));

@@ -3,6 +3,7 @@
 // one place (`process`), from that value alone.
 
 import { PolitelyError, type HttpClient, type RobotsGate } from '@politely/core';
+import type { Dataset } from '../dataset/dataset.js';
 import type { CrawlerEmitter } from '../events.js';
 import { fetchStage, type FetchStageSettings } from '../fetch/fetch-stage.js';
 import { followRedirect } from '../frontier/follow-redirect.js';
@@ -43,6 +44,8 @@ export interface ProcessorDeps {
    * lease was handed back first, so the URL stays in the store.
    */
   readonly onFatal: (error: unknown) => void;
+  /** The crawl's dataset, for `page.push`. */
+  readonly dataset: Dataset;
 }
 
 /** How far a walk has come, for the host's clock if it ends by an exception. */
@@ -86,7 +89,7 @@ export class UrlProcessor {
       stats: deps.stats,
       signal,
     };
-    this.handle = { options, frontier: deps.frontier, reporter: deps.reporter, signal };
+    this.handle = { options, frontier: deps.frontier, reporter: deps.reporter, signal, dataset: deps.dataset };
   }
 
   /** Walks the URL through the stages, reports its outcome and settles its lease: exactly once. */

@@ -6,6 +6,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpClient, createRobotsGate, PolitelyError, type HttpClient, type RobotsGate } from '@politely/core';
 import { hostKeyOf } from '../../src/crawler.js';
+import { Dataset } from '../../src/dataset/dataset.js';
 import { CrawlerEmitter, type ErrorEvent, type RequestEvent, type SkipEvent } from '../../src/events.js';
 import { createCrawlerRobotsFetch } from '../../src/fetch/robots-fetch.js';
 import { createFrontier, type Frontier } from '../../src/frontier/frontier.js';
@@ -124,6 +125,7 @@ function buildPipeline(raw: Omit<Partial<CrawlerOptions>, 'userAgent'> = {}, sig
     pageBudget: { started: 0, max: options.maxPages },
     resourceKinds,
     onFatal: (error) => void fatal.push(error),
+    dataset: new Dataset([], { onRecord: undefined, listens: () => false, onFailure: (error) => void fatal.push(error) }),
   });
   const skips: SkipEvent[] = [];
   const errors: ErrorEvent[] = [];

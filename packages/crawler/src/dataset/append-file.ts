@@ -6,7 +6,11 @@
 // No stream events: a write stream's 'drain' or 'error' that fired before anyone listened is a
 // promise that never settles (a crawl once hung on a full disk that way). Here every append is a
 // promise of its own, settled by the write that carries it. Appends that arrive while a write is
-// under way are gathered into the next one, so many pages in flight cost few system calls.
+// under way are gathered into the next one, so many writers cost few system calls.
+//
+// Memory is bounded: text waiting for the next write is capped at `highWaterMark` bytes; an
+// append made while it is full waits for the write under way to end before its text is taken
+// (backpressure), so writers that await their appends hold at most that much between them.
 //
 // A failed write may have put part of its text in the file: the file is cut back to the last
 // whole write, where the OS allows, so that it never ends in half a record.
@@ -22,22 +26,30 @@ interface Waiter {
 export interface AppendFileOptions {
   /** `append` keeps what the file holds; `truncate` empties it first. */
   readonly mode: 'append' | 'truncate';
+  /** Bytes of text that may wait for the next write before an append waits. @default 1 MiB */
+  readonly highWaterMark?: number;
 }
+
+const DEFAULT_HIGH_WATER_MARK = 1024 * 1024;
 
 export class AppendFile {
   private pending: string[] = [];
+  private pendingBytes = 0;
   private waiters: Waiter[] = [];
   private writing: Promise<void> | undefined;
   private failure: PolitelyError | undefined;
   private closed = false;
+  /** Resolved each time a write takes the waiting text (the buffer has room again). */
+  private room: { promise: Promise<void>; resolve: () => void } | undefined;
 
   private constructor(
     readonly path: string,
     private readonly handle: FileHandle,
     /** Bytes in the file that are whole writes (where a failed write is cut back to). */
-    private size: number,
+    private whole: number,
     /** Whether the file can be cut back (a regular file, not a device or a pipe). */
-    private readonly regular: boolean,
+    readonly regular: boolean,
+    private readonly highWaterMark: number,
   ) {}
 
   /** Opens (creating) `path`; throws ERR_OUTPUT naming it when that is impossible. */
@@ -49,7 +61,7 @@ export class AppendFile {
       throw outputError(path, error);
     }
     const stat = await handle.stat();
-    return new AppendFile(path, handle, stat.isFile() ? stat.size : 0, stat.isFile());
+    return new AppendFile(path, handle, stat.isFile() ? stat.size : 0, stat.isFile(), options.highWaterMark ?? DEFAULT_HIGH_WATER_MARK);
   }
 
   /** The error that ended this file's writes, if one did. */
@@ -57,15 +69,54 @@ export class AppendFile {
     return this.failure;
   }
 
+  /** Bytes the file holds in whole writes (appends that resolved). */
+  get size(): number {
+    return this.whole;
+  }
+
   /** Appends `text`; resolves when it is in the file, rejects with ERR_OUTPUT when it cannot be. */
-  append(text: string): Promise<void> {
-    if (this.failure !== undefined) return Promise.reject(this.failure);
-    if (this.closed) return Promise.reject(outputError(this.path, new Error('the file was closed')));
+  async append(text: string): Promise<void> {
+    // Backpressure: while the buffer is full, wait for the write under way (it empties it).
+    while (this.pendingBytes >= this.highWaterMark && this.writing !== undefined && this.failure === undefined) await this.roomAgain();
+    if (this.failure !== undefined) throw this.failure;
+    if (this.closed) throw outputError(this.path, new Error('the file was closed'));
     return new Promise<void>((resolve, reject) => {
       this.pending.push(text);
+      this.pendingBytes += text.length;
       this.waiters.push({ resolve, reject });
       this.writing ??= this.writePending().finally(() => (this.writing = undefined));
     });
+  }
+
+  private roomAgain(): Promise<void> {
+    if (this.room === undefined) {
+      let resolve!: () => void;
+      const promise = new Promise<void>((done) => (resolve = done));
+      this.room = { promise, resolve };
+    }
+    return this.room.promise;
+  }
+
+  private makeRoom(): void {
+    const room = this.room;
+    this.room = undefined;
+    room?.resolve();
+  }
+
+  /**
+   * Cuts the file back to `size` bytes (the records of a page that was handed back). Only for a
+   * regular file, with no append under way; resolves false when the OS refused.
+   */
+  async truncateTo(size: number): Promise<boolean> {
+    await this.writing;
+    if (!this.regular || size > this.whole) return false;
+    try {
+      await this.handle.truncate(size);
+      this.whole = size;
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /** Waits for every append, then closes the file. Rejects with the error that ended writes, if any. */
@@ -86,20 +137,25 @@ export class AppendFile {
       const text = this.pending.join('');
       const waiters = this.waiters;
       this.pending = [];
+      this.pendingBytes = 0;
       this.waiters = [];
+      this.makeRoom();
       try {
-        await writeAll(this.handle, Buffer.from(text, 'utf8'));
+        const bytes = Buffer.from(text, 'utf8');
+        await writeAll(this.handle, bytes);
         // A file deleted (or whose folder was removed) takes writes without complaint, into an
         // inode no one can open again: that is a loss, so it fails like a full disk.
         if (this.regular && (await this.handle.stat()).nlink === 0) throw new Error('the file was deleted (or its folder removed) while the crawl wrote to it');
-        this.size += Buffer.byteLength(text, 'utf8');
+        this.whole += bytes.length;
         for (const waiter of waiters) waiter.resolve();
       } catch (error) {
         this.failure = outputError(this.path, error);
-        if (this.regular) await this.handle.truncate(this.size).catch(() => {});
+        if (this.regular) await this.handle.truncate(this.whole).catch(() => {});
         for (const waiter of [...waiters, ...this.waiters]) waiter.reject(this.failure);
         this.pending = [];
+        this.pendingBytes = 0;
         this.waiters = [];
+        this.makeRoom();
       }
     }
   }
@@ -118,7 +174,7 @@ async function writeAll(handle: FileHandle, bytes: Buffer): Promise<void> {
 /** ERR_OUTPUT naming the file and the system's reason (`ENOSPC: no space left on device`). */
 export function outputError(path: string, cause: unknown): PolitelyError {
   const code = (cause as NodeJS.ErrnoException | undefined)?.code;
-  const reason = cause instanceof Error ? cause.message.replace(/, (open|write|close|fsync|ftruncate|rename)( '.*')?$/, '') : String(cause);
+  const reason = cause instanceof Error ? cause.message.replace(/, (open|write|close|fsync|ftruncate|rename|read)( '.*')?$/, '') : String(cause);
   const text = code !== undefined && !reason.startsWith(code) ? `${code}: ${reason}` : reason;
   return new PolitelyError('ERR_OUTPUT', `could not write ${path}: ${text}`, { cause });
 }

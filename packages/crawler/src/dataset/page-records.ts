@@ -1,0 +1,113 @@
+// One page's records (`page.push`): written while its handler runs, holding the outputs' tail
+// from the first push; committed in every output's ledger once the handler has ended and its
+// pushes are in (before the page's URL counts as done), or cut if the page is handed back. See
+// dataset.ts for why.
+
+import { PolitelyError } from '@politely/core';
+import type { Dataset } from './dataset.js';
+import { RECORDS_PER_APPEND, settleAll, validate, writeAll } from './push-records.js';
+import type { DatasetRecord } from './record-text.js';
+
+/**
+ * One page's records: pushed while its handler runs, committed when it has ended (before its URL
+ * counts as done), or cut if the page is handed back.
+ */
+export class PageRecords {
+  /** The handler has ended: no more pushes. */
+  ended = false;
+  private release: (() => void) | undefined;
+  private acquiring: Promise<void> | undefined;
+  private starts: number[] = [];
+  private readonly pending = new Set<Promise<void>>();
+  private failure: unknown;
+
+  constructor(
+    private readonly dataset: Dataset,
+    private readonly key: string,
+    private readonly url: string,
+  ) {}
+
+  /** `page.push`: resolves once the records are in every output. */
+  push(input: DatasetRecord | readonly DatasetRecord[]): Promise<void> {
+    if (this.ended) {
+      return Promise.reject(new PolitelyError('ERR_INVALID_INPUT', `page.push(): the handler of ${this.url} has ended, and its records are committed; push before it resolves, or use crawler.push()`));
+    }
+    const write = this.write(input);
+    const tracked = write.catch((error: unknown) => {
+      if (error instanceof PolitelyError && error.code === 'ERR_OUTPUT') this.failure ??= error;
+    });
+    this.pending.add(tracked);
+    void tracked.finally(() => this.pending.delete(tracked));
+    return write;
+  }
+
+  /** After the handler: waits for its pushes, commits them; throws ERR_OUTPUT (the records cut). */
+  async commit(): Promise<void> {
+    this.ended = true;
+    await this.settled();
+    if (this.release === undefined) {
+      if (this.failure !== undefined) throw this.failure;
+      return;
+    }
+    const { writers } = this.dataset.internals;
+    try {
+      if (this.failure !== undefined) throw this.failure;
+      await settleAll(writers.map((writer) => writer.commit(this.key)));
+    } catch (error) {
+      await this.cut();
+      throw this.dataset.fail(error);
+    }
+    this.releaseTail();
+  }
+
+  /** The page is handed back (not done): its records are cut from every output. */
+  async rollback(): Promise<void> {
+    this.ended = true;
+    await this.settled();
+    await this.cut();
+  }
+
+  private async write(input: DatasetRecord | readonly DatasetRecord[]): Promise<void> {
+    const { records, jsons } = validate(input);
+    this.dataset.checkOpen();
+    if (!this.dataset.hasOutputs) return this.dataset.emit(records, this.url);
+    // A resumed crawl: outputs that hold this page's records already take none again.
+    const writers = this.dataset.internals.writers.filter((writer) => !writer.holdsPage(this.key));
+    if (writers.length === 0 || records.length === 0) return;
+    await (this.acquiring ??= this.acquire());
+    this.dataset.checkOpen();
+    for (let from = 0; from < records.length; from += RECORDS_PER_APPEND) {
+      const part = records.length <= RECORDS_PER_APPEND ? records : records.slice(from, from + RECORDS_PER_APPEND);
+      const partJsons = records.length <= RECORDS_PER_APPEND ? jsons : jsons.slice(from, from + RECORDS_PER_APPEND);
+      try {
+        await writeAll(writers, part, partJsons);
+      } catch (error) {
+        throw this.dataset.fail(error);
+      }
+      this.dataset.emit(part, this.url);
+    }
+  }
+
+  private async acquire(): Promise<void> {
+    this.release = await this.dataset.internals.tail.acquire();
+    this.starts = this.dataset.internals.writers.map((writer) => writer.size);
+  }
+
+  private async settled(): Promise<void> {
+    while (this.pending.size > 0) await Promise.all([...this.pending]);
+    await this.acquiring?.catch(() => {});
+  }
+
+  private async cut(): Promise<void> {
+    if (this.release === undefined) return;
+    const { writers } = this.dataset.internals;
+    await Promise.allSettled(writers.map((writer, i) => writer.rollback(this.starts[i]!)));
+    this.releaseTail();
+  }
+
+  private releaseTail(): void {
+    const release = this.release;
+    this.release = undefined;
+    release?.();
+  }
+}
