@@ -145,13 +145,11 @@ class PoliteCrawler implements Crawler {
       hostKeyOf,
       onSkip: (url, skip, referrer) => this.reporter.skip(url, skip, referrer),
       disallowedByKnownRobots: createKnownRobotsCheck(this.gate, options.userAgent),
+      // A handler's page.enqueue: the loop may be waiting for the page to settle; it need not.
+      onAdded: () => this.notify(),
     });
     this.crawlContext = {
-      enqueue: async (requests) => {
-        const added = await this.frontier.add(requests);
-        this.notify();
-        return added;
-      },
+      enqueue: (requests) => this.frontier.add(requests),
       error: (url, error) => this.reporter.error(url, error, 'processor', 1, false),
       gate: this.gate,
       userAgent: options.userAgent,
@@ -207,7 +205,6 @@ class PoliteCrawler implements Crawler {
     this.inScope = this.buildScope();
     const added = await this.frontier.add(list.map((url) => ({ url, depth: 0, priority: options.priority ?? 0, skipScope: true, ...data })));
     if (!this.ran) this.addedBeforeRun += added;
-    this.notify();
     return added;
   }
 

@@ -92,12 +92,14 @@ export interface PageContext {
   enqueueLinks(options?: EnqueueLinksOptions): Promise<number>;
   /**
    * Appends a record (a plain JSON-serialisable object), or an array of them, to the crawl's
-   * `outputs`, and emits a `record` event for each. Resolves once they are written; rejects with
+   * `outputs`, and emits a `record` event for each once written. Resolves once they are accepted:
+   * kept with the page (up to 256 KiB of records, written when the handler ends) or, past that,
+   * written. Rejects with
    * `ERR_OUTPUT` when they cannot be (the crawl then stops, and this URL stays not done), or
    * `ERR_INVALID_INPUT` for a record that is not a plain JSON object. The page's records are
    * written before its URL counts as done; in a resumed crawl a page whose records are already in
-   * an output is not written to it again. The page holds the outputs' tail from its first push
-   * until its handler ends, so push late in the handler (or all at once).
+   * an output is not written to it again. A page whose records outgrow its buffer holds the
+   * outputs' tail until its handler ends, and other pages' pushes wait.
    */
   push(records: DatasetRecord | readonly DatasetRecord[]): Promise<void>;
   /** Fires when the crawl is being stopped. */

@@ -3,10 +3,11 @@
 // records are in them all; a `record` event for each.
 //
 // Nothing lost, nothing written twice, across a SIGKILL and a resume:
-// - A page's records are a unit. The page takes the outputs' tail at its first push and keeps it
-//   until its handler has ended and its pushes are written; then a line in each output's ledger
-//   commits them, and only then may its URL count as done. Other pushes wait their turn (push
-//   late in a handler, or all at once, to keep the wait short). So the records past the last
+// - A page's records are a unit. The page keeps them in memory while they are small (page-records.ts,
+//   PAGE_BUFFER_BYTES) and takes the outputs' tail when its handler ends, or as soon as they outgrow
+//   that, keeping it until its handler has ended and its pushes are written; then a line in each
+//   output's ledger commits them, and only then may its URL count as done. Only a page with more
+//   records than its buffer makes other pushes wait while its handler runs. So the records past the last
 //   commit always belong to pages not done, and a resumed crawl cuts them: those pages are
 //   fetched again and write their records again, once.
 // - A page killed after its commit but before the store marked it done is fetched again, and

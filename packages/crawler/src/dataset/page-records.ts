@@ -1,12 +1,21 @@
-// One page's records (`page.push`): written while its handler runs, holding the outputs' tail
-// from the first push; committed in every output's ledger once the handler has ended and its
-// pushes are in (before the page's URL counts as done), or cut if the page is handed back. See
-// dataset.ts for why.
+// One page's records (`page.push`): kept with the page while they are few (PAGE_BUFFER_BYTES), so
+// that a handler that pushes and then waits holds nobody up; written when the handler ends, or as
+// soon as they outgrow the buffer — from then on holding the outputs' tail until the page
+// commits. Committed in every output's ledger once the handler has ended and its pushes are in
+// (before the page's URL counts as done), or cut if the page is handed back. See dataset.ts.
 
 import { PolitelyError } from '@politely/core';
 import type { Dataset } from './dataset.js';
 import { RECORDS_PER_APPEND, settleAll, validate, writeAll } from './push-records.js';
 import type { DatasetRecord } from './record-text.js';
+
+/** A page's records kept in memory before it takes the outputs' tail (most pages push far less). */
+export const PAGE_BUFFER_BYTES = 256 * 1024;
+
+interface BufferedPush {
+  readonly records: readonly DatasetRecord[];
+  readonly jsons: readonly string[];
+}
 
 /**
  * One page's records: pushed while its handler runs, committed when it has ended (before its URL
@@ -20,6 +29,9 @@ export class PageRecords {
   private starts: number[] = [];
   private readonly pending = new Set<Promise<void>>();
   private failure: unknown;
+  /** Pushes kept with the page until it takes the tail (see PAGE_BUFFER_BYTES). */
+  private buffered: BufferedPush[] = [];
+  private bufferedBytes = 0;
 
   constructor(
     private readonly dataset: Dataset,
@@ -27,7 +39,10 @@ export class PageRecords {
     private readonly url: string,
   ) {}
 
-  /** `page.push`: resolves once the records are in every output. */
+  /**
+   * `page.push`: resolves once the records are accepted — kept with the page (written when its
+   * handler ends, before its URL counts as done), or, past the page's buffer, written.
+   */
   push(input: DatasetRecord | readonly DatasetRecord[]): Promise<void> {
     if (this.ended) {
       return Promise.reject(new PolitelyError('ERR_INVALID_INPUT', `page.push(): the handler of ${this.url} has ended, and its records are committed; push before it resolves, or use crawler.push()`));
@@ -45,6 +60,14 @@ export class PageRecords {
   async commit(): Promise<void> {
     this.ended = true;
     await this.settled();
+    if (this.release === undefined && this.buffered.length > 0 && this.failure === undefined) {
+      try {
+        await this.acquire();
+      } catch (error) {
+        await this.cut();
+        throw this.dataset.fail(error);
+      }
+    }
     if (this.release === undefined) {
       if (this.failure !== undefined) throw this.failure;
       return;
@@ -64,6 +87,7 @@ export class PageRecords {
   async rollback(): Promise<void> {
     this.ended = true;
     await this.settled();
+    this.buffered = [];
     await this.cut();
   }
 
@@ -74,6 +98,14 @@ export class PageRecords {
     // A resumed crawl: outputs that hold this page's records already take none again.
     const writers = this.dataset.internals.writers.filter((writer) => !writer.holdsPage(this.key));
     if (writers.length === 0 || records.length === 0) return;
+    if (this.acquiring === undefined) {
+      const bytes = jsons.reduce((sum, json) => sum + json.length, 0);
+      if (this.bufferedBytes + bytes <= PAGE_BUFFER_BYTES) {
+        this.buffered.push({ records, jsons });
+        this.bufferedBytes += bytes;
+        return;
+      }
+    }
     await (this.acquiring ??= this.acquire());
     this.dataset.checkOpen();
     for (let from = 0; from < records.length; from += RECORDS_PER_APPEND) {
@@ -88,9 +120,26 @@ export class PageRecords {
     }
   }
 
+  /** Takes the outputs' tail, and writes what the page kept so far first. */
   private async acquire(): Promise<void> {
     this.release = await this.dataset.internals.tail.acquire();
     this.starts = this.dataset.internals.writers.map((writer) => writer.size);
+    const buffered = this.buffered;
+    this.buffered = [];
+    this.bufferedBytes = 0;
+    if (buffered.length === 0) return;
+    const writers = this.dataset.internals.writers.filter((writer) => !writer.holdsPage(this.key));
+    const records = buffered.flatMap((push) => push.records);
+    const jsons = buffered.flatMap((push) => push.jsons);
+    for (let from = 0; from < records.length; from += RECORDS_PER_APPEND) {
+      const part = records.slice(from, from + RECORDS_PER_APPEND);
+      try {
+        await writeAll(writers, part, jsons.slice(from, from + RECORDS_PER_APPEND));
+      } catch (error) {
+        throw this.dataset.fail(error);
+      }
+      this.dataset.emit(part, this.url);
+    }
   }
 
   private async settled(): Promise<void> {

@@ -47,6 +47,8 @@ export interface FrontierSettings {
    * decided at fetch time.
    */
   readonly disallowedByKnownRobots?: (url: URL) => Promise<SkipDetail | undefined>;
+  /** Called when the store took new URLs: a crawl waiting for work may claim them now. */
+  readonly onAdded?: () => void;
 }
 
 const CANONICAL_FAILURE: Record<CanonicalUrlFailureReason, SkipReason> = {
@@ -100,6 +102,7 @@ export function createFrontier(settings: FrontierSettings): Frontier {
         else if (outcome === 'duplicate') settings.onSkip(entry.url, { reason: 'duplicate' }, entry.referrer);
         else settings.onSkip(entry.url, { reason: 'max-pages-per-host', detail: `more than ${settings.maxPagesPerHost} URLs on ${entry.hostKey}` }, entry.referrer);
       });
+      if (added > 0) settings.onAdded?.();
       return added;
     },
   };

@@ -68,6 +68,35 @@ const failureOf = (promise: Promise<unknown>): Promise<unknown> =>
   );
 
 describe('page.push and outputs', () => {
+  it('a handler that pushes and then waits holds up no other page: a page’s few records are kept with it until its handler ends', async () => {
+    const out = join(dir, 'waiting.jsonl');
+    let othersCommitted!: () => void;
+    const othersDone = new Promise<void>((resolve) => (othersCommitted = resolve));
+    const crawler = createCrawler(
+      base({
+        maxPages: 4,
+        outputs: [{ path: out }],
+        handler: async (page) => {
+          await page.push({ url: page.finalUrl });
+          // /p/0 waits, after its push, until two other pages' records are written.
+          if (page.finalUrl.endsWith('/p/0')) {
+            await page.enqueue([`${server.base}/p/5`, `${server.base}/p/6`]);
+            const waited = await Promise.race([othersDone.then(() => 'others committed'), new Promise((resolve) => setTimeout(resolve, 10_000, 'timed out'))]);
+            expect(waited).toBe('others committed');
+          }
+        },
+      }),
+    );
+    let committed = 0;
+    crawler.on('record', ({ url }) => {
+      if (url !== undefined && !url.endsWith('/p/0') && ++committed === 2) othersCommitted();
+    });
+    const stats = await crawler.run();
+    expect(stats.errors).toBe(0);
+    expect(jsonLines(out).map((r) => String(r.url).replace(server.base, '')).slice(0, 2)).not.toContain('/p/0');
+    expect(jsonLines(out).map((r) => String(r.url).replace(server.base, ''))).toContain('/p/0');
+  });
+
   it('writes every record to JSON lines and CSV (columns from the first record, RFC 4180 quoting), and emits a record event for each', async () => {
     const jsonl = join(dir, 'records.jsonl');
     const csv = join(dir, 'records.csv');
@@ -191,7 +220,7 @@ describe('page.push and outputs', () => {
 });
 
 describe('a write that fails', () => {
-  it('a file that takes no bytes (/dev/full): push rejects with ERR_OUTPUT, the crawl stops, no URL is done', async () => {
+  it('a file that takes no bytes (/dev/full): the page’s records fail when written, ERR_OUTPUT stops the crawl, no URL is done', async () => {
     const store = fresh();
     const seen: unknown[] = [];
     const crawler = createCrawler(
@@ -212,7 +241,8 @@ describe('a write that fails', () => {
     expect(failure).toBeInstanceOf(PolitelyError);
     expect(failure.code).toBe('ERR_OUTPUT');
     expect(failure.message).toContain('could not write /dev/full: ENOSPC');
-    expect((seen[0] as PolitelyError).code).toBe('ERR_OUTPUT');
+    // A small push is kept with its page and written when the handler ends: it was accepted.
+    expect(seen).toEqual([]);
     const counts = await store.counts();
     expect(counts.done).toBe(0);
     expect(counts.inFlight).toBe(0);
@@ -231,7 +261,8 @@ describe('a write that fails', () => {
         perHostConcurrency: 1,
         outputs: [{ path: out }],
         handler: async (page) => {
-          // A handler that swallows its push's error: the page still does not count as done.
+          // The folder goes while the fourth page's handler runs: its records, written when the
+          // handler ends, fail, and the page does not count as done.
           if (pushedOk.length === 3) rmSync(folder, { recursive: true, force: true });
           await page.push({ url: page.finalUrl }).then(
             () => pushedOk.push(page.finalUrl),
@@ -243,10 +274,29 @@ describe('a write that fails', () => {
     const failure = (await failureOf(crawler.run())) as PolitelyError;
     expect(failure.code).toBe('ERR_OUTPUT');
     expect(failure.message).toContain(`could not write ${out}: the file was deleted (or its folder removed)`);
-    expect(pushedOk).toHaveLength(3);
+    expect(pushedOk).toHaveLength(4);
     expect((await store.counts()).done).toBe(3);
     // The page whose push failed went back to the queue.
     expect((await store.counts()).queued).toBeGreaterThan(0);
+  });
+
+  it('a page whose records outgrow its buffer has its push rejected with ERR_OUTPUT when the write fails', async () => {
+    const store = fresh();
+    const seen: unknown[] = [];
+    const crawler = createCrawler(
+      base({
+        store,
+        outputs: [{ path: '/dev/full' }],
+        handler: async (page) => {
+          const big = Array.from({ length: 300 }, (_, i) => ({ url: page.finalUrl, i, text: 'x'.repeat(1024) }));
+          await page.push(big).catch((error: unknown) => void seen.push(error));
+        },
+      }),
+    );
+    const failure = (await failureOf(crawler.run())) as PolitelyError;
+    expect(failure.code).toBe('ERR_OUTPUT');
+    expect((seen[0] as PolitelyError).code).toBe('ERR_OUTPUT');
+    expect((await store.counts()).done).toBe(0);
   });
 
   it('crawler.push outside a handler rejects with ERR_OUTPUT and stops the crawl', async () => {
