@@ -73,7 +73,7 @@ describe.concurrent('examples', () => {
     expectPolite(web, 250);
   });
 
-  it('collect-products.mjs extracts every product with cheerio into JSON lines', async () => {
+  it('collect-products.mjs routes home → categories → products by label, carries the category as userData, and pushes every product to its dataset', async () => {
     const web = await demoWeb();
     const file = join(dir, 'products.jsonl');
     const out = await runExample('collect-products.mjs', [web.url('shop', '/'), file]);
@@ -84,6 +84,7 @@ describe.concurrent('examples', () => {
     for (const product of products) {
       expect(bySku.get(product.sku), product.sku).toEqual({
         url: web.url('shop', product.path),
+        category: product.category,
         name: product.name,
         sku: product.sku,
         price: product.price,
@@ -93,6 +94,10 @@ describe.concurrent('examples', () => {
         inStock: product.inStock,
       });
     }
+    // Only what the routes enqueue is crawled: no sorted listing, no cart, no account page.
+    const shopPaths = web.requestLog().filter((entry) => entry.origin === web.url('shop', '/').replace(/\/$/, '')).map((entry) => entry.path);
+    expect(shopPaths.filter((path) => /sort=|^\/cart|^\/account/.test(path))).toEqual([]);
+    expect(shopPaths.filter((path) => path.startsWith('/category/')).length).toBeGreaterThanOrEqual(4);
     expectPolite(web, 250);
   }, 90_000);
 
