@@ -7,8 +7,8 @@ export type { PolitelyErrorCode } from './errors.js';
 export { parseRobotsTxt } from './robots/parse.js';
 export type { ParseRobotsTxtOptions } from './robots/parse.js';
 export { productToken } from './robots/user-agent.js';
-export { lintRobotsTxt } from './robots/lint.js';
-export type { RobotsDiagnostic, RobotsDiagnosticCode, RobotsDiagnosticSeverity } from './robots/lint.js';
+export { lintRobotsTxt } from './lint/lint-robots-txt.js';
+export type { RobotsDiagnostic, RobotsDiagnosticCode, RobotsDiagnosticSeverity } from './lint/lint-robots-txt.js';
 export type {
   RobotsTxt,
   RobotsGroup,

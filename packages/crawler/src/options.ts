@@ -8,7 +8,7 @@ import type { FrontierStore } from './frontier/frontier-store.js';
 import { resolveTrapDetection, type ResolvedTrapDetection, type TrapDetectionOptions } from './frontier/trap-detector.js';
 import { DEFAULT_SCOPE, type ScopeOption } from './frontier/scope.js';
 import { checkRequestData } from './frontier/request-data.js';
-import { createRouter, type PageHandler, type RouteHandlers, type Router } from './handle/routes.js';
+import type { PageHandler, RouteHandlers } from './page-context.js';
 import { CRAWLER_SKIP_REASONS } from './skip-reasons.js';
 import type { CrawlerPlugin } from './plugin.js';
 import { resolveOutputs, type OutputOptions, type ResolvedOutput } from './dataset/output-options.js';
@@ -233,8 +233,8 @@ export interface ResolvedCrawlerOptions
   readonly allowNet: readonly string[];
   readonly productToken: string;
   readonly seeds: readonly SeedRequest[];
-  /** The handler for a request's label (see `handlers`). */
-  readonly route: Router;
+  readonly handler: PageHandler | undefined;
+  readonly handlers: RouteHandlers | undefined;
   readonly adaptiveDelay: Required<AdaptiveDelayOptions> | undefined;
   /** Checked, names lower-cased. */
   readonly headers: Readonly<Record<string, string>>;
@@ -260,7 +260,7 @@ export function resolveCrawlerOptions(options: CrawlerOptions): ResolvedCrawlerO
     userAgent: options.userAgent,
     productToken: token,
     seeds,
-    route: createRouter(options.handler, options.handlers, check.fail),
+    ...checkHandlers(options.handler, options.handlers),
     concurrency: check.count('concurrency', options.concurrency, 16, 1),
     perHostConcurrency: check.count('perHostConcurrency', options.perHostConcurrency, 1, 1),
     minDelayMs: check.durationMs('minDelayMs', options.minDelayMs, 250),
@@ -347,4 +347,17 @@ function resolveSeed(seed: string | SeedRequest): SeedRequest {
   if (typeof seed === 'string') return { url: seed };
   if (typeof seed !== 'object' || seed === null || typeof seed.url !== 'string') check.fail(`seeds must be URLs or { url, priority?, label?, userData?, headers? }, got ${JSON.stringify(seed)}`);
   return { url: seed.url, ...(seed.priority === undefined ? {} : { priority: seed.priority }), ...checkRequestData(seed.url, seed, 'ERR_INVALID_OPTION') };
+}
+
+/** `handler` or `handlers` (one of the two at most), each a function. */
+function checkHandlers(handler: PageHandler | undefined, handlers: RouteHandlers | undefined): Pick<ResolvedCrawlerOptions, 'handler' | 'handlers'> {
+  if (handler !== undefined && handlers !== undefined) check.fail('give either handler or handlers, not both');
+  if (handler !== undefined && typeof handler !== 'function') check.fail(`handler must be a function, got ${typeof handler}`);
+  if (handlers !== undefined) {
+    if (typeof handlers !== 'object' || handlers === null || Array.isArray(handlers)) check.fail('handlers must be an object of functions by label');
+    for (const [label, route] of Object.entries(handlers)) {
+      if (route !== undefined && typeof route !== 'function') check.fail(`handlers[${JSON.stringify(label)}] must be a function, got ${typeof route}`);
+    }
+  }
+  return { handler, handlers };
 }

@@ -105,3 +105,15 @@ export interface PageContext {
   /** Fires when the crawl is being stopped. */
   readonly signal: AbortSignal;
 }
+
+/** A function that handles fetched pages; what it returns (or resolves with) is ignored. */
+export type PageHandler = (page: PageContext) => unknown;
+
+/**
+ * Handlers by request label. `default` takes requests without a label, and those whose label has
+ * no handler here.
+ */
+export interface RouteHandlers {
+  readonly default?: PageHandler;
+  readonly [label: string]: PageHandler | undefined;
+}

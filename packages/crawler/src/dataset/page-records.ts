@@ -5,9 +5,21 @@
 // (before the page's URL counts as done), or cut if the page is handed back. See dataset.ts.
 
 import { PolitelyError } from '@politely/core';
-import type { Dataset } from './dataset.js';
+import type { OutputWriter } from './output-writer.js';
+import type { TailLock } from './tail-lock.js';
 import { RECORDS_PER_APPEND, settleAll, validate, writeAll } from './push-records.js';
 import type { DatasetRecord } from './record-text.js';
+
+/** What a page's records need of the crawl's dataset (dataset.ts), which makes them. */
+export interface PageDataset {
+  readonly hasOutputs: boolean;
+  readonly internals: { readonly writers: readonly OutputWriter[]; readonly tail: TailLock };
+  /** Throws when the dataset is not open for pushes. */
+  checkOpen(): void;
+  /** Records a write failure (the crawl stops) and returns it as ERR_OUTPUT. */
+  fail(error: unknown): PolitelyError;
+  emit(records: readonly DatasetRecord[], url: string | undefined): void;
+}
 
 /** A page's records kept in memory before it takes the outputs' tail (most pages push far less). */
 export const PAGE_BUFFER_BYTES = 256 * 1024;
@@ -34,7 +46,7 @@ export class PageRecords {
   private bufferedBytes = 0;
 
   constructor(
-    private readonly dataset: Dataset,
+    private readonly dataset: PageDataset,
     private readonly key: string,
     private readonly url: string,
   ) {}

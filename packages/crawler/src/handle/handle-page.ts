@@ -18,10 +18,13 @@ import { checkRequestData } from '../frontier/request-data.js';
 import type { ResolvedCrawlerOptions } from '../options.js';
 import type { EnqueueLinksOptions, EnqueueOptions, PageContext, PageRequest, RequestOptions } from '../page-context.js';
 import type { CrawlReporter } from '../reporter.js';
+import type { Router } from './routes.js';
 import type { Dataset } from '../dataset/dataset.js';
 
 export interface HandlePageSettings {
-  readonly options: Pick<ResolvedCrawlerOptions, 'productToken' | 'honorNofollow' | 'maxLinksPerPage' | 'route' | 'followLinks'>;
+  readonly options: Pick<ResolvedCrawlerOptions, 'productToken' | 'honorNofollow' | 'maxLinksPerPage' | 'followLinks'>;
+  /** The handler for a request's label (routes.ts). */
+  readonly route: Router;
   readonly frontier: Frontier;
   readonly reporter: CrawlReporter;
   readonly signal: AbortSignal;
@@ -59,7 +62,7 @@ export async function handlePage(entry: FrontierEntry, response: HttpResponse, a
     }
   }
   const links = extracted?.links ?? [];
-  const route = options.route(entry.label);
+  const route = settings.route(entry.label);
   if (route.handler === null && 'missing' in route) {
     reporter.error(entry.url, new PolitelyError('ERR_NO_ROUTE', `no route for ${entry.url}: ${route.missing}`), 'handler', attempt, false);
   }

@@ -11,6 +11,7 @@ import type { Frontier } from '../frontier/frontier.js';
 import type { FrontierEntry, FrontierLease, FrontierStore } from '../frontier/frontier-store.js';
 import { robotsSkip, robotsStage, type RobotsStageSettings } from '../gate/robots-stage.js';
 import { handlePage, type HandlePageSettings } from '../handle/handle-page.js';
+import { createRouter } from '../handle/routes.js';
 import { runProcessor, type PluginResourceKind } from '../handle/run-processor.js';
 import type { ResolvedCrawlerOptions } from '../options.js';
 import type { HostPoliteness } from '../politeness/host-politeness.js';
@@ -89,7 +90,7 @@ export class UrlProcessor {
       stats: deps.stats,
       signal,
     };
-    this.handle = { options, frontier: deps.frontier, reporter: deps.reporter, signal, dataset: deps.dataset };
+    this.handle = { options, route: createRouter(options.handler, options.handlers), frontier: deps.frontier, reporter: deps.reporter, signal, dataset: deps.dataset };
   }
 
   /** Walks the URL through the stages, reports its outcome and settles its lease: exactly once. */

@@ -5,11 +5,11 @@
 // uses — tokenizeLines, readLine, classifyKey — so a diagnostic never disagrees with a decision.
 // Pure: no I/O, no clock.
 
-import { byteStringToText, isValidUtf8, toByteString } from './byte-string.js';
-import { DIRECTIVE_SPELLINGS, readLine, type Directive } from './directives.js';
-import { parseCrawlDelay, resolveParseRobotsTxtOptions, type ParseRobotsTxtOptions } from './parse.js';
-import { MAX_LINE_BYTES, tokenizeLines, type RawLine } from './tokenize.js';
-import { isGlobalAgentValue, productToken } from './user-agent.js';
+import { byteStringToText, isValidUtf8, toByteString } from '../robots/byte-string.js';
+import { DIRECTIVE_SPELLINGS, readLine, type Directive } from '../robots/directives.js';
+import { parseCrawlDelay, resolveParseRobotsTxtOptions, type ParseRobotsTxtOptions } from '../robots/parse.js';
+import { MAX_LINE_BYTES, tokenizeLines, type RawLine } from '../robots/tokenize.js';
+import { isGlobalAgentValue, productToken } from '../robots/user-agent.js';
 import { isRobotsUsageLine, parseRobotsUsageLine } from '../usage/robots-usage.js';
 import type { UsageIssue } from '../usage/statement.js';
 
