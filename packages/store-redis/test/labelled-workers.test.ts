@@ -5,19 +5,18 @@
 // with — the killed worker's leased URLs too, handed back through Redis — and every allowed page
 // must be handled. The workers run the BUILT packages (`pnpm build`).
 
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { startFleet, violations } from '../../local-web/src/index.js';
+import { startWorkerProcess, waitUntil, type WorkerProcess } from './worker-process.js';
 import { deleteCrawls, REDIS_URL, redisDownReason, redisSuiteTitle, uniqueCrawlId, warnIfSkipped } from './redis-helpers.js';
 
 const redisDown = await redisDownReason();
 warnIfSkipped('labelled-workers.test.ts', redisDown);
 
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
-const WORKER = fileURLToPath(new URL('./fixtures/crawl-worker.mjs', import.meta.url));
 const BUILT = ['../crawler/dist/index.js', '../core/dist/index.js', 'dist/index.js'].map((path) => new URL(path, `file://${packageDir}`));
 const USER_AGENT = 'PolitelyDemo/1.0 (+https://example.test/bot)';
 const CRAWL_DELAY_S = 0.3;
@@ -42,48 +41,15 @@ interface Handled {
   readonly receivedAt: number;
 }
 
-interface Worker {
-  readonly child: ChildProcess;
-  readonly events: WorkerEvent[];
-  readonly handled: Handled[];
-  readonly stderr: string[];
-  /** Resolves with the exit code (null when killed by a signal). */
-  readonly exited: Promise<number | null>;
-  onEvent: ((event: WorkerEvent) => void) | undefined;
-}
+type Worker = WorkerProcess<WorkerEvent> & { readonly handled: readonly Handled[] };
 
+/** A worker whose `handled` lists its `handled` events. */
 function startWorker(config: Record<string, unknown>): Worker {
-  const child = spawn(process.execPath, [WORKER, JSON.stringify(config)], { cwd: packageDir, stdio: ['ignore', 'pipe', 'pipe'] });
-  const worker: Worker = {
-    child,
-    events: [],
-    handled: [],
-    stderr: [],
-    exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))),
-    onEvent: undefined,
-  };
-  let pending = '';
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-    pending += chunk;
-    const lines = pending.split('\n');
-    pending = lines.pop() ?? '';
-    for (const line of lines.filter((l) => l.trim() !== '')) {
-      const event = JSON.parse(line) as WorkerEvent;
-      worker.events.push(event);
-      if (event.type === 'handled') worker.handled.push({ url: event.url ?? '', label: event.label, userData: event.userData ?? {}, receivedAt: Date.now() });
-      worker.onEvent?.(event);
-    }
-  });
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => worker.stderr.push(chunk));
-  return worker;
-}
-
-async function waitUntil(what: string, timeoutMs: number, condition: () => boolean | Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  const worker = startWorkerProcess<WorkerEvent>(config);
+  return Object.defineProperty(worker, 'handled', {
+    get: () =>
+      worker.events.filter((e) => e.type === 'handled').map((e) => ({ url: e.url ?? '', label: e.label, userData: e.userData ?? {}, receivedAt: e.receivedAt })),
+  }) as Worker;
 }
 
 /** What is wrong with a handled page's request data (a seed is LIST with chain 0, a link ITEM with chain ≥ 1; the host is its URL's), or null. */

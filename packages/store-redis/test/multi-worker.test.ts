@@ -3,19 +3,18 @@
 // fetched, no two requests to a host closer together than its crawl-delay across all workers,
 // and one robots.txt request per origin. The workers run the BUILT packages (`pnpm build`).
 
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { minGapMsByOrigin, startFleet, violations, type LoggedRequest } from '../../local-web/src/index.js';
+import { startWorkerProcess, waitUntil, type WorkerProcess } from './worker-process.js';
 import { deleteCrawls, REDIS_URL, redisDownReason, redisSuiteTitle, uniqueCrawlId, warnIfSkipped } from './redis-helpers.js';
 
 const redisDown = await redisDownReason();
 warnIfSkipped('multi-worker.test.ts', redisDown);
 
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
-const WORKER = fileURLToPath(new URL('./fixtures/crawl-worker.mjs', import.meta.url));
 const BUILT = ['../crawler/dist/index.js', '../core/dist/index.js', 'dist/index.js'].map((path) => new URL(path, `file://${packageDir}`));
 const USER_AGENT = 'PolitelyDemo/1.0 (+https://example.test/bot)';
 const CRAWL_DELAY_S = 0.5;
@@ -29,46 +28,8 @@ interface WorkerEvent {
   readonly stats?: { readonly pages: number; readonly robotsRequests: number };
 }
 
-interface Worker {
-  readonly child: ChildProcess;
-  readonly events: WorkerEvent[];
-  readonly stderr: string[];
-  /** Resolves with the exit code (null when killed by a signal). */
-  readonly exited: Promise<number | null>;
-  onEvent: ((event: WorkerEvent) => void) | undefined;
-}
-
-function startWorker(config: Record<string, unknown>): Worker {
-  const child = spawn(process.execPath, [WORKER, JSON.stringify(config)], { cwd: packageDir, stdio: ['ignore', 'pipe', 'pipe'] });
-  const worker: Worker = {
-    child,
-    events: [],
-    stderr: [],
-    exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))),
-    onEvent: undefined,
-  };
-  let pending = '';
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-    pending += chunk;
-    const lines = pending.split('\n');
-    pending = lines.pop() ?? '';
-    for (const line of lines.filter((l) => l.trim() !== '')) {
-      const event = JSON.parse(line) as WorkerEvent;
-      worker.events.push(event);
-      worker.onEvent?.(event);
-    }
-  });
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => worker.stderr.push(chunk));
-  return worker;
-}
-
-async function waitUntil(what: string, timeoutMs: number, condition: () => boolean | Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+type Worker = WorkerProcess<WorkerEvent>;
+const startWorker = (config: Record<string, unknown>): Worker => startWorkerProcess<WorkerEvent>(config);
 
 /** The two requests to `origin` closest together, and which workers sent them (for a failure message). */
 function closestPair(log: readonly LoggedRequest[], origin: string, workers: readonly Worker[]): string {

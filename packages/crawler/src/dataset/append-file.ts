@@ -17,6 +17,7 @@
 
 import { open, type FileHandle } from 'node:fs/promises';
 import { PolitelyError } from '@politely/core';
+import { RoomSignal } from './room-signal.js';
 
 interface Waiter {
   resolve(): void;
@@ -40,7 +41,7 @@ export class AppendFile {
   private failure: PolitelyError | undefined;
   private closed = false;
   /** Resolved each time a write takes the waiting text (the buffer has room again). */
-  private room: { promise: Promise<void>; resolve: () => void } | undefined;
+  private readonly room = new RoomSignal();
 
   private constructor(
     readonly path: string,
@@ -77,7 +78,7 @@ export class AppendFile {
   /** Appends `text`; resolves when it is in the file, rejects with ERR_OUTPUT when it cannot be. */
   async append(text: string): Promise<void> {
     // Backpressure: while the buffer is full, wait for the write under way (it empties it).
-    while (this.pendingBytes >= this.highWaterMark && this.writing !== undefined && this.failure === undefined) await this.roomAgain();
+    while (this.pendingBytes >= this.highWaterMark && this.writing !== undefined && this.failure === undefined) await this.room.wait();
     if (this.failure !== undefined) throw this.failure;
     if (this.closed) throw outputError(this.path, new Error('the file was closed'));
     return new Promise<void>((resolve, reject) => {
@@ -88,20 +89,6 @@ export class AppendFile {
     });
   }
 
-  private roomAgain(): Promise<void> {
-    if (this.room === undefined) {
-      let resolve!: () => void;
-      const promise = new Promise<void>((done) => (resolve = done));
-      this.room = { promise, resolve };
-    }
-    return this.room.promise;
-  }
-
-  private makeRoom(): void {
-    const room = this.room;
-    this.room = undefined;
-    room?.resolve();
-  }
 
   /**
    * Cuts the file back to `size` bytes (the records of a page that was handed back). Only for a
@@ -139,7 +126,7 @@ export class AppendFile {
       this.pending = [];
       this.pendingBytes = 0;
       this.waiters = [];
-      this.makeRoom();
+      this.room.open();
       try {
         const bytes = Buffer.from(text, 'utf8');
         await writeAll(this.handle, bytes);
@@ -155,7 +142,7 @@ export class AppendFile {
         this.pending = [];
         this.pendingBytes = 0;
         this.waiters = [];
-        this.makeRoom();
+        this.room.open();
       }
     }
   }

@@ -26,6 +26,7 @@ import { PageRecords } from './page-records.js';
 import { settleAll, validate, writeAll } from './push-records.js';
 import type { DatasetRecord } from './record-text.js';
 import { TailLock } from './tail-lock.js';
+import { RoomSignal } from './room-signal.js';
 
 export interface DatasetHooks {
   /** A record is written (or accepted, with no outputs); `url` is its page's, if a handler pushed it. */
@@ -56,7 +57,7 @@ export class Dataset {
   private outside: OutsidePush[] = [];
   private outsideBytes = 0;
   private flushing: Promise<void> | undefined;
-  private room: { promise: Promise<void>; resolve: () => void } | undefined;
+  private readonly room = new RoomSignal();
 
   constructor(
     private readonly outputs: readonly ResolvedOutput[],
@@ -106,7 +107,7 @@ export class Dataset {
     if (!this.hasOutputs) return this.emit(records, undefined);
     if (records.length === 0) return;
     const bytes = jsons.reduce((sum, json) => sum + json.length + 1, 0);
-    while (this.outsideBytes >= OUTSIDE_HIGH_WATER_MARK && this.flushing !== undefined && this.failure === undefined) await this.roomAgain();
+    while (this.outsideBytes >= OUTSIDE_HIGH_WATER_MARK && this.flushing !== undefined && this.failure === undefined) await this.room.wait();
     if (this.failure !== undefined) throw this.failure;
     await new Promise<void>((resolve, reject) => {
       this.outside.push({ records, jsons, bytes, resolve, reject });
@@ -145,7 +146,7 @@ export class Dataset {
     const failure = error instanceof PolitelyError ? error : new PolitelyError('ERR_OUTPUT', `could not write the dataset: ${String(error)}`, { cause: error });
     if (this.failure === undefined) {
       this.failure = failure;
-      this.makeRoom();
+      this.room.open();
       this.hooks.onFailure(failure);
     }
     return this.failure;
@@ -166,7 +167,7 @@ export class Dataset {
       const round = this.outside;
       this.outside = [];
       this.outsideBytes = 0;
-      this.makeRoom();
+      this.room.open();
       try {
         if (this.failure !== undefined) throw this.failure;
         const records = round.flatMap((push) => push.records);
@@ -189,18 +190,4 @@ export class Dataset {
     }
   }
 
-  private roomAgain(): Promise<void> {
-    if (this.room === undefined) {
-      let resolve!: () => void;
-      const promise = new Promise<void>((done) => (resolve = done));
-      this.room = { promise, resolve };
-    }
-    return this.room.promise;
-  }
-
-  private makeRoom(): void {
-    const room = this.room;
-    this.room = undefined;
-    room?.resolve();
-  }
 }

@@ -1,0 +1,52 @@
+// A crawl worker in its own process (fixtures/crawl-worker.mjs), for the multi-worker tests: its
+// JSON-line events as they arrive (each stamped with when the test got it), its stderr, its exit.
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const packageDir = fileURLToPath(new URL('..', import.meta.url));
+const WORKER = fileURLToPath(new URL('./fixtures/crawl-worker.mjs', import.meta.url));
+
+export interface WorkerProcess<E> {
+  readonly child: ChildProcess;
+  /** Every event so far, with the time (Date.now()) the test received it. */
+  readonly events: (E & { readonly receivedAt: number })[];
+  readonly stderr: string[];
+  /** Resolves with the exit code (null when killed by a signal). */
+  readonly exited: Promise<number | null>;
+  onEvent: ((event: E) => void) | undefined;
+}
+
+/** Starts the fixture worker with `config` (JSON on its command line). */
+export function startWorkerProcess<E extends object>(config: Record<string, unknown>): WorkerProcess<E> {
+  const child = spawn(process.execPath, [WORKER, JSON.stringify(config)], { cwd: packageDir, stdio: ['ignore', 'pipe', 'pipe'] });
+  const worker: WorkerProcess<E> = {
+    child,
+    events: [],
+    stderr: [],
+    exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))),
+    onEvent: undefined,
+  };
+  let pending = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+    pending += chunk;
+    const lines = pending.split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines.filter((l) => l.trim() !== '')) {
+      const event = JSON.parse(line) as E;
+      worker.events.push({ ...event, receivedAt: Date.now() });
+      worker.onEvent?.(event);
+    }
+  });
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => worker.stderr.push(chunk));
+  return worker;
+}
+
+/** Polls `condition` every 20 ms until it holds; throws naming `what` after `timeoutMs`. */
+export async function waitUntil(what: string, timeoutMs: number, condition: () => boolean | Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
