@@ -15,6 +15,12 @@ export { CONSENT_COOKIE, CONSENT_ACCEPT_PATH } from './consent/consent-site.js';
 export { consentRecipes } from './consent/recipes.js';
 export type { ConsentRecipe } from './consent/recipes.js';
 
+export { startUsageWeb, usageManifest } from './usage/usage-web.js';
+export type { UsageWeb, UsageWebOptions, UsageCrawlTruth, UsageReservedPage, UsageTdmrepFile } from './usage/usage-web.js';
+export { USAGE_HOST_NAMES, USAGE_WEB_PURPOSES, BEFORE_FETCH_KINDS, isBeforeFetchKind } from './usage/usage-truth.js';
+export type { UsageHostName, UsagePageTruth, UsageTruthVerdict } from './usage/usage-truth.js';
+export { MANAGED_ROBOTS_TXT, MANAGED_BLOCKED_TOKENS, TDMREP_PATH, TDM_POLICY_PATH } from './usage/usage-sites.js';
+
 export { startFleet, resolveFleetOptions, MAX_FLEET_HOSTS } from './fleet/fleet.js';
 export type { FleetOptions, ResolvedFleetOptions } from './fleet/fleet.js';
 export type { FleetPageProfile } from './fleet/fleet-page.js';

@@ -3,6 +3,8 @@
 //   node packages/local-web/dist/serve.js --fleet 50x200 [--crawl-delay 0.5] [--sitemaps]
 //   node packages/local-web/dist/serve.js --hostile [--first-address 60] [--json]
 //   node packages/local-web/dist/serve.js --consent [--first-address 70] [--json]
+//   node packages/local-web/dist/serve.js --usage [--first-address 90] [--json]
+// --usage starts the usage web (127.0.0.90–94 by default); its --json adds `usagePages` and `tdmrepFiles`.
 // --hostile starts the hostile web instead (127.0.0.60–67 by default); its --json adds `cases` and
 // `goodPageUrls`, and leaves out robots.txt bodies over 64 KiB (`robotsTxt: null`, `robotsTxtBytes`).
 // --port defaults to 8080 for friendly URLs and falls back to a free port if 8080 is taken.
@@ -13,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startConsentWeb } from './consent/consent-web.js';
 import { startDemoWeb } from './demo/demo-web.js';
+import { startUsageWeb, type UsageWeb } from './usage/usage-web.js';
 import { LocalWebError } from './errors.js';
 import { startFleet } from './fleet/fleet.js';
 import { startHostileWeb, type HostileWeb } from './hostile/hostile-web.js';
@@ -34,19 +37,22 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
       sitemaps: { type: 'boolean' },
       hostile: { type: 'boolean' },
       consent: { type: 'boolean' },
+      usage: { type: 'boolean' },
       json: { type: 'boolean' },
     },
     strict: true,
   });
   const hostile = values.hostile === true;
   const consent = values.consent === true;
-  if ([hostile, consent, values.fleet !== undefined].filter(Boolean).length > 1) {
-    throw new LocalWebError('ERR_INVALID_OPTION', 'serve: --hostile, --consent and --fleet start different webs; choose one');
+  const usage = values.usage === true;
+  if ([hostile, consent, usage, values.fleet !== undefined].filter(Boolean).length > 1) {
+    throw new LocalWebError('ERR_INVALID_OPTION', 'serve: --hostile, --consent, --usage and --fleet start different webs; choose one');
   }
-  const firstAddress = values['first-address'] === undefined ? (hostile ? 60 : consent ? 70 : 2) : Number(values['first-address']);
+  const firstAddress = values['first-address'] === undefined ? (hostile ? 60 : consent ? 70 : usage ? 90 : 2) : Number(values['first-address']);
   const start = (port: number): Promise<LocalWeb> => {
     if (hostile) return startHostileWeb({ port, firstAddress });
     if (consent) return startConsentWeb({ port, firstAddress });
+    if (usage) return startUsageWeb({ port, firstAddress });
     if (values.fleet === undefined) return startDemoWeb({ port, firstAddress });
     const [hosts, pages] = values.fleet.split('x').map(Number);
     const delay = values['crawl-delay'];
@@ -84,7 +90,14 @@ function isHostile(web: LocalWeb): web is HostileWeb {
   return 'cases' in web && 'goodPageUrls' in web;
 }
 
+function isUsage(web: LocalWeb): web is UsageWeb {
+  return 'usagePages' in web && 'tdmrepFiles' in web;
+}
+
 function toJson(web: LocalWeb): string {
+  if (isUsage(web)) {
+    return JSON.stringify({ entryUrl: web.entryUrl, hosts: web.hosts, usagePages: web.usagePages, tdmrepFiles: web.tdmrepFiles });
+  }
   if (!isHostile(web)) return JSON.stringify({ entryUrl: web.entryUrl, hosts: web.hosts });
   return JSON.stringify({
     entryUrl: web.entryUrl,
@@ -118,7 +131,12 @@ function describe(web: LocalWeb): string {
     // Its hosts are separate IP addresses, each its own site: a crawl must allow any scope.
     lines.push(`Crawl it: pnpm -s politely crawl --ua MyBot --allow-net 127.0.0.0/8 --scope any --out hostile.jsonl ${web.entryUrl}`);
   }
-  const kind = isHostile(web) ? 'hostile web' : 'local web';
+  if (isUsage(web)) {
+    const reserved = web.usagePages.filter((page) => page.verdicts['ai-train'].status === 'reserved').length;
+    lines.push(`${web.usagePages.length} pages, ${reserved} of them reserved for AI training (see --json for every verdict).`);
+    lines.push(`Crawl it for AI training: node examples/usage-aware-crawl.mjs ${web.entryUrl}`);
+  }
+  const kind = isHostile(web) ? 'hostile web' : isUsage(web) ? 'usage web' : 'local web';
   return `politely ${kind}: ${web.hosts.length} hosts, start at ${web.entryUrl}\n${lines.join('\n')}\nCtrl-C to stop.\n`;
 }
 
