@@ -24,10 +24,23 @@ export type SitemapDocument =
   /** `notASitemap`: the file is something else (an HTML page, binary data), not a broken sitemap. */
   | { readonly kind: 'invalid'; readonly message: string; readonly notASitemap: boolean };
 
+/** A damaged file whose whole entries before the damage were read: why, and where it was cut. */
+export interface PartialSitemap {
+  /** What was wrong with the file as it came (the XML parser's message). */
+  readonly reason: string;
+  /** The byte offset (of the decoded, decompressed file) after the last whole entry read. */
+  readonly atByte: number;
+}
+
 export interface ReadSitemap {
   readonly document: SitemapDocument;
   /** The file went past the cap and was cut there. */
   readonly truncated: boolean;
+  /**
+   * The file arrived damaged (cut short by the server or a proxy, or malformed past some point):
+   * the entries complete before the damage are in `document`, the rest is lost.
+   */
+  readonly partial?: PartialSitemap;
   /** The file was gzip-compressed (by its own bytes, whatever the URL or Content-Type said). */
   readonly gzipped: boolean;
 }
@@ -71,20 +84,47 @@ export async function readSitemap(sitemapUrl: string, body: Uint8Array, options:
       return { document: invalid('gzip data that is corrupt or cut short', false), truncated, gzipped };
     }
   }
-  const document = parseSitemapText(sitemapUrl, decodeText(bytes), truncated, options.chunkChars ?? DEFAULT_CHUNK_CHARS);
-  return { document, truncated, gzipped };
+  const { document, partial } = parseSitemapText(sitemapUrl, decodeText(bytes), truncated, options.chunkChars ?? DEFAULT_CHUNK_CHARS);
+  return { document, truncated, gzipped, ...(partial === undefined ? {} : { partial }) };
 }
 
-function parseSitemapText(sitemapUrl: string, text: string, truncated: boolean, chunkChars: number): SitemapDocument {
-  const start = text.search(/\S/);
-  if (start === -1) return invalid('an empty file', true);
-  if (text.slice(0, 1024).includes('\0')) return invalid('binary data', true);
-  if (text[start] !== '<') {
-    if (!looksLikeTextSitemap(text)) return invalid('neither XML nor one URL per line', true);
+function parseSitemapText(sitemapUrl: string, decoded: string, truncated: boolean, chunkChars: number): { document: SitemapDocument; partial?: PartialSitemap } {
+  const start = decoded.search(/\S/);
+  if (start === -1) return { document: invalid('an empty file', true) };
+  if (decoded.slice(0, 1024).includes('\0')) return { document: invalid('binary data', true) };
+  if (decoded[start] !== '<') {
+    if (!looksLikeTextSitemap(decoded)) return { document: invalid('neither XML nor one URL per line', true) };
     // A cut text file ends in a partial line: it is left out.
-    const whole = truncated ? text.slice(0, text.lastIndexOf('\n') + 1) : text;
-    return { kind: 'urls', format: 'text', entries: textSitemapEntries(whole) };
+    const whole = truncated ? decoded.slice(0, decoded.lastIndexOf('\n') + 1) : decoded;
+    return { document: { kind: 'urls', format: 'text', entries: textSitemapEntries(whole) } };
   }
+  // Whitespace (a BOM, blank lines) before the XML declaration: XML forbids it, yet it is common
+  // and harmless; it goes, so that the declaration is at the start.
+  const text = decoded.slice(start);
+  const read = parseXmlSitemap(sitemapUrl, text, truncated, chunkChars);
+  if (read.kind !== 'invalid' || truncated || read.notASitemap) return { document: read };
+  // A file that arrived cut short (no end tags), or malformed from some point on: its whole
+  // entries, the document closed after the last one — of the whole text, else of the text before
+  // the validator's first error (which, for a missing end tag, points at the start tag instead).
+  for (const upTo of [text.length, read.damageAt]) {
+    if (upTo === undefined) continue;
+    const salvaged = parseXmlSitemap(sitemapUrl, text.slice(0, upTo), true, chunkChars);
+    if (salvaged.kind !== 'invalid' && salvaged.wholeChars! > 0) {
+      return { document: salvaged, partial: { reason: read.message, atByte: Buffer.byteLength(decoded.slice(0, start + salvaged.wholeChars!)) } };
+    }
+  }
+  return { document: read };
+}
+
+
+/** An XML file read: with `wholeChars` when cut after its whole entries, `damageAt` when malformed there. */
+type XmlRead = SitemapDocument & { readonly wholeChars?: number; readonly damageAt?: number };
+
+/**
+ * An XML sitemap or feed; `cut`: read only its whole entries (`wholeChars` long), closing the
+ * document after them. A malformed one says where its damage starts (`damageAt`), when known.
+ */
+function parseXmlSitemap(sitemapUrl: string, text: string, cut: boolean, chunkChars: number): XmlRead {
   const root = rootElementOf(text);
   if (root === undefined) return invalid('malformed XML: no root element', false);
   const format = ROOT_FORMATS[root.name];
@@ -93,17 +133,23 @@ function parseSitemapText(sitemapUrl: string, text: string, truncated: boolean, 
     return invalid(`root element <${root.qualified}>, not <urlset>, <sitemapindex>, <rss> or <feed>`, true);
   }
   const { item, close } = SALVAGE[format];
-  const xml = truncated ? closeAfterLastEntry(text, item, close(root.qualified)) : text;
-  if (xml === null) return format === 'sitemapindex' ? { kind: 'index', format, entries: [] } : { kind: 'urls', format, entries: [] };
+  const closing = close(root.qualified);
+  const xml = cut ? closeAfterLastEntry(text, item, closing) : text;
+  if (xml === null) return format === 'sitemapindex' ? { kind: 'index', format, entries: [], wholeChars: 0 } : { kind: 'urls', format, entries: [], wholeChars: 0 };
+  const whole = cut ? { wholeChars: xml.length - closing.length } : {};
   if (format === 'rss' || format === 'atom') {
-    const parsed = feedParser.parse(xml);
+    const prepared = feedParser.prepare(xml);
+    if (!prepared.ok) return { ...invalid(prepared.message, false), ...(prepared.damageAt === undefined ? {} : { damageAt: prepared.damageAt }) };
+    const parsed = feedParser.parsePrepared(prepared.text);
     if (!parsed.ok) return invalid(parsed.message, false);
-    return { kind: 'urls', format, entries: format === 'rss' ? rssEntries(parsed.document) : atomEntries(parsed.document) };
+    return { kind: 'urls', format, entries: format === 'rss' ? rssEntries(parsed.document) : atomEntries(parsed.document), ...whole };
   }
   const prepared = sitemapParser.prepare(xml);
-  if (!prepared.ok) return invalid(prepared.message, false);
+  if (!prepared.ok) {
+    return { ...invalid(prepared.message, false), ...(prepared.damageAt === undefined ? {} : { damageAt: prepared.damageAt }) };
+  }
   const entries = chunkedEntries(sitemapUrl, format, entryChunks(prepared.text, item, chunkChars));
-  return format === 'sitemapindex' ? { kind: 'index', format, entries } : { kind: 'urls', format, entries };
+  return format === 'sitemapindex' ? { kind: 'index', format, entries, ...whole } : { kind: 'urls', format, entries, ...whole };
 }
 
 /** The entries of a well-formed urlset or index, one slice of its text parsed at a time (sitemapper walks each). */

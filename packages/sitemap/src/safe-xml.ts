@@ -49,7 +49,10 @@ const SAFE: XmlParserOptions = {
   trimValues: true,
 };
 
-export type PreparedXml = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly message: string };
+export type PreparedXml =
+  | { readonly ok: true; readonly text: string }
+  /** `damageAt`: the offset in the given text of the validator's first error, when it says where. */
+  | { readonly ok: false; readonly message: string; readonly damageAt?: number };
 
 export interface SafeXmlParser {
   /** Escapes stray '&' and checks that the document is well-formed: the text to parse, or why not. */
@@ -69,7 +72,8 @@ export function createSafeXmlParser(options: XmlParserOptions): SafeXmlParser {
       // validator is what tells malformed XML apart.
       const verdict = fxp.XMLValidator.validate(text);
       if (verdict === true) return { ok: true, text };
-      return { ok: false, message: `malformed XML: ${verdict.err.msg} (line ${verdict.err.line}, column ${verdict.err.col})` };
+      const damageAt = offsetInOriginal(xml, offsetOf(text, verdict.err.line, verdict.err.col));
+      return { ok: false, message: `malformed XML: ${verdict.err.msg} (line ${verdict.err.line}, column ${verdict.err.col})`, damageAt };
     } catch (error) {
       return { ok: false, message: `malformed XML: ${error instanceof Error ? error.message : String(error)}` };
     }
@@ -93,6 +97,27 @@ export function createSafeXmlParser(options: XmlParserOptions): SafeXmlParser {
 }
 
 const STRAY_AMPERSAND = /&(?!(?:amp|lt|gt|quot|apos|#[0-9]+|#x[0-9a-fA-F]+);)/g;
+
+/** The offset of a 1-based line and column in `text` (the validator counts lines by LF). */
+function offsetOf(text: string, line: number, col: number): number {
+  let offset = 0;
+  for (let n = 1; n < line; n++) {
+    const next = text.indexOf('\n', offset);
+    if (next === -1) return text.length;
+    offset = next + 1;
+  }
+  return Math.min(text.length, offset + Math.max(0, col - 1));
+}
+
+/** An offset in `escapeStrayAmpersands(original)` as an offset in `original` (each escape adds 4). */
+function offsetInOriginal(original: string, escapedOffset: number): number {
+  let added = 0;
+  for (const match of original.matchAll(STRAY_AMPERSAND)) {
+    if (match.index + added >= escapedOffset) break;
+    added += 4;
+  }
+  return Math.max(0, escapedOffset - added);
+}
 
 /** '&' not starting a predefined or character reference becomes `&amp;` (so it reads as itself). */
 export function escapeStrayAmpersands(xml: string): string {

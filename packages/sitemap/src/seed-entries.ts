@@ -121,7 +121,12 @@ function createBatch(context: SeedContext): { add(request: FrontierRequest): Pro
   };
 }
 
-function httpUrlOf(loc: string | undefined, base: string | undefined): URL | null {
+/** Unicode spaces (no-break space, ideographic space, …) and zero-width ones at either end of a `<loc>`. */
+const LOC_EDGE_SPACES = /^[\s\u200b]+|[\s\u200b]+$/g;
+
+function httpUrlOf(rawLoc: string | undefined, base: string | undefined): URL | null {
+  // XML trims its own whitespace; a generator's no-break spaces around a URL are as meaningless.
+  const loc = rawLoc?.replace(LOC_EDGE_SPACES, '');
   if (loc === undefined || loc === '') return null;
   try {
     const url = new URL(loc, base);

@@ -36,6 +36,10 @@ async function processSitemap(context: ResourceContext<SitemapSkipReason>, optio
     const size = `${options.maxBytesPerFile} bytes${read.gzipped ? ' decompressed' : ''}`;
     context.skip(sitemapUrl, 'sitemap-limit', `sitemap larger than maxBytesPerFile (${size}): only the entries complete before the cut were read`);
   }
+  if (read.partial !== undefined) {
+    // Damaged as it arrived: what came before the damage is read, and the file reported.
+    context.error(sitemapUrl, new PolitelyError('ERR_INVALID_INPUT', `sitemap ${sitemapUrl} is partial: ${read.partial.reason}; the entries complete before byte ${read.partial.atByte} were read`));
+  }
   const { document } = read;
   if (document.kind === 'invalid') {
     if (!(data.guessed === true && document.notASitemap)) context.error(sitemapUrl, new PolitelyError('ERR_INVALID_INPUT', `sitemap ${sitemapUrl}: ${document.message}`));

@@ -3,16 +3,26 @@
 
 import type { RawSitemapEntry } from './sitemapper-reader.js';
 
-/** A first line longer than this is not a URL (the crawler caps URLs far below it). */
-const MAX_FIRST_LINE = 8192;
+/** A line longer than this is not a URL (the crawler caps URLs far below it). */
+const MAX_LINE = 8192;
+/** Non-empty lines looked at to tell a text sitemap: one bad line at the top must not lose a file. */
+const LINES_LOOKED_AT = 100;
 
-/** Whether `text` reads as a text sitemap: its first non-empty line is an absolute http(s) URL. */
+/**
+ * Whether `text` reads as a text sitemap: among its first non-empty lines, one is an absolute
+ * http(s) URL. (Its other lines are read too, each bad one a reported skip, not a lost file.)
+ */
 export function looksLikeTextSitemap(text: string): boolean {
-  const start = text.search(/\S/);
-  if (start === -1) return false;
-  const end = text.slice(start, start + MAX_FIRST_LINE + 1).search(/[\r\n]/);
-  const line = text.slice(start, end === -1 ? start + MAX_FIRST_LINE + 1 : start + end).trim();
-  if (line.length > MAX_FIRST_LINE) return false;
+  let seen = 0;
+  for (const line of textSitemapLines(text)) {
+    if (isHttpUrl(line)) return true;
+    if (++seen >= LINES_LOOKED_AT) return false;
+  }
+  return false;
+}
+
+function isHttpUrl(line: string): boolean {
+  if (line.length > MAX_LINE) return false;
   try {
     const url = new URL(line);
     return url.protocol === 'http:' || url.protocol === 'https:';
@@ -21,14 +31,19 @@ export function looksLikeTextSitemap(text: string): boolean {
   }
 }
 
-/** Its lines, trimmed, empty ones left out, without splitting the whole text at once. */
+/** Its lines as entries: each line's URL is checked where entries are (a bad one is a reported skip). */
 export function* textSitemapEntries(text: string): Generator<RawSitemapEntry> {
+  for (const line of textSitemapLines(text)) yield { loc: line };
+}
+
+/** Its lines, trimmed (Unicode spaces too), empty ones left out, without splitting the whole text at once. */
+function* textSitemapLines(text: string): Generator<string> {
   let start = 0;
   while (start < text.length) {
     let end = text.indexOf('\n', start);
     if (end === -1) end = text.length;
     const line = text.slice(start, end).trim();
-    if (line !== '') yield { loc: line };
+    if (line !== '') yield line;
     start = end + 1;
   }
 }

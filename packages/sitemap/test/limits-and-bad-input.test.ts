@@ -84,14 +84,16 @@ describe('sitemaps() limits', () => {
 });
 
 describe('sitemaps() bad input', () => {
-  it('reports a 404, malformed XML, billion laughs, a gzip bomb, a self-index and an HTML page, while the good sitemap still yields', async () => {
+  it('reports a 404, malformed XML, a partial file, billion laughs, a gzip bomb, a self-index and an HTML page, while the good sitemap and the partial file’s whole entries still yield', async () => {
     const site = await serve({});
     const b = site.base;
     const bomb = gzipSync(Buffer.alloc(60 * 1024 * 1024), { level: 9 });
-    const sitemapsDeclared = ['missing.xml', 'malformed.xml', 'laughs.xml', 'bomb.xml.gz', 'self.xml', 'page.html', 'good.xml'];
+    const sitemapsDeclared = ['missing.xml', 'malformed.xml', 'cut.xml', 'laughs.xml', 'bomb.xml.gz', 'self.xml', 'page.html', 'good.xml'];
     site.routes = {
       '/robots.txt': `User-agent: *\n${sitemapsDeclared.map((s) => `Sitemap: ${b}/${s}`).join('\n')}\n`,
-      '/malformed.xml': `<urlset><url><loc>${b}/m</loc></url>`,
+      '/malformed.xml': `<urlset><url><loc>${b}/m</lox></url></urlset>`,
+      // Cut by a proxy: two whole entries, then half of one, and no end tag.
+      '/cut.xml': `<urlset><url><loc>${b}/c1</loc></url><url><loc>${b}/c2</loc></url><url><loc>${b}/c`,
       '/laughs.xml': billionLaughs('<url><loc>&lol9;</loc></url>'),
       '/bomb.xml.gz': { body: bomb, type: 'application/gzip' },
       '/self.xml': sitemapIndex([`${b}/self.xml`]),
@@ -101,20 +103,36 @@ describe('sitemaps() bad input', () => {
     const before = process.memoryUsage().rss;
     const outcome = await crawlWithSitemaps({ plugin: { origins: [b], enqueuePages: false } });
     expect(process.memoryUsage().rss - before).toBeLessThan(400 * 1024 * 1024);
-    expect(outcome.urls).toEqual([`${b}/good`]);
-    expect(outcome.errors.map((e) => [e.url, e.error.message, e.stage])).toEqual([
+    expect([...outcome.urls].sort()).toEqual([`${b}/c1`, `${b}/c2`, `${b}/good`]);
+    const cutAt = `<urlset><url><loc>${b}/c1</loc></url><url><loc>${b}/c2</loc></url>`.length;
+    expect(outcome.errors.map((e) => [e.url, e.error.message.replace(/: malformed XML: .*;/, ': malformed XML: …;'), e.stage])).toEqual([
       [`${b}/missing.xml`, `sitemap ${b}/missing.xml: HTTP 404`, 'processor'],
-      [`${b}/malformed.xml`, `sitemap ${b}/malformed.xml: malformed XML: Unclosed tag 'urlset'. (line 1, column 1)`, 'processor'],
+      [`${b}/malformed.xml`, expect.stringMatching(/^sitemap \S+\/malformed.xml: malformed XML: Expected closing tag 'loc' .* instead of closing tag 'lox'/), 'processor'],
+      [`${b}/cut.xml`, `sitemap ${b}/cut.xml is partial: malformed XML: …; the entries complete before byte ${cutAt} were read`, 'processor'],
       [`${b}/bomb.xml.gz`, `sitemap ${b}/bomb.xml.gz: not a sitemap: binary data`, 'processor'],
       [`${b}/page.html`, `sitemap ${b}/page.html: not a sitemap: an HTML page`, 'processor'],
     ]);
-    expect(outcome.stats.errors).toBe(4);
+    expect(outcome.stats.errors).toBe(5);
     expect(outcome.skips.map((s) => [s.url, s.reason])).toEqual([
       ['&lol9;', 'invalid-url'],
       [`${b}/bomb.xml.gz`, 'sitemap-limit'],
       [`${b}/self.xml`, 'duplicate'],
     ]);
     expect(outcome.skips[1]!.detail).toContain(`${50 * 1024 * 1024} bytes decompressed`);
+  });
+
+  it('reads URLs with Unicode spaces around them (in CDATA or not), and a text file’s good lines around a bad first line (reported)', async () => {
+    const site = await serve({});
+    const b = site.base;
+    site.routes = {
+      '/robots.txt': `User-agent: *\nSitemap: ${b}/spaces.xml\nSitemap: ${b}/list.txt\n`,
+      '/spaces.xml': `<urlset><url><loc>\u00a0${b}/nbsp\u00a0</loc></url><url><loc><![CDATA[\u3000${b}/ideographic\u2009]]></loc></url><url><loc>\u200b${b}/zero-width</loc></url></urlset>`,
+      '/list.txt': { body: `www.example.com/catalog?item=1\n${b}/t1\n\u00a0${b}/t2\u00a0\n`, type: 'text/plain' },
+    };
+    const outcome = await crawlWithSitemaps({ plugin: { origins: [b], enqueuePages: false } });
+    expect([...outcome.urls].sort()).toEqual([`${b}/ideographic`, `${b}/nbsp`, `${b}/t1`, `${b}/t2`, `${b}/zero-width`]);
+    expect(outcome.errors).toEqual([]);
+    expect(outcome.skips.map((s) => [s.url, s.reason])).toEqual([['www.example.com/catalog?item=1', 'invalid-url']]);
   });
 
   it('keeps a billion-laughs URL literal: nothing expands, time and memory stay bounded', async () => {

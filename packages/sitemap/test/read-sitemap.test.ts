@@ -137,7 +137,10 @@ describe('readSitemap', () => {
   it('calls malformed XML malformed, with the line', async () => {
     const { document } = await read('<?xml version="1.0"?>\n<urlset>\n<url><loc>http://h.test/a</url>\n</urlset>');
     expect(document).toMatchObject({ kind: 'invalid', notASitemap: false, message: expect.stringMatching(/^malformed XML: .*line 3/) });
-    expect((await read('<urlset><url><loc>x</loc></url>')).document).toMatchObject({ kind: 'invalid', message: expect.stringContaining('malformed XML') });
+    // Only its end tag missing: its whole entries are read, and the file is partial.
+    const unclosed = await read('<urlset><url><loc>x</loc></url>');
+    expect(await locsOf(unclosed.document)).toEqual(['x']);
+    expect(unclosed.partial?.reason).toContain('malformed XML');
   });
 
   it('tells an HTML page, another XML document, binary data and an empty file from a sitemap', async () => {
@@ -190,5 +193,63 @@ describe('readSitemap', () => {
     const text = '<urlset><url><loc>http://h.test/é</loc></url></urlset>';
     const utf16 = new Uint8Array([0xff, 0xfe, ...new Uint8Array(Buffer.from(text, 'utf16le'))]);
     expect(await locsOf((await read(utf16)).document)).toEqual(['http://h.test/é']);
+  });
+});
+
+// Sitemaps as they are in the wild: what a damaged or odd file holds is read, and what was
+// dropped is said. Minimal files of our own, one flaw each.
+describe('readSitemap: damaged and odd files', () => {
+  const NS = 'http://www.sitemaps.org/schemas/sitemap/0.9';
+  const five = [1, 2, 3, 4, 5].map((n) => `<url><loc>http://h.test/dir/${n}</loc></url>`).join('');
+
+  it('reads a file with whitespace before its XML declaration (a newline; a BOM then blank lines)', async () => {
+    const body = `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="${NS}">${five}</urlset>`;
+    for (const prefix of ['\n', '\uFEFF\n \t\r\n', '   \r\n\r\n']) {
+      const { document, partial } = await read(prefix + body);
+      expect(await locsOf(document), JSON.stringify(prefix)).toEqual([1, 2, 3, 4, 5].map((n) => `http://h.test/dir/${n}`));
+      expect(partial).toBeUndefined();
+    }
+  });
+
+  it('reads a text file whose first line is not a URL: every line is an entry (bad ones are checked, and skipped, where entries are)', async () => {
+    const { document } = await read('www.example.com/catalog?item=1\nhttp://h.test/dir/a\n\u00a0http://h.test/dir/b\u00a0\r\nnot a url\nhttp://h.test/dir/c\n');
+    expect(document).toMatchObject({ kind: 'urls', format: 'text' });
+    expect(await locsOf(document)).toEqual(['www.example.com/catalog?item=1', 'http://h.test/dir/a', 'http://h.test/dir/b', 'not a url', 'http://h.test/dir/c']);
+    // No URL among its first lines: not a text sitemap.
+    expect((await read('hello\nworld\n')).document).toMatchObject({ kind: 'invalid', notASitemap: true });
+  });
+
+  it('salvages the whole entries of a file that arrived cut mid-<url>, reported as partial with the byte offset', async () => {
+    const whole = `<?xml version="1.0"?>\n<urlset xmlns="${NS}">${five}</urlset>`;
+    const cutAt = whole.indexOf('<url><loc>http://h.test/dir/5');
+    const body = `${whole.slice(0, cutAt)}<url><loc>http://h.test/di`;
+    const { document, partial, truncated } = await read(body);
+    expect(truncated).toBe(false);
+    expect(await locsOf(document)).toEqual([1, 2, 3, 4].map((n) => `http://h.test/dir/${n}`));
+    expect(partial?.reason).toMatch(/^malformed XML/);
+    expect(partial?.atByte).toBe(cutAt);
+  });
+
+  it('salvages every entry of a file missing only its </urlset> (and of an index missing </sitemapindex>)', async () => {
+    const { document, partial } = await read(`<urlset xmlns="${NS}">${five}`);
+    expect(await locsOf(document)).toHaveLength(5);
+    expect(partial).toMatchObject({ atByte: `<urlset xmlns="${NS}">${five}`.length });
+    const index = await read('<sitemapindex><sitemap><loc>http://h.test/dir/a.xml</loc></sitemap><sitemap><loc>http://h.test/dir/b.xml</loc></sitemap>');
+    expect(index.document).toMatchObject({ kind: 'index' });
+    expect(await locsOf(index.document)).toEqual(['http://h.test/dir/a.xml', 'http://h.test/dir/b.xml']);
+    expect(index.partial).toBeDefined();
+  });
+
+  it('salvages the entries before a malformed one in the middle (a stray & before it does not shift the cut)', async () => {
+    const body = `<urlset xmlns="${NS}"><url><loc>http://h.test/dir/1?a=1&b=2</loc></url><url><loc>http://h.test/dir/2</loc></url><url><loc>http://h.test/dir/3</lox></url>${five}</urlset>`;
+    const { document, partial } = await read(body);
+    expect(await locsOf(document)).toEqual(['http://h.test/dir/1?a=1&b=2', 'http://h.test/dir/2']);
+    expect(partial?.atByte).toBe(body.indexOf('<url><loc>http://h.test/dir/3'));
+  });
+
+  it('still calls a file malformed when no whole entry comes before its damage', async () => {
+    const { document, partial } = await read(`<urlset xmlns="${NS}"><url><loc>http://h.test/dir/1</lox></url></urlset>`);
+    expect(document).toMatchObject({ kind: 'invalid', notASitemap: false });
+    expect(partial).toBeUndefined();
   });
 });
