@@ -26,6 +26,8 @@ interface Outcome {
   /** Iteration stopped with this PolitelyError (ERR_INVALID_INPUT). */
   readonly failure: PolitelyError | null;
   readonly gzipped: boolean;
+  /** The file was damaged and only its whole entries before the damage were read. */
+  readonly partial: boolean;
 }
 
 function optionsOf(maxBytes: number, truncated: boolean, chunkChars?: number): ReadSitemapOptions {
@@ -38,7 +40,7 @@ async function readAll(bytes: Uint8Array, options: ReadSitemapOptions): Promise<
   const { document } = result;
   if (document.kind === 'invalid') {
     expect(typeof document.message).toBe('string');
-    return { kind: 'invalid', format: undefined, entries: [], failure: null, gzipped: result.gzipped };
+    return { kind: 'invalid', format: undefined, entries: [], failure: null, gzipped: result.gzipped, partial: false };
   }
   expect(document.kind === 'index').toBe(document.format === 'sitemapindex');
   const entries: RawSitemapEntry[] = [];
@@ -63,7 +65,7 @@ async function readAll(bytes: Uint8Array, options: ReadSitemapOptions): Promise<
     }
   }
   expect(chars).toBeLessThanOrEqual(bound);
-  return { kind: document.kind, format: document.format, entries, failure, gzipped: result.gzipped };
+  return { kind: document.kind, format: document.format, entries, failure, gzipped: result.gzipped, partial: result.partial !== undefined };
 }
 
 // --- generators -----------------------------------------------------------------------------------------
@@ -303,7 +305,8 @@ describe('readSitemap (fuzzed)', () => {
         const documentOf = (entries: typeof parts) => `${prolog}<${root}>${entries.map(([element, after]) => element + after).join('')}</${root.split(' ')[0]!}>`;
         const document = documentOf(parts);
         const whole = await readAll(encode(document), optionsOf(NO_CAP, false));
-        if (whole.kind === 'invalid' || whole.failure !== null) return;
+        // Well-formed documents only (a damaged one is read up to its damage: see below).
+        if (whole.kind === 'invalid' || whole.failure !== null || whole.partial) return;
         const cut = document.slice(0, position % (document.length + 1));
         // The entries whose element ends before the cut, whatever follows them.
         let end = prolog.length + root.length + 2;
@@ -317,6 +320,27 @@ describe('readSitemap (fuzzed)', () => {
         const salvaged = await readAll(encode(cut), optionsOf(NO_CAP, true, chunkChars));
         expect(salvaged.failure?.message ?? null, cut).toBeNull();
         expect(salvaged.entries, cut).toEqual(expected.entries);
+      }),
+      fuzzParams(2),
+    );
+  });
+
+  it('reads any prefix of a well-formed urlset or index that ARRIVED cut (no cap of ours) as a prefix of its entries, in order, never throwing', { timeout: fuzzTimeoutMs(3) }, async () => {
+    const cutDocument = fc.tuple(
+      fc.constantFrom('', '<?xml version="1.0"?>\n', '\n<?xml version="1.0"?>\n', '<!-- </url> </sitemap> -->\n'),
+      fc.constantFrom('urlset', 'sitemapindex'),
+      fc.array(entryPartsOf(), { maxLength: 8 }),
+      fc.nat(),
+    );
+    await fc.assert(
+      fc.asyncProperty(cutDocument, async ([prolog, root, parts, position]) => {
+        const document = `${prolog}<${root}>${parts.map(([element, after]) => element + after).join('')}</${root}>`;
+        const whole = await readAll(encode(document), optionsOf(NO_CAP, false));
+        if (whole.kind === 'invalid' || whole.failure !== null || whole.partial) return;
+        const cut = document.slice(0, position % (document.length + 1));
+        const read = await readAll(encode(cut), optionsOf(NO_CAP, false));
+        expect(read.failure?.message ?? null, cut).toBeNull();
+        expect(whole.entries.slice(0, read.entries.length), cut).toEqual(read.entries);
       }),
       fuzzParams(2),
     );

@@ -36,8 +36,10 @@ export const SITEMAP_USAGE = `Usage:
       least --delay ms apart (default 250; a longer Crawl-delay wins); no page is fetched.
       --timeout bounds each request (default 10000 ms).
       --json prints JSON lines {"url", "lastmod", "changefreq", "priority", "sitemap"} (null
-      for a field the sitemap does not give). Problems (a 404 sitemap, malformed XML, URLs left
-      out of scope) go to stderr, one line each; exits with 1 if a sitemap could not be read.
+      for a field the sitemap does not give). Problems (a 404 sitemap, malformed XML, a file that
+      arrived cut or damaged — its whole entries are listed, the file reported partial —, URLs
+      left out of scope) go to stderr, one line each; exits with 1 if a sitemap could not be
+      read whole.
 `;
 
 export const CRAWL_USAGE = `Usage:

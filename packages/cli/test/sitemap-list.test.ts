@@ -109,6 +109,31 @@ describe('politely sitemap list', () => {
     expect(site.log.map((r) => r.path)).not.toContain('/private/s.xml');
   });
 
+  it('reads a sitemap with a newline (or a BOM and blank lines) before its XML declaration, and exits 0', async () => {
+    const site = await serve();
+    const b = site.base;
+    const body = (n: string) => `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${url(`${b}/${n}`)}</urlset>`;
+    site.routes = { '/a.xml': `\n${body('a')}`, '/b.xml': `\ufeff\n \t\r\n${body('b')}` };
+    const result = await list('--json', '--delay', '0', `${b}/a.xml`, `${b}/b.xml`);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(jsonLines(result.stdout).map((r) => r['url']).sort()).toEqual([`${b}/a`, `${b}/b`]);
+  });
+
+  it('lists the whole entries of a sitemap that arrived cut, says it is partial, and exits 1', async () => {
+    const site = await serve();
+    const b = site.base;
+    const whole = urlset(...[1, 2, 3].map((n) => url(`${b}/p${n}`)));
+    const cut = whole.slice(0, whole.indexOf(`${b}/p3`) + 5);
+    site.routes = { '/cut.xml': cut };
+    const result = await list('--delay', '0', `${b}/cut.xml`);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe(`${b}/p1\n${b}/p2\n`);
+    expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(result.stderr).toContain(`politely: sitemap ${b}/cut.xml is partial: malformed XML: `);
+    expect(result.stderr).toContain(`; the entries complete before byte ${whole.indexOf(`<url><loc>${b}/p3`)} were read`);
+  });
+
   it('says when a site declares no sitemap, and exits 0', async () => {
     const site = await serve({ '/robots.txt': 'User-agent: *\nAllow: /\n' });
     const result = await list('--delay', '0', `${site.base}/`);
