@@ -117,7 +117,7 @@ describe('politely sitemap list', () => {
     const result = await list('--json', '--delay', '0', `${b}/a.xml`, `${b}/b.xml`);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    expect(jsonLines(result.stdout).map((r) => r['url']).sort()).toEqual([`${b}/a`, `${b}/b`]);
+    expect(jsonLines(result.stdout).map((r) => (r as Record<string, unknown>)['url']).sort()).toEqual([`${b}/a`, `${b}/b`]);
   });
 
   it('lists the whole entries of a sitemap that arrived cut, says it is partial, and exits 1', async () => {

@@ -248,6 +248,7 @@ class PoliteCrawler implements Crawler {
       await this.frontier.add(this.options.seeds.map((seed) => ({ ...seed, depth: 0, priority: seed.priority ?? 0, skipScope: true })));
       for (const { plugin, context } of this.plugins) await plugin.start?.({ ...context, seeds: [...this.seedUrls] });
       await this.loop();
+      for (const { plugin, context } of this.plugins) await plugin.end?.(context);
     } catch (error) {
       // A store that failed while seeding or claiming: in-flight work has ended (loop waits for it).
       this.fail(error);

@@ -57,4 +57,10 @@ export interface CrawlerPlugin<R extends PluginSkipReason = PluginSkipReason> {
   readonly processors?: Readonly<Record<string, ResourceProcessor<R>>>;
   /** Called once when `run()` starts, after the seeds are queued. */
   start?(context: PluginContext<R> & { readonly seeds: readonly string[] }): Promise<void>;
+  /**
+   * Called once when the crawl has ended (nothing queued or in flight, or stopped), before
+   * `run()` resolves: to report what the plugin still holds (skips, errors). What it enqueues
+   * now waits in the store for the next run.
+   */
+  end?(context: PluginContext<R>): Promise<void>;
 }

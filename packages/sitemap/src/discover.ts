@@ -7,13 +7,19 @@
 import type { PluginContext, ResourceContext, ResourceProcessor } from '@politely/crawler';
 import type { SitemapSkipReason } from './skip-reasons.js';
 import type { ResolvedSitemapPluginOptions } from './options.js';
-import { sitemapRequest } from './seed-entries.js';
+import type { CrossSubmissions } from './cross-submission.js';
+import { seedHeldPages, sitemapRequest } from './seed-entries.js';
 
 export const SITEMAP_DISCOVERY_KIND = 'sitemap-discovery';
 
 /** Queues discovery for each origin, and the explicit sitemap URLs, when the crawl starts. */
-export async function startSitemapDiscovery(context: PluginContext<SitemapSkipReason> & { readonly seeds: readonly string[] }, options: ResolvedSitemapPluginOptions): Promise<void> {
+export async function startSitemapDiscovery(
+  context: PluginContext<SitemapSkipReason> & { readonly seeds: readonly string[] },
+  options: ResolvedSitemapPluginOptions,
+  declarations: CrossSubmissions,
+): Promise<void> {
   const origins = options.origins ?? originsOf(context.seeds);
+  declarations.reset(origins);
   await context.enqueue([
     ...origins.map((origin) => ({ url: `${origin}/`, depth: 0, priority: options.sitemapPriority, kind: SITEMAP_DISCOVERY_KIND, skipScope: true })),
     // An explicit sitemap counts as declared for its own origin.
@@ -21,11 +27,17 @@ export async function startSitemapDiscovery(context: PluginContext<SitemapSkipRe
   ]);
 }
 
-export function createDiscoveryProcessor(options: ResolvedSitemapPluginOptions): ResourceProcessor<SitemapSkipReason> {
-  return { fetch: false, process: (context) => discoverSitemaps(context, options) };
+export function createDiscoveryProcessor(options: ResolvedSitemapPluginOptions, declarations: CrossSubmissions): ResourceProcessor<SitemapSkipReason> {
+  return { fetch: false, process: (context) => discoverSitemaps(context, options, declarations) };
 }
 
-async function discoverSitemaps(context: ResourceContext<SitemapSkipReason>, options: ResolvedSitemapPluginOptions): Promise<void> {
+/** The crawl has ended: URLs still held for origins whose robots.txt was never read are out of scope. */
+export async function endSitemapDiscovery(context: PluginContext<SitemapSkipReason>, options: ResolvedSitemapPluginOptions, declarations: CrossSubmissions): Promise<void> {
+  const refused = declarations.drain();
+  if (refused.length > 0) await seedHeldPages(context, { admitted: [], refused }, options, declarations);
+}
+
+async function discoverSitemaps(context: ResourceContext<SitemapSkipReason>, options: ResolvedSitemapPluginOptions, declarations: CrossSubmissions): Promise<void> {
   const origin = new URL(context.entry.url).origin;
   const robotsUrl = `${origin}/robots.txt`;
   // Cached by the gate's check of this very entry: no second request.
@@ -39,6 +51,11 @@ async function discoverSitemaps(context: ResourceContext<SitemapSkipReason>, opt
   const guessed = sitemaps.length === 0 && options.guessSitemapXml;
   if (guessed) sitemaps.push(`${origin}/sitemap.xml`);
   options.onDiscovery?.({ origin, sitemaps, guessed });
+  // Every origin that declares a sitemap is known to the crawl, whichever declared it first
+  // (only that one's entry is queued: the others are duplicates); URLs a sitemap read earlier
+  // listed on this origin were held for this moment.
+  const held = declarations.discovered(origin, guessed ? [] : sitemaps);
+  await seedHeldPages(context, held, options, declarations);
   // Cross-host sitemaps are allowed (the protocol's cross-submission): they skip the crawl scope.
   await context.enqueue(sitemaps.map((url) => sitemapRequest(url, { depth: 0, declaredFor: [origin], ...(guessed ? { guessed } : {}) }, options.sitemapPriority, robotsUrl)));
 }

@@ -9,6 +9,7 @@ import { FileTally } from './file-tally.js';
 import type { ResolvedSitemapPluginOptions, SitemapUrlRecord } from './options.js';
 import type { SitemapEntries } from './read-sitemap.js';
 import type { RawSitemapEntry } from './sitemapper-reader.js';
+import type { CrossSubmissions, HeldUrl } from './cross-submission.js';
 import { sitemapEntryData, sitemapScopeOf, type SitemapEntryData } from './sitemap-scope.js';
 import { filterOutReason, frontierPriorityOf } from './url-filter.js';
 
@@ -33,9 +34,12 @@ export function sitemapRequest(url: string, data: SitemapEntryData, priority: nu
   return { url, depth: 0, priority, kind: SITEMAP_KIND, skipScope: true, data: sitemapEntryData(data), ...(referrer === undefined ? {} : { referrer }) };
 }
 
-/** Page URLs of a urlset, feed or text sitemap. */
-export async function seedPages(context: SeedContext, file: SeedFile, options: ResolvedSitemapPluginOptions): Promise<void> {
-  const scope = sitemapScopeOf(file.sitemapUrl, file.data.declaredFor);
+/**
+ * Page URLs of a urlset, feed or text sitemap. Its scope takes in every origin known to declare
+ * it (`declarations`); a URL on an origin whose robots.txt is not read yet is held there.
+ */
+export async function seedPages(context: SeedContext, file: SeedFile, options: ResolvedSitemapPluginOptions, declarations: CrossSubmissions): Promise<void> {
+  const scope = sitemapScopeOf(file.sitemapUrl, declarations.declaredFor(file.sitemapUrl, file.data.declaredFor));
   const tally = new FileTally();
   const batch = createBatch(context);
   let read = 0;
@@ -49,35 +53,62 @@ export async function seedPages(context: SeedContext, file: SeedFile, options: R
       tally.note('invalid', entry.loc ?? '(no <loc>)');
       continue;
     }
-    if (!scope.allows(url)) {
-      tally.note('scope', url.href);
-      continue;
-    }
     const record = recordOf(url.href, entry, file.sitemapUrl);
-    const filtered = filterOutReason(record.url, record.lastmod, options);
-    if (filtered !== null) {
-      tally.note('filter', record.url, filtered);
+    if (!scope.allows(url)) {
+      if (!declarations.hold(url.origin, { record, sitemapUrl: file.sitemapUrl })) tally.note('scope', url.href);
       continue;
     }
-    const listened = options.onUrl?.(record);
-    if (listened !== undefined) await listened;
-    if (options.enqueuePages) {
-      // Like seeds, pages a site declares bypass the crawl's scope: the sitemap's own scope rule
-      // and the include/exclude filters bound them instead. Links found on them do not.
-      await batch.add({ url: record.url, depth: 0, priority: frontierPriorityOf(record.priority, options.priorityScale), skipScope: true, referrer: file.sitemapUrl });
-    }
+    await offerPage(record, options, batch, tally);
     throwIfAborted(context.signal, file.sitemapUrl);
   }
   await batch.flush();
   tally.report(context, file.sitemapUrl, { scope: scope.description, maxUrlsPerFile: options.maxUrlsPerFile, maxDepth: options.maxDepth });
 }
 
-/** Child sitemaps of an index: one level deeper, declared for the same origins. */
-export async function seedChildSitemaps(context: SeedContext, file: SeedFile, options: ResolvedSitemapPluginOptions): Promise<void> {
-  const scope = sitemapScopeOf(file.sitemapUrl, file.data.declaredFor);
+/**
+ * URLs held for an origin whose robots.txt is now read: those a sitemap it declared listed go on
+ * as any sitemap URL would; the others are reported out of scope, per sitemap.
+ */
+export async function seedHeldPages(context: SeedContext, held: { readonly admitted: readonly HeldUrl[]; readonly refused: readonly HeldUrl[] }, options: ResolvedSitemapPluginOptions, declarations: CrossSubmissions): Promise<void> {
+  const tallies = new Map<string, FileTally>();
+  const tallyOf = (sitemapUrl: string): FileTally => {
+    let tally = tallies.get(sitemapUrl);
+    if (tally === undefined) tallies.set(sitemapUrl, (tally = new FileTally()));
+    return tally;
+  };
+  const batch = createBatch(context);
+  for (const { record, sitemapUrl } of held.admitted) await offerPage(record, options, batch, tallyOf(sitemapUrl));
+  for (const { record, sitemapUrl } of held.refused) tallyOf(sitemapUrl).note('scope', record.url);
+  await batch.flush();
+  for (const [sitemapUrl, tally] of tallies) {
+    const scope = sitemapScopeOf(sitemapUrl, declarations.declaredFor(sitemapUrl, []));
+    tally.report(context, sitemapUrl, { scope: scope.description, maxUrlsPerFile: options.maxUrlsPerFile, maxDepth: options.maxDepth });
+  }
+}
+
+/** A URL in its sitemap's scope: the filters, `onUrl`, then the frontier. */
+async function offerPage(record: SitemapUrlRecord, options: ResolvedSitemapPluginOptions, batch: Batch, tally: FileTally): Promise<void> {
+  const filtered = filterOutReason(record.url, record.lastmod, options);
+  if (filtered !== null) {
+    tally.note('filter', record.url, filtered);
+    return;
+  }
+  const listened = options.onUrl?.(record);
+  if (listened !== undefined) await listened;
+  if (options.enqueuePages) {
+    // Like seeds, pages a site declares bypass the crawl's scope: the sitemap's own scope rule
+    // and the include/exclude filters bound them instead. Links found on them do not.
+    await batch.add({ url: record.url, depth: 0, priority: frontierPriorityOf(record.priority, options.priorityScale), skipScope: true, referrer: record.sitemap });
+  }
+}
+
+/** Child sitemaps of an index: one level deeper, declared for the same origins (now and later). */
+export async function seedChildSitemaps(context: SeedContext, file: SeedFile, options: ResolvedSitemapPluginOptions, declarations: CrossSubmissions): Promise<void> {
+  const declaredFor = declarations.declaredFor(file.sitemapUrl, file.data.declaredFor);
+  const scope = sitemapScopeOf(file.sitemapUrl, declaredFor);
   const tally = new FileTally();
   const batch = createBatch(context);
-  const childData: SitemapEntryData = { depth: file.data.depth + 1, declaredFor: file.data.declaredFor };
+  const childData: SitemapEntryData = { depth: file.data.depth + 1, declaredFor };
   let read = 0;
   for await (const entry of file.entries) {
     if (read++ >= options.maxUrlsPerFile) {
@@ -89,7 +120,10 @@ export async function seedChildSitemaps(context: SeedContext, file: SeedFile, op
     else if (!scope.allows(url)) tally.note('scope', url.href);
     else if (childData.depth > options.maxDepth) tally.note('depth', url.href);
     // An index that lists itself (or an ancestor) ends here: the frontier reports a duplicate.
-    else await batch.add(sitemapRequest(url.href, childData, options.sitemapPriority, file.sitemapUrl));
+    else {
+      declarations.listed(url.href, file.sitemapUrl);
+      await batch.add(sitemapRequest(url.href, childData, options.sitemapPriority, file.sitemapUrl));
+    }
     throwIfAborted(context.signal, file.sitemapUrl);
   }
   await batch.flush();
@@ -104,7 +138,12 @@ function throwIfAborted(signal: AbortSignal, sitemapUrl: string): void {
   if (signal.aborted) throw new PolitelyError('ERR_ABORTED', `sitemap ${sitemapUrl}: the crawl was stopped`, { cause: signal.reason });
 }
 
-function createBatch(context: SeedContext): { add(request: FrontierRequest): Promise<void>; flush(): Promise<void> } {
+interface Batch {
+  add(request: FrontierRequest): Promise<void>;
+  flush(): Promise<void>;
+}
+
+function createBatch(context: SeedContext): Batch {
   let requests: FrontierRequest[] = [];
   const flush = async (): Promise<void> => {
     if (requests.length === 0) return;

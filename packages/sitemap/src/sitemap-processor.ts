@@ -9,19 +9,20 @@ import type { ResolvedSitemapPluginOptions } from './options.js';
 import { readSitemap } from './read-sitemap.js';
 import { seedChildSitemaps, seedPages } from './seed-entries.js';
 import { sitemapEntryDataOf } from './sitemap-scope.js';
+import type { CrossSubmissions } from './cross-submission.js';
 
 const SITEMAP_ACCEPT = 'application/xml, text/xml;q=0.9, application/rss+xml;q=0.9, application/atom+xml;q=0.9, text/plain;q=0.8, */*;q=0.5';
 
-export function createSitemapProcessor(options: ResolvedSitemapPluginOptions): ResourceProcessor<SitemapSkipReason> {
+export function createSitemapProcessor(options: ResolvedSitemapPluginOptions, declarations: CrossSubmissions): ResourceProcessor<SitemapSkipReason> {
   return {
     // The protocol's size limit, tolerated: a larger file is cut (and reported), not refused.
     bodyLimit: { maxBytes: options.maxBytesPerFile, atLimit: 'truncate' },
     accept: SITEMAP_ACCEPT,
-    process: (context) => processSitemap(context, options),
+    process: (context) => processSitemap(context, options, declarations),
   };
 }
 
-async function processSitemap(context: ResourceContext<SitemapSkipReason>, options: ResolvedSitemapPluginOptions): Promise<void> {
+async function processSitemap(context: ResourceContext<SitemapSkipReason>, options: ResolvedSitemapPluginOptions, declarations: CrossSubmissions): Promise<void> {
   const { entry, response } = context;
   if (response === undefined) return;
   const sitemapUrl = entry.url;
@@ -47,8 +48,8 @@ async function processSitemap(context: ResourceContext<SitemapSkipReason>, optio
   }
   const file = { sitemapUrl, data, entries: document.entries, resolveRelative: document.format === 'rss' || document.format === 'atom' };
   try {
-    if (document.kind === 'index') await seedChildSitemaps(context, file, options);
-    else await seedPages(context, file, options);
+    if (document.kind === 'index') await seedChildSitemaps(context, file, options, declarations);
+    else await seedPages(context, file, options, declarations);
   } catch (error) {
     // A slice of a well-formed file that still fails to parse: what came before it is queued.
     // Anything else (an abort, a throwing onUrl) goes to the crawler, which reports it.

@@ -5,7 +5,8 @@
 
 import type { CrawlerPlugin } from '@politely/crawler';
 import { SITEMAP_SKIP_REASONS, type SitemapSkipReason } from './skip-reasons.js';
-import { createDiscoveryProcessor, SITEMAP_DISCOVERY_KIND, startSitemapDiscovery } from './discover.js';
+import { CrossSubmissions } from './cross-submission.js';
+import { createDiscoveryProcessor, endSitemapDiscovery, SITEMAP_DISCOVERY_KIND, startSitemapDiscovery } from './discover.js';
 import { resolveSitemapPluginOptions, type SitemapPluginOptions } from './options.js';
 import { SITEMAP_KIND } from './seed-entries.js';
 import { createSitemapProcessor } from './sitemap-processor.js';
@@ -17,13 +18,16 @@ import { createSitemapProcessor } from './sitemap-processor.js';
  */
 export function sitemaps(options: SitemapPluginOptions = {}): CrawlerPlugin<SitemapSkipReason> {
   const resolved = resolveSitemapPluginOptions(options);
+  // Which origins declared which sitemap, for this crawl (cross-submission.ts).
+  const declarations = new CrossSubmissions();
   return {
     name: 'sitemap',
     skipReasons: SITEMAP_SKIP_REASONS,
     processors: {
-      [SITEMAP_KIND]: createSitemapProcessor(resolved),
-      [SITEMAP_DISCOVERY_KIND]: createDiscoveryProcessor(resolved),
+      [SITEMAP_KIND]: createSitemapProcessor(resolved, declarations),
+      [SITEMAP_DISCOVERY_KIND]: createDiscoveryProcessor(resolved, declarations),
     },
-    start: (context) => startSitemapDiscovery(context, resolved),
+    start: (context) => startSitemapDiscovery(context, resolved, declarations),
+    end: (context) => endSitemapDiscovery(context, resolved, declarations),
   };
 }

@@ -32,6 +32,49 @@ describe('sitemaps() scope', () => {
     expect(cdn.paths()[0]).toBe('/robots.txt');
   });
 
+  // sitemaps.org, "Sitemaps & Cross Submits": www., blog. and docs. of one site each declare one
+  // sitemap that lists URLs on all three. Every order of the declarations keeps all of them, the
+  // sitemap is fetched once, and a declarer whose robots.txt comes last (after the sitemap was read)
+  // still gets its URLs.
+  for (const [name, order, slowHost] of [
+    ['www first', [0, 1, 2], -1],
+    ['docs first', [2, 1, 0], -1],
+    ['blog first, www’s robots.txt slow (read after the sitemap)', [1, 2, 0], 0],
+    ['www first, docs’s robots.txt slow (read after the sitemap)', [0, 1, 2], 2],
+  ] as const) {
+    it(`cross-submission: a sitemap declared by three origins lists URLs on all three (${name})`, async () => {
+      const hosts = [await serve({}, '127.0.0.1'), await serve({}, '127.0.0.2'), await serve({}, '127.0.0.3')];
+      const [www, blog, docs] = hosts as [typeof hosts[0], typeof hosts[0], typeof hosts[0]];
+      const shared = `${www.base}/sitemaps/all.xml`;
+      hosts.forEach((host, i) => {
+        const robots = `User-agent: *\nAllow: /\nSitemap: ${shared}\n`;
+        host.routes['/robots.txt'] =
+          i === slowHost ? (_req, res) => void setTimeout(() => res.writeHead(200, { 'content-type': 'text/plain' }).end(robots), 400) : robots;
+      });
+      www.routes['/sitemaps/all.xml'] = urlset([`${www.base}/w`, `${blog.base}/b`, `${docs.base}/d`]);
+      const outcome = await crawlWithSitemaps({ plugin: { origins: order.map((i) => hosts[i]!.base), enqueuePages: false } });
+      expect(outcome.urls.sort()).toEqual([`${www.base}/w`, `${blog.base}/b`, `${docs.base}/d`].sort());
+      expect(outcome.skips.filter((s) => s.reason === 'sitemap-scope')).toEqual([]);
+      expect(www.paths().filter((path) => path === '/sitemaps/all.xml')).toHaveLength(1);
+    });
+  }
+
+  it('cross-submission: URLs on an origin that does not declare the sitemap, or whose robots.txt is never read, are out of scope', async () => {
+    const www = await serve({}, '127.0.0.1');
+    const other = await serve({}, '127.0.0.2');
+    const closed = await serve({}, '127.0.0.3');
+    const shared = `${www.base}/all.xml`;
+    www.routes = { '/robots.txt': `User-agent: *\nSitemap: ${shared}\n`, '/all.xml': urlset([`${www.base}/w`, `${other.base}/o`, `${closed.base}/c`]) };
+    // Reads its robots.txt late, and declares nothing.
+    other.routes = { '/robots.txt': (_req, res) => void setTimeout(() => res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nAllow: /\n'), 300) };
+    // Disallows / to us: its discovery never runs; its URL is held until the crawl ends.
+    closed.routes = { '/robots.txt': 'User-agent: *\nDisallow: /\n' };
+    const outcome = await crawlWithSitemaps({ plugin: { origins: [www.base, other.base, closed.base], enqueuePages: false } });
+    expect(outcome.urls).toEqual([`${www.base}/w`]);
+    const scoped = outcome.skips.filter((s) => s.reason === 'sitemap-scope').map((s) => s.url).sort();
+    expect(scoped).toEqual([`${other.base}/o`, `${closed.base}/c`].sort());
+  });
+
   it('an index passes its declaration on: a child sitemap may list URLs of the declaring origin', async () => {
     const site = await serve({}, '127.0.0.1');
     const cdn = await serve({}, '127.0.0.2');
