@@ -15,6 +15,7 @@ export type {
   GapSummary,
   RobotsFetchReport,
   RobotsDecisionReport,
+  UsageReservationReport,
   ReportError,
   ReportTotals,
 } from './report/report-data.js';

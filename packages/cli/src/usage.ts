@@ -11,8 +11,13 @@ export const ROBOTS_USAGE = `Usage:
         {"id": <id or null>, "line": <n>, "error": "<message>"}
       and a message on stderr; the batch goes on and exits with 1 at the end.
 
-  politely robots explain [--robots FILE] --ua UA [--json] [--timeout MS] [--allow-net CIDR] URL...
-      For each URL: the verdict, the product token, the group chosen and the deciding line.
+  politely robots explain [--robots FILE] --ua UA [--robots-token TOKEN] [--json] [--timeout MS]
+                         [--allow-net CIDR] URL...
+      For each URL: the verdict, the product token, the group chosen and the deciding line,
+      and the usage verdict per purpose (search, ai-input, ai-train, ai-train-images, tdm)
+      from the Content-Usage and Content-Signal lines that apply, with their lines.
+      --robots-token (repeatable) evaluates more product tokens besides the --ua's: every
+      token's groups apply, the most restrictive verdict wins, and the output says which decided.
       Without --robots, each URL's origin's live robots.txt is fetched (once per origin) and
       its HTTP outcome applied as RFC 9309 says: 4xx allows all, 5xx/429/network errors
       disallow all for now. --timeout bounds each robots.txt request (default 10000 ms).
@@ -68,14 +73,16 @@ export const CRAWL_USAGE = `Usage:
                                    | redis://HOST:PORT/DB with --crawl-id NAME (shared)
         --out FILE                 one record per page: JSON lines, or CSV if FILE ends in .csv
                                    (url, finalUrl, status, contentType, depth, title, bytes,
-                                   fetchedAt, noindex, nofollow, canonical); may be repeated.
+                                   fetchedAt, noindex, nofollow, canonical, usage,
+                                   usageSources); may be repeated.
                                    A resumed crawl (--store sqlite:/redis:) appends to it and
                                    writes no page twice (FILE.ledger, kept beside it, says which
                                    pages it holds); a fresh one refuses a file that holds
                                    records unless --overwrite is given
         --overwrite                let a fresh crawl replace --out files that hold records
         --report FILE              a self-contained HTML report: per host the request timeline,
-                                   gaps against the crawl-delay, robots.txt decisions
+                                   gaps against the crawl-delay, robots.txt decisions,
+                                   usage preferences (reserved purposes, by source)
         --log plain|json           log lines (one per request, skip and error, and a status line
                                    every --status-interval ms, default 2000) instead of the
                                    progress bars; the default when stdout is not a terminal
@@ -93,6 +100,14 @@ export const CRAWL_USAGE = `Usage:
         --proxy URL                send every request through one proxy, http://HOST:PORT (or
                                    http://USER:PASS@HOST:PORT); the SSRF guard still checks every
                                    target, and a proxy on a private network needs --allow-net
+        --purpose NAME             what the pages are for (repeatable): search, ai-input, ai-train,
+                                   ai-train-images, tdm. A URL whose site reserves it for one of
+                                   them (robots.txt Content-Usage/Content-Signal, tdmrep.json,
+                                   headers, meta tags) is skipped as usage-reserved, and no
+                                   record is written for it; without it verdicts are only recorded
+        --robots-token TOKEN       a product token robots.txt is also evaluated for (repeatable),
+                                   e.g. MyBot-Training beside --ua MyBot/1.0: every token's
+                                   groups apply, the most restrictive verdict wins
       Ctrl-C stops cleanly: requests in flight end, outputs and the report are written, and the
       summary says what was kept (exit code 130).
 `;

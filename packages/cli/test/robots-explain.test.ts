@@ -69,6 +69,7 @@ describe('politely robots explain', () => {
       reason: 'rules',
       status: null,
       robotsUrl: null,
+      usage: Object.fromEntries(['search', 'tdm', 'ai-train', 'ai-input', 'ai-train-images'].map((purpose) => [purpose, { status: 'unknown', sources: [] }])),
     });
     expect(robotsTxt).toMatchObject({ allowed: true, basis: 'robots-txt', rule: null });
     expect(other).toMatchObject({ allowed: true, basis: 'no-matching-rule', rule: null });

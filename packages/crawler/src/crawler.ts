@@ -144,7 +144,7 @@ class PoliteCrawler implements Crawler {
       trapDetection: options.trapDetection,
       hostKeyOf,
       onSkip: (url, skip, referrer) => this.reporter.skip(url, skip, referrer),
-      disallowedByKnownRobots: createKnownRobotsCheck(this.gate, options.userAgent),
+      disallowedByKnownRobots: createKnownRobotsCheck(this.gate, options.robotsTokens.length > 1 ? options.robotsTokens : options.userAgent),
       // A handler's page.enqueue: the loop may be waiting for the page to settle; it need not.
       onAdded: () => this.notify(),
     });

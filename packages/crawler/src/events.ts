@@ -1,5 +1,6 @@
 // What the crawler reports. Events observe; they never change what the crawler does.
 
+import type { UsagePurpose, UsageReport } from '@politely/core';
 import type { DatasetRecord } from './dataset/record-text.js';
 import type { SkipDetail } from './skip-reasons.js';
 import type { CrawlStats } from './stats.js';
@@ -7,7 +8,10 @@ import type { CrawlStats } from './stats.js';
 export interface RequestEvent {
   readonly url: string;
   readonly hostKey: string;
-  /** `robots` for a robots.txt request, which counts against the host like any other; a plugin's kind (`sitemap`) for its resources. */
+  /**
+   * `robots` for a robots.txt request, which counts against the host like any other; `tdmrep` for
+   * an origin's /.well-known/tdmrep.json (see `purposes`); a plugin's kind (`sitemap`) for its resources.
+   */
   readonly kind: string;
   /** When the request started (ms since the epoch). */
   readonly at: number;
@@ -52,12 +56,28 @@ export interface RecordEvent {
   readonly url: string | undefined;
 }
 
+/**
+ * The usage verdicts of a URL (see `usageOf` of @politely/core): for every fetched page, from all
+ * its sources (`after-fetch`), and for a URL skipped without a request because robots.txt or
+ * tdmrep.json reserve it for a wanted purpose (`before-fetch`: those sources only).
+ */
+export interface UsageEvent {
+  /** The page's URL (after redirects). */
+  readonly url: string;
+  readonly stage: 'before-fetch' | 'after-fetch';
+  /** The verdict per purpose and the sources that decided. */
+  readonly report: UsageReport;
+  /** The crawl's `purposes` the report finds reserved: non-empty means the URL was skipped as `usage-reserved`. */
+  readonly reserved: readonly UsagePurpose[];
+}
+
 export interface CrawlerEvents {
   readonly request: RequestEvent;
   readonly response: ResponseEvent;
   readonly skip: SkipEvent;
   readonly error: ErrorEvent;
   readonly record: RecordEvent;
+  readonly usage: UsageEvent;
   readonly done: CrawlStats;
 }
 

@@ -21,7 +21,9 @@ export type {
   SkipEvent,
   ErrorEvent,
   RecordEvent,
+  UsageEvent,
 } from './events.js';
+export { describeUsageSource, TDMREP_PATH } from './gate/usage-stage.js';
 export type { CrawlStats } from './stats.js';
 export type { CrawlerPlugin, PluginContext, ResourceContext, ResourceProcessor } from './plugin.js';
 export type { FrontierRequest } from './frontier/frontier.js';

@@ -1,6 +1,6 @@
 // createCrawler's options: every field documented with its default, validated once.
 
-import { checkContactAddress, checkRequestHeaders, productToken, type HttpClient, type RobotsCacheStore, type RobotsGate } from '@politely/core';
+import { ALL_USAGE_PURPOSES, checkContactAddress, checkRequestHeaders, isUsagePurpose, productToken, type HttpClient, type RobotsCacheStore, type RobotsGate, type UsagePurpose } from '@politely/core';
 import { optionChecks, parseProxyUrl } from '@politely/core/internal';
 import { CookieJar } from 'tough-cookie';
 import type { CanonicalUrlOptions } from './frontier/canonical-url.js';
@@ -218,13 +218,41 @@ export interface CrawlerOptions {
    * @default []
    */
   readonly outputs?: readonly OutputOptions[];
+  /**
+   * What the crawl's pages are for (`'search'`, `'ai-input'`, `'ai-train'`, `'ai-train-images'`,
+   * `'tdm'`): sites state usage preferences (robots.txt `Content-Usage` and `Content-Signal`
+   * lines, `/.well-known/tdmrep.json`, `Content-Usage` / `tdm-reservation` / `X-Robots-Tag`
+   * headers, `tdm-reservation` and `noai` meta tags), and a URL reserved for one of these purposes
+   * is skipped as `usage-reserved`: without a request when robots.txt or tdmrep.json reserve it,
+   * and, when the page's own headers or meta tags do, with its body dropped before the handler and
+   * the outputs. `/.well-known/tdmrep.json` is fetched (once per origin per `tdmrepCacheMs`) only
+   * when one of these purposes is one TDMRep can decide (`tdm` and the purposes within it).
+   * With none, the verdicts are still computed (`page.usage`) and nothing is skipped.
+   * @default []
+   */
+  readonly purposes?: readonly UsagePurpose[];
+  /**
+   * Product tokens robots.txt is evaluated for, besides the product token of `userAgent` (which
+   * always applies): `['MyBot-Training']` beside `MyBot/1.0` makes both `MyBot`'s and
+   * `MyBot-Training`'s groups apply. The most restrictive verdict wins: a URL disallowed for any
+   * token is skipped (`explain` and the skip's detail say which token decided), the largest
+   * crawl-delay applies, and every token's `Content-Usage` / `Content-Signal` lines count.
+   * @default [the product token of userAgent]
+   */
+  readonly robotsTokens?: readonly string[];
+  /**
+   * How long an origin's `/.well-known/tdmrep.json` (or its absence) is kept before it is fetched
+   * again, when `purposes` need it.
+   * @default 86400000 (24 hours)
+   */
+  readonly tdmrepCacheMs?: number;
 }
 
 export interface ResolvedCrawlerOptions
   extends Required<
     Omit<
       CrawlerOptions,
-      'store' | 'gate' | 'robotsCache' | 'httpClient' | 'allowNet' | 'signal' | 'adaptiveDelay' | 'handler' | 'handlers' | 'seeds' | 'plugins' | 'trapDetection' | 'headers' | 'from' | 'cookies' | 'proxy' | 'outputs'
+      'store' | 'gate' | 'robotsCache' | 'httpClient' | 'allowNet' | 'signal' | 'adaptiveDelay' | 'handler' | 'handlers' | 'seeds' | 'plugins' | 'trapDetection' | 'headers' | 'from' | 'cookies' | 'proxy' | 'outputs' | 'purposes' | 'robotsTokens'
     >
   > {
   readonly outputs: readonly ResolvedOutput[];
@@ -242,6 +270,10 @@ export interface ResolvedCrawlerOptions
   /** The jar, when cookies are on. */
   readonly cookies: CookieJar | undefined;
   readonly proxy: string | undefined;
+  /** Distinct, in the order given. */
+  readonly purposes: readonly UsagePurpose[];
+  /** The product token of `userAgent` first, then the other `robotsTokens`, distinct. */
+  readonly robotsTokens: readonly string[];
 }
 
 const check = optionChecks('createCrawler');
@@ -299,7 +331,34 @@ export function resolveCrawlerOptions(options: CrawlerOptions): ResolvedCrawlerO
     from: options.from === undefined ? undefined : checkContactAddress(options.from, 'createCrawler: from'),
     cookies: resolveCookies(options.cookies),
     proxy: options.proxy === undefined ? undefined : parseProxyUrl(options.proxy, 'createCrawler').href,
+    purposes: resolvePurposes(options.purposes),
+    robotsTokens: resolveRobotsTokens(token, options.robotsTokens),
+    tdmrepCacheMs: check.durationMs('tdmrepCacheMs', options.tdmrepCacheMs, 86_400_000),
   };
+}
+
+function resolvePurposes(purposes: readonly UsagePurpose[] | undefined): readonly UsagePurpose[] {
+  if (purposes === undefined) return [];
+  if (!Array.isArray(purposes)) check.fail(`purposes must be an array of purposes (${ALL_USAGE_PURPOSES.join(', ')}), got ${JSON.stringify(purposes)}`);
+  for (const purpose of purposes as readonly unknown[]) {
+    if (typeof purpose !== 'string' || !isUsagePurpose(purpose)) {
+      check.fail(`purposes: unknown purpose ${JSON.stringify(purpose)}; the purposes are ${ALL_USAGE_PURPOSES.join(', ')}`);
+    }
+  }
+  return [...new Set(purposes)];
+}
+
+function resolveRobotsTokens(own: string, tokens: readonly string[] | undefined): readonly string[] {
+  if (tokens === undefined) return [own];
+  if (!Array.isArray(tokens)) check.fail(`robotsTokens must be an array of product tokens, got ${JSON.stringify(tokens)}`);
+  for (const token of tokens as readonly unknown[]) {
+    if (typeof token !== 'string' || token === '' || productToken(token) !== token) {
+      check.fail(`robotsTokens: ${JSON.stringify(token)} is not a product token (letters, '_' and '-' only, e.g. 'MyBot-Training')`);
+    }
+  }
+  const out = [own];
+  for (const token of tokens) if (!out.some((t) => t.toLowerCase() === token.toLowerCase())) out.push(token);
+  return out;
 }
 
 function resolveCookies(cookies: boolean | CookieJar | undefined): CookieJar | undefined {

@@ -32,6 +32,8 @@ export type ReleaseReason =
   | 'host-held'
   /** The claim's turn at the host went to the host's robots.txt request. */
   | 'robots-turn'
+  /** The claim's turn at the host went to the origin's /.well-known/tdmrep.json request (see `purposes`). */
+  | 'tdmrep-turn'
   /** robots.txt is unreachable for now: the host waits for its next robots.txt attempt. */
   | 'robots-retry'
   /** `maxPages` page fetches have started. */

@@ -1,6 +1,7 @@
 // What the user's handler receives for each fetched page.
 
 import type { CheerioAPI } from 'cheerio';
+import type { UsageReport } from '@politely/core';
 import type { PageRobotsDirectives } from './extract/meta-robots.js';
 import type { DatasetRecord } from './dataset/record-text.js';
 
@@ -73,6 +74,14 @@ export interface PageContext {
   readonly depth: number;
   /** The page's `noindex` / `nofollow` from meta robots and X-Robots-Tag. */
   readonly robots: PageRobotsDirectives;
+  /**
+   * What the site says the page may be used for: a verdict per purpose (`allowed`, `reserved`,
+   * `unknown`) with the sources that decided, from robots.txt lines, /.well-known/tdmrep.json
+   * (fetched only when the crawl's `purposes` need it), the response headers and the meta tags;
+   * see `usageOf` of @politely/core for the combining rule. A page reserved for one of the crawl's
+   * `purposes` never reaches a handler, so here every wanted purpose is `allowed` or `unknown`.
+   */
+  readonly usage: UsageReport;
   /** `<link rel="canonical">`, resolved; null when absent. */
   readonly canonicalUrl: string | null;
   readonly contentType: string | undefined;

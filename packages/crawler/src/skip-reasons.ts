@@ -38,6 +38,13 @@ export const CRAWLER_SKIP_REASONS = [
   'too-many-redirects',
   /** The host resolves to a loopback, private or link-local address (the SSRF guard; see `allowNet`). */
   'blocked-address',
+  /**
+   * A usage preference of the site reserves the URL for one of the crawl's `purposes`: robots.txt
+   * `Content-Usage` / `Content-Signal` lines or /.well-known/tdmrep.json (no request was made), or
+   * the page's own headers or meta tags (its body was dropped: no handler, no output). The detail
+   * names each purpose and the source that reserved it.
+   */
+  'usage-reserved',
 ] as const;
 
 /** Why the crawler did not fetch (or follow) a URL. A skip is an outcome, never an exception. */

@@ -74,6 +74,8 @@ function crawlerOptionsOf(options: CrawlCommandOptions, plugins: readonly Crawle
     ...(options.maxLinksPerPage === undefined ? {} : { maxLinksPerPage: options.maxLinksPerPage }),
     ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
     ...(options.trapDetection ? {} : { trapDetection: false as const }),
+    ...(options.purposes.length === 0 ? {} : { purposes: options.purposes }),
+    ...(options.robotsTokens.length === 0 ? {} : { robotsTokens: options.robotsTokens }),
   };
 }
 
@@ -98,6 +100,8 @@ function settingsOf(options: CrawlCommandOptions): [string, string][] {
   ];
   for (const [flag, value] of limits) if (value !== undefined) settings.push([flag, String(value)]);
   if (!options.trapDetection) settings.push(['--no-traps', 'trap heuristic off']);
+  if (options.purposes.length > 0) settings.push(['--purpose', options.purposes.join(', ')]);
+  if (options.robotsTokens.length > 0) settings.push(['--robots-token', options.robotsTokens.join(', ')]);
   settings.push(...egressSettings(options));
   return settings;
 }

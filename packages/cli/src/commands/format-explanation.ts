@@ -1,6 +1,16 @@
 // How decisions read for people: used by `robots explain` and by `demo`.
 
-import { productToken, type RobotsCheckReason, type RobotsExplanation, type RobotsRule, type RobotsUserAgentLine } from '@politely/core';
+import {
+  ALL_USAGE_PURPOSES,
+  productToken,
+  usageBeforeFetch,
+  type RobotsCheckReason,
+  type RobotsExplanation,
+  type RobotsRule,
+  type RobotsUserAgentLine,
+  type UsageEvidence,
+  type UsageReport,
+} from '@politely/core';
 import type { RobotsDecision } from '../robots-source.js';
 
 /** `ALLOWED` or `DISALLOWED`, the word a reader's eye looks for. */
@@ -91,10 +101,11 @@ const REASON_TEXT: Record<RobotsCheckReason, string> = {
 /** The readable block for one URL's decision, from a file or a live robots.txt. */
 export function formatDecision(url: string, userAgent: string, decision: RobotsDecision): string {
   const fetched = decision.robotsUrl === null ? [] : [`  robots.txt:    ${decision.robotsUrl} → ${decision.status ?? 'network error'} (${decision.reason})`];
+  const usage = formatUsage(usageOfDecision(url, userAgent, decision));
   if (decision.explanation !== undefined) {
     const block = formatExplanation(url, { ...decision.explanation, allowed: decision.allowed }).trimEnd().split('\n');
     if (decision.reason === 'cached') fetched.push(`  note:          ${REASON_TEXT.cached}`);
-    return `${[block[0]!, ...fetched, ...block.slice(1)].join('\n')}\n`;
+    return `${[block[0]!, ...fetched, ...tokensRows(decision.explanation), ...block.slice(1), ...usage].join('\n')}\n`;
   }
   const verdict = decision.allowed ? 'ALLOWED' : 'DISALLOWED';
   return `${[
@@ -102,14 +113,63 @@ export function formatDecision(url: string, userAgent: string, decision: RobotsD
     `  user agent:    ${printable(userAgent)} (product token '${productToken(userAgent)}')`,
     ...fetched,
     `  decided by:    ${REASON_TEXT[decision.reason]}`,
+    ...usage,
   ].join('\n')}\n`;
+}
+
+/** With several product tokens: which were evaluated, and which one decided. */
+function tokensRows(explanation: RobotsExplanation): string[] {
+  if (explanation.tokens === undefined || explanation.tokens.length < 2) return [];
+  const all = explanation.tokens.map((t) => `'${printable(t.productToken)}'`).join(', ');
+  return [`  tokens:        ${all} (the most restrictive wins; '${printable(explanation.productToken)}' decided)`];
+}
+
+/**
+ * The usage verdicts robots.txt gives the URL (`Content-Usage`, `Content-Signal` lines of every
+ * token's groups); null when no robots.txt rules apply (4xx, 5xx, unreachable).
+ */
+export function usageOfDecision(url: string, userAgent: string, decision: RobotsDecision): UsageReport | null {
+  if (decision.robots === undefined) return null;
+  const tokens = decision.explanation?.tokens?.map((t) => t.productToken) ?? [userAgent];
+  return usageBeforeFetch({ url, tokens, robots: decision.robots });
+}
+
+/** Where a usage statement is, for people (robots.txt lines here). */
+export function describeUsageEvidence(source: Pick<UsageEvidence, 'kind' | 'text' | 'line' | 'token'>): string {
+  return source.line === undefined ? printable(source.text) : `line ${source.line}: ${printable(source.text.trim())}`;
+}
+
+/** The `usage:` rows: each purpose's verdict and the lines that decided it. */
+export function formatUsage(report: UsageReport | null): string[] {
+  if (report === null) return ['  usage:         no robots.txt rules apply: no preference stated'];
+  if (report.sources.length === 0) return ['  usage:         no Content-Usage or Content-Signal line applies: every purpose unknown'];
+  return ALL_USAGE_PURPOSES.map((purpose, i) => {
+    const verdict = report.purposes[purpose];
+    const by = verdict.sources.map(describeUsageEvidence).join('; ');
+    return `  ${i === 0 ? 'usage:        ' : '              '} ${purpose.padEnd(16)} ${verdict.status.padEnd(9)}${by === '' ? '' : ` ${by}`}`.trimEnd();
+  });
+}
+
+/** The usage verdicts as JSON: purpose → { status, sources: [{ kind, line, text, token? }] }. */
+export function usageToJson(report: UsageReport | null): Record<string, unknown> | null {
+  if (report === null) return null;
+  const out: Record<string, unknown> = {};
+  for (const purpose of ALL_USAGE_PURPOSES) {
+    const verdict = report.purposes[purpose];
+    out[purpose] = {
+      status: verdict.status,
+      sources: verdict.sources.map((s) => ({ kind: s.kind, ...(s.line === undefined ? {} : { line: s.line }), text: s.text, ...(s.token === undefined ? {} : { token: s.token }) })),
+    };
+  }
+  return out;
 }
 
 /** The JSON object `robots explain --json` prints for one URL: at least allowed, reason, status. */
 export function decisionToJson(url: string, userAgent: string, decision: RobotsDecision): Record<string, unknown> {
-  const base = { url, allowed: decision.allowed, reason: decision.reason, status: decision.status, robotsUrl: decision.robotsUrl };
+  const base = { url, allowed: decision.allowed, reason: decision.reason, status: decision.status, robotsUrl: decision.robotsUrl, usage: usageToJson(usageOfDecision(url, userAgent, decision)) };
   if (decision.explanation === undefined) {
     return { ...base, userAgent, productToken: productToken(userAgent), basis: decision.reason, groupKind: null, groups: [], rule: null };
   }
-  return { ...explanationToJson(url, decision.explanation), ...base };
+  const tokens = decision.explanation.tokens;
+  return { ...explanationToJson(url, decision.explanation), ...(tokens === undefined ? {} : { tokens: tokens.map((t) => ({ productToken: t.productToken, allowed: t.allowed })) }), ...base };
 }

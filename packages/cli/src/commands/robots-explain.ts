@@ -10,7 +10,7 @@ import { escapeControls, quoteInput, toSafeJson } from '../input/quote-input.js'
 import { parseOptions } from '../parse-options.js';
 import { createFileRobotsSource, createLiveRobotsSource, type RobotsSource } from '../robots-source.js';
 import { ROBOTS_USAGE } from '../usage.js';
-import { network } from '../crawl/crawl-options.js';
+import { network, robotsTokenOption } from '../crawl/crawl-options.js';
 import { decisionToJson, formatDecision } from './format-explanation.js';
 
 const OPTIONS = {
@@ -19,6 +19,7 @@ const OPTIONS = {
   json: { type: 'boolean' },
   timeout: { type: 'string' },
   'allow-net': { type: 'string', multiple: true },
+  'robots-token': { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -30,6 +31,8 @@ interface ExplainOptions {
   /** Networks the SSRF guard lets through when robots.txt is fetched live. */
   readonly allowNet: readonly string[];
   readonly urls: readonly string[];
+  /** `--robots-token`: product tokens evaluated besides the user agent's. */
+  readonly tokens: readonly string[];
 }
 
 export async function runRobotsExplain(args: readonly string[], io: Io): Promise<ExitCode> {
@@ -46,7 +49,8 @@ export async function runRobotsExplain(args: readonly string[], io: Io): Promise
   if (positionals.length === 0) throw new CliError('robots explain: give at least one URL (see politely robots --help)');
   const timeoutMs = values.timeout === undefined ? 10_000 : durationOption('robots explain', '--timeout', values.timeout, 1);
   const allowNet = (values['allow-net'] ?? []).map((cidr) => network('robots explain', '--allow-net', cidr));
-  const options: ExplainOptions = { robotsFile: values.robots, userAgent: values.ua, json: values.json === true, timeoutMs, allowNet, urls: positionals };
+  const tokens = (values['robots-token'] ?? []).map((token) => robotsTokenOption('robots explain', token));
+  const options: ExplainOptions = { robotsFile: values.robots, userAgent: values.ua, json: values.json === true, timeoutMs, allowNet, urls: positionals, tokens };
   const source = await selectRobotsSource(options);
   let exitCode: ExitCode = EXIT_OK;
   try {
@@ -58,7 +62,7 @@ export async function runRobotsExplain(args: readonly string[], io: Io): Promise
         exitCode = EXIT_USAGE;
         continue;
       }
-      const decision = await source.decide(parsed, options.userAgent);
+      const decision = await source.decide(parsed, options.userAgent, options.tokens);
       // The URL, the user agent and the robots.txt lines are input: nothing in them reaches the
       // terminal as a control character (JSON escapes C0; the rest is escaped here).
       const output = options.json

@@ -2,7 +2,7 @@
 // every mistake a one-line usage error that names the option and the value.
 
 import { parseArgs } from 'node:util';
-import { parseCidr, productToken } from '@politely/core';
+import { ALL_USAGE_PURPOSES, isUsagePurpose, parseCidr, productToken, type UsagePurpose } from '@politely/core';
 import type { ScopeMode } from '@politely/crawler';
 import { CliError } from '../cli-error.js';
 import { parseHttpUrl } from '../input/http-url.js';
@@ -50,6 +50,10 @@ export interface CrawlCommandOptions extends EgressOptions {
   readonly statusIntervalMs: number;
   /** Networks the SSRF guard lets through (`--allow-net CIDR`, repeatable). */
   readonly allowNet: readonly string[];
+  /** `--purpose NAME` (repeatable): what the pages are for; reserved URLs are skipped. */
+  readonly purposes: readonly UsagePurpose[];
+  /** `--robots-token TOKEN` (repeatable): product tokens robots.txt is evaluated for besides the --ua's. */
+  readonly robotsTokens: readonly string[];
 }
 
 const OPTIONS = {
@@ -80,6 +84,8 @@ const OPTIONS = {
   from: { type: 'string' },
   cookies: { type: 'boolean' },
   proxy: { type: 'string' },
+  purpose: { type: 'string', multiple: true },
+  'robots-token': { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -134,6 +140,8 @@ export function parseCrawlOptions(args: readonly string[]): CrawlCommandOptions 
     log: values.log === undefined ? undefined : oneOf('--log', values.log, LOG_FORMATS),
     statusIntervalMs: optional(values['status-interval'], (v) => durationOption('crawl', '--status-interval', v, 1)) ?? 2000,
     allowNet: (values['allow-net'] ?? []).map((cidr) => network('crawl', '--allow-net', cidr)),
+    purposes: [...new Set((values.purpose ?? []).map((name) => purposeOption('crawl', name)))],
+    robotsTokens: (values['robots-token'] ?? []).map((token) => robotsTokenOption('crawl', token)),
     ...parseEgressOptions(values),
   };
 }
@@ -149,6 +157,20 @@ function count(flag: string, value: string, min: number): number {
 function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
   if (!(allowed as readonly string[]).includes(value)) throw new CliError(`crawl: ${flag}: expected one of ${allowed.join(', ')}, got ${quoteInput(value)}`);
   return value as T;
+}
+
+/** A purpose name (`--purpose`), checked now. */
+export function purposeOption(command: string, value: string): UsagePurpose {
+  if (!isUsagePurpose(value)) throw new CliError(`${command}: --purpose: expected one of ${ALL_USAGE_PURPOSES.join(', ')}, got ${quoteInput(value)}`);
+  return value;
+}
+
+/** A product token (`--robots-token`), checked now: letters, '_' and '-' only. */
+export function robotsTokenOption(command: string, value: string): string {
+  if (value === '' || productToken(value) !== value) {
+    throw new CliError(`${command}: --robots-token: expected a product token (letters, '_' and '-' only, e.g. MyBot-Training), got ${quoteInput(value)}`);
+  }
+  return value;
 }
 
 /** A CIDR or single address, checked now so a typo is a usage error, not a refused crawl. */

@@ -1,6 +1,8 @@
 // One fetched page as `--out` writes it (a JSON line or a CSV row). The fields are the same in
 // both formats, in this order.
 
+import type { UsagePurpose, UsageStatus } from '@politely/core';
+
 export interface PageRecord {
   /** The URL requested (before redirects). */
   readonly url: string;
@@ -20,6 +22,13 @@ export interface PageRecord {
   readonly nofollow: boolean;
   /** `<link rel="canonical">`, resolved; null when absent. */
   readonly canonical: string | null;
+  /**
+   * The usage verdict per purpose (`search`, `ai-input`, `ai-train`, `ai-train-images`, `tdm`):
+   * `allowed`, `reserved` or `unknown` (see `page.usage`). A CSV cell holds it as JSON.
+   */
+  readonly usage: Readonly<Record<UsagePurpose, UsageStatus>>;
+  /** Every source that stated a usage preference for the page, for people (`robots.txt line 3: Content-Usage: train-ai=n`). */
+  readonly usageSources: readonly string[];
 }
 
 export const PAGE_RECORD_FIELDS: readonly (keyof PageRecord)[] = [
@@ -34,4 +43,6 @@ export const PAGE_RECORD_FIELDS: readonly (keyof PageRecord)[] = [
   'noindex',
   'nofollow',
   'canonical',
+  'usage',
+  'usageSources',
 ];

@@ -1,6 +1,7 @@
 // A page record from the handler's page context.
 
-import { isHtmlContentType, type PageContext } from '@politely/crawler';
+import { ALL_USAGE_PURPOSES, type UsagePurpose, type UsageStatus } from '@politely/core';
+import { describeUsageSource, isHtmlContentType, type PageContext } from '@politely/crawler';
 import type { PageRecord } from './page-record.js';
 
 /** Titles longer than this are cut: a record is a summary, not the page. */
@@ -19,6 +20,8 @@ export function pageRecordOf(page: PageContext, now: Date = new Date()): PageRec
     noindex: page.robots.noindex,
     nofollow: page.robots.nofollow,
     canonical: page.canonicalUrl,
+    usage: Object.fromEntries(ALL_USAGE_PURPOSES.map((purpose) => [purpose, page.usage.purposes[purpose].status])) as Record<UsagePurpose, UsageStatus>,
+    usageSources: page.usage.sources.map((source) => describeUsageSource(source, true)),
   };
 }
 

@@ -3,7 +3,8 @@
 // the crawler does.
 
 import { createMemoryRobotsCache, parseRobotsTxt, type RobotsCacheRecord, type RobotsCacheStore } from '@politely/core';
-import type { CrawlStats, Crawler } from '@politely/crawler';
+import { ALL_USAGE_PURPOSES } from '@politely/core';
+import { describeUsageSource, type CrawlStats, type Crawler } from '@politely/crawler';
 import { HostTally } from './host-tally.js';
 import type { CrawlReportData, ReportError, ReportRequest } from './report-data.js';
 
@@ -132,6 +133,16 @@ export function createCrawlReportCollector(options: CrawlReportCollectorOptions)
             else host.decision({ allowed: false, basis: 'rules', ...(detail === undefined ? {} : { detail }) }, event.url);
           } else if (event.reason === 'robots-unreachable') {
             host.decision({ allowed: false, basis: 'robots-unreachable', ...(event.detail === undefined ? {} : { detail: event.detail }) }, event.url);
+          }
+        }),
+        crawler.on('usage', (event) => {
+          const host = hostOf(event.url);
+          if (host === undefined) return;
+          for (const purpose of ALL_USAGE_PURPOSES) {
+            const verdict = event.report.purposes[purpose];
+            if (verdict.status !== 'reserved') continue;
+            const skipped = event.reserved.includes(purpose);
+            for (const source of verdict.sources) host.reservation(purpose, source.kind, describeUsageSource(source, true), event.url, skipped);
           }
         }),
         crawler.on('error', (event) => {

@@ -2,7 +2,7 @@
 // robots.txt fetches and decisions (with the deciding lines), statuses and skips.
 
 import { count, duration, escapeHtml, table } from './html.js';
-import type { HostReport, RobotsDecisionReport, RobotsFetchReport } from './report-data.js';
+import type { HostReport, RobotsDecisionReport, RobotsFetchReport, UsageReservationReport } from './report-data.js';
 import { gapChartSvg, timelineSvg } from './timeline-svg.js';
 
 export interface HostVerdict {
@@ -90,6 +90,26 @@ function decisionRows(decisions: readonly RobotsDecisionReport[]): string[][] {
   ]);
 }
 
+function reservationRows(reservations: readonly UsageReservationReport[]): string[][] {
+  return reservations.map((reservation) => [
+    `<span class="${reservation.skipped > 0 ? 'bad' : 'muted'}">${escapeHtml(reservation.purpose)}</span>`,
+    `<code>${escapeHtml(reservation.source)}</code>`,
+    escapeHtml(count(reservation.count)),
+    reservation.skipped > 0 ? escapeHtml(count(reservation.skipped)) : '<span class="muted">0 (not a --purpose)</span>',
+    reservation.examples.map((url) => `<span class="url">${escapeHtml(url)}</span>`).join('<br>'),
+  ]);
+}
+
+/** Which purposes the host's usage preferences reserve, and by which source; '' for an old report. */
+export function usageSection(host: HostReport): string {
+  if (host.usage === undefined) return '';
+  const body =
+    host.usage.length === 0
+      ? '<p class="muted">No usage reservation seen (no robots.txt Content-Usage/Content-Signal line, tdmrep.json rule, header or meta tag reserved a purpose).</p>'
+      : table(['purpose reserved', 'by', 'URLs', 'skipped', 'examples'], reservationRows(host.usage));
+  return `<h4>Usage preferences</h4>\n${body}\n`;
+}
+
 function countsTable(title: string, counts: Readonly<Record<string, number>>): string {
   const entries = Object.entries(counts).sort((a, b) => b[1] - a[1]);
   if (entries.length === 0) return '';
@@ -121,6 +141,6 @@ ${gapChartSvg(host)}
 ${fetches}
 <h4>robots.txt decisions</h4>
 ${decisions}
-<div class="cols">${countsTable('Statuses', host.statuses)}${countsTable('Skips', host.skips)}</div>
+${usageSection(host)}<div class="cols">${countsTable('Statuses', host.statuses)}${countsTable('Skips', host.skips)}</div>
 </section>`;
 }

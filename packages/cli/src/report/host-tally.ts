@@ -2,7 +2,7 @@
 // the gaps between them measured as they come, robots.txt fetches and decisions, statuses,
 // skips and latencies. Plain bookkeeping, no I/O.
 
-import type { GapSummary, HostReport, ReportRequest, RobotsDecisionReport, RobotsFetchReport } from './report-data.js';
+import type { GapSummary, HostReport, ReportRequest, RobotsDecisionReport, RobotsFetchReport, UsageReservationReport } from './report-data.js';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -35,6 +35,7 @@ export class HostTally {
   readonly statuses: Record<string, number> = {};
   readonly skips: Record<string, number> = {};
   private readonly decisions = new Map<string, DecisionTally>();
+  private readonly reservations = new Map<string, Mutable<UsageReservationReport> & { examples: string[] }>();
   private lastAt: number | undefined;
   private gapCount = 0;
   private gapSumMs = 0;
@@ -98,6 +99,16 @@ export class HostTally {
     if (tally.examples.length < this.limits.maxExamples && !tally.examples.includes(url)) tally.examples.push(url);
   }
 
+  /** A URL for which `source` reserves `purpose`; `skipped`: the crawl wanted it, so the URL was skipped. */
+  reservation(purpose: string, kind: string, source: string, url: string, skipped: boolean): void {
+    const key = JSON.stringify([purpose, source]);
+    let tally = this.reservations.get(key);
+    if (tally === undefined) this.reservations.set(key, (tally = { purpose, kind, source, count: 0, skipped: 0, examples: [] }));
+    tally.count++;
+    if (skipped) tally.skipped++;
+    if (tally.examples.length < this.limits.maxExamples && !tally.examples.includes(url)) tally.examples.push(url);
+  }
+
   report(label: string | undefined, fallbackDelayMs: number): HostReport {
     const gaps: GapSummary = {
       count: this.gapCount,
@@ -128,6 +139,14 @@ export class HostTally {
         meanMs: this.latencyCount === 0 ? null : this.latencySumMs / this.latencyCount,
         maxMs: this.latencyMaxMs,
       },
+      usage: sortReservations([...this.reservations.values()].map((r) => ({ ...r, examples: [...r.examples] }))),
     };
   }
+}
+
+/** Reservations by purpose (in the vocabulary's order), then most URLs first. */
+export function sortReservations(reservations: UsageReservationReport[]): UsageReservationReport[] {
+  const order = ['search', 'tdm', 'ai-train', 'ai-input', 'ai-train-images'];
+  const rank = (purpose: string): number => (order.includes(purpose) ? order.indexOf(purpose) : order.length);
+  return reservations.sort((a, b) => rank(a.purpose) - rank(b.purpose) || b.count - a.count || a.source.localeCompare(b.source));
 }

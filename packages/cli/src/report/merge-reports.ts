@@ -6,7 +6,8 @@
 // the last request of one run and the first of the next is not a gap the crawler kept, so it
 // is not measured.
 
-import type { CrawlReportData, GapSummary, HostReport, RobotsDecisionReport } from './report-data.js';
+import type { CrawlReportData, GapSummary, HostReport, RobotsDecisionReport, UsageReservationReport } from './report-data.js';
+import { sortReservations } from './host-tally.js';
 
 export interface MergeLimits {
   /** Requests kept per host for its timeline. */
@@ -64,6 +65,7 @@ function mergeHosts(earlier: HostReport, current: HostReport, limits: MergeLimit
     decisions: mergeDecisions(earlier.decisions, current.decisions, limits.maxExamples),
     statuses: addCounts(earlier.statuses, current.statuses),
     skips: addCounts(earlier.skips, current.skips),
+    ...(earlier.usage === undefined && current.usage === undefined ? {} : { usage: mergeReservations(earlier.usage ?? [], current.usage ?? [], limits.maxExamples) }),
     latency: {
       count: latencyCount,
       meanMs: latencyCount === 0 ? null : (weighted(earlier.latency.meanMs, earlier.latency.count) + weighted(current.latency.meanMs, current.latency.count)) / latencyCount,
@@ -99,6 +101,26 @@ function mergeDecisions(a: readonly RobotsDecisionReport[], b: readonly RobotsDe
     );
   }
   return [...byKey.values()].sort((x, y) => Number(x.allowed) - Number(y.allowed) || y.count - x.count);
+}
+
+function mergeReservations(a: readonly UsageReservationReport[], b: readonly UsageReservationReport[], maxExamples: number): UsageReservationReport[] {
+  const byKey = new Map<string, UsageReservationReport>();
+  for (const reservation of [...a, ...b]) {
+    const key = JSON.stringify([reservation.purpose, reservation.source]);
+    const before = byKey.get(key);
+    byKey.set(
+      key,
+      before === undefined
+        ? reservation
+        : {
+            ...before,
+            count: before.count + reservation.count,
+            skipped: before.skipped + reservation.skipped,
+            examples: [...new Set([...before.examples, ...reservation.examples])].slice(0, maxExamples),
+          },
+    );
+  }
+  return sortReservations([...byKey.values()]);
 }
 
 function addCounts(a: Readonly<Record<string, number>>, b: Readonly<Record<string, number>>): Record<string, number> {

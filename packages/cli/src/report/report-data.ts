@@ -58,6 +58,22 @@ export interface RobotsDecisionReport {
   readonly examples: readonly string[];
 }
 
+/** URLs of one host for which one source reserved one purpose (usage preferences). */
+export interface UsageReservationReport {
+  /** The purpose reserved (`ai-train`, `tdm`, …). */
+  readonly purpose: string;
+  /** The source's kind (`robots-content-usage`, `tdmrep-json`, `tdm-header`, `meta-robots`, …). */
+  readonly kind: string;
+  /** The source, for people: `robots.txt line 3: Content-Usage: /x train-ai=n`, `header tdm-reservation: 1`. */
+  readonly source: string;
+  /** URLs it reserved the purpose for. */
+  readonly count: number;
+  /** Of them, skipped as `usage-reserved` (the crawl's `--purpose` includes it). */
+  readonly skipped: number;
+  /** A few of the URLs. */
+  readonly examples: readonly string[];
+}
+
 export interface HostReport {
   /** The politeness key: the host name. */
   readonly hostKey: string;
@@ -79,6 +95,11 @@ export interface HostReport {
   readonly skips: Readonly<Record<string, number>>;
   /** Responses timed (robots.txt included) and their mean and largest duration. */
   readonly latency: { readonly count: number; readonly meanMs: number | null; readonly maxMs: number | null };
+  /**
+   * Purposes the host's usage preferences reserve, by source (robots.txt lines, tdmrep.json,
+   * headers, meta tags); absent in reports from before usage preferences were recorded.
+   */
+  readonly usage?: readonly UsageReservationReport[];
 }
 
 export interface ReportError {

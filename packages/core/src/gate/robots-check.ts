@@ -2,7 +2,7 @@
 // the check waited on, the failures in a row and when robots.txt is fetched again, and whether the
 // SSRF guard refused the host. Pure: built from a cache record and the fetch's times.
 
-import type { RobotsRule } from '../robots/types.js';
+import type { RobotsRule, RobotsTxt } from '../robots/types.js';
 import type { RobotsCacheRecord } from './robots-cache.js';
 
 /** Why a check answered as it did. */
@@ -62,6 +62,17 @@ export interface RobotsCheck {
   readonly crawlDelay?: number;
   /** The deciding rule, when a rule decided (`rules` or `cached`). */
   readonly rule?: RobotsRule;
+  /**
+   * With several product tokens (the check's `tokens` option), the one whose verdict decided: the
+   * first that is disallowed, or the first when all are allowed. Absent with one user agent.
+   */
+  readonly token?: string;
+  /**
+   * The parsed robots.txt the check was decided by (`rules` or `cached`), for what else it says
+   * about the URL (usage preferences: `Content-Usage`, `Content-Signal`) without a second parse.
+   * Absent when no copy decided (unavailable, unreachable, `/robots.txt` itself).
+   */
+  readonly robots?: RobotsTxt;
   /** The origin whose robots.txt applies. */
   readonly origin: string;
   /** That origin's robots.txt URL (before any redirect). */

@@ -27,6 +27,15 @@ import { resolveRobotsGateOptions, type ResolvedRobotsGateOptions, type RobotsGa
 export interface RobotsCheckOptions {
   /** Stops waiting: the check rejects with `ERR_ABORTED` (a shared fetch carries on for others). */
   readonly signal?: AbortSignal;
+  /**
+   * The product tokens robots.txt is evaluated for, instead of the product token of `userAgent`
+   * (`['MyBot', 'MyBot-Training']`, the pattern of crawlers that split search and training
+   * agents): every token's groups apply and the most restrictive verdict wins (see
+   * `RobotsTxt.isAllowed` with several tokens); the check's `token` says which one decided, and
+   * its `crawlDelay` is the largest of theirs. `userAgent` is still what robots.txt is fetched with.
+   * @default [the product token of userAgent]
+   */
+  readonly tokens?: readonly string[];
 }
 
 export interface RobotsSitemapsOptions extends RobotsCheckOptions {
@@ -131,17 +140,20 @@ class Gate implements RobotsGate {
     const facts = robotsCheckFactsOf(record, reason, fetch);
     if (!('copy' in basis)) return { allowed: basis.allowed, reason, status, ...facts, origin, robotsUrl };
     const robots = this.parse(origin, basis.copy);
-    const { allowed, rule } = robots.explain(url, userAgent);
-    const crawlDelay = robots.crawlDelay(userAgent);
+    const agents = options.tokens !== undefined && options.tokens.length > 0 ? options.tokens : userAgent;
+    const { allowed, rule, productToken } = robots.explain(url, agents);
+    const crawlDelay = robots.crawlDelay(agents);
     return {
       allowed,
       reason,
       status,
       ...(crawlDelay !== undefined && { crawlDelay }),
       ...(rule !== undefined && { rule }),
+      ...(typeof agents !== 'string' && { token: productToken }),
       ...facts,
       origin,
       robotsUrl,
+      robots,
     };
   }
 

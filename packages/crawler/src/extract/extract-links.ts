@@ -42,6 +42,8 @@ export interface ExtractedPage {
   readonly baseUrl: string;
   /** The first `<title>`, whitespace collapsed; null if missing or blank. */
   readonly title: string | null;
+  /** Every `<meta name content>` pair, in page order, as written (for usage preferences: `tdm-reservation`, `noai`). */
+  readonly metas: readonly { readonly name: string; readonly content: string }[];
 }
 
 /** HTML's ASCII whitespace; `String#trim` would also strip characters that browsers keep. */
@@ -192,5 +194,6 @@ export function extractFromFacts(facts: HtmlFacts, pageUrl: string, options: Ext
     canonicalUrl: readCanonicalUrl(facts.linkRels, base),
     baseUrl: base.href,
     title: readTitle(facts.title),
+    metas: facts.metas,
   };
 }

@@ -4,7 +4,7 @@
 // answers is remembered per origin for a short while. The gate's own check at fetch time stays
 // the authority: a stale answer here can only delay a skip, never cause a disallowed fetch.
 
-import type { RobotsGate, RobotsTxt } from '@politely/core';
+import type { RobotsAgents, RobotsGate, RobotsTxt } from '@politely/core';
 import { LruMap } from '@politely/core/internal';
 import type { SkipDetail } from '../skip-reasons.js';
 import { robotsSkip } from './robots-stage.js';
@@ -21,7 +21,7 @@ export type KnownRobotsCheck = (url: URL) => Promise<SkipDetail | undefined>;
 
 export function createKnownRobotsCheck(
   gate: Pick<RobotsGate, 'robotsTxt'>,
-  userAgent: string,
+  userAgent: RobotsAgents,
   options: KnownRobotsOptions = { ttlMs: 2000, maxOrigins: 1024 },
 ): KnownRobotsCheck {
   const memo = new LruMap<string, { readonly at: number; readonly robots: Promise<RobotsTxt | undefined> }>(options.maxOrigins);
@@ -42,6 +42,6 @@ export function createKnownRobotsCheck(
     if (robots === undefined) return undefined;
     const explanation = robots.explain(url, userAgent);
     if (explanation.allowed) return undefined;
-    return robotsSkip(explanation.rule, 'robots.txt');
+    return robotsSkip(explanation.rule, 'robots.txt', typeof userAgent === 'string' ? undefined : explanation.productToken);
   };
 }

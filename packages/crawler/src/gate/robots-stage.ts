@@ -12,6 +12,8 @@ import { clockAfterRobotsFailure } from '../politeness/pace.js';
 export interface RobotsStageSettings {
   readonly gate: RobotsGate;
   readonly userAgent: string;
+  /** The product tokens robots.txt is evaluated for (the user agent's first); several: every one's groups apply. */
+  readonly tokens?: readonly string[];
   /** Retries of an unreachable robots.txt: after 1 + this many failed fetches in a row the host's URLs are skipped. */
   readonly maxRobotsRetries: number;
   /** The host's delay now (a failed robots.txt fetch paces the host like any request). */
@@ -26,7 +28,8 @@ export interface RobotsVerdict {
 }
 
 export async function robotsStage(entry: FrontierEntry, settings: RobotsStageSettings): Promise<RobotsVerdict | UrlOutcome> {
-  const check = await settings.gate.check(entry.url, settings.userAgent, { signal: settings.signal });
+  const tokens = settings.tokens !== undefined && settings.tokens.length > 1 ? { tokens: settings.tokens } : {};
+  const check = await settings.gate.check(entry.url, settings.userAgent, { signal: settings.signal, ...tokens });
   if (check.addressBlocked === true) {
     return skipped({ reason: 'blocked-address', detail: `${entry.hostKey} resolves to a non-public address (allow it with allowNet / --allow-net)` });
   }
@@ -42,7 +45,8 @@ export async function robotsStage(entry: FrontierEntry, settings: RobotsStageSet
 }
 
 /** The skip for a URL robots.txt disallows: the deciding rule as data, and as words for people. */
-export function robotsSkip(rule: Pick<RobotsRule, 'line' | 'text'> | undefined, reason: string): SkipDetail {
+export function robotsSkip(rule: Pick<RobotsRule, 'line' | 'text'> | undefined, reason: string, token?: string): SkipDetail {
   if (rule === undefined) return { reason: 'robots', detail: reason };
-  return { reason: 'robots', detail: `line ${rule.line}: ${rule.text}`, rule: { line: rule.line, text: rule.text } };
+  const forToken = token === undefined ? '' : ` (for ${token})`;
+  return { reason: 'robots', detail: `line ${rule.line}: ${rule.text}${forToken}`, rule: { line: rule.line, text: rule.text } };
 }

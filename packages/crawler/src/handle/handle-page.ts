@@ -20,6 +20,8 @@ import type { EnqueueLinksOptions, EnqueueOptions, PageContext, PageRequest, Req
 import type { CrawlReporter } from '../reporter.js';
 import type { Router } from './routes.js';
 import type { Dataset } from '../dataset/dataset.js';
+import type { CrawlerEmitter } from '../events.js';
+import type { UsageKnown, UsageStage } from '../gate/usage-stage.js';
 
 export interface HandlePageSettings {
   readonly options: Pick<ResolvedCrawlerOptions, 'productToken' | 'honorNofollow' | 'maxLinksPerPage' | 'followLinks'>;
@@ -30,16 +32,26 @@ export interface HandlePageSettings {
   readonly signal: AbortSignal;
   /** Where `page.push` writes: the page's records are committed before this stage ends. */
   readonly dataset: Dataset;
+  /** The usage verdict after the fetch (`page.usage`) and the drop of a reserved page. */
+  readonly usage: UsageStage;
+  readonly emitter: CrawlerEmitter;
 }
 
 const NO_PAGE_ROBOTS = { noindex: false, nofollow: false, sources: [] } as const;
+const NO_USAGE_KNOWN: UsageKnown = { robots: null, tdmrep: null };
 const NO_USER_DATA: Readonly<Record<string, unknown>> = Object.freeze({});
 
 /**
  * Runs the extract and handler stages. Resolves with the page's links the frontier admitted, to be
  * stored with the page's completion (the settle), or none when links are not followed.
+ *
+ * A page its own headers or meta tags reserve for one of the crawl's `purposes` (`known`: what
+ * robots.txt and tdmrep.json said before the fetch) goes to no handler and no output, and is
+ * reported as a `usage-reserved` skip. Its links are still followed (unless nofollow): a
+ * reservation is about what the content is used for, not about discovering other pages, which
+ * answer for themselves.
  */
-export async function handlePage(entry: FrontierEntry, response: HttpResponse, attempt: number, settings: HandlePageSettings): Promise<FrontierEntry[]> {
+export async function handlePage(entry: FrontierEntry, response: HttpResponse, attempt: number, settings: HandlePageSettings, known: UsageKnown = NO_USAGE_KNOWN): Promise<FrontierEntry[]> {
   const { options, reporter } = settings;
   const contentType = response.header('content-type');
   const text = decodeText(response.body, contentType);
@@ -62,6 +74,14 @@ export async function handlePage(entry: FrontierEntry, response: HttpResponse, a
     }
   }
   const links = extracted?.links ?? [];
+  const usage = settings.usage.after(entry.url, known, response.headers, extracted?.metas);
+  if (settings.emitter.listens('usage')) settings.emitter.emit('usage', { url: entry.url, stage: 'after-fetch', report: usage.report, reserved: usage.reserved });
+  if (usage.skip !== undefined) {
+    // The body is dropped here: no handler, no record, no output.
+    reporter.skip(entry.url, usage.skip, entry.referrer);
+    if (!options.followLinks || links.length === 0) return [];
+    return settings.frontier.admit(links.map((url) => ({ url, depth: entry.depth + 1, priority: 0, referrer: entry.url })));
+  }
   const route = settings.route(entry.label);
   if (route.handler === null && 'missing' in route) {
     reporter.error(entry.url, new PolitelyError('ERR_NO_ROUTE', `no route for ${entry.url}: ${route.missing}`), 'handler', attempt, false);
@@ -105,6 +125,7 @@ export async function handlePage(entry: FrontierEntry, response: HttpResponse, a
       links,
       depth: entry.depth,
       robots: extracted?.robots ?? NO_PAGE_ROBOTS,
+      usage: usage.report,
       canonicalUrl: extracted?.canonicalUrl ?? null,
       contentType,
       request,

@@ -2,7 +2,8 @@
 // frontier. Each stage returns a value; the URL's outcome is reported and its lease settled in
 // one place (`process`), from that value alone.
 
-import { PolitelyError, type HttpClient, type RobotsGate } from '@politely/core';
+import { PolitelyError, type HttpClient, type RobotsGate, type UsagePurpose, type UsageReport } from '@politely/core';
+import type { SkipDetail } from '../skip-reasons.js';
 import type { Dataset } from '../dataset/dataset.js';
 import type { CrawlerEmitter } from '../events.js';
 import { fetchStage, type FetchStageSettings } from '../fetch/fetch-stage.js';
@@ -10,6 +11,7 @@ import { followRedirect } from '../frontier/follow-redirect.js';
 import type { Frontier } from '../frontier/frontier.js';
 import type { FrontierEntry, FrontierLease, FrontierStore } from '../frontier/frontier-store.js';
 import { robotsSkip, robotsStage, type RobotsStageSettings } from '../gate/robots-stage.js';
+import { UsageStage, type UsageKnown } from '../gate/usage-stage.js';
 import { handlePage, type HandlePageSettings } from '../handle/handle-page.js';
 import { createRouter } from '../handle/routes.js';
 import { runProcessor, type PluginResourceKind } from '../handle/run-processor.js';
@@ -63,6 +65,7 @@ export class UrlProcessor {
   private readonly pace: RobotsPaceSettings;
   private readonly fetch: FetchStageSettings;
   private readonly handle: HandlePageSettings;
+  private readonly usage: UsageStage;
 
   constructor(private readonly deps: ProcessorDeps) {
     const { options, signal } = deps;
@@ -70,6 +73,7 @@ export class UrlProcessor {
     this.robots = {
       gate: deps.gate,
       userAgent: options.userAgent,
+      tokens: options.robotsTokens,
       maxRobotsRetries: options.maxRobotsRetries,
       delayMsOf: (hostKey) => deps.politeness.delayMs(hostKey),
       signal,
@@ -90,7 +94,31 @@ export class UrlProcessor {
       stats: deps.stats,
       signal,
     };
-    this.handle = { options, route: createRouter(options.handler, options.handlers), frontier: deps.frontier, reporter: deps.reporter, signal, dataset: deps.dataset };
+    this.usage = new UsageStage({
+      purposes: options.purposes,
+      tokens: options.robotsTokens,
+      gate: deps.gate,
+      client: deps.client,
+      userAgent: options.userAgent,
+      from: options.from,
+      headers: options.headers,
+      requestTimeoutMs: options.requestTimeoutMs,
+      tdmrepCacheMs: options.tdmrepCacheMs,
+      delayMsOf: (hostKey) => deps.politeness.delayMs(hostKey),
+      emitter: deps.emitter,
+      stats: deps.stats,
+      signal,
+    });
+    this.handle = {
+      options,
+      route: createRouter(options.handler, options.handlers),
+      frontier: deps.frontier,
+      reporter: deps.reporter,
+      signal,
+      dataset: deps.dataset,
+      usage: this.usage,
+      emitter: deps.emitter,
+    };
   }
 
   /** Walks the URL through the stages, reports its outcome and settles its lease: exactly once. */
@@ -133,7 +161,7 @@ export class UrlProcessor {
     const { check } = verdict;
     const afterRobots = await paceAfterRobots(entry, check, lease.previousHostReadyAt, this.pace);
     progress.clock = afterRobots;
-    if (!check.allowed) return skipped(robotsSkip(check.rule, check.reason), afterRobots);
+    if (!check.allowed) return skipped(robotsSkip(check.rule, check.reason, check.token), afterRobots);
 
     const kind = this.resourceKindOf(entry);
     if (kind instanceof Error) return { kind: 'failed', error: kind, stage: 'processor', clock: afterRobots };
@@ -142,6 +170,9 @@ export class UrlProcessor {
       return done(afterRobots);
     }
     const isPage = kind === undefined;
+    // Usage preferences apply to pages (content); a plugin's resources (sitemaps) are not content.
+    let usage = isPage ? this.usage.before(entry, check) : undefined;
+    if (usage?.kind === 'reserved') return this.usageReserved(entry, usage.skip, usage, afterRobots);
     const denied = deniedTurn({
       robotsUsedTurn: check.fetch !== undefined,
       overBudget: isPage && pageBudget.started >= pageBudget.max,
@@ -149,6 +180,17 @@ export class UrlProcessor {
       now: Date.now(),
     });
     if (denied !== undefined) return released(denied, afterRobots);
+    if (usage?.kind === 'needs-tdmrep') {
+      // The origin's tdmrep.json takes this claim's turn at the host, as robots.txt would.
+      progress.requesting = true;
+      const turn = await this.usage.fetchTdmrep(entry, usage.origin);
+      progress.requesting = false;
+      if (turn.usedTurn) return released('tdmrep-turn', turn.clock);
+      // No request was made (robots.txt disallows the file): no file, and the claim goes on.
+      usage = this.usage.before(entry, check, null);
+      if (usage.kind === 'reserved') return this.usageReserved(entry, usage.skip, usage, afterRobots);
+    }
+    const known: UsageKnown | undefined = usage?.kind === 'pass' ? usage.known : undefined;
 
     if (isPage) pageBudget.started++;
     progress.requesting = true;
@@ -165,10 +207,17 @@ export class UrlProcessor {
     }
     if (isPage) {
       this.deps.stats.response(fetched.response.status, fetched.response.body.length);
-      return done(fetched.clock, await handlePage(entry, fetched.response, attempt, this.handle));
+      return done(fetched.clock, await handlePage(entry, fetched.response, attempt, this.handle, known));
     }
     await runProcessor(entry, kind, fetched.response, attempt, reporter);
     return done(fetched.clock);
+  }
+
+  /** A URL robots.txt lines or tdmrep.json reserve for a wanted purpose: skipped, no request. */
+  private usageReserved(entry: FrontierEntry, skip: SkipDetail, usage: { readonly report: UsageReport; readonly reserved: readonly UsagePurpose[] }, clock: ClockChange): UrlOutcome {
+    const { emitter } = this.deps;
+    if (emitter.listens('usage')) emitter.emit('usage', { url: entry.url, stage: 'before-fetch', report: usage.report, reserved: usage.reserved });
+    return skipped(skip, clock);
   }
 
   /** undefined for a page; the plugin's processor for its kind; an error for a kind no plugin processes. */
