@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { consentRecipes, demoProducts, minGapMsByOrigin, startConsentWeb, startDemoWeb, violations, type LocalWeb } from '@politely/local-web';
+import { consentRecipes, demoProducts, minGapMsByOrigin, startConsentWeb, startDemoWeb, startUsageWeb, usageManifest, violations, type LocalWeb } from '@politely/local-web';
 
 const EXAMPLES = fileURLToPath(new URL('../', import.meta.url));
 const UA = 'PolitelyDemo/0.1 (+https://example.invalid/bot)';
@@ -100,6 +100,30 @@ describe.concurrent('examples', () => {
     expect(shopPaths.filter((path) => path.startsWith('/category/')).length).toBeGreaterThanOrEqual(4);
     expectPolite(web, 250);
   }, 90_000);
+
+  it('usage-aware-crawl.mjs collects for AI training what the usage web allows: reserved pages are never requested (robots.txt lines, tdmrep.json) or never handled (headers, meta)', async () => {
+    const web = await startUsageWeb();
+    webs.push(web);
+    const out = await runExample('usage-aware-crawl.mjs', [web.url('hub', '/')]);
+    const truth = usageManifest(web, ['ai-train']);
+    const lines = out.trim().split('\n');
+    const got = new Set(lines.filter((line) => line.startsWith('got ')).map((line) => line.split(/\s+/)[1]));
+    const reserved = new Set(lines.filter((line) => line.startsWith('reserved ')).map((line) => line.split(/\s+/)[1]));
+    const requested = new Set(web.requestLog().map((entry) => `${entry.origin}${entry.path}`));
+    expect(truth.neverRequested.length).toBeGreaterThan(0);
+    expect(truth.notHandled.length).toBeGreaterThan(0);
+    for (const { page } of truth.neverRequested) {
+      expect(requested.has(page.url), `${page.url} was requested`).toBe(false);
+      expect(reserved.has(page.url), `${page.url} not reported reserved`).toBe(true);
+    }
+    for (const { page } of truth.notHandled) {
+      expect(got.has(page.url), `${page.url} reached the handler`).toBe(false);
+      expect(reserved.has(page.url), `${page.url} not reported reserved`).toBe(true);
+    }
+    for (const page of truth.handled) expect(got.has(page.url), `${page.url} was not collected`).toBe(true);
+    expect(out).toMatch(/^done: \d+ pages for AI training, \d+ reserved for it, \d+ requests, [\d.]+ s$/m);
+    expectPolite(web, 250);
+  });
 
   it('custom-politeness.mjs keeps its own minimum delay and scope predicate', async () => {
     const web = await demoWeb();
