@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRobotsTxt } from '@politely/core';
-import { DEMO_HOST_NAMES, demoProducts, startDemoWeb, type LocalWeb } from '@politely/local-web';
+import { DEMO_HOST_NAMES, demoProducts, startDemoWeb, startUsageWeb, type LocalWeb, type UsageWeb } from '@politely/local-web';
 import { jsonLines, runCli, type CliResult } from './run-cli.js';
 
 const UA = 'PolitelyDemo/0.1 (+https://example.invalid/bot)';
@@ -14,12 +14,14 @@ const UA = 'PolitelyDemo/0.1 (+https://example.invalid/bot)';
 let dir: string;
 let result: CliResult;
 let durationMs: number;
-/** A second demo web, for its manifest (same hosts and addresses, another port). */
+/** A second demo web and usage web, for their manifests (same hosts and addresses, another port). */
 let reference: LocalWeb;
+let usageReference: UsageWeb;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'politely-demo-'));
   reference = await startDemoWeb();
+  usageReference = await startUsageWeb();
   const started = Date.now();
   result = await runCli(['demo', '--out-dir', join(dir, 'out')]);
   durationMs = Date.now() - started;
@@ -27,6 +29,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await reference.close();
+  await usageReference.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -40,7 +43,9 @@ describe('politely demo', () => {
     expect(result.stdout).toContain(`  pages   ${join(out, 'pages.jsonl')}`);
     expect(result.stdout).toContain(`  report  ${join(out, 'report.html')}`);
     expect(result.stdout).toMatch(/^Crawl finished in [\d.]+ s\.$/m);
-    for (const name of DEMO_HOST_NAMES) expect(result.stdout).toMatch(new RegExp(`^  ${name} +http://127\\.0\\.0\\.\\d+:\\d+ +robots\\.txt \\d{3}`, 'm'));
+    for (const name of [...DEMO_HOST_NAMES, ...usageReference.hosts.map((host) => host.name)]) {
+      expect(result.stdout).toMatch(new RegExp(`^  ${name} +http://127\\.0\\.0\\.\\d+:\\d+ +robots\\.txt \\d{3}`, 'm'));
+    }
   });
 
   it('made no request robots.txt disallows, kept every crawl-delay, and found every page (by the servers’ logs)', () => {
@@ -54,7 +59,7 @@ describe('politely demo', () => {
   it('leaves one JSON line per page, each allowed by its host’s robots.txt, every product among them', () => {
     const records = jsonLines(readFileSync(join(dir, 'out', 'pages.jsonl'), 'utf8')) as { url: string; finalUrl: string; status: number; title: string | null }[];
     expect(records.length).toBeGreaterThan(100);
-    const byAddress = new Map(reference.hosts.map((host) => [host.address, host]));
+    const byAddress = new Map([...reference.hosts, ...usageReference.hosts].map((host) => [host.address, host]));
     for (const record of records) {
       for (const url of [record.url, record.finalUrl]) {
         const parsed = new URL(url);
@@ -70,9 +75,12 @@ describe('politely demo', () => {
     expect(records.some((r) => r.title?.includes('Loopback Supply Co.'))).toBe(true);
   });
 
-  it('leaves the HTML report: polite verdicts for all eight hosts, the 503 host included', () => {
+  it('leaves the HTML report: polite verdicts for all thirteen hosts (the 503 host included), and what the usage web reserves, by source', () => {
     const html = readFileSync(join(dir, 'out', 'report.html'), 'utf8');
-    expect(html).toContain('Polite: at every one of 8 hosts');
+    expect(html).toContain('Polite: at every one of 13 hosts');
+    expect(html).toContain('<h4>Usage preferences</h4>');
+    expect(html).toContain('header tdm-reservation: 1');
+    expect(html).toContain('Content-signal: search=yes, ai-train=no');
     expect(html).not.toContain('verdict bad');
     for (const name of DEMO_HOST_NAMES) expect(html).toContain(`${name} <span class="key">127.0.0.`);
     expect(html).toMatch(/503 · unreachable: all disallowed \(\d fetches\)/);

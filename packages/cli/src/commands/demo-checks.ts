@@ -1,4 +1,4 @@
-// What the demo web's servers saw of the demo crawl: requests to paths robots.txt disallows
+// What the demo webs' servers saw of the demo crawl: requests to paths robots.txt disallows
 // (there must be none), the tightest gap between two requests to one host against its delay,
 // and how many of the pages a complete polite crawl finds were fetched.
 
@@ -17,12 +17,13 @@ export interface ServerChecks {
   readonly found: number;
 }
 
-export function serverChecks(web: LocalWeb, userAgent: string, minDelayMs: number): ServerChecks {
-  const log = web.requestLog();
+export function serverChecks(webs: readonly LocalWeb[], userAgent: string, minDelayMs: number): ServerChecks {
+  const log = webs.flatMap((web) => web.requestLog());
+  const hosts = webs.flatMap((web) => web.hosts);
   const gaps = minGapMsByOrigin(log);
   const tooClose: string[] = [];
   let tightest = { ratio: Infinity, text: 'no host got two requests' };
-  for (const host of web.hosts) {
+  for (const host of hosts) {
     const gap = gaps.get(host.origin);
     if (gap === undefined) continue;
     const delay = Math.max(minDelayMs, (host.crawlDelaySeconds ?? 0) * 1000);
@@ -32,10 +33,10 @@ export function serverChecks(web: LocalWeb, userAgent: string, minDelayMs: numbe
   }
   let expected = 0;
   let found = 0;
-  for (const host of web.hosts) {
+  for (const host of hosts) {
     const requested = new Set(log.filter((entry) => entry.origin === host.origin).map((entry) => entry.path));
     expected += host.expectedAllowedPaths.length;
     found += host.expectedAllowedPaths.filter((path) => requested.has(path)).length;
   }
-  return { requests: log.length, violations: violations(web, userAgent), tooClose, tightest: tightest.text, expected, found };
+  return { requests: log.length, violations: webs.flatMap((web) => violations(web, userAgent)), tooClose, tightest: tightest.text, expected, found };
 }

@@ -1,14 +1,16 @@
-// `politely demo`: starts the bundled demo web (eight sites on loopback addresses), crawls it
-// politely with the defaults, writes the pages (JSON lines) and the HTML report, checks the
-// servers' own logs for any request robots.txt disallowed and any gap shorter than a host's
-// crawl-delay, explains a few robots.txt decisions, stops the web and prints where it all is.
+// `politely demo`: starts the bundled demo web (eight sites on loopback addresses) and the usage
+// web (five sites stating how their content may be used: Content-Signal and Content-Usage lines,
+// headers, TDMRep), crawls them politely with the defaults, writes the pages (JSON lines, with
+// their usage verdicts) and the HTML report, checks the servers' own logs for any request
+// robots.txt disallowed and any gap shorter than a host's crawl-delay, explains a few robots.txt
+// decisions, stops the webs and prints where it all is.
 
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { parseRobotsTxt } from '@politely/core';
-import { startDemoWeb, type LocalWeb } from '@politely/local-web';
+import { startDemoWeb, startUsageWeb, type LocalWeb } from '@politely/local-web';
 import { sitemaps } from '@politely/sitemap';
 import { CliError } from '../cli-error.js';
 import { LOG_FORMATS, type LogFormat } from '../crawl/crawl-options.js';
@@ -30,12 +32,14 @@ export const DEFAULT_DEMO_DIR = 'politely-demo';
  * The demo crawl's settings: the sites' own Crawl-delay lines decide the pace (0.2–0.25 s; the
  * floor is lower), and depth and per-host caps keep the crawler out of the endless calendar.
  */
-export function demoCrawlerOptions(web: LocalWeb): SessionCrawlerOptions {
-  const seeds = web.hosts.map((host) => `${host.origin}/`);
+export function demoCrawlerOptions(web: LocalWeb, usageWeb?: LocalWeb): SessionCrawlerOptions {
+  // Every site's front page: the scope is derived from the seeds. The usage web's hub links every
+  // page of its sites. No `purposes`: usage verdicts are recorded (pages, report), nothing skipped.
+  const seeds = [...web.hosts, ...(usageWeb?.hosts ?? [])].map((host) => `${host.origin}/`);
   return {
     userAgent: DEMO_USER_AGENT,
     seeds,
-    // The demo web is on loopback (127.0.0.2–9), which the SSRF guard refuses unless allowed.
+    // The demo webs are on loopback (127.0.0.2–9, .90–94), which the SSRF guard refuses unless allowed.
     allowNet: ['127.0.0.0/8'],
     minDelayMs: 100,
     concurrency: 16,
@@ -71,10 +75,15 @@ export async function runDemo(args: readonly string[], io: Io): Promise<ExitCode
   // The demo's own folder: each run starts afresh.
   const outputs = pageOutputs([pagesFile], { resume: false, overwrite: true });
   const web = await startDemoWeb();
+  const usageWeb = await startUsageWeb().catch(async (error: unknown) => {
+    await web.close();
+    throw error;
+  });
+  const webs = [web, usageWeb];
   try {
     const display = (log as LogFormat | undefined) ?? ((io.stdout as { isTTY?: boolean }).isTTY === true ? 'progress' : 'plain');
-    if (display !== 'json') await write(io.stdout, introText(web));
-    const options = demoCrawlerOptions(web);
+    if (display !== 'json') await write(io.stdout, introText(webs));
+    const options = demoCrawlerOptions(web, usageWeb);
     const result = await runCrawlSession({
       io,
       crawler: options,
@@ -83,34 +92,35 @@ export async function runDemo(args: readonly string[], io: Io): Promise<ExitCode
       reportFile,
       report: {
         title: 'politely demo: a polite crawl of the demo web',
-        labels: new Map(web.hosts.map((host) => [host.address, host.name])),
+        labels: new Map(webs.flatMap((w) => w.hosts).map((host) => [host.address, host.name])),
         settings: [
           ['user agent', DEMO_USER_AGENT],
           ['minimum delay', `${options.minDelayMs} ms (each site's Crawl-delay decides)`],
           ['max depth', String(options.maxDepth)],
           ['max pages per host', String(options.maxPagesPerHost)],
           ['sitemaps', 'on'],
+          ['usage preferences', 'recorded, nothing skipped (no --purpose)'],
         ],
       },
       display,
       statusIntervalMs: 2000,
     });
     if (result.interrupted) return result.exitCode;
-    const checks = serverChecks(web, DEMO_USER_AGENT, options.minDelayMs);
+    const checks = serverChecks(webs, DEMO_USER_AGENT, options.minDelayMs);
     if (display === 'json') await write(io.stdout, `${toSafeJson({ event: 'demo', dir, pages: pagesFile, report: reportFile, ...checksJson(checks) })}\n`);
     else await write(io.stdout, `${checksText(checks)}\n${explainText(web)}\n${escapeControls(whereText(dir, pagesFile, reportFile), { keepNewlines: true })}`);
     return checks.violations.length === 0 && checks.tooClose.length === 0 ? result.exitCode : EXIT_FAILURE;
   } finally {
-    await web.close();
+    await Promise.all(webs.map((w) => w.close()));
   }
 }
 
-function introText(web: LocalWeb): string {
-  const rows = web.hosts.map((host) => {
+function introText(webs: readonly LocalWeb[]): string {
+  const rows = webs.flatMap((w) => w.hosts).map((host) => {
     const delay = host.crawlDelaySeconds === undefined ? '' : `, Crawl-delay ${host.crawlDelaySeconds} s`;
     return `  ${host.name.padEnd(7)} ${host.origin.padEnd(24)} robots.txt ${host.robotsStatus}${delay}`;
   });
-  return `politely demo: a polite crawl of the demo web, as ${DEMO_USER_AGENT}\n${rows.join('\n')}\n\n`;
+  return `politely demo: a polite crawl of the demo web and the usage web, as ${DEMO_USER_AGENT}\n${rows.join('\n')}\n\n`;
 }
 
 function checksText(checks: ServerChecks): string {
