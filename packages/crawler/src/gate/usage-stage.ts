@@ -204,6 +204,15 @@ export class UsageStage {
     }
   }
 
+  /**
+   * Whether a fetched page's verdict is needed before its handler reads `page.usage`: the crawl
+   * has purposes to honour. Otherwise (and when nobody listens to `usage` events) the verdict is
+   * computed only if the handler asks for it.
+   */
+  get judgesPages(): boolean {
+    return this.settings.purposes.length > 0;
+  }
+
   /** The full verdict of a fetched page: what was known before, its headers and its meta tags. */
   after(url: string, known: UsageKnown, headers: Readonly<Record<string, string>>, meta: readonly UsageMetaTag[] | undefined): UsageAfter {
     const report = usageOf({ url, tokens: this.settings.tokens, robots: known.robots, tdmrep: known.tdmrep, headers, ...(meta === undefined ? {} : { meta }) });

@@ -5,7 +5,7 @@
 // it drops (nofollow, links past the cap), a page no route takes, and a handler's error; an error
 // that ends the crawl (isFatalCrawlError) is thrown on.
 
-import { PolitelyError, type HttpResponse } from '@politely/core';
+import { PolitelyError, type HttpResponse, type UsageReport } from '@politely/core';
 import { createLazyDocument } from '../extract/document.js';
 import { isHtmlContentType } from '../extract/content-type.js';
 import { extractPage, type ExtractedPage } from '../extract/extract-links.js';
@@ -74,9 +74,11 @@ export async function handlePage(entry: FrontierEntry, response: HttpResponse, a
     }
   }
   const links = extracted?.links ?? [];
-  const usage = settings.usage.after(entry.url, known, response.headers, extracted?.metas);
-  if (settings.emitter.listens('usage')) settings.emitter.emit('usage', { url: entry.url, stage: 'after-fetch', report: usage.report, reserved: usage.reserved });
-  if (usage.skip !== undefined) {
+  // The verdict now when it decides something or someone listens; else on `page.usage`, if read.
+  const usageOf = () => settings.usage.after(entry.url, known, response.headers, extracted?.metas);
+  const usage = settings.usage.judgesPages || settings.emitter.listens('usage') ? usageOf() : undefined;
+  if (usage !== undefined && settings.emitter.listens('usage')) settings.emitter.emit('usage', { url: entry.url, stage: 'after-fetch', report: usage.report, reserved: usage.reserved });
+  if (usage?.skip !== undefined) {
     // The body is dropped here: no handler, no record, no output.
     reporter.skip(entry.url, usage.skip, entry.referrer);
     if (!options.followLinks || links.length === 0) return [];
@@ -105,6 +107,7 @@ export async function handlePage(entry: FrontierEntry, response: HttpResponse, a
     };
     const handler = route.handler;
     const records = settings.dataset.page(entry.url, entry.url);
+    let usageReport: UsageReport | undefined;
     const request: PageRequest = {
       url: entry.redirectedFrom ?? entry.url,
       label: entry.label,
@@ -125,7 +128,9 @@ export async function handlePage(entry: FrontierEntry, response: HttpResponse, a
       links,
       depth: entry.depth,
       robots: extracted?.robots ?? NO_PAGE_ROBOTS,
-      usage: usage.report,
+      get usage() {
+        return (usageReport ??= usage?.report ?? usageOf().report);
+      },
       canonicalUrl: extracted?.canonicalUrl ?? null,
       contentType,
       request,
