@@ -51,11 +51,17 @@ describe('sitemaps() scope', () => {
         host.routes['/robots.txt'] =
           i === slowHost ? (_req, res) => void setTimeout(() => res.writeHead(200, { 'content-type': 'text/plain' }).end(robots), 400) : robots;
       });
-      www.routes['/sitemaps/all.xml'] = urlset([`${www.base}/w`, `${blog.base}/b`, `${docs.base}/d`]);
+      www.routes['/sitemaps/all.xml'] = urlset([`${www.base}/w`, `${blog.base}/b`, `${docs.base}/d`, 'http://127.0.0.4:9/nobody']);
       const outcome = await crawlWithSitemaps({ plugin: { origins: order.map((i) => hosts[i]!.base), enqueuePages: false } });
       expect(outcome.urls.sort()).toEqual([`${www.base}/w`, `${blog.base}/b`, `${docs.base}/d`].sort());
-      expect(outcome.skips.filter((s) => s.reason === 'sitemap-scope')).toEqual([]);
       expect(www.paths().filter((path) => path === '/sitemaps/all.xml')).toHaveLength(1);
+      // The one URL on no declarer is out of scope, and the file's tally names the declarers known
+      // when it was read (a slow one came after, and still got its URL).
+      const scoped = outcome.skips.filter((s) => s.reason === 'sitemap-scope');
+      expect(scoped.map((s) => s.url)).toEqual(['http://127.0.0.4:9/nobody']);
+      hosts.forEach((host, i) => {
+        if (i !== slowHost) expect(scoped[0]!.detail).toContain(host.base);
+      });
     });
   }
 
@@ -71,8 +77,10 @@ describe('sitemaps() scope', () => {
     closed.routes = { '/robots.txt': 'User-agent: *\nDisallow: /\n' };
     const outcome = await crawlWithSitemaps({ plugin: { origins: [www.base, other.base, closed.base], enqueuePages: false } });
     expect(outcome.urls).toEqual([`${www.base}/w`]);
-    const scoped = outcome.skips.filter((s) => s.reason === 'sitemap-scope').map((s) => s.url).sort();
-    expect(scoped).toEqual([`${other.base}/o`, `${closed.base}/c`].sort());
+    const scoped = outcome.skips.filter((s) => s.reason === 'sitemap-scope');
+    expect(scoped.map((s) => s.url).sort()).toEqual([`${other.base}/o`, `${closed.base}/c`].sort());
+    // Each file's tally says which origins declared the sitemap.
+    for (const skip of scoped) expect(skip.detail).toBe(`1 entry of sitemap ${shared} outside its scope (on ${www.base}), e.g. this one`);
   });
 
   it('an index passes its declaration on: a child sitemap may list URLs of the declaring origin', async () => {
