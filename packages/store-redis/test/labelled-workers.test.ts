@@ -5,19 +5,16 @@
 // with — the killed worker's leased URLs too, handed back through Redis — and every allowed page
 // must be handled. The workers run the BUILT packages (`pnpm build`).
 
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { startFleet, violations } from '../../local-web/src/index.js';
-import { startWorkerProcess, waitUntil, type WorkerProcess } from './worker-process.js';
+import { assertWorkersBuilt, pageRequests, startWorkerProcess, waitUntil, type WorkerProcess } from './worker-process.js';
 import { deleteCrawls, REDIS_URL, redisDownReason, redisSuiteTitle, uniqueCrawlId, warnIfSkipped } from './redis-helpers.js';
+import { wrongRequestData } from '../../../test/support/labelled-crawl.js';
 
 const redisDown = await redisDownReason();
 warnIfSkipped('labelled-workers.test.ts', redisDown);
 
-const packageDir = fileURLToPath(new URL('..', import.meta.url));
-const BUILT = ['../crawler/dist/index.js', '../core/dist/index.js', 'dist/index.js'].map((path) => new URL(path, `file://${packageDir}`));
 const USER_AGENT = 'PolitelyDemo/1.0 (+https://example.test/bot)';
 const CRAWL_DELAY_S = 0.3;
 /** The crawler's lease, and the store's worker TTL: a dead worker's URLs come back within about 2 s. */
@@ -52,15 +49,6 @@ function startWorker(config: Record<string, unknown>): Worker {
   }) as Worker;
 }
 
-/** What is wrong with a handled page's request data (a seed is LIST with chain 0, a link ITEM with chain ≥ 1; the host is its URL's), or null. */
-function wrongRequestData(line: Handled, seeds: ReadonlySet<string>): string | null {
-  const { label, userData } = line;
-  const wanted = seeds.has(line.url) ? 'LIST' : 'ITEM';
-  if (label !== wanted) return `${line.url}: label ${String(label)}, wanted ${wanted}`;
-  if (userData.host !== new URL(line.url).host) return `${line.url}: userData.host ${String(userData.host)}`;
-  const chainOk = label === 'LIST' ? userData.chain === 0 : Number.isInteger(userData.chain) && (userData.chain as number) >= 1;
-  return chainOk ? null : `${line.url}: ${label} with userData.chain ${JSON.stringify(userData.chain)}`;
-}
 
 /** The entries a worker (by its process id) holds leases on, as Redis keeps them (`<retries> <JSON>` in the lease hash's `e`). */
 async function leaseEntries(admin: Redis, crawlId: string, pid: number): Promise<{ url: string; label: string | undefined; userData?: Handled['userData'] }[]> {
@@ -69,12 +57,9 @@ async function leaseEntries(admin: Redis, crawlId: string, pid: number): Promise
   return members.filter((member) => member !== null).map((member) => JSON.parse(member.slice(member.indexOf(' ') + 1)) as { url: string; label: string | undefined });
 }
 
-const pageRequests = (worker: Worker): string[] => worker.events.filter((e) => e.type === 'request' && e.kind === 'page').map((e) => e.url ?? '');
-
 describe.skipIf(redisDown !== null)(redisSuiteTitle('labelled requests across three Redis workers, one killed', redisDown), () => {
   it('every page any worker handled carries its label and userData, the killed worker’s leased ones too; every allowed page is handled', async () => {
-    const missing = BUILT.filter((url) => !existsSync(url));
-    if (missing.length > 0) throw new Error(`the workers run the built packages: run \`pnpm build\` first (missing ${missing.map(String).join(', ')})`);
+    assertWorkersBuilt();
     const web = await startFleet({ hosts: 4, pagesPerHost: 16, crawlDelaySeconds: CRAWL_DELAY_S, firstAddress: 230 });
     const crawlId = uniqueCrawlId('labelled-workers');
     const admin = new Redis(REDIS_URL);
@@ -123,7 +108,7 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('labelled requests across th
       const leased = await leaseEntries(admin, crawlId, victim.child.pid!);
       expect(leased.map((entry) => entry.url)).toContain(killedAfter);
       const seedSet = new Set(seeds);
-      expect(leased.map((entry) => wrongRequestData({ ...entry, userData: entry.userData ?? {}, receivedAt: 0 }, seedSet)).filter((p) => p !== null)).toEqual([]);
+      expect(leased.map((entry) => wrongRequestData({ ...entry, userData: entry.userData ?? {} }, seedSet)).filter((p) => p !== null)).toEqual([]);
 
       const deadline = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the surviving workers did not finish within 60 s')), 60_000).unref());
       const codes = await Promise.race([Promise.all(survivors.map((worker) => worker.exited)), deadline]);

@@ -3,19 +3,15 @@
 // fetched, no two requests to a host closer together than its crawl-delay across all workers,
 // and one robots.txt request per origin. The workers run the BUILT packages (`pnpm build`).
 
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { minGapMsByOrigin, startFleet, violations, type LoggedRequest } from '../../local-web/src/index.js';
-import { startWorkerProcess, waitUntil, type WorkerProcess } from './worker-process.js';
+import { assertWorkersBuilt, pageRequests, startWorkerProcess, waitUntil, type WorkerProcess } from './worker-process.js';
 import { deleteCrawls, REDIS_URL, redisDownReason, redisSuiteTitle, uniqueCrawlId, warnIfSkipped } from './redis-helpers.js';
 
 const redisDown = await redisDownReason();
 warnIfSkipped('multi-worker.test.ts', redisDown);
 
-const packageDir = fileURLToPath(new URL('..', import.meta.url));
-const BUILT = ['../crawler/dist/index.js', '../core/dist/index.js', 'dist/index.js'].map((path) => new URL(path, `file://${packageDir}`));
 const USER_AGENT = 'PolitelyDemo/1.0 (+https://example.test/bot)';
 const CRAWL_DELAY_S = 0.5;
 const LEASE_MS = 2000;
@@ -40,12 +36,9 @@ function closestPair(log: readonly LoggedRequest[], origin: string, workers: rea
   return [requests[best - 1], requests[best]].map((r) => `${r?.path} at ${r?.atMs.toFixed(1)} (${r?.dateMs}) by worker ${senders(r?.path ?? '').join('+')}`).join(' then ');
 }
 
-const pageRequests = (worker: Worker): string[] => worker.events.filter((e) => e.type === 'request' && e.kind === 'page').map((e) => e.url ?? '');
-
 describe.skipIf(redisDown !== null)(redisSuiteTitle('three Redis workers, one killed', redisDown), () => {
   it('finish the crawl politely: every allowed page, nothing disallowed, crawl-delay kept across workers, one robots.txt per origin', async () => {
-    const missing = BUILT.filter((url) => !existsSync(url));
-    if (missing.length > 0) throw new Error(`the workers run the built packages: run \`pnpm build\` first (missing ${missing.map(String).join(', ')})`);
+    assertWorkersBuilt();
     const web = await startFleet({ hosts: 4, pagesPerHost: 12, crawlDelaySeconds: CRAWL_DELAY_S, firstAddress: 220 });
     const crawlId = uniqueCrawlId('workers');
     const admin = new Redis(REDIS_URL);

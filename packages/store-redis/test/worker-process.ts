@@ -2,10 +2,24 @@
 // JSON-line events as they arrive (each stamped with when the test got it), its stderr, its exit.
 
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
 const WORKER = fileURLToPath(new URL('./fixtures/crawl-worker.mjs', import.meta.url));
+/** The workers run the BUILT packages. */
+const BUILT = ['../crawler/dist/index.js', '../core/dist/index.js', 'dist/index.js'].map((path) => new URL(path, `file://${packageDir}`));
+
+/** Throws, naming what is missing, unless the packages the workers import are built. */
+export function assertWorkersBuilt(): void {
+  const missing = BUILT.filter((url) => !existsSync(url));
+  if (missing.length > 0) throw new Error(`the workers run the built packages: run \`pnpm build\` first (missing ${missing.map(String).join(', ')})`);
+}
+
+/** The page URLs a worker requested (its `request` events of kind `page`). */
+export function pageRequests(worker: { readonly events: readonly { readonly type?: unknown; readonly kind?: unknown; readonly url?: string }[] }): string[] {
+  return worker.events.filter((e) => e.type === 'request' && e.kind === 'page').map((e) => e.url ?? '');
+}
 
 export interface WorkerProcess<E> {
   readonly child: ChildProcess;

@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { minGapMsByOrigin, startFleet, violations, type LoggedRequest } from '../../local-web/src/index.js';
 import { createSqliteFrontierStore } from '../src/index.js';
 import { assertBuilt, createTempDir } from './helpers.js';
+import { wrongRequestData } from '../../../test/support/labelled-crawl.js';
 
 const WORKER = fileURLToPath(new URL('./fixtures/crawl-worker.mjs', import.meta.url));
 const UA = 'PolitelyTest/1.0 (+http://example.invalid/bot)';
@@ -71,15 +72,6 @@ interface Handled {
 
 const handledLines = (worker: Worker): Handled[] => worker.lines.filter((line): line is Record<string, unknown> & Handled => line.event === 'handled');
 
-/** What is wrong with a handled line (a seed is LIST with chain 0, a link ITEM with chain ≥ 1; the host is its URL's), or null. */
-function wrongRequestData(line: Handled, seeds: ReadonlySet<string>): string | null {
-  const { label, userData } = line;
-  const wanted = seeds.has(line.url) ? 'LIST' : 'ITEM';
-  if (label !== wanted) return `${line.url}: label ${String(label)}, wanted ${wanted}`;
-  if (userData.host !== new URL(line.url).host) return `${line.url}: userData.host ${String(userData.host)}`;
-  const chainOk = label === 'LIST' ? userData.chain === 0 : Number.isInteger(userData.chain) && (userData.chain as number) >= 1;
-  return chainOk ? null : `${line.url}: ${label} with userData.chain ${JSON.stringify(userData.chain)}`;
-}
 
 /** The rows of the crawl file's `urls` table, read-only: URL, state (0 queued, 1 in flight, 2 done) and the request column. */
 function urlRows(path: string): { key: string; state: number; request: string | null }[] {
@@ -179,7 +171,7 @@ describe('a SQLite-backed crawl killed with SIGKILL', () => {
       for (const row of rows) {
         expect(row.request, row.key).not.toBeNull();
         const request = JSON.parse(row.request!) as { label?: string; userData?: Handled['userData'] };
-        const problem = wrongRequestData({ event: 'handled', pid: 0, url: row.key, ...request, userData: request.userData ?? {} }, new Set(seeds));
+        const problem = wrongRequestData({ url: row.key, ...request, userData: request.userData ?? {} }, new Set(seeds));
         expect(problem, 'the request column of a row').toBeNull();
       }
 
