@@ -44,7 +44,10 @@ export type {
   HostPolicy,
   FrontierCounts,
   HostCounts,
+  ReopenRequest,
 } from './frontier/frontier-store.js';
+export { lastFetchAfterHints } from './frontier/last-fetch.js';
+export type { LastFetch, RevisitHints, ChangeFrequency } from './frontier/last-fetch.js';
 export { TRACKING_QUERY_PARAMS } from './frontier/canonical-url.js';
 export type { CanonicalUrlOptions, QueryParamPattern } from './frontier/canonical-url.js';
 export type { TrapDetectionOptions, TrapCalendarOptions } from './frontier/trap-detector.js';

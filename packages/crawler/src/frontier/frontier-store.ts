@@ -2,6 +2,8 @@
 // Every method is async and every state change is one store operation, so that a durable
 // (SQLite) or shared (Redis) implementation can make each one atomic across processes.
 
+import type { LastFetch, RevisitHints } from './last-fetch.js';
+
 /** A URL waiting in the frontier. Plain, serialisable data. */
 export interface FrontierEntry {
   /** The canonical URL: both what is fetched and the dedupe key. */
@@ -35,6 +37,16 @@ export interface FrontierEntry {
    * a hop to another origin drops them (like credentials in a browser's redirect).
    */
   readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * A sitemap's hints about when the URL changes, given with `add`. On an `add` of a URL the
+   * store holds with a `LastFetch`, the store applies them to it (`lastFetchAfterHints`).
+   */
+  readonly hints?: RevisitHints;
+  /**
+   * Set by the store on a claimed URL that `reopenDue` put back: what the last fetch of it left
+   * (validators, content hash, interval). Not given with `add`.
+   */
+  readonly revisit?: LastFetch;
 }
 
 /** The dedupe key of an entry: its URL for a page; kind and URL for other resources. */
@@ -139,10 +151,27 @@ export interface CompleteOptions extends SettleOptions {
   readonly add?: readonly FrontierEntry[];
   /** `add`'s options for `add`. */
   readonly addOptions?: AddOptions;
+  /**
+   * What the fetch left, kept as the URL's `LastFetch` (replacing an earlier one) for `reopenDue`
+   * and the next claim's `entry.revisit`. Omitted, the URL keeps the one it had, if any. Kept only
+   * when the lease is still this worker's.
+   */
+  readonly lastFetch?: LastFetch;
+}
+
+export interface ReopenRequest {
+  /** Reopen URLs whose `LastFetch.dueAt` is before this (ms since the epoch). */
+  readonly dueBefore: number;
+  /** At most this many in one call. */
+  readonly limit: number;
 }
 
 export interface FrontierStore {
-  /** Adds entries whose URL was never added before (dedupe is the store's job). */
+  /**
+   * Adds entries whose URL was never added before (dedupe is the store's job). An entry with
+   * `hints` whose URL the store already holds with a `LastFetch` updates it (`lastFetchAfterHints`):
+   * a sitemap read again says which pages changed.
+   */
   add(entries: readonly FrontierEntry[], options?: AddOptions): Promise<AddOutcome[]>;
   /**
    * Atomically takes the highest-priority URL of a host whose clock has come (readyAt ≤ now)
@@ -157,6 +186,14 @@ export interface FrontierStore {
    * Resolves with one `AddOutcome` per `options.add` entry (empty without any).
    */
   complete(leaseId: string, options?: CompleteOptions): Promise<AddOutcome[]>;
+  /**
+   * Puts done URLs that are due for a revisit (a `LastFetch` whose `dueAt` < `dueBefore`) back at
+   * the tail of their hosts' queues, at most `limit`, atomically; resolves with how many. A
+   * reopened URL is claimed like any other, with `entry.revisit` set to its `LastFetch` and its
+   * retry count reset. Counts move from done to queued. A crawl calls it with `dueBefore` at its
+   * start, so a URL fetched during the crawl (`dueAt` ≥ its `fetchedAt`) is not reopened again by it.
+   */
+  reopenDue(request: ReopenRequest): Promise<number>;
   /** Puts the URL back at the head of its host queue (the attempt did not count). */
   release(leaseId: string, options?: SettleOptions): Promise<void>;
   /** Puts the URL back for another attempt, with its retry count raised. */

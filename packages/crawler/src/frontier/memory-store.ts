@@ -14,9 +14,11 @@ import {
   type FrontierStore,
   type HostCounts,
   type HostPolicy,
+  type ReopenRequest,
   type SettleOptions,
 } from './frontier-store.js';
 import { Heap } from './heap.js';
+import { lastFetchAfterHints, type LastFetch } from './last-fetch.js';
 
 export interface MemoryFrontierStoreOptions {
   /**
@@ -58,6 +60,16 @@ interface LeaseRecord {
   readonly host: HostState;
 }
 
+/** A fetched URL's memory, and the entry to queue again when it is due. */
+interface Fetched {
+  readonly entry: FrontierEntry;
+  last: LastFetch;
+  /** Done (it may be reopened) or queued again as a revisit. */
+  done: boolean;
+  /** Bumped on every change; due-heap nodes with an older version are stale. */
+  version: number;
+}
+
 const byPriorityThenSequence = (a: QueuedEntry, b: QueuedEntry): boolean =>
   a.entry.priority !== b.entry.priority ? a.entry.priority > b.entry.priority : a.sequence < b.sequence;
 
@@ -71,6 +83,8 @@ class MemoryFrontierStore implements FrontierStore {
   private readonly ready = new Heap<ReadyNode>((a, b) => a.readyAt < b.readyAt);
   private readonly leases = new Map<string, LeaseRecord>();
   private readonly leaseExpiries = new Heap<{ at: number; id: string }>((a, b) => a.at < b.at);
+  private readonly fetched = new Map<string, Fetched>();
+  private readonly due = new Heap<{ readonly dueAt: number; readonly key: string; readonly version: number }>((a, b) => a.dueAt < b.dueAt);
   private readonly defaultDelayMs: number;
   private readonly defaultMaxInFlight: number;
   private sequence = 0;
@@ -92,7 +106,10 @@ class MemoryFrontierStore implements FrontierStore {
     const maxPerHost = options.maxPerHost ?? Infinity;
     return entries.map((entry) => {
       const key = dedupeKeyOf(entry);
-      if (this.seen.has(key)) return 'duplicate';
+      if (this.seen.has(key)) {
+        if (entry.hints !== undefined) this.applyHints(key, entry.hints);
+        return 'duplicate';
+      }
       const host = this.host(entry.hostKey);
       if (host.added >= maxPerHost) return 'host-full';
       this.seen.add(key);
@@ -138,8 +155,29 @@ class MemoryFrontierStore implements FrontierStore {
     if (record === undefined) return added;
     record.host.done++;
     this.done++;
+    this.remember(record.lease.entry, options.lastFetch);
     this.settle(record.host, options);
     return added;
+  }
+
+  async reopenDue({ dueBefore, limit }: ReopenRequest): Promise<number> {
+    let reopened = 0;
+    while (reopened < limit) {
+      const top = this.due.peek();
+      if (top === undefined || top.dueAt >= dueBefore) break;
+      this.due.pop();
+      const fetched = this.fetched.get(top.key);
+      if (fetched === undefined || fetched.version !== top.version || !fetched.done) continue;
+      fetched.done = false;
+      fetched.version++;
+      const host = this.host(fetched.entry.hostKey);
+      host.done--;
+      this.done--;
+      const { retries: _retries, revisit: _revisit, ...entry } = fetched.entry;
+      this.enqueue(host, { entry: { ...entry, revisit: fetched.last }, sequence: this.sequence++ });
+      reopened++;
+    }
+    return reopened;
   }
 
   async release(leaseId: string, options: SettleOptions = {}): Promise<void> {
@@ -179,6 +217,26 @@ class MemoryFrontierStore implements FrontierStore {
   }
 
   async close(): Promise<void> {}
+
+  /** A done URL's memory: the one given, else the one it had (a revisit that fetched nothing). */
+  private remember(entry: FrontierEntry, given: LastFetch | undefined): void {
+    const key = dedupeKeyOf(entry);
+    const known = this.fetched.get(key);
+    const last = given ?? known?.last;
+    if (last === undefined) return;
+    const { revisit: _revisit, retries: _retries, ...kept } = entry;
+    const fetched: Fetched = { entry: kept, last, done: true, version: (known?.version ?? 0) + 1 };
+    this.fetched.set(key, fetched);
+    this.due.push({ dueAt: last.dueAt, key, version: fetched.version });
+  }
+
+  private applyHints(key: string, hints: NonNullable<FrontierEntry['hints']>): void {
+    const fetched = this.fetched.get(key);
+    if (fetched === undefined) return;
+    fetched.last = lastFetchAfterHints(fetched.last, hints);
+    fetched.version++;
+    if (fetched.done) this.due.push({ dueAt: fetched.last.dueAt, key, version: fetched.version });
+  }
 
   private host(key: string): HostState {
     let host = this.hosts.get(key);

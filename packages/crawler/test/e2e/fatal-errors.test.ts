@@ -114,6 +114,7 @@ function bind(store: FrontierStore): FrontierStore {
     complete: store.complete.bind(store),
     release: store.release.bind(store),
     retry: store.retry.bind(store),
+    reopenDue: store.reopenDue.bind(store),
     setHostPolicy: store.setHostPolicy.bind(store),
     counts: store.counts.bind(store),
     hostCounts: store.hostCounts.bind(store),

@@ -1,6 +1,7 @@
 // The FrontierStore contract, run against every store (memory, SQLite, Redis).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FrontierEntry, FrontierLease, FrontierStore, HostPolicy } from '../../src/frontier/frontier-store.js';
+import type { LastFetch } from '../../src/frontier/last-fetch.js';
 
 export type StoreFactory = (options: { defaultHostPolicy: Partial<HostPolicy> }) => Promise<FrontierStore>;
 
@@ -9,6 +10,20 @@ export type StoreFactory = (options: { defaultHostPolicy: Partial<HostPolicy> })
  * prefix), as a restarted process would.
  */
 export type StoreReopener = (store: FrontierStore, options: { defaultHostPolicy: Partial<HostPolicy> }) => Promise<FrontierStore>;
+
+const lastFetch = (fetchedAt: number, dueAt: number, extra: Partial<LastFetch> = {}): LastFetch => ({
+  fetchedAt,
+  status: 200,
+  etag: `"v-${fetchedAt}"`,
+  lastModified: 'Mon, 02 Nov 2026 10:00:00 GMT',
+  contentHash: `hash-${fetchedAt}`,
+  bytes: 5120,
+  intervalMs: 0,
+  dueAt,
+  latestDueAt: fetchedAt + 86_400_000,
+  cachePolicy: { v: 1, rescc: { 'no-cache': true } },
+  ...extra,
+});
 
 const entry = (url: string, extra: Partial<FrontierEntry> = {}): FrontierEntry => ({
   url,
@@ -322,6 +337,116 @@ export function describeFrontierStoreContract(name: string, factory: StoreFactor
       }
     });
 
+
+    describe('revisits', () => {
+      /** Claims and completes every queued URL, each with the LastFetch `lastOf` gives it. */
+      async function drain(lastOf: (url: string) => LastFetch | undefined, now = 0): Promise<FrontierLease[]> {
+        const leases: FrontierLease[] = [];
+        for (let i = 0; i < 200; i++) {
+          const result = await store.claim({ now, leaseMs: 60_000 });
+          if (result.lease === null) {
+            if (result.nextReadyAt === null) break;
+            now = result.nextReadyAt;
+            continue;
+          }
+          leases.push(result.lease);
+          const last = lastOf(result.lease.entry.url);
+          await store.complete(result.lease.id, last === undefined ? {} : { lastFetch: last });
+        }
+        return leases;
+      }
+
+      it('reopens the done URLs due before the time given, with what their last fetch left', async () => {
+        await store.add([entry('http://a/due', { label: 'P', userData: { n: 1 } }), entry('http://a/later'), entry('http://b/due', { kind: 'sitemap', data: { k: 'v' } }), entry('http://b/never-fetched')]);
+        const lasts: Record<string, LastFetch | undefined> = { 'http://a/due': lastFetch(10, 50), 'http://a/later': lastFetch(10, 5_000), 'http://b/due': lastFetch(20, 99) };
+        await drain((url) => lasts[url]);
+        expect((await store.counts()).done).toBe(4);
+        expect(await store.reopenDue({ dueBefore: 100, limit: 10 })).toBe(2);
+        expect(await store.counts()).toMatchObject({ queued: 2, done: 2 });
+        expect(await store.reopenDue({ dueBefore: 100, limit: 10 })).toBe(0);
+        const revisits = await drain(() => undefined, 1_000_000);
+        expect(revisits.map((l) => l.entry.url).sort()).toEqual(['http://a/due', 'http://b/due']);
+        const a = revisits.find((l) => l.entry.url === 'http://a/due')!.entry;
+        expect(a.revisit).toEqual(lasts['http://a/due']);
+        expect(a).toMatchObject({ label: 'P', userData: { n: 1 } });
+        expect(a.retries ?? 0).toBe(0);
+        const b = revisits.find((l) => l.entry.url === 'http://b/due')!.entry;
+        expect(b).toMatchObject({ kind: 'sitemap', data: { k: 'v' }, revisit: lasts['http://b/due'] });
+      });
+
+      it('reopens at most `limit` per call, and each due URL once', async () => {
+        const urls = Array.from({ length: 7 }, (_, i) => `http://h${i % 3}/p${i}`);
+        await store.add(urls.map((url) => entry(url)));
+        await drain(() => lastFetch(1, 2));
+        const counts: number[] = [];
+        for (let i = 0; i < 10; i++) {
+          const n = await store.reopenDue({ dueBefore: 10, limit: 3 });
+          counts.push(n);
+          if (n === 0) break;
+        }
+        expect(counts).toEqual([3, 3, 1, 0]);
+        expect((await store.counts()).queued).toBe(7);
+      });
+
+      it('does not reopen a URL fetched again after the reopen time, and keeps its new LastFetch', async () => {
+        await store.add([entry('http://a/1')]);
+        await drain(() => lastFetch(1, 2));
+        expect(await store.reopenDue({ dueBefore: 100, limit: 10 })).toBe(1);
+        const [revisit] = await drain(() => lastFetch(150, 150, { etag: '"new"' }));
+        expect(revisit!.entry.revisit?.etag).toBe('"v-1"');
+        expect(await store.reopenDue({ dueBefore: 100, limit: 10 })).toBe(0);
+        expect(await store.reopenDue({ dueBefore: 151, limit: 10 })).toBe(1);
+        const [again] = await drain(() => lastFetch(300, 400));
+        expect(again!.entry.revisit?.etag).toBe('"new"');
+      });
+
+      it('keeps the LastFetch of a revisit completed without one, and of a revisit retried or released', async () => {
+        await store.add([entry('http://a/1')]);
+        await drain(() => lastFetch(1, 2));
+        await store.reopenDue({ dueBefore: 100, limit: 10 });
+        const first = (await store.claim({ now: 1e9, leaseMs: 60_000 })).lease!;
+        await store.retry(first.id, { hostReadyAt: 1 });
+        const second = (await store.claim({ now: 1e9, leaseMs: 60_000 })).lease!;
+        expect(second.entry.revisit?.etag).toBe('"v-1"');
+        expect(second.entry.retries).toBe(1);
+        await store.release(second.id, { hostReadyAt: 1 });
+        const third = (await store.claim({ now: 1e9, leaseMs: 60_000 })).lease!;
+        expect(third.entry.revisit?.etag).toBe('"v-1"');
+        await store.complete(third.id);
+        expect(await store.reopenDue({ dueBefore: 100, limit: 10 })).toBe(1);
+        const [fourth] = await drain(() => undefined, 2e9);
+        expect(fourth!.entry.revisit?.etag).toBe('"v-1"');
+      });
+
+      it('applies a sitemap lastmod given again: after the last fetch it is due, at or before it not until latestDueAt', async () => {
+        await store.add([entry('http://a/changed'), entry('http://a/same'), entry('http://a/no-lastmod')]);
+        await drain(() => lastFetch(1_000, 900_000, { latestDueAt: 5_000_000 }));
+        const outcomes = await store.add([
+          entry('http://a/changed', { hints: { lastmod: 2_000, changefreq: 'daily' } }),
+          entry('http://a/same', { hints: { lastmod: 500 } }),
+          entry('http://a/no-lastmod', { hints: { changefreq: 'weekly' } }),
+        ]);
+        expect(outcomes).toEqual(['duplicate', 'duplicate', 'duplicate']);
+        expect(await store.reopenDue({ dueBefore: 10_000, limit: 10 })).toBe(1);
+        const [changed] = await drain(() => lastFetch(20_000, 10_000_000));
+        expect(changed!.entry.url).toBe('http://a/changed');
+        expect(changed!.entry.revisit).toMatchObject({ dueAt: 1_000, hints: { lastmod: 2_000, changefreq: 'daily' } });
+        expect(await store.reopenDue({ dueBefore: 1_000_000, limit: 10 })).toBe(1);
+        const [noLastmod] = await drain(() => lastFetch(1_100_000, 10_000_000));
+        expect(noLastmod!.entry).toMatchObject({ url: 'http://a/no-lastmod', revisit: { dueAt: 900_000, hints: { changefreq: 'weekly' } } });
+        expect(await store.reopenDue({ dueBefore: 5_000_000, limit: 10 })).toBe(0);
+        expect(await store.reopenDue({ dueBefore: 5_000_001, limit: 10 })).toBe(1);
+      });
+
+      it('ignores hints for a URL never fetched', async () => {
+        await store.add([entry('http://a/1')]);
+        expect(await store.add([entry('http://a/1', { hints: { lastmod: 5 } })])).toEqual(['duplicate']);
+        expect(await store.reopenDue({ dueBefore: Number.MAX_SAFE_INTEGER, limit: 10 })).toBe(0);
+        const [only] = await drain(() => undefined);
+        expect(only!.entry.revisit).toBeUndefined();
+      });
+    });
+
     if (reopen !== undefined) it('keeps queued URLs, dedupe, done counts, host clocks and in-flight leases across a restart', async () => {
       const options = { defaultHostPolicy: { delayMs: 1000, maxInFlight: 1 } };
       await store.add([
@@ -358,6 +483,26 @@ export function describeFrontierStoreContract(name: string, factory: StoreFactor
       const remaining = ['http://a/1', 'http://a/2', 'http://a/3', 'http://b/1'].filter((url) => url !== done.lease!.entry.url);
       expect(seen.sort()).toEqual(remaining);
       expect(remaining).toContain(inFlight.lease!.entry.url);
+    });
+
+
+    if (reopen !== undefined) it('keeps what a fetch left, and due times, across a restart', async () => {
+      const options = { defaultHostPolicy: { delayMs: 0, maxInFlight: 1 } };
+      await store.add([entry('http://a/1', { label: 'L' }), entry('http://a/2')]);
+      for (let i = 0; i < 2; i++) {
+        const lease = (await store.claim({ now: 0, leaseMs: 60_000 })).lease!;
+        await store.complete(lease.id, { lastFetch: lastFetch(10, lease.entry.url.endsWith('1') ? 20 : 10_000) });
+      }
+      store = await reopen!(store, options);
+      expect(await store.reopenDue({ dueBefore: 100, limit: 10 })).toBe(1);
+      store = await reopen!(store, options);
+      const lease = (await store.claim({ now: 0, leaseMs: 60_000 })).lease!;
+      expect(lease.entry).toMatchObject({ url: 'http://a/1', label: 'L', revisit: lastFetch(10, 20) });
+      await store.complete(lease.id, { lastFetch: lastFetch(200, 300) });
+      expect(await store.add([entry('http://a/2', { hints: { lastmod: 50 } })])).toEqual(['duplicate']);
+      store = await reopen!(store, options);
+      expect(await store.reopenDue({ dueBefore: 150, limit: 10 })).toBe(1);
+      expect((await store.claim({ now: 0, leaseMs: 60_000 })).lease!.entry).toMatchObject({ url: 'http://a/2', revisit: { dueAt: 10, hints: { lastmod: 50 } } });
     });
 
     if (reopen !== undefined) it('keeps a host’s hold across a restart', async () => {

@@ -68,6 +68,7 @@ function recordingStore(store: FrontierStore, added: FrontierEntry[], timeline: 
     complete: (id, options) => store.complete(id, options),
     release: (id, options) => store.release(id, options),
     retry: (id, options) => store.retry(id, options),
+    reopenDue: (request) => store.reopenDue(request),
     setHostPolicy: (hostKey, policy) => store.setHostPolicy(hostKey, policy),
     counts: () => store.counts(),
     hostCounts: (limit) => store.hostCounts(limit),
