@@ -72,6 +72,9 @@ export interface Crawler {
 /** The politeness key of a URL: its host name. One host, one clock, whatever scheme or port. */
 export const hostKeyOf = (url: URL): string => url.hostname;
 
+/** URLs `reopenDue` moves back to the queues per store call. */
+const REOPEN_BATCH = 1000;
+
 export function createCrawler(options: CrawlerOptions): Crawler {
   return new PoliteCrawler(options);
 }
@@ -193,6 +196,8 @@ class PoliteCrawler implements Crawler {
   /** Seeds so far: the scope is derived from them, and grows with `enqueue`. */
   private readonly seedUrls: string[];
   private inScope: ScopePredicate;
+  /** Reopens what is due (`recrawl`), set by `run()`. */
+  private reopenDue: () => Promise<number> = async () => 0;
 
   on<E extends CrawlerEventName>(event: E, listener: CrawlerListener<E>): () => void {
     return this.emitter.on(event, listener);
@@ -246,6 +251,11 @@ class PoliteCrawler implements Crawler {
       await this.cookies.restore();
       await this.openDataset();
       await this.frontier.add(this.options.seeds.map((seed) => ({ ...seed, depth: 0, priority: seed.priority ?? 0, skipScope: true })));
+      const startedAt = Date.now();
+      // A recrawl: what is due now goes back to the queues. A URL this crawl fetches is due
+      // after `startedAt`, so each is revisited once, and the crawl ends.
+      this.reopenDue = this.options.recrawl ? () => this.reopenDueBefore(startedAt) : async () => 0;
+      await this.reopenDue();
       for (const { plugin, context } of this.plugins) await plugin.start?.({ ...context, seeds: [...this.seedUrls] });
       await this.loop();
       for (const { plugin, context } of this.plugins) await plugin.end?.(context);
@@ -303,8 +313,22 @@ class PoliteCrawler implements Crawler {
           });
         continue;
       }
-      if (result.nextReadyAt === null && inFlight === 0) break;
+      if (result.nextReadyAt === null && inFlight === 0) {
+        // Nothing left, unless a sitemap read during the crawl made more URLs due (a newer lastmod).
+        if ((await this.reopenDue()) > 0) continue;
+        break;
+      }
       await this.sleep(result.nextReadyAt === null ? Infinity : result.nextReadyAt - Date.now());
+    }
+  }
+
+  /** Reopens the store's URLs due before `dueBefore`, all of them, in batches; resolves with how many. */
+  private async reopenDueBefore(dueBefore: number): Promise<number> {
+    let reopened = 0;
+    for (;;) {
+      const batch = await this.store.reopenDue({ dueBefore, limit: REOPEN_BATCH });
+      reopened += batch;
+      if (batch < REOPEN_BATCH || this.signal.aborted) return reopened;
     }
   }
 

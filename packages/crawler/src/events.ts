@@ -4,6 +4,7 @@ import type { UsagePurpose, UsageReport } from '@politely/core';
 import type { DatasetRecord } from './dataset/record-text.js';
 import type { SkipDetail } from './skip-reasons.js';
 import type { CrawlStats } from './stats.js';
+import type { PageChange } from './fetch/revalidation.js';
 
 export interface RequestEvent {
   readonly url: string;
@@ -19,6 +20,8 @@ export interface RequestEvent {
   readonly delayMs?: number;
   /** Why robots.txt allowed it: the gate's reason and, when a rule decided, its line. */
   readonly robots?: { readonly reason: string; readonly line?: number; readonly text?: string };
+  /** A recrawl's revisit: the conditional headers sent (`if-none-match`, `if-modified-since`; empty under `no-store`). */
+  readonly revisit?: { readonly conditional: Readonly<Record<string, string>> };
 }
 
 export interface ResponseEvent {
@@ -71,6 +74,21 @@ export interface UsageEvent {
   readonly reserved: readonly UsagePurpose[];
 }
 
+/** What a recrawl's revisit of a URL found (`recrawl`): emitted once its response is in. */
+export interface RevisitEvent {
+  readonly url: string;
+  readonly hostKey: string;
+  /** `not-modified` (304), `unchanged` (same body), `changed`. */
+  readonly change: Exclude<PageChange, 'new'>;
+  readonly status: number;
+  /** Body bytes received this time (decoded; 0 for a 304). */
+  readonly bytes: number;
+  /** Body bytes a 304 did not send: the size of the body it stood for. */
+  readonly savedBytes: number;
+  /** The last fetch's time and status. */
+  readonly previous: { readonly fetchedAt: number; readonly status: number };
+}
+
 export interface CrawlerEvents {
   readonly request: RequestEvent;
   readonly response: ResponseEvent;
@@ -78,6 +96,7 @@ export interface CrawlerEvents {
   readonly error: ErrorEvent;
   readonly record: RecordEvent;
   readonly usage: UsageEvent;
+  readonly revisit: RevisitEvent;
   readonly done: CrawlStats;
 }
 

@@ -47,6 +47,9 @@ export type {
   ReopenRequest,
 } from './frontier/frontier-store.js';
 export { lastFetchAfterHints } from './frontier/last-fetch.js';
+export { changeFrequencyOf } from './frontier/revisit-schedule.js';
+export type { PageChange } from './fetch/revalidation.js';
+export type { RevisitCounts, RevisitStats } from './stats.js';
 export type { LastFetch, RevisitHints, ChangeFrequency } from './frontier/last-fetch.js';
 export { TRACKING_QUERY_PARAMS } from './frontier/canonical-url.js';
 export type { CanonicalUrlOptions, QueryParamPattern } from './frontier/canonical-url.js';

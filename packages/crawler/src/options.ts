@@ -246,6 +246,38 @@ export interface CrawlerOptions {
    * @default 86400000 (24 hours)
    */
   readonly tdmrepCacheMs?: number;
+  /**
+   * Revisit the URLs this crawl's store already holds as fetched, when they are due: their HTTP
+   * freshness (`Cache-Control`, `Expires`; at once for `no-cache`) has run out and their adaptive
+   * revisit interval has passed, or a sitemap says they changed. A revisit sends the validators
+   * the last fetch left (`If-None-Match`, `If-Modified-Since`); a `304` reaches the handler as
+   * `page.notModified` with no body, and a `200` with the same content hash counts as unchanged
+   * too. Every revisit passes the robots gate and the host's clock like any request. Without it,
+   * a store's done URLs stay done (a resumed crawl fetches only what was left).
+   * @default false
+   */
+  readonly recrawl?: boolean;
+  /**
+   * The shortest revisit interval: a URL is not due sooner after its last fetch, whatever it
+   * said. The interval starts here and grows (×1.5) each time a URL is found unchanged, and
+   * shrinks (×0.5) when it changed, within `revisitMinMs` and `revisitMaxMs` (Nutch's adaptive
+   * fetch schedule, in short). With 0, a recrawl started by hand revisits everything not fresh.
+   * @default 0
+   */
+  readonly revisitMinMs?: number;
+  /**
+   * The longest a URL is kept from a recrawl after its last fetch, whatever its freshness,
+   * interval or sitemap `lastmod` say.
+   * @default 2592000000 (30 days)
+   */
+  readonly revisitMaxMs?: number;
+  /**
+   * Extract and follow the links of a page a recrawl found unchanged (a `200` with the same
+   * content hash). Off, they are not extracted again: they were followed on an earlier fetch.
+   * A `304` has no body to extract from either way.
+   * @default false
+   */
+  readonly followUnchangedLinks?: boolean;
 }
 
 export interface ResolvedCrawlerOptions
@@ -334,6 +366,19 @@ export function resolveCrawlerOptions(options: CrawlerOptions): ResolvedCrawlerO
     purposes: resolvePurposes(options.purposes),
     robotsTokens: resolveRobotsTokens(token, options.robotsTokens),
     tdmrepCacheMs: check.durationMs('tdmrepCacheMs', options.tdmrepCacheMs, 86_400_000),
+    ...resolveRevisits(options),
+  };
+}
+
+function resolveRevisits(options: CrawlerOptions): Pick<ResolvedCrawlerOptions, 'recrawl' | 'revisitMinMs' | 'revisitMaxMs' | 'followUnchangedLinks'> {
+  const revisitMinMs = check.durationMs('revisitMinMs', options.revisitMinMs, 0);
+  const revisitMaxMs = check.durationMs('revisitMaxMs', options.revisitMaxMs, 30 * 86_400_000);
+  if (revisitMaxMs < revisitMinMs) check.fail(`revisitMaxMs (${revisitMaxMs}) must be at least revisitMinMs (${revisitMinMs})`);
+  return {
+    recrawl: check.flag('recrawl', options.recrawl, false),
+    revisitMinMs,
+    revisitMaxMs,
+    followUnchangedLinks: check.flag('followUnchangedLinks', options.followUnchangedLinks, false),
   };
 }
 

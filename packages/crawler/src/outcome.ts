@@ -5,6 +5,7 @@
 import type { ErrorEvent } from './events.js';
 import type { SkipDetail } from './skip-reasons.js';
 import type { FrontierEntry, FrontierLease } from './frontier/frontier-store.js';
+import type { LastFetch } from './frontier/last-fetch.js';
 
 /**
  * What an outcome asks of the host's clock. Both fields are absolute times (ms since the epoch);
@@ -46,9 +47,10 @@ export type ReleaseReason =
 export type UrlOutcome =
   /**
    * Fetched and handled (any status): the URL is done. `links`: the entries it leads to that the
-   * frontier admitted, stored with its completion in one step (FrontierStore.complete).
+   * frontier admitted, and `lastFetch`: what to remember of the fetch for a recrawl, both stored
+   * with its completion in one step (FrontierStore.complete).
    */
-  | { readonly kind: 'done'; readonly clock: ClockChange; readonly links?: readonly FrontierEntry[] }
+  | { readonly kind: 'done'; readonly clock: ClockChange; readonly links?: readonly FrontierEntry[]; readonly lastFetch?: LastFetch }
   /** Not fetched, for good: the URL is done and a skip is reported. */
   | { readonly kind: 'skipped'; readonly skip: SkipDetail; readonly clock: ClockChange }
   /** Failed for good: the URL is done and an error is reported. */
@@ -75,6 +77,11 @@ export function settlementOf(outcome: UrlOutcome): Settlement {
 /** The clock for a claim that made no request: handed back as it stood before the claim. */
 export const handBack = (lease: Pick<FrontierLease, 'previousHostReadyAt'>): ClockChange => ({ handBackTo: lease.previousHostReadyAt });
 
-export const done = (clock: ClockChange = {}, links: readonly FrontierEntry[] = []): UrlOutcome => (links.length === 0 ? { kind: 'done', clock } : { kind: 'done', clock, links });
+export const done = (clock: ClockChange = {}, links: readonly FrontierEntry[] = [], lastFetch?: LastFetch): UrlOutcome => ({
+  kind: 'done',
+  clock,
+  ...(links.length === 0 ? {} : { links }),
+  ...(lastFetch === undefined ? {} : { lastFetch }),
+});
 export const skipped = (skip: SkipDetail, clock: ClockChange = {}): UrlOutcome => ({ kind: 'skipped', skip, clock });
 export const released = (reason: ReleaseReason, clock: ClockChange): UrlOutcome => ({ kind: 'released', reason, clock });

@@ -4,6 +4,8 @@ import type { CheerioAPI } from 'cheerio';
 import type { UsageReport } from '@politely/core';
 import type { PageRobotsDirectives } from './extract/meta-robots.js';
 import type { DatasetRecord } from './dataset/record-text.js';
+import type { PageChange } from './fetch/revalidation.js';
+import type { LastFetch } from './frontier/last-fetch.js';
 
 /** What a request carries for its handler: given when it is enqueued. */
 export interface RequestOptions {
@@ -87,6 +89,20 @@ export interface PageContext {
   readonly contentType: string | undefined;
   /** The request this page answers: its label and userData among others. */
   readonly request: PageRequest;
+  /**
+   * A recrawl found the page as it was at its last fetch: the server answered `304 Not Modified`
+   * to the validators sent (then `status` is 304 and `body`, `text` and `links` are empty), or sent
+   * a body whose hash equals the last one (`change` tells which). Outputs record it; a handler that
+   * wants only new content returns early.
+   */
+  readonly notModified: boolean;
+  /**
+   * What this fetch found against the URL's last one: `new` (first fetch), `not-modified` (304),
+   * `unchanged` (same body), `changed`.
+   */
+  readonly change: PageChange;
+  /** What the URL's last fetch left (validators, status, time, hash), on a recrawl; else undefined. */
+  readonly previousFetch: LastFetch | undefined;
   /**
    * Adds URLs to the frontier (normalised, scoped, deduped, robots-checked), with their own
    * label and userData; resolves with how many were new.

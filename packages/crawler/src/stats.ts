@@ -1,6 +1,26 @@
 // Counts of what a crawl did, kept as it goes and snapshotted for `done` and `run()`.
 
 import type { PluginSkipReason, SkipReason } from './skip-reasons.js';
+import type { PageChange } from './fetch/revalidation.js';
+
+/** What a recrawl's revisits found (`recrawl`). */
+export interface RevisitCounts {
+  /** URLs fetched again because they were due. */
+  readonly revisited: number;
+  /** Answered `304 Not Modified`. */
+  readonly notModified: number;
+  /** Answered in full, with the same body as last time. */
+  readonly unchanged: number;
+  /** Answered with another body or status. */
+  readonly changed: number;
+  /** Body bytes the 304s did not send: the sizes of the bodies they stood for (decoded). */
+  readonly bytesSaved: number;
+}
+
+export interface RevisitStats extends RevisitCounts {
+  /** The same, per politeness key (host). */
+  readonly byHost: Readonly<Record<string, RevisitCounts>>;
+}
 
 export interface CrawlStats {
   /** Pages fetched (final responses, any status). */
@@ -27,6 +47,20 @@ export interface CrawlStats {
   readonly pagesPerSecond: number;
   /** The crawl was stopped by its AbortSignal. */
   readonly aborted: boolean;
+  /** What revisits found (all zero unless `recrawl`). */
+  readonly revisits: RevisitStats;
+}
+
+const NO_REVISITS: RevisitCounts = { revisited: 0, notModified: 0, unchanged: 0, changed: 0, bytesSaved: 0 };
+
+function addRevisit(counts: RevisitCounts, change: PageChange, savedBytes: number): RevisitCounts {
+  return {
+    revisited: counts.revisited + 1,
+    notModified: counts.notModified + (change === 'not-modified' ? 1 : 0),
+    unchanged: counts.unchanged + (change === 'unchanged' ? 1 : 0),
+    changed: counts.changed + (change === 'changed' ? 1 : 0),
+    bytesSaved: counts.bytesSaved + savedBytes,
+  };
 }
 
 export class StatsRecorder {
@@ -38,6 +72,8 @@ export class StatsRecorder {
   bytes = 0;
   readonly byStatus: Record<string, number> = {};
   readonly skipped: Record<string, number> = {};
+  private revisits: RevisitCounts = NO_REVISITS;
+  private readonly revisitsByHost = new Map<string, RevisitCounts>();
   /** When `run()` started (construction until then); stats count from it. */
   private startedAt = Date.now();
   /** When `run()` ended; the clock of the stats stops there. */
@@ -58,6 +94,12 @@ export class StatsRecorder {
     this.pages++;
     this.bytes += bytes;
     this.byStatus[status] = (this.byStatus[status] ?? 0) + 1;
+  }
+
+  /** A revisit's answer (`savedBytes`: what a 304 did not send). */
+  revisit(hostKey: string, change: PageChange, savedBytes: number): void {
+    this.revisits = addRevisit(this.revisits, change, savedBytes);
+    this.revisitsByHost.set(hostKey, addRevisit(this.revisitsByHost.get(hostKey) ?? NO_REVISITS, change, savedBytes));
   }
 
   skip(reason: SkipReason | PluginSkipReason): void {
@@ -82,6 +124,7 @@ export class StatsRecorder {
       durationMs,
       pagesPerSecond: durationMs > 0 ? (this.pages * 1000) / durationMs : 0,
       aborted,
+      revisits: { ...this.revisits, byHost: Object.fromEntries(this.revisitsByHost) },
     };
   }
 }

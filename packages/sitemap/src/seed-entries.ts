@@ -3,7 +3,7 @@
 // Nothing is kept once the file is done: memory is bounded by one file, never by the crawl.
 
 import { PolitelyError } from '@politely/core';
-import type { FrontierRequest, PluginContext } from '@politely/crawler';
+import { changeFrequencyOf, type FrontierRequest, type PluginContext, type RevisitHints } from '@politely/crawler';
 import type { SitemapSkipReason } from './skip-reasons.js';
 import { FileTally } from './file-tally.js';
 import type { ResolvedSitemapPluginOptions, SitemapUrlRecord } from './options.js';
@@ -98,8 +98,27 @@ async function offerPage(record: SitemapUrlRecord, options: ResolvedSitemapPlugi
   if (options.enqueuePages) {
     // Like seeds, pages a site declares bypass the crawl's scope: the sitemap's own scope rule
     // and the include/exclude filters bound them instead. Links found on them do not.
-    await batch.add({ url: record.url, depth: 0, priority: frontierPriorityOf(record.priority, options.priorityScale), skipScope: true, referrer: record.sitemap });
+    const hints = revisitHintsOf(record);
+    await batch.add({
+      url: record.url,
+      depth: 0,
+      priority: frontierPriorityOf(record.priority, options.priorityScale),
+      skipScope: true,
+      referrer: record.sitemap,
+      ...(hints === undefined ? {} : { hints }),
+    });
   }
+}
+
+/**
+ * `lastmod` and `changefreq` as the frontier's revisit hints: a recrawl does not revisit a page
+ * whose lastmod is older than its last fetch. An unreadable value is no hint.
+ */
+function revisitHintsOf(record: SitemapUrlRecord): RevisitHints | undefined {
+  const lastmod = record.lastmod === undefined ? NaN : Date.parse(record.lastmod);
+  const changefreq = changeFrequencyOf(record.changefreq);
+  if (!Number.isFinite(lastmod) && changefreq === undefined) return undefined;
+  return { ...(Number.isFinite(lastmod) ? { lastmod } : {}), ...(changefreq === undefined ? {} : { changefreq }) };
 }
 
 /** Child sitemaps of an index: one level deeper, declared for the same origins (now and later). */

@@ -18,6 +18,8 @@ export interface PageFetchSettings extends RequestProfile {
   readonly bodyLimit: BodyLimit;
   readonly accept: string;
   readonly timeoutMs: number;
+  /** A revisit's `If-None-Match` / `If-Modified-Since` (revalidation.ts). */
+  readonly conditional?: Readonly<Record<string, string>>;
 }
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -32,7 +34,7 @@ export async function fetchPage(url: string, settings: PageFetchSettings, signal
     const cookie = settings.cookies === undefined ? '' : await settings.cookies.cookieFor(url);
     response = await settings.client.get({
       url,
-      headers: outgoingHeaders(settings, { accept: settings.accept }, ownHeaders, cookie),
+      headers: outgoingHeaders(settings, settings.conditional === undefined ? { accept: settings.accept } : { accept: settings.accept, ...settings.conditional }, ownHeaders, cookie),
       signal,
       timeoutMs: settings.timeoutMs,
       bodyLimit: settings.bodyLimit,

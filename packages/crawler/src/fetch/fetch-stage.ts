@@ -14,6 +14,7 @@ import type { ResourceProcessor } from '../plugin.js';
 import type { StatsRecorder } from '../stats.js';
 import { fetchPage } from './fetch-page.js';
 import type { RequestProfile } from './request-profile.js';
+import { conditionalHeaders } from './revalidation.js';
 
 export interface FetchStageSettings extends RequestProfile {
   readonly client: HttpClient;
@@ -50,6 +51,7 @@ export async function fetchStage(
   const { hostKey } = entry;
   const startedAt = Date.now();
   settings.stats.requests++;
+  const conditional = entry.revisit === undefined ? undefined : conditionalHeaders(entry.url, entry.revisit);
   if (emitter.listens('request')) {
     emitter.emit('request', {
       url: entry.url,
@@ -58,6 +60,7 @@ export async function fetchStage(
       at: startedAt,
       delayMs: politeness.delayMs(hostKey),
       robots: check.rule === undefined ? { reason: check.reason } : { reason: check.reason, line: check.rule.line, text: check.rule.text },
+      ...(conditional === undefined ? {} : { revisit: { conditional } }),
     });
   }
   const outcome = await fetchPage(
@@ -71,6 +74,7 @@ export async function fetchStage(
       bodyLimit: processor?.bodyLimit ?? { maxBytes: settings.maxBodyBytes, atLimit: 'fail' },
       accept: processor === undefined ? PAGE_ACCEPT : (processor.accept ?? '*/*'),
       timeoutMs: settings.requestTimeoutMs,
+      ...(conditional === undefined ? {} : { conditional }),
     },
     settings.signal,
     entry.headers,

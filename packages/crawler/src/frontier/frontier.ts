@@ -1,6 +1,7 @@
 // frontier.add: normalise → scope → depth → dedupe (in the store). Every refusal is a skip
 // with a reason, reported through `onSkip`, never an exception.
 
+import type { RevisitHints } from './last-fetch.js';
 import { canonicalizeUrl, resolveCanonicalUrlOptions, type CanonicalUrlFailureReason, type CanonicalUrlOptions } from './canonical-url.js';
 import type { AddOptions, AddOutcome, FrontierEntry, FrontierStore } from './frontier-store.js';
 import type { ScopePredicate } from './scope.js';
@@ -28,6 +29,8 @@ export interface FrontierRequest {
   readonly userData?: Readonly<Record<string, unknown>>;
   /** The request's own headers, already checked (see `FrontierEntry.headers`). */
   readonly headers?: Readonly<Record<string, string>>;
+  /** A sitemap's `lastmod` / `changefreq` for the URL (see `FrontierEntry.hints`). */
+  readonly hints?: RevisitHints;
 }
 
 export interface FrontierSettings {
@@ -142,6 +145,7 @@ export function createFrontier(settings: FrontierSettings): Frontier {
       ...(request.label === undefined ? {} : { label: request.label }),
       ...(request.userData === undefined ? {} : { userData: request.userData }),
       ...(request.headers === undefined ? {} : { headers: request.headers }),
+      ...(request.hints === undefined ? {} : { hints: request.hints }),
     };
   }
 }

@@ -37,6 +37,11 @@ export interface LastFetch {
   readonly cachePolicy?: Readonly<Record<string, unknown>>;
   /** The latest sitemap hints for the URL. */
   readonly hints?: RevisitHints;
+  /**
+   * Why the page was kept from handlers and outputs (a skip reason: `usage-reserved`), so that a
+   * revisit answered 304 — no body, no meta tags to judge again — is kept from them too.
+   */
+  readonly withheld?: string;
 }
 
 /**

@@ -22,9 +22,11 @@ import type { Router } from './routes.js';
 import type { Dataset } from '../dataset/dataset.js';
 import type { CrawlerEmitter } from '../events.js';
 import type { UsageKnown, UsageStage } from '../gate/usage-stage.js';
+import type { LastFetch } from '../frontier/last-fetch.js';
+import type { PageChange } from '../fetch/revalidation.js';
 
 export interface HandlePageSettings {
-  readonly options: Pick<ResolvedCrawlerOptions, 'productToken' | 'honorNofollow' | 'maxLinksPerPage' | 'followLinks'>;
+  readonly options: Pick<ResolvedCrawlerOptions, 'productToken' | 'honorNofollow' | 'maxLinksPerPage' | 'followLinks' | 'followUnchangedLinks'>;
   /** The handler for a request's label (routes.ts). */
   readonly route: Router;
   readonly frontier: Frontier;
@@ -41,6 +43,23 @@ const NO_PAGE_ROBOTS = { noindex: false, nofollow: false, sources: [] } as const
 const NO_USAGE_KNOWN: UsageKnown = { robots: null, tdmrep: null };
 const NO_USER_DATA: Readonly<Record<string, unknown>> = Object.freeze({});
 
+/** What a page's fetch found against its last one (fetch/revisit-stage.ts). */
+export interface PageRevisit {
+  readonly change: PageChange;
+  /** The URL's last fetch, when this is a revisit. */
+  readonly previous: LastFetch | undefined;
+}
+
+const FIRST_FETCH: PageRevisit = { change: 'new', previous: undefined };
+
+/** What the extract and handler stages did with a page. */
+export interface HandledPage {
+  /** The page's links the frontier admitted, to store with its completion. */
+  readonly links: FrontierEntry[];
+  /** Set when the page was kept from handlers and outputs for its usage preferences: why. */
+  readonly withheld?: string;
+}
+
 /**
  * Runs the extract and handler stages. Resolves with the page's links the frontier admitted, to be
  * stored with the page's completion (the settle), or none when links are not followed.
@@ -51,8 +70,24 @@ const NO_USER_DATA: Readonly<Record<string, unknown>> = Object.freeze({});
  * reservation is about what the content is used for, not about discovering other pages, which
  * answer for themselves.
  */
-export async function handlePage(entry: FrontierEntry, response: HttpResponse, attempt: number, settings: HandlePageSettings, known: UsageKnown = NO_USAGE_KNOWN): Promise<FrontierEntry[]> {
+export async function handlePage(
+  entry: FrontierEntry,
+  response: HttpResponse,
+  attempt: number,
+  settings: HandlePageSettings,
+  known: UsageKnown = NO_USAGE_KNOWN,
+  revisit: PageRevisit = FIRST_FETCH,
+): Promise<HandledPage> {
   const { options, reporter } = settings;
+  // A page the last fetch kept from handlers, answered 304 or unchanged: kept from them again
+  // (a 304 has no meta tags to judge afresh).
+  const sameAsBefore = revisit.change === 'not-modified' || revisit.change === 'unchanged';
+  if (sameAsBefore && revisit.previous?.withheld !== undefined) {
+    reporter.skip(entry.url, { reason: 'usage-reserved', detail: `${revisit.previous.withheld} (at the last fetch; the page has not changed since)` }, entry.referrer);
+    return { links: [], withheld: revisit.previous.withheld };
+  }
+  // An unchanged page's links were followed when it was last fetched.
+  const followLinks = options.followLinks && (revisit.change !== 'unchanged' || options.followUnchangedLinks);
   const contentType = response.header('content-type');
   const text = decodeText(response.body, contentType);
   const document = createLazyDocument(text);
@@ -81,8 +116,9 @@ export async function handlePage(entry: FrontierEntry, response: HttpResponse, a
   if (usage?.skip !== undefined) {
     // The body is dropped here: no handler, no record, no output.
     reporter.skip(entry.url, usage.skip, entry.referrer);
-    if (!options.followLinks || links.length === 0) return [];
-    return settings.frontier.admit(links.map((url) => ({ url, depth: entry.depth + 1, priority: 0, referrer: entry.url })));
+    const withheld = usage.skip.detail ?? usage.skip.reason;
+    if (!followLinks || links.length === 0) return { links: [], withheld };
+    return { links: await settings.frontier.admit(links.map((url) => ({ url, depth: entry.depth + 1, priority: 0, referrer: entry.url }))), withheld };
   }
   const route = settings.route(entry.label);
   if (route.handler === null && 'missing' in route) {
@@ -106,7 +142,9 @@ export async function handlePage(entry: FrontierEntry, response: HttpResponse, a
       return settings.frontier.add(requestsFor(picked, given, entry.depth + 1));
     };
     const handler = route.handler;
-    const records = settings.dataset.page(entry.url, entry.url);
+    // A revisit's records are new records: the ledger tells them from the last fetch's by its time.
+    const ledgerKey = revisit.previous === undefined ? entry.url : `${entry.url} revisit@${revisit.previous.fetchedAt}`;
+    const records = settings.dataset.page(ledgerKey, entry.url);
     let usageReport: UsageReport | undefined;
     const request: PageRequest = {
       url: entry.redirectedFrom ?? entry.url,
@@ -134,6 +172,9 @@ export async function handlePage(entry: FrontierEntry, response: HttpResponse, a
       canonicalUrl: extracted?.canonicalUrl ?? null,
       contentType,
       request,
+      notModified: sameAsBefore,
+      change: revisit.change,
+      previousFetch: revisit.previous,
       enqueue,
       enqueueLinks,
       push: (record) => records.push(record),
@@ -153,6 +194,6 @@ export async function handlePage(entry: FrontierEntry, response: HttpResponse, a
     // write that failed is thrown on (ERR_OUTPUT, fatal), its records cut.
     await records.commit();
   }
-  if (!options.followLinks || links.length === 0) return [];
-  return settings.frontier.admit(links.map((url) => ({ url, depth: entry.depth + 1, priority: 0, referrer: entry.url })));
+  if (!followLinks || links.length === 0) return { links: [] };
+  return { links: await settings.frontier.admit(links.map((url) => ({ url, depth: entry.depth + 1, priority: 0, referrer: entry.url }))) };
 }

@@ -13,6 +13,7 @@ import type { FrontierEntry, FrontierLease, FrontierStore } from '../frontier/fr
 import { robotsSkip, robotsStage, type RobotsStageSettings } from '../gate/robots-stage.js';
 import { UsageStage, type UsageKnown } from '../gate/usage-stage.js';
 import { handlePage, type HandlePageSettings } from '../handle/handle-page.js';
+import { reviewFetch, type RevisitStageSettings } from '../fetch/revisit-stage.js';
 import { createRouter } from '../handle/routes.js';
 import { runProcessor, type PluginResourceKind } from '../handle/run-processor.js';
 import type { ResolvedCrawlerOptions } from '../options.js';
@@ -66,6 +67,7 @@ export class UrlProcessor {
   private readonly fetch: FetchStageSettings;
   private readonly handle: HandlePageSettings;
   private readonly usage: UsageStage;
+  private readonly revisits: RevisitStageSettings;
 
   constructor(private readonly deps: ProcessorDeps) {
     const { options, signal } = deps;
@@ -109,6 +111,7 @@ export class UrlProcessor {
       stats: deps.stats,
       signal,
     });
+    this.revisits = { bounds: { minMs: options.revisitMinMs, maxMs: options.revisitMaxMs }, stats: deps.stats, emitter: deps.emitter };
     this.handle = {
       options,
       route: createRouter(options.handler, options.handlers),
@@ -200,17 +203,20 @@ export class UrlProcessor {
     progress.clock = fetched.clock;
     // The host is held from the moment the response is in, not only once this URL settles.
     this.settler.noteHold(entry.hostKey, fetched.clock, Date.now());
+    const review = reviewFetch(entry, fetched.response, Date.now(), this.revisits);
     if (fetched.location !== undefined) {
       const unfollowed = await followRedirect(entry, fetched.location, options.maxRedirects, this.deps.frontier);
       if (unfollowed !== undefined) reporter.skip(unfollowed.url, unfollowed.skip, unfollowed.referrer);
-      return done(fetched.clock);
+      return done(fetched.clock, [], review.remember());
     }
     if (isPage) {
       this.deps.stats.response(fetched.response.status, fetched.response.body.length);
-      return done(fetched.clock, await handlePage(entry, fetched.response, attempt, this.handle, known));
+      const handled = await handlePage(entry, fetched.response, attempt, this.handle, known, review);
+      return done(fetched.clock, handled.links, review.remember(handled.withheld));
     }
-    await runProcessor(entry, kind, fetched.response, attempt, reporter);
-    return done(fetched.clock);
+    // A resource (a sitemap) the server says is as it was has nothing new to process.
+    if (review.change !== 'not-modified' && review.change !== 'unchanged') await runProcessor(entry, kind, fetched.response, attempt, reporter);
+    return done(fetched.clock, [], review.remember());
   }
 
   /** A URL robots.txt lines or tdmrep.json reserve for a wanted purpose: skipped, no request. */

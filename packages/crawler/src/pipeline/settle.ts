@@ -9,6 +9,7 @@
 
 import type { AddOptions, AddOutcome, FrontierLease, FrontierStore, SettleOptions } from '../frontier/frontier-store.js';
 import { HostHolds } from '../politeness/host-clock.js';
+import { postponed } from '../frontier/revisit-schedule.js';
 import { settlementOf, type ClockChange, type UrlOutcome } from '../outcome.js';
 
 export class LeaseSettler {
@@ -51,7 +52,15 @@ export class LeaseSettler {
         return [];
       case 'complete': {
         const links = outcome.kind === 'done' ? (outcome.links ?? []) : [];
-        return this.store.complete(lease.id, links.length === 0 ? options : { ...options, add: links, addOptions: this.addOptions });
+        // A revisit that fetched nothing keeps its memory, due again from now: a crawl revisits
+        // a URL once (reopenDue takes only URLs due before the crawl began).
+        const revisit = lease.entry.revisit;
+        const lastFetch = outcome.kind === 'done' && outcome.lastFetch !== undefined ? outcome.lastFetch : revisit === undefined ? undefined : postponed(revisit, now);
+        return this.store.complete(lease.id, {
+          ...options,
+          ...(links.length === 0 ? {} : { add: links, addOptions: this.addOptions }),
+          ...(lastFetch === undefined ? {} : { lastFetch }),
+        });
       }
     }
   }

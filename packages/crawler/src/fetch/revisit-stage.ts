@@ -1,0 +1,53 @@
+// After a fetch, before the page is handled: what the response says against the URL's last fetch
+// (new, not modified, unchanged, changed), what to remember of it for the next visit, and the
+// counts a recrawl is judged by (revisits, 304s, unchanged 200s, changes, bytes saved).
+
+import type { HttpResponse } from '@politely/core';
+import type { CrawlerEmitter } from '../events.js';
+import type { FrontierEntry } from '../frontier/frontier-store.js';
+import type { LastFetch } from '../frontier/last-fetch.js';
+import { nextLastFetch, type RevisitBounds } from '../frontier/revisit-schedule.js';
+import type { StatsRecorder } from '../stats.js';
+import { revalidate, type PageChange, type Revalidation } from './revalidation.js';
+
+export interface RevisitStageSettings {
+  readonly bounds: RevisitBounds;
+  readonly stats: StatsRecorder;
+  readonly emitter: CrawlerEmitter;
+}
+
+/** What a fetch found, and how to remember it. */
+export interface FetchReview {
+  readonly change: PageChange;
+  /** The URL's last fetch, on a revisit. */
+  readonly previous: LastFetch | undefined;
+  /** The URL's memory after this fetch; `withheld`: why its handlers did not see it (usage). */
+  remember(withheld?: string): LastFetch;
+}
+
+export function reviewFetch(entry: FrontierEntry, response: HttpResponse, fetchedAt: number, settings: RevisitStageSettings): FetchReview {
+  const previous = entry.revisit;
+  const revalidation: Revalidation = revalidate(entry.url, previous, response);
+  const { change } = revalidation;
+  if (previous !== undefined) {
+    const savedBytes = change === 'not-modified' ? previous.bytes : 0;
+    settings.stats.revisit(entry.hostKey, change, savedBytes);
+    if (settings.emitter.listens('revisit')) {
+      settings.emitter.emit('revisit', {
+        url: entry.url,
+        hostKey: entry.hostKey,
+        change: change === 'new' ? 'changed' : change,
+        status: response.status,
+        bytes: response.body.length,
+        savedBytes,
+        previous: { fetchedAt: previous.fetchedAt, status: previous.status },
+      });
+    }
+  }
+  return {
+    change,
+    previous,
+    remember: (withheld) =>
+      nextLastFetch(previous, entry.hints ?? previous?.hints, { fetchedAt, status: response.status, bytes: response.body.length, revalidation, withheld }, settings.bounds),
+  };
+}
