@@ -74,7 +74,7 @@ export const CRAWL_USAGE = `Usage:
         --out FILE                 one record per page: JSON lines, or CSV if FILE ends in .csv
                                    (url, finalUrl, status, contentType, depth, title, bytes,
                                    fetchedAt, noindex, nofollow, canonical, usage,
-                                   usageSources); may be repeated.
+                                   usageSources, change); may be repeated.
                                    A resumed crawl (--store sqlite:/redis:) appends to it and
                                    writes no page twice (FILE.ledger, kept beside it, says which
                                    pages it holds); a fresh one refuses a file that holds
@@ -108,6 +108,14 @@ export const CRAWL_USAGE = `Usage:
         --robots-token TOKEN       a product token robots.txt is also evaluated for (repeatable),
                                    e.g. MyBot-Training beside --ua MyBot/1.0: every token's
                                    groups apply, the most restrictive verdict wins
+        --recrawl                  revisit the URLs an earlier crawl in --store fetched, when due
+                                   (freshness out and the revisit interval passed, or a sitemap
+                                   lastmod newer than the fetch), sending If-None-Match and
+                                   If-Modified-Since; a 304 costs no body. Records say change:
+                                   new, not-modified, unchanged or changed
+        --revisit-min DURATION     shortest revisit interval (default 0): ms, or 30s, 15m, 6h, 7d
+        --revisit-max DURATION     longest a fetched URL waits for a recrawl, whatever its
+                                   freshness, interval or sitemap say (default 30d)
       Ctrl-C stops cleanly: requests in flight end, outputs and the report are written, and the
       summary says what was kept (exit code 130).
 `;

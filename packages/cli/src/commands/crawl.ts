@@ -76,6 +76,9 @@ function crawlerOptionsOf(options: CrawlCommandOptions, plugins: readonly Crawle
     ...(options.trapDetection ? {} : { trapDetection: false as const }),
     ...(options.purposes.length === 0 ? {} : { purposes: options.purposes }),
     ...(options.robotsTokens.length === 0 ? {} : { robotsTokens: options.robotsTokens }),
+    ...(options.recrawl ? { recrawl: true } : {}),
+    ...(options.revisitMinMs === undefined ? {} : { revisitMinMs: options.revisitMinMs }),
+    ...(options.revisitMaxMs === undefined ? {} : { revisitMaxMs: options.revisitMaxMs }),
   };
 }
 
@@ -102,6 +105,9 @@ function settingsOf(options: CrawlCommandOptions): [string, string][] {
   if (!options.trapDetection) settings.push(['--no-traps', 'trap heuristic off']);
   if (options.purposes.length > 0) settings.push(['--purpose', options.purposes.join(', ')]);
   if (options.robotsTokens.length > 0) settings.push(['--robots-token', options.robotsTokens.join(', ')]);
+  if (options.recrawl) settings.push(['--recrawl', 'revisit due URLs with conditional requests']);
+  if (options.revisitMinMs !== undefined) settings.push(['--revisit-min', `${options.revisitMinMs} ms`]);
+  if (options.revisitMaxMs !== undefined) settings.push(['--revisit-max', `${options.revisitMaxMs} ms`]);
   settings.push(...egressSettings(options));
   return settings;
 }

@@ -54,7 +54,15 @@ export interface CrawlCommandOptions extends EgressOptions {
   readonly purposes: readonly UsagePurpose[];
   /** `--robots-token TOKEN` (repeatable): product tokens robots.txt is evaluated for besides the --ua's. */
   readonly robotsTokens: readonly string[];
+  /** `--recrawl`: revisit the store's fetched URLs that are due, with conditional requests. */
+  readonly recrawl: boolean;
+  /** `--revisit-min`, `--revisit-max`: the revisit interval's bounds (ms); undefined: the crawler's defaults. */
+  readonly revisitMinMs: number | undefined;
+  readonly revisitMaxMs: number | undefined;
 }
+
+/** The longest revisit bound the command line takes: ten years. */
+const MAX_REVISIT_MS = 10 * 365 * 86_400_000;
 
 const OPTIONS = {
   ua: { type: 'string' },
@@ -86,11 +94,14 @@ const OPTIONS = {
   proxy: { type: 'string' },
   purpose: { type: 'string', multiple: true },
   'robots-token': { type: 'string', multiple: true },
+  recrawl: { type: 'boolean' },
+  'revisit-min': { type: 'string' },
+  'revisit-max': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
 /** The options that take numbers (see input/parse-number.ts). */
-const NUMERIC = ['max-pages', 'max-depth', 'max-pages-per-host', 'max-redirects', 'max-body', 'max-links', 'retries', 'delay', 'concurrency', 'per-host-concurrency', 'timeout', 'status-interval'];
+const NUMERIC = ['max-pages', 'max-depth', 'max-pages-per-host', 'max-redirects', 'max-body', 'max-links', 'retries', 'delay', 'concurrency', 'per-host-concurrency', 'timeout', 'status-interval', 'revisit-min', 'revisit-max'];
 
 /** `crawl --help` was asked for. */
 export const HELP = Symbol('help');
@@ -115,8 +126,20 @@ export function parseCrawlOptions(args: readonly string[]): CrawlCommandOptions 
   if (store.kind === 'redis' && (crawlId === undefined || !/^[\w.:-]{1,100}$/.test(crawlId))) {
     throw new CliError(`crawl: --store redis://… needs --crawl-id NAME (letters, digits, '.', ':', '_', '-'), got ${crawlId === undefined ? 'none' : quoteInput(crawlId)}`);
   }
+  const recrawl = values.recrawl === true;
+  if (recrawl && store.kind === 'memory') {
+    throw new CliError('crawl: --recrawl revisits what an earlier crawl fetched: give its --store sqlite:FILE or --store redis://… --crawl-id NAME');
+  }
+  const revisitMinMs = optional(values['revisit-min'], (v) => durationOption('crawl', '--revisit-min', v, 0, MAX_REVISIT_MS));
+  const revisitMaxMs = optional(values['revisit-max'], (v) => durationOption('crawl', '--revisit-max', v, 0, MAX_REVISIT_MS));
+  if (revisitMinMs !== undefined && revisitMaxMs !== undefined && revisitMaxMs < revisitMinMs) {
+    throw new CliError(`crawl: --revisit-max (${values['revisit-max']}) must be at least --revisit-min (${values['revisit-min']})`);
+  }
   return {
     userAgent: values.ua,
+    recrawl,
+    revisitMinMs,
+    revisitMaxMs,
     seeds: positionals.map(seedUrl),
     maxPages: optional(values['max-pages'], (v) => count('--max-pages', v, 1)),
     maxDepth: optional(values['max-depth'], (v) => count('--max-depth', v, 0)),

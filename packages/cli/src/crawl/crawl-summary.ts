@@ -70,6 +70,10 @@ export function summaryText(outcome: CrawlOutcome): string {
     `  errors      ${stats.errors}${stats.retries > 0 ? ` (${stats.retries} retries)` : ''}`,
     `  queued      ${stats.queued}`,
   ];
+  const r = stats.revisits;
+  if (r.revisited > 0) {
+    lines.push(`  revisited   ${r.revisited}: ${r.notModified} not modified (304), ${r.unchanged} unchanged, ${r.changed} changed; ${bytes(r.bytesSaved)} not downloaded again`);
+  }
   for (const file of outcome.outputs) {
     const earlier = file.earlier > 0 ? `, ${file.earlier} more from earlier runs` : '';
     lines.push(`  results     ${file.path} (${file.records} ${file.format === 'csv' ? 'CSV rows' : 'JSON lines'}${earlier})`);

@@ -2,6 +2,7 @@
 // both formats, in this order.
 
 import type { UsagePurpose, UsageStatus } from '@politely/core';
+import type { PageChange } from '@politely/crawler';
 
 export interface PageRecord {
   /** The URL requested (before redirects). */
@@ -29,6 +30,11 @@ export interface PageRecord {
   readonly usage: Readonly<Record<UsagePurpose, UsageStatus>>;
   /** Every source that stated a usage preference for the page, for people (`robots.txt line 3: Content-Usage: train-ai=n`). */
   readonly usageSources: readonly string[];
+  /**
+   * What this fetch found against the URL's last one (`--recrawl`): `new` (first fetch),
+   * `not-modified` (a 304: no body, so no title), `unchanged` (the same body), `changed`.
+   */
+  readonly change: PageChange;
 }
 
 export const PAGE_RECORD_FIELDS: readonly (keyof PageRecord)[] = [
@@ -45,4 +51,5 @@ export const PAGE_RECORD_FIELDS: readonly (keyof PageRecord)[] = [
   'canonical',
   'usage',
   'usageSources',
+  'change',
 ];

@@ -22,6 +22,7 @@ export function pageRecordOf(page: PageContext, now: Date = new Date()): PageRec
     canonical: page.canonicalUrl,
     usage: Object.fromEntries(ALL_USAGE_PURPOSES.map((purpose) => [purpose, page.usage.purposes[purpose].status])) as Record<UsagePurpose, UsageStatus>,
     usageSources: page.usage.sources.map((source) => describeUsageSource(source, true)),
+    change: page.change,
   };
 }
 

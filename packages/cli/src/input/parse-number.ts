@@ -1,6 +1,6 @@
 // The one number rule of the command line: every numeric option of every command is a decimal
 // whole number, digits only (no sign, no spaces, no `0x10`, `1e3` or `1.5`); a duration may end
-// in a unit, `ms` or `s`, and is in milliseconds without one. A bad value is a one-line usage
+// in a unit, `ms`, `s`, `m`, `h` or `d`, and is in milliseconds without one. A bad value is a one-line usage
 // error of one shape: `<command>: <flag>: expected <what>, got "<value>"`.
 
 import { CliError } from '../cli-error.js';
@@ -13,7 +13,8 @@ export const MAX_DURATION_MS = 2_147_483_647;
 export type NumberParse = { readonly ok: true; readonly value: number } | { readonly ok: false; readonly problem: 'format' | 'range' };
 
 const WHOLE = /^\d+$/;
-const DURATION = /^(\d+)(ms|s)?$/;
+const DURATION = /^(\d+)(ms|s|m|h|d)?$/;
+const UNIT_MS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 /** A decimal whole number in [min, max] (max: the largest safe integer unless given). */
 export function parseWholeNumber(text: string, min = 0, max = Number.MAX_SAFE_INTEGER): NumberParse {
@@ -21,12 +22,12 @@ export function parseWholeNumber(text: string, min = 0, max = Number.MAX_SAFE_IN
   return inRange(Number(text), min, max);
 }
 
-/** A duration in milliseconds in [min, max]: `1500` (ms), `500ms`, `2s`. */
+/** A duration in milliseconds in [min, max]: `1500` (ms), `500ms`, `2s`, `15m`, `6h`, `30d`. */
 export function parseDurationMs(text: string, min = 0, max = MAX_DURATION_MS): NumberParse {
   const match = DURATION.exec(text);
   if (match === null) return { ok: false, problem: 'format' };
   const digits = match[1] as string;
-  return inRange(Number(digits) * (match[2] === 's' ? 1000 : 1), min, max);
+  return inRange(Number(digits) * UNIT_MS[match[2] ?? 'ms']!, min, max);
 }
 
 function inRange(value: number, min: number, max: number): NumberParse {

@@ -6,7 +6,7 @@ import { createMemoryRobotsCache, parseRobotsTxt, type RobotsCacheRecord, type R
 import { ALL_USAGE_PURPOSES } from '@politely/core';
 import { describeUsageSource, type CrawlStats, type Crawler } from '@politely/crawler';
 import { HostTally } from './host-tally.js';
-import type { CrawlReportData, ReportError, ReportRequest } from './report-data.js';
+import type { CrawlReportData, ReportError, ReportRequest, RevisitReport } from './report-data.js';
 
 export interface CrawlReportCollectorOptions {
   /** The crawler's user agent (its robots.txt `Crawl-delay` is read for it). */
@@ -145,6 +145,7 @@ export function createCrawlReportCollector(options: CrawlReportCollectorOptions)
             for (const source of verdict.sources) host.reservation(purpose, source.kind, describeUsageSource(source, true), event.url, skipped);
           }
         }),
+        crawler.on('revisit', (event) => hostOf(event.url)?.revisit(event.change, event.savedBytes)),
         crawler.on('error', (event) => {
           if (event.stage === 'fetch' && pending.has(event.url)) answered(event.url, null, 0);
           if (!event.willRetry && errors.length < maxErrors) errors.push({ url: event.url, message: event.error.message, stage: event.stage });
@@ -182,6 +183,7 @@ export function createCrawlReportCollector(options: CrawlReportCollectorOptions)
           queued: stats.queued,
           durationMs: stats.durationMs,
           pagesPerSecond: stats.pagesPerSecond,
+          ...(stats.revisits.revisited === 0 ? {} : { revisits: revisitTotals(stats.revisits) }),
         },
         statuses: { ...statuses },
         skips,
@@ -193,4 +195,9 @@ export function createCrawlReportCollector(options: CrawlReportCollectorOptions)
       };
     },
   };
+}
+
+/** The crawl's revisit counts, without the per-host split (the hosts carry their own). */
+function revisitTotals({ revisited, notModified, unchanged, changed, bytesSaved }: RevisitReport): RevisitReport {
+  return { revisited, notModified, unchanged, changed, bytesSaved };
 }

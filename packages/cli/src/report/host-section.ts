@@ -1,8 +1,8 @@
 // One host's part of the crawl report (PURE): its politeness verdict, timeline, gap chart,
 // robots.txt fetches and decisions (with the deciding lines), statuses and skips.
 
-import { count, duration, escapeHtml, table } from './html.js';
-import type { HostReport, RobotsDecisionReport, RobotsFetchReport, UsageReservationReport } from './report-data.js';
+import { bytes, count, duration, escapeHtml, table } from './html.js';
+import type { HostReport, RevisitReport, RobotsDecisionReport, RobotsFetchReport, UsageReservationReport } from './report-data.js';
 import { gapChartSvg, timelineSvg } from './timeline-svg.js';
 
 export interface HostVerdict {
@@ -110,6 +110,18 @@ export function usageSection(host: HostReport): string {
   return `<h4>Usage preferences</h4>\n${body}\n`;
 }
 
+/** What revisits found: one table row of counts (a host's, or the crawl's). */
+export function revisitTable(revisits: RevisitReport): string {
+  const header = ['revisited', '304 not modified', 'unchanged 200', 'changed', 'bytes saved'];
+  return table(header, [[count(revisits.revisited), count(revisits.notModified), count(revisits.unchanged), count(revisits.changed), bytes(revisits.bytesSaved)].map(escapeHtml)], 'compact');
+}
+
+/** The host's recrawl: '' when nothing of it was revisited. */
+function revisitSection(host: HostReport): string {
+  if (host.revisits === undefined || host.revisits.revisited === 0) return '';
+  return `<h4>Recrawl</h4>\n${revisitTable(host.revisits)}\n`;
+}
+
 function countsTable(title: string, counts: Readonly<Record<string, number>>): string {
   const entries = Object.entries(counts).sort((a, b) => b[1] - a[1]);
   if (entries.length === 0) return '';
@@ -141,6 +153,6 @@ ${gapChartSvg(host)}
 ${fetches}
 <h4>robots.txt decisions</h4>
 ${decisions}
-${usageSection(host)}<div class="cols">${countsTable('Statuses', host.statuses)}${countsTable('Skips', host.skips)}</div>
+${usageSection(host)}${revisitSection(host)}<div class="cols">${countsTable('Statuses', host.statuses)}${countsTable('Skips', host.skips)}</div>
 </section>`;
 }

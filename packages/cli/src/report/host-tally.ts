@@ -2,7 +2,7 @@
 // the gaps between them measured as they come, robots.txt fetches and decisions, statuses,
 // skips and latencies. Plain bookkeeping, no I/O.
 
-import type { GapSummary, HostReport, ReportRequest, RobotsDecisionReport, RobotsFetchReport, UsageReservationReport } from './report-data.js';
+import type { GapSummary, HostReport, ReportRequest, RevisitReport, RobotsDecisionReport, RobotsFetchReport, UsageReservationReport } from './report-data.js';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -36,6 +36,7 @@ export class HostTally {
   readonly skips: Record<string, number> = {};
   private readonly decisions = new Map<string, DecisionTally>();
   private readonly reservations = new Map<string, Mutable<UsageReservationReport> & { examples: string[] }>();
+  private revisits: RevisitReport | undefined;
   private lastAt: number | undefined;
   private gapCount = 0;
   private gapSumMs = 0;
@@ -91,6 +92,11 @@ export class HostTally {
     this.skips[reason] = (this.skips[reason] ?? 0) + 1;
   }
 
+  /** A revisit's answer: `not-modified` (304), `unchanged`, `changed`; `savedBytes`: what a 304 did not send. */
+  revisit(change: string, savedBytes: number): void {
+    this.revisits = addRevisit(this.revisits ?? NO_REVISITS, { revisited: 1, notModified: Number(change === 'not-modified'), unchanged: Number(change === 'unchanged'), changed: Number(change === 'changed'), bytesSaved: savedBytes });
+  }
+
   decision(decision: Omit<DecisionTally, 'count' | 'examples'>, url: string): void {
     const key = JSON.stringify([decision.allowed, decision.basis, decision.line, decision.text, decision.detail]);
     let tally = this.decisions.get(key);
@@ -140,8 +146,22 @@ export class HostTally {
         maxMs: this.latencyMaxMs,
       },
       usage: sortReservations([...this.reservations.values()].map((r) => ({ ...r, examples: [...r.examples] }))),
+      ...(this.revisits === undefined ? {} : { revisits: { ...this.revisits } }),
     };
   }
+}
+
+export const NO_REVISITS: RevisitReport = { revisited: 0, notModified: 0, unchanged: 0, changed: 0, bytesSaved: 0 };
+
+/** Two revisit tallies added up (hosts of two runs, or a run's hosts). */
+export function addRevisit(a: RevisitReport, b: RevisitReport): RevisitReport {
+  return {
+    revisited: a.revisited + b.revisited,
+    notModified: a.notModified + b.notModified,
+    unchanged: a.unchanged + b.unchanged,
+    changed: a.changed + b.changed,
+    bytesSaved: a.bytesSaved + b.bytesSaved,
+  };
 }
 
 /** Reservations by purpose (in the vocabulary's order), then most URLs first. */

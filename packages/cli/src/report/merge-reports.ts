@@ -7,7 +7,7 @@
 // is not measured.
 
 import type { CrawlReportData, GapSummary, HostReport, RobotsDecisionReport, UsageReservationReport } from './report-data.js';
-import { sortReservations } from './host-tally.js';
+import { addRevisit, NO_REVISITS, sortReservations } from './host-tally.js';
 
 export interface MergeLimits {
   /** Requests kept per host for its timeline. */
@@ -43,6 +43,9 @@ export function mergeReports(earlier: CrawlReportData, current: CrawlReportData,
       queued: current.totals.queued,
       durationMs,
       pagesPerSecond: durationMs > 0 ? pages / (durationMs / 1000) : 0,
+      ...(earlier.totals.revisits === undefined && current.totals.revisits === undefined
+        ? {}
+        : { revisits: addRevisit(earlier.totals.revisits ?? NO_REVISITS, current.totals.revisits ?? NO_REVISITS) }),
     },
     statuses: addCounts(earlier.statuses, current.statuses),
     skips: addCounts(earlier.skips, current.skips),
@@ -66,6 +69,7 @@ function mergeHosts(earlier: HostReport, current: HostReport, limits: MergeLimit
     statuses: addCounts(earlier.statuses, current.statuses),
     skips: addCounts(earlier.skips, current.skips),
     ...(earlier.usage === undefined && current.usage === undefined ? {} : { usage: mergeReservations(earlier.usage ?? [], current.usage ?? [], limits.maxExamples) }),
+    ...(earlier.revisits === undefined && current.revisits === undefined ? {} : { revisits: addRevisit(earlier.revisits ?? NO_REVISITS, current.revisits ?? NO_REVISITS) }),
     latency: {
       count: latencyCount,
       meanMs: latencyCount === 0 ? null : (weighted(earlier.latency.meanMs, earlier.latency.count) + weighted(current.latency.meanMs, current.latency.count)) / latencyCount,

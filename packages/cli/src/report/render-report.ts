@@ -3,7 +3,7 @@
 // the rest shows why: per host, every request on a time axis, every gap against its delay,
 // and every robots.txt decision with the line that made it.
 
-import { hostSection, hostTitle, hostVerdict, robotsSummary, tightest } from './host-section.js';
+import { hostSection, hostTitle, hostVerdict, revisitTable, robotsSummary, tightest } from './host-section.js';
 import { bytes, count, duration, escapeHtml, meter, table } from './html.js';
 import type { CrawlReportData, HostReport } from './report-data.js';
 import { REPORT_CSS } from './report-style.js';
@@ -32,6 +32,7 @@ ${data.aborted ? `<div class="banner warn">Stopped before the end (interrupted):
 ${glanceTable(data.hosts, ids)}
 <h2>Totals</h2>
 ${totalCards(data)}
+${data.totals.revisits === undefined ? '' : `<h4>Recrawl: what the revisits found (bytes saved: the bodies the 304s did not send, against a full recrawl)</h4>\n${revisitTable(data.totals.revisits)}`}
 ${settingsBlock(data)}
 <h2>Status codes</h2>
 ${countsWithBars(data.statuses, 'status', '#2563eb', 'No responses.')}

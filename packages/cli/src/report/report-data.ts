@@ -74,6 +74,19 @@ export interface UsageReservationReport {
   readonly examples: readonly string[];
 }
 
+/** What a recrawl's revisits of one host's URLs found (`--recrawl`). */
+export interface RevisitReport {
+  /** URLs fetched again because they were due. */
+  readonly revisited: number;
+  /** Answered 304 Not Modified. */
+  readonly notModified: number;
+  /** Answered in full with the same body. */
+  readonly unchanged: number;
+  readonly changed: number;
+  /** Body bytes the 304s did not send (decoded sizes of the bodies they stood for). */
+  readonly bytesSaved: number;
+}
+
 export interface HostReport {
   /** The politeness key: the host name. */
   readonly hostKey: string;
@@ -100,6 +113,8 @@ export interface HostReport {
    * headers, meta tags); absent in reports from before usage preferences were recorded.
    */
   readonly usage?: readonly UsageReservationReport[];
+  /** Revisits of the host's URLs; absent when the crawl revisited none there. */
+  readonly revisits?: RevisitReport;
 }
 
 export interface ReportError {
@@ -119,6 +134,8 @@ export interface ReportTotals {
   readonly queued: number;
   readonly durationMs: number;
   readonly pagesPerSecond: number;
+  /** Revisits in all; absent when the crawl revisited nothing. */
+  readonly revisits?: RevisitReport;
 }
 
 export interface CrawlReportData {
