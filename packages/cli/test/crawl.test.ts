@@ -78,6 +78,9 @@ describe.concurrent('politely crawl: usage errors', () => {
     [['--store', 'redis://127.0.0.1:6379/0'], '--store redis://… needs --crawl-id NAME'],
     [['--crawl-id', 'x'], '--crawl-id names a crawl in a redis:// store'],
     [['--allow-net', '127.0.0.0/99'], '--allow-net: expected a network like 127.0.0.0/8 or an address, got "127.0.0.0/99"'],
+    [['--recrawl'], '--recrawl revisits what an earlier crawl fetched: give its --store sqlite:FILE'],
+    [['--revisit-min', 'weekly'], '--revisit-min: expected a whole number of milliseconds (or 2s, 500ms), got "weekly"'],
+    [['--revisit-min', '2d', '--revisit-max', '1d'], '--revisit-max (1d) must be at least --revisit-min (2d)'],
   ])('%j: names the option and the value, exits 2', async (flags, message) => {
     const result = await runCli(['crawl', '--ua', UA, ...flags, web.entryUrl]);
     expect(result.code).toBe(2);

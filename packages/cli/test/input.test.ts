@@ -36,12 +36,16 @@ describe('parseDurationMs', () => {
     expect(parseDurationMs('1500')).toEqual({ ok: true, value: 1500 });
     expect(parseDurationMs('500ms')).toEqual({ ok: true, value: 500 });
     expect(parseDurationMs('2s')).toEqual({ ok: true, value: 2000 });
+    expect(parseDurationMs('2m')).toEqual({ ok: true, value: 120_000 });
+    expect(parseDurationMs('6h')).toEqual({ ok: true, value: 21_600_000 });
+    expect(parseDurationMs('7d')).toEqual({ ok: true, value: 604_800_000 });
+    expect(parseDurationMs('30d', 0, 365 * 86_400_000)).toEqual({ ok: true, value: 2_592_000_000 });
     expect(parseDurationMs('0')).toEqual({ ok: true, value: 0 });
     expect(parseDurationMs('0s')).toEqual({ ok: true, value: 0 });
     expect(parseDurationMs(String(MAX_DURATION_MS))).toEqual({ ok: true, value: MAX_DURATION_MS });
   });
 
-  it.each([...REFUSED, 'ms', 's', '2m', '2h', '2sec', '2msx', '2ss', '1s500ms'])('refuses %j', (text) => {
+  it.each([...REFUSED, 'ms', 's', 'd', '2min', '2hr', '2D', '1d12h', '2sec', '2msx', '2ss', '1s500ms'])('refuses %j', (text) => {
     expect(parseDurationMs(text)).toEqual({ ok: false, problem: 'format' });
   });
 
@@ -50,6 +54,7 @@ describe('parseDurationMs', () => {
     expect(parseDurationMs('0s', 1)).toEqual({ ok: false, problem: 'format' });
     expect(parseDurationMs(String(MAX_DURATION_MS + 1))).toEqual({ ok: false, problem: 'range' });
     expect(parseDurationMs('2147484s')).toEqual({ ok: false, problem: 'range' });
+    expect(parseDurationMs('30d')).toEqual({ ok: false, problem: 'range' });
     expect(parseDurationMs('9999999999999999999s')).toEqual({ ok: false, problem: 'range' });
   });
 });
