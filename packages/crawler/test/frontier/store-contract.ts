@@ -488,6 +488,7 @@ export function describeFrontierStoreContract(name: string, factory: StoreFactor
 
     if (reopen !== undefined) it('keeps what a fetch left, and due times, across a restart', async () => {
       const options = { defaultHostPolicy: { delayMs: 0, maxInFlight: 1 } };
+      await store.setHostPolicy('a', { delayMs: 0 });
       await store.add([entry('http://a/1', { label: 'L' }), entry('http://a/2')]);
       for (let i = 0; i < 2; i++) {
         const lease = (await store.claim({ now: 0, leaseMs: 60_000 })).lease!;
