@@ -7,13 +7,13 @@
 // worker that scheduled them), whereas here URLs wait in Redis, where any worker can take them
 // and where a dead worker's URLs survive it.
 //
-// Every script takes the crawl's fixed keys as KEYS (meta, ready, hosts, leases, seen, workers)
-// and, as ARGV[1..5], the key prefix, the crawl marker the worker saw when it opened the crawl,
-// the worker's id, its registration TTL and its heartbeat period; it builds per-host, per-lease
-// and per-worker keys from the prefix. All of them carry the crawl's `{hash tag}`, so in Redis
-// Cluster they share the slot of the declared keys. Times are integer ms since the epoch, passed
-// and stored as decimal strings (Lua's tostring would round them to 14 digits). See keys.ts for
-// the layout and queue-score.ts for the order.
+// Every script takes the crawl's fixed keys as KEYS (meta, ready, hosts, leases, seen, workers,
+// lastFetch, fetched, due) and, as ARGV[1..5], the key prefix, the crawl marker the worker saw
+// when it opened the crawl, the worker's id, its registration TTL and its heartbeat period; it
+// builds per-host, per-lease and per-worker keys from the prefix. All of them carry the crawl's
+// `{hash tag}`, so in Redis Cluster they share the slot of the declared keys. Times are integer
+// ms since the epoch, passed and stored as decimal strings (Lua's tostring would round them to
+// 14 digits). See keys.ts for the layout and queue-score.ts for the order.
 //
 // The crawl marker. `meta.crawl` holds a random id written when the crawl's state is created.
 // Every script but INIT first compares it with the id the worker saw at open: when Redis lost
@@ -29,10 +29,17 @@
 // (claim time + the crawler's leaseMs) passes. Time during which nobody could beat (Redis was
 // down or unreachable, or every worker was stopped) does not count against anybody.
 //
+// Revisits. A URL completed with a LastFetch keeps it (lastFetch), the entry to queue again
+// (fetched) and, while done, its due time (due); reopenDue queues it again with the LastFetch
+// appended to the member (entry-codec.ts), so that retry, release and expiry carry it untouched.
+// LastFetch JSON is never re-encoded by cjson (it keeps 14 significant digits): the scripts only
+// move its text, and rewrite the two fields hints change (see applyHints).
+//
 // Idempotent, because ioredis sends again a command whose reply a dropped connection lost: add
 // (dedupe), settle (a settled lease is gone), setHostPolicy, the heartbeat; and claim, whose
 // lease id the worker chooses, so that a claim replayed after it ran returns the same lease
-// instead of taking a second URL.
+// instead of taking a second URL. Not reopenDue: replayed, it may reopen up to its limit more
+// URLs, though only ones that are due.
 
 import { PRIORITY_STEP, SLOT_BASE } from './queue-score.js';
 
@@ -43,6 +50,7 @@ const DEFINITIONS = `
 if redis.replicate_commands then redis.replicate_commands() end
 local P, CRAWL, ME, TTL, BEAT_MS = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5])
 local META, READY, HOSTS, LEASES, SEEN, WORKERS = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
+local LAST, FETCHED, DUE = KEYS[7], KEYS[8], KEYS[9]
 local STEP = ${PRIORITY_STEP}
 local SLOT_BASE = ${SLOT_BASE}
 local function qk(h) return P .. 'q:' .. h end
@@ -50,6 +58,10 @@ local function hk(h) return P .. 'h:' .. h end
 local function lk(id) return P .. 'l:' .. id end
 local function wlk(w) return P .. 'wl:' .. w end
 local function int(n) return string.format('%.0f', n) end
+-- Text that parses back to the same double (tostring and cjson keep only 14 digits).
+local function exact(n) return string.format('%.17g', n) end
+-- The dueAt of a LastFetch record (entry-codec.ts): its first line, as the worker wrote it.
+local function dueOf(record) return string.sub(record, 1, string.find(record, '\\n', 1, true) - 1) end
 local function redisNow()
   local t = redis.call('TIME')
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -178,15 +190,50 @@ return 1
 `;
 
 /**
- * Adds the entries given in ARGV from `first` on, four per entry: dedupe key, host key, queue
- * priority, encoded entry. Returns one outcome per entry: 'added' | 'duplicate' | 'host-full'.
+ * Adds the entries given in ARGV from `first` on, five per entry: dedupe key, host key, queue
+ * priority, encoded entry, hints JSON ('' = none). Returns one outcome per entry: 'added' |
+ * 'duplicate' | 'host-full'.
  */
 const ADD_ENTRIES = `
+local function jsonValue(v)
+  if type(v) == 'number' then return exact(v) end
+  return cjson.encode(v)
+end
+
+-- lastFetchAfterHints (last-fetch.ts) on a stored LastFetch record. Hints are flat (a number, a
+-- string), so the merged ones are written here exactly; the rest of the record is kept as text.
+local function applyHints(key, hintsJson)
+  local record = redis.call('HGET', LAST, key)
+  if not record then return end
+  local a = string.find(record, '\\n', 1, true)
+  local b = string.find(record, '\\n', a + 1, true)
+  local dueAt, old, rest = string.sub(record, 1, a - 1), string.sub(record, a + 1, b - 1), string.sub(record, b + 1)
+  local hints, merged, names, parts = cjson.decode(hintsJson), {}, {}, {}
+  if old ~= '' then for k, v in pairs(cjson.decode(old)) do merged[k] = v end end
+  for k, v in pairs(hints) do merged[k] = v end
+  for k in pairs(merged) do names[#names + 1] = k end
+  table.sort(names) -- a deterministic script: the same record on every replica
+  for i, k in ipairs(names) do parts[i] = cjson.encode(k) .. ':' .. jsonValue(merged[k]) end
+  if hints.lastmod ~= nil then
+    local last = cjson.decode(rest)
+    local lastmod, fetchedAt, latest = tonumber(hints.lastmod), tonumber(last.fetchedAt), tonumber(last.latestDueAt)
+    if lastmod and fetchedAt and lastmod > fetchedAt then
+      dueAt = exact(fetchedAt)
+    elseif latest then
+      dueAt = exact(latest)
+    end
+  end
+  redis.call('HSET', LAST, key, dueAt .. '\\n{' .. table.concat(parts, ',') .. '}\\n' .. rest)
+  -- Only a done URL is in DUE; a queued revisit gets its place there when it is done again.
+  redis.call('ZADD', DUE, 'XX', dueAt, key)
+end
+
 local function addEntries(first, maxPerHost, delayMs, maxInFlight)
   local touched, out = {}, {}
-  for i = first, #ARGV, 4 do
+  for i = first, #ARGV, 5 do
     local key, h = ARGV[i], ARGV[i + 1]
     if redis.call('SISMEMBER', SEEN, key) == 1 then
+      if ARGV[i + 4] ~= '' then applyHints(key, ARGV[i + 4]) end
       out[#out + 1] = 'duplicate'
     else
       ensureHost(h, delayMs, maxInFlight)
@@ -208,7 +255,7 @@ end
 
 /**
  * add — ARGV: head, maxPerHost ('' = no bound), default delayMs, default maxInFlight, then
- * four per entry: dedupe key, host key, queue priority, encoded entry.
+ * five per entry: dedupe key, host key, queue priority, encoded entry, hints JSON ('' = none).
  * Returns one outcome per entry: 'added' | 'duplicate' | 'host-full'.
  */
 const ADD = `${PRELUDE}${ADD_ENTRIES}
@@ -288,16 +335,39 @@ return { known, int(nextAt) }
 
 /**
  * Ends a lease as `how` says ('complete', 'release' or 'retry') and sets its host's clock:
- * `readyAt` ('' = keep) and `notBefore` ('' = no new hold). Returns 1, or 0 when the lease is
- * gone (no effect).
+ * `readyAt` ('' = keep) and `notBefore` ('' = no new hold); a completion keeps `lastFetch` (a
+ * LastFetch record, '' = none). Returns 1, or 0 when the lease is gone (no effect).
  */
 const SETTLE_LEASE = `
-local function settleLease(id, how, readyAtArg, notBeforeArg)
+-- A done URL keeps the LastFetch given, else the one it had; with one, it waits in DUE. Only a
+-- reopened URL (a member with a record) can have one already: a URL without the record and
+-- without a new one costs no lookup.
+local function remember(h, member, priority, given)
+  local space = string.find(member, ' ', 1, true)
+  local newline = string.find(member, '\\n', space + 1, true)
+  if given == '' and not newline then return end
+  local json = string.sub(member, space + 1, (newline or 0) - 1)
+  local e = cjson.decode(json)
+  local key = e.url
+  if e.kind ~= nil and e.kind ~= 'page' then key = e.kind .. ' ' .. e.url end -- dedupeKeyOf
+  local record = given
+  if given == '' then
+    record = redis.call('HGET', LAST, key)
+    if not record then return end
+  else
+    redis.call('HSET', LAST, key, given)
+    redis.call('HSET', FETCHED, key, int(priority) .. ' ' .. #h .. ' ' .. h .. json)
+  end
+  redis.call('ZADD', DUE, dueOf(record), key)
+end
+
+local function settleLease(id, how, readyAtArg, notBeforeArg, lastFetchArg)
   local h, member, priority, inFlight = takeLease(id)
   if not h then return 0 end
   if how == 'complete' then
     redis.call('HINCRBY', hk(h), 'n', 1)
     redis.call('HINCRBY', META, 'done', 1)
+    remember(h, member, priority, lastFetchArg or '')
   elseif how == 'release' then
     pushFront(h, member, priority)
   else
@@ -326,24 +396,51 @@ end
 
 /**
  * settle (complete, release or retry) — ARGV: head, lease id, how, hostReadyAt ('' = keep),
- * hostNotBefore ('' = no new hold).
+ * hostNotBefore ('' = no new hold), lastFetch record ('' = none; complete only).
  * Returns 1, or 0 when the lease is gone (no effect).
  */
 const SETTLE = `${PRELUDE}${SETTLE_LEASE}
-return settleLease(ARGV[6], ARGV[7], ARGV[8], ARGV[9])
+return settleLease(ARGV[6], ARGV[7], ARGV[8], ARGV[9], ARGV[10])
 `;
 
 /**
- * complete with links — ARGV: head, lease id, hostReadyAt, hostNotBefore (as settle's),
- * maxPerHost, default delayMs, default maxInFlight (as add's), then four per entry (as add's).
+ * complete with links — ARGV: head, lease id, hostReadyAt, hostNotBefore, lastFetch (as settle's),
+ * maxPerHost, default delayMs, default maxInFlight (as add's), then five per entry (as add's).
  * The page's links are added and the page is done in one step: one round trip per page, and no
  * moment at which one is stored without the other. Returns add's outcomes (the lease being gone
  * changes nothing about them).
  */
 const COMPLETE_WITH_LINKS = `${PRELUDE}${ADD_ENTRIES}${SETTLE_LEASE}
-local out = addEntries(12, tonumber(ARGV[9]), ARGV[10], ARGV[11])
-settleLease(ARGV[6], 'complete', ARGV[7], ARGV[8])
+local out = addEntries(13, tonumber(ARGV[10]), ARGV[11], ARGV[12])
+settleLease(ARGV[6], 'complete', ARGV[7], ARGV[8], ARGV[9])
 return out
+`;
+
+/**
+ * reopenDue — ARGV: head, dueBefore (exclusive; '+inf' = no bound), most to reopen (-1 = no bound).
+ * Done URLs due before then go back to the tail of their hosts' queues (as a retry does), their
+ * retry count reset and their LastFetch record appended (the claim's `revisit`). Returns how many.
+ */
+const REOPEN_DUE = `${PRELUDE}
+local touched, reopened = {}, 0
+for _, key in ipairs(redis.call('ZRANGEBYSCORE', DUE, '-inf', '(' .. ARGV[6], 'LIMIT', 0, tonumber(ARGV[7]))) do
+  redis.call('ZREM', DUE, key)
+  local stored, record = redis.call('HGET', FETCHED, key), redis.call('HGET', LAST, key)
+  if stored and record then
+    -- <queue priority> <length of host key> <host key><entry JSON>
+    local s1 = string.find(stored, ' ', 1, true)
+    local s2 = string.find(stored, ' ', s1 + 1, true)
+    local length = tonumber(string.sub(stored, s1 + 1, s2 - 1))
+    local h = string.sub(stored, s2 + 1, s2 + length)
+    pushBack(h, ' ' .. string.sub(stored, s2 + length + 1) .. '\\n' .. record, tonumber(string.sub(stored, 1, s1 - 1)))
+    redis.call('HINCRBY', hk(h), 'n', -1)
+    redis.call('HINCRBY', META, 'done', -1)
+    touched[h] = true
+    reopened = reopened + 1
+  end
+end
+for h in pairs(touched) do reschedule(h) end
+return reopened
 `;
 
 /** setHostPolicy — ARGV: head, host key, default delayMs, default maxInFlight, delayMs, maxInFlight, readyAt ('' = keep). */
@@ -394,17 +491,18 @@ export const FRONTIER_SCRIPTS = {
   politelyFrontierClaim: CLAIM,
   politelyFrontierSettle: SETTLE,
   politelyFrontierCompleteWithLinks: COMPLETE_WITH_LINKS,
+  politelyFrontierReopenDue: REOPEN_DUE,
   politelyFrontierSetHostPolicy: SET_HOST_POLICY,
   politelyFrontierCounts: COUNTS,
   politelyFrontierHostCounts: HOST_COUNTS,
 } as const;
 
 /** Keys every frontier script declares (see `frontierKeys`). */
-export const FRONTIER_SCRIPT_KEY_COUNT = 6;
+export const FRONTIER_SCRIPT_KEY_COUNT = 9;
 
 type Arg = string | number;
 
-/** The scripts as ioredis commands: the six fixed keys, then the ARGV above. */
+/** The scripts as ioredis commands: the nine fixed keys, then the ARGV above. */
 export interface FrontierCommands {
   politelyFrontierInit(...args: Arg[]): Promise<[string, number]>;
   politelyFrontierBeat(...args: Arg[]): Promise<number>;
@@ -413,6 +511,7 @@ export interface FrontierCommands {
   politelyFrontierClaim(...args: Arg[]): Promise<(string | number)[]>;
   politelyFrontierSettle(...args: Arg[]): Promise<number>;
   politelyFrontierCompleteWithLinks(...args: Arg[]): Promise<string[]>;
+  politelyFrontierReopenDue(...args: Arg[]): Promise<number>;
   politelyFrontierSetHostPolicy(...args: Arg[]): Promise<number>;
   politelyFrontierCounts(...args: Arg[]): Promise<number[]>;
   politelyFrontierHostCounts(...args: Arg[]): Promise<(string | number)[]>;

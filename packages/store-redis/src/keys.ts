@@ -13,6 +13,11 @@
 //                               nb its hold (the latest Retry-After/backoff; r is never set before it)
 //   <prefix>l:<leaseId>   HASH  one lease: h hostKey, e encoded entry, p queue priority, x expiry, b clock before,
 //                               w its worker (lease ids are `<workerId>.<n>`, chosen by the worker)
+//   <prefix>lastFetch     HASH  dedupe key → what the URL's last fetch left (a LastFetch record, see entry-codec.ts)
+//   <prefix>fetched       HASH  dedupe key → `<queue priority> <length of host key> <host key><entry JSON>`: a URL
+//                               with a LastFetch, as reopenDue queues it again (a done URL is in no queue or lease)
+//   <prefix>due           ZSET  dedupe key → its LastFetch's dueAt (ms), for DONE URLs only (a reopened URL
+//                               leaves it until it is done again)
 //   <prefix>data          HASH  the crawl's metadata: key → JSON value (saveMetadata; the crawler's cookie jar)
 //   <prefix>workers       ZSET  worker id → the end of its registration (Redis time, ms; 0 = closed)
 //   <prefix>wl:<workerId> SET   the worker's lease ids
@@ -48,8 +53,18 @@ export function resolveKeyPrefix(entryPoint: string, options: RedisKeyOptions): 
 }
 
 /** The fixed keys of a crawl's frontier, in the order the scripts take them as KEYS. */
-export function frontierKeys(prefix: string): readonly [string, string, string, string, string, string] {
-  return [`${prefix}meta`, `${prefix}ready`, `${prefix}hosts`, `${prefix}leases`, `${prefix}seen`, `${prefix}workers`];
+export function frontierKeys(prefix: string): readonly string[] {
+  return [
+    `${prefix}meta`,
+    `${prefix}ready`,
+    `${prefix}hosts`,
+    `${prefix}leases`,
+    `${prefix}seen`,
+    `${prefix}workers`,
+    `${prefix}lastFetch`,
+    `${prefix}fetched`,
+    `${prefix}due`,
+  ];
 }
 
 /** The hash of the crawl's metadata (`saveMetadata` / `loadMetadata`). */

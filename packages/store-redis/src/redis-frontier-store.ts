@@ -27,9 +27,11 @@ import {
   type HostPolicy,
   type SettleOptions,
   type CompleteOptions,
+  type LastFetch,
+  type ReopenRequest,
 } from '@politely/crawler';
 import { openRedis, type OpenedRedis, type RedisConnection, type RedisLinkOptions } from './connection.js';
-import { decodeEntry, encodeEntry } from './entry-codec.js';
+import { decodeEntry, encodeEntry, encodeLastFetch } from './entry-codec.js';
 import { CRAWL_GONE, FRONTIER_SCRIPT_KEY_COUNT, FRONTIER_SCRIPTS, type FrontierCommands } from './frontier-scripts.js';
 import { frontierKeys, invalid, metadataKey, resolveKeyPrefix, type RedisKeyOptions } from './keys.js';
 import { queuePriorityOf } from './queue-score.js';
@@ -215,8 +217,9 @@ class Store implements RedisFrontierStore {
   /** The links go with the page's completion in one script; only a batch past `addBatchSize` goes first, alone. */
   async complete(leaseId: string, options: CompleteOptions = {}): Promise<AddOutcome[]> {
     const entries = options.add ?? [];
+    const lastFetch = lastFetchArg(options.lastFetch);
     if (entries.length === 0) {
-      await this.settle(leaseId, 'complete', options);
+      await this.call('complete', () => this.commands.politelyFrontierSettle(...this.head(), leaseId, 'complete', ...this.settleArgs('complete', options), lastFetch));
       return [];
     }
     const batches = this.addBatches(entries, options.addOptions ?? {});
@@ -226,9 +229,19 @@ class Store implements RedisFrontierStore {
       outcomes.push(...this.counted((await this.call('add', () => this.commands.politelyFrontierAdd(...this.head(), ...batch))) as AddOutcome[]));
     }
     const clock = this.settleArgs('complete', options);
-    const reply = await this.call('complete', () => this.commands.politelyFrontierCompleteWithLinks(...this.head(), leaseId, ...clock, ...last));
+    const reply = await this.call('complete', () => this.commands.politelyFrontierCompleteWithLinks(...this.head(), leaseId, ...clock, lastFetch, ...last));
     outcomes.push(...this.counted(reply as AddOutcome[]));
     return outcomes;
+  }
+
+  async reopenDue({ dueBefore, limit }: ReopenRequest): Promise<number> {
+    if (typeof dueBefore !== 'number' || Number.isNaN(dueBefore)) throw new PolitelyError('ERR_INVALID_INPUT', `reopenDue: dueBefore must be a number of ms, got ${String(dueBefore)}`);
+    if (!(limit === Infinity || (Number.isInteger(limit) && limit >= 0))) {
+      throw new PolitelyError('ERR_INVALID_INPUT', `reopenDue: limit must be an integer ≥ 0, got ${String(limit)}`);
+    }
+    if (limit === 0 || dueBefore === -Infinity) return 0;
+    const bound = dueBefore === Infinity ? '+inf' : String(dueBefore);
+    return Number(await this.call('reopenDue', () => this.commands.politelyFrontierReopenDue(...this.head(), bound, limit === Infinity ? -1 : limit)));
   }
 
   release(leaseId: string, options: Settle = {}): Promise<void> {
@@ -388,8 +401,8 @@ class Store implements RedisFrontierStore {
   }
 
   /** The host's clock and hold go with the settle, in one script (see SETTLE: holds only rise). */
-  private async settle(leaseId: string, how: 'complete' | 'release' | 'retry', options: Settle): Promise<void> {
-    await this.call(how, () => this.commands.politelyFrontierSettle(...this.head(), leaseId, how, ...this.settleArgs(how, options)));
+  private async settle(leaseId: string, how: 'release' | 'retry', options: Settle): Promise<void> {
+    await this.call(how, () => this.commands.politelyFrontierSettle(...this.head(), leaseId, how, ...this.settleArgs(how, options), ''));
   }
 
   /** hostReadyAt and hostNotBefore as the scripts take them ('' = not given). */
@@ -401,7 +414,7 @@ class Store implements RedisFrontierStore {
 
   /**
    * add's ARGV after the head, in batches of `addBatchSize` entries: maxPerHost, the default
-   * policy, then four per entry. Validates before anything is sent.
+   * policy, then five per entry. Validates before anything is sent.
    */
   private addBatches(entries: readonly FrontierEntry[], options: AddOptions): (string | number)[][] {
     const maxPerHost = options.maxPerHost ?? Infinity;
@@ -413,7 +426,9 @@ class Store implements RedisFrontierStore {
       const args: (string | number)[] = [maxPerHost === Infinity ? '' : maxPerHost, this.options.defaultDelayMs, this.options.defaultMaxInFlight];
       for (const entry of entries.slice(start, start + this.options.addBatchSize)) {
         if (typeof entry.hostKey !== 'string' || entry.hostKey === '') throw new PolitelyError('ERR_INVALID_INPUT', `add: entry ${entry.url} has no hostKey`);
-        args.push(dedupeKeyOf(entry), entry.hostKey, queuePriorityOf(entry.priority), encodeEntry(entry));
+        // The hints apart, for a duplicate's LastFetch (the entry's JSON is only stored, never read in Lua).
+        const hints = typeof entry.hints === 'object' && entry.hints !== null ? JSON.stringify(entry.hints) : '';
+        args.push(dedupeKeyOf(entry), entry.hostKey, queuePriorityOf(entry.priority), encodeEntry(entry), hints);
       }
       batches.push(args);
     }
@@ -425,6 +440,13 @@ class Store implements RedisFrontierStore {
     for (const outcome of outcomes) if (outcome === 'added') this.knownUrls++;
     return outcomes;
   }
+}
+
+/** A LastFetch as the scripts take it ('' = none); its dueAt becomes a ZSET score, so it must be finite. */
+function lastFetchArg(last: LastFetch | undefined): string {
+  if (last === undefined) return '';
+  time('complete: lastFetch.dueAt', last.dueAt);
+  return encodeLastFetch(last);
 }
 
 /** A finite number of ms, or ERR_INVALID_INPUT. */

@@ -3,7 +3,7 @@
 
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { FrontierEntry, FrontierStore } from '@politely/crawler';
+import { lastFetchAfterHints, type FrontierEntry, type FrontierStore, type LastFetch } from '@politely/crawler';
 import { describeFrontierStoreContract } from '../../crawler/test/frontier/store-contract.js';
 import { createRedisFrontierStore, deleteRedisCrawl, MAX_QUEUE_PRIORITY, type RedisFrontierStoreOptions } from '../src/index.js';
 import { deleteCrawls, REDIS_URL, redisDownReason, redisSuiteTitle, uniqueCrawlId, warnIfSkipped } from './redis-helpers.js';
@@ -113,6 +113,63 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('createRedisFrontierStore', 
     expect(again.lease?.entry).toEqual({ ...added, retries: 1 });
     await store.retry(again.lease!.id);
     expect((await store.claim({ now: 0, leaseMs: 1000 })).lease?.entry.retries).toBe(2);
+  });
+
+  it('keeps a LastFetch exactly through complete, reopenDue and claim, and through hints (no cjson rounding)', async () => {
+    const store = open({ defaultHostPolicy: { delayMs: 0, maxInFlight: 1 } });
+    const fetchedAt = 1_795_000_000_123;
+    const last: LastFetch = {
+      fetchedAt,
+      status: 200,
+      etag: 'W/"ünï \\"cödé\\" 🚀\n"',
+      lastModified: 'Tue, 18 Nov 2026 08:26:40 GMT',
+      contentHash: 'a/b+c_d-e',
+      bytes: 123_456_789,
+      intervalMs: 86_400_000.5,
+      dueAt: fetchedAt + 3_600_000,
+      latestDueAt: 1_795_604_800_123.25,
+      cachePolicy: {
+        v: 1,
+        t: 1_795_000_000_123,
+        sh: true,
+        ch: 0.1 + 0.2,
+        imm: 1_763_456_789_012_345,
+        st: 200,
+        resh: { etag: '"x\\y"', 'cache-control': 'max-age=60, must-revalidate', empty: '' },
+        rescc: { 'max-age': '60' },
+        reqcc: {},
+        list: [],
+        deep: { a: [1, -2.5e-7, null, { b: 'ü' }] },
+      },
+      hints: { lastmod: 1_794_999_999_999.5, changefreq: 'daily' },
+    };
+    const page = entry('http://a.test/p', { hostKey: 'a test:8080', label: 'P', userData: { text: 'x\ny "z"' } });
+    await store.add([page]);
+    const claimRevisit = async (): Promise<FrontierEntry> => {
+      expect(await store.reopenDue({ dueBefore: Infinity, limit: 10 })).toBe(1);
+      const lease = (await store.claim({ now: 0, leaseMs: 60_000 })).lease!;
+      await store.complete(lease.id); // keeps what it had
+      return lease.entry;
+    };
+    const first = (await store.claim({ now: 0, leaseMs: 60_000 })).lease!;
+    expect(first.entry.url).toBe('http://a.test/p');
+    await store.complete(first.id, { lastFetch: last });
+    expect(await store.reopenDue({ dueBefore: last.dueAt, limit: 10 })).toBe(0); // exclusive
+    expect(await claimRevisit()).toEqual({ ...page, revisit: last });
+    // Hints, given by add and by a completion's links: changed, then unchanged, then no lastmod.
+    const changed = lastFetchAfterHints(last, { lastmod: fetchedAt + 0.5 });
+    expect(await store.add([entry('http://a.test/p', { hints: { lastmod: fetchedAt + 0.5 } })])).toEqual(['duplicate']);
+    expect(await claimRevisit()).toEqual({ ...page, revisit: changed });
+    await store.add([entry('http://a.test/q', { hostKey: 'a test:8080' })]);
+    const other = (await store.claim({ now: 0, leaseMs: 60_000 })).lease!;
+    expect(other.entry.url).toBe('http://a.test/q');
+    const unchanged = lastFetchAfterHints(changed, { lastmod: fetchedAt, changefreq: 'weekly' });
+    await store.complete(other.id, { add: [entry('http://a.test/p', { hints: { lastmod: fetchedAt, changefreq: 'weekly' } })] });
+    expect(await store.reopenDue({ dueBefore: unchanged.dueAt, limit: 10 })).toBe(0);
+    expect(await claimRevisit()).toEqual({ ...page, revisit: unchanged });
+    await store.add([entry('http://a.test/p', { hints: { changefreq: 'monthly' } })]);
+    expect(await claimRevisit()).toEqual({ ...page, revisit: lastFetchAfterHints(unchanged, { changefreq: 'monthly' }) });
+    expect(await store.counts()).toEqual({ queued: 0, inFlight: 0, done: 2, activeHosts: 0 });
   });
 
   it('orders priorities beyond ±2^20 at the bounds, and a handed-back URL first within its priority', async () => {
