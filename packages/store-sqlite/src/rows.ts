@@ -1,6 +1,6 @@
 // Rows of the crawl file ↔ frontier values: entries, lease ids.
 
-import type { FrontierEntry } from '@politely/crawler';
+import type { FrontierEntry, LastFetch, RevisitHints } from '@politely/crawler';
 
 export interface HostRow {
   readonly id: number;
@@ -20,28 +20,38 @@ export interface UrlRow {
   readonly referrer: string | null;
   readonly redirected_from: string | null;
   readonly redirect_hops: number | null;
-  /** The user's request data as JSON: `{ label?, userData?, headers? }`; null when none. */
+  /**
+   * The user's request data and a sitemap's hints as JSON: `{ label?, userData?, headers?,
+   * hints? }`; null when none. (Hints ride here: an add writes no other column for them.)
+   */
   readonly request: string | null;
+  /** The `LastFetch` a completion left, as JSON; null when none. */
+  readonly last_fetch: string | null;
 }
 
-/** The user's part of an entry, as the `request` column holds it. */
+/** The user's part of an entry and its hints, as the `request` column holds them. */
 interface RequestColumn {
   readonly label?: string;
   readonly userData?: Readonly<Record<string, unknown>>;
   readonly headers?: Readonly<Record<string, string>>;
+  readonly hints?: RevisitHints;
 }
 
-/** The `request` column for an entry: null (no JSON work) when it carries none of the user's data. */
+/** The `request` column for an entry: null (no JSON work) when it carries none of these. */
 export function requestColumnOf(entry: FrontierEntry): string | null {
-  if (entry.label === undefined && entry.userData === undefined && entry.headers === undefined) return null;
+  if (entry.label === undefined && entry.userData === undefined && entry.headers === undefined && entry.hints === undefined) return null;
   // JSON.stringify leaves out the fields that are undefined.
-  return JSON.stringify({ label: entry.label, userData: entry.userData, headers: entry.headers });
+  return JSON.stringify({ label: entry.label, userData: entry.userData, headers: entry.headers, hints: entry.hints });
 }
 
 /** The columns of `urls` that `UrlRow` reads, for SELECT lists. */
-export const URL_COLUMNS = 'id, key, depth, priority, retries, kind, data, referrer, redirected_from, redirect_hops, request';
+export const URL_COLUMNS = 'id, key, depth, priority, retries, kind, data, referrer, redirected_from, redirect_hops, request, last_fetch';
 
-/** The entry a row holds. The URL is the dedupe key, after `kind ` for a plugin resource. */
+/**
+ * The entry a row holds. The URL is the dedupe key, after `kind ` for a plugin resource. Only a
+ * done URL gets a `last_fetch`, and only `reopenDue` queues a done URL again: a row that has one
+ * is a revisit.
+ */
 export function entryOf(row: UrlRow, hostKey: string): FrontierEntry {
   const isPage = row.kind === null || row.kind === 'page';
   return {
@@ -56,6 +66,7 @@ export function entryOf(row: UrlRow, hostKey: string): FrontierEntry {
     ...(row.kind === null ? {} : { kind: row.kind }),
     ...(row.data === null ? {} : { data: JSON.parse(row.data) as Record<string, unknown> }),
     ...(row.request === null ? {} : requestOf(row.request)),
+    ...(row.last_fetch === null ? {} : { revisit: JSON.parse(row.last_fetch) as LastFetch }),
   };
 }
 
@@ -76,6 +87,11 @@ export function parseLeaseId(leaseId: string): { rowId: number; token: string } 
 }
 
 function requestOf(column: string): RequestColumn {
-  const { label, userData, headers } = JSON.parse(column) as RequestColumn;
-  return { ...(label === undefined ? {} : { label }), ...(userData === undefined ? {} : { userData }), ...(headers === undefined ? {} : { headers }) };
+  const { label, userData, headers, hints } = JSON.parse(column) as RequestColumn;
+  return {
+    ...(label === undefined ? {} : { label }),
+    ...(userData === undefined ? {} : { userData }),
+    ...(headers === undefined ? {} : { headers }),
+    ...(hints === undefined ? {} : { hints }),
+  };
 }

@@ -23,6 +23,11 @@
 //   and each host's clock (`ready_at`) with its hold (`not_before`, from migration 2): the
 //   latest Retry-After or backoff a settle gave. It only rises, and `ready_at` is never set
 //   before it (the FrontierStore contract's `hostNotBefore`).
+// - Recrawls (migration 4): `last_fetch` is the JSON `LastFetch` a completion left (null: none),
+//   `due_at` its `dueAt`, apart so that `urls_due` can index it. That index holds only done URLs
+//   with a due time, so `reopenDue` reads the k due ones in O(log n + k), and completing or
+//   adding a URL that has no `LastFetch` never writes it. A reopened URL is queued like a retried
+//   one (at the tail); it keeps its `last_fetch`, which a claim returns as `entry.revisit`.
 //
 // A migration is appended, never edited: a file records the ones it had applied, and older code
 // refuses a file that has more than it knows.
@@ -96,6 +101,13 @@ const MIGRATIONS: readonly string[] = [
   // of an existing file, which carry none.
   `
   ALTER TABLE urls ADD COLUMN request TEXT;
+  `,
+  // 4: recrawls. Null for the URLs of an existing file: no fetch of theirs was kept, so none is
+  // ever due (the index starts empty).
+  `
+  ALTER TABLE urls ADD COLUMN last_fetch TEXT;
+  ALTER TABLE urls ADD COLUMN due_at INTEGER;
+  CREATE INDEX urls_due ON urls (due_at) WHERE state = 2 AND due_at IS NOT NULL;
   `,
 ];
 

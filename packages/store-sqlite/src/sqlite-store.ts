@@ -19,6 +19,10 @@ import {
   type HostPolicy,
   type SettleOptions,
   type CompleteOptions,
+  type LastFetch,
+  type ReopenRequest,
+  type RevisitHints,
+  lastFetchAfterHints,
 } from '@politely/crawler';
 import { createCrawlMetadata, type CrawlMetadata } from './crawl-meta.js';
 import { HostQueues, type QueueAppender } from './host-queues.js';
@@ -107,6 +111,7 @@ class SqliteStore implements SqliteFrontierStore {
   private readonly transactClaim: (now: number, leaseMs: number) => ClaimResult;
   private readonly transactEnd: (leaseId: string, how: LeaseEnd, settle: Settle) => void;
   private readonly transactComplete: (leaseId: string, options: CompleteOptions) => AddOutcome[];
+  private readonly transactReopen: (dueBefore: number, limit: number) => number;
   private readonly transactPolicy: (hostKey: string, policy: PolicyChange) => void;
 
   readonly reclaimedLeases: number;
@@ -128,9 +133,10 @@ class SqliteStore implements SqliteFrontierStore {
     // A page's links and its being done: one transaction, so one commit (one fsync) per page.
     this.transactComplete = immediate(db, (leaseId: string, options: CompleteOptions) => {
       const added = options.add === undefined || options.add.length === 0 ? [] : this.addNow(options.add, options.addOptions?.maxPerHost ?? Infinity);
-      this.endLease(leaseId, 'complete', options);
+      this.endLease(leaseId, 'complete', options, options.lastFetch);
       return added;
     });
+    this.transactReopen = immediate(db, (dueBefore: number, limit: number) => this.reopenNow(dueBefore, limit));
     this.transactPolicy = immediate(db, (hostKey: string, policy: PolicyChange) => {
       const host = this.hostSlot(hostKey);
       this.s.hostPolicy.run(policy.delayMs ?? null, policy.maxInFlight ?? null, policy.readyAt ?? null, host.id);
@@ -156,6 +162,12 @@ class SqliteStore implements SqliteFrontierStore {
 
   async complete(leaseId: string, options: CompleteOptions = {}): Promise<AddOutcome[]> {
     return this.transactComplete(leaseId, options);
+  }
+
+  async reopenDue({ dueBefore, limit }: ReopenRequest): Promise<number> {
+    if (!(limit >= 1)) return 0;
+    // LIMIT -1: no limit.
+    return this.transactReopen(dueBefore, Number.isFinite(limit) ? Math.floor(limit) : -1);
   }
 
   async release(leaseId: string, options: Settle = {}): Promise<void> {
@@ -216,7 +228,15 @@ class SqliteStore implements SqliteFrontierStore {
   private addOne(entry: FrontierEntry, maxPerHost: number, slots: Map<string, AddSlot>, appender: QueueAppender): AddOutcome {
     const key = dedupeKeyOf(entry);
     const hash = keyHash(key);
-    if (this.s.urlExists.get(hash, key) !== undefined) return 'duplicate';
+    if (entry.hints === undefined) {
+      if (this.s.urlExists.get(hash, key) !== undefined) return 'duplicate';
+    } else {
+      const known = this.s.knownUrl.get(hash, key);
+      if (known !== undefined) {
+        if (known.last_fetch !== null) this.applyHints(known.id, JSON.parse(known.last_fetch) as LastFetch, entry.hints);
+        return 'duplicate';
+      }
+    }
     let slot = slots.get(entry.hostKey);
     if (slot === undefined) {
       const host = this.hostSlot(entry.hostKey);
@@ -265,6 +285,28 @@ class SqliteStore implements SqliteFrontierStore {
     }
   }
 
+  /** A sitemap read again: its hints move the URL's due time (`lastFetchAfterHints`). */
+  private applyHints(id: number, last: LastFetch, hints: RevisitHints): void {
+    const next = lastFetchAfterHints(last, hints);
+    this.s.setLastFetch.run(JSON.stringify(next), next.dueAt, id);
+  }
+
+  /** Due done URLs, the most overdue first, back at the tails of their queues (as a retry). */
+  private reopenNow(dueBefore: number, limit: number): number {
+    const due = this.s.dueUrls.all(dueBefore, limit);
+    if (due.length === 0) return 0;
+    const appender = this.queues.appender();
+    const perHost = new Map<number, number>();
+    for (const { id, host_id, priority } of due) {
+      this.s.urlReopened.run(id);
+      appender.append(host_id, priority, id);
+      perHost.set(host_id, (perHost.get(host_id) ?? 0) + 1);
+    }
+    appender.flush();
+    for (const [hostId, n] of perHost) this.s.hostReopened.run(n, n, hostId);
+    return due.length;
+  }
+
   /** Expired leases (a worker that died or hung) put their URL back at the head of its queue. */
   private expireLeases(now: number): number {
     const expired = this.s.expiredLeases.all(now);
@@ -282,7 +324,8 @@ class SqliteStore implements SqliteFrontierStore {
     return at === null ? null : Math.min(at, now + this.options.idlePollMs);
   }
 
-  private endLease(leaseId: string, how: LeaseEnd, { hostReadyAt, hostNotBefore }: Settle): void {
+  /** `lastFetch`: what a completion's fetch left; omitted, the URL keeps the one it had. */
+  private endLease(leaseId: string, how: LeaseEnd, { hostReadyAt, hostNotBefore }: Settle, lastFetch?: LastFetch): void {
     const parsed = parseLeaseId(leaseId);
     if (parsed === null) return;
     // A lease that expired (and was perhaps claimed again) is stale: ending it does nothing.
@@ -290,7 +333,8 @@ class SqliteStore implements SqliteFrontierStore {
     if (leased === undefined) return;
     const host = { readyAt: hostReadyAt ?? null, notBefore: hostNotBefore ?? null, id: leased.host_id };
     if (how === 'complete') {
-      this.s.urlDone.run(parsed.rowId);
+      if (lastFetch === undefined) this.s.urlDone.run(parsed.rowId);
+      else this.s.urlDoneFetched.run({ lastFetch: JSON.stringify(lastFetch), dueAt: lastFetch.dueAt, id: parsed.rowId });
       this.s.hostCompleted.run(host);
       return;
     }

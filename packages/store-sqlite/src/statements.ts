@@ -31,6 +31,9 @@ export interface FrontierStatements {
   readonly insertHost: Statement<[string, number, number], HostSlot>;
   readonly hostAdded: Statement<[number, number, number]>;
   readonly urlExists: Statement<[number, string], 1>;
+  /** `urlExists` for an entry with hints: also what they would apply to. */
+  readonly knownUrl: Statement<[number, string], { id: number; last_fetch: string | null }>;
+  readonly setLastFetch: Statement<[string, number, number]>;
   /** key, key_hash, host_id, depth, priority, retries, kind, data, referrer, redirected_from, redirect_hops */
   readonly insertUrl: Statement<
     [string, number, number, number, number, Nullable<number>, Nullable<string>, Nullable<string>, Nullable<string>, Nullable<string>, Nullable<number>, Nullable<string>]
@@ -48,9 +51,14 @@ export interface FrontierStatements {
   readonly earliestLeaseExpiry: Statement<[], { at: number | null }>;
   readonly leasedUrl: Statement<[number, string], { host_id: number; priority: number }>;
   readonly urlDone: Statement<[number]>;
+  readonly urlDoneFetched: Statement<[{ lastFetch: string; dueAt: number; id: number }]>;
   readonly hostCompleted: Statement<[HostSettle]>;
   readonly urlRequeued: Statement<[{ retried: number; id: number }]>;
   readonly hostRequeued: Statement<[HostSettle]>;
+  readonly dueUrls: Statement<[number, number], { id: number; host_id: number; priority: number }>;
+  readonly urlReopened: Statement<[number]>;
+  /** done − n, queued + n (n, n, host id) */
+  readonly hostReopened: Statement<[number, number, number]>;
   readonly hostPolicy: Statement<[Nullable<number>, Nullable<number>, Nullable<number>, number]>;
   readonly totals: Statement<[], { queued: number | null; in_flight: number | null; done: number | null; active: number }>;
   readonly busiestHosts: Statement<[number], { key: string; queued: number; in_flight: number; done: number; ready_at: number }>;
@@ -67,6 +75,8 @@ export function prepareFrontierStatements(db: Database): FrontierStatements {
     insertHost: p('INSERT INTO hosts (key, delay_ms, max_in_flight) VALUES (?, ?, ?) RETURNING id, added'),
     hostAdded: p('UPDATE hosts SET added = ?, queued = queued + ? WHERE id = ?'),
     urlExists: p<[number, string], 1>('SELECT 1 FROM urls INDEXED BY urls_dedupe WHERE key_hash = ? AND key = ?').pluck(),
+    knownUrl: p('SELECT id, last_fetch FROM urls INDEXED BY urls_dedupe WHERE key_hash = ? AND key = ?'),
+    setLastFetch: p('UPDATE urls SET last_fetch = ?, due_at = ? WHERE id = ?'),
     insertUrl: p(
       `INSERT INTO urls (key, key_hash, host_id, depth, priority, retries, kind, data, referrer, redirected_from, redirect_hops, request)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -90,6 +100,11 @@ export function prepareFrontierStatements(db: Database): FrontierStatements {
     earliestLeaseExpiry: p('SELECT min(lease_expires_at) AS at FROM urls INDEXED BY urls_leases WHERE state = 1'),
     leasedUrl: p('SELECT host_id, priority FROM urls WHERE id = ? AND state = 1 AND lease_id = ?'),
     urlDone: p('UPDATE urls SET state = 2, lease_id = NULL, lease_expires_at = NULL WHERE id = ?'),
+    // Apart from `urlDone` so that a completion without a LastFetch writes nothing more.
+    urlDoneFetched: p(
+      `UPDATE urls SET state = 2, lease_id = NULL, lease_expires_at = NULL, last_fetch = @lastFetch, due_at = @dueAt
+       WHERE id = @id`,
+    ),
     // A settle: the hold only rises, and the clock is never set before it. (Every right-hand side
     // reads the row as it was: `not_before` there is the old hold, so the new one is named too.)
     hostCompleted: p(
@@ -105,6 +120,14 @@ export function prepareFrontierStatements(db: Database): FrontierStatements {
       `UPDATE hosts SET in_flight = in_flight - 1, queued = queued + 1, ${SETTLE_CLOCK}
        WHERE id = @id`,
     ),
+    // Index order is due_at then rowid: the most overdue first, ties in the order they were added.
+    dueUrls: p(
+      `SELECT id, host_id, priority FROM urls INDEXED BY urls_due
+       WHERE state = 2 AND due_at IS NOT NULL AND due_at < ? ORDER BY due_at LIMIT ?`,
+    ),
+    // A revisit starts its attempts afresh; it joins its queue as the tail (no next).
+    urlReopened: p('UPDATE urls SET state = 0, next_id = NULL, retries = NULL WHERE id = ?'),
+    hostReopened: p('UPDATE hosts SET done = done - ?, queued = queued + ? WHERE id = ?'),
     hostPolicy: p(
       `UPDATE hosts SET delay_ms = coalesce(?, delay_ms), max_in_flight = coalesce(?, max_in_flight),
        ready_at = max(coalesce(?, ready_at), not_before) WHERE id = ?`,

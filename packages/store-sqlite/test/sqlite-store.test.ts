@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { RobotsCacheRecord } from '@politely/core';
-import { createMemoryFrontierStore, type ClaimResult, type FrontierStore } from '@politely/crawler';
+import { createMemoryFrontierStore, type ClaimResult, type FrontierLease, type FrontierStore, type LastFetch } from '@politely/crawler';
 import { describeFrontierStoreContract } from '../../crawler/test/frontier/store-contract.js';
 import { createSqliteFrontierStore, createSqliteRobotsCache, SCHEMA_VERSION, type SqliteFrontierStore } from '../src/index.js';
 import { keyHash } from '../src/key-hash.js';
@@ -60,7 +60,8 @@ describe('createSqliteFrontierStore', () => {
     await before.close();
     // The file as schema 1 wrote it: hosts without not_before, one migration recorded.
     const raw = new Database(path);
-    raw.exec('ALTER TABLE hosts DROP COLUMN not_before; ALTER TABLE urls DROP COLUMN request; DELETE FROM schema_version WHERE version > 1');
+    raw.exec(`DROP INDEX urls_due; ALTER TABLE urls DROP COLUMN due_at; ALTER TABLE urls DROP COLUMN last_fetch;
+      ALTER TABLE hosts DROP COLUMN not_before; ALTER TABLE urls DROP COLUMN request; DELETE FROM schema_version WHERE version > 1`);
     raw.close();
 
     const store = openStore(path, 1000, 2);
@@ -74,6 +75,32 @@ describe('createSqliteFrontierStore', () => {
     await store.complete(ok.id, { hostReadyAt: 5100 });
     expect(await store.claim({ now: 8999, leaseMs: 60_000 })).toEqual({ lease: null, nextReadyAt: 9000 });
     expect((await store.claim({ now: 9000, leaseMs: 60_000 })).lease?.entry.url).toBe('http://a.test/2');
+  });
+
+  it('migrates a crawl file of schema 3 (no recrawl memory): queues, labels and counts kept, revisits from then on', async () => {
+    const path = temp.file();
+    const before = openStore(path);
+    await before.add([entry('http://a.test/1', { label: 'L' }), entry('http://a.test/2'), entry('http://a.test/3')]);
+    await before.complete((await before.claim({ now: 0, leaseMs: 60_000 })).lease!.id);
+    await before.close();
+    // The file as schema 3 wrote it: urls without last_fetch and due_at, three migrations recorded.
+    const raw = new Database(path);
+    raw.exec('DROP INDEX urls_due; ALTER TABLE urls DROP COLUMN due_at; ALTER TABLE urls DROP COLUMN last_fetch; DELETE FROM schema_version WHERE version > 3');
+    raw.close();
+
+    const store = openStore(path);
+    expect(store.db.prepare('SELECT max(version) FROM schema_version').pluck().get()).toBe(SCHEMA_VERSION);
+    expect(await store.counts()).toMatchObject({ queued: 2, inFlight: 0, done: 1 });
+    expect(await store.reopenDue({ dueBefore: Number.MAX_SAFE_INTEGER, limit: 10 })).toBe(0);
+    expect(await store.add([entry('http://a.test/1', { hints: { lastmod: 5 } })])).toEqual(['duplicate']);
+    const second = (await store.claim({ now: 0, leaseMs: 60_000 })).lease!;
+    expect(second.entry).toEqual(entry('http://a.test/2'));
+    await store.complete(second.id, { lastFetch: lastFetchAt(10, 20) });
+    expect(await store.reopenDue({ dueBefore: 100, limit: 10 })).toBe(1);
+    expect(await drainLeases(store)).toEqual([
+      { url: 'http://a.test/3', revisit: undefined },
+      { url: 'http://a.test/2', revisit: lastFetchAt(10, 20) },
+    ]);
   });
 
   it('keeps one process’s hold against another’s settle on a shared file', async () => {
@@ -175,6 +202,105 @@ describe('createSqliteFrontierStore', () => {
       expect(await drain(sqlite, now)).toEqual(await drain(memory, now));
       expect(await sqlite.counts()).toEqual(await memory.counts());
     }
+  });
+
+  it('reopens, revisits and hints like the memory store, in the same order', async () => {
+    let seed = 11;
+    const random = (n: number): number => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return (seed >>> 8) % n;
+    };
+    for (let round = 0; round < 5; round++) {
+      const policy = { delayMs: random(3) * 100, maxInFlight: 1 + random(3) };
+      const memory = createMemoryFrontierStore({ defaultHostPolicy: policy });
+      const sqlite = openStore(temp.file(), policy.delayMs, policy.maxInFlight);
+      const held: [string, string][] = [];
+      // A revisit is told apart by the etag of the fetch it revisits. (The memory store hands out
+      // the LastFetch as it was at reopenDue, the SQLite store as it is: hints given in between.)
+      const view = (r: ClaimResult) => (r.lease === null ? r : { ...r.lease, id: undefined, entry: { ...r.lease.entry, revisit: r.lease.entry.revisit?.etag } });
+      let now = 0;
+      for (let step = 0; step < 400; step++) {
+        const op = random(14);
+        if (op < 3) {
+          // Hints on a third of the URLs. Every due time is unique (step × 10 + 0…4, a million
+          // more for a far one, two for latestDueAt), so no tie between URLs is broken differently.
+          const hints = () => (random(3) === 0 ? { hints: { lastmod: random(2) === 0 ? step * 10 - 1 : random(step * 10 + 1) } } : {});
+          const batch = Array.from({ length: 1 + random(4) }, () => entry(`http://h.test/${random(40)}`, { priority: random(3), ...hints() }));
+          expect(await sqlite.add(batch), `step ${step}`).toEqual(await memory.add(batch));
+        } else if (op < 6) {
+          const request = { now, leaseMs: 1000 + step };
+          const [m, q] = [await memory.claim(request), await sqlite.claim(request)];
+          if (m.lease === null && m.nextReadyAt === null && q.lease === null && q.nextReadyAt !== null) {
+            expect((await memory.counts()).inFlight).toBeGreaterThan(0);
+          } else expect(view(q), `step ${step}`).toEqual(view(m));
+          if (m.lease !== null && q.lease !== null) held.push([m.lease.id, q.lease.id]);
+        } else if (op < 9 && held.length > 0) {
+          const [m, q] = held.splice(random(held.length), 1)[0]!;
+          const how = (['complete', 'complete', 'release', 'retry'] as const)[random(4)]!;
+          const options = random(2) === 0 ? {} : { hostReadyAt: now + random(500) };
+          if (how === 'complete' && random(4) !== 0) {
+            const dueAt = step * 10 + 1 + random(4) + (random(2) === 0 ? 1_000_000 : 0);
+            const fetched = { ...options, lastFetch: lastFetchAt(step * 10, dueAt, { etag: `"${step}"`, latestDueAt: 2_000_000 + step * 10 }) };
+            await memory.complete(m, fetched);
+            await sqlite.complete(q, fetched);
+          } else {
+            await memory[how](m, options);
+            await sqlite[how](q, options);
+          }
+        } else if (op < 11) {
+          const request = { dueBefore: random(5) === 0 ? 1_500_000 : random(step * 10 + 10), limit: 1 + random(4) };
+          expect(await sqlite.reopenDue(request), `step ${step}`).toBe(await memory.reopenDue(request));
+        } else {
+          now += random(800);
+        }
+        if (step % 50 === 0) {
+          expect(await sqlite.counts()).toEqual(await memory.counts());
+          expect(await sqlite.hostCounts()).toEqual(await memory.hostCounts());
+        }
+      }
+      for (const [m, q] of held) {
+        await memory.complete(m);
+        await sqlite.complete(q);
+      }
+      expect(await sqlite.reopenDue({ dueBefore: Infinity, limit: Infinity })).toBe(await memory.reopenDue({ dueBefore: Infinity, limit: Infinity }));
+      const etags = async (store: FrontierStore) => (await drainLeases(store, now)).map(({ url, revisit }) => `${url} ${revisit?.etag}`);
+      expect(await etags(sqlite)).toEqual(await etags(memory));
+      expect(await sqlite.counts()).toEqual(await memory.counts());
+    }
+  });
+
+  it('reopens each due URL once with three processes reopening and claiming from one file at once', async () => {
+    assertBuilt();
+    const path = temp.file();
+    const store = openStore(path, 0, 4, true);
+    const urls = Array.from({ length: 300 }, (_, i) => `http://h${i % 10}.test/${i}`);
+    await store.add(urls.map((url) => entry(url)));
+    for (let leases = await claimAll(store); leases.length > 0; leases = await claimAll(store)) {
+      for (const lease of leases) await store.complete(lease.id, { lastFetch: lastFetchAt(1, 2 + (lease.entry.url.length % 7)) });
+    }
+    const worker = `
+      const { createSqliteFrontierStore } = await import(${JSON.stringify(BUILT_STORE)});
+      const store = createSqliteFrontierStore({ path: ${JSON.stringify(path)}, shared: true });
+      const lines = [];
+      for (;;) {
+        const reopened = await store.reopenDue({ dueBefore: 100, limit: 5 });
+        if (reopened > 0) lines.push('reopened ' + reopened);
+        const { lease } = await store.claim({ now: 0, leaseMs: 60_000 });
+        if (lease !== null) {
+          lines.push(lease.entry.url + ' ' + lease.entry.revisit.fetchedAt);
+          await store.complete(lease.id, { lastFetch: { ...lease.entry.revisit, fetchedAt: 500, dueAt: 1000 } });
+        } else if (reopened === 0) break;
+      }
+      await store.close();
+      console.log(lines.join('\\n'));`;
+    const lines = (await Promise.all([runNodeCode(worker), runNodeCode(worker), runNodeCode(worker)])).flatMap((out) => out.split('\n').filter(Boolean));
+    const reopened = lines.filter((line) => line.startsWith('reopened ')).map((line) => Number(line.slice('reopened '.length)));
+    expect(reopened.reduce((a, b) => a + b, 0)).toBe(300);
+    const claimed = lines.filter((line) => !line.startsWith('reopened '));
+    expect(claimed.sort()).toEqual(urls.map((url) => `${url} 1`).sort());
+    expect(await store.counts()).toEqual({ queued: 0, inFlight: 0, done: 300, activeHosts: 0 });
+    expect(await store.reopenDue({ dueBefore: 1000, limit: 1000 })).toBe(0);
+    expect(await store.reopenDue({ dueBefore: 1001, limit: 1000 })).toBe(300);
   });
 
   it('shares one frontier between two shared stores on one file, and never hands one URL to both', async () => {
@@ -357,6 +483,44 @@ describe('createSqliteRobotsCache', () => {
     fresh.close();
   });
 });
+
+const lastFetchAt = (fetchedAt: number, dueAt: number, extra: Partial<LastFetch> = {}): LastFetch => ({
+  fetchedAt,
+  status: 200,
+  etag: `"${fetchedAt}"`,
+  bytes: 100,
+  intervalMs: 0,
+  dueAt,
+  latestDueAt: fetchedAt + 1000,
+  ...extra,
+});
+
+/** Claims everything claimable at `now` (delay 0), without ending any lease. */
+async function claimAll(store: FrontierStore): Promise<FrontierLease[]> {
+  const leases: FrontierLease[] = [];
+  for (;;) {
+    const { lease } = await store.claim({ now: 0, leaseMs: 60_000 });
+    if (lease === null) return leases;
+    leases.push(lease);
+  }
+}
+
+/** Claims and completes everything left; returns each URL with its revisit's memory, in order. */
+async function drainLeases(store: FrontierStore, from = 0): Promise<{ url: string; revisit: LastFetch | undefined }[]> {
+  const order: { url: string; revisit: LastFetch | undefined }[] = [];
+  let now = from;
+  for (let i = 0; i < 10_000; i++) {
+    const result = await store.claim({ now, leaseMs: 1_000_000 });
+    if (result.lease === null) {
+      if (result.nextReadyAt === null) break;
+      now = Math.max(now + 1, result.nextReadyAt);
+      continue;
+    }
+    order.push({ url: result.lease.entry.url, revisit: result.lease.entry.revisit });
+    await store.complete(result.lease.id);
+  }
+  return order;
+}
 
 /** Claims and completes everything left; returns the URLs and claim times in order. */
 async function drain(store: FrontierStore, from: number): Promise<string[]> {
