@@ -9,7 +9,11 @@ export type LocalWebErrorCode =
   /** Any other listen failure (permissions, too many open files, …). */
   | 'ERR_LISTEN_FAILED'
   /** `web.host(name)` or `web.url(name, …)` was asked for a host the web does not have. */
-  | 'ERR_UNKNOWN_HOST';
+  | 'ERR_UNKNOWN_HOST'
+  /** `web.changePages` or `web.revisionOf` was given a URL that is no page of the web. */
+  | 'ERR_UNKNOWN_PAGE'
+  /** `web.changePages` was given a page that cannot change (a binary file, plain text, any page of the hostile web). */
+  | 'ERR_UNCHANGEABLE_PAGE';
 
 const BRAND = Symbol.for('politely.local-web.error');
 

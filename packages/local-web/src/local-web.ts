@@ -1,13 +1,16 @@
 // The machinery every local web shares: bind the hosts, build their content once their origins
-// are known, serve it, log every request, and describe the result (the manifest).
+// are known, serve it (with validators, 304 to a client that holds it already, revised pages once
+// changed), log every request, and describe the result (the manifest).
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LocalWebError } from './errors.js';
 import { resourceAt, type HostSpec } from './host-spec.js';
 import { closeHosts, listenHosts, type BoundHost } from './listen.js';
+import { canRevise, pageLocator, revisedResource } from './page-changes.js';
 import { sendResource, statusResource } from './resource.js';
 import { robotsFacts, type RobotsFacts } from './robots-facts.js';
-import type { HostInfo, LocalWeb, LoggedRequest } from './types.js';
+import type { HostInfo, LocalWeb, LoggedRequest, Mutable } from './types.js';
+import { validatorsAt, wholeSecond, type Validators } from './validators.js';
 
 /** The manifest fields that depend on the link graph, not on robots.txt alone. */
 export type HostPaths = Pick<
@@ -26,16 +29,28 @@ export interface LocalWebSetup {
   readonly port: number;
   readonly gzip: boolean;
   readonly userAgent: string;
+  /** `Cache-Control` on every 200 and 304; `undefined` sends none, so a recrawl revalidates every page. */
+  readonly cacheControl?: string | undefined;
   /** Builds every host's content once the origins (in address order) are known. */
   build(origins: readonly string[]): BuiltHosts;
   /** The link-graph part of the manifest, host by host. */
   paths(built: BuiltHosts, origins: readonly string[], facts: readonly RobotsFacts[]): readonly HostPaths[];
 }
 
+/** A page changed by `changePages`: its revision and its own Last-Modified. */
+interface PageChange {
+  readonly revision: number;
+  readonly validators: Validators;
+}
+
 export async function startLocalWeb(setup: LocalWebSetup): Promise<LocalWeb> {
   let specs: readonly HostSpec[] = [];
   let bound: readonly BoundHost[] = [];
   let log: LoggedRequest[] = [];
+  // Every page was last modified when the web started (to the second), until it changes.
+  const startValidators = validatorsAt(wholeSecond(Date.now()), setup.cacheControl);
+  // Per host, by path and query exactly as requested.
+  const changes: Map<string, PageChange>[] = [];
   const serve = (index: number, req: IncomingMessage, res: ServerResponse): void => {
     const atMs = performance.now();
     const dateMs = Date.now();
@@ -47,14 +62,22 @@ export async function startLocalWeb(setup: LocalWebSetup): Promise<LocalWeb> {
       return;
     }
     const isRead = req.method === 'GET' || req.method === 'HEAD';
-    const resource = isRead
+    let resource = isRead
       ? ((path === '/robots.txt' ? undefined : spec.answer?.(path, req.headers)) ?? resourceAt(spec, path))
       : statusResource(405, 'Method not allowed.\n', { allow: 'GET, HEAD' });
-    sendResource(req, res, resource, setup.gzip);
-    const userAgent = req.headers['user-agent'];
-    const method = req.method ?? 'GET';
-    const cookie = req.headers.cookie;
-    log.push({ origin: host.origin, host: spec.name, method, path, userAgent, status: res.statusCode, atMs, dateMs, ...(cookie === undefined ? {} : { cookie }) });
+    let validators = startValidators;
+    const change = isRead ? changes[index]?.get(path) : undefined;
+    if (change !== undefined) {
+      resource = revisedResource(resource, path, change.revision);
+      validators = change.validators;
+    }
+    const bodyBytes = sendResource(req, res, resource, setup.gzip, validators);
+    const { 'user-agent': userAgent, cookie, 'if-none-match': ifNoneMatch, 'if-modified-since': ifModifiedSince } = req.headers;
+    const entry: Mutable<LoggedRequest> = { origin: host.origin, host: spec.name, method: req.method ?? 'GET', path, userAgent, status: res.statusCode, bodyBytes, atMs, dateMs };
+    if (cookie !== undefined) entry.cookie = cookie;
+    if (ifNoneMatch !== undefined) entry.ifNoneMatch = ifNoneMatch;
+    if (ifModifiedSince !== undefined) entry.ifModifiedSince = ifModifiedSince;
+    log.push(entry);
   };
 
   bound = await listenHosts(setup.hostCount, setup.firstAddress, setup.port, serve);
@@ -65,12 +88,46 @@ export async function startLocalWeb(setup: LocalWebSetup): Promise<LocalWeb> {
     const paths = setup.paths(built, origins, facts);
     const hosts = built.specs.map((spec, i) => hostInfo(spec, bound[i], facts[i], paths[i]));
     specs = built.specs;
+    for (let i = 0; i < specs.length; i++) changes.push(new Map());
+    const locate = pageLocator(origins, built.entryUrl);
+    const pages: PageAccess = {
+      change(urlsOrPaths) {
+        const found = new Map<string, { index: number; path: string }>();
+        for (const urlOrPath of urlsOrPaths) {
+          const page = locate(urlOrPath);
+          const spec = specs[page.index];
+          const resource = spec === undefined ? undefined : resourceAt(spec, page.path);
+          if (resource === undefined || resource.status !== 200) {
+            const answer = resource === undefined ? '' : ` (it answers ${resource.status})`;
+            throw new LocalWebError('ERR_UNKNOWN_PAGE', `local web: ${page.url} is no page of this web${answer}`);
+          }
+          if (!canRevise(resource, page.path)) {
+            throw new LocalWebError('ERR_UNCHANGEABLE_PAGE', `local web: ${page.url} (${resource.headers['content-type'] ?? 'no type'}) cannot change: only HTML pages, XML files and robots.txt can`);
+          }
+          found.set(page.url, page);
+        }
+        const nowMs = wholeSecond(Date.now());
+        for (const { index, path } of found.values()) {
+          const byPath = changes[index];
+          if (byPath === undefined) continue;
+          const before = byPath.get(path);
+          // Strictly later than before, even for two changes within one second: If-Modified-Since must see it.
+          const previousMs = (before?.validators ?? startValidators).lastModifiedMs;
+          const lastModifiedMs = Math.max(nowMs, previousMs + 1000);
+          byPath.set(path, { revision: (before?.revision ?? 0) + 1, validators: validatorsAt(lastModifiedMs, setup.cacheControl) });
+        }
+      },
+      revisionOf(urlOrPath) {
+        const page = locate(urlOrPath);
+        return changes[page.index]?.get(page.path)?.revision ?? 0;
+      },
+    };
     return createHandle(hosts, built.entryUrl, setup.userAgent, bound, {
       read: () => log,
       reset: () => {
         log = [];
       },
-    });
+    }, pages);
   } catch (error) {
     await closeHosts(bound);
     throw error;
@@ -107,12 +164,18 @@ interface LogAccess {
   reset(): void;
 }
 
+interface PageAccess {
+  change(urlsOrPaths: readonly string[]): void;
+  revisionOf(urlOrPath: string): number;
+}
+
 function createHandle(
   hosts: readonly HostInfo[],
   entryUrl: string,
   userAgent: string,
   bound: readonly BoundHost[],
   log: LogAccess,
+  pages: PageAccess,
 ): LocalWeb {
   const byName = new Map(hosts.map((host) => [host.name, host]));
   let closing: Promise<void> | undefined;
@@ -135,6 +198,8 @@ function createHandle(
       return log.read().filter((entry) => wanted === undefined || entry.origin === wanted);
     },
     resetLogs: () => log.reset(),
+    changePages: (urlsOrPaths) => pages.change(urlsOrPaths),
+    revisionOf: (urlOrPath) => pages.revisionOf(urlOrPath),
     close: () => (closing ??= closeHosts(bound)),
   };
 }

@@ -3,6 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { escapeHtml } from './html.js';
+import { entityTag, notModified, type Validators } from './validators.js';
 
 export interface Resource {
   readonly status: number;
@@ -67,18 +68,48 @@ function acceptsGzip(req: IncomingMessage): boolean {
   return typeof accept === 'string' && /\bgzip\b(?!\s*;\s*q=0(?:\.0*)?\s*(?:,|$))/i.test(accept);
 }
 
-/** Sends `resource` (gzip-encoded when `gzip` allows and the client accepts it); HEAD gets no body. */
-export function sendResource(req: IncomingMessage, res: ServerResponse, resource: Resource, gzip: boolean): void {
+/**
+ * Sends `resource` (gzip-encoded when `gzip` allows and the client accepts it); HEAD gets no body.
+ * With `validators`, a 200 carries `ETag`, `Last-Modified` (and `Cache-Control` if set), and a
+ * GET or HEAD whose preconditions say the client holds it already is answered 304 without a body.
+ * Returns the body bytes written (0 for HEAD and 304).
+ */
+export function sendResource(
+  req: IncomingMessage,
+  res: ServerResponse,
+  resource: Resource,
+  gzip: boolean,
+  validators?: Validators,
+): number {
   const headers: Record<string, string> = { ...resource.headers };
-  let body = resource.body;
+  let encode = false;
   if (gzip && resource.compressible) {
     headers['vary'] = 'Accept-Encoding';
-    if (body.length >= MIN_GZIP_BYTES && acceptsGzip(req)) {
-      body = gzipped(resource);
-      headers['content-encoding'] = 'gzip';
+    encode = resource.body.length >= MIN_GZIP_BYTES && acceptsGzip(req);
+  }
+  if (validators !== undefined && resource.status === 200) {
+    const etag = entityTag(resource, encode);
+    headers['etag'] = etag;
+    headers['last-modified'] = validators.lastModified;
+    if (validators.cacheControl !== undefined) headers['cache-control'] = validators.cacheControl;
+    if (notModified(req.headers, etag, validators.lastModifiedMs)) {
+      // RFC 9110 §15.4.5: a 304 repeats the validators and caching headers, nothing about a body.
+      const kept: Record<string, string> = { etag, 'last-modified': validators.lastModified };
+      if (headers['vary'] !== undefined) kept['vary'] = headers['vary'];
+      if (validators.cacheControl !== undefined) kept['cache-control'] = validators.cacheControl;
+      res.writeHead(304, kept);
+      res.end();
+      return 0;
     }
   }
+  const body = encode ? gzipped(resource) : resource.body;
+  if (encode) headers['content-encoding'] = 'gzip';
   headers['content-length'] = String(body.length);
   res.writeHead(resource.status, headers);
-  res.end(req.method === 'HEAD' ? undefined : body);
+  if (req.method === 'HEAD') {
+    res.end();
+    return 0;
+  }
+  res.end(body);
+  return body.length;
 }

@@ -14,8 +14,17 @@ export interface LoggedRequest {
   readonly userAgent: string | undefined;
   /** The `Cookie` header, if one was sent (logged by the demo web, fleets and the consent web). */
   readonly cookie?: string;
+  /** The `If-None-Match` header, if one was sent (a revalidating recrawl sends it). */
+  readonly ifNoneMatch?: string;
+  /** The `If-Modified-Since` header, if one was sent. */
+  readonly ifModifiedSince?: string;
   /** The status code of the response; 0 when none was sent (the hostile web's silent host, a garbage status line). */
   readonly status: number;
+  /**
+   * The body bytes the server wrote for this response, as sent (gzip-encoded if it was): 0 for a
+   * 304 and for HEAD. On the hostile web, where bodies may trickle or be cut, the bytes written so far.
+   */
+  readonly bodyBytes: number;
   /** Arrival time, `performance.now()` of this process (ms, monotonic): use it for gaps. */
   readonly atMs: number;
   /** Arrival time, `Date.now()` (ms since the epoch): use it to line up with other clocks. */
@@ -86,6 +95,24 @@ export interface LocalWeb {
   requestLog(origin?: string): LoggedRequest[];
   /** Forgets every logged request. */
   resetLogs(): void;
+  /**
+   * Changes pages between two crawls: from now on each serves a new revision of its body (HTML
+   * gets `<p class="revision">revision N</p>` before `</main>`; XML files and robots.txt a
+   * comment), so its ETag changes and its Last-Modified becomes now (to the second, and later
+   * than before); its links stay the same. Takes absolute URLs, or paths on the entry host.
+   * Throws `ERR_UNKNOWN_PAGE` for a URL that is no 200 resource of the web,
+   * `ERR_UNCHANGEABLE_PAGE` for one that cannot carry a marker (a gzip file, plain text), and
+   * changes nothing then. The hostile web's pages never change: it throws `ERR_UNCHANGEABLE_PAGE`.
+   */
+  changePages(urlsOrPaths: readonly string[]): void;
+  /**
+   * How often the page at this URL (or path on the entry host) has changed: 0 if never, else the
+   * N of the `revision N` marker it serves. Throws `ERR_UNKNOWN_PAGE` for a URL on no host of the web.
+   */
+  revisionOf(urlOrPath: string): number;
   /** Closes every server and every open connection; resolves when all ports are free. */
   close(): Promise<void>;
 }
+
+/** Internal: a log entry while it is being written. */
+export type Mutable<T> = { -readonly [K in keyof T]: T[K] };

@@ -85,6 +85,29 @@ describe('startHostileWeb', () => {
     expect(web.requestLog(web.host('raw').origin)).toHaveLength(1);
   });
 
+  it('logs the body bytes written, streamed or hand-written, and sends no validators', async () => {
+    web.resetLogs();
+    const about = await rawGet(web.url('hub', '/about'));
+    expect(about.headers['etag']).toBeUndefined();
+    await exchange(web.host('raw').origin, getRequest('/short-body'));
+    // The endless body is logged when it starts and counted as it streams.
+    const endless = await httpOutcome(web.url('bodies', '/endless'), { capBytes: 1024 * 1024 });
+    const log = web.requestLog();
+    expect(log.map((r) => [r.host, r.path])).toEqual([
+      ['hub', '/about'],
+      ['raw', '/short-body'],
+      ['bodies', '/endless'],
+    ]);
+    expect(log.map((r) => r.bodyBytes).slice(0, 2)).toEqual([about.body.length, 100]);
+    expect(log[2]?.bodyBytes).toBeGreaterThanOrEqual(endless.bodyBytes);
+  });
+
+  it('never changes its pages', () => {
+    expect(() => web.changePages([web.url('hub', '/about')])).toThrow(expect.objectContaining({ code: 'ERR_UNCHANGEABLE_PAGE' }) as Error);
+    expect(() => web.changePages(['http://127.0.0.1:1/'])).toThrow(expect.objectContaining({ code: 'ERR_UNKNOWN_PAGE' }) as Error);
+    expect(web.revisionOf(web.url('hub', '/about'))).toBe(0);
+  });
+
   it('refuses invalid options', () => {
     expect(resolveHostileWebOptions()).toMatchObject({ firstAddress: 60, bombDecodedBytes: 1024 ** 3, manyLinks: 100_000 });
     for (const options of [

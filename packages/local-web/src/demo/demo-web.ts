@@ -6,6 +6,7 @@ import type { HostSpec } from '../host-spec.js';
 import { checkAddressRange, checkPort } from '../listen.js';
 import { startLocalWeb } from '../local-web.js';
 import type { LocalWeb } from '../types.js';
+import { checkCacheControl } from '../validators.js';
 import { buildCdn } from './cdn.js';
 import { DEMO_HOST_NAMES, DEMO_USER_AGENT_TOKEN, type DemoHostName, type DemoOrigins } from './demo-hosts.js';
 import { buildDocs } from './docs.js';
@@ -39,9 +40,15 @@ export interface DemoWebOptions {
    * @default true
    */
   readonly gzip?: boolean;
+  /**
+   * A `Cache-Control` value for every 200 (and 304), say `max-age=60` or `no-store`. Without one
+   * nothing is fresh, and a recrawl revalidates every page (`ETag`, `Last-Modified` → 304).
+   * @default undefined
+   */
+  readonly cacheControl?: string;
 }
 
-export type ResolvedDemoWebOptions = Required<DemoWebOptions>;
+export type ResolvedDemoWebOptions = Required<Omit<DemoWebOptions, 'cacheControl'>> & Pick<DemoWebOptions, 'cacheControl'>;
 
 export function resolveDemoWebOptions(options: DemoWebOptions = {}): ResolvedDemoWebOptions {
   const resolved = {
@@ -49,8 +56,10 @@ export function resolveDemoWebOptions(options: DemoWebOptions = {}): ResolvedDem
     firstAddress: options.firstAddress ?? 2,
     userAgent: options.userAgent ?? DEMO_USER_AGENT_TOKEN,
     gzip: options.gzip ?? true,
+    ...(options.cacheControl === undefined ? {} : { cacheControl: options.cacheControl }),
   };
   checkPort(resolved.port, 'startDemoWeb');
+  checkCacheControl(resolved.cacheControl, 'startDemoWeb');
   checkAddressRange(resolved.firstAddress, DEMO_HOST_NAMES.length, 'startDemoWeb');
   if (resolved.userAgent.trim() === '') {
     throw new LocalWebError('ERR_INVALID_OPTION', 'startDemoWeb: userAgent must not be empty');
@@ -82,6 +91,7 @@ export async function startDemoWeb(options?: DemoWebOptions): Promise<LocalWeb> 
     port: resolved.port,
     gzip: resolved.gzip,
     userAgent: resolved.userAgent,
+    cacheControl: resolved.cacheControl,
     build: (origins) => {
       const byName = Object.fromEntries(DEMO_HOST_NAMES.map((name, i) => [name, origins[i] ?? ''])) as DemoOrigins;
       return { specs: DEMO_HOST_NAMES.map((name) => BUILDERS[name](byName)), entryUrl: `${byName.hub}/` };

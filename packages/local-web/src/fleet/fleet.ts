@@ -10,6 +10,7 @@ import { startLocalWeb, type HostPaths } from '../local-web.js';
 import { textResource, type Resource } from '../resource.js';
 import { urlsetXml } from '../sitemap-files.js';
 import type { LocalWeb } from '../types.js';
+import { checkCacheControl } from '../validators.js';
 import { privatePath, publicPath, type FleetGraph } from './link-graph.js';
 import { FLEET_PAGE_PROFILES, renderFleetPage, type FleetPageProfile } from './fleet-page.js';
 
@@ -76,10 +77,15 @@ export interface FleetOptions {
    * @default 'small'
    */
   readonly pageProfile?: FleetPageProfile;
+  /**
+   * A `Cache-Control` value for every 200 (and 304). Without one a recrawl revalidates every page.
+   * @default undefined
+   */
+  readonly cacheControl?: string;
 }
 
-export type ResolvedFleetOptions = Required<Omit<FleetOptions, 'crawlDelaySeconds'>> &
-  Pick<FleetOptions, 'crawlDelaySeconds'>;
+export type ResolvedFleetOptions = Required<Omit<FleetOptions, 'crawlDelaySeconds' | 'cacheControl'>> &
+  Pick<FleetOptions, 'crawlDelaySeconds' | 'cacheControl'>;
 
 export function resolveFleetOptions(options: FleetOptions): ResolvedFleetOptions {
   const resolved = {
@@ -95,6 +101,7 @@ export function resolveFleetOptions(options: FleetOptions): ResolvedFleetOptions
     userAgent: options.userAgent ?? 'PolitelyDemo',
     pageProfile: options.pageProfile ?? 'small',
     ...(options.crawlDelaySeconds === undefined ? {} : { crawlDelaySeconds: options.crawlDelaySeconds }),
+    ...(options.cacheControl === undefined ? {} : { cacheControl: options.cacheControl }),
   };
   const check = (ok: boolean, name: string, wanted: string, value: unknown): void => {
     if (!ok) throw new LocalWebError('ERR_INVALID_OPTION', `startFleet: ${name} must be ${wanted}, got ${String(value)}`);
@@ -108,6 +115,7 @@ export function resolveFleetOptions(options: FleetOptions): ResolvedFleetOptions
   check(delay === undefined || (Number.isFinite(delay) && delay >= 0), 'crawlDelaySeconds', 'a number ≥ 0', delay);
   check(FLEET_PAGE_PROFILES.includes(resolved.pageProfile), 'pageProfile', `one of ${FLEET_PAGE_PROFILES.join(', ')}`, resolved.pageProfile);
   checkPort(resolved.port, 'startFleet');
+  checkCacheControl(resolved.cacheControl, 'startFleet');
   checkAddressRange(resolved.firstAddress, resolved.hosts, 'startFleet');
   return resolved;
 }
@@ -152,6 +160,7 @@ export async function startFleet(options: FleetOptions): Promise<LocalWeb> {
     port: resolved.port,
     gzip: resolved.gzip,
     userAgent: resolved.userAgent,
+    cacheControl: resolved.cacheControl,
     build: (origins) => ({
       specs: origins.map((origin, i) => fleetHost(resolved, graph, origins, i)),
       entryUrl: `${origins[0] ?? ''}/`,

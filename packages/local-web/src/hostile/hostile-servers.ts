@@ -7,7 +7,7 @@ import type { Socket } from 'node:net';
 import { LocalWebError } from '../errors.js';
 import { closeHosts, listenHosts, loopbackAddress, type BoundHost } from '../listen.js';
 import { sendResource, statusResource, textResource, type Resource } from '../resource.js';
-import type { LoggedRequest } from '../types.js';
+import type { LoggedRequest, Mutable } from '../types.js';
 import type { HttpHostileHost } from './http-host.js';
 import { HOSTILE_HOST_NAMES, HOSTILE_HTTP_HOST_NAMES, type HostileOrigins } from './hostile-types.js';
 import type { RawHostileHost } from './raw.js';
@@ -46,8 +46,10 @@ export async function bindHostileServers(firstAddress: number, port: number, tas
   let origins: HostileOrigins | undefined;
   let robots: readonly Resource[] = [];
   let log: LoggedRequest[] = [];
-  const record = (origin: string, host: string, head: RequestHead, status: number, atMs: number, dateMs: number): void => {
-    log.push({ origin, host, method: head.method, path: head.path, userAgent: head.userAgent, status, atMs, dateMs });
+  const record = (origin: string, host: string, head: RequestHead, status: number, bodyBytes: number, atMs: number, dateMs: number): Mutable<LoggedRequest> => {
+    const entry = { origin, host, method: head.method, path: head.path, userAgent: head.userAgent, status, bodyBytes, atMs, dateMs };
+    log.push(entry);
+    return entry;
   };
 
   const onHttp = (index: number, req: IncomingMessage, res: ServerResponse): void => {
@@ -60,6 +62,7 @@ export async function bindHostileServers(firstAddress: number, port: number, tas
       return;
     }
     const path = req.url ?? '/';
+    const body = countBody(req, res);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       sendResource(req, res, statusResource(405, 'Method not allowed.\n', { allow: 'GET, HEAD' }), false);
     } else if (path === '/robots.txt') {
@@ -68,7 +71,7 @@ export async function bindHostileServers(firstAddress: number, port: number, tas
       host.respond(req, res, path);
     }
     const head = { method: req.method ?? 'GET', path, userAgent: req.headers['user-agent'] };
-    record(origins[host.name], host.name, head, res.statusCode, atMs, dateMs);
+    body.entry = record(origins[host.name], host.name, head, res.statusCode, body.bytes, atMs, dateMs);
   };
 
   const onRaw = (socket: Socket): void => {
@@ -80,15 +83,15 @@ export async function bindHostileServers(firstAddress: number, port: number, tas
         socket.destroy();
         return;
       }
-      const status = built.raw.answer(socket, head);
-      if (head !== null) record(origins.raw, 'raw', head, status, atMs, dateMs);
+      const { status, bodyBytes } = built.raw.answer(socket, head);
+      if (head !== null) record(origins.raw, 'raw', head, status, bodyBytes, atMs, dateMs);
     });
   };
 
   // Reads the request only to log it (status 0: no answer), then keeps the socket until close().
   const onSilent = (socket: Socket): void => {
     readRequestHead(socket, (head) => {
-      if (head !== null && origins !== undefined) record(origins.silent, 'silent', head, 0, performance.now(), Date.now());
+      if (head !== null && origins !== undefined) record(origins.silent, 'silent', head, 0, 0, performance.now(), Date.now());
     });
   };
 
@@ -137,6 +140,34 @@ export async function bindHostileServers(firstAddress: number, port: number, tas
       return closing;
     },
   };
+}
+
+interface BodyCount {
+  bytes: number;
+  /** The log entry, once written: responders may stream on after it, so it follows the count. */
+  entry: Mutable<LoggedRequest> | undefined;
+}
+
+/** Counts the body bytes written to `res` (none for HEAD: node drops them). */
+function countBody(req: IncomingMessage, res: ServerResponse): BodyCount {
+  const count: BodyCount = { bytes: 0, entry: undefined };
+  if (req.method === 'HEAD') return count;
+  const add = (chunk: unknown, encoding: unknown): void => {
+    if (typeof chunk === 'string') count.bytes += Buffer.byteLength(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
+    else if (chunk instanceof Uint8Array) count.bytes += chunk.byteLength;
+    else return;
+    if (count.entry !== undefined) count.entry.bodyBytes = count.bytes;
+  };
+  const { write, end } = res;
+  res.write = function (this: ServerResponse, ...args: unknown[]) {
+    add(args[0], args[1]);
+    return (write as (...a: unknown[]) => boolean).apply(this, args);
+  } as ServerResponse['write'];
+  res.end = function (this: ServerResponse, ...args: unknown[]) {
+    add(args[0], args[1]);
+    return (end as (...a: unknown[]) => ServerResponse).apply(this, args);
+  } as ServerResponse['end'];
+  return count;
 }
 
 /**

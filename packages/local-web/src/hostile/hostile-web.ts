@@ -4,6 +4,7 @@
 
 import { LocalWebError } from '../errors.js';
 import { checkAddressRange, checkPort } from '../listen.js';
+import { pageLocator } from '../page-changes.js';
 import { robotsFacts } from '../robots-facts.js';
 import type { HostInfo, LocalWeb } from '../types.js';
 import { MIN_BIG_ROBOTS_BYTES, buildBigRobots } from './big-robots.js';
@@ -150,6 +151,7 @@ export async function startHostileWeb(options?: HostileWebOptions): Promise<Host
       }
       return found;
     };
+    const locate = pageLocator(servers.addresses.map((address) => address.origin), `${origins.hub}/`);
     return {
       hosts,
       entryUrl: `${origins.hub}/`,
@@ -160,6 +162,15 @@ export async function startHostileWeb(options?: HostileWebOptions): Promise<Host
       url: (name, path) => new URL(path, `${host(name).origin}/`).href,
       requestLog: (origin) => servers.requestLog(origin),
       resetLogs: () => servers.resetLogs(),
+      changePages: (urlsOrPaths) => {
+        if (urlsOrPaths.length === 0) return;
+        locate(urlsOrPaths[0] ?? '');
+        throw new LocalWebError('ERR_UNCHANGEABLE_PAGE', "hostile web: its pages never change (the demo web's and fleets' do)");
+      },
+      revisionOf: (urlOrPath) => {
+        locate(urlOrPath);
+        return 0;
+      },
       close: () => servers.close(),
     };
   } catch (error) {

@@ -10,8 +10,14 @@ import type { Tasks } from './tasks.js';
 import type { RequestHead } from './tcp-server.js';
 
 export interface RawHostileHost extends HostileHostFacts {
-  /** Answers one request and closes (or resets) the socket; returns the status it claimed, 0 for none. */
-  answer(socket: Socket, head: RequestHead | null): number;
+  /** Answers one request and closes (or resets) the socket. */
+  answer(socket: Socket, head: RequestHead | null): RawAnswer;
+}
+
+/** What `raw` sent: the status it claimed (0 for none) and the body bytes after its head. */
+export interface RawAnswer {
+  readonly status: number;
+  readonly bodyBytes: number;
 }
 
 /** The Content-Length the broken bodies promise. */
@@ -28,7 +34,7 @@ const GARBAGE = Buffer.concat([
   Buffer.from('\r\nthis is not HTTP at all\r\n'),
 ]);
 
-type Answer = (socket: Socket, head: RequestHead) => number;
+type Answer = (socket: Socket, head: RequestHead) => RawAnswer;
 
 export function buildRaw(origin: string, tasks: Tasks): RawHostileHost {
   const caseOf = (name: string, description: string, path: string, expect: HostileCase['expect']): HostileCase => ({
@@ -96,38 +102,38 @@ function responseHead(status: number, headers: Readonly<Record<string, string>>,
   return Buffer.from(`HTTP/1.1 ${status} ${REASONS[status] ?? 'Unknown'}\r\n${lines.join('')}${extra}\r\n`, 'latin1');
 }
 
-function sendWhole(socket: Socket, resource: Resource, headOnly: boolean): number {
+function sendWhole(socket: Socket, resource: Resource, headOnly: boolean): RawAnswer {
   const head = responseHead(resource.status, { ...resource.headers, 'content-length': String(resource.body.length) });
   socket.end(headOnly ? head : Buffer.concat([head, resource.body]));
-  return resource.status;
+  return { status: resource.status, bodyBytes: headOnly ? 0 : resource.body.length };
 }
 
 function filler(length: number): Buffer {
   return Buffer.alloc(length, 'x');
 }
 
-function resetMidBody(socket: Socket, tasks: Tasks): number {
+function resetMidBody(socket: Socket, tasks: Tasks): RawAnswer {
   const head = responseHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': String(RAW_DECLARED_BYTES) });
   socket.write(Buffer.concat([head, Buffer.from('<!doctype html><p>'), filler(RESET_AFTER_BYTES - 18)]), () => {
     tasks.after(RESET_DELAY_MS, () => {
       if (!socket.destroyed) socket.resetAndDestroy();
     });
   });
-  return 200;
+  return { status: 200, bodyBytes: RESET_AFTER_BYTES };
 }
 
-function shortBody(socket: Socket): number {
+function shortBody(socket: Socket): RawAnswer {
   const head = responseHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': String(RAW_DECLARED_BYTES) });
   socket.end(Buffer.concat([head, Buffer.from('<!doctype html><p>'), filler(SHORT_BODY_BYTES - 18)]));
-  return 200;
+  return { status: 200, bodyBytes: SHORT_BODY_BYTES };
 }
 
-function garbageStatus(socket: Socket): number {
+function garbageStatus(socket: Socket): RawAnswer {
   socket.end(GARBAGE);
-  return 0;
+  return { status: 0, bodyBytes: 0 };
 }
 
-function hugeHeaders(socket: Socket, head: RequestHead): number {
+function hugeHeaders(socket: Socket, head: RequestHead): RawAnswer {
   const junk: string[] = [];
   let length = 0;
   for (let n = 0; length < HUGE_HEADERS_BYTES; n++) {
@@ -142,5 +148,5 @@ function hugeHeaders(socket: Socket, head: RequestHead): number {
     junk.join(''),
   );
   socket.end(head.method === 'HEAD' ? start : Buffer.concat([start, body]));
-  return 200;
+  return { status: 200, bodyBytes: head.method === 'HEAD' ? 0 : body.length };
 }
