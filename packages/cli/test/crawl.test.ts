@@ -9,7 +9,7 @@ import { minGapMsByOrigin, startDemoWeb, violations, type LocalWeb } from '@poli
 import { jsonLines, runCli, startCli } from './run-cli.js';
 
 const UA = 'PolitelyDemo/0.1 (+https://example.invalid/bot)';
-const FIELDS = ['url', 'finalUrl', 'status', 'contentType', 'depth', 'title', 'bytes', 'fetchedAt', 'noindex', 'nofollow', 'canonical', 'usage', 'usageSources'];
+const FIELDS = ['url', 'finalUrl', 'status', 'contentType', 'depth', 'title', 'bytes', 'fetchedAt', 'noindex', 'nofollow', 'canonical', 'usage', 'usageSources', 'change'];
 
 let web: LocalWeb;
 let dir: string;
