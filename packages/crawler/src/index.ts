@@ -22,6 +22,7 @@ export type {
   ErrorEvent,
   RecordEvent,
   UsageEvent,
+  RevisitEvent,
 } from './events.js';
 export { describeUsageSource, TDMREP_PATH } from './gate/usage-stage.js';
 export type { CrawlStats } from './stats.js';

@@ -162,6 +162,12 @@ export interface CompleteOptions extends SettleOptions {
 export interface ReopenRequest {
   /** Reopen URLs whose `LastFetch.dueAt` is before this (ms since the epoch). */
   readonly dueBefore: number;
+  /**
+   * Reopen too, whatever their `dueAt`, URLs whose `LastFetch.fetchedAt` is before this: the
+   * crawl's longest wait (`revisitMaxMs`) as it is now, which may be shorter than the one their
+   * `dueAt` was computed with. Omitted, `dueAt` alone decides.
+   */
+  readonly fetchedBefore?: number;
   /** At most this many in one call. */
   readonly limit: number;
 }
@@ -187,7 +193,8 @@ export interface FrontierStore {
    */
   complete(leaseId: string, options?: CompleteOptions): Promise<AddOutcome[]>;
   /**
-   * Puts done URLs that are due for a revisit (a `LastFetch` whose `dueAt` < `dueBefore`) back at
+   * Puts done URLs that are due for a revisit (a `LastFetch` whose `dueAt` < `dueBefore`, or whose
+   * `fetchedAt` < `fetchedBefore`) back at
    * the tail of their hosts' queues, at most `limit`, atomically; resolves with how many. A
    * reopened URL is claimed like any other, with `entry.revisit` set to its `LastFetch` and its
    * retry count reset. Counts move from done to queued. A crawl calls it with `dueBefore` at its

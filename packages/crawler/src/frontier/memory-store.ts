@@ -84,7 +84,9 @@ class MemoryFrontierStore implements FrontierStore {
   private readonly leases = new Map<string, LeaseRecord>();
   private readonly leaseExpiries = new Heap<{ at: number; id: string }>((a, b) => a.at < b.at);
   private readonly fetched = new Map<string, Fetched>();
-  private readonly due = new Heap<{ readonly dueAt: number; readonly key: string; readonly version: number }>((a, b) => a.dueAt < b.dueAt);
+  private readonly due = new Heap<{ readonly at: number; readonly key: string; readonly version: number }>((a, b) => a.at < b.at);
+  /** The same URLs by `fetchedAt`, for `fetchedBefore`. */
+  private readonly byFetchedAt = new Heap<{ readonly at: number; readonly key: string; readonly version: number }>((a, b) => a.at < b.at);
   private readonly defaultDelayMs: number;
   private readonly defaultMaxInFlight: number;
   private sequence = 0;
@@ -160,24 +162,30 @@ class MemoryFrontierStore implements FrontierStore {
     return added;
   }
 
-  async reopenDue({ dueBefore, limit }: ReopenRequest): Promise<number> {
+  async reopenDue({ dueBefore, fetchedBefore = -Infinity, limit }: ReopenRequest): Promise<number> {
     let reopened = 0;
-    while (reopened < limit) {
-      const top = this.due.peek();
-      if (top === undefined || top.dueAt >= dueBefore) break;
-      this.due.pop();
-      const fetched = this.fetched.get(top.key);
-      if (fetched === undefined || fetched.version !== top.version || !fetched.done) continue;
-      fetched.done = false;
-      fetched.version++;
-      const host = this.host(fetched.entry.hostKey);
-      host.done--;
-      this.done--;
-      const { retries: _retries, revisit: _revisit, ...entry } = fetched.entry;
-      this.enqueue(host, { entry: { ...entry, revisit: fetched.last }, sequence: this.sequence++ });
-      reopened++;
+    for (const [heap, before] of [[this.due, dueBefore], [this.byFetchedAt, fetchedBefore]] as const) {
+      while (reopened < limit) {
+        const top = heap.peek();
+        if (top === undefined || top.at >= before) break;
+        heap.pop();
+        const fetched = this.fetched.get(top.key);
+        if (fetched === undefined || fetched.version !== top.version || !fetched.done) continue;
+        this.reopen(fetched);
+        reopened++;
+      }
     }
     return reopened;
+  }
+
+  private reopen(fetched: Fetched): void {
+    fetched.done = false;
+    fetched.version++;
+    const host = this.host(fetched.entry.hostKey);
+    host.done--;
+    this.done--;
+    const { retries: _retries, revisit: _revisit, ...entry } = fetched.entry;
+    this.enqueue(host, { entry: { ...entry, revisit: fetched.last }, sequence: this.sequence++ });
   }
 
   async release(leaseId: string, options: SettleOptions = {}): Promise<void> {
@@ -227,7 +235,8 @@ class MemoryFrontierStore implements FrontierStore {
     const { revisit: _revisit, retries: _retries, ...kept } = entry;
     const fetched: Fetched = { entry: kept, last, done: true, version: (known?.version ?? 0) + 1 };
     this.fetched.set(key, fetched);
-    this.due.push({ dueAt: last.dueAt, key, version: fetched.version });
+    this.due.push({ at: last.dueAt, key, version: fetched.version });
+    this.byFetchedAt.push({ at: last.fetchedAt, key, version: fetched.version });
   }
 
   private applyHints(key: string, hints: NonNullable<FrontierEntry['hints']>): void {
@@ -235,7 +244,10 @@ class MemoryFrontierStore implements FrontierStore {
     if (fetched === undefined) return;
     fetched.last = lastFetchAfterHints(fetched.last, hints);
     fetched.version++;
-    if (fetched.done) this.due.push({ dueAt: fetched.last.dueAt, key, version: fetched.version });
+    if (fetched.done) {
+      this.due.push({ at: fetched.last.dueAt, key, version: fetched.version });
+      this.byFetchedAt.push({ at: fetched.last.fetchedAt, key, version: fetched.version });
+    }
   }
 
   private host(key: string): HostState {

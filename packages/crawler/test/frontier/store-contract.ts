@@ -438,6 +438,23 @@ export function describeFrontierStoreContract(name: string, factory: StoreFactor
         expect(await store.reopenDue({ dueBefore: 5_000_001, limit: 10 })).toBe(1);
       });
 
+      it('reopens, with fetchedBefore, URLs fetched before it whatever their dueAt, once', async () => {
+        await store.add([entry('http://a/old-far'), entry('http://a/new-far'), entry('http://b/old-near')]);
+        const lasts: Record<string, LastFetch> = {
+          'http://a/old-far': lastFetch(100, 1_000_000),
+          'http://a/new-far': lastFetch(5_000, 1_000_000),
+          'http://b/old-near': lastFetch(100, 200),
+        };
+        await drain((url) => lasts[url]);
+        expect(await store.reopenDue({ dueBefore: 150, fetchedBefore: 1_000, limit: 10 })).toBe(2);
+        expect(await store.reopenDue({ dueBefore: 1_000, fetchedBefore: 1_000, limit: 10 })).toBe(0);
+        const reopened = await drain((url) => lastFetch(20_000, 2_000_000, { etag: `"again ${url}"` }), 1e9);
+        expect(reopened.map((lease) => lease.entry.url).sort()).toEqual(['http://a/old-far', 'http://b/old-near']);
+        expect(reopened.find((lease) => lease.entry.url === 'http://a/old-far')!.entry.revisit).toEqual(lasts['http://a/old-far']);
+        expect(await store.reopenDue({ dueBefore: 10_000, fetchedBefore: 10_000, limit: 10 })).toBe(1);
+        expect((await store.counts()).queued).toBe(1);
+      });
+
       it('ignores hints for a URL never fetched', async () => {
         await store.add([entry('http://a/1')]);
         expect(await store.add([entry('http://a/1', { hints: { lastmod: 5 } })])).toEqual(['duplicate']);
