@@ -254,7 +254,7 @@ class PoliteCrawler implements Crawler {
       const startedAt = Date.now();
       // A recrawl: what is due now goes back to the queues. A URL this crawl fetches is due
       // after `startedAt`, so each is revisited once, and the crawl ends.
-      this.reopenDue = this.options.recrawl ? () => this.reopenDueBefore(startedAt) : async () => 0;
+      this.reopenDue = this.options.recrawl ? () => this.reopenDueBefore(startedAt, startedAt - this.options.revisitMaxMs) : async () => 0;
       await this.reopenDue();
       for (const { plugin, context } of this.plugins) await plugin.start?.({ ...context, seeds: [...this.seedUrls] });
       await this.loop();
@@ -322,11 +322,14 @@ class PoliteCrawler implements Crawler {
     }
   }
 
-  /** Reopens the store's URLs due before `dueBefore`, all of them, in batches; resolves with how many. */
-  private async reopenDueBefore(dueBefore: number): Promise<number> {
+  /**
+   * Reopens the store's URLs due before `dueBefore`, or fetched before `fetchedBefore` (the
+   * longest wait as `revisitMaxMs` is now), all of them, in batches; resolves with how many.
+   */
+  private async reopenDueBefore(dueBefore: number, fetchedBefore: number): Promise<number> {
     let reopened = 0;
     for (;;) {
-      const batch = await this.store.reopenDue({ dueBefore, limit: REOPEN_BATCH });
+      const batch = await this.store.reopenDue({ dueBefore, fetchedBefore, limit: REOPEN_BATCH });
       reopened += batch;
       if (batch < REOPEN_BATCH || this.signal.aborted) return reopened;
     }

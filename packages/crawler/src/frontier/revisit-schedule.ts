@@ -97,6 +97,15 @@ export function nextLastFetch(last: LastFetch | undefined, hints: RevisitHints |
 }
 
 /**
+ * A reopened URL fetched less than `minMs` ago (its `dueAt` was set under a shorter
+ * `revisitMinMs`): not fetched now, and its memory kept as `postponed` keeps it (due again from
+ * now, so that a later crawl judges it by its own minimum). Else undefined.
+ */
+export function tooSoonToRevisit(last: LastFetch | undefined, minMs: number, now: number): LastFetch | undefined {
+  return last === undefined || now >= last.fetchedAt + minMs ? undefined : postponed(last, now);
+}
+
+/**
  * A revisit that fetched nothing (robots.txt now disallows it, it failed, a rule skipped it):
  * its memory is kept, and it is due again from now, so one crawl revisits a URL once.
  */

@@ -14,6 +14,7 @@ import { robotsSkip, robotsStage, type RobotsStageSettings } from '../gate/robot
 import { UsageStage, type UsageKnown } from '../gate/usage-stage.js';
 import { handlePage, type HandlePageSettings } from '../handle/handle-page.js';
 import { reviewFetch, type RevisitStageSettings } from '../fetch/revisit-stage.js';
+import { tooSoonToRevisit } from '../frontier/revisit-schedule.js';
 import { createRouter } from '../handle/routes.js';
 import { runProcessor, type PluginResourceKind } from '../handle/run-processor.js';
 import type { ResolvedCrawlerOptions } from '../options.js';
@@ -158,6 +159,9 @@ export class UrlProcessor {
     // A hold this process knows and the store may not yet (the request that met it has not
     // settled: its handler runs): no request; the URL goes back, and the host's clock with it.
     if (this.settler.heldUntil(entry.hostKey, claimedAt) !== undefined) return released('host-held', handBack(lease));
+    // Reopened, but `revisitMinMs` (raised since its due time was set) says not yet: kept, no request.
+    const tooSoon = tooSoonToRevisit(entry.revisit, options.revisitMinMs, claimedAt);
+    if (tooSoon !== undefined) return done(handBack(lease), [], tooSoon);
 
     const verdict = await robotsStage(entry, this.robots);
     if (verdict.kind !== 'verdict') return verdict;
