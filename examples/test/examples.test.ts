@@ -101,6 +101,30 @@ describe.concurrent('examples', () => {
     expectPolite(web, 250);
   }, 90_000);
 
+  it('recrawl-prices.mjs revisits the shop run after run: 304s for the unchanged pages, only a changed product written again', async () => {
+    const web = await demoWeb();
+    const crawlFile = join(dir, 'prices.db');
+    const out = join(dir, 'prices.jsonl');
+    const first = await runExample('recrawl-prices.mjs', [web.url('shop', '/'), crawlFile, out]);
+    expect(first).toMatch(/revisited 0: 0 not modified/);
+    const firstRecords = readFileSync(out, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { url: string; change: string });
+    expect(firstRecords.length).toBeGreaterThan(5);
+    expect(new Set(firstRecords.map((record) => record.change))).toEqual(new Set(['new']));
+    expectPolite(web, 250);
+
+    const product = firstRecords[0]!.url;
+    web.changePages([product]);
+    web.resetLogs();
+    const second = await runExample('recrawl-prices.mjs', [web.url('shop', '/'), crawlFile, out]);
+    expectPolite(web, 250);
+    expect(second).toContain(`changed ${product}`);
+    const pages = web.requestLog().filter((entry) => entry.path !== '/robots.txt');
+    expect(pages.filter((entry) => entry.status === 304).length).toBeGreaterThan(5);
+    expect(pages.filter((entry) => entry.status === 200).map((entry) => entry.origin + entry.path)).toEqual([product]);
+    const records = readFileSync(out, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { url: string; change: string });
+    expect(records.slice(firstRecords.length)).toEqual([expect.objectContaining({ url: product, change: 'changed' })]);
+  });
+
   it('usage-aware-crawl.mjs collects for AI training what the usage web allows: reserved pages are never requested (robots.txt lines, tdmrep.json) or never handled (headers, meta)', async () => {
     const web = await startUsageWeb();
     webs.push(web);
