@@ -24,10 +24,12 @@
 //   latest Retry-After or backoff a settle gave. It only rises, and `ready_at` is never set
 //   before it (the FrontierStore contract's `hostNotBefore`).
 // - Recrawls (migration 4): `last_fetch` is the JSON `LastFetch` a completion left (null: none),
-//   `due_at` its `dueAt`, apart so that `urls_due` can index it. That index holds only done URLs
-//   with a due time, so `reopenDue` reads the k due ones in O(log n + k), and completing or
-//   adding a URL that has no `LastFetch` never writes it. A reopened URL is queued like a retried
-//   one (at the tail); it keeps its `last_fetch`, which a claim returns as `entry.revisit`.
+//   `due_at` its `dueAt` and `fetched_at` its `fetchedAt`, apart so that `urls_due` and
+//   `urls_fetched` can index them. Those indexes hold only done URLs with a `LastFetch`, so
+//   `reopenDue` reads the k due ones (by `dueBefore`, then by `fetchedBefore`) in O(log n + k),
+//   and completing or adding a URL that has no `LastFetch` never writes them. A sitemap's hints
+//   move `due_at`, never `fetched_at`. A reopened URL is queued like a retried one (at the tail);
+//   it keeps its `last_fetch`, which a claim returns as `entry.revisit`.
 //
 // A migration is appended, never edited: a file records the ones it had applied, and older code
 // refuses a file that has more than it knows.
@@ -107,7 +109,9 @@ const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE urls ADD COLUMN last_fetch TEXT;
   ALTER TABLE urls ADD COLUMN due_at INTEGER;
+  ALTER TABLE urls ADD COLUMN fetched_at INTEGER;
   CREATE INDEX urls_due ON urls (due_at) WHERE state = 2 AND due_at IS NOT NULL;
+  CREATE INDEX urls_fetched ON urls (fetched_at) WHERE state = 2 AND fetched_at IS NOT NULL;
   `,
 ];
 

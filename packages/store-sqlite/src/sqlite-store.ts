@@ -111,7 +111,7 @@ class SqliteStore implements SqliteFrontierStore {
   private readonly transactClaim: (now: number, leaseMs: number) => ClaimResult;
   private readonly transactEnd: (leaseId: string, how: LeaseEnd, settle: Settle) => void;
   private readonly transactComplete: (leaseId: string, options: CompleteOptions) => AddOutcome[];
-  private readonly transactReopen: (dueBefore: number, limit: number) => number;
+  private readonly transactReopen: (dueBefore: number, fetchedBefore: number | undefined, limit: number) => number;
   private readonly transactPolicy: (hostKey: string, policy: PolicyChange) => void;
 
   readonly reclaimedLeases: number;
@@ -136,7 +136,9 @@ class SqliteStore implements SqliteFrontierStore {
       this.endLease(leaseId, 'complete', options, options.lastFetch);
       return added;
     });
-    this.transactReopen = immediate(db, (dueBefore: number, limit: number) => this.reopenNow(dueBefore, limit));
+    this.transactReopen = immediate(db, (dueBefore: number, fetchedBefore: number | undefined, limit: number) =>
+      this.reopenNow(dueBefore, fetchedBefore, limit),
+    );
     this.transactPolicy = immediate(db, (hostKey: string, policy: PolicyChange) => {
       const host = this.hostSlot(hostKey);
       this.s.hostPolicy.run(policy.delayMs ?? null, policy.maxInFlight ?? null, policy.readyAt ?? null, host.id);
@@ -164,10 +166,10 @@ class SqliteStore implements SqliteFrontierStore {
     return this.transactComplete(leaseId, options);
   }
 
-  async reopenDue({ dueBefore, limit }: ReopenRequest): Promise<number> {
+  async reopenDue({ dueBefore, fetchedBefore, limit }: ReopenRequest): Promise<number> {
     if (!(limit >= 1)) return 0;
     // LIMIT -1: no limit.
-    return this.transactReopen(dueBefore, Number.isFinite(limit) ? Math.floor(limit) : -1);
+    return this.transactReopen(dueBefore, fetchedBefore, Number.isFinite(limit) ? Math.floor(limit) : -1);
   }
 
   async release(leaseId: string, options: Settle = {}): Promise<void> {
@@ -291,20 +293,31 @@ class SqliteStore implements SqliteFrontierStore {
     this.s.setLastFetch.run(JSON.stringify(next), next.dueAt, id);
   }
 
-  /** Due done URLs, the most overdue first, back at the tails of their queues (as a retry). */
-  private reopenNow(dueBefore: number, limit: number): number {
-    const due = this.s.dueUrls.all(dueBefore, limit);
-    if (due.length === 0) return 0;
+  /**
+   * Due done URLs, the most overdue first, back at the tails of their queues (as a retry); then,
+   * if the limit leaves room, done URLs fetched before `fetchedBefore`, the longest ago first.
+   * (Those of the first pass are queued again by then, so the second does not take them twice.)
+   * `limit` -1: no limit.
+   */
+  private reopenNow(dueBefore: number, fetchedBefore: number | undefined, limit: number): number {
     const appender = this.queues.appender();
     const perHost = new Map<number, number>();
-    for (const { id, host_id, priority } of due) {
-      this.s.urlReopened.run(id);
-      appender.append(host_id, priority, id);
-      perHost.set(host_id, (perHost.get(host_id) ?? 0) + 1);
+    const reopen = (rows: readonly { id: number; host_id: number; priority: number }[]): number => {
+      for (const { id, host_id, priority } of rows) {
+        this.s.urlReopened.run(id);
+        appender.append(host_id, priority, id);
+        perHost.set(host_id, (perHost.get(host_id) ?? 0) + 1);
+      }
+      return rows.length;
+    };
+    let reopened = reopen(this.s.dueUrls.all(dueBefore, limit));
+    if (fetchedBefore !== undefined && (limit < 0 || reopened < limit)) {
+      reopened += reopen(this.s.fetchedUrls.all(fetchedBefore, limit < 0 ? -1 : limit - reopened));
     }
+    if (reopened === 0) return 0;
     appender.flush();
     for (const [hostId, n] of perHost) this.s.hostReopened.run(n, n, hostId);
-    return due.length;
+    return reopened;
   }
 
   /** Expired leases (a worker that died or hung) put their URL back at the head of its queue. */
@@ -334,7 +347,9 @@ class SqliteStore implements SqliteFrontierStore {
     const host = { readyAt: hostReadyAt ?? null, notBefore: hostNotBefore ?? null, id: leased.host_id };
     if (how === 'complete') {
       if (lastFetch === undefined) this.s.urlDone.run(parsed.rowId);
-      else this.s.urlDoneFetched.run({ lastFetch: JSON.stringify(lastFetch), dueAt: lastFetch.dueAt, id: parsed.rowId });
+      else {
+        this.s.urlDoneFetched.run({ lastFetch: JSON.stringify(lastFetch), dueAt: lastFetch.dueAt, fetchedAt: lastFetch.fetchedAt, id: parsed.rowId });
+      }
       this.s.hostCompleted.run(host);
       return;
     }

@@ -51,11 +51,13 @@ export interface FrontierStatements {
   readonly earliestLeaseExpiry: Statement<[], { at: number | null }>;
   readonly leasedUrl: Statement<[number, string], { host_id: number; priority: number }>;
   readonly urlDone: Statement<[number]>;
-  readonly urlDoneFetched: Statement<[{ lastFetch: string; dueAt: number; id: number }]>;
+  readonly urlDoneFetched: Statement<[{ lastFetch: string; dueAt: number; fetchedAt: number; id: number }]>;
   readonly hostCompleted: Statement<[HostSettle]>;
   readonly urlRequeued: Statement<[{ retried: number; id: number }]>;
   readonly hostRequeued: Statement<[HostSettle]>;
   readonly dueUrls: Statement<[number, number], { id: number; host_id: number; priority: number }>;
+  /** Done URLs fetched before a time, whatever their due time (fetchedBefore, limit). */
+  readonly fetchedUrls: Statement<[number, number], { id: number; host_id: number; priority: number }>;
   readonly urlReopened: Statement<[number]>;
   /** done − n, queued + n (n, n, host id) */
   readonly hostReopened: Statement<[number, number, number]>;
@@ -76,6 +78,7 @@ export function prepareFrontierStatements(db: Database): FrontierStatements {
     hostAdded: p('UPDATE hosts SET added = ?, queued = queued + ? WHERE id = ?'),
     urlExists: p<[number, string], 1>('SELECT 1 FROM urls INDEXED BY urls_dedupe WHERE key_hash = ? AND key = ?').pluck(),
     knownUrl: p('SELECT id, last_fetch FROM urls INDEXED BY urls_dedupe WHERE key_hash = ? AND key = ?'),
+    // Hints move the due time, never the fetch time: fetched_at stays as the completion wrote it.
     setLastFetch: p('UPDATE urls SET last_fetch = ?, due_at = ? WHERE id = ?'),
     insertUrl: p(
       `INSERT INTO urls (key, key_hash, host_id, depth, priority, retries, kind, data, referrer, redirected_from, redirect_hops, request)
@@ -102,8 +105,8 @@ export function prepareFrontierStatements(db: Database): FrontierStatements {
     urlDone: p('UPDATE urls SET state = 2, lease_id = NULL, lease_expires_at = NULL WHERE id = ?'),
     // Apart from `urlDone` so that a completion without a LastFetch writes nothing more.
     urlDoneFetched: p(
-      `UPDATE urls SET state = 2, lease_id = NULL, lease_expires_at = NULL, last_fetch = @lastFetch, due_at = @dueAt
-       WHERE id = @id`,
+      `UPDATE urls SET state = 2, lease_id = NULL, lease_expires_at = NULL, last_fetch = @lastFetch, due_at = @dueAt,
+       fetched_at = @fetchedAt WHERE id = @id`,
     ),
     // A settle: the hold only rises, and the clock is never set before it. (Every right-hand side
     // reads the row as it was: `not_before` there is the old hold, so the new one is named too.)
@@ -124,6 +127,11 @@ export function prepareFrontierStatements(db: Database): FrontierStatements {
     dueUrls: p(
       `SELECT id, host_id, priority FROM urls INDEXED BY urls_due
        WHERE state = 2 AND due_at IS NOT NULL AND due_at < ? ORDER BY due_at LIMIT ?`,
+    ),
+    // The same by fetched_at: the longest unfetched first.
+    fetchedUrls: p(
+      `SELECT id, host_id, priority FROM urls INDEXED BY urls_fetched
+       WHERE state = 2 AND fetched_at IS NOT NULL AND fetched_at < ? ORDER BY fetched_at LIMIT ?`,
     ),
     // A revisit starts its attempts afresh; it joins its queue as the tail (no next).
     urlReopened: p('UPDATE urls SET state = 0, next_id = NULL, retries = NULL WHERE id = ?'),

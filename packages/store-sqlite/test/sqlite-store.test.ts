@@ -60,8 +60,8 @@ describe('createSqliteFrontierStore', () => {
     await before.close();
     // The file as schema 1 wrote it: hosts without not_before, one migration recorded.
     const raw = new Database(path);
-    raw.exec(`DROP INDEX urls_due; ALTER TABLE urls DROP COLUMN due_at; ALTER TABLE urls DROP COLUMN last_fetch;
-      ALTER TABLE hosts DROP COLUMN not_before; ALTER TABLE urls DROP COLUMN request; DELETE FROM schema_version WHERE version > 1`);
+    raw.exec(`DROP INDEX urls_due; DROP INDEX urls_fetched; ALTER TABLE urls DROP COLUMN due_at; ALTER TABLE urls DROP COLUMN fetched_at;
+      ALTER TABLE urls DROP COLUMN last_fetch; ALTER TABLE hosts DROP COLUMN not_before; ALTER TABLE urls DROP COLUMN request; DELETE FROM schema_version WHERE version > 1`);
     raw.close();
 
     const store = openStore(path, 1000, 2);
@@ -83,9 +83,10 @@ describe('createSqliteFrontierStore', () => {
     await before.add([entry('http://a.test/1', { label: 'L' }), entry('http://a.test/2'), entry('http://a.test/3')]);
     await before.complete((await before.claim({ now: 0, leaseMs: 60_000 })).lease!.id);
     await before.close();
-    // The file as schema 3 wrote it: urls without last_fetch and due_at, three migrations recorded.
+    // The file as schema 3 wrote it: urls without last_fetch, due_at and fetched_at, three migrations recorded.
     const raw = new Database(path);
-    raw.exec('DROP INDEX urls_due; ALTER TABLE urls DROP COLUMN due_at; ALTER TABLE urls DROP COLUMN last_fetch; DELETE FROM schema_version WHERE version > 3');
+    raw.exec(`DROP INDEX urls_due; DROP INDEX urls_fetched; ALTER TABLE urls DROP COLUMN due_at; ALTER TABLE urls DROP COLUMN fetched_at;
+      ALTER TABLE urls DROP COLUMN last_fetch; DELETE FROM schema_version WHERE version > 3`);
     raw.close();
 
     const store = openStore(path);
@@ -248,7 +249,9 @@ describe('createSqliteFrontierStore', () => {
             await sqlite[how](q, options);
           }
         } else if (op < 11) {
-          const request = { dueBefore: random(5) === 0 ? 1_500_000 : random(step * 10 + 10), limit: 1 + random(4) };
+          // fetchedBefore on a third of the calls: every fetchedAt is unique too (step × 10).
+          const fetchedBefore = random(3) === 0 ? { fetchedBefore: random(step * 10 + 10) } : {};
+          const request = { dueBefore: random(5) === 0 ? 1_500_000 : random(step * 10 + 10), ...fetchedBefore, limit: 1 + random(4) };
           expect(await sqlite.reopenDue(request), `step ${step}`).toBe(await memory.reopenDue(request));
         } else {
           now += random(800);
