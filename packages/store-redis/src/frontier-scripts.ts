@@ -8,9 +8,9 @@
 // and where a dead worker's URLs survive it.
 //
 // Every script takes the crawl's fixed keys as KEYS (meta, ready, hosts, leases, seen, workers,
-// lastFetch, fetched, due) and, as ARGV[1..5], the key prefix, the crawl marker the worker saw
-// when it opened the crawl, the worker's id, its registration TTL and its heartbeat period; it
-// builds per-host, per-lease and per-worker keys from the prefix. All of them carry the crawl's
+// lastFetch, fetched, due, fetchedAt) and, as ARGV[1..5], the key prefix, the crawl marker the
+// worker saw when it opened the crawl, the worker's id, its registration TTL and its heartbeat
+// period; it builds per-host, per-lease and per-worker keys from the prefix. All of them carry the crawl's
 // `{hash tag}`, so in Redis Cluster they share the slot of the declared keys. Times are integer
 // ms since the epoch, passed and stored as decimal strings (Lua's tostring would round them to
 // 14 digits). See keys.ts for the layout and queue-score.ts for the order.
@@ -30,7 +30,8 @@
 // down or unreachable, or every worker was stopped) does not count against anybody.
 //
 // Revisits. A URL completed with a LastFetch keeps it (lastFetch), the entry to queue again
-// (fetched) and, while done, its due time (due); reopenDue queues it again with the LastFetch
+// (fetched) and, while done, its due time (due) and its fetch time (fetchedAt: always the same
+// members as due; hints move only due's score); reopenDue queues it again with the LastFetch
 // appended to the member (entry-codec.ts), so that retry, release and expiry carry it untouched.
 // LastFetch JSON is never re-encoded by cjson (it keeps 14 significant digits): the scripts only
 // move its text, and rewrite the two fields hints change (see applyHints).
@@ -50,7 +51,7 @@ const DEFINITIONS = `
 if redis.replicate_commands then redis.replicate_commands() end
 local P, CRAWL, ME, TTL, BEAT_MS = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5])
 local META, READY, HOSTS, LEASES, SEEN, WORKERS = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
-local LAST, FETCHED, DUE = KEYS[7], KEYS[8], KEYS[9]
+local LAST, FETCHED, DUE, FETCHED_AT = KEYS[7], KEYS[8], KEYS[9], KEYS[10]
 local STEP = ${PRIORITY_STEP}
 local SLOT_BASE = ${SLOT_BASE}
 local function qk(h) return P .. 'q:' .. h end
@@ -62,6 +63,14 @@ local function int(n) return string.format('%.0f', n) end
 local function exact(n) return string.format('%.17g', n) end
 -- The dueAt of a LastFetch record (entry-codec.ts): its first line, as the worker wrote it.
 local function dueOf(record) return string.sub(record, 1, string.find(record, '\\n', 1, true) - 1) end
+-- The fetchedAt of a LastFetch record, exactly (cjson decodes a number to the same double).
+local function fetchedAtOf(record)
+  local a = string.find(record, '\\n', 1, true)
+  local b = string.find(record, '\\n', a + 1, true)
+  local n = tonumber(cjson.decode(string.sub(record, b + 1)).fetchedAt)
+  if n then return exact(n) end
+  return nil
+end
 local function redisNow()
   local t = redis.call('TIME')
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -339,9 +348,9 @@ return { known, int(nextAt) }
  * LastFetch record, '' = none). Returns 1, or 0 when the lease is gone (no effect).
  */
 const SETTLE_LEASE = `
--- A done URL keeps the LastFetch given, else the one it had; with one, it waits in DUE. Only a
--- reopened URL (a member with a record) can have one already: a URL without the record and
--- without a new one costs no lookup.
+-- A done URL keeps the LastFetch given, else the one it had; with one, it waits in DUE and
+-- FETCHED_AT. Only a reopened URL (a member with a record) can have one already: a URL without
+-- the record and without a new one costs no lookup.
 local function remember(h, member, priority, given)
   local space = string.find(member, ' ', 1, true)
   local newline = string.find(member, '\\n', space + 1, true)
@@ -359,6 +368,8 @@ local function remember(h, member, priority, given)
     redis.call('HSET', FETCHED, key, int(priority) .. ' ' .. #h .. ' ' .. h .. json)
   end
   redis.call('ZADD', DUE, dueOf(record), key)
+  local fetchedAt = fetchedAtOf(record)
+  if fetchedAt then redis.call('ZADD', FETCHED_AT, fetchedAt, key) end
 end
 
 local function settleLease(id, how, readyAtArg, notBeforeArg, lastFetchArg)
@@ -417,28 +428,40 @@ return out
 `;
 
 /**
- * reopenDue — ARGV: head, dueBefore (exclusive; '+inf' = no bound), most to reopen (-1 = no bound).
- * Done URLs due before then go back to the tail of their hosts' queues (as a retry does), their
- * retry count reset and their LastFetch record appended (the claim's `revisit`). Returns how many.
+ * reopenDue — ARGV: head, dueBefore (exclusive; '' = none, '+inf' = no bound), most to reopen
+ * (-1 = no bound), fetchedBefore (exclusive; '' = none, '+inf' = no bound).
+ * Done URLs due before dueBefore, then done URLs fetched before fetchedBefore whatever their due
+ * time, go back to the tail of their hosts' queues (as a retry does), their retry count reset and
+ * their LastFetch record appended (the claim's `revisit`). A reopened URL leaves both DUE and
+ * FETCHED_AT, so it is reopened once; the limit counts both kinds. Returns how many.
  */
 const REOPEN_DUE = `${PRELUDE}
+local limit = tonumber(ARGV[7])
 local touched, reopened = {}, 0
-for _, key in ipairs(redis.call('ZRANGEBYSCORE', DUE, '-inf', '(' .. ARGV[6], 'LIMIT', 0, tonumber(ARGV[7]))) do
-  redis.call('ZREM', DUE, key)
-  local stored, record = redis.call('HGET', FETCHED, key), redis.call('HGET', LAST, key)
-  if stored and record then
-    -- <queue priority> <length of host key> <host key><entry JSON>
-    local s1 = string.find(stored, ' ', 1, true)
-    local s2 = string.find(stored, ' ', s1 + 1, true)
-    local length = tonumber(string.sub(stored, s1 + 1, s2 - 1))
-    local h = string.sub(stored, s2 + 1, s2 + length)
-    pushBack(h, ' ' .. string.sub(stored, s2 + length + 1) .. '\\n' .. record, tonumber(string.sub(stored, 1, s1 - 1)))
-    redis.call('HINCRBY', hk(h), 'n', -1)
-    redis.call('HINCRBY', META, 'done', -1)
-    touched[h] = true
-    reopened = reopened + 1
+local function reopenFrom(set, before)
+  if before == '' or (limit >= 0 and reopened >= limit) then return end
+  local count = -1
+  if limit >= 0 then count = limit - reopened end
+  for _, key in ipairs(redis.call('ZRANGEBYSCORE', set, '-inf', '(' .. before, 'LIMIT', 0, count)) do
+    redis.call('ZREM', DUE, key)
+    redis.call('ZREM', FETCHED_AT, key)
+    local stored, record = redis.call('HGET', FETCHED, key), redis.call('HGET', LAST, key)
+    if stored and record then
+      -- <queue priority> <length of host key> <host key><entry JSON>
+      local s1 = string.find(stored, ' ', 1, true)
+      local s2 = string.find(stored, ' ', s1 + 1, true)
+      local length = tonumber(string.sub(stored, s1 + 1, s2 - 1))
+      local h = string.sub(stored, s2 + 1, s2 + length)
+      pushBack(h, ' ' .. string.sub(stored, s2 + length + 1) .. '\\n' .. record, tonumber(string.sub(stored, 1, s1 - 1)))
+      redis.call('HINCRBY', hk(h), 'n', -1)
+      redis.call('HINCRBY', META, 'done', -1)
+      touched[h] = true
+      reopened = reopened + 1
+    end
   end
 end
+reopenFrom(DUE, ARGV[6])
+reopenFrom(FETCHED_AT, ARGV[8])
 for h in pairs(touched) do reschedule(h) end
 return reopened
 `;
@@ -498,11 +521,11 @@ export const FRONTIER_SCRIPTS = {
 } as const;
 
 /** Keys every frontier script declares (see `frontierKeys`). */
-export const FRONTIER_SCRIPT_KEY_COUNT = 9;
+export const FRONTIER_SCRIPT_KEY_COUNT = 10;
 
 type Arg = string | number;
 
-/** The scripts as ioredis commands: the nine fixed keys, then the ARGV above. */
+/** The scripts as ioredis commands: the ten fixed keys, then the ARGV above. */
 export interface FrontierCommands {
   politelyFrontierInit(...args: Arg[]): Promise<[string, number]>;
   politelyFrontierBeat(...args: Arg[]): Promise<number>;

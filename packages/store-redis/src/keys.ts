@@ -18,6 +18,8 @@
 //                               with a LastFetch, as reopenDue queues it again (a done URL is in no queue or lease)
 //   <prefix>due           ZSET  dedupe key → its LastFetch's dueAt (ms), for DONE URLs only (a reopened URL
 //                               leaves it until it is done again)
+//   <prefix>fetchedAt     ZSET  dedupe key → its LastFetch's fetchedAt (ms): the same members as due, for
+//                               reopenDue's fetchedBefore (hints change due's score, never this one)
 //   <prefix>data          HASH  the crawl's metadata: key → JSON value (saveMetadata; the crawler's cookie jar)
 //   <prefix>workers       ZSET  worker id → the end of its registration (Redis time, ms; 0 = closed)
 //   <prefix>wl:<workerId> SET   the worker's lease ids
@@ -64,6 +66,7 @@ export function frontierKeys(prefix: string): readonly string[] {
     `${prefix}lastFetch`,
     `${prefix}fetched`,
     `${prefix}due`,
+    `${prefix}fetchedAt`,
   ];
 }
 

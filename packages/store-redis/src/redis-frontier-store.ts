@@ -234,14 +234,20 @@ class Store implements RedisFrontierStore {
     return outcomes;
   }
 
-  async reopenDue({ dueBefore, limit }: ReopenRequest): Promise<number> {
+  async reopenDue({ dueBefore, fetchedBefore = -Infinity, limit }: ReopenRequest): Promise<number> {
     if (typeof dueBefore !== 'number' || Number.isNaN(dueBefore)) throw new PolitelyError('ERR_INVALID_INPUT', `reopenDue: dueBefore must be a number of ms, got ${String(dueBefore)}`);
+    if (typeof fetchedBefore !== 'number' || Number.isNaN(fetchedBefore)) {
+      throw new PolitelyError('ERR_INVALID_INPUT', `reopenDue: fetchedBefore must be a number of ms, got ${String(fetchedBefore)}`);
+    }
     if (!(limit === Infinity || (Number.isInteger(limit) && limit >= 0))) {
       throw new PolitelyError('ERR_INVALID_INPUT', `reopenDue: limit must be an integer ≥ 0, got ${String(limit)}`);
     }
-    if (limit === 0 || dueBefore === -Infinity) return 0;
-    const bound = dueBefore === Infinity ? '+inf' : String(dueBefore);
-    return Number(await this.call('reopenDue', () => this.commands.politelyFrontierReopenDue(...this.head(), bound, limit === Infinity ? -1 : limit)));
+    if (limit === 0 || (dueBefore === -Infinity && fetchedBefore === -Infinity)) return 0;
+    return Number(
+      await this.call('reopenDue', () =>
+        this.commands.politelyFrontierReopenDue(...this.head(), scoreBound(dueBefore), limit === Infinity ? -1 : limit, scoreBound(fetchedBefore)),
+      ),
+    );
   }
 
   release(leaseId: string, options: Settle = {}): Promise<void> {
@@ -442,11 +448,18 @@ class Store implements RedisFrontierStore {
   }
 }
 
-/** A LastFetch as the scripts take it ('' = none); its dueAt becomes a ZSET score, so it must be finite. */
+/** A LastFetch as the scripts take it ('' = none); its dueAt and fetchedAt become ZSET scores, so they must be finite. */
 function lastFetchArg(last: LastFetch | undefined): string {
   if (last === undefined) return '';
   time('complete: lastFetch.dueAt', last.dueAt);
+  time('complete: lastFetch.fetchedAt', last.fetchedAt);
   return encodeLastFetch(last);
+}
+
+/** An exclusive upper bound of reopenDue as REOPEN_DUE takes it: '' = none (-Infinity), '+inf' = no bound. */
+function scoreBound(before: number): string {
+  if (before === -Infinity) return '';
+  return before === Infinity ? '+inf' : String(before);
 }
 
 /** A finite number of ms, or ERR_INVALID_INPUT. */
