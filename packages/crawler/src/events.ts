@@ -4,7 +4,7 @@ import type { UsagePurpose, UsageReport } from '@politely/core';
 import type { DatasetRecord } from './dataset/record-text.js';
 import type { SkipDetail } from './skip-reasons.js';
 import type { CrawlStats } from './stats.js';
-import type { PageChange } from './fetch/revalidation.js';
+import type { PageChange } from './frontier/last-fetch.js';
 
 export interface RequestEvent {
   readonly url: string;

@@ -49,9 +49,8 @@ export type {
 } from './frontier/frontier-store.js';
 export { lastFetchAfterHints } from './frontier/last-fetch.js';
 export { changeFrequencyOf } from './frontier/revisit-schedule.js';
-export type { PageChange } from './fetch/revalidation.js';
 export type { RevisitCounts, RevisitStats } from './stats.js';
-export type { LastFetch, RevisitHints, ChangeFrequency } from './frontier/last-fetch.js';
+export type { LastFetch, RevisitHints, ChangeFrequency, PageChange } from './frontier/last-fetch.js';
 export { TRACKING_QUERY_PARAMS } from './frontier/canonical-url.js';
 export type { CanonicalUrlOptions, QueryParamPattern } from './frontier/canonical-url.js';
 export type { TrapDetectionOptions, TrapCalendarOptions } from './frontier/trap-detector.js';

@@ -4,8 +4,7 @@ import type { CheerioAPI } from 'cheerio';
 import type { UsageReport } from '@politely/core';
 import type { PageRobotsDirectives } from './extract/meta-robots.js';
 import type { DatasetRecord } from './dataset/record-text.js';
-import type { PageChange } from './fetch/revalidation.js';
-import type { LastFetch } from './frontier/last-fetch.js';
+import type { LastFetch, PageChange } from './frontier/last-fetch.js';
 
 /** What a request carries for its handler: given when it is enqueued. */
 export interface RequestOptions {

@@ -5,7 +5,6 @@
 import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { LocalWebError } from './errors.js';
-import type { Resource } from './resource.js';
 
 /** What a web adds to every 200 it serves from one page: its modification time and a cache policy. */
 export interface Validators {
@@ -27,13 +26,13 @@ export function wholeSecond(ms: number): number {
 }
 
 // Resources are built once and sent many times: hash each body once.
-const tagCache = new WeakMap<Resource, string>();
+const tagCache = new WeakMap<{ readonly body: Buffer }, string>();
 
 /**
  * The resource's strong entity tag: 22 base64url characters (132 bits) of the SHA-256 of its
  * body. The gzip-encoded representation has other bytes, so it gets its own tag (`…-gzip"`).
  */
-export function entityTag(resource: Resource, gzipped: boolean): string {
+export function entityTag(resource: { readonly body: Buffer }, gzipped: boolean): string {
   let opaque = tagCache.get(resource);
   if (opaque === undefined) {
     opaque = createHash('sha256').update(resource.body).digest('base64url').slice(0, 22);

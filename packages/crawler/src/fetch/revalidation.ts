@@ -5,18 +5,8 @@
 
 import { createHash } from 'node:crypto';
 import CachePolicy from 'http-cache-semantics';
-import type { LastFetch } from '../frontier/last-fetch.js';
-
-/** What a fetch of a URL found, against its last fetch. */
-export type PageChange =
-  /** First fetch: nothing to compare with. */
-  | 'new'
-  /** A `304 Not Modified` answered the validators: no body came. */
-  | 'not-modified'
-  /** A full response whose body hashes as the last one did. */
-  | 'unchanged'
-  /** A full response with another body (or another status). */
-  | 'changed';
+import type { KeptValidators } from '../frontier/revisit-schedule.js';
+import type { LastFetch, PageChange } from '../frontier/last-fetch.js';
 
 /** The response headers a caching policy needs: the rest would only fill the store. */
 const CACHING_HEADERS = ['cache-control', 'expires', 'date', 'age', 'last-modified', 'etag', 'pragma', 'vary'] as const;
@@ -108,6 +98,22 @@ export function revalidate(url: string, last: LastFetch | undefined, answer: Fet
   let change: PageChange = 'new';
   if (last !== undefined) change = last.contentHash === contentHash && last.status === answer.status ? 'unchanged' : 'changed';
   return { change, policy, storable: policy.storable(), contentHash };
+}
+
+/** What the schedule needs of a revalidation: how long it is fresh, and the validators to keep. */
+export function scheduleFactsOf(revalidation: Revalidation): { readonly freshMs: number; readonly kept?: KeptValidators } {
+  if (!revalidation.storable) return { freshMs: 0 };
+  const headers = revalidation.policy.responseHeaders();
+  const etag = headers['etag'];
+  const lastModified = headers['last-modified'];
+  return {
+    freshMs: revalidation.policy.timeToLive(),
+    kept: {
+      ...(typeof etag === 'string' && etag !== '' ? { etag } : {}),
+      ...(typeof lastModified === 'string' && lastModified !== '' ? { lastModified } : {}),
+      cachePolicy: revalidation.policy.toObject() as unknown as Record<string, unknown>,
+    },
+  };
 }
 
 /**

@@ -5,10 +5,10 @@
 import type { HttpResponse } from '@politely/core';
 import type { CrawlerEmitter } from '../events.js';
 import type { FrontierEntry } from '../frontier/frontier-store.js';
-import type { LastFetch } from '../frontier/last-fetch.js';
+import type { LastFetch, PageChange } from '../frontier/last-fetch.js';
 import { nextLastFetch, type RevisitBounds } from '../frontier/revisit-schedule.js';
 import type { StatsRecorder } from '../stats.js';
-import { revalidate, type PageChange, type Revalidation } from './revalidation.js';
+import { revalidate, scheduleFactsOf, type Revalidation } from './revalidation.js';
 
 export interface RevisitStageSettings {
   readonly bounds: RevisitBounds;
@@ -44,10 +44,10 @@ export function reviewFetch(entry: FrontierEntry, response: HttpResponse, fetche
       });
     }
   }
+  const facts = { fetchedAt, status: response.status, bytes: response.body.length, change, contentHash: revalidation.contentHash, ...scheduleFactsOf(revalidation) };
   return {
     change,
     previous,
-    remember: (withheld) =>
-      nextLastFetch(previous, entry.hints ?? previous?.hints, { fetchedAt, status: response.status, bytes: response.body.length, revalidation, withheld }, settings.bounds),
+    remember: (withheld) => nextLastFetch(previous, entry.hints ?? previous?.hints, { ...facts, withheld }, settings.bounds),
   };
 }

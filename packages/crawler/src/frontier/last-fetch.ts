@@ -3,6 +3,17 @@
 // the URL's completion (FrontierStore.complete `lastFetch`); the store only keeps it, finds the
 // URLs that are due (`reopenDue`) and applies a sitemap's hints (`lastFetchAfterHints`).
 
+/** What a fetch of a URL found, against its last fetch. */
+export type PageChange =
+  /** First fetch: nothing to compare with. */
+  | 'new'
+  /** A `304 Not Modified` answered the validators: no body came. */
+  | 'not-modified'
+  /** A full response whose body hashes as the last one did. */
+  | 'unchanged'
+  /** A full response with another body (or another status). */
+  | 'changed';
+
 /** A sitemap's `<changefreq>` values (sitemaps.org). */
 export type ChangeFrequency = 'always' | 'hourly' | 'daily' | 'weekly' | 'monthly' | 'yearly' | 'never';
 

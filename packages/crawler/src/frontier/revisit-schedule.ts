@@ -3,8 +3,7 @@
 // stays the same and shrinks when it changes (the idea of Nutch's AdaptiveFetchSchedule); a
 // sitemap's `changefreq` caps it and its `lastmod` says whether the page changed since. Pure.
 
-import type { ChangeFrequency, LastFetch, RevisitHints } from './last-fetch.js';
-import type { PageChange, Revalidation } from '../fetch/revalidation.js';
+import type { ChangeFrequency, LastFetch, PageChange, RevisitHints } from './last-fetch.js';
 
 export interface RevisitBounds {
   /** The shortest interval (`revisitMinMs`). */
@@ -54,13 +53,28 @@ export function nextIntervalMs(last: LastFetch | undefined, change: PageChange, 
   return Math.round(Math.max(bounds.minMs, Math.min(interval, ceiling)));
 }
 
+/** The validators and caching policy a response allows keeping (none under `no-store`). */
+export interface KeptValidators {
+  readonly etag?: string;
+  readonly lastModified?: string;
+  /** http-cache-semantics' CachePolicy.toObject(). */
+  readonly cachePolicy: Readonly<Record<string, unknown>>;
+}
+
+/** What a fetch found, as the schedule needs it (fetch/revalidation.ts reads it off the response). */
 export interface FetchFacts {
   readonly fetchedAt: number;
   readonly status: number;
   /** Decoded body bytes received (0 for a 304). */
   readonly bytes: number;
-  readonly revalidation: Revalidation;
-  /** Why the page was kept from handlers last time (usage-reserved), to do the same on a 304. */
+  readonly change: PageChange;
+  /** How long the response stays fresh (RFC 9111), from the fetch; 0 for `no-cache`. */
+  readonly freshMs: number;
+  /** Undefined under `no-store`. */
+  readonly kept?: KeptValidators | undefined;
+  /** The body's hash (after a 304: the last one's). */
+  readonly contentHash?: string | undefined;
+  /** Why the page was kept from handlers (usage-reserved), to do the same on a 304. */
   readonly withheld?: string | undefined;
 }
 
@@ -70,27 +84,23 @@ export interface FetchFacts {
  * change since: not due until a sitemap says otherwise, or until `latestDueAt`.
  */
 export function nextLastFetch(last: LastFetch | undefined, hints: RevisitHints | undefined, facts: FetchFacts, bounds: RevisitBounds): LastFetch {
-  const { fetchedAt, revalidation } = facts;
-  const notModified = revalidation.change === 'not-modified' && last !== undefined;
-  const intervalMs = nextIntervalMs(last, revalidation.change, fetchedAt, bounds, hints?.changefreq);
+  const { fetchedAt, kept } = facts;
+  const notModified = facts.change === 'not-modified' && last !== undefined;
+  const intervalMs = nextIntervalMs(last, facts.change, fetchedAt, bounds, hints?.changefreq);
   const latestDueAt = fetchedAt + bounds.maxMs;
-  const freshMs = revalidation.storable ? revalidation.policy.timeToLive() : 0;
   const sitemapSaysSame = hints?.lastmod !== undefined && hints.lastmod <= fetchedAt;
-  const dueAt = sitemapSaysSame ? latestDueAt : Math.min(latestDueAt, fetchedAt + Math.max(freshMs, intervalMs));
-  const headers = revalidation.policy.responseHeaders();
-  const etag = revalidation.storable ? headerOf(headers, 'etag') : undefined;
-  const lastModified = revalidation.storable ? headerOf(headers, 'last-modified') : undefined;
+  const dueAt = sitemapSaysSame ? latestDueAt : Math.min(latestDueAt, fetchedAt + Math.max(facts.freshMs, intervalMs));
   return {
     fetchedAt,
     status: notModified ? last.status : facts.status,
-    ...(etag === undefined ? {} : { etag }),
-    ...(lastModified === undefined ? {} : { lastModified }),
-    ...(revalidation.contentHash === undefined ? {} : { contentHash: revalidation.contentHash }),
+    ...(kept?.etag === undefined ? {} : { etag: kept.etag }),
+    ...(kept?.lastModified === undefined ? {} : { lastModified: kept.lastModified }),
+    ...(facts.contentHash === undefined ? {} : { contentHash: facts.contentHash }),
     bytes: notModified ? last.bytes : facts.bytes,
     intervalMs,
     dueAt,
     latestDueAt,
-    ...(revalidation.storable ? { cachePolicy: revalidation.policy.toObject() as unknown as Record<string, unknown> } : {}),
+    ...(kept === undefined ? {} : { cachePolicy: kept.cachePolicy }),
     ...(hints === undefined ? {} : { hints }),
     ...(facts.withheld === undefined ? {} : { withheld: facts.withheld }),
   };
@@ -111,9 +121,4 @@ export function tooSoonToRevisit(last: LastFetch | undefined, minMs: number, now
  */
 export function postponed(last: LastFetch, now: number): LastFetch {
   return { ...last, dueAt: Math.max(last.dueAt, now) };
-}
-
-function headerOf(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
-  const value = headers[name];
-  return typeof value === 'string' && value !== '' ? value : undefined;
 }

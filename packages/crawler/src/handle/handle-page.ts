@@ -22,8 +22,7 @@ import type { Router } from './routes.js';
 import type { Dataset } from '../dataset/dataset.js';
 import type { CrawlerEmitter } from '../events.js';
 import type { UsageKnown, UsageStage } from '../gate/usage-stage.js';
-import type { LastFetch } from '../frontier/last-fetch.js';
-import type { PageChange } from '../fetch/revalidation.js';
+import type { LastFetch, PageChange } from '../frontier/last-fetch.js';
 
 export interface HandlePageSettings {
   readonly options: Pick<ResolvedCrawlerOptions, 'productToken' | 'honorNofollow' | 'maxLinksPerPage' | 'followLinks' | 'followUnchangedLinks'>;

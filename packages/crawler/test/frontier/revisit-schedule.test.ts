@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { conditionalHeaders, revalidate } from '../../src/fetch/revalidation.js';
+import { conditionalHeaders, revalidate, scheduleFactsOf, type Revalidation } from '../../src/fetch/revalidation.js';
 import type { LastFetch } from '../../src/frontier/last-fetch.js';
 import { lastFetchAfterHints } from '../../src/frontier/last-fetch.js';
 import { changeFrequencyOf, nextIntervalMs, nextLastFetch, postponed } from '../../src/frontier/revisit-schedule.js';
@@ -10,10 +10,20 @@ const DAY = 24 * HOUR;
 const bounds = { minMs: 0, maxMs: 30 * DAY };
 const body = (text: string) => new TextEncoder().encode(text);
 
+/** The schedule's facts of a fetch at `fetchedAt` that `revalidation` judged. */
+const factsOf = (revalidation: Revalidation, fetchedAt: number, status: number, bytes: number) => ({
+  fetchedAt,
+  status,
+  bytes,
+  change: revalidation.change,
+  contentHash: revalidation.contentHash,
+  ...scheduleFactsOf(revalidation),
+});
+
 /** The memory of a first fetch at `at` of a response with `headers`. */
 function firstFetch(headers: Record<string, string>, at = Date.now(), text = 'hello'): LastFetch {
   const revalidation = revalidate(URL_A, undefined, { status: 200, headers, body: body(text) });
-  return nextLastFetch(undefined, undefined, { fetchedAt: at, status: 200, bytes: text.length, revalidation }, bounds);
+  return nextLastFetch(undefined, undefined, factsOf(revalidation, at, 200, text.length), bounds);
 }
 
 describe('revalidation', () => {
@@ -57,7 +67,7 @@ describe('revalidation', () => {
     const last = firstFetch({ etag: '"abc"', 'last-modified': 'Mon, 02 Nov 2026 10:00:00 GMT' }, t0, 'x'.repeat(5000));
     const revalidation = revalidate(URL_A, last, { status: 304, headers: { etag: '"abc"', 'cache-control': 'max-age=600' }, body: new Uint8Array() });
     const now = Date.now();
-    const next = nextLastFetch(last, undefined, { fetchedAt: now, status: 304, bytes: 0, revalidation }, bounds);
+    const next = nextLastFetch(last, undefined, factsOf(revalidation, now, 304, 0), bounds);
     expect(next).toMatchObject({ status: 200, bytes: 5000, contentHash: last.contentHash, etag: '"abc"', lastModified: 'Mon, 02 Nov 2026 10:00:00 GMT' });
     // Fresh for the 304's max-age; unchanged for a day, so the interval grew past it.
     expect(next.intervalMs).toBe(Math.round(DAY * 1.5));
@@ -105,7 +115,7 @@ describe('when a URL is due', () => {
   it('a sitemap lastmod at or before the fetch keeps it until latestDueAt; a later one makes it due', () => {
     const at = 1_000_000;
     const revalidation = revalidate(URL_A, undefined, { status: 200, headers: {}, body: body('x') });
-    const same = nextLastFetch(undefined, { lastmod: at - 1 }, { fetchedAt: at, status: 200, bytes: 1, revalidation }, bounds);
+    const same = nextLastFetch(undefined, { lastmod: at - 1 }, factsOf(revalidation, at, 200, 1), bounds);
     expect(same.dueAt).toBe(at + bounds.maxMs);
     expect(lastFetchAfterHints(same, { lastmod: at + 5 }).dueAt).toBe(at);
     expect(lastFetchAfterHints(same, { lastmod: at - 5 }).dueAt).toBe(same.latestDueAt);
