@@ -107,7 +107,8 @@ class PoliteCrawler implements Crawler {
     this.pageBudget = { started: 0, max: options.maxPages };
     const client = raw.httpClient ?? ownHttpClient(options);
     if (raw.httpClient === undefined) this.ownedClose.push(() => client.close());
-    this.store = raw.store ?? createMemoryFrontierStore({ defaultHostPolicy: { delayMs: options.minDelayMs, maxInFlight: options.perHostConcurrency } });
+    // A store of its own lives as long as this one crawl: nothing to remember for a recrawl.
+    this.store = raw.store ?? createMemoryFrontierStore({ defaultHostPolicy: { delayMs: options.minDelayMs, maxInFlight: options.perHostConcurrency }, rememberFetches: false });
     this.cookies = createCrawlCookies(options.cookies, this.store, (error) => this.fail(error));
     this.gate =
       raw.gate ??

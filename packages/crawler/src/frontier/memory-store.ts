@@ -26,6 +26,15 @@ export interface MemoryFrontierStoreOptions {
    * @default { delayMs: 0, maxInFlight: 1 }
    */
   readonly defaultHostPolicy?: Partial<HostPolicy>;
+  /**
+   * Keep what each fetch left (`CompleteOptions.lastFetch`: validators, hash, due time, a few
+   * hundred bytes per URL), so that a later crawl given this store with `recrawl` can revalidate.
+   * Off, a done URL costs no more than its dedupe key. The store a crawler makes for itself
+   * when given no `store` has it off: to recrawl in memory, create the store and pass it to each
+   * crawler.
+   * @default true
+   */
+  readonly rememberFetches?: boolean;
 }
 
 interface QueuedEntry {
@@ -89,6 +98,7 @@ class MemoryFrontierStore implements FrontierStore {
   private readonly byFetchedAt = new Heap<{ readonly at: number; readonly key: string; readonly version: number }>((a, b) => a.at < b.at);
   private readonly defaultDelayMs: number;
   private readonly defaultMaxInFlight: number;
+  private readonly rememberFetches: boolean;
   private sequence = 0;
   private releasedSequence = 0;
   private leaseCounter = 0;
@@ -98,6 +108,7 @@ class MemoryFrontierStore implements FrontierStore {
   constructor(options: MemoryFrontierStoreOptions) {
     this.defaultDelayMs = options.defaultHostPolicy?.delayMs ?? 0;
     this.defaultMaxInFlight = options.defaultHostPolicy?.maxInFlight ?? 1;
+    this.rememberFetches = options.rememberFetches ?? true;
   }
 
   async add(entries: readonly FrontierEntry[], options: AddOptions = {}): Promise<AddOutcome[]> {
@@ -228,6 +239,7 @@ class MemoryFrontierStore implements FrontierStore {
 
   /** A done URL's memory: the one given, else the one it had (a revisit that fetched nothing). */
   private remember(entry: FrontierEntry, given: LastFetch | undefined): void {
+    if (!this.rememberFetches) return;
     const key = dedupeKeyOf(entry);
     const known = this.fetched.get(key);
     const last = given ?? known?.last;
