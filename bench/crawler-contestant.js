@@ -1,6 +1,7 @@
 // One crawl by one contestant (politely or Crawlee's CheerioCrawler), alone in its process so
 // that its peak RSS and CPU time are its own (the fleet is served from another process). Started
-// with `fork` (IPC) by crawler-run.js and store-crawl.bench.js; argv[2] is the JSON job:
+// with `fork` (IPC) by crawler-run.js, store-crawl.bench.js and recrawl.bench.js; argv[2] is the
+// JSON job:
 //
 //   { contestant: 'politely' | 'crawlee', userAgent, productToken, seeds, maxPages, concurrency,
 //     perHostConcurrency (politely), sameDomainDelaySecs (Crawlee), storageDir (Crawlee),
@@ -8,6 +9,8 @@
 //     store?: { kind: 'memory' | 'sqlite' | 'redis', path?, redisUrl?, crawlId? } (politely:
 //       an explicit frontier store and robots cache of that kind, their calls counted; without
 //       it, the crawler's own default store),
+//     recrawl?: boolean (politely: createCrawler's `recrawl`, revisiting what the store holds as
+//       fetched with the validators it left; with a SQLite store, the same path reopens the file),
 //     stopWhen?: { origins, pages } }  — abort once `pages` distinct pages of `origins` are in
 //
 // It sends back { type: 'result', wallMs, cpuMs, gc, doneMs, handled, peakRssBytes, storeCalls, … }.
@@ -198,6 +201,7 @@ async function crawlWithPolitely() {
     // No floor of our own: the hosts' robots.txt Crawl-delay is the only pacing, as for Crawlee.
     minDelayMs: 0,
     maxPages: job.maxPages,
+    recrawl: job.recrawl === true,
     signal: controller.signal,
     handler: (page) => sawPage(page.finalUrl, page.status),
     ...(opened === undefined ? {} : { store: opened.store }),
@@ -207,7 +211,11 @@ async function crawlWithPolitely() {
   startClocks();
   try {
     const stats = await crawler.run();
-    return { baselineRss, own: { pages: stats.pages, requests: stats.requests, skipped: stats.skipped, errors: stats.errors, retries: stats.retries, aborted: stats.aborted } };
+    const { byHost: _byHost, ...revisits } = stats.revisits;
+    return {
+      baselineRss,
+      own: { pages: stats.pages, requests: stats.requests, byStatus: stats.byStatus, bytes: stats.bytes, skipped: stats.skipped, errors: stats.errors, retries: stats.retries, aborted: stats.aborted, revisits },
+    };
   } finally {
     await opened?.close();
   }

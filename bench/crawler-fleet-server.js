@@ -9,10 +9,18 @@
 //                                       paths; `server` is this process's own CPU time since
 //                                       'ready', to show that the fleet was not the bottleneck)
 //   ← { type: 'cpu' }                → sends { type: 'cpu', cpuMs } (CPU time since 'ready', cheaply)
+//   ← { type: 'change', share }      → changes round(share × public pages) pages of every fleet
+//                                       (web.changePages: new body, ETag and Last-Modified), spread
+//                                       evenly over the sorted page URLs, so the same options always
+//                                       change the same pages; sends { type: 'changed', urls }
+//   ← { type: 'reset' }              → forgets every fleet's request log (a second crawl is then
+//                                       measured alone); sends { type: 'reset' }
 //   ← { type: 'close' }              → closes every server and exits.
 //
 // Everything reported comes from the servers' own request logs, never from a crawler's stats.
-// A spec's `pageProfile: 'realistic'` serves pages of 20–60 KB instead of 2–5 KB.
+// A spec's `pageProfile: 'realistic'` serves pages of 20–60 KB instead of 2–5 KB. Every 200 carries
+// an ETag and a Last-Modified, a conditional request the client holds already is answered 304
+// without a body, and the report sums the body bytes the servers wrote (`bodyBytes` in the log).
 
 import { minGapMsByOrigin, startFleet, violations } from '@politely/local-web';
 
@@ -74,6 +82,7 @@ function reportOf(web, userAgent, gapThresholdMs) {
   const pagesByOrigin = {};
   for (const entry of pages) pagesByOrigin[entry.origin] = (pagesByOrigin[entry.origin] ?? 0) + 1;
   const userAgents = [...new Set(log.map((entry) => entry.userAgent ?? '(none)'))];
+  const sumBytes = (entries) => entries.reduce((sum, entry) => sum + entry.bodyBytes, 0);
   return {
     requests: log.length,
     robotsRequests: robots.length,
@@ -82,6 +91,11 @@ function reportOf(web, userAgent, gapThresholdMs) {
     distinctPages: distinct.size,
     repeatedRequests: pages.length - distinct.size,
     statusCounts,
+    // Body bytes written (as on the wire: gzip-encoded where the fleet gzips; 0 for a 304 or HEAD).
+    bodyBytes: sumBytes(log),
+    pageBodyBytes: sumBytes(pages),
+    robotsBodyBytes: sumBytes(robots),
+    conditionalPageRequests: pages.filter((entry) => entry.ifNoneMatch !== undefined || entry.ifModifiedSince !== undefined).length,
     pagesByOrigin,
     robotsViolations: violations(web, userAgent).length,
     minGapMs: gaps.size === 0 ? null : Math.min(...gaps.values()),
@@ -93,6 +107,13 @@ function reportOf(web, userAgent, gapThresholdMs) {
   };
 }
 
+/** About `share` of all public pages of every fleet, evenly spread over their sorted URLs (the same ones every time). */
+function pagesToChange(web, share) {
+  const urls = web.hosts.flatMap((host) => host.expectedAllowedPaths.map((path) => host.origin + path)).sort();
+  const count = Math.min(urls.length, Math.max(0, Math.round(share * urls.length)));
+  return Array.from({ length: count }, (_, i) => urls[Math.floor(((i + 0.5) * urls.length) / count)]);
+}
+
 process.on('message', async (message) => {
   if (message.type === 'report') {
     const cpu = process.cpuUsage(cpuAtReady);
@@ -101,6 +122,17 @@ process.on('message', async (message) => {
   } else if (message.type === 'cpu') {
     const cpu = process.cpuUsage(cpuAtReady);
     process.send({ type: 'cpu', cpuMs: (cpu.user + cpu.system) / 1000 });
+  } else if (message.type === 'change') {
+    const urls = [];
+    for (const web of webs) {
+      const chosen = pagesToChange(web, message.share);
+      web.changePages(chosen);
+      urls.push(...chosen);
+    }
+    process.send({ type: 'changed', urls });
+  } else if (message.type === 'reset') {
+    for (const web of webs) web.resetLogs();
+    process.send({ type: 'reset' });
   } else if (message.type === 'close') {
     await Promise.all(webs.map((web) => web.close()));
     process.exit(0);

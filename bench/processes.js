@@ -1,6 +1,7 @@
 // Child processes of the crawl benchmarks: the fleet server (crawler-fleet-server.js) and one
 // crawl (crawler-contestant.js), each in its own node process so that a crawler's CPU time and
-// peak RSS are its own. Shared by crawler-run.js, store-crawl.bench.js and fleet-serve.bench.js.
+// peak RSS are its own. Shared by crawler-run.js, store-crawl.bench.js, fleet-serve.bench.js and
+// recrawl.bench.js.
 
 import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -37,7 +38,8 @@ export function exitOf(child) {
 
 /**
  * Starts crawler-fleet-server.js with `fleets` (startFleet options, one per fleet). Resolves
- * with { fleets, pageBytes, report(userAgent), cpuMs(), close() } once every host listens.
+ * with { fleets, pageBytes, report(userAgent), cpuMs(), changePages(share), resetLogs(), close() }
+ * once every host listens.
  */
 export async function startFleetServer(fleets) {
   const child = fork(join(HERE, 'crawler-fleet-server.js'), [JSON.stringify(fleets)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: [] });
@@ -57,6 +59,18 @@ export async function startFleetServer(fleets) {
       const answer = onMessage(child, 'cpu', 30_000, 'fleet server');
       child.send({ type: 'cpu' });
       return (await answer).cpuMs;
+    },
+    /** Changes about `share` of every fleet's public pages (the same ones for the same fleet); resolves with their URLs. */
+    async changePages(share) {
+      const answer = onMessage(child, 'changed', 30_000, 'fleet server');
+      child.send({ type: 'change', share });
+      return (await answer).urls;
+    },
+    /** Forgets the servers' request logs: the next report covers only what comes after. */
+    async resetLogs() {
+      const answer = onMessage(child, 'reset', 30_000, 'fleet server');
+      child.send({ type: 'reset' });
+      await answer;
     },
     close: () => {
       const exited = exitOf(child);

@@ -15,6 +15,7 @@ const BENCHMARKS = [
   'sitemap-seeding.bench.js',
   'store-memory.bench.js',
   'store-crawl.bench.js',
+  'recrawl.bench.js',
   'dataset-write.bench.js',
   'redis-workers.bench.js',
 ];
