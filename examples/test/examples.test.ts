@@ -123,7 +123,7 @@ describe.concurrent('examples', () => {
     expect(pages.filter((entry) => entry.status === 200).map((entry) => entry.origin + entry.path)).toEqual([product]);
     const records = readFileSync(out, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { url: string; change: string });
     expect(records.slice(firstRecords.length)).toEqual([expect.objectContaining({ url: product, change: 'changed' })]);
-  });
+  }, 90_000); // two polite crawls of the shop (its Crawl-delay and the 250 ms minimum), about 14 s each
 
   it('usage-aware-crawl.mjs collects for AI training what the usage web allows: reserved pages are never requested (robots.txt lines, tdmrep.json) or never handled (headers, meta)', async () => {
     const web = await startUsageWeb();
