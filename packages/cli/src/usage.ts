@@ -116,6 +116,13 @@ export const CRAWL_USAGE = `Usage:
         --revisit-min DURATION     shortest revisit interval (default 0): ms, or 30s, 15m, 6h, 7d
         --revisit-max DURATION     longest a fetched URL waits for a recrawl, whatever its
                                    freshness, interval or sitemap say (default 30d)
+        --politeness-key KEY       host (default) | domain | ip: which requests share one clock,
+                                   delay and --per-host-concurrency: one host name, one
+                                   registrable domain (a.example.com with b.example.com), or one
+                                   server address (every name it hosts; names resolved once,
+                                   requests sent to that address). robots.txt stays per origin
+        --resolve NAME:ADDRESS     answer NAME with ADDRESS instead of DNS (repeatable), as curl's
+                                   --resolve; the SSRF guard still judges ADDRESS
       Ctrl-C stops cleanly: requests in flight end, outputs and the report are written, and the
       summary says what was kept (exit code 130).
 `;

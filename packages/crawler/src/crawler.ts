@@ -23,6 +23,7 @@ import { checkRequestData } from './frontier/request-data.js';
 import type { RequestOptions } from './page-context.js';
 import { resolveCrawlerOptions, type CrawlerOptions, type ResolvedCrawlerOptions } from './options.js';
 import { HostPoliteness } from './politeness/host-politeness.js';
+import { createPolitenessKeys, type PolitenessKeys } from './politeness/politeness-key.js';
 import type { PluginResourceKind } from './handle/run-processor.js';
 import { pluginContexts, type CrawlContext } from './plugin-context.js';
 import { UrlProcessor } from './pipeline/process-url.js';
@@ -69,9 +70,6 @@ export interface Crawler {
   readonly gate: RobotsGate;
 }
 
-/** The politeness key of a URL: its host name. One host, one clock, whatever scheme or port. */
-export const hostKeyOf = (url: URL): string => url.hostname;
-
 /** URLs `reopenDue` moves back to the queues per store call. */
 const REOPEN_BATCH = 1000;
 
@@ -96,6 +94,8 @@ class PoliteCrawler implements Crawler {
   /** The first error that ended the crawl (see isFatalCrawlError): `run()` rejects with it. */
   private fatal: { readonly error: unknown } | undefined;
   private readonly dataset: Dataset;
+  /** Which requests share a politeness clock (`politenessKey`). */
+  private readonly keys: PolitenessKeys;
   /** The outputs being opened (by `run()`, or a `push` before it). */
   private datasetOpened: Promise<void> | undefined;
   /** URLs `enqueue` added before `run()`: the store holding only these is not a resumed crawl. */
@@ -105,6 +105,7 @@ class PoliteCrawler implements Crawler {
     const options = resolveCrawlerOptions(raw);
     this.options = options;
     this.pageBudget = { started: 0, max: options.maxPages };
+    this.keys = createPolitenessKeys(options.politenessKey, undefined);
     const client = raw.httpClient ?? ownHttpClient(options);
     if (raw.httpClient === undefined) this.ownedClose.push(() => client.close());
     // A store of its own lives as long as this one crawl: nothing to remember for a recrawl.
@@ -119,7 +120,7 @@ class PoliteCrawler implements Crawler {
         maxBackoffMs: Math.max(1, options.backoffMaxMs),
         fetch: createCrawlerRobotsFetch(client, Math.min(options.requestTimeoutMs, 10_000), {
           onRequest: (url, startedAt) => {
-            const hostKey = hostKeyOf(url);
+            const hostKey = this.keys.knownKeyOf(url);
             this.recorder.requests++;
             this.recorder.robotsRequests++;
             this.emitter.emit('request', { url: url.href, hostKey, kind: 'robots', at: startedAt });
@@ -146,7 +147,7 @@ class PoliteCrawler implements Crawler {
       maxDepth: options.maxDepth,
       maxPagesPerHost: options.maxPagesPerHost,
       trapDetection: options.trapDetection,
-      hostKeyOf,
+      hostKeyOf: (url) => this.keys.keyOf(url),
       onSkip: (url, skip, referrer) => this.reporter.skip(url, skip, referrer),
       disallowedByKnownRobots: createKnownRobotsCheck(this.gate, options.robotsTokens.length > 1 ? options.robotsTokens : options.userAgent),
       // A handler's page.enqueue: the loop may be waiting for the page to settle; it need not.

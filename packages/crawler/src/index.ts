@@ -49,6 +49,8 @@ export type {
 } from './frontier/frontier-store.js';
 export { lastFetchAfterHints } from './frontier/last-fetch.js';
 export { changeFrequencyOf } from './frontier/revisit-schedule.js';
+export { POLITENESS_KEY_MODES } from './politeness/politeness-key.js';
+export type { PolitenessKeyMode } from './politeness/politeness-key.js';
 export type { RevisitCounts, RevisitStats } from './stats.js';
 export type { LastFetch, RevisitHints, ChangeFrequency, PageChange } from './frontier/last-fetch.js';
 export { TRACKING_QUERY_PARAMS } from './frontier/canonical-url.js';

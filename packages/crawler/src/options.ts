@@ -12,6 +12,7 @@ import type { PageHandler, RouteHandlers } from './page-context.js';
 import { CRAWLER_SKIP_REASONS } from './skip-reasons.js';
 import type { CrawlerPlugin } from './plugin.js';
 import { resolveOutputs, type OutputOptions, type ResolvedOutput } from './dataset/output-options.js';
+import { POLITENESS_KEY_MODES, type PolitenessKeyMode } from './politeness/politeness-key.js';
 
 /** A seed with its own priority. */
 export interface SeedRequest {
@@ -278,6 +279,18 @@ export interface CrawlerOptions {
    * @default false
    */
   readonly followUnchangedLinks?: boolean;
+  /**
+   * Which requests share one politeness clock — its delay, its per-key concurrency
+   * (`perHostConcurrency`), Retry-After and backoff: `host`, the URL's host name; `domain`, its
+   * registrable domain (`a.example.com` and `b.example.com` are one key; the public suffix list's
+   * ICANN section, through tldts, so one platform's tenants such as `a.github.io` and
+   * `b.github.io` share one too); `ip`, the address its host name resolves to (every site a shared
+   * server hosts is one key). In `ip` mode a name is resolved when its URLs are queued, through the
+   * SSRF guard, cached within its DNS TTL (bounded), and its requests connect to that address.
+   * robots.txt stays per origin; the key's delay is the largest that any of its origins asks for.
+   * @default 'host'
+   */
+  readonly politenessKey?: PolitenessKeyMode;
 }
 
 export interface ResolvedCrawlerOptions
@@ -367,7 +380,17 @@ export function resolveCrawlerOptions(options: CrawlerOptions): ResolvedCrawlerO
     robotsTokens: resolveRobotsTokens(token, options.robotsTokens),
     tdmrepCacheMs: check.durationMs('tdmrepCacheMs', options.tdmrepCacheMs, 86_400_000),
     ...resolveRevisits(options),
+    politenessKey: resolvePolitenessKey(options),
   };
+}
+
+function resolvePolitenessKey(options: CrawlerOptions): PolitenessKeyMode {
+  const mode = options.politenessKey ?? 'host';
+  if (!POLITENESS_KEY_MODES.includes(mode)) check.fail(`politenessKey must be one of ${POLITENESS_KEY_MODES.join(', ')}, got ${JSON.stringify(mode)}`);
+  if (mode === 'ip' && options.proxy !== undefined) {
+    check.fail("politenessKey 'ip' cannot be used with a proxy: the proxy resolves host names itself, so the crawler cannot connect to the address it keys by");
+  }
+  return mode;
 }
 
 function resolveRevisits(options: CrawlerOptions): Pick<ResolvedCrawlerOptions, 'recrawl' | 'revisitMinMs' | 'revisitMaxMs' | 'followUnchangedLinks'> {

@@ -1,9 +1,10 @@
 // `politely crawl`'s command line: parsed with node:util parseArgs, every value checked once,
 // every mistake a one-line usage error that names the option and the value.
 
+import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
 import { ALL_USAGE_PURPOSES, isUsagePurpose, parseCidr, productToken, type UsagePurpose } from '@politely/core';
-import type { ScopeMode } from '@politely/crawler';
+import { POLITENESS_KEY_MODES, type PolitenessKeyMode, type ScopeMode } from '@politely/crawler';
 import { CliError } from '../cli-error.js';
 import { parseHttpUrl } from '../input/http-url.js';
 import { durationOption, wholeNumberOption } from '../input/parse-number.js';
@@ -59,6 +60,10 @@ export interface CrawlCommandOptions extends EgressOptions {
   /** `--revisit-min`, `--revisit-max`: the revisit interval's bounds (ms); undefined: the crawler's defaults. */
   readonly revisitMinMs: number | undefined;
   readonly revisitMaxMs: number | undefined;
+  /** `--politeness-key host|domain|ip`: which requests share one politeness clock. */
+  readonly politenessKey: PolitenessKeyMode;
+  /** `--resolve NAME:ADDRESS` (repeatable): host names answered without DNS, as curl's --resolve. */
+  readonly resolve: ReadonlyMap<string, string>;
 }
 
 /** The longest revisit bound the command line takes: ten years. */
@@ -97,6 +102,8 @@ const OPTIONS = {
   recrawl: { type: 'boolean' },
   'revisit-min': { type: 'string' },
   'revisit-max': { type: 'string' },
+  'politeness-key': { type: 'string' },
+  resolve: { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -137,6 +144,8 @@ export function parseCrawlOptions(args: readonly string[]): CrawlCommandOptions 
   }
   return {
     userAgent: values.ua,
+    politenessKey: oneOf('--politeness-key', values['politeness-key'] ?? 'host', POLITENESS_KEY_MODES),
+    resolve: resolveOption(values.resolve ?? []),
     recrawl,
     revisitMinMs,
     revisitMaxMs,
@@ -222,4 +231,20 @@ export function parseStore(value: string | undefined): StoreSpec {
   }
   if (/^rediss?:\/\//.test(value)) return { kind: 'redis', url: value };
   throw new CliError(`crawl: --store: expected memory, sqlite:FILE or redis://HOST:PORT/DB, got ${quoteInput(value)}`);
+}
+
+/** `--resolve NAME:ADDRESS`, repeatable: each name once, each address an IP address. */
+function resolveOption(values: readonly string[]): ReadonlyMap<string, string> {
+  const pins = new Map<string, string>();
+  for (const value of values) {
+    const colon = value.indexOf(':');
+    const name = colon < 0 ? '' : value.slice(0, colon).trim().toLowerCase();
+    const address = colon < 0 ? '' : value.slice(colon + 1).trim().replace(/^\[|\]$/g, '');
+    if (name === '' || isIP(address) === 0 || isIP(name) !== 0) {
+      throw new CliError(`crawl: --resolve: expected NAME:ADDRESS, a host name and the IP address to use for it (e.g. shop.test:127.0.0.5), got ${quoteInput(value)}`);
+    }
+    if (pins.has(name) && pins.get(name) !== address) throw new CliError(`crawl: --resolve: ${quoteInput(name)} is given two addresses`);
+    pins.set(name, address);
+  }
+  return pins;
 }

@@ -2,6 +2,7 @@
 // with a reason, reported through `onSkip`, never an exception.
 
 import type { RevisitHints } from './last-fetch.js';
+import type { KeyVerdict } from '../politeness/politeness-key.js';
 import { canonicalizeUrl, resolveCanonicalUrlOptions, type CanonicalUrlFailureReason, type CanonicalUrlOptions } from './canonical-url.js';
 import type { AddOptions, AddOutcome, FrontierEntry, FrontierStore } from './frontier-store.js';
 import type { ScopePredicate } from './scope.js';
@@ -41,8 +42,11 @@ export interface FrontierSettings {
   readonly maxPagesPerHost: number;
   /** The trap heuristic, or null when it is off. Requests that skip the scope check skip it too. */
   readonly trapDetection?: ResolvedTrapDetection | null;
-  /** The politeness key of a URL: requests with one key share one host clock. */
-  readonly hostKeyOf: (url: URL) => string;
+  /**
+   * The politeness key of a URL: requests with one key share one host clock (politeness-key.ts);
+   * or the skip of a URL that can have none (its host resolves to a refused address).
+   */
+  readonly hostKeyOf: (url: URL) => KeyVerdict | Promise<KeyVerdict>;
   readonly onSkip: (url: string, skip: SkipDetail, referrer: string | undefined) => void;
   /**
    * The `robots` skip (with its deciding rule) when the origin's robots.txt is already known
@@ -88,8 +92,15 @@ export function createFrontier(settings: FrontierSettings): Frontier {
     async admit(requests) {
       const entries: FrontierEntry[] = [];
       for (const request of requests) {
-        const entry = admit(request);
-        if (entry === null) continue;
+        const admitted = admit(request);
+        if (admitted === null) continue;
+        const verdict = settings.hostKeyOf(admitted.url);
+        const keyed = 'key' in verdict ? verdict : await verdict;
+        if ('skip' in keyed) {
+          settings.onSkip(admitted.entry.url, keyed.skip, admitted.entry.referrer);
+          continue;
+        }
+        const entry: FrontierEntry = { ...admitted.entry, hostKey: keyed.key };
         // A URL that robots.txt is already known to refuse never waits for its host's turn.
         const refusal = isPage(entry) ? await settings.disallowedByKnownRobots?.(new URL(entry.url)) : undefined;
         if (refusal !== undefined) settings.onSkip(entry.url, refusal, entry.referrer);
@@ -111,7 +122,8 @@ export function createFrontier(settings: FrontierSettings): Frontier {
   };
   return frontier;
 
-  function admit(request: FrontierRequest): FrontierEntry | null {
+  /** The entry for a request that passes every rule, but its key; with its parsed URL. */
+  function admit(request: FrontierRequest): { readonly entry: Omit<FrontierEntry, 'hostKey'>; readonly url: URL } | null {
     const canonical = canonicalizeUrl(request.url, canonicalOptions);
     if (!canonical.ok) {
       settings.onSkip(request.url, { reason: CANONICAL_FAILURE[canonical.reason], detail: canonical.message }, request.referrer);
@@ -132,9 +144,8 @@ export function createFrontier(settings: FrontierSettings): Frontier {
       settings.onSkip(canonical.url, { reason: 'depth', detail: `depth ${request.depth} > maxDepth ${settings.maxDepth}` }, request.referrer);
       return null;
     }
-    return {
+    const entry = {
       url: canonical.url,
-      hostKey: settings.hostKeyOf(url),
       depth: request.depth,
       priority: request.priority ?? 0,
       ...(request.referrer === undefined ? {} : { referrer: request.referrer }),
@@ -147,6 +158,7 @@ export function createFrontier(settings: FrontierSettings): Frontier {
       ...(request.headers === undefined ? {} : { headers: request.headers }),
       ...(request.hints === undefined ? {} : { hints: request.hints }),
     };
+    return { entry, url };
   }
 }
 

@@ -3,7 +3,7 @@
 // precomputed and the public-suffix lookup runs only for hosts that could match.
 
 import { PolitelyError } from '@politely/core';
-import { getDomain } from 'tldts';
+import { registrableDomainOf, withoutTrailingDot } from './registrable-domain.js';
 import { compileGlob, statelessRegExp } from './canonical-url.js';
 
 /** Answers whether a URL is in scope. */
@@ -46,8 +46,6 @@ export type ScopeOption = ScopeMode | ScopePatterns | ScopePredicate;
  */
 export const DEFAULT_SCOPE: ScopeOption = 'same-domain';
 
-// Private suffixes (github.io, blogspot.com, …) count: their tenants are different sites.
-const TLDTS_OPTIONS = { allowPrivateDomains: true, extractHostname: false } as const;
 // Bounds the memo of same-domain answers; cleared wholesale when full (cheap, and rare).
 const MAX_REMEMBERED_HOSTS = 4096;
 
@@ -118,15 +116,8 @@ function sameDomainScope(seeds: readonly URL[]): ScopePredicate {
   };
 }
 
-/** The registrable domain, or the host itself for IPs, `localhost` and bare public suffixes. */
-function domainOf(hostname: string): string {
-  const host = withoutTrailingDot(hostname);
-  return getDomain(host, TLDTS_OPTIONS) ?? host;
-}
-
-function withoutTrailingDot(host: string): string {
-  return host.endsWith('.') ? host.slice(0, -1) : host;
-}
+/** The registrable domain; private suffixes (github.io, blogspot.com, …) count: their tenants are different sites. */
+const domainOf = (hostname: string): string => registrableDomainOf(hostname, true);
 
 function patternScope(patterns: ScopePatterns, seeds: readonly URL[]): ScopePredicate {
   const exclude = compilePatterns(patterns.exclude ?? [], 'exclude');

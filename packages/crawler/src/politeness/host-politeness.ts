@@ -1,6 +1,11 @@
 // What the crawler has learned about each host's pace: its robots.txt crawl-delay, consecutive
 // failures (backoff), and the adaptive delay. The store keeps the clock; this keeps the reasons.
 // (robots.txt failures are the gate's to count: its record is shared by every worker.)
+//
+// A "host" here is a politeness key (`politenessKey`): a host name, a registrable domain or an
+// address, which several origins may share. robots.txt stays per origin, so each origin's
+// crawl-delay is kept, and the key keeps the largest: no origin on it is asked more often than it
+// allows. Retry-After and backoff hold the whole key: one server, one pause.
 
 import { adaptiveDelayMs, backoffMs, hostDelayMs } from './delay.js';
 
@@ -13,8 +18,10 @@ export interface HostPolitenessSettings {
 }
 
 interface HostPace {
-  /** From robots.txt and the minimum: the floor. */
+  /** From robots.txt and the minimum: the floor (the largest of its origins' delays). */
   baseDelayMs: number;
+  /** Each origin's delay from its robots.txt and the minimum. */
+  readonly originDelays: Map<string, number>;
   /** The adaptive delay, when enabled. */
   adaptiveMs: number;
   failures: number;
@@ -24,6 +31,8 @@ interface HostPace {
 
 /** Hosts remembered at most; the least recently touched are forgotten (they fall back to defaults). */
 const MAX_HOSTS = 100_000;
+/** Origins remembered per key; past it the least recently learned is forgotten (its delay with it). */
+const MAX_ORIGINS_PER_KEY = 1024;
 
 export class HostPoliteness {
   private readonly hosts = new Map<string, HostPace>();
@@ -37,14 +46,21 @@ export class HostPoliteness {
   }
 
   /**
-   * Records the robots.txt crawl-delay; returns true when the store should be told the host's
-   * policy: the delay changed, or this process has not told it yet (a shared or reopened store
-   * may hold another default).
+   * Records `origin`'s robots.txt crawl-delay; returns true when the store should be told the
+   * host's policy: its delay changed, or this process has not told it yet (a shared or reopened
+   * store may hold another default).
    */
-  learnCrawlDelay(hostKey: string, crawlDelaySeconds: number | undefined): boolean {
+  learnCrawlDelay(hostKey: string, origin: string, crawlDelaySeconds: number | undefined): boolean {
     const pace = this.pace(hostKey);
     const before = this.delayMs(hostKey);
-    pace.baseDelayMs = hostDelayMs(crawlDelaySeconds, { minDelayMs: this.settings.minDelayMs, maxDelayMs: this.settings.maxCrawlDelayMs });
+    const delay = hostDelayMs(crawlDelaySeconds, { minDelayMs: this.settings.minDelayMs, maxDelayMs: this.settings.maxCrawlDelayMs });
+    const known = pace.originDelays.get(origin);
+    if (known !== delay) {
+      pace.originDelays.delete(origin);
+      if (pace.originDelays.size >= MAX_ORIGINS_PER_KEY) pace.originDelays.delete(pace.originDelays.keys().next().value!);
+      pace.originDelays.set(origin, delay);
+      pace.baseDelayMs = Math.max(this.settings.minDelayMs, ...pace.originDelays.values());
+    }
     const announce = !pace.announced || this.delayMs(hostKey) !== before;
     pace.announced = true;
     return announce;
@@ -81,7 +97,7 @@ export class HostPoliteness {
     let pace = this.hosts.get(hostKey);
     if (pace === undefined) {
       if (this.hosts.size >= MAX_HOSTS) this.hosts.delete(this.hosts.keys().next().value!);
-      pace = { baseDelayMs: this.settings.minDelayMs, adaptiveMs: 0, failures: 0, announced: false };
+      pace = { baseDelayMs: this.settings.minDelayMs, originDelays: new Map(), adaptiveMs: 0, failures: 0, announced: false };
     } else {
       this.hosts.delete(hostKey); // re-insert: Map order is our recency order
     }

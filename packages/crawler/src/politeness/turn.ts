@@ -21,7 +21,7 @@ export interface RobotsPaceSettings {
  */
 export async function paceAfterRobots(entry: FrontierEntry, check: RobotsCheck, previousReadyAt: number, settings: RobotsPaceSettings): Promise<ClockChange> {
   const { politeness, store } = settings;
-  if (politeness.learnCrawlDelay(entry.hostKey, check.crawlDelay)) {
+  if (politeness.learnCrawlDelay(entry.hostKey, new URL(entry.url).origin, check.crawlDelay)) {
     await store.setHostPolicy(entry.hostKey, { delayMs: politeness.delayMs(entry.hostKey), maxInFlight: settings.perHostConcurrency });
   }
   return clockAfterRobots(check.fetch, politeness.delayMs(entry.hostKey), previousReadyAt);

@@ -3,7 +3,9 @@
 // chain; a hop too many or a bad Location is a skip to report.
 
 import { beforeEach, describe, expect, it } from 'vitest';
-import { hostKeyOf } from '../../src/crawler.js';
+import { createPolitenessKeys } from '../../src/politeness/politeness-key.js';
+
+const hostKeys = createPolitenessKeys('host', undefined);
 import type { SkipDetail } from '../../src/skip-reasons.js';
 import { followRedirect } from '../../src/frontier/follow-redirect.js';
 import { createFrontier, type Frontier } from '../../src/frontier/frontier.js';
@@ -34,7 +36,7 @@ beforeEach(() => {
     canonicalUrl: {},
     maxDepth: 10,
     maxPagesPerHost: 1000,
-    hostKeyOf,
+    hostKeyOf: hostKeys.keyOf,
     onSkip: (url, skip, referrer) => void skips.push({ url, skip, referrer }),
   });
 });

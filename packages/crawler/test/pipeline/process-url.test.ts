@@ -5,7 +5,9 @@
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpClient, createRobotsGate, PolitelyError, type HttpClient, type RobotsGate } from '@politely/core';
-import { hostKeyOf } from '../../src/crawler.js';
+import { createPolitenessKeys } from '../../src/politeness/politeness-key.js';
+
+const hostKeys = createPolitenessKeys('host', undefined);
 import { Dataset } from '../../src/dataset/dataset.js';
 import { CrawlerEmitter, type ErrorEvent, type RequestEvent, type SkipEvent } from '../../src/events.js';
 import { createCrawlerRobotsFetch } from '../../src/fetch/robots-fetch.js';
@@ -85,7 +87,7 @@ function buildPipeline(raw: Omit<Partial<CrawlerOptions>, 'userAgent'> = {}, sig
       onRequest: (url, startedAt) => {
         stats.requests++;
         stats.robotsRequests++;
-        emitter.emit('request', { url: url.href, hostKey: hostKeyOf(url), kind: 'robots', at: startedAt });
+        emitter.emit('request', { url: url.href, hostKey: hostKeys.knownKeyOf(url), kind: 'robots', at: startedAt });
       },
     }),
   });
@@ -96,7 +98,7 @@ function buildPipeline(raw: Omit<Partial<CrawlerOptions>, 'userAgent'> = {}, sig
     maxDepth: options.maxDepth,
     maxPagesPerHost: options.maxPagesPerHost,
     trapDetection: options.trapDetection,
-    hostKeyOf,
+    hostKeyOf: hostKeys.keyOf,
     onSkip: (url, skip, referrer) => reporter.skip(url, skip, referrer),
   });
   const crawl: CrawlContext = {
