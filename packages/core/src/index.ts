@@ -100,5 +100,9 @@ export type { HttpClient, HttpClientOptions, HttpRequest, HttpResponse } from '.
 export { retryAfterMs, parseHttpDate } from './http/retry-after.js';
 export { checkRequestHeaders, checkContactAddress } from './http/request-headers.js';
 export { createAddressPolicy, parseCidr } from './http/address-guard.js';
-export type { AddressPolicy } from './http/address-guard.js';
+export type { AddressPolicy, AddressLookup } from './http/address-guard.js';
+export { systemResolver } from './http/host-resolver.js';
+export type { HostResolver, ResolvedAddress } from './http/host-resolver.js';
+export { createAddressBook } from './http/address-book.js';
+export type { AddressBook, AddressBookOptions } from './http/address-book.js';
 export type { BodyLimit } from './http/read-body.js';

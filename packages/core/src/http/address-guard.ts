@@ -4,8 +4,9 @@
 // redirect hop), and the connection goes to the very address that was checked.
 
 import { isIP } from 'node:net';
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import type { LookupAddress } from 'node:dns';
 import { PolitelyError } from '../errors.js';
+import { systemResolver, type HostResolver } from './host-resolver.js';
 import { IPV4_SPECIAL_PURPOSE, IPV6_SPECIAL_PURPOSE, type SpecialPurposeBlock } from './special-purpose-addresses.js';
 
 // The rule: an address is refused unless it is globally reachable per the IANA special-purpose
@@ -202,38 +203,60 @@ export function blockedAddressError(host: string, address: string): PolitelyErro
   );
 }
 
-type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+/** The callback of a net/tls `lookup`: one address and its family, or all of them with `all: true`. */
+export type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/** A `lookup` for net/tls.connect (undici's `connect.lookup`): resolves `hostname` for a socket. */
+export type AddressLookup = (hostname: string, options: { all?: boolean; family?: number | string }, callback: LookupCallback) => void;
 
 /**
- * A `lookup` for net/tls.connect that resolves the host, refuses it if ANY of its addresses is
- * blocked (a name that resolves to both a public and a private address is an attack), and hands
- * back the checked address, so the socket connects to it with no second lookup.
+ * Answers a lookup with what `addresses` settles to: the first address, or all of them with
+ * `all: true`. The callback runs outside the promise, so net's own errors are not swallowed.
  */
-export function createGuardedLookup(policy: AddressPolicy) {
-  return (hostname: string, options: { all?: boolean; family?: number | string }, callback: LookupCallback): void => {
-    dnsLookup(hostname, { all: true, ...(options.family === undefined ? {} : { family: Number(options.family) || 0 }) }, (error, addresses) => {
-      if (error !== null) return callback(error, []);
-      const refused = addresses.find((entry) => !policy.allows(entry.address));
-      if (refused !== undefined) return callback(blockedAddressError(hostname, refused.address) as unknown as NodeJS.ErrnoException, []);
-      if (options.all === true) return callback(null, addresses);
-      const first = addresses[0];
-      if (first === undefined) return callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), []);
-      callback(null, first.address, first.family);
-    });
+export function answerLookup(hostname: string, addresses: Promise<readonly LookupAddress[]>, all: boolean | undefined, callback: LookupCallback): void {
+  addresses.then(
+    (list) =>
+      process.nextTick(() => {
+        const first = list[0];
+        if (first === undefined) return callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), []);
+        if (all === true) return callback(null, [...list]);
+        callback(null, first.address, first.family);
+      }),
+    (error: unknown) => process.nextTick(() => callback((error instanceof Error ? error : new Error(String(error))) as NodeJS.ErrnoException, [])),
+  );
+}
+
+/**
+ * A `lookup` for net/tls.connect that resolves the host through `resolve`, refuses it if ANY of
+ * its addresses is blocked (a name that resolves to both a public and a private address is an
+ * attack), and hands back the checked address, so the socket connects to it with no second
+ * lookup. Every address is judged, whatever family the socket asks for.
+ */
+export function createGuardedLookup(policy: AddressPolicy, resolve: HostResolver = systemResolver): AddressLookup {
+  return (hostname, options, callback) => {
+    const family = Number(options.family) || 0;
+    const checked = Promise.resolve()
+      .then(() => resolve(hostname))
+      .then((answer) => {
+        const refused = answer.find((entry) => !policy.allows(entry.address));
+        if (refused !== undefined) throw blockedAddressError(hostname, refused.address);
+        return answer.filter((entry) => family === 0 || entry.family === family).map(({ address, family }) => ({ address, family }));
+      });
+    answerLookup(hostname, checked, options.all, callback);
   };
 }
 
 /**
- * Resolves `hostname` through the guarded lookup and rejects with the guard's `ERR_ADDRESS_BLOCKED`
- * if any of its addresses is refused; an IP literal is judged as it is. For connections the
- * client does not open itself: through a proxy, the proxy resolves the target's name, so the
- * client checks the name first (a name whose answer changes between the two lookups can still
- * slip through: the proxy's own egress rules are the second line).
+ * Resolves `hostname` through `resolve` and rejects with the guard's `ERR_ADDRESS_BLOCKED` if any
+ * of its addresses is refused; an IP literal is judged as it is. For connections the client
+ * does not open itself: through a proxy, the proxy resolves the target's name, so the client
+ * checks the name first (a name whose answer changes between the two lookups can still slip
+ * through: the proxy's own egress rules are the second line).
  */
-export function checkHostAllowed(hostname: string, policy: AddressPolicy): Promise<void> {
+export function checkHostAllowed(hostname: string, policy: AddressPolicy, resolve: HostResolver = systemResolver): Promise<void> {
   const literal = hostname.replace(/^\[|\]$/g, '');
   if (isIP(literal) !== 0) return policy.allows(literal) ? Promise.resolve() : Promise.reject(blockedAddressError(hostname, literal));
-  const lookup = createGuardedLookup(policy);
+  const lookup = createGuardedLookup(policy, resolve);
   return new Promise((resolve, reject) => {
     lookup(hostname, { all: true }, (error) => (error === null ? resolve() : reject(error)));
   });

@@ -5,7 +5,8 @@
 import { Agent, type Dispatcher } from 'undici';
 import { PolitelyError } from '../errors.js';
 import { isIP } from 'node:net';
-import { blockedAddressError, checkHostAllowed, createAddressPolicy, createGuardedLookup, type AddressPolicy } from './address-guard.js';
+import { answerLookup, blockedAddressError, checkHostAllowed, createAddressPolicy, createGuardedLookup, type AddressLookup, type AddressPolicy } from './address-guard.js';
+import { pinnedLookup, type AddressBook } from './address-book.js';
 import { createProxyAgent, parseProxyUrl } from './proxy.js';
 import { readBody, type BodyLimit } from './read-body.js';
 
@@ -58,6 +59,16 @@ export interface HttpClientOptions {
    * @default undefined (direct connections)
    */
   readonly proxy?: string;
+  /**
+   * Where names connect: the client's Agent asks this book (`createAddressBook`) instead of DNS,
+   * so a connection goes to the address the book pinned for the name (the one politeness per
+   * server was keyed by). With `blockPrivateNetworks`, the client's own guard still judges
+   * EVERY address of the book's answer, whatever policy the book has (a book without one cannot
+   * open the guard). Refused with `proxy` (the proxy resolves names itself) and with
+   * `dispatcher` (it connects by itself): `ERR_INVALID_OPTION`.
+   * @default undefined (names are resolved through the guarded DNS lookup on each connection)
+   */
+  readonly addresses?: AddressBook;
 }
 
 export interface HttpRequest {
@@ -71,6 +82,14 @@ export interface HttpRequest {
   readonly timeoutMs: number;
   /** Cap on the decoded body and what to do at the cap. */
   readonly bodyLimit: BodyLimit;
+  /**
+   * Connect to exactly this IP address (already pinned, say by an address book) instead of
+   * resolving the URL's host; the Host header, TLS SNI and certificate check stay the URL's host
+   * name. The SSRF guard judges the address. For an IP-literal URL it must be that address.
+   * Refused with the client's `proxy` or `dispatcher`: `ERR_INVALID_INPUT`.
+   * @default undefined (the host is resolved)
+   */
+  readonly connectAddress?: string;
 }
 
 export interface HttpResponse {
@@ -99,31 +118,97 @@ export interface HttpClient {
 export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
   const policy = options.blockPrivateNetworks === true ? createAddressPolicy(options.allowNet ?? []) : undefined;
   const proxy = options.dispatcher === undefined && options.proxy !== undefined ? parseProxyUrl(options.proxy, 'createHttpClient') : undefined;
+  const book = options.addresses;
+  if (book !== undefined && options.dispatcher !== undefined) {
+    throw new PolitelyError('ERR_INVALID_OPTION', 'createHttpClient: addresses cannot be used with dispatcher: it makes its own connections');
+  }
+  if (book !== undefined && proxy !== undefined) {
+    throw new PolitelyError('ERR_INVALID_OPTION', 'createHttpClient: addresses cannot be used with proxy: the proxy resolves target names itself');
+  }
   const limits = {
     connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
     keepAliveTimeoutMs: options.keepAliveTimeoutMs ?? 4_000,
     maxHeaderBytes: options.maxHeaderBytes ?? 65_536,
     connectionsPerOrigin: options.connectionsPerOrigin ?? 4,
   };
+  const lookup = book !== undefined ? pinnedLookup(book, policy) : policy !== undefined ? createGuardedLookup(policy) : undefined;
   const ownAgent: Dispatcher | undefined =
-    options.dispatcher !== undefined
-      ? undefined
-      : proxy !== undefined
-        ? createProxyAgent({ proxy, policy, ...limits })
-        : new Agent({
-            connect: {
-              timeout: limits.connectTimeoutMs,
-              ...(policy === undefined ? {} : { lookup: createGuardedLookup(policy) }),
-            },
-            keepAliveTimeout: limits.keepAliveTimeoutMs,
-            maxHeaderSize: limits.maxHeaderBytes,
-            connections: limits.connectionsPerOrigin,
-          });
+    options.dispatcher !== undefined ? undefined : proxy !== undefined ? createProxyAgent({ proxy, policy, ...limits }) : createAgent(limits, lookup);
   const dispatcher: Dispatcher = options.dispatcher ?? ownAgent!;
   const guard = policy === undefined ? undefined : { policy, resolveTargets: proxy !== undefined };
+  // connectAddress needs connections the client opens itself.
+  const pinned = options.dispatcher === undefined && proxy === undefined ? createPinnedAgents(limits, policy, dispatcher) : undefined;
   return {
-    get: (request) => get(dispatcher, request, guard),
-    close: () => (ownAgent === undefined ? Promise.resolve() : ownAgent.close()),
+    get: (request) => get({ dispatcher, guard, pinned }, request),
+    close: async () => {
+      await Promise.all([ownAgent?.close(), pinned?.close()]);
+    },
+  };
+}
+
+interface Limits {
+  readonly connectTimeoutMs: number;
+  readonly keepAliveTimeoutMs: number;
+  readonly maxHeaderBytes: number;
+  readonly connectionsPerOrigin: number;
+}
+
+function createAgent(limits: Limits, lookup: AddressLookup | undefined): Agent {
+  return new Agent({
+    connect: { timeout: limits.connectTimeoutMs, ...(lookup === undefined ? {} : { lookup }) },
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    maxHeaderSize: limits.maxHeaderBytes,
+    connections: limits.connectionsPerOrigin,
+  });
+}
+
+/** Addresses with an Agent of their own for `connectAddress`, at most; the least recently used is closed. */
+const MAX_PINNED_AGENTS = 256;
+
+interface PinnedAgents {
+  /** The Agent whose every connection goes to `address` (after the guard's check). */
+  agentFor(address: string): Dispatcher;
+  close(): Promise<void>;
+}
+
+/**
+ * One Agent per connect address, its lookup answering that address whatever the name: undici's
+ * `connect.lookup` only swaps the IP, so Host, SNI and the certificate check keep the URL's name.
+ * After `close`, requests go to the closed main dispatcher and fail as every other one does.
+ */
+function createPinnedAgents(limits: Limits, policy: AddressPolicy | undefined, closedFallback: Dispatcher): PinnedAgents {
+  const agents = new Map<string, Agent>();
+  let closed = false;
+  return {
+    agentFor(address) {
+      const known = agents.get(address);
+      if (known !== undefined) {
+        agents.delete(address);
+        agents.set(address, known);
+        return known;
+      }
+      if (closed) return closedFallback;
+      if (agents.size >= MAX_PINNED_AGENTS) {
+        const [oldest, agent] = agents.entries().next().value!;
+        agents.delete(oldest);
+        // Graceful: requests already dispatched to it finish first.
+        agent.close().catch(() => {});
+      }
+      const family = isIP(address);
+      const lookup: AddressLookup = (hostname, options, callback) => {
+        const answer = policy !== undefined && !policy.allows(address) ? Promise.reject(blockedAddressError(hostname, address)) : Promise.resolve([{ address, family }]);
+        answerLookup(hostname, answer, options.all, callback);
+      };
+      const agent = createAgent(limits, lookup);
+      agents.set(address, agent);
+      return agent;
+    },
+    async close() {
+      closed = true;
+      const all = [...agents.values()];
+      agents.clear();
+      await Promise.all(all.map((agent) => agent.close()));
+    },
   };
 }
 
@@ -134,12 +219,47 @@ interface TargetGuard {
   readonly resolveTargets: boolean;
 }
 
-async function get(dispatcher: Dispatcher, request: HttpRequest, guard: TargetGuard | undefined): Promise<HttpResponse> {
+interface Sending {
+  readonly dispatcher: Dispatcher;
+  readonly guard: TargetGuard | undefined;
+  /** Undefined with a proxy or a custom dispatcher: connectAddress is refused there. */
+  readonly pinned: PinnedAgents | undefined;
+}
+
+/** An IP literal in one spelling (`::FFFF:7f00:1` and `::ffff:127.0.0.1` are one address). */
+function canonicalAddress(address: string): string {
+  try {
+    return new URL(`http://${isIP(address) === 6 ? `[${address}]` : address}/`).hostname.replace(/^\[|\]$/g, '');
+  } catch {
+    return address.toLowerCase(); // an IPv6 zone id, which URLs cannot hold
+  }
+}
+
+/** The connect address of `request`, checked, or undefined to resolve the URL's host as usual. */
+function connectAddressOf(request: HttpRequest, url: URL, sending: Sending): string | undefined {
+  if (request.connectAddress === undefined) return undefined;
+  if (sending.pinned === undefined) {
+    throw new PolitelyError('ERR_INVALID_INPUT', 'connectAddress needs connections the client opens itself: not with a proxy or a custom dispatcher');
+  }
+  const address = String(request.connectAddress).replace(/^\[|\]$/g, '');
+  if (isIP(address) === 0) throw new PolitelyError('ERR_INVALID_INPUT', `connectAddress must be an IP address, got ${JSON.stringify(request.connectAddress)}`);
+  const literal = url.hostname.replace(/^\[|\]$/g, '');
+  if (isIP(literal) !== 0) {
+    if (canonicalAddress(literal) === canonicalAddress(address)) return undefined;
+    throw new PolitelyError('ERR_INVALID_INPUT', `connectAddress ${address} is not the URL's own address ${literal}`);
+  }
+  if (sending.guard !== undefined && !sending.guard.policy.allows(address)) throw blockedAddressError(url.hostname, address);
+  return address;
+}
+
+async function get(sending: Sending, request: HttpRequest): Promise<HttpResponse> {
+  const { guard } = sending;
   const deadline = AbortSignal.timeout(request.timeoutMs);
   const signal = request.signal === undefined ? deadline : AbortSignal.any([request.signal, deadline]);
   const started = performance.now();
   try {
     const url = new URL(request.url);
+    const connectAddress = connectAddressOf(request, url, sending);
     if (guard?.resolveTargets === true) {
       await checkHostAllowed(url.hostname, guard.policy);
     } else if (guard !== undefined) {
@@ -147,6 +267,8 @@ async function get(dispatcher: Dispatcher, request: HttpRequest, guard: TargetGu
       const literal = url.hostname.replace(/^\[|\]$/g, '');
       if (isIP(literal) !== 0 && !guard.policy.allows(literal)) throw blockedAddressError(url.hostname, literal);
     }
+    // No await between choosing the Agent and dispatching: an evicted Agent finishes what it holds.
+    const dispatcher = connectAddress === undefined ? sending.dispatcher : sending.pinned!.agentFor(connectAddress);
     const response = await dispatcher.request({
       origin: url.origin,
       path: `${url.pathname}${url.search}`,
