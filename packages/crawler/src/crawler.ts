@@ -9,7 +9,7 @@
 
 import { setMaxListeners } from 'node:events';
 import PQueue from 'p-queue';
-import { createRobotsGate, PolitelyError, type RobotsGate } from '@politely/core';
+import { createAddressBook, createAddressPolicy, createRobotsGate, PolitelyError, systemResolver, type RobotsGate } from '@politely/core';
 import { CrawlerEmitter, type CrawlerEventName, type CrawlerListener } from './events.js';
 import { createCrawlerRobotsFetch } from './fetch/robots-fetch.js';
 import { ownHttpClient } from './fetch/own-http-client.js';
@@ -105,8 +105,14 @@ class PoliteCrawler implements Crawler {
     const options = resolveCrawlerOptions(raw);
     this.options = options;
     this.pageBudget = { started: 0, max: options.maxPages };
-    this.keys = createPolitenessKeys(options.politenessKey, undefined);
-    const client = raw.httpClient ?? ownHttpClient(options);
+    // One address per host name for the crawl (a resolver, or keys by address): the key and the
+    // connection come from the same resolution.
+    const addresses =
+      options.resolver === undefined && options.politenessKey !== 'ip'
+        ? undefined
+        : createAddressBook({ resolve: options.resolver ?? systemResolver, ...(options.blockPrivateNetworks ? { policy: createAddressPolicy(options.allowNet) } : {}) });
+    this.keys = createPolitenessKeys(options.politenessKey, addresses);
+    const client = raw.httpClient ?? ownHttpClient(options, addresses);
     if (raw.httpClient === undefined) this.ownedClose.push(() => client.close());
     // A store of its own lives as long as this one crawl: nothing to remember for a recrawl.
     this.store = raw.store ?? createMemoryFrontierStore({ defaultHostPolicy: { delayMs: options.minDelayMs, maxInFlight: options.perHostConcurrency }, rememberFetches: false });
@@ -187,6 +193,7 @@ class PoliteCrawler implements Crawler {
       cookies: this.cookies.session,
       onFatal: (error) => this.fail(error),
       dataset: this.dataset,
+      connectAddressOf: (hostKey) => this.keys.connectAddressOf(hostKey),
     });
   }
 

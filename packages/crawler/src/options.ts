@@ -1,6 +1,17 @@
 // createCrawler's options: every field documented with its default, validated once.
 
-import { ALL_USAGE_PURPOSES, checkContactAddress, checkRequestHeaders, isUsagePurpose, productToken, type HttpClient, type RobotsCacheStore, type RobotsGate, type UsagePurpose } from '@politely/core';
+import {
+  ALL_USAGE_PURPOSES,
+  checkContactAddress,
+  checkRequestHeaders,
+  isUsagePurpose,
+  productToken,
+  type HostResolver,
+  type HttpClient,
+  type RobotsCacheStore,
+  type RobotsGate,
+  type UsagePurpose,
+} from '@politely/core';
 import { optionChecks, parseProxyUrl } from '@politely/core/internal';
 import { CookieJar } from 'tough-cookie';
 import type { CanonicalUrlOptions } from './frontier/canonical-url.js';
@@ -291,13 +302,22 @@ export interface CrawlerOptions {
    * @default 'host'
    */
   readonly politenessKey?: PolitenessKeyMode;
+  /**
+   * How host names resolve, for every request the crawler's own client makes (pages, robots.txt,
+   * sitemaps) and for `politenessKey: 'ip'`: a function from a name to its addresses (with their
+   * DNS TTL when known). The SSRF guard judges what it answers. Each name is pinned to one address
+   * (the first) for its TTL, between 1 s and 5 min (60 s when no TTL is given). For tests (many
+   * names on one loopback address) and custom DNS; not with a `proxy` (the proxy resolves names).
+   * @default the system's resolver (dns.lookup: /etc/hosts, then DNS)
+   */
+  readonly resolver?: HostResolver;
 }
 
 export interface ResolvedCrawlerOptions
   extends Required<
     Omit<
       CrawlerOptions,
-      'store' | 'gate' | 'robotsCache' | 'httpClient' | 'allowNet' | 'signal' | 'adaptiveDelay' | 'handler' | 'handlers' | 'seeds' | 'plugins' | 'trapDetection' | 'headers' | 'from' | 'cookies' | 'proxy' | 'outputs' | 'purposes' | 'robotsTokens'
+      'store' | 'gate' | 'robotsCache' | 'httpClient' | 'allowNet' | 'signal' | 'adaptiveDelay' | 'handler' | 'handlers' | 'seeds' | 'plugins' | 'trapDetection' | 'headers' | 'from' | 'cookies' | 'proxy' | 'outputs' | 'purposes' | 'robotsTokens' | 'resolver'
     >
   > {
   readonly outputs: readonly ResolvedOutput[];
@@ -319,6 +339,7 @@ export interface ResolvedCrawlerOptions
   readonly purposes: readonly UsagePurpose[];
   /** The product token of `userAgent` first, then the other `robotsTokens`, distinct. */
   readonly robotsTokens: readonly string[];
+  readonly resolver: HostResolver | undefined;
 }
 
 const check = optionChecks('createCrawler');
@@ -381,7 +402,15 @@ export function resolveCrawlerOptions(options: CrawlerOptions): ResolvedCrawlerO
     tdmrepCacheMs: check.durationMs('tdmrepCacheMs', options.tdmrepCacheMs, 86_400_000),
     ...resolveRevisits(options),
     politenessKey: resolvePolitenessKey(options),
+    resolver: resolveResolver(options),
   };
+}
+
+function resolveResolver(options: CrawlerOptions): HostResolver | undefined {
+  if (options.resolver === undefined) return undefined;
+  if (typeof options.resolver !== 'function') check.fail('resolver must be a function from a host name to its addresses');
+  if (options.proxy !== undefined) check.fail('resolver cannot be used with a proxy: the proxy resolves host names itself');
+  return options.resolver;
 }
 
 function resolvePolitenessKey(options: CrawlerOptions): PolitenessKeyMode {

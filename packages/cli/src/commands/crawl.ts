@@ -1,6 +1,8 @@
 // `politely crawl <seed…>`: a polite crawl from the command line, with page records to JSON
 // lines or CSV, an HTML report, a live display, and a clean stop on Ctrl-C.
 
+import { isIP } from 'node:net';
+import { systemResolver, type HostResolver } from '@politely/core';
 import type { CrawlerPlugin } from '@politely/crawler';
 import { type ExitCode, EXIT_OK } from '../exit-codes.js';
 import { write, type Io } from '../io.js';
@@ -77,6 +79,8 @@ function crawlerOptionsOf(options: CrawlCommandOptions, plugins: readonly Crawle
     ...(options.purposes.length === 0 ? {} : { purposes: options.purposes }),
     ...(options.robotsTokens.length === 0 ? {} : { robotsTokens: options.robotsTokens }),
     ...(options.recrawl ? { recrawl: true } : {}),
+    ...(options.politenessKey === 'host' ? {} : { politenessKey: options.politenessKey }),
+    ...(options.resolve.size === 0 ? {} : { resolver: pinnedNames(options.resolve) }),
     ...(options.revisitMinMs === undefined ? {} : { revisitMinMs: options.revisitMinMs }),
     ...(options.revisitMaxMs === undefined ? {} : { revisitMaxMs: options.revisitMaxMs }),
   };
@@ -106,6 +110,8 @@ function settingsOf(options: CrawlCommandOptions): [string, string][] {
   if (options.purposes.length > 0) settings.push(['--purpose', options.purposes.join(', ')]);
   if (options.robotsTokens.length > 0) settings.push(['--robots-token', options.robotsTokens.join(', ')]);
   if (options.recrawl) settings.push(['--recrawl', 'revisit due URLs with conditional requests']);
+  if (options.politenessKey !== 'host') settings.push(['--politeness-key', `${options.politenessKey} (one clock per ${options.politenessKey === 'ip' ? 'server address' : 'registrable domain'})`]);
+  for (const [name, address] of options.resolve) settings.push(['--resolve', `${name} → ${address}`]);
   if (options.revisitMinMs !== undefined) settings.push(['--revisit-min', `${options.revisitMinMs} ms`]);
   if (options.revisitMaxMs !== undefined) settings.push(['--revisit-max', `${options.revisitMaxMs} ms`]);
   settings.push(...egressSettings(options));
@@ -114,4 +120,13 @@ function settingsOf(options: CrawlCommandOptions): [string, string][] {
 
 function isTerminal(stream: NodeJS.WritableStream): boolean {
   return (stream as { isTTY?: boolean }).isTTY === true;
+}
+
+/** `--resolve NAME:ADDRESS`: those names answer with their address (no TTL: the crawler's default); others go to the system's DNS. */
+function pinnedNames(pins: ReadonlyMap<string, string>): HostResolver {
+  return async (hostname) => {
+    const address = pins.get(hostname.toLowerCase());
+    if (address === undefined) return systemResolver(hostname);
+    return [{ address, family: isIP(address) === 6 ? 6 : 4 }];
+  };
 }

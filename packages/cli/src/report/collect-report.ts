@@ -50,21 +50,26 @@ export function createCrawlReportCollector(options: CrawlReportCollectorOptions)
   const errors: ReportError[] = [];
   const robotsRecords = new Map<string, RobotsCacheRecord>();
 
-  const hostOf = (url: string): HostTally | undefined => {
+  /** Host name → its politeness key, as requests to it said (`politenessKey`: host, domain or ip). */
+  const keyOfHost = new Map<string, string>();
+  /** The tally of the politeness key `url` belongs to: `hostKey` when the event names it, else the key its host's requests had. */
+  const hostOf = (url: string, hostKey?: string): HostTally | undefined => {
     let parsed: URL;
     try {
       parsed = new URL(url);
     } catch {
       return undefined;
     }
-    let tally = hosts.get(parsed.hostname);
-    if (tally === undefined) hosts.set(parsed.hostname, (tally = new HostTally(parsed.hostname, limits)));
+    if (hostKey !== undefined && hostKey !== parsed.hostname) keyOfHost.set(parsed.hostname, hostKey);
+    const key = hostKey ?? keyOfHost.get(parsed.hostname) ?? parsed.hostname;
+    let tally = hosts.get(key);
+    if (tally === undefined) hosts.set(key, (tally = new HostTally(key, limits)));
     if (parsed.protocol === 'http:' || parsed.protocol === 'https:') tally.origins.add(parsed.origin);
     return tally;
   };
 
-  const onRequest = (event: ReportRequest & { robots?: { reason: string; line?: number; text?: string } }): void => {
-    const host = hostOf(event.url);
+  const onRequest = (event: ReportRequest & { hostKey?: string; robots?: { reason: string; line?: number; text?: string } }): void => {
+    const host = hostOf(event.url, event.hostKey);
     if (host === undefined) return;
     const record = host.request(
       { at: event.at, kind: event.kind, url: event.url, ...(event.delayMs === undefined ? {} : { delayMs: event.delayMs }) },

@@ -34,7 +34,11 @@ export function tightest(host: HostReport): string {
 
 /** The host's name as shown: its label and its host name. */
 export function hostTitle(host: HostReport): string {
-  return host.label === undefined ? escapeHtml(host.hostKey) : `${escapeHtml(host.label)} <span class="key">${escapeHtml(host.hostKey)}</span>`;
+  const title = host.label === undefined ? escapeHtml(host.hostKey) : `${escapeHtml(host.label)} <span class="key">${escapeHtml(host.hostKey)}</span>`;
+  // A key shared by several host names (--politeness-key domain or ip): they share one clock.
+  const names = [...new Set(host.origins.map((origin) => new URL(origin).hostname))];
+  if (names.length <= 1 || (names.length === 1 && names[0] === host.hostKey)) return title;
+  return `${title} <span class="muted">(one politeness key: ${escapeHtml(String(names.length))} host names)</span>`;
 }
 
 /** How the host's robots.txt answered, in a few words (the latest fetch). */

@@ -20,6 +20,8 @@ export interface PageFetchSettings extends RequestProfile {
   readonly timeoutMs: number;
   /** A revisit's `If-None-Match` / `If-Modified-Since` (revalidation.ts). */
   readonly conditional?: Readonly<Record<string, string>>;
+  /** Connect to this address (`politenessKey: 'ip'`: the one the URL is keyed by), not a new lookup's. */
+  readonly connectAddress?: string | undefined;
 }
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -38,6 +40,7 @@ export async function fetchPage(url: string, settings: PageFetchSettings, signal
       signal,
       timeoutMs: settings.timeoutMs,
       bodyLimit: settings.bodyLimit,
+      ...(settings.connectAddress === undefined ? {} : { connectAddress: settings.connectAddress }),
     });
   } catch (error) {
     const failure = error instanceof PolitelyError ? error : new PolitelyError('ERR_FETCH_FAILED', `GET ${url}: ${String(error)}`, { cause: error });

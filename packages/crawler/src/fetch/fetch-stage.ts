@@ -24,6 +24,8 @@ export interface FetchStageSettings extends RequestProfile {
   /** The longest backoff or Retry-After the crawler waits. */
   readonly backoffMaxMs: number;
   readonly politeness: HostPoliteness;
+  /** The address a request of this key connects to (`politenessKey: 'ip'`), else undefined. */
+  readonly connectAddressOf: (hostKey: string) => string | undefined;
   readonly emitter: CrawlerEmitter;
   readonly stats: StatsRecorder;
   readonly signal: AbortSignal;
@@ -75,6 +77,7 @@ export async function fetchStage(
       accept: processor === undefined ? PAGE_ACCEPT : (processor.accept ?? '*/*'),
       timeoutMs: settings.requestTimeoutMs,
       ...(conditional === undefined ? {} : { conditional }),
+      connectAddress: settings.connectAddressOf(hostKey),
     },
     settings.signal,
     entry.headers,

@@ -1,10 +1,15 @@
 // The crawler's own HTTP client, built from its options: the SSRF guard, the limits, the proxy.
 
-import { createHttpClient, PolitelyError, type HttpClient } from '@politely/core';
+import { createHttpClient, PolitelyError, type AddressBook, type HttpClient } from '@politely/core';
 import type { ResolvedCrawlerOptions } from '../options.js';
 
-/** The crawler's own HTTP client; a proxy the SSRF guard refuses is an invalid option of createCrawler. */
-export function ownHttpClient(options: ResolvedCrawlerOptions): HttpClient {
+/**
+ * The crawler's own HTTP client; a proxy the SSRF guard refuses is an invalid option of
+ * createCrawler. `addresses`: the crawl's address book (a `resolver`, or `politenessKey: 'ip'`),
+ * through which every connection resolves its host name, so it reaches the address the key was
+ * made from.
+ */
+export function ownHttpClient(options: ResolvedCrawlerOptions, addresses: AddressBook | undefined): HttpClient {
   try {
     return createHttpClient({
       blockPrivateNetworks: options.blockPrivateNetworks,
@@ -12,6 +17,7 @@ export function ownHttpClient(options: ResolvedCrawlerOptions): HttpClient {
       connectTimeoutMs: options.connectTimeoutMs,
       maxHeaderBytes: options.maxHeaderBytes,
       ...(options.proxy === undefined ? {} : { proxy: options.proxy }),
+      ...(addresses === undefined ? {} : { addresses }),
     });
   } catch (error) {
     if (error instanceof PolitelyError && error.code === 'ERR_INVALID_OPTION') throw new PolitelyError(error.code, `createCrawler: ${error.message}`);

@@ -51,6 +51,8 @@ export interface ProcessorDeps {
   readonly onFatal: (error: unknown) => void;
   /** The crawl's dataset, for `page.push`. */
   readonly dataset: Dataset;
+  /** The address a request of a key connects to (`politenessKey: 'ip'`), else undefined. */
+  readonly connectAddressOf: (hostKey: string) => string | undefined;
 }
 
 /** How far a walk has come, for the host's clock if it ends by an exception. */
@@ -93,6 +95,7 @@ export class UrlProcessor {
       maxRetries: options.maxRetries,
       backoffMaxMs: options.backoffMaxMs,
       politeness: deps.politeness,
+      connectAddressOf: deps.connectAddressOf,
       emitter: deps.emitter,
       stats: deps.stats,
       signal,

@@ -54,6 +54,7 @@ function harness(overrides: Partial<FetchStageSettings> = {}): Harness {
   const stats = new StatsRecorder();
   const settings: FetchStageSettings = {
     client,
+    connectAddressOf: () => undefined,
     userAgent: UA,
     maxBodyBytes: 64 * 1024,
     requestTimeoutMs: 5000,

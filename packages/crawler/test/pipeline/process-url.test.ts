@@ -114,6 +114,7 @@ function buildPipeline(raw: Omit<Partial<CrawlerOptions>, 'userAgent'> = {}, sig
   }
   const fatal: unknown[] = [];
   const processor = new UrlProcessor({
+    connectAddressOf: hostKeys.connectAddressOf,
     options,
     store,
     frontier,
