@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRobotsGate, createUndiciRobotsFetch } from '@politely/core';
-import { optionChecks } from '@politely/core/internal';
+import { checkNetworks, optionChecks } from '@politely/core/internal';
 import { createCrawler } from '@politely/crawler';
 
 const check = optionChecks('createThing');
@@ -26,8 +26,8 @@ describe('optionChecks', () => {
   });
 
   it('networks are CIDR lists; flags are booleans; ordered pairs stay ordered', () => {
-    expect(check.networks('allowNet', ['127.0.0.0/8', 'fd00::/8'])).toEqual(['127.0.0.0/8', 'fd00::/8']);
-    invalid(() => check.networks('allowNet', ['127.0.0.0/33']), /^createThing: allowNet: /);
+    expect(checkNetworks(check, 'allowNet', ['127.0.0.0/8', 'fd00::/8'])).toEqual(['127.0.0.0/8', 'fd00::/8']);
+    invalid(() => checkNetworks(check, 'allowNet', ['127.0.0.0/33']), /^createThing: allowNet: /);
     invalid(() => check.flag('followLinks', 'yes' as unknown as boolean, true), /followLinks must be true or false/);
     invalid(() => check.ordered('minTtlMs', 2, 'maxTtlMs', 1), /minTtlMs \(2\) must not exceed maxTtlMs \(1\)/);
   });

@@ -12,3 +12,4 @@ export { readBody } from './http/read-body.js';
 export type { ReadBody } from './http/read-body.js';
 export { FORBIDDEN_REQUEST_HEADERS } from './http/request-headers.js';
 export { parseProxyUrl, displayProxyUrl } from './http/proxy.js';
+export { checkNetworks } from './http/address-guard.js';

@@ -12,7 +12,7 @@ import {
   type RobotsGate,
   type UsagePurpose,
 } from '@politely/core';
-import { optionChecks, parseProxyUrl } from '@politely/core/internal';
+import { checkNetworks, optionChecks, parseProxyUrl } from '@politely/core/internal';
 import { CookieJar } from 'tough-cookie';
 import type { CanonicalUrlOptions } from './frontier/canonical-url.js';
 import type { FrontierStore } from './frontier/frontier-store.js';
@@ -392,7 +392,7 @@ export function resolveCrawlerOptions(options: CrawlerOptions): ResolvedCrawlerO
     plugins: resolvePlugins(options.plugins ?? []),
     outputs: resolveOutputs(options.outputs, check),
     blockPrivateNetworks: check.flag('blockPrivateNetworks', options.blockPrivateNetworks, true),
-    allowNet: check.networks('allowNet', options.allowNet),
+    allowNet: checkNetworks(check, 'allowNet', options.allowNet),
     headers: options.headers === undefined ? {} : checkRequestHeaders(options.headers, 'createCrawler: headers'),
     from: options.from === undefined ? undefined : checkContactAddress(options.from, 'createCrawler: from'),
     cookies: resolveCookies(options.cookies),

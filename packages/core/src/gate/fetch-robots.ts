@@ -3,6 +3,7 @@
 
 import type { Dispatcher } from 'undici';
 import { optionChecks } from '../options/option-checks.js';
+import { checkNetworks } from '../http/address-guard.js';
 import { createHttpClient } from '../http/http-client.js';
 
 export interface RobotsFetchRequest {
@@ -78,7 +79,7 @@ export function resolveUndiciRobotsFetchOptions(options: UndiciRobotsFetchOption
   const check = optionChecks('createUndiciRobotsFetch');
   const timeoutMs = check.timeoutMs('timeoutMs', options.timeoutMs, 10_000);
   const connectTimeoutMs = Math.min(check.timeoutMs('connectTimeoutMs', options.connectTimeoutMs, 10_000), timeoutMs);
-  const allowNet = check.networks('allowNet', options.allowNet);
+  const allowNet = checkNetworks(check, 'allowNet', options.allowNet);
   return { timeoutMs, connectTimeoutMs, dispatcher: options.dispatcher, blockPrivateNetworks: check.flag('blockPrivateNetworks', options.blockPrivateNetworks, false), allowNet };
 }
 

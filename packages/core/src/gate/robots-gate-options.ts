@@ -5,6 +5,7 @@ import { DEFAULT_ROBOTS_CACHE_POLICY, type RobotsCachePolicy } from './fetch-pol
 import type { RobotsFetch } from './fetch-robots.js';
 import type { RobotsCacheStore } from './robots-cache.js';
 import { optionChecks } from '../options/option-checks.js';
+import { checkNetworks } from '../http/address-guard.js';
 
 export interface RobotsGateOptions {
   /**
@@ -143,7 +144,7 @@ export function resolveRobotsGateOptions(options: RobotsGateOptions = {}): Resol
     maxRedirects: check.count('maxRedirects', options.maxRedirects, 5, 0),
     timeoutMs: check.timeoutMs('timeoutMs', options.timeoutMs, 10_000),
     blockPrivateNetworks: check.flag('blockPrivateNetworks', options.blockPrivateNetworks, true),
-    allowNet: check.networks('allowNet', options.allowNet),
+    allowNet: checkNetworks(check, 'allowNet', options.allowNet),
     now: options.now ?? Date.now,
     maxParsedOrigins: check.count('maxParsedOrigins', options.maxParsedOrigins, 1000, 1),
     reuseRecordMs: check.durationMs('reuseRecordMs', options.reuseRecordMs, 2000),

@@ -6,6 +6,7 @@
 import { isIP } from 'node:net';
 import type { LookupAddress } from 'node:dns';
 import { PolitelyError } from '../errors.js';
+import type { OptionChecks } from '../options/option-checks.js';
 import { systemResolver, type HostResolver } from './host-resolver.js';
 import { IPV4_SPECIAL_PURPOSE, IPV6_SPECIAL_PURPOSE, type SpecialPurposeBlock } from './special-purpose-addresses.js';
 
@@ -181,6 +182,20 @@ export function parseCidr(cidr: string): { address: string; prefix: number; fami
  * The policy: globally reachable addresses allowed (see the rule above); the rest refused unless
  * in `allowNet`. Anything that is not an IP literal is refused.
  */
+/** A list of CIDR networks (`127.0.0.0/8`, `fd00::/8`), each read by `parseCidr`; else `check.fail` names the option. */
+export function checkNetworks(check: Pick<OptionChecks, 'fail'>, name: string, value: readonly string[] | undefined): readonly string[] {
+  const list = value ?? [];
+  if (!Array.isArray(list)) check.fail(`${name} must be an array of CIDR networks, got ${String(list)}`);
+  for (const cidr of list) {
+    try {
+      parseCidr(cidr);
+    } catch (error) {
+      check.fail(`${name}: ${(error as Error).message}`);
+    }
+  }
+  return list;
+}
+
 export function createAddressPolicy(allowNet: readonly string[]): AddressPolicy {
   const allowed = allowNet.map(toNetwork);
   const isAllowed = (bytes: Uint8Array): boolean => allowed.some((network) => contains(network, bytes));

@@ -1,10 +1,10 @@
 // One rule for one kind of option, everywhere in politely: every entry point validates its
 // options through these checks, so that `requestTimeoutMs: 0` means the same thing to the
-// crawler and to the gate, and a CIDR list is read one way. Errors name the entry point and the
-// option: `createCrawler: requestTimeoutMs must be a number of ms > 0, got 0`.
+// crawler and to the gate. Errors name the entry point and the option: `createCrawler:
+// requestTimeoutMs must be a number of ms > 0, got 0`. (A CIDR list is the SSRF guard's to read:
+// `checkNetworks` in http/address-guard.ts.)
 
 import { PolitelyError } from '../errors.js';
-import { parseCidr } from '../http/address-guard.js';
 
 export interface OptionChecks {
   /** Throws ERR_INVALID_OPTION with the entry point's name before `message`. */
@@ -17,8 +17,6 @@ export interface OptionChecks {
    * A count: an integer ≥ `min`; with `unbounded`, `Infinity` too (no limit).
    */
   count(name: string, value: number | undefined, fallback: number, min: number, options?: { readonly unbounded?: boolean }): number;
-  /** A list of CIDR networks (`127.0.0.0/8`, `fd00::/8`), each checked by `parseCidr`. */
-  networks(name: string, value: readonly string[] | undefined): readonly string[];
   /** `true` or `false` (`value` if given, else `fallback`). */
   flag(name: string, value: boolean | undefined, fallback: boolean): boolean;
   /** Fails unless `low ≤ high`. */
@@ -47,18 +45,6 @@ export function optionChecks(entryPoint: string): OptionChecks {
       const whole = typeof n === 'number' && (Number.isInteger(n) || (options.unbounded === true && n === Infinity));
       if (!whole || n < min) fail(`${name} must be an integer ≥ ${min}${options.unbounded === true ? ' (or Infinity)' : ''}, got ${String(n)}`);
       return n;
-    },
-    networks(name, value) {
-      const list = value ?? [];
-      if (!Array.isArray(list)) fail(`${name} must be an array of CIDR networks, got ${String(list)}`);
-      for (const cidr of list) {
-        try {
-          parseCidr(cidr);
-        } catch (error) {
-          fail(`${name}: ${(error as Error).message}`);
-        }
-      }
-      return list;
     },
     flag(name, value, fallback) {
       const on = value ?? fallback;

@@ -2,12 +2,14 @@
 // with a reason, reported through `onSkip`, never an exception.
 
 import type { RevisitHints } from './last-fetch.js';
-import type { KeyVerdict } from '../politeness/politeness-key.js';
 import { canonicalizeUrl, resolveCanonicalUrlOptions, type CanonicalUrlFailureReason, type CanonicalUrlOptions } from './canonical-url.js';
 import type { AddOptions, AddOutcome, FrontierEntry, FrontierStore } from './frontier-store.js';
 import type { ScopePredicate } from './scope.js';
 import { detectTrap, type ResolvedTrapDetection } from './trap-detector.js';
 import type { SkipDetail, SkipReason } from '../skip-reasons.js';
+
+/** A URL's politeness key, or why it can have none (its host resolves to an address the crawl may not reach). */
+export type KeyVerdict = { readonly key: string } | { readonly skip: SkipDetail };
 
 /** A URL offered to the frontier. */
 export interface FrontierRequest {

@@ -6,7 +6,7 @@
 import { PolitelyError } from '@politely/core';
 import { isIP } from 'node:net';
 import { registrableDomainOf } from '../frontier/registrable-domain.js';
-import type { SkipDetail } from '../skip-reasons.js';
+import type { KeyVerdict } from '../frontier/frontier.js';
 
 export type PolitenessKeyMode = 'host' | 'domain' | 'ip';
 export const POLITENESS_KEY_MODES: readonly PolitenessKeyMode[] = ['host', 'domain', 'ip'];
@@ -17,8 +17,6 @@ export interface AddressPins {
   peek(hostname: string): { readonly address: string } | undefined;
 }
 
-/** A URL's key, or why it can have none (its host resolves to an address the crawl may not reach). */
-export type KeyVerdict = { readonly key: string } | { readonly skip: SkipDetail };
 
 export interface PolitenessKeys {
   readonly mode: PolitenessKeyMode;
