@@ -154,7 +154,8 @@ export interface CrawlerOptions {
   readonly maxPages?: number;
   /**
    * URLs admitted per host at most (queued, in flight or done); the rest are skipped as
-   * `max-pages-per-host`. A backstop against a host that generates URLs without end.
+   * `max-pages-per-host`. A backstop against a host that generates URLs without end. A "host" is
+   * a politeness key: with `politenessKey: 'domain'` or `'ip'` the bound is per domain or server.
    * @default 100000
    */
   readonly maxPagesPerHost?: number;
