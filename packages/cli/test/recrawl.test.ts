@@ -6,16 +6,15 @@
 
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deleteRedisCrawl } from '@politely/store-redis';
 import { minGapMsByOrigin, startDemoWeb, startFleet, violations, type LocalWeb, type LoggedRequest } from '@politely/local-web';
 import { jsonLines, runCli } from './run-cli.js';
+import { REDIS_URL, redisDown } from './redis-available.js';
 
 const UA = 'PolitelyDemo/0.1 (+https://example.invalid/bot)';
-const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 
 interface PageLine {
   readonly url: string;
@@ -148,17 +147,6 @@ describe('politely crawl --recrawl, SQLite: two processes on one crawl file', ()
   });
 });
 
-/** Why Redis cannot be used, or null when it answers PING. */
-async function redisDown(): Promise<string | null> {
-  const { hostname, port } = new URL(REDIS_URL);
-  return new Promise((resolve) => {
-    const socket = createConnection(Number(port || 6379), hostname, () => socket.write('PING\r\n'));
-    const done = (reason: string | null) => (socket.destroy(), resolve(reason));
-    socket.on('data', (data) => done(String(data).startsWith('+PONG') ? null : `unexpected answer ${String(data).trim()}`));
-    socket.on('error', (error) => done(error.message));
-    setTimeout(() => done('no answer within 1 s'), 1000);
-  });
-}
 const downReason = await redisDown();
 if (downReason !== null) console.warn(`[cli] recrawl: Redis SKIPPED: no Redis at ${REDIS_URL}: ${downReason}`);
 

@@ -9,10 +9,10 @@ export interface RawResponse {
   readonly body: Buffer;
 }
 
-/** One GET, no redirect following, no decoding: what the server sent, byte for byte. */
-export function rawGet(url: string, headers: Record<string, string> = {}): Promise<RawResponse> {
+/** One request (a GET unless `method` says), no redirect following, no decoding: what the server sent, byte for byte. */
+export function rawGet(url: string, headers: Record<string, string> = {}, method = 'GET'): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { headers: { 'user-agent': UA, ...headers }, agent: false }, (res) => {
+    const req = request(url, { method, headers: { 'user-agent': UA, ...headers }, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));

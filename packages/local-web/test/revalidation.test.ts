@@ -1,21 +1,7 @@
-import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalWebError, startDemoWeb, startFleet, type LocalWeb, type LoggedRequest } from '../src/index.js';
-import { hrefs, UA, type RawResponse } from './helpers.js';
+import { hrefs, rawGet, UA, type RawResponse } from './helpers.js';
 
-/** One request with any method and headers, no decoding: what the server sent, byte for byte. */
-function send(url: string, headers: Record<string, string> = {}, method = 'GET'): Promise<RawResponse> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method, headers: { 'user-agent': UA, ...headers }, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 const header = (response: RawResponse, name: string): string => {
   const value = response.headers[name];
@@ -58,8 +44,8 @@ describe('validators', () => {
     ];
     const tags = new Set<string>();
     for (const url of urls) {
-      const first = await send(url);
-      const again = await send(url);
+      const first = await rawGet(url);
+      const again = await rawGet(url);
       expect(first.status).toBe(200);
       const etag = header(first, 'etag');
       expect(etag).toMatch(STRONG_TAG);
@@ -77,20 +63,20 @@ describe('validators', () => {
 
   it('tags the gzip-encoded representation apart from the plain one', async () => {
     const url = web.url('hub', '/');
-    const plain = await send(url);
-    const gzipped = await send(url, { 'accept-encoding': 'gzip' });
+    const plain = await rawGet(url);
+    const gzipped = await rawGet(url, { 'accept-encoding': 'gzip' });
     expect(gzipped.headers['content-encoding']).toBe('gzip');
     expect(header(gzipped, 'etag')).toBe(header(plain, 'etag').replace(/"$/, '-gzip"'));
-    const notModified = await send(url, { 'accept-encoding': 'gzip', 'if-none-match': header(gzipped, 'etag') });
+    const notModified = await rawGet(url, { 'accept-encoding': 'gzip', 'if-none-match': header(gzipped, 'etag') });
     expect(notModified.status).toBe(304);
     expect(notModified.headers['vary']).toBe('Accept-Encoding');
     // The plain representation's tag does not name the gzip one.
-    expect((await send(url, { 'accept-encoding': 'gzip', 'if-none-match': header(plain, 'etag') })).status).toBe(200);
+    expect((await rawGet(url, { 'accept-encoding': 'gzip', 'if-none-match': header(plain, 'etag') })).status).toBe(200);
   });
 
   it('gives 404s, redirects and 503s no validators', async () => {
     for (const url of [web.url('news', '/no-such-page'), web.url('legacy', '/shop'), web.url('status', '/robots.txt')]) {
-      const response = await send(url);
+      const response = await rawGet(url);
       expect(response.status).not.toBe(200);
       expect(response.headers['etag']).toBeUndefined();
       expect(response.headers['last-modified']).toBeUndefined();
@@ -101,11 +87,11 @@ describe('validators', () => {
 describe('conditional requests', () => {
   it('answers a matching If-None-Match with a bodiless 304 and logs the header and bodyBytes 0', async () => {
     const url = web.url('shop', '/');
-    const full = await send(url);
+    const full = await rawGet(url);
     expect(lastLogged(web, url)).toMatchObject({ status: 200, bodyBytes: full.body.length });
     expect(lastLogged(web, url).ifNoneMatch).toBeUndefined();
     const etag = header(full, 'etag');
-    const response = await send(url, { 'if-none-match': etag });
+    const response = await rawGet(url, { 'if-none-match': etag });
     expect(response.status).toBe(304);
     expect(response.body.length).toBe(0);
     expect(response.headers['content-length']).toBeUndefined();
@@ -117,59 +103,59 @@ describe('conditional requests', () => {
 
   it('matches lists of tags, weak tags (weak comparison) and *, and not other tags', async () => {
     const url = web.url('news', '/');
-    const etag = header(await send(url), 'etag');
-    expect((await send(url, { 'if-none-match': `"nope", W/${etag}` })).status).toBe(304);
-    expect((await send(url, { 'if-none-match': `"a",${etag} , "b"` })).status).toBe(304);
-    expect((await send(url, { 'if-none-match': '*' })).status).toBe(304);
-    expect((await send(url, { 'if-none-match': '"nope", W/"nope"' })).status).toBe(200);
-    expect((await send(url, { 'if-none-match': etag.slice(1, -1) })).status).toBe(200);
+    const etag = header(await rawGet(url), 'etag');
+    expect((await rawGet(url, { 'if-none-match': `"nope", W/${etag}` })).status).toBe(304);
+    expect((await rawGet(url, { 'if-none-match': `"a",${etag} , "b"` })).status).toBe(304);
+    expect((await rawGet(url, { 'if-none-match': '*' })).status).toBe(304);
+    expect((await rawGet(url, { 'if-none-match': '"nope", W/"nope"' })).status).toBe(200);
+    expect((await rawGet(url, { 'if-none-match': etag.slice(1, -1) })).status).toBe(200);
   });
 
   it('answers If-Modified-Since at or after Last-Modified with 304, before it (or unparsable) with 200', async () => {
     const url = web.url('docs', '/');
-    const lastModifiedMs = Date.parse(header(await send(url), 'last-modified'));
-    expect((await send(url, { 'if-modified-since': httpDate(lastModifiedMs) })).status).toBe(304);
+    const lastModifiedMs = Date.parse(header(await rawGet(url), 'last-modified'));
+    expect((await rawGet(url, { 'if-modified-since': httpDate(lastModifiedMs) })).status).toBe(304);
     expect(lastLogged(web, url)).toMatchObject({ status: 304, bodyBytes: 0, ifModifiedSince: httpDate(lastModifiedMs) });
-    expect((await send(url, { 'if-modified-since': httpDate(lastModifiedMs + 60_000) })).status).toBe(304);
-    expect((await send(url, { 'if-modified-since': httpDate(lastModifiedMs - 1000) })).status).toBe(200);
-    expect((await send(url, { 'if-modified-since': 'yesterday-ish' })).status).toBe(200);
+    expect((await rawGet(url, { 'if-modified-since': httpDate(lastModifiedMs + 60_000) })).status).toBe(304);
+    expect((await rawGet(url, { 'if-modified-since': httpDate(lastModifiedMs - 1000) })).status).toBe(200);
+    expect((await rawGet(url, { 'if-modified-since': 'yesterday-ish' })).status).toBe(200);
   });
 
   it('lets If-None-Match decide when both are sent', async () => {
     const url = web.url('events', '/');
-    const full = await send(url);
+    const full = await rawGet(url);
     const etag = header(full, 'etag');
     const lastModifiedMs = Date.parse(header(full, 'last-modified'));
     const later = httpDate(lastModifiedMs + 60_000);
     const earlier = httpDate(lastModifiedMs - 60_000);
-    expect((await send(url, { 'if-none-match': '"other"', 'if-modified-since': later })).status).toBe(200);
-    expect((await send(url, { 'if-none-match': etag, 'if-modified-since': earlier })).status).toBe(304);
+    expect((await rawGet(url, { 'if-none-match': '"other"', 'if-modified-since': later })).status).toBe(200);
+    expect((await rawGet(url, { 'if-none-match': etag, 'if-modified-since': earlier })).status).toBe(304);
   });
 
   it('answers HEAD conditionally too, and logs HEAD with bodyBytes 0', async () => {
     const url = web.url('hub', '/about');
-    const head = await send(url, {}, 'HEAD');
+    const head = await rawGet(url, {}, 'HEAD');
     expect(head.status).toBe(200);
     expect(lastLogged(web, url)).toMatchObject({ method: 'HEAD', status: 200, bodyBytes: 0 });
-    expect((await send(url, { 'if-none-match': header(head, 'etag') }, 'HEAD')).status).toBe(304);
+    expect((await rawGet(url, { 'if-none-match': header(head, 'etag') }, 'HEAD')).status).toBe(304);
   });
 
   it('revalidates robots.txt like any resource', async () => {
     const url = web.url('shop', '/robots.txt');
-    const full = await send(url);
-    const response = await send(url, { 'if-none-match': header(full, 'etag') });
+    const full = await rawGet(url);
+    const response = await rawGet(url, { 'if-none-match': header(full, 'etag') });
     expect(response.status).toBe(304);
     expect(response.body.length).toBe(0);
-    expect((await send(url, { 'if-modified-since': header(full, 'last-modified') })).status).toBe(304);
+    expect((await rawGet(url, { 'if-modified-since': header(full, 'last-modified') })).status).toBe(304);
   });
 
   it('never answers 304 for a 404, a redirect or a 503', async () => {
     const conditions = { 'if-none-match': '*', 'if-modified-since': httpDate(Date.now() + 3_600_000) };
-    const missing = await send(web.url('news', '/no-such-page'), conditions);
+    const missing = await rawGet(web.url('news', '/no-such-page'), conditions);
     expect(missing.status).toBe(404);
     expect(missing.body.length).toBeGreaterThan(0);
-    expect((await send(web.url('legacy', '/shop'), conditions)).status).toBe(301);
-    expect((await send(web.url('status', '/robots.txt'), conditions)).status).toBe(503);
+    expect((await rawGet(web.url('legacy', '/shop'), conditions)).status).toBe(301);
+    expect((await rawGet(web.url('status', '/robots.txt'), conditions)).status).toBe(503);
   });
 
   it('answers a whole recrawl of a host with 304s: under 5% of the first crawl’s bytes', async () => {
@@ -177,12 +163,12 @@ describe('conditional requests', () => {
     const urls = ['/robots.txt', ...shop.expectedAllowedPaths].map((path) => `${shop.origin}${path}`);
     const tags = new Map<string, string>();
     for (const url of urls) {
-      const response = await send(url, { 'accept-encoding': 'gzip' });
+      const response = await rawGet(url, { 'accept-encoding': 'gzip' });
       if (response.status === 200) tags.set(url, header(response, 'etag'));
     }
     expect(tags.size).toBeGreaterThan(20);
     web.resetLogs();
-    for (const [url, etag] of tags) await send(url, { 'accept-encoding': 'gzip', 'if-none-match': etag });
+    for (const [url, etag] of tags) await rawGet(url, { 'accept-encoding': 'gzip', 'if-none-match': etag });
     const log = web.requestLog(shop.origin);
     expect(log).toHaveLength(tags.size);
     for (const entry of log) expect(entry).toMatchObject({ status: 304, bodyBytes: 0 });
@@ -192,14 +178,14 @@ describe('conditional requests', () => {
 describe('changing pages between crawls', () => {
   it('serves a changed page with a revision marker, a new ETag, a later Last-Modified, and the same links', async () => {
     const url = web.url('news', '/about');
-    const before = await send(url);
+    const before = await rawGet(url);
     const oldTag = header(before, 'etag');
     const oldModified = header(before, 'last-modified');
     expect(web.revisionOf(url)).toBe(0);
 
     web.changePages([url]);
     expect(web.revisionOf(url)).toBe(1);
-    const after = await send(url, { 'if-none-match': oldTag });
+    const after = await rawGet(url, { 'if-none-match': oldTag });
     expect(after.status).toBe(200);
     const text = after.body.toString('utf8');
     expect(text).toContain('<p class="revision">revision 1</p>');
@@ -210,38 +196,38 @@ describe('changing pages between crawls', () => {
     expect(newTag).not.toBe(oldTag);
     expect(Date.parse(header(after, 'last-modified'))).toBeGreaterThan(Date.parse(oldModified));
     expect(lastLogged(web, url)).toMatchObject({ status: 200, bodyBytes: after.body.length, ifNoneMatch: oldTag });
-    expect((await send(url, { 'if-modified-since': oldModified })).status).toBe(200);
-    expect((await send(url, { 'if-none-match': newTag })).status).toBe(304);
-    expect((await send(url, { 'if-modified-since': header(after, 'last-modified') })).status).toBe(304);
+    expect((await rawGet(url, { 'if-modified-since': oldModified })).status).toBe(200);
+    expect((await rawGet(url, { 'if-none-match': newTag })).status).toBe(304);
+    expect((await rawGet(url, { 'if-modified-since': header(after, 'last-modified') })).status).toBe(304);
 
     // A second change within the same second still moves Last-Modified on.
     web.changePages([url]);
-    const again = await send(url);
+    const again = await rawGet(url);
     expect(web.revisionOf(url)).toBe(2);
     expect(again.body.toString('utf8')).toContain('<p class="revision">revision 2</p>');
     expect(again.body.toString('utf8')).not.toContain('revision 1');
     expect(Date.parse(header(again, 'last-modified'))).toBeGreaterThan(Date.parse(header(after, 'last-modified')));
-    expect((await send(url, { 'if-none-match': newTag })).status).toBe(200);
+    expect((await rawGet(url, { 'if-none-match': newTag })).status).toBe(200);
   });
 
   it('leaves other pages alone, and takes paths on the entry host', async () => {
     const untouched = web.url('hub', '/');
-    const etag = header(await send(untouched), 'etag');
+    const etag = header(await rawGet(untouched), 'etag');
     web.changePages(['/about']);
     expect(web.revisionOf(web.url('hub', '/about'))).toBe(1);
     expect(web.revisionOf('/about')).toBe(1);
     expect(web.revisionOf(web.url('shop', '/about'))).toBe(0);
-    expect((await send(untouched, { 'if-none-match': etag })).status).toBe(304);
-    expect((await send(web.url('hub', '/about'))).body.toString('utf8')).toContain('revision 1');
+    expect((await rawGet(untouched, { 'if-none-match': etag })).status).toBe(304);
+    expect((await rawGet(web.url('hub', '/about'))).body.toString('utf8')).toContain('revision 1');
   });
 
   it('changes feeds, sitemaps and robots.txt with a comment', async () => {
     const feed = web.url('news', '/atom.xml');
     const robots = web.url('docs', '/robots.txt');
-    const robotsBefore = await send(robots);
+    const robotsBefore = await rawGet(robots);
     web.changePages([feed, robots]);
-    expect((await send(feed)).body.toString('utf8')).toMatch(/<\/feed>\s*<!-- revision 1 -->\n$/);
-    const robotsAfter = await send(robots, { 'if-none-match': header(robotsBefore, 'etag') });
+    expect((await rawGet(feed)).body.toString('utf8')).toMatch(/<\/feed>\s*<!-- revision 1 -->\n$/);
+    const robotsAfter = await rawGet(robots, { 'if-none-match': header(robotsBefore, 'etag') });
     expect(robotsAfter.status).toBe(200);
     expect(robotsAfter.body.toString('utf8')).toBe(`${web.host('docs').robotsTxt ?? ''}# revision 1\n`);
   });
@@ -273,15 +259,15 @@ describe('fleets', () => {
     const fleet = await startFleet({ hosts: 2, pagesPerHost: 20, firstAddress: 200, cacheControl: 'max-age=60' });
     try {
       const url = `${fleet.hosts[1]?.origin ?? ''}/pages/7`;
-      const full = await send(url);
+      const full = await rawGet(url);
       expect(header(full, 'cache-control')).toBe('max-age=60');
       const etag = header(full, 'etag');
-      expect(header(await send(url), 'etag')).toBe(etag);
-      const notModified = await send(url, { 'if-none-match': etag });
+      expect(header(await rawGet(url), 'etag')).toBe(etag);
+      const notModified = await rawGet(url, { 'if-none-match': etag });
       expect(notModified.status).toBe(304);
       expect(header(notModified, 'cache-control')).toBe('max-age=60');
       fleet.changePages([url]);
-      const changed = await send(url, { 'if-none-match': etag });
+      const changed = await rawGet(url, { 'if-none-match': etag });
       expect(changed.status).toBe(200);
       expect(changed.body.toString('utf8')).toContain('<p class="revision">revision 1</p>');
       expect(fleet.revisionOf(url)).toBe(1);

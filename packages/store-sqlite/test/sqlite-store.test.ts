@@ -157,11 +157,7 @@ describe('createSqliteFrontierStore', () => {
 
   it('hands out URLs in the same order as the memory store through adds, claims, releases, retries and expiries', async () => {
     // One host (so that no tie between hosts' clocks is broken differently), random operations.
-    let seed = 7;
-    const random = (n: number): number => {
-      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-      return (seed >>> 8) % n;
-    };
+    const random = seededRandom(7);
     for (let round = 0; round < 5; round++) {
       const policy = { delayMs: random(3) * 100, maxInFlight: 1 + random(3) };
       const memory = createMemoryFrontierStore({ defaultHostPolicy: policy });
@@ -206,11 +202,7 @@ describe('createSqliteFrontierStore', () => {
   });
 
   it('reopens, revisits and hints like the memory store, in the same order', async () => {
-    let seed = 11;
-    const random = (n: number): number => {
-      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-      return (seed >>> 8) % n;
-    };
+    const random = seededRandom(11);
     for (let round = 0; round < 5; round++) {
       const policy = { delayMs: random(3) * 100, maxInFlight: 1 + random(3) };
       const memory = createMemoryFrontierStore({ defaultHostPolicy: policy });
@@ -557,4 +549,13 @@ function runNode(script: string, args: readonly string[]): Promise<string> {
 /** Runs an ES module snippet in a new Node process; resolves with what it printed. */
 function runNodeCode(code: string): Promise<string> {
   return runNode('--input-type=module', ['-e', code]);
+}
+
+/** A small deterministic generator: the same operations every run, for stores compared step by step. */
+function seededRandom(initial: number): (n: number) => number {
+  let seed = initial;
+  return (n) => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return (seed >>> 8) % n;
+  };
 }
