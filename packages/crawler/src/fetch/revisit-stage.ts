@@ -12,6 +12,8 @@ import { revalidate, scheduleFactsOf, type Revalidation } from './revalidation.j
 
 export interface RevisitStageSettings {
   readonly bounds: RevisitBounds;
+  /** The store keeps what a fetch left (`FrontierStore.remembersFetches`): else a first fetch needs no hash, policy or schedule. */
+  readonly remembered: boolean;
   readonly stats: StatsRecorder;
   readonly emitter: CrawlerEmitter;
 }
@@ -21,12 +23,15 @@ export interface FetchReview {
   readonly change: PageChange;
   /** The URL's last fetch, on a revisit. */
   readonly previous: LastFetch | undefined;
-  /** The URL's memory after this fetch; `withheld`: why its handlers did not see it (usage). */
-  remember(withheld?: string): LastFetch;
+  /** The URL's memory after this fetch (undefined when the store keeps none); `withheld`: why its handlers did not see it (usage). */
+  remember(withheld?: string): LastFetch | undefined;
 }
+
+const FIRST_FETCH_FORGOTTEN: FetchReview = { change: 'new', previous: undefined, remember: () => undefined };
 
 export function reviewFetch(entry: FrontierEntry, response: HttpResponse, fetchedAt: number, settings: RevisitStageSettings): FetchReview {
   const previous = entry.revisit;
+  if (previous === undefined && !settings.remembered) return FIRST_FETCH_FORGOTTEN;
   const revalidation: Revalidation = revalidate(entry.url, previous, response);
   const { change } = revalidation;
   if (previous !== undefined) {

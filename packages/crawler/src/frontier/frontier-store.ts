@@ -174,6 +174,12 @@ export interface ReopenRequest {
 
 export interface FrontierStore {
   /**
+   * False when the store keeps no `CompleteOptions.lastFetch` (a memory store made with
+   * `rememberFetches: false`): the crawler then does not work one out for each page.
+   * @default true (undefined)
+   */
+  readonly remembersFetches?: boolean;
+  /**
    * Adds entries whose URL was never added before (dedupe is the store's job). An entry with
    * `hints` whose URL the store already holds with a `LastFetch` updates it (`lastFetchAfterHints`):
    * a sitemap read again says which pages changed.

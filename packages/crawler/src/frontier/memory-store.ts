@@ -98,7 +98,7 @@ class MemoryFrontierStore implements FrontierStore {
   private readonly byFetchedAt = new Heap<{ readonly at: number; readonly key: string; readonly version: number }>((a, b) => a.at < b.at);
   private readonly defaultDelayMs: number;
   private readonly defaultMaxInFlight: number;
-  private readonly rememberFetches: boolean;
+  readonly remembersFetches: boolean;
   private sequence = 0;
   private releasedSequence = 0;
   private leaseCounter = 0;
@@ -108,7 +108,7 @@ class MemoryFrontierStore implements FrontierStore {
   constructor(options: MemoryFrontierStoreOptions) {
     this.defaultDelayMs = options.defaultHostPolicy?.delayMs ?? 0;
     this.defaultMaxInFlight = options.defaultHostPolicy?.maxInFlight ?? 1;
-    this.rememberFetches = options.rememberFetches ?? true;
+    this.remembersFetches = options.rememberFetches ?? true;
   }
 
   async add(entries: readonly FrontierEntry[], options: AddOptions = {}): Promise<AddOutcome[]> {
@@ -239,7 +239,7 @@ class MemoryFrontierStore implements FrontierStore {
 
   /** A done URL's memory: the one given, else the one it had (a revisit that fetched nothing). */
   private remember(entry: FrontierEntry, given: LastFetch | undefined): void {
-    if (!this.rememberFetches) return;
+    if (!this.remembersFetches) return;
     const key = dedupeKeyOf(entry);
     const known = this.fetched.get(key);
     const last = given ?? known?.last;

@@ -115,7 +115,12 @@ export class UrlProcessor {
       stats: deps.stats,
       signal,
     });
-    this.revisits = { bounds: { minMs: options.revisitMinMs, maxMs: options.revisitMaxMs }, stats: deps.stats, emitter: deps.emitter };
+    this.revisits = {
+      bounds: { minMs: options.revisitMinMs, maxMs: options.revisitMaxMs },
+      remembered: deps.store.remembersFetches !== false,
+      stats: deps.stats,
+      emitter: deps.emitter,
+    };
     this.handle = {
       options,
       route: createRouter(options.handler, options.handlers),

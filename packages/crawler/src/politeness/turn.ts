@@ -21,10 +21,16 @@ export interface RobotsPaceSettings {
  */
 export async function paceAfterRobots(entry: FrontierEntry, check: RobotsCheck, previousReadyAt: number, settings: RobotsPaceSettings): Promise<ClockChange> {
   const { politeness, store } = settings;
-  if (politeness.learnCrawlDelay(entry.hostKey, new URL(entry.url).origin, check.crawlDelay)) {
+  if (politeness.learnCrawlDelay(entry.hostKey, originOf(entry.url), check.crawlDelay)) {
     await store.setHostPolicy(entry.hostKey, { delayMs: politeness.delayMs(entry.hostKey), maxInFlight: settings.perHostConcurrency });
   }
   return clockAfterRobots(check.fetch, politeness.delayMs(entry.hostKey), previousReadyAt);
+}
+
+/** The origin of a canonical URL (`scheme://host[:port]` before its path), without parsing it again: this runs for every claim. */
+function originOf(canonicalUrl: string): string {
+  const pathAt = canonicalUrl.indexOf('/', canonicalUrl.indexOf('//') + 2);
+  return pathAt < 0 ? canonicalUrl : canonicalUrl.slice(0, pathAt);
 }
 
 export interface TurnFacts {
