@@ -59,7 +59,8 @@ interface HostState {
 }
 
 interface ReadyNode {
-  readonly readyAt: number;
+  /** The host's `readyAt` when the node was pushed. */
+  readonly at: number;
   readonly host: HostState;
   readonly version: number;
 }
@@ -79,6 +80,8 @@ interface Fetched {
   version: number;
 }
 
+const byAt = (a: { readonly at: number }, b: { readonly at: number }): boolean => a.at < b.at;
+
 const byPriorityThenSequence = (a: QueuedEntry, b: QueuedEntry): boolean =>
   a.entry.priority !== b.entry.priority ? a.entry.priority > b.entry.priority : a.sequence < b.sequence;
 
@@ -89,13 +92,15 @@ export function createMemoryFrontierStore(options: MemoryFrontierStoreOptions = 
 class MemoryFrontierStore implements FrontierStore {
   private readonly seen = new Set<string>();
   private readonly hosts = new Map<string, HostState>();
-  private readonly ready = new Heap<ReadyNode>((a, b) => a.readyAt < b.readyAt);
+  // Every heap but the host queues orders by `at`, through one comparator: the heap's call site
+  // then sees two functions, not five, and V8 keeps it fast (inlined, not megamorphic).
+  private readonly ready = new Heap<ReadyNode>(byAt);
   private readonly leases = new Map<string, LeaseRecord>();
-  private readonly leaseExpiries = new Heap<{ at: number; id: string }>((a, b) => a.at < b.at);
+  private readonly leaseExpiries = new Heap<{ at: number; id: string }>(byAt);
   private readonly fetched = new Map<string, Fetched>();
-  private readonly due = new Heap<{ readonly at: number; readonly key: string; readonly version: number }>((a, b) => a.at < b.at);
+  private readonly due = new Heap<{ readonly at: number; readonly key: string; readonly version: number }>(byAt);
   /** The same URLs by `fetchedAt`, for `fetchedBefore`. */
-  private readonly byFetchedAt = new Heap<{ readonly at: number; readonly key: string; readonly version: number }>((a, b) => a.at < b.at);
+  private readonly byFetchedAt = new Heap<{ readonly at: number; readonly key: string; readonly version: number }>(byAt);
   private readonly defaultDelayMs: number;
   private readonly defaultMaxInFlight: number;
   readonly remembersFetches: boolean;
@@ -141,7 +146,7 @@ class MemoryFrontierStore implements FrontierStore {
         this.ready.pop();
         continue;
       }
-      if (top.readyAt > now) return { lease: null, nextReadyAt: top.readyAt };
+      if (top.at > now) return { lease: null, nextReadyAt: top.at };
       this.ready.pop();
       const host = top.host;
       const queued = host.queue.pop()!;
@@ -329,6 +334,6 @@ class MemoryFrontierStore implements FrontierStore {
 
   private reschedule(host: HostState): void {
     host.version++;
-    if (this.isSchedulable(host)) this.ready.push({ readyAt: host.readyAt, host, version: host.version });
+    if (this.isSchedulable(host)) this.ready.push({ at: host.readyAt, host, version: host.version });
   }
 }

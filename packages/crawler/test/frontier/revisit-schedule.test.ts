@@ -63,10 +63,9 @@ describe('revalidation', () => {
   });
 
   it('after a 304 keeps the last body’s status, hash and size, and the validators the 304 updates', () => {
-    const t0 = Date.now() - DAY;
-    const last = firstFetch({ etag: '"abc"', 'last-modified': 'Mon, 02 Nov 2026 10:00:00 GMT' }, t0, 'x'.repeat(5000));
-    const revalidation = revalidate(URL_A, last, { status: 304, headers: { etag: '"abc"', 'cache-control': 'max-age=600' }, body: new Uint8Array() });
     const now = Date.now();
+    const last = firstFetch({ etag: '"abc"', 'last-modified': 'Mon, 02 Nov 2026 10:00:00 GMT' }, now - DAY, 'x'.repeat(5000));
+    const revalidation = revalidate(URL_A, last, { status: 304, headers: { etag: '"abc"', 'cache-control': 'max-age=600' }, body: new Uint8Array() });
     const next = nextLastFetch(last, undefined, factsOf(revalidation, now, 304, 0), bounds);
     expect(next).toMatchObject({ status: 200, bytes: 5000, contentHash: last.contentHash, etag: '"abc"', lastModified: 'Mon, 02 Nov 2026 10:00:00 GMT' });
     // Fresh for the 304's max-age; unchanged for a day, so the interval grew past it.
