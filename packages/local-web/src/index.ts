@@ -21,6 +21,31 @@ export { USAGE_HOST_NAMES, USAGE_WEB_PURPOSES, BEFORE_FETCH_KINDS, isBeforeFetch
 export type { UsageHostName, UsagePageTruth, UsageTruthVerdict } from './usage/usage-truth.js';
 export { MANAGED_ROBOTS_TXT, MANAGED_BLOCKED_TOKENS, TDMREP_PATH, TDM_POLICY_PATH } from './usage/usage-sites.js';
 
+export { startRenderWeb, renderManifest } from './render/render-web.js';
+export type { RenderWeb, RenderWebOptions } from './render/render-web.js';
+export {
+  RENDER_HOST_NAMES,
+  RENDER_CATEGORIES,
+  RENDER_PAGE_SIZE,
+  RENDER_PRIVATE_URL,
+  RENDER_SHELL_TITLE,
+  RENDER_SITE_NAME,
+  renderProducts,
+} from './render/render-truth.js';
+export type {
+  RenderCategory,
+  RenderCrawlTruth,
+  RenderHostName,
+  RenderPageTruth,
+  RenderProduct,
+  RenderRefusal,
+  RenderRefusedRequest,
+  RenderRequestTruth,
+  RenderRequestType,
+  RenderSubrequest,
+} from './render/render-truth.js';
+export { APP_ROBOTS_TXT, CDN_ROBOTS_TXT } from './render/render-sites.js';
+
 export { startFleet, resolveFleetOptions, MAX_FLEET_HOSTS } from './fleet/fleet.js';
 export type { FleetOptions, ResolvedFleetOptions } from './fleet/fleet.js';
 export type { FleetPageProfile } from './fleet/fleet-page.js';

@@ -4,7 +4,9 @@
 //   node packages/local-web/dist/serve.js --hostile [--first-address 60] [--json]
 //   node packages/local-web/dist/serve.js --consent [--first-address 70] [--json]
 //   node packages/local-web/dist/serve.js --usage [--first-address 90] [--json]
+//   node packages/local-web/dist/serve.js --render [--first-address 100] [--json]
 // --usage starts the usage web (127.0.0.90–94 by default); its --json adds `usagePages` and `tdmrepFiles`.
+// --render starts the render web (127.0.0.100–101 by default); its --json adds `manifest` (renderManifest).
 // --hostile starts the hostile web instead (127.0.0.60–67 by default); its --json adds `cases` and
 // `goodPageUrls`, and leaves out robots.txt bodies over 64 KiB (`robotsTxt: null`, `robotsTxtBytes`).
 // --port defaults to 8080 for friendly URLs and falls back to a free port if 8080 is taken.
@@ -16,6 +18,8 @@ import { parseArgs } from 'node:util';
 import { startConsentWeb } from './consent/consent-web.js';
 import { startDemoWeb } from './demo/demo-web.js';
 import { startUsageWeb, type UsageWeb } from './usage/usage-web.js';
+import { renderManifest, startRenderWeb, type RenderWeb } from './render/render-web.js';
+import { RENDER_SHELL_TITLE } from './render/render-truth.js';
 import { LocalWebError } from './errors.js';
 import { startFleet } from './fleet/fleet.js';
 import { startHostileWeb, type HostileWeb } from './hostile/hostile-web.js';
@@ -38,6 +42,7 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
       hostile: { type: 'boolean' },
       consent: { type: 'boolean' },
       usage: { type: 'boolean' },
+      render: { type: 'boolean' },
       json: { type: 'boolean' },
     },
     strict: true,
@@ -45,14 +50,17 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
   const hostile = values.hostile === true;
   const consent = values.consent === true;
   const usage = values.usage === true;
-  if ([hostile, consent, usage, values.fleet !== undefined].filter(Boolean).length > 1) {
-    throw new LocalWebError('ERR_INVALID_OPTION', 'serve: --hostile, --consent, --usage and --fleet start different webs; choose one');
+  const render = values.render === true;
+  if ([hostile, consent, usage, render, values.fleet !== undefined].filter(Boolean).length > 1) {
+    throw new LocalWebError('ERR_INVALID_OPTION', 'serve: --hostile, --consent, --usage, --render and --fleet start different webs; choose one');
   }
-  const firstAddress = values['first-address'] === undefined ? (hostile ? 60 : consent ? 70 : usage ? 90 : 2) : Number(values['first-address']);
+  const firstAddress =
+    values['first-address'] === undefined ? (hostile ? 60 : consent ? 70 : usage ? 90 : render ? 100 : 2) : Number(values['first-address']);
   const start = (port: number): Promise<LocalWeb> => {
     if (hostile) return startHostileWeb({ port, firstAddress });
     if (consent) return startConsentWeb({ port, firstAddress });
     if (usage) return startUsageWeb({ port, firstAddress });
+    if (render) return startRenderWeb({ port, firstAddress });
     if (values.fleet === undefined) return startDemoWeb({ port, firstAddress });
     const [hosts, pages] = values.fleet.split('x').map(Number);
     const delay = values['crawl-delay'];
@@ -94,7 +102,12 @@ function isUsage(web: LocalWeb): web is UsageWeb {
   return 'usagePages' in web && 'tdmrepFiles' in web;
 }
 
+function isRender(web: LocalWeb): web is RenderWeb {
+  return 'renderPages' in web;
+}
+
 function toJson(web: LocalWeb): string {
+  if (isRender(web)) return JSON.stringify({ entryUrl: web.entryUrl, hosts: web.hosts, manifest: renderManifest(web) });
   if (isUsage(web)) {
     return JSON.stringify({ entryUrl: web.entryUrl, hosts: web.hosts, usagePages: web.usagePages, tdmrepFiles: web.tdmrepFiles });
   }
@@ -136,7 +149,12 @@ function describe(web: LocalWeb): string {
     lines.push(`${web.usagePages.length} pages, ${reserved} of them reserved for AI training (see --json for every verdict).`);
     lines.push(`Crawl it for AI training: node examples/usage-aware-crawl.mjs ${web.entryUrl}`);
   }
-  const kind = isHostile(web) ? 'hostile web' : isUsage(web) ? 'usage web' : 'local web';
+  if (isRender(web)) {
+    const truth = renderManifest(web);
+    lines.push(`${truth.pages.length} pages, each a shell titled "${RENDER_SHELL_TITLE}" until app.js renders it; ${truth.renderedOnlyLinks.length} links exist only after rendering.`);
+    lines.push(`${truth.requested.length} requests for a polite crawl with rendering, ${truth.neverRequested.length} it must never make (see --json).`);
+  }
+  const kind = isHostile(web) ? 'hostile web' : isUsage(web) ? 'usage web' : isRender(web) ? 'render web' : 'local web';
   return `politely ${kind}: ${web.hosts.length} hosts, start at ${web.entryUrl}\n${lines.join('\n')}\nCtrl-C to stop.\n`;
 }
 
