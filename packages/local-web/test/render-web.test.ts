@@ -20,7 +20,7 @@ import {
   type RenderCrawlTruth,
   type RenderWeb,
 } from '../src/index.js';
-import { rawGet, UA } from './helpers.js';
+import { rawGet, UA, withServeJson } from './helpers.js';
 
 let web: RenderWeb;
 let truth: RenderCrawlTruth;
@@ -217,27 +217,8 @@ describe('startRenderWeb', () => {
 
 describe('serve --render', () => {
   it('starts the render web in its own process and prints its manifest with --json', async () => {
-    const { spawn } = await import('node:child_process');
-    const script = new URL('../dist/serve.js', import.meta.url);
-    const child = spawn(process.execPath, [script.pathname, '--render', '--port', '0', '--first-address', '246', '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    try {
-      const line = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        const timer = setTimeout(() => reject(new Error(`no manifest within 10 s: ${out}`)), 10_000);
-        child.stdout.on('data', (chunk: Buffer) => {
-          out += chunk.toString('utf8');
-          const end = out.indexOf('\n');
-          if (end !== -1) {
-            clearTimeout(timer);
-            resolve(out.slice(0, end));
-          }
-        });
-        child.once('exit', (code) => {
-          clearTimeout(timer);
-          reject(new Error(`serve exited with ${String(code)}`));
-        });
-      });
-      const printed = JSON.parse(line) as { entryUrl: string; hosts: { name: string; address: string }[]; manifest: RenderCrawlTruth };
+    await withServeJson(['--render', '--port', '0', '--first-address', '246', '--json'], async (json) => {
+      const printed = json as { entryUrl: string; hosts: { name: string; address: string }[]; manifest: RenderCrawlTruth };
       expect(printed.entryUrl).toMatch(/^http:\/\/127\.0\.0\.246:\d+\/$/);
       expect(printed.hosts.map((host) => [host.name, host.address])).toEqual([['app', '127.0.0.246'], ['cdn', '127.0.0.247']]);
       expect(printed.manifest.entryUrl).toBe(printed.entryUrl);
@@ -245,13 +226,7 @@ describe('serve --render', () => {
       expect(printed.manifest.requested).toHaveLength(truth.requested.length);
       expect(printed.manifest.neverRequested).toHaveLength(truth.neverRequested.length);
       expect((await rawGet(printed.entryUrl)).status).toBe(200);
-    } finally {
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await exited;
-      }
-    }
+    });
   });
 });
 

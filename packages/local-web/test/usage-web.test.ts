@@ -26,6 +26,7 @@ import {
   type UsagePageTruth,
   type UsageWeb,
 } from '../src/index.js';
+import { withServeJson } from './helpers.js';
 
 const UA = 'PolitelyDemo/0.1 (+https://example.invalid/bot)';
 const USAGE_HEADER_NAMES = ['content-usage', 'x-robots-tag', 'tdm-reservation', 'tdm-policy'];
@@ -207,38 +208,13 @@ describe('startUsageWeb', () => {
 
 describe('serve --usage', () => {
   it('starts the usage web in its own process and prints its manifest with --json', async () => {
-    const { spawn } = await import('node:child_process');
-    const script = new URL('../dist/serve.js', import.meta.url);
-    const child = spawn(process.execPath, [script.pathname, '--usage', '--port', '0', '--first-address', '210', '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    try {
-      const line = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        const timer = setTimeout(() => reject(new Error(`no manifest within 10 s: ${out}`)), 10_000);
-        child.stdout.on('data', (chunk: Buffer) => {
-          out += chunk.toString('utf8');
-          const end = out.indexOf('\n');
-          if (end !== -1) {
-            clearTimeout(timer);
-            resolve(out.slice(0, end));
-          }
-        });
-        child.once('exit', (code) => {
-          clearTimeout(timer);
-          reject(new Error(`serve exited with ${String(code)}`));
-        });
-      });
-      const printed = JSON.parse(line) as { entryUrl: string; hosts: { name: string }[]; usagePages: UsagePageTruth[]; tdmrepFiles: unknown[] };
+    await withServeJson(['--usage', '--port', '0', '--first-address', '210', '--json'], async (json) => {
+      const printed = json as { entryUrl: string; hosts: { name: string }[]; usagePages: UsagePageTruth[]; tdmrepFiles: unknown[] };
       expect(printed.entryUrl).toMatch(/^http:\/\/127\.0\.0\.210:\d+\/$/);
       expect(printed.hosts.map((host) => host.name)).toEqual([...USAGE_HOST_NAMES]);
       expect(printed.usagePages).toHaveLength(web.usagePages.length);
       expect(printed.tdmrepFiles).toHaveLength(1);
       expect((await fetch(printed.entryUrl)).status).toBe(200);
-    } finally {
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await exited;
-      }
-    }
+    });
   });
 });
