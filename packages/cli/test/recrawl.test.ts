@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deleteRedisCrawl } from '@politely/store-redis';
 import { minGapMsByOrigin, startDemoWeb, startFleet, violations, type LocalWeb, type LoggedRequest } from '@politely/local-web';
-import { jsonLines, runCli } from './run-cli.js';
+import { jsonLines, runCli, startCli } from './run-cli.js';
 import { REDIS_URL, redisDown } from './redis-available.js';
 
 const UA = 'PolitelyDemo/0.1 (+https://example.invalid/bot)';
@@ -149,6 +149,50 @@ describe('politely crawl --recrawl, SQLite: two processes on one crawl file', ()
 
 const downReason = await redisDown();
 if (downReason !== null) console.warn(`[cli] recrawl: Redis SKIPPED: no Redis at ${REDIS_URL}: ${downReason}`);
+
+describe('politely crawl --recrawl, SQLite: killed mid-recrawl and resumed', () => {
+  let web: LocalWeb;
+  let dir: string;
+  beforeAll(async () => {
+    web = await startFleet({ hosts: 3, pagesPerHost: 20, firstAddress: 76 });
+    dir = mkdtempSync(join(tmpdir(), 'politely-recrawl-kill-'));
+  });
+  afterAll(async () => {
+    await web.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('two SIGKILLs during the recrawl lose nothing: every page revalidated (304), every record whole, nothing left queued', async () => {
+    const db = join(dir, 'crawl.db');
+    const seeds = web.hosts.map((host) => `${host.origin}/`);
+    const args = ['crawl', '--ua', UA, '--allow-net', '127.0.0.0/8', '--delay', '100', '--scope', 'any', '--log', 'plain', '--store', `sqlite:${db}`];
+    const first = await runCli([...args, '--out', join(dir, 'first.jsonl'), ...seeds]);
+    expect(first.code, first.stderr).toBe(0);
+    const fetched = new Set(pageLines(join(dir, 'first.jsonl')).map((line) => line.url));
+    expect(fetched.size).toBe(web.hosts.reduce((sum, host) => sum + host.expectedAllowedPaths.length, 0));
+
+    web.resetLogs();
+    const recrawl = [...args, '--recrawl', '--out', join(dir, 'second.jsonl'), ...seeds];
+    for (let kill = 0; kill < 2; kill++) {
+      const run = startCli(recrawl);
+      await run.waitFor(new RegExp(`(^304 page .*\\n(.*\\n)*){${8 + kill * 8}}`, 'm'), 20_000);
+      run.child.kill('SIGKILL');
+      await run.done;
+    }
+    const last = await runCli(recrawl);
+    expect(last.code, last.stderr).toBe(0);
+    expect(last.stdout).toMatch(/^ {2}queued +0$/m);
+    // The servers: every page fetched in the first crawl was revalidated, and answered 304.
+    const revisits = web.requestLog().filter((entry) => entry.path !== '/robots.txt');
+    expect(new Set(revisits.map((entry) => entry.origin + entry.path))).toEqual(fetched);
+    for (const entry of revisits) expect([entry.status, entry.ifNoneMatch !== undefined], entry.path).toEqual([304, true]);
+    expect(violations(web, UA)).toEqual([]);
+    // The records: whole lines (pageLines parses every one), each page's revisit there, all not modified.
+    const records = pageLines(join(dir, 'second.jsonl'));
+    expect(new Set(records.map((line) => line.url))).toEqual(fetched);
+    expect(new Set(records.map((line) => line.change))).toEqual(new Set(['not-modified']));
+  }, 120_000);
+});
 
 describe.skipIf(downReason !== null)('politely crawl --recrawl, Redis', () => {
   let web: LocalWeb;
