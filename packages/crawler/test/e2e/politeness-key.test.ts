@@ -162,6 +162,29 @@ describe('politenessKey', () => {
     expect(new Set(requests.map((event) => event.hostKey))).toEqual(new Set(['127.0.0.2']));
   });
 
+  it("'ip': a name that does not resolve fails alone (its URLs skipped, robots.txt unreachable), and the crawl goes on", async () => {
+    const server = await sharedServer();
+    const port = new URL(server.base).port;
+    const crawler = createCrawler({
+      userAgent: UA,
+      seeds: [`http://ok.test:${port}/`, `http://gone.test:${port}/`],
+      scope: 'any',
+      allowNet: ['127.0.0.0/8'],
+      resolver: loopbackResolver(['ok.test']),
+      politenessKey: 'ip',
+      minDelayMs: 0,
+      maxRetries: 0,
+      maxRobotsRetries: 0,
+    });
+    const skips: SkipEvent[] = [];
+    crawler.on('skip', (event) => skips.push(event));
+    const stats = await crawler.run();
+    expect(stats.pages).toBe(3);
+    // Its robots.txt cannot be fetched (the name does not resolve): its URLs are skipped as such.
+    expect(skips.filter((skip) => skip.url.includes('gone.test')).map((skip) => [skip.url, skip.reason])).toEqual([[`http://gone.test:${port}/`, 'robots-unreachable']]);
+    expect(server.log.every((entry) => hostOf(entry) === 'ok.test')).toBe(true);
+  });
+
   it('refuses a key it does not know, and ip keys or a resolver with a proxy', () => {
     expectInvalidOption(() => createCrawler({ userAgent: UA, politenessKey: 'server' as never }), 'politenessKey must be one of host, domain, ip');
     expectInvalidOption(() => createCrawler({ userAgent: UA, politenessKey: 'ip', proxy: 'http://203.0.113.5:3128' }), "politenessKey 'ip' cannot be used with a proxy");
