@@ -8,7 +8,7 @@
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { startFleet, violations } from '../../local-web/src/index.js';
-import { assertWorkersBuilt, pageRequests, startWorkerProcess, waitUntil, type WorkerProcess } from './worker-process.js';
+import { assertWorkersBuilt, killWorkers, pageRequests, startWorkerProcess, waitUntil, type WorkerProcess } from './worker-process.js';
 import { deleteCrawls, REDIS_URL, redisDownReason, redisSuiteTitle, uniqueCrawlId, warnIfSkipped } from './redis-helpers.js';
 import { wrongRequestData } from '../../../test/support/labelled-crawl.js';
 
@@ -144,7 +144,7 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('labelled requests across th
         expect(pageRequests(worker).filter((url) => !handledByIt.has(url))).toEqual([]);
       }
     } finally {
-      for (const worker of workers) if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill('SIGKILL');
+      killWorkers(workers);
       await web.close();
       admin.disconnect();
       expect(await deleteCrawls([crawlId])).toBe(0);

@@ -6,7 +6,7 @@
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { minGapMsByOrigin, startFleet, violations, type LoggedRequest } from '../../local-web/src/index.js';
-import { assertWorkersBuilt, pageRequests, startWorkerProcess, waitUntil, type WorkerProcess } from './worker-process.js';
+import { assertWorkersBuilt, killWorkers, pageRequests, startWorkerProcess, waitUntil, type WorkerProcess } from './worker-process.js';
 import { deleteCrawls, REDIS_URL, redisDownReason, redisSuiteTitle, uniqueCrawlId, warnIfSkipped } from './redis-helpers.js';
 
 const redisDown = await redisDownReason();
@@ -104,7 +104,7 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('three Redis workers, one ki
         expect(pageRequests(worker).filter((url) => !logged.has(url))).toEqual([]);
       }
     } finally {
-      for (const worker of workers) if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill('SIGKILL');
+      killWorkers(workers);
       await web.close();
       admin.disconnect();
       expect(await deleteCrawls([crawlId])).toBe(0);

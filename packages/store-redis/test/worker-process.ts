@@ -56,6 +56,11 @@ export function startWorkerProcess<E extends object>(config: Record<string, unkn
   return worker;
 }
 
+/** Kills every worker still running: a test's cleanup, whatever it ended with. */
+export function killWorkers(workers: readonly { readonly child: ChildProcess }[]): void {
+  for (const worker of workers) if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill('SIGKILL');
+}
+
 /** Polls `condition` every 20 ms until it holds; throws naming `what` after `timeoutMs`. */
 export async function waitUntil(what: string, timeoutMs: number, condition: () => boolean | Promise<boolean>): Promise<void> {
   const deadline = Date.now() + timeoutMs;

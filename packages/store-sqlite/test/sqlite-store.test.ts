@@ -29,6 +29,11 @@ describe('createSqliteFrontierStore', () => {
     open.push(store);
     return store;
   };
+  /** A memory store and a SQLite store with the same random host policy, to be driven alike. */
+  const storesAlike = (random: (n: number) => number): { memory: FrontierStore; sqlite: FrontierStore } => {
+    const policy = { delayMs: random(3) * 100, maxInFlight: 1 + random(3) };
+    return { memory: createMemoryFrontierStore({ defaultHostPolicy: policy }), sqlite: openStore(temp.file(), policy.delayMs, policy.maxInFlight) };
+  };
   afterEach(async () => {
     for (const store of open.splice(0)) await store.close();
   });
@@ -159,9 +164,7 @@ describe('createSqliteFrontierStore', () => {
     // One host (so that no tie between hosts' clocks is broken differently), random operations.
     const random = seededRandom(7);
     for (let round = 0; round < 5; round++) {
-      const policy = { delayMs: random(3) * 100, maxInFlight: 1 + random(3) };
-      const memory = createMemoryFrontierStore({ defaultHostPolicy: policy });
-      const sqlite = openStore(temp.file(), policy.delayMs, policy.maxInFlight);
+      const { memory, sqlite } = storesAlike(random);
       const held: [string, string][] = [];
       const view = (r: ClaimResult) => (r.lease === null ? r : { ...r.lease, id: undefined });
       let now = 0;
@@ -204,9 +207,7 @@ describe('createSqliteFrontierStore', () => {
   it('reopens, revisits and hints like the memory store, in the same order', async () => {
     const random = seededRandom(11);
     for (let round = 0; round < 5; round++) {
-      const policy = { delayMs: random(3) * 100, maxInFlight: 1 + random(3) };
-      const memory = createMemoryFrontierStore({ defaultHostPolicy: policy });
-      const sqlite = openStore(temp.file(), policy.delayMs, policy.maxInFlight);
+      const { memory, sqlite } = storesAlike(random);
       const held: [string, string][] = [];
       // A revisit is told apart by the etag of the fetch it revisits. (The memory store hands out
       // the LastFetch as it was at reopenDue, the SQLite store as it is: hints given in between.)
@@ -550,6 +551,7 @@ function runNode(script: string, args: readonly string[]): Promise<string> {
 function runNodeCode(code: string): Promise<string> {
   return runNode('--input-type=module', ['-e', code]);
 }
+
 
 /** A small deterministic generator: the same operations every run, for stores compared step by step. */
 function seededRandom(initial: number): (n: number) => number {
