@@ -33,7 +33,9 @@ export type PolitelyErrorCode =
   /** The crawl's store is owned by another live process (a SQLite crawl file opened twice). */
   | 'ERR_STORE_IN_USE'
   /** A page's request label has no handler in `handlers`, and there is no `default` (an `error` event; the crawl goes on). */
-  | 'ERR_NO_ROUTE';
+  | 'ERR_NO_ROUTE'
+  /** A page could not be rendered: it crashed, hung past its render timeout, or the browser died (the URL is retried). */
+  | 'ERR_RENDER_FAILED';
 
 const BRAND = Symbol.for('politely.error');
 
