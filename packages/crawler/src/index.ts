@@ -45,6 +45,8 @@ export type {
   HostPolicy,
   FrontierCounts,
   HostCounts,
+  HostTurn,
+  HostTurnRequest,
   ReopenRequest,
 } from './frontier/frontier-store.js';
 export { lastFetchAfterHints } from './frontier/last-fetch.js';

@@ -172,6 +172,26 @@ export interface ReopenRequest {
   readonly limit: number;
 }
 
+/** A turn at a host for a request that is no queued URL: a rendered page's sub-request. */
+export interface HostTurnRequest {
+  /** The current time (ms since the epoch). */
+  readonly now: number;
+  /**
+   * The host's clock while the turn's request is out: no claim and no other turn at the host
+   * before it. The caller sets the clock again once the answer is in (`setHostPolicy({ readyAt })`).
+   */
+  readonly busyUntil: number;
+  /**
+   * The caller holds a lease at this host (the rendered page's own): the turn rides on that
+   * lease's in-flight slot, so only the clock must have come. Otherwise the host also needs room
+   * for one more request in flight (`maxInFlight`).
+   */
+  readonly withinLease: boolean;
+}
+
+/** Whether a turn was granted; if not, when to ask again. */
+export type HostTurn = { readonly granted: true } | { readonly granted: false; readonly retryAt: number };
+
 export interface FrontierStore {
   /**
    * False when the store keeps no `CompleteOptions.lastFetch` (a memory store made with
@@ -207,6 +227,14 @@ export interface FrontierStore {
    * start, so a URL fetched during the crawl (`dueAt` ≥ its `fetchedAt`) is not reopened again by it.
    */
   reopenDue(request: ReopenRequest): Promise<number>;
+  /**
+   * Atomically: when the host's clock has come (readyAt ≤ now, never before its hold) and, unless
+   * `withinLease`, it has room in flight, moves its clock to `busyUntil` and grants the turn; else
+   * says when to ask again (the host's clock, or a moment later when only room is lacking). A host
+   * the store has not met is created with the default policy. Optional: without it a crawl
+   * cannot render pages (their sub-requests would have no shared clock).
+   */
+  takeHostTurn?(hostKey: string, request: HostTurnRequest): Promise<HostTurn>;
   /** Puts the URL back at the head of its host queue (the attempt did not count). */
   release(leaseId: string, options?: SettleOptions): Promise<void>;
   /** Puts the URL back for another attempt, with its retry count raised. */

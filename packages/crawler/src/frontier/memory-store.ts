@@ -14,6 +14,8 @@ import {
   type FrontierStore,
   type HostCounts,
   type HostPolicy,
+  type HostTurn,
+  type HostTurnRequest,
   type ReopenRequest,
   type SettleOptions,
 } from './frontier-store.js';
@@ -79,6 +81,9 @@ interface Fetched {
   /** Bumped on every change; due-heap nodes with an older version are stale. */
   version: number;
 }
+
+/** A turn refused for want of room in flight asks again this much later (a lease settles meanwhile). */
+const TURN_ROOM_POLL_MS = 50;
 
 const byAt = (a: { readonly at: number }, b: { readonly at: number }): boolean => a.at < b.at;
 
@@ -217,6 +222,16 @@ class MemoryFrontierStore implements FrontierStore {
     const entry = record.lease.entry;
     this.enqueue(record.host, { entry: { ...entry, retries: (entry.retries ?? 0) + 1 }, sequence: this.sequence++ });
     this.settle(record.host, options);
+  }
+
+  async takeHostTurn(hostKey: string, { now, busyUntil, withinLease }: HostTurnRequest): Promise<HostTurn> {
+    const host = this.host(hostKey);
+    const readyAt = Math.max(host.readyAt, host.notBefore);
+    if (readyAt > now) return { granted: false, retryAt: readyAt };
+    if (!withinLease && host.inFlight >= host.maxInFlight) return { granted: false, retryAt: now + TURN_ROOM_POLL_MS };
+    host.readyAt = Math.max(busyUntil, host.notBefore);
+    this.reschedule(host);
+    return { granted: true };
   }
 
   async setHostPolicy(hostKey: string, policy: Partial<HostPolicy> & { readyAt?: number }): Promise<void> {
