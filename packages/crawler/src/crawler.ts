@@ -34,6 +34,7 @@ import { StatsRecorder, type CrawlStats } from './stats.js';
 import { Dataset } from './dataset/dataset.js';
 import type { OutputStatus } from './dataset/output-writer.js';
 import type { DatasetRecord } from './dataset/record-text.js';
+import type { RenderSession } from './render/page-renderer.js';
 
 export interface Crawler {
   /**
@@ -145,6 +146,7 @@ class PoliteCrawler implements Crawler {
       onFailure: (error) => this.fail(error),
     });
     this.seedUrls = options.seeds.map((seed) => seed.url);
+    const knownRobots = createKnownRobotsCheck(this.gate, options.robotsTokens.length > 1 ? options.robotsTokens : options.userAgent);
     this.inScope = this.buildScope();
     this.frontier = createFrontier({
       store: this.store,
@@ -155,7 +157,7 @@ class PoliteCrawler implements Crawler {
       trapDetection: options.trapDetection,
       hostKeyOf: (url) => this.keys.keyOf(url),
       onSkip: (url, skip, referrer) => this.reporter.skip(url, skip, referrer),
-      disallowedByKnownRobots: createKnownRobotsCheck(this.gate, options.robotsTokens.length > 1 ? options.robotsTokens : options.userAgent),
+      disallowedByKnownRobots: knownRobots,
       // A handler's page.enqueue: the loop may be waiting for the page to settle; it need not.
       onAdded: () => this.notify(),
     });
@@ -193,7 +195,9 @@ class PoliteCrawler implements Crawler {
       cookies: this.cookies.session,
       onFatal: (error) => this.fail(error),
       dataset: this.dataset,
-      connectAddressOf: (hostKey) => this.keys.connectAddressOf(hostKey),
+      keys: this.keys,
+      knownRobots,
+      renderSession: () => this.renderSession ?? Promise.reject(new PolitelyError('ERR_RENDER_FAILED', 'no render session: the crawl is not running')),
     });
   }
 
@@ -205,6 +209,8 @@ class PoliteCrawler implements Crawler {
   /** Seeds so far: the scope is derived from them, and grows with `enqueue`. */
   private readonly seedUrls: string[];
   private inScope: ScopePredicate;
+  /** The browser of the crawl (`render`), started by `run()` and closed when it ends. */
+  private renderSession: Promise<RenderSession> | undefined;
   /** Reopens what is due (`recrawl`), set by `run()`. */
   private reopenDue: () => Promise<number> = async () => 0;
 
@@ -259,6 +265,7 @@ class PoliteCrawler implements Crawler {
     try {
       await this.cookies.restore();
       await this.openDataset();
+      await this.startRenderer();
       await this.frontier.add(this.options.seeds.map((seed) => ({ ...seed, depth: 0, priority: seed.priority ?? 0, skipScope: true })));
       const startedAt = Date.now();
       // A recrawl: what is due now goes back to the queues. A URL this crawl fetches is due
@@ -277,6 +284,7 @@ class PoliteCrawler implements Crawler {
       // Every page has committed (the loop waited for them); pushes from outside are written.
       await this.dataset.close().catch((error: unknown) => this.fail(error));
       this.recorder.finish();
+      await this.closeRenderer();
       for (const close of this.ownedClose) await close().catch(() => {});
       this.running = false;
     }
@@ -285,6 +293,23 @@ class PoliteCrawler implements Crawler {
     const stats = this.recorder.snapshot(counts.queued + counts.inFlight, this.signal.aborted);
     this.emitter.emit('done', stats);
     return stats;
+  }
+
+  /** Starts the browser (`render`): a renderer that cannot start fails the crawl before any request. */
+  private async startRenderer(): Promise<void> {
+    const { render } = this.options;
+    if (render === undefined) return;
+    if (this.store.takeHostTurn === undefined) {
+      throw new PolitelyError('ERR_INVALID_OPTION', 'createCrawler: render needs a store with takeHostTurn (sub-requests take turns at their hosts); the stores of politely have it');
+    }
+    this.renderSession = render.renderer.start({ userAgent: this.options.userAgent, maxOpenPages: this.options.concurrency, signal: this.signal });
+    await this.renderSession;
+  }
+
+  private async closeRenderer(): Promise<void> {
+    const session = this.renderSession;
+    if (session === undefined) return;
+    await session.then((started) => started.close()).catch(() => {});
   }
 
   private async loop(): Promise<void> {

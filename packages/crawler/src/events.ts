@@ -11,9 +11,12 @@ export interface RequestEvent {
   readonly hostKey: string;
   /**
    * `robots` for a robots.txt request, which counts against the host like any other; `tdmrep` for
-   * an origin's /.well-known/tdmrep.json (see `purposes`); a plugin's kind (`sitemap`) for its resources.
+   * an origin's /.well-known/tdmrep.json (see `purposes`); `sub-resource` for a request a
+   * rendered page made (a script, an API call: see `render`); a plugin's kind (`sitemap`) for its resources.
    */
   readonly kind: string;
+  /** For a `sub-resource`: the page whose render asked for it. */
+  readonly page?: string;
   /** When the request started (ms since the epoch). */
   readonly at: number;
   /** The gap this host's clock keeps between requests (crawl-delay, minimum, backoff aside). */

@@ -4,7 +4,8 @@
 export { createCrawler } from './crawler.js';
 export type { Crawler } from './crawler.js';
 export { isFatalCrawlError } from './fatal-error.js';
-export type { CrawlerOptions, SeedRequest, AdaptiveDelayOptions } from './options.js';
+export type { CrawlerOptions, SeedRequest, AdaptiveDelayOptions, RenderChoice, RenderRequest } from './options.js';
+export type { PageRenderer, RenderCrawl, RenderSession, RenderInput, RenderedPage, BrowserRequest, BrowserAnswer, RenderWaitUntil } from './render/page-renderer.js';
 export type { PageContext, PageRequest, EnqueueOptions, EnqueueLinksOptions, RequestOptions, PageHandler, RouteHandlers } from './page-context.js';
 export { MAX_USER_DATA_BYTES } from './frontier/request-data.js';
 export type { OutputOptions } from './dataset/output-options.js';
@@ -53,7 +54,7 @@ export { lastFetchAfterHints } from './frontier/last-fetch.js';
 export { changeFrequencyOf } from './frontier/revisit-schedule.js';
 export { POLITENESS_KEY_MODES } from './politeness/politeness-key.js';
 export type { PolitenessKeyMode } from './politeness/politeness-key.js';
-export type { RevisitCounts, RevisitStats } from './stats.js';
+export type { RevisitCounts, RevisitStats, RenderCounts, RenderStats, RenderRefusal } from './stats.js';
 export type { LastFetch, RevisitHints, ChangeFrequency, PageChange } from './frontier/last-fetch.js';
 export { TRACKING_QUERY_PARAMS } from './frontier/canonical-url.js';
 export type { CanonicalUrlOptions, QueryParamPattern } from './frontier/canonical-url.js';

@@ -24,6 +24,22 @@ import { CRAWLER_SKIP_REASONS } from './skip-reasons.js';
 import type { CrawlerPlugin } from './plugin.js';
 import { resolveOutputs, type OutputOptions, type ResolvedOutput } from './dataset/output-options.js';
 import { POLITENESS_KEY_MODES, type PolitenessKeyMode } from './politeness/politeness-key.js';
+import type { PageRenderer, RenderWaitUntil } from './render/page-renderer.js';
+
+/** What `render` is asked about a page: its request. */
+export interface RenderRequest {
+  /** The page's URL (after redirects). */
+  readonly url: string;
+  /** The request's label, if any. */
+  readonly label: string | undefined;
+  readonly userData: Readonly<Record<string, unknown>>;
+  readonly depth: number;
+}
+
+/** Whether a page is rendered: `true` for every page, or a function of its request. */
+export type RenderChoice = boolean | ((request: RenderRequest) => boolean);
+
+const RENDER_WAIT_UNTIL: readonly RenderWaitUntil[] = ['load', 'domcontentloaded', 'networkidle'];
 
 /** A seed with its own priority. */
 export interface SeedRequest {
@@ -312,13 +328,45 @@ export interface CrawlerOptions {
    * @default the system's resolver (dns.lookup: /etc/hosts, then DNS)
    */
   readonly resolver?: HostResolver;
+  /**
+   * Render pages in a browser before links are extracted and the handler runs: `true` for every
+   * page, or a function of the request (its URL, label, user data) so that only the pages that
+   * need it pay for it. Needs `renderer`. The crawler fetches the page as always (robots.txt, the
+   * host's clock, redirects, retries); a 2xx HTML answer is then loaded in the browser from that
+   * response — it is not requested twice — and every request the page makes (scripts, API calls,
+   * frames) goes through the crawler: robots.txt of its origin, the address guard, the crawler's
+   * User-Agent and headers, and the clock and room in flight of its host. The handler sees the
+   * rendered DOM (`page.$`, `page.links`) and the live page (`page.browser`).
+   * @default false
+   */
+  readonly render?: RenderChoice;
+  /** What renders pages (`new ChromiumRenderer()` of `@politely/browser`). Required with `render`. @default none */
+  readonly renderer?: PageRenderer;
+  /**
+   * When a rendered page counts as loaded: `networkidle` (no request for 500 ms: a page that
+   * fetches its content from an API has it), `load` or `domcontentloaded`.
+   * @default 'networkidle'
+   */
+  readonly renderWaitUntil?: RenderWaitUntil;
+  /**
+   * How long a page's render may take, its sub-requests' waits for their hosts' turns included;
+   * past it the page counts as hung and is retried (within `maxRetries`).
+   * @default 60000
+   */
+  readonly renderTimeoutMs?: number;
+  /**
+   * Resource types (Playwright's: `image`, `media`, `font`, `stylesheet`, …) a rendered page's
+   * requests of are not sent at all: a crawl reads the DOM, not the pictures.
+   * @default ['image', 'media', 'font']
+   */
+  readonly renderBlockResourceTypes?: readonly string[];
 }
 
 export interface ResolvedCrawlerOptions
   extends Required<
     Omit<
       CrawlerOptions,
-      'store' | 'gate' | 'robotsCache' | 'httpClient' | 'allowNet' | 'signal' | 'adaptiveDelay' | 'handler' | 'handlers' | 'seeds' | 'plugins' | 'trapDetection' | 'headers' | 'from' | 'cookies' | 'proxy' | 'outputs' | 'purposes' | 'robotsTokens' | 'resolver'
+      'store' | 'gate' | 'robotsCache' | 'httpClient' | 'allowNet' | 'signal' | 'adaptiveDelay' | 'handler' | 'handlers' | 'seeds' | 'plugins' | 'trapDetection' | 'headers' | 'from' | 'cookies' | 'proxy' | 'outputs' | 'purposes' | 'robotsTokens' | 'resolver' | 'render' | 'renderer' | 'renderBlockResourceTypes'
     >
   > {
   readonly outputs: readonly ResolvedOutput[];
@@ -341,6 +389,9 @@ export interface ResolvedCrawlerOptions
   /** The product token of `userAgent` first, then the other `robotsTokens`, distinct. */
   readonly robotsTokens: readonly string[];
   readonly resolver: HostResolver | undefined;
+  /** Which pages are rendered, and by what; undefined when none is. */
+  readonly render: { readonly choose: (request: RenderRequest) => boolean; readonly renderer: PageRenderer } | undefined;
+  readonly renderBlockResourceTypes: ReadonlySet<string>;
 }
 
 const check = optionChecks('createCrawler');
@@ -404,7 +455,27 @@ export function resolveCrawlerOptions(options: CrawlerOptions): ResolvedCrawlerO
     ...resolveRevisits(options),
     politenessKey: resolvePolitenessKey(options),
     resolver: resolveResolver(options),
+    ...resolveRender(options),
   };
+}
+
+function resolveRender(options: CrawlerOptions): Pick<ResolvedCrawlerOptions, 'render' | 'renderWaitUntil' | 'renderTimeoutMs' | 'renderBlockResourceTypes'> {
+  const { render, renderer } = options;
+  if (render !== undefined && typeof render !== 'boolean' && typeof render !== 'function') check.fail(`render must be true, false or a function of the request, got ${JSON.stringify(render)}`);
+  const renderWaitUntil = options.renderWaitUntil ?? 'networkidle';
+  if (!RENDER_WAIT_UNTIL.includes(renderWaitUntil)) check.fail(`renderWaitUntil must be one of ${RENDER_WAIT_UNTIL.join(', ')}, got ${JSON.stringify(renderWaitUntil)}`);
+  const blocked = options.renderBlockResourceTypes ?? ['image', 'media', 'font'];
+  if (!Array.isArray(blocked) || blocked.some((type) => typeof type !== 'string')) check.fail('renderBlockResourceTypes must be an array of resource types, e.g. ["image", "media", "font"]');
+  const settings = {
+    renderWaitUntil,
+    renderTimeoutMs: check.timeoutMs('renderTimeoutMs', options.renderTimeoutMs, 60_000),
+    renderBlockResourceTypes: new Set(blocked),
+  };
+  if (render === undefined || render === false) return { ...settings, render: undefined };
+  if (typeof renderer?.start !== 'function') {
+    check.fail("render needs a renderer: renderer: new ChromiumRenderer() (import { ChromiumRenderer } from '@politely/browser')");
+  }
+  return { ...settings, render: { choose: render === true ? () => true : render, renderer: renderer! } };
 }
 
 function resolveResolver(options: CrawlerOptions): HostResolver | undefined {

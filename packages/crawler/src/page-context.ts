@@ -86,6 +86,18 @@ export interface PageContext {
   /** `<link rel="canonical">`, resolved; null when absent. */
   readonly canonicalUrl: string | null;
   readonly contentType: string | undefined;
+  /**
+   * The page was rendered (`render`): `body`, `text`, `$` and `links` are the DOM once its scripts
+   * ran (UTF-8), not the HTML as served.
+   */
+  readonly rendered: boolean;
+  /**
+   * While the handler runs, the live page of a rendered page (a Playwright `Page` with
+   * `@politely/browser`: `page.browser as import('playwright-core').Page`), for clicks and waits;
+   * what it requests still goes through the crawler. Closed once the handler resolves. Undefined
+   * for a page that was not rendered.
+   */
+  readonly browser: unknown;
   /** The request this page answers: its label and userData among others. */
   readonly request: PageRequest;
   /**

@@ -20,6 +20,7 @@ export class CrawlReporter {
       reason: skip.reason,
       ...(skip.detail === undefined ? {} : { detail: skip.detail }),
       ...(skip.rule === undefined ? {} : { rule: skip.rule }),
+      ...(skip.kind === undefined ? {} : { kind: skip.kind }),
       ...(referrer === undefined ? {} : { referrer }),
       ...(plugin === undefined ? {} : { plugin }),
     });

@@ -70,4 +70,9 @@ export interface SkipDetail {
   readonly detail?: string;
   /** For a `robots` skip decided by a rule: that rule (absent when robots.txt disallowed all for another reason). */
   readonly rule?: RobotsRuleRef;
+  /**
+   * `sub-resource` when the URL was asked for by a rendered page (a script, an API call, a frame:
+   * see `render`), not found as a link. Absent for links and pages.
+   */
+  readonly kind?: 'sub-resource';
 }

@@ -22,6 +22,40 @@ export interface RevisitStats extends RevisitCounts {
   readonly byHost: Readonly<Record<string, RevisitCounts>>;
 }
 
+/** Why a rendered page's request was not sent (`render`). */
+export type RenderRefusal =
+  /** robots.txt of its origin disallows it (also a `robots` skip, of kind `sub-resource`). */
+  | 'robots'
+  /** Its origin's robots.txt stayed unreachable. */
+  | 'robots-unreachable'
+  /** Its host resolves to an address the crawl does not allow (the address guard). */
+  | 'blocked-address'
+  /** Its resource type is one the crawl does not load (`renderBlockResourceTypes`). */
+  | 'resource-type'
+  /** A method other than GET and HEAD. */
+  | 'method'
+  /** A WebSocket: never opened. */
+  | 'websocket'
+  /** Neither http nor https. */
+  | 'scheme'
+  /** Sent, but no answer came (network error, timeout, a body past `maxBodyBytes`). */
+  | 'failed';
+
+/** What rendering cost one host, or the crawl (`render`). */
+export interface RenderCounts {
+  /** Pages of the host loaded in the browser (each one request: the crawler's own page fetch). */
+  readonly pageLoads: number;
+  /** Requests rendered pages made to the host that the crawler sent (scripts, API calls, frames, …). */
+  readonly subRequests: number;
+  /** Requests rendered pages asked of the host that were not sent, by why. */
+  readonly refused: Readonly<Partial<Record<RenderRefusal, number>>>;
+}
+
+export interface RenderStats extends RenderCounts {
+  /** The same, per politeness key (host). */
+  readonly byHost: Readonly<Record<string, RenderCounts>>;
+}
+
 export interface CrawlStats {
   /** Pages fetched (final responses, any status). */
   readonly pages: number;
@@ -49,7 +83,18 @@ export interface CrawlStats {
   readonly aborted: boolean;
   /** What revisits found (all zero unless `recrawl`). */
   readonly revisits: RevisitStats;
+  /** What rendering did (all zero unless `render`): sub-requests count in `requests` too. */
+  readonly rendering: RenderStats;
 }
+
+interface MutableRenderCounts {
+  pageLoads: number;
+  subRequests: number;
+  refused: Partial<Record<RenderRefusal, number>>;
+}
+
+const noRenders = (): MutableRenderCounts => ({ pageLoads: 0, subRequests: 0, refused: {} });
+const copyRenders = (counts: MutableRenderCounts): RenderCounts => ({ pageLoads: counts.pageLoads, subRequests: counts.subRequests, refused: { ...counts.refused } });
 
 const NO_REVISITS: RevisitCounts = { revisited: 0, notModified: 0, unchanged: 0, changed: 0, bytesSaved: 0 };
 
@@ -74,6 +119,8 @@ export class StatsRecorder {
   readonly skipped: Record<string, number> = {};
   private revisits: RevisitCounts = NO_REVISITS;
   private readonly revisitsByHost = new Map<string, RevisitCounts>();
+  private readonly renders = noRenders();
+  private readonly rendersByHost = new Map<string, MutableRenderCounts>();
   /** When `run()` started (construction until then); stats count from it. */
   private startedAt = Date.now();
   /** When `run()` ended; the clock of the stats stops there. */
@@ -102,6 +149,31 @@ export class StatsRecorder {
     this.revisitsByHost.set(hostKey, addRevisit(this.revisitsByHost.get(hostKey) ?? NO_REVISITS, change, savedBytes));
   }
 
+  /** A page of `hostKey` loaded in the browser. */
+  renderPageLoad(hostKey: string): void {
+    this.renders.pageLoads++;
+    this.rendersOf(hostKey).pageLoads++;
+  }
+
+  /** A rendered page's request to `hostKey`, sent. */
+  renderSubRequest(hostKey: string): void {
+    this.renders.subRequests++;
+    this.rendersOf(hostKey).subRequests++;
+  }
+
+  /** A rendered page's request to `hostKey`, not sent. */
+  renderRefused(hostKey: string, why: RenderRefusal): void {
+    this.renders.refused[why] = (this.renders.refused[why] ?? 0) + 1;
+    const host = this.rendersOf(hostKey);
+    host.refused[why] = (host.refused[why] ?? 0) + 1;
+  }
+
+  private rendersOf(hostKey: string): MutableRenderCounts {
+    let counts = this.rendersByHost.get(hostKey);
+    if (counts === undefined) this.rendersByHost.set(hostKey, (counts = noRenders()));
+    return counts;
+  }
+
   skip(reason: SkipReason | PluginSkipReason): void {
     this.skipped[reason] = (this.skipped[reason] ?? 0) + 1;
   }
@@ -125,6 +197,7 @@ export class StatsRecorder {
       pagesPerSecond: durationMs > 0 ? (this.pages * 1000) / durationMs : 0,
       aborted,
       revisits: { ...this.revisits, byHost: Object.fromEntries(this.revisitsByHost) },
+      rendering: { ...copyRenders(this.renders), byHost: Object.fromEntries([...this.rendersByHost].map(([host, counts]) => [host, copyRenders(counts)])) },
     };
   }
 }

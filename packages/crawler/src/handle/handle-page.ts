@@ -76,6 +76,7 @@ export async function handlePage(
   settings: HandlePageSettings,
   known: UsageKnown = NO_USAGE_KNOWN,
   revisit: PageRevisit = FIRST_FETCH,
+  browserPage?: unknown,
 ): Promise<HandledPage> {
   const { options, reporter } = settings;
   // A page the last fetch kept from handlers, answered 304 or unchanged: kept from them again
@@ -172,6 +173,8 @@ export async function handlePage(
       contentType,
       request,
       notModified: sameAsBefore,
+      rendered: browserPage !== undefined,
+      browser: browserPage,
       change: revisit.change,
       previousFetch: revisit.previous,
       enqueue,

@@ -2,7 +2,7 @@
 // frontier. Each stage returns a value; the URL's outcome is reported and its lease settled in
 // one place (`process`), from that value alone.
 
-import { PolitelyError, type HttpClient, type RobotsGate, type UsagePurpose, type UsageReport } from '@politely/core';
+import { PolitelyError, type HttpClient, type HttpResponse, type RobotsGate, type UsagePurpose, type UsageReport } from '@politely/core';
 import type { SkipDetail } from '../skip-reasons.js';
 import type { Dataset } from '../dataset/dataset.js';
 import type { CrawlerEmitter } from '../events.js';
@@ -25,6 +25,11 @@ import type { StatsRecorder } from '../stats.js';
 import { done, handBack, released, skipped, type ClockChange, type UrlOutcome } from '../outcome.js';
 import type { CrawlReporter } from '../reporter.js';
 import { LeaseSettler } from './settle.js';
+import type { KnownRobotsCheck } from '../gate/known-robots.js';
+import type { PolitenessKeys } from '../politeness/politeness-key.js';
+import type { RenderSession } from '../render/page-renderer.js';
+import { isRenderable, renderStage, type RenderStageSettings } from '../render/render-stage.js';
+import { SubRequests } from '../render/sub-requests.js';
 import type { CookieSession } from '../cookies/cookie-session.js';
 
 export interface ProcessorDeps {
@@ -51,8 +56,12 @@ export interface ProcessorDeps {
   readonly onFatal: (error: unknown) => void;
   /** The crawl's dataset, for `page.push`. */
   readonly dataset: Dataset;
-  /** The address a request of a key connects to (`politenessKey: 'ip'`), else undefined. */
-  readonly connectAddressOf: (hostKey: string) => string | undefined;
+  /** Which requests share a politeness clock (`politenessKey`), and the address a key connects to. */
+  readonly keys: PolitenessKeys;
+  /** robots.txt already known to disallow a URL: a rendered page's sub-request is refused without a turn. */
+  readonly knownRobots: KnownRobotsCheck;
+  /** The crawl's render session (`render`), started by `run()`. */
+  readonly renderSession: () => Promise<RenderSession>;
 }
 
 /** How far a walk has come, for the host's clock if it ends by an exception. */
@@ -71,6 +80,7 @@ export class UrlProcessor {
   private readonly handle: HandlePageSettings;
   private readonly usage: UsageStage;
   private readonly revisits: RevisitStageSettings;
+  private readonly render: RenderStageSettings | undefined;
 
   constructor(private readonly deps: ProcessorDeps) {
     const { options, signal } = deps;
@@ -95,7 +105,7 @@ export class UrlProcessor {
       maxRetries: options.maxRetries,
       backoffMaxMs: options.backoffMaxMs,
       politeness: deps.politeness,
-      connectAddressOf: deps.connectAddressOf,
+      connectAddressOf: (hostKey) => deps.keys.connectAddressOf(hostKey),
       emitter: deps.emitter,
       stats: deps.stats,
       signal,
@@ -120,6 +130,37 @@ export class UrlProcessor {
       remembered: deps.store.remembersFetches !== false,
       stats: deps.stats,
       emitter: deps.emitter,
+    };
+    this.render = options.render === undefined ? undefined : {
+      session: deps.renderSession,
+      subRequests: new SubRequests({
+        gate: deps.gate,
+        knownRobots: deps.knownRobots,
+        userAgent: options.userAgent,
+        tokens: options.robotsTokens,
+        client: deps.client,
+        from: options.from,
+        headers: options.headers,
+        cookies: deps.cookies,
+        store: deps.store,
+        politeness: deps.politeness,
+        keys: deps.keys,
+        perHostConcurrency: options.perHostConcurrency,
+        requestTimeoutMs: options.requestTimeoutMs,
+        maxBodyBytes: options.maxBodyBytes,
+        backoffMaxMs: options.backoffMaxMs,
+        blockedTypes: options.renderBlockResourceTypes,
+        stats: deps.stats,
+        reporter: deps.reporter,
+        emitter: deps.emitter,
+        signal,
+      }),
+      waitUntil: options.renderWaitUntil,
+      timeoutMs: options.renderTimeoutMs,
+      maxBodyBytes: options.maxBodyBytes,
+      maxRetries: options.maxRetries,
+      stats: deps.stats,
+      signal,
     };
     this.handle = {
       options,
@@ -223,12 +264,32 @@ export class UrlProcessor {
     }
     if (isPage) {
       this.deps.stats.response(fetched.response.status, fetched.response.body.length);
+      if (this.rendersPage(entry, fetched.response)) return this.renderAndHandle(entry, fetched.response, fetched.clock, attempt, known, review);
       const handled = await handlePage(entry, fetched.response, attempt, this.handle, known, review);
       return done(fetched.clock, handled.links, review.remember(handled.withheld));
     }
     // A resource (a sitemap) the server says is as it was has nothing new to process.
     if (review.change !== 'not-modified' && review.change !== 'unchanged') await runProcessor(entry, kind, fetched.response, attempt, reporter);
     return done(fetched.clock, [], review.remember());
+  }
+
+  /** Whether the crawl renders this fetched page (`render`): a 2xx HTML page its choice picks. */
+  private rendersPage(entry: FrontierEntry, response: HttpResponse): boolean {
+    const { render } = this.deps.options;
+    if (render === undefined || !isRenderable(response)) return false;
+    return render.choose({ url: entry.url, label: entry.label, userData: entry.userData ?? {}, depth: entry.depth });
+  }
+
+  /** The render stage, then extraction and the handler over the rendered DOM, with the live page open. */
+  private async renderAndHandle(entry: FrontierEntry, response: HttpResponse, clock: ClockChange, attempt: number, known: UsageKnown | undefined, review: ReturnType<typeof reviewFetch>): Promise<UrlOutcome> {
+    const rendered = await renderStage(entry, response, clock, this.render!);
+    if (rendered.kind !== 'rendered') return rendered;
+    try {
+      const handled = await handlePage(entry, rendered.response, attempt, this.handle, known, review, rendered.page.page);
+      return done(rendered.clock(), handled.links, review.remember(handled.withheld));
+    } finally {
+      await rendered.page.close().catch(() => {});
+    }
   }
 
   /** A URL robots.txt lines or tdmrep.json reserve for a wanted purpose: skipped, no request. */

@@ -1,0 +1,103 @@
+// The render stage: a fetched HTML page the crawl renders (`render`) is loaded in the browser from
+// the crawler's own response — the page is not requested twice — and every request it makes is
+// answered through the gates (sub-requests.ts). What goes on to extraction and the handler is the
+// rendered DOM, and the live page while the handler runs.
+
+import { PolitelyError, type HttpResponse } from '@politely/core';
+import { isHtmlContentType } from '../extract/content-type.js';
+import type { FrontierEntry } from '../frontier/frontier-store.js';
+import type { ClockChange, UrlOutcome } from '../outcome.js';
+import { skipped } from '../outcome.js';
+import type { StatsRecorder } from '../stats.js';
+import type { RenderedPage, RenderSession, RenderWaitUntil } from './page-renderer.js';
+import type { RenderingPage, SubRequests } from './sub-requests.js';
+
+export interface RenderStageSettings {
+  readonly session: () => Promise<RenderSession>;
+  readonly subRequests: SubRequests;
+  readonly waitUntil: RenderWaitUntil;
+  readonly timeoutMs: number;
+  readonly maxBodyBytes: number;
+  readonly maxRetries: number;
+  readonly stats: StatsRecorder;
+  readonly signal: AbortSignal;
+}
+
+/** A page rendered: the response to extract and handle (its body the rendered HTML), and the live page. */
+export interface RenderedResponse {
+  readonly kind: 'rendered';
+  readonly response: HttpResponse;
+  readonly page: RenderedPage;
+  /** The host's clock after the page's own requests to it (the document's, then its sub-requests', a handler's clicks' included). */
+  clock(): ClockChange;
+}
+
+/** Whether a fetched response is a page to render: HTML, 2xx (an error page is handled as served). */
+export function isRenderable(response: HttpResponse): boolean {
+  return response.status >= 200 && response.status < 300 && isHtmlContentType(response.header('content-type'));
+}
+
+export async function renderStage(entry: FrontierEntry, response: HttpResponse, fetchedClock: ClockChange, settings: RenderStageSettings): Promise<RenderedResponse | UrlOutcome> {
+  const pageStop = new AbortController();
+  const stopPage = (): void => pageStop.abort();
+  settings.signal.addEventListener('abort', stopPage, { once: true });
+  const rendering: RenderingPage = { entry, ownHostReadyAt: undefined, signal: pageStop.signal };
+  // The page's settle must not set its host's clock before the last of its own requests there.
+  const clockNow = (): ClockChange => paceAfter(fetchedClock, rendering.ownHostReadyAt);
+  let rendered: RenderedPage;
+  try {
+    const session = await settings.session();
+    settings.stats.renderPageLoad(entry.hostKey);
+    rendered = await session.render({
+      url: response.url,
+      status: response.status,
+      headers: Object.keys(response.headers).flatMap((name) => response.headerValues(name).map((value) => [name, value] as const)),
+      body: Buffer.from(response.body.buffer, response.body.byteOffset, response.body.byteLength),
+      waitUntil: settings.waitUntil,
+      timeoutMs: settings.timeoutMs,
+      answer: (request) => settings.subRequests.answer(rendering, request),
+      refused: (url, why) => settings.subRequests.refusedByRenderer(rendering, url, why),
+      signal: pageStop.signal,
+    });
+  } catch (error) {
+    stopPage();
+    settings.signal.removeEventListener('abort', stopPage);
+    if (settings.signal.aborted) throw error;
+    const failure = error instanceof PolitelyError ? error : new PolitelyError('ERR_RENDER_FAILED', `${entry.url}: ${String(error)}`, { cause: error });
+    const willRetry = (entry.retries ?? 0) + 1 <= settings.maxRetries;
+    return willRetry ? { kind: 'retry', error: failure, clock: clockNow() } : { kind: 'failed', error: failure, stage: 'fetch', clock: clockNow() };
+  }
+  const html = Buffer.from(rendered.html, 'utf8');
+  const close = async (): Promise<void> => {
+    stopPage();
+    settings.signal.removeEventListener('abort', stopPage);
+    await rendered.close();
+  };
+  if (html.length > settings.maxBodyBytes) {
+    await close();
+    return skipped({ reason: 'too-large', detail: `rendered HTML of ${html.length} bytes is past maxBodyBytes (${settings.maxBodyBytes})` }, clockNow());
+  }
+  return { kind: 'rendered', response: renderedResponse(response, html), page: { ...rendered, close }, clock: clockNow };
+}
+
+/** The pace after the document's own: never before the page's last request at its host. */
+function paceAfter(fetched: ClockChange, ownHostReadyAt: number | undefined): ClockChange {
+  if (ownHostReadyAt === undefined) return fetched;
+  return { ...fetched, readyAt: Math.max(fetched.readyAt ?? 0, ownHostReadyAt) };
+}
+
+/** The fetched response with the rendered HTML as its body (UTF-8, as the content type now says). */
+function renderedResponse(response: HttpResponse, html: Uint8Array): HttpResponse {
+  const contentType = 'text/html; charset=utf-8';
+  const headers = { ...response.headers, 'content-type': contentType };
+  return {
+    url: response.url,
+    status: response.status,
+    headers,
+    header: (name) => (name.toLowerCase() === 'content-type' ? contentType : response.header(name)),
+    headerValues: (name) => (name.toLowerCase() === 'content-type' ? [contentType] : response.headerValues(name)),
+    body: html,
+    truncated: false,
+    timing: response.timing,
+  };
+}

@@ -1,0 +1,209 @@
+// Every request a rendered page makes, answered by the crawler: a script, an API call, a frame
+// is a request to a server like a page fetch, so it passes the same gates — the robots.txt of its
+// origin (fetched through the gate first, in a turn of its own), the address guard (the client's),
+// the host's clock and room in flight (a turn, politeness/host-turn.ts) — and leaves with the
+// crawler's User-Agent, From, crawl-wide headers and cookies. Nothing the browser asks for
+// reaches the network any other way.
+
+import type { HttpClient, RobotsGate } from '@politely/core';
+import type { CookieSession } from '../cookies/cookie-session.js';
+import type { CrawlerEmitter } from '../events.js';
+import { fetchPage, type PageFetchOutcome } from '../fetch/fetch-page.js';
+import type { FrontierEntry, FrontierStore } from '../frontier/frontier-store.js';
+import type { KnownRobotsCheck } from '../gate/known-robots.js';
+import { robotsSkip } from '../gate/robots-stage.js';
+import { awaitHostTurn, type HeldTurn } from '../politeness/host-turn.js';
+import type { HostPoliteness } from '../politeness/host-politeness.js';
+import { clockAfterResponse, clockAfterRobots, responseHeadAt } from '../politeness/pace.js';
+import type { PolitenessKeys } from '../politeness/politeness-key.js';
+import { retryAfterMs } from '../politeness/delay.js';
+import type { CrawlReporter } from '../reporter.js';
+import type { SkipDetail } from '../skip-reasons.js';
+import type { RenderRefusal, StatsRecorder } from '../stats.js';
+import type { BrowserAnswer, BrowserRequest } from './page-renderer.js';
+
+export interface SubRequestSettings {
+  readonly gate: RobotsGate;
+  readonly knownRobots: KnownRobotsCheck;
+  readonly userAgent: string;
+  readonly tokens: readonly string[];
+  readonly client: HttpClient;
+  readonly from: string | undefined;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly cookies: CookieSession | undefined;
+  readonly store: FrontierStore;
+  readonly politeness: HostPoliteness;
+  readonly keys: PolitenessKeys;
+  readonly perHostConcurrency: number;
+  readonly requestTimeoutMs: number;
+  readonly maxBodyBytes: number;
+  readonly backoffMaxMs: number;
+  /** Resource types never requested (`renderBlockResourceTypes`). */
+  readonly blockedTypes: ReadonlySet<string>;
+  readonly stats: StatsRecorder;
+  readonly reporter: CrawlReporter;
+  readonly emitter: CrawlerEmitter;
+  readonly signal: AbortSignal;
+}
+
+/** The page whose requests are answered: its entry, and the latest pace its requests set at its own host. */
+export interface RenderingPage {
+  readonly entry: FrontierEntry;
+  /** When the page's host may next be asked (its own last sub-request's pace): its settle must not go before it. */
+  ownHostReadyAt: number | undefined;
+  /** Fires when the page's render is over (closed, failed): its waiting requests give up. */
+  readonly signal: AbortSignal;
+}
+
+const BLOCKED: BrowserAnswer = { kind: 'refused', as: 'blocked' };
+const FAILED: BrowserAnswer = { kind: 'refused', as: 'failed' };
+const ABORTED: BrowserAnswer = { kind: 'refused', as: 'aborted' };
+
+/** Methods a sub-request may use: the crawler's client sends GET only (see README, rendering). */
+const SENDABLE_METHODS = new Set(['GET', 'HEAD']);
+
+export class SubRequests {
+  constructor(private readonly settings: SubRequestSettings) {}
+
+  /** Answers one request of `page`. Never rejects. */
+  async answer(page: RenderingPage, request: BrowserRequest): Promise<BrowserAnswer> {
+    try {
+      return await this.answerOrThrow(page, request);
+    } catch {
+      return page.signal.aborted || this.settings.signal.aborted ? ABORTED : FAILED;
+    }
+  }
+
+  /** A request the renderer refused by itself (a WebSocket, an unknown scheme). */
+  refusedByRenderer(page: RenderingPage, url: string, why: 'websocket' | 'scheme'): void {
+    this.refuse(page, url, why === 'websocket' ? 'websocket' : 'scheme', undefined);
+  }
+
+  private async answerOrThrow(page: RenderingPage, request: BrowserRequest): Promise<BrowserAnswer> {
+    const { settings } = this;
+    let url: URL;
+    try {
+      url = new URL(request.url);
+    } catch {
+      return this.refuse(page, request.url, 'scheme', undefined);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return this.refuse(page, request.url, 'scheme', undefined);
+    if (settings.blockedTypes.has(request.resourceType)) return this.refuse(page, url.href, 'resource-type', undefined);
+    if (!SENDABLE_METHODS.has(request.method.toUpperCase())) return this.refuse(page, url.href, 'method', undefined);
+    // robots.txt already known to disallow it: refused without waiting for the host.
+    const known = await settings.knownRobots(url);
+    if (known !== undefined) return this.refuse(page, url.href, 'robots', { ...known, kind: 'sub-resource' });
+    const keyed = await settings.keys.keyOf(url);
+    if ('skip' in keyed) return this.refuse(page, url.href, 'blocked-address', undefined);
+    const hostKey = keyed.key;
+    const withinLease = hostKey === page.entry.hostKey;
+
+    // First turn: the origin's robots.txt, if the gate must fetch it, goes in it.
+    let turn: HeldTurn | undefined = await this.turn(hostKey, withinLease, page);
+    const check = await settings.gate.check(url, settings.userAgent, { signal: page.signal, ...(settings.tokens.length > 1 ? { tokens: settings.tokens } : {}) });
+    if (settings.politeness.learnCrawlDelay(hostKey, url.origin, check.crawlDelay)) {
+      await settings.store.setHostPolicy(hostKey, { delayMs: settings.politeness.delayMs(hostKey), maxInFlight: settings.perHostConcurrency });
+    }
+    if (check.fetch !== undefined) {
+      await this.endTurn(turn, page, clockAfterRobots(check.fetch, settings.politeness.delayMs(hostKey), 0).readyAt ?? Date.now());
+      turn = undefined;
+    }
+    const refusal = refusalOf(check);
+    if (refusal !== undefined) {
+      // No request was made in this turn: the host is ready again at once.
+      if (turn !== undefined) await this.endTurn(turn, page, Date.now());
+      return this.refuse(page, url.href, refusal, refusal === 'robots' ? { ...robotsSkip(check.rule, check.reason, check.token), kind: 'sub-resource' } : undefined);
+    }
+    turn ??= await this.turn(hostKey, withinLease, page);
+    return this.send(page, request, url, turn, check.reason);
+  }
+
+  private async send(page: RenderingPage, request: BrowserRequest, url: URL, turn: HeldTurn, robotsReason: string): Promise<BrowserAnswer> {
+    const { settings } = this;
+    const { politeness } = settings;
+    const hostKey = turn.hostKey;
+    const startedAt = Date.now();
+    settings.stats.requests++;
+    settings.stats.renderSubRequest(hostKey);
+    if (settings.emitter.listens('request')) {
+      settings.emitter.emit('request', { url: url.href, hostKey, kind: 'sub-resource', at: startedAt, delayMs: politeness.delayMs(hostKey), robots: { reason: robotsReason }, page: page.entry.url });
+    }
+    let outcome: PageFetchOutcome;
+    try {
+      outcome = await fetchPage(
+        url.href,
+        {
+          client: settings.client,
+          userAgent: settings.userAgent,
+          from: settings.from,
+          headers: settings.headers,
+          cookies: settings.cookies,
+          bodyLimit: { maxBytes: settings.maxBodyBytes, atLimit: 'fail' },
+          accept: request.headers['accept'] ?? '*/*',
+          timeoutMs: settings.requestTimeoutMs,
+          connectAddress: settings.keys.connectAddressOf(hostKey),
+        },
+        page.signal,
+      );
+    } catch (error) {
+      await this.endTurn(turn, page, Date.now() + politeness.delayMs(hostKey));
+      throw error;
+    }
+    const endedAt = Date.now();
+    if (outcome.kind === 'skip' || outcome.kind === 'failure') {
+      await this.endTurn(turn, page, endedAt + politeness.delayMs(hostKey));
+      if (outcome.kind === 'skip' && outcome.reason === 'blocked-address') return this.refuse(page, url.href, 'blocked-address', undefined);
+      settings.stats.renderRefused(hostKey, 'failed');
+      return outcome.kind === 'skip' ? BLOCKED : FAILED;
+    }
+    const { response } = outcome;
+    const headAt = responseHeadAt(endedAt, response.timing);
+    if (settings.emitter.listens('response')) {
+      settings.emitter.emit('response', { url: url.href, status: response.status, durationMs: endedAt - startedAt, bytes: response.body.length, contentType: response.header('content-type') });
+    }
+    const clock = clockAfterResponse({
+      headAt,
+      delayMs: politeness.delayMs(hostKey),
+      status: response.status,
+      retryAfterMs: retryAfterMs(response.header('retry-after'), headAt),
+      maxWaitMs: settings.backoffMaxMs,
+    });
+    await this.endTurn(turn, page, clock.readyAt ?? headAt + politeness.delayMs(hostKey));
+    settings.stats.bytes += response.body.length;
+    const headers: [string, string][] = [];
+    for (const name of Object.keys(response.headers)) for (const value of response.headerValues(name)) headers.push([name, value]);
+    const body = Buffer.from(response.body.buffer, response.body.byteOffset, response.body.byteLength);
+    return { kind: 'response', status: response.status, headers, body };
+  }
+
+  private async turn(hostKey: string, withinLease: boolean, page: RenderingPage): Promise<HeldTurn> {
+    const { settings } = this;
+    return awaitHostTurn(hostKey, withinLease, { store: settings.store, requestTimeoutMs: settings.requestTimeoutMs, signal: settings.signal }, page.signal);
+  }
+
+  /** Ends a turn; at the page's own host, the page's settle will not set the clock before it. */
+  private async endTurn(turn: HeldTurn, page: RenderingPage, readyAt: number): Promise<void> {
+    if (turn.hostKey === page.entry.hostKey) page.ownHostReadyAt = Math.max(page.ownHostReadyAt ?? 0, readyAt);
+    await turn.end(readyAt);
+  }
+
+  private refuse(page: RenderingPage, url: string, why: RenderRefusal, skip: SkipDetail | undefined): BrowserAnswer {
+    const { settings } = this;
+    let hostKey: string;
+    try {
+      hostKey = settings.keys.knownKeyOf(new URL(url));
+    } catch {
+      hostKey = '(no host)';
+    }
+    settings.stats.renderRefused(hostKey, why);
+    if (skip !== undefined) settings.reporter.skip(url, skip, page.entry.url);
+    return BLOCKED;
+  }
+}
+
+/** Why the gate's check refuses a sub-request, or undefined when it may be sent. */
+function refusalOf(check: { readonly allowed: boolean; readonly addressBlocked?: true; readonly reason: string }): RenderRefusal | undefined {
+  if (check.addressBlocked === true) return 'blocked-address';
+  if (check.reason === 'unreachable') return 'robots-unreachable';
+  return check.allowed ? undefined : 'robots';
+}
