@@ -114,7 +114,9 @@ function buildPipeline(raw: Omit<Partial<CrawlerOptions>, 'userAgent'> = {}, sig
   }
   const fatal: unknown[] = [];
   const processor = new UrlProcessor({
-    connectAddressOf: hostKeys.connectAddressOf,
+    keys: hostKeys,
+    knownRobots: async () => undefined,
+    renderSession: () => Promise.reject(new Error('this pipeline renders nothing')),
     options,
     store,
     frontier,
