@@ -485,6 +485,32 @@ reschedule(h)
 return 1
 `;
 
+/**
+ * takeHostTurn — ARGV: head, host key, default delayMs, default maxInFlight, now, busyUntil,
+ * withinLease ('1' or '0'), room poll ms.
+ * A turn at the host for a request that is no queued URL (a rendered page's sub-request). When
+ * the host's clock has come (never before its hold) and, unless withinLease, it has room in
+ * flight, its clock moves to busyUntil (never before the hold) and READY follows it, so that its
+ * queued URLs wait too; the turn is no lease (f stays). A host not met yet is created with the
+ * default policy, as add creates it. Returns [1] (granted) or [0, when to ask again].
+ * Not idempotent: replayed after a lost reply, the turn finds the clock it moved and is refused
+ * until busyUntil (a later turn, never an earlier one).
+ */
+const TAKE_HOST_TURN = `${PRELUDE}
+local h, now = ARGV[6], tonumber(ARGV[9])
+ensureHost(h, ARGV[7], ARGV[8])
+local s = redis.call('HMGET', hk(h), 'r', 'nb', 'f', 'm')
+local clock, hold = tonumber(s[1]) or 0, tonumber(s[2]) or 0
+if hold > clock then clock = hold end
+if clock > now then return { 0, int(clock) } end
+if ARGV[11] ~= '1' and (tonumber(s[3]) or 0) >= (tonumber(s[4]) or 1) then return { 0, int(now + tonumber(ARGV[12])) } end
+local busyUntil = ARGV[10]
+if hold > tonumber(busyUntil) then busyUntil = s[2] end
+redis.call('HSET', hk(h), 'r', busyUntil)
+reschedule(h)
+return { 1 }
+`;
+
 /** counts — ARGV: head. Returns [queued, inFlight, done, activeHosts, URLs known], one consistent snapshot. */
 const COUNTS = `${PRELUDE}
 local m = redis.call('HMGET', META, 'queued', 'done')
@@ -516,6 +542,7 @@ export const FRONTIER_SCRIPTS = {
   politelyFrontierCompleteWithLinks: COMPLETE_WITH_LINKS,
   politelyFrontierReopenDue: REOPEN_DUE,
   politelyFrontierSetHostPolicy: SET_HOST_POLICY,
+  politelyFrontierTakeHostTurn: TAKE_HOST_TURN,
   politelyFrontierCounts: COUNTS,
   politelyFrontierHostCounts: HOST_COUNTS,
 } as const;
@@ -536,6 +563,7 @@ export interface FrontierCommands {
   politelyFrontierCompleteWithLinks(...args: Arg[]): Promise<string[]>;
   politelyFrontierReopenDue(...args: Arg[]): Promise<number>;
   politelyFrontierSetHostPolicy(...args: Arg[]): Promise<number>;
+  politelyFrontierTakeHostTurn(...args: Arg[]): Promise<(string | number)[]>;
   politelyFrontierCounts(...args: Arg[]): Promise<number[]>;
   politelyFrontierHostCounts(...args: Arg[]): Promise<(string | number)[]>;
 }

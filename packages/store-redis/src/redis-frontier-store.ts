@@ -25,6 +25,8 @@ import {
   type FrontierStore,
   type HostCounts,
   type HostPolicy,
+  type HostTurn,
+  type HostTurnRequest,
   type SettleOptions,
   type CompleteOptions,
   type LastFetch,
@@ -98,6 +100,9 @@ export interface ResolvedRedisFrontierStoreOptions {
 
 const ENTRY_POINT = 'createRedisFrontierStore';
 
+/** A turn refused for want of room in flight asks again this much later (as the memory store's). */
+const TURN_ROOM_POLL_MS = 50;
+
 /** `SettleOptions` of the FrontierStore contract: the host's clock after a settle, and its hold. */
 type Settle = SettleOptions;
 
@@ -137,6 +142,11 @@ export interface RedisFrontierStore extends FrontierStore {
    * ERR_STORE (Redis unreachable) or ERR_INVALID_OPTION (no such database).
    */
   ready(): Promise<void>;
+  /**
+   * A turn at a host for a request that is no queued URL (see `FrontierStore.takeHostTurn`): one
+   * script, so two workers never both get it. Always there.
+   */
+  takeHostTurn(hostKey: string, request: HostTurnRequest): Promise<HostTurn>;
   /**
    * Stores a JSON value under `key` with the crawl (a hash beside its frontier), replacing what
    * was there: shared by every worker of the crawl, deleted with it. The crawler keeps its cookie
@@ -275,6 +285,26 @@ class Store implements RedisFrontierStore {
         readyAt === undefined ? '' : Math.ceil(time('setHostPolicy: readyAt', readyAt)),
       ),
     );
+  }
+
+  async takeHostTurn(hostKey: string, { now, busyUntil, withinLease }: HostTurnRequest): Promise<HostTurn> {
+    if (typeof hostKey !== 'string' || hostKey === '') throw new PolitelyError('ERR_INVALID_INPUT', `takeHostTurn: hostKey must be a non-empty string, got ${String(hostKey)}`);
+    // Rounded as claim and settle round: now down, the clock up (never a moment early).
+    const at = Math.floor(time('takeHostTurn: now', now));
+    const until = Math.ceil(time('takeHostTurn: busyUntil', busyUntil));
+    const [granted, retryAt] = await this.call('takeHostTurn', () =>
+      this.commands.politelyFrontierTakeHostTurn(
+        ...this.head(),
+        hostKey,
+        this.options.defaultDelayMs,
+        this.options.defaultMaxInFlight,
+        at,
+        until,
+        withinLease ? 1 : 0,
+        TURN_ROOM_POLL_MS,
+      ),
+    );
+    return Number(granted) === 1 ? { granted: true } : { granted: false, retryAt: Number(retryAt) };
   }
 
   async counts(): Promise<FrontierCounts> {

@@ -225,6 +225,55 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('createRedisFrontierStore', 
     expect((await store.claim({ now: 150, leaseMs: 60_000 })).lease?.entry.url).toBe('http://a.test/1');
   });
 
+  it('gives a host turn to one of two workers asking at the same moment, and moves the host in the ready set with its clock', async () => {
+    const policy = { defaultHostPolicy: { delayMs: 1000, maxInFlight: 1 } };
+    const one = open(policy);
+    const two = open(policy, crawlIdOf.get(one));
+    for (let round = 0; round < 20; round++) {
+      const now = round * 100;
+      const request = { now, busyUntil: now + 100, withinLease: round % 2 === 0 };
+      const turns = await Promise.all([one.takeHostTurn!('t.test', request), two.takeHostTurn!('t.test', request)]);
+      expect(turns.filter((t) => t.granted), `round ${round}`).toHaveLength(1);
+      expect(turns.find((t) => !t.granted)).toEqual({ granted: false, retryAt: now + 100 });
+      for (const store of [one, two]) expect(await store.takeHostTurn!('t.test', { ...request, now: now + 99 })).toEqual({ granted: false, retryAt: now + 100 });
+    }
+    // A URL queued at the host is scheduled at the clock the turns left, and at the next turn's.
+    await two.add([entry('http://t.test/1')]);
+    const admin = new Redis(REDIS_URL);
+    try {
+      const ready = `politely:{${crawlIdOf.get(one)!}}:ready`;
+      expect(await admin.zscore(ready, 't.test')).toBe('2000');
+      expect(await one.takeHostTurn!('t.test', { now: 2000, busyUntil: 2500, withinLease: false })).toEqual({ granted: true });
+      expect(await admin.zscore(ready, 't.test')).toBe('2500');
+    } finally {
+      admin.disconnect();
+    }
+    expect(await one.claim({ now: 2499, leaseMs: 60_000 })).toEqual({ lease: null, nextReadyAt: 2500 });
+    expect((await one.claim({ now: 2500, leaseMs: 60_000 })).lease?.entry.url).toBe('http://t.test/1');
+    expect(await two.takeHostTurn!('t.test', { now: 3500, busyUntil: 3600, withinLease: false })).toEqual({ granted: false, retryAt: 3550 }); // no room: the claim is in flight
+    await expect(one.takeHostTurn!('t.test', { now: Number.NaN, busyUntil: 1, withinLease: false })).rejects.toMatchObject({ code: 'ERR_INVALID_INPUT' });
+  });
+
+  it('never gives two workers on one crawl a turn at one host at the same moment', async () => {
+    const one = open();
+    const workers = [one, open({}, crawlIdOf.get(one))];
+    const turns: { worker: number; start: number; end: number }[] = [];
+    const end = Date.now() + 1500;
+    await Promise.all(
+      workers.map(async (store, worker) => {
+        while (Date.now() < end) {
+          const now = Date.now();
+          const turn = await store.takeHostTurn!('turns.test', { now, busyUntil: now + 10, withinLease: false });
+          if (turn.granted) turns.push({ worker, start: now, end: now + 10 });
+          else await new Promise((resolve) => setTimeout(resolve, Math.max(0, turn.retryAt - Date.now())));
+        }
+      }),
+    );
+    turns.sort((a, b) => a.start - b.start);
+    expect(new Set(turns.map((t) => t.worker))).toEqual(new Set([0, 1]));
+    for (let i = 1; i < turns.length; i++) expect(turns[i]!.start, `turn ${i}`).toBeGreaterThanOrEqual(turns[i - 1]!.end);
+  });
+
   it('keeps crawls with different ids apart, and deleteRedisCrawl removes all of one', async () => {
     const a = open();
     const b = open();

@@ -17,6 +17,8 @@ import {
   type FrontierStore,
   type HostCounts,
   type HostPolicy,
+  type HostTurn,
+  type HostTurnRequest,
   type SettleOptions,
   type CompleteOptions,
   type LastFetch,
@@ -39,6 +41,8 @@ export interface SqliteFrontierStore extends FrontierStore {
   readonly db: Database;
   /** The crawl file. */
   readonly path: string;
+  /** A turn at a host for a request that is no queued URL (see `FrontierStore.takeHostTurn`): always there. */
+  takeHostTurn(hostKey: string, request: HostTurnRequest): Promise<HostTurn>;
   /** Stores the crawl's stats (any JSON value, e.g. `crawler.stats()`), replacing earlier ones. */
   saveStats(stats: unknown): Promise<void>;
   /** The stats saved last, or undefined. */
@@ -77,6 +81,9 @@ export function createSqliteFrontierStore(options: SqliteFrontierStoreOptions): 
 
 const OWNER_KEY = 'owner';
 
+/** A turn refused for want of room in flight asks again this much later (as the memory store's). */
+const TURN_ROOM_POLL_MS = 50;
+
 /** The owner the file names (read without taking the lock, for a refusal's message). */
 function ownerOf(options: ResolvedSqliteFrontierStoreOptions): OwnerInfo | undefined {
   const db = openCrawlDatabase(options.path, options);
@@ -113,6 +120,7 @@ class SqliteStore implements SqliteFrontierStore {
   private readonly transactComplete: (leaseId: string, options: CompleteOptions) => AddOutcome[];
   private readonly transactReopen: (dueBefore: number, fetchedBefore: number | undefined, limit: number) => number;
   private readonly transactPolicy: (hostKey: string, policy: PolicyChange) => void;
+  private readonly transactTurn: (hostKey: string, request: HostTurnRequest) => HostTurn;
 
   readonly reclaimedLeases: number;
 
@@ -143,6 +151,7 @@ class SqliteStore implements SqliteFrontierStore {
       const host = this.hostSlot(hostKey);
       this.s.hostPolicy.run(policy.delayMs ?? null, policy.maxInFlight ?? null, policy.readyAt ?? null, host.id);
     });
+    this.transactTurn = immediate(db, (hostKey: string, request: HostTurnRequest) => this.turnNow(hostKey, request));
     // The owner of the file: no live process holds a lease, so every URL in flight goes back now.
     this.reclaimedLeases =
       ownerLock === undefined
@@ -182,6 +191,10 @@ class SqliteStore implements SqliteFrontierStore {
 
   async setHostPolicy(hostKey: string, policy: PolicyChange): Promise<void> {
     this.transactPolicy(hostKey, policy);
+  }
+
+  async takeHostTurn(hostKey: string, request: HostTurnRequest): Promise<HostTurn> {
+    return this.transactTurn(hostKey, request);
   }
 
   async counts(): Promise<FrontierCounts> {
@@ -285,6 +298,21 @@ class SqliteStore implements SqliteFrontierStore {
       this.s.hostClaimed.run(Math.max(host.ready_at, now) + host.delay_ms, host.id);
       return { lease: { id: leaseIdOf(row.id, token), entry: entryOf(row, host.key), leaseExpiresAt, previousHostReadyAt: host.ready_at } };
     }
+  }
+
+  /**
+   * A turn at the host for a request that is no queued URL: read and moved in one IMMEDIATE
+   * transaction, so two processes on one file never both get it. A host the file does not know
+   * is created with the default policy, as `add` would: later claims there see the moved clock.
+   */
+  private turnNow(hostKey: string, { now, busyUntil, withinLease }: HostTurnRequest): HostTurn {
+    const { id } = this.hostSlot(hostKey);
+    const host = this.s.hostTurnState.get(id)!;
+    const clock = Math.max(host.ready_at, host.not_before);
+    if (clock > now) return { granted: false, retryAt: clock };
+    if (!withinLease && host.in_flight >= host.max_in_flight) return { granted: false, retryAt: now + TURN_ROOM_POLL_MS };
+    this.s.hostTurnTaken.run(busyUntil, id);
+    return { granted: true };
   }
 
   /** A sitemap read again: its hints move the URL's due time (`lastFetchAfterHints`). */

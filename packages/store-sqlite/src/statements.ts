@@ -11,6 +11,14 @@ export interface HostSlot {
   readonly added: number;
 }
 
+/** What `takeHostTurn` reads of a host: its clock, its hold and its room in flight. */
+export interface HostTurnRow {
+  readonly ready_at: number;
+  readonly not_before: number;
+  readonly in_flight: number;
+  readonly max_in_flight: number;
+}
+
 export interface QueueRow {
   readonly priority: number;
   readonly head_id: number | null;
@@ -62,6 +70,9 @@ export interface FrontierStatements {
   /** done − n, queued + n (n, n, host id) */
   readonly hostReopened: Statement<[number, number, number]>;
   readonly hostPolicy: Statement<[Nullable<number>, Nullable<number>, Nullable<number>, number]>;
+  readonly hostTurnState: Statement<[number], HostTurnRow>;
+  /** busyUntil, host id */
+  readonly hostTurnTaken: Statement<[number, number]>;
   readonly totals: Statement<[], { queued: number | null; in_flight: number | null; done: number | null; active: number }>;
   readonly busiestHosts: Statement<[number], { key: string; queued: number; in_flight: number; done: number; ready_at: number }>;
 }
@@ -140,6 +151,9 @@ export function prepareFrontierStatements(db: Database): FrontierStatements {
       `UPDATE hosts SET delay_ms = coalesce(?, delay_ms), max_in_flight = coalesce(?, max_in_flight),
        ready_at = max(coalesce(?, ready_at), not_before) WHERE id = ?`,
     ),
+    hostTurnState: p('SELECT ready_at, not_before, in_flight, max_in_flight FROM hosts WHERE id = ?'),
+    // A turn: the clock to busyUntil, never before the hold. The turn is no lease: in_flight stays.
+    hostTurnTaken: p('UPDATE hosts SET ready_at = max(?, not_before) WHERE id = ?'),
     totals: p(
       `SELECT sum(queued) AS queued, sum(in_flight) AS in_flight, sum(done) AS done,
        count(*) FILTER (WHERE queued > 0 OR in_flight > 0) AS active FROM hosts`,

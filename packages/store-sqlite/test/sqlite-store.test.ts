@@ -122,6 +122,50 @@ describe('createSqliteFrontierStore', () => {
     expect((await two.claim({ now: 2000, leaseMs: 60_000 })).lease?.entry.hostKey).toBe('a.test');
   });
 
+  it('gives a host turn to one of two stores on one file asking at the same moment, and each sees the clock the other moved', async () => {
+    const path = temp.file();
+    const [one, two] = [openStore(path, 1000, 1, true), openStore(path, 1000, 1, true)];
+    for (let round = 0; round < 20; round++) {
+      const now = round * 100;
+      const request = { now, busyUntil: now + 100, withinLease: round % 2 === 0 };
+      const turns = await Promise.all([one.takeHostTurn('t.test', request), two.takeHostTurn('t.test', request)]);
+      expect(turns.filter((t) => t.granted), `round ${round}`).toHaveLength(1);
+      expect(turns.find((t) => !t.granted)).toEqual({ granted: false, retryAt: now + 100 });
+      // Whoever got it, neither store grants another before busyUntil.
+      for (const store of [one, two]) expect(await store.takeHostTurn('t.test', { ...request, now: now + 99 })).toEqual({ granted: false, retryAt: now + 100 });
+    }
+    // The host one store made is the other's too: a URL added there waits for the last turn's clock.
+    await two.add([entry('http://t.test/1')]);
+    expect(await one.claim({ now: 1999, leaseMs: 60_000 })).toEqual({ lease: null, nextReadyAt: 2000 });
+    expect((await one.claim({ now: 2000, leaseMs: 60_000 })).lease?.entry.url).toBe('http://t.test/1');
+    expect((await two.takeHostTurn('t.test', { now: 3000, busyUntil: 3100, withinLease: false })).granted).toBe(false); // no room: the claim is in flight
+  });
+
+  it('never gives two processes on one file a turn at one host at the same moment', async () => {
+    assertBuilt();
+    const path = temp.file();
+    openStore(path, 0, 1, true); // the file exists before the processes race to open it
+    const worker = `
+      const { createSqliteFrontierStore } = await import(${JSON.stringify(BUILT_STORE)});
+      const store = createSqliteFrontierStore({ path: ${JSON.stringify(path)}, shared: true });
+      const granted = [];
+      const end = Date.now() + 1500;
+      while (Date.now() < end) {
+        const now = Date.now();
+        const turn = await store.takeHostTurn('turns.test', { now, busyUntil: now + 10, withinLease: false });
+        if (turn.granted) granted.push(now + ' ' + (now + 10));
+        else await new Promise((resolve) => setTimeout(resolve, Math.max(0, turn.retryAt - Date.now())));
+      }
+      await store.close();
+      console.log(granted.join('\\n'));`;
+    const outputs = await Promise.all([runNodeCode(worker), runNodeCode(worker)]);
+    const turns = outputs
+      .flatMap((out, process) => out.split('\n').filter(Boolean).map((line) => ({ process, start: Number(line.split(' ')[0]), end: Number(line.split(' ')[1]) })))
+      .sort((a, b) => a.start - b.start);
+    expect(new Set(turns.map((t) => t.process))).toEqual(new Set([0, 1]));
+    for (let i = 1; i < turns.length; i++) expect(turns[i]!.start, `turn ${i}`).toBeGreaterThanOrEqual(turns[i - 1]!.end);
+  });
+
   it('rejects invalid options', () => {
     expect(() => createSqliteFrontierStore({ path: '' })).toThrow(/path/);
     expect(() => createSqliteFrontierStore({ path: temp.file(), defaultHostPolicy: { maxInFlight: 0 } })).toThrow(/maxInFlight/);

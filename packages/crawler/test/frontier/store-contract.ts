@@ -1,6 +1,6 @@
 // The FrontierStore contract, run against every store (memory, SQLite, Redis).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { FrontierEntry, FrontierLease, FrontierStore, HostPolicy } from '../../src/frontier/frontier-store.js';
+import type { FrontierEntry, FrontierLease, FrontierStore, HostPolicy, HostTurn } from '../../src/frontier/frontier-store.js';
 import type { LastFetch } from '../../src/frontier/last-fetch.js';
 
 export type StoreFactory = (options: { defaultHostPolicy: Partial<HostPolicy> }) => Promise<FrontierStore>;
@@ -337,6 +337,101 @@ export function describeFrontierStoreContract(name: string, factory: StoreFactor
       }
     });
 
+
+    describe('host turns', () => {
+      /** A turn at `h` (every store of this repo has `takeHostTurn`). */
+      const turn = (h: string, now: number, busyUntil: number, withinLease = false): Promise<HostTurn> => {
+        expect(store.takeHostTurn, 'takeHostTurn').toBeTypeOf('function');
+        return store.takeHostTurn!(h, { now, busyUntil, withinLease });
+      };
+
+      it('grants a turn at a host never met and moves its clock: a URL added there is not claimed before busyUntil', async () => {
+        expect(await turn('t', 1000, 5000)).toEqual({ granted: true });
+        expect(await store.add([entry('http://t/1'), entry('http://t/2')])).toEqual(['added', 'added']);
+        expect(await store.claim({ now: 4999, leaseMs: 60_000 })).toEqual({ lease: null, nextReadyAt: 5000 });
+        const first = (await store.claim({ now: 5000, leaseMs: 60_000 })).lease!;
+        expect(first.entry.url).toBe('http://t/1');
+        expect(first.previousHostReadyAt).toBe(5000);
+        await store.complete(first.id);
+        // The host was made with the default policy (1000 ms between requests).
+        expect(await store.claim({ now: 5999, leaseMs: 60_000 })).toEqual({ lease: null, nextReadyAt: 6000 });
+        expect((await store.claim({ now: 6000, leaseMs: 60_000 })).lease?.entry.url).toBe('http://t/2');
+      });
+
+      it('moves the clock of a host whose URLs are already queued: they wait for busyUntil', async () => {
+        await store.setHostPolicy('q', { delayMs: 0 });
+        await store.add([entry('http://q/1')]);
+        expect(await turn('q', 100, 3000)).toEqual({ granted: true });
+        expect(await store.claim({ now: 2999, leaseMs: 60_000 })).toEqual({ lease: null, nextReadyAt: 3000 });
+        expect((await store.claim({ now: 3000, leaseMs: 60_000 })).lease?.entry.url).toBe('http://q/1');
+      });
+
+      it('refuses a turn while the host\'s clock is ahead, with the clock as retryAt', async () => {
+        expect(await turn('c', 0, 3000)).toEqual({ granted: true });
+        expect(await turn('c', 1000, 4000)).toEqual({ granted: false, retryAt: 3000 });
+        expect(await turn('c', 2999, 4000, true)).toEqual({ granted: false, retryAt: 3000 });
+        expect(await turn('c', 3000, 4000)).toEqual({ granted: true });
+        // A clock a claim moved refuses a turn as well.
+        await store.add([entry('http://d/1')]);
+        const claimed = (await store.claim({ now: 0, leaseMs: 60_000 })).lease!;
+        expect(claimed.entry.hostKey).toBe('d');
+        await store.complete(claimed.id);
+        expect(await turn('d', 500, 600)).toEqual({ granted: false, retryAt: 1000 });
+        expect(await turn('d', 1000, 1200)).toEqual({ granted: true });
+      });
+
+      it('refuses a turn for room when leases fill maxInFlight, unless it rides on a lease (withinLease)', async () => {
+        await store.setHostPolicy('r', { delayMs: 0, maxInFlight: 1 });
+        await store.add([entry('http://r/1'), entry('http://r/2')]);
+        const lease = (await store.claim({ now: 0, leaseMs: 60_000 })).lease!;
+        const refused = await turn('r', 0, 100);
+        expect(refused.granted).toBe(false);
+        expect(refused.granted === false && refused.retryAt).toBeGreaterThan(0);
+        expect(await turn('r', 0, 100, true)).toEqual({ granted: true });
+        // The turn is no lease: in flight is still the one claim.
+        expect((await store.counts()).inFlight).toBe(1);
+        expect(await turn('r', 100, 200)).toMatchObject({ granted: false });
+        // More room: a turn without a lease goes.
+        await store.setHostPolicy('r', { maxInFlight: 2 });
+        expect(await turn('r', 100, 200)).toEqual({ granted: true });
+        await store.setHostPolicy('r', { maxInFlight: 1 });
+        await store.complete(lease.id);
+        expect(await turn('r', 200, 300)).toEqual({ granted: true });
+      });
+
+      it('never grants a turn before the host\'s hold, even within a lease', async () => {
+        const [refused, ok] = await twoInFlight();
+        await store.retry(refused.id, { hostReadyAt: 2100, hostNotBefore: 2100 });
+        await store.complete(ok.id, { hostReadyAt: 400 });
+        await store.setHostPolicy('h', { readyAt: 0 });
+        expect(await turn('h', 1000, 1500)).toEqual({ granted: false, retryAt: 2100 });
+        expect(await turn('h', 2099, 2200, true)).toEqual({ granted: false, retryAt: 2100 });
+        expect(await turn('h', 2100, 2200)).toEqual({ granted: true });
+        // After the turn the clock goes back, but never before the hold.
+        await store.setHostPolicy('h', { readyAt: 0 });
+        expect(await nextClaimAt('h', 100)).toBe(2100);
+      });
+
+      it('lets setHostPolicy({ readyAt }) set the clock back after a turn: a claim goes then', async () => {
+        await store.add([entry('http://s/1')]);
+        expect(await turn('s', 0, 60_000)).toEqual({ granted: true });
+        expect(await store.claim({ now: 1000, leaseMs: 60_000 })).toEqual({ lease: null, nextReadyAt: 60_000 });
+        await store.setHostPolicy('s', { readyAt: 1500 });
+        expect(await store.claim({ now: 1499, leaseMs: 60_000 })).toEqual({ lease: null, nextReadyAt: 1500 });
+        expect((await store.claim({ now: 1500, leaseMs: 60_000 })).lease?.entry.url).toBe('http://s/1');
+      });
+
+      it('gives one of two turns asked at once at one host, the other told to wait for it', async () => {
+        for (const [h, withinLease] of [['x', false], ['y', true]] as const) {
+          for (let round = 0; round < 5; round++) {
+            const now = round * 1000;
+            const turns = await Promise.all([turn(h, now, now + 500, withinLease), turn(h, now, now + 500, withinLease)]);
+            expect(turns.filter((t) => t.granted)).toHaveLength(1);
+            expect(turns.find((t) => !t.granted)).toEqual({ granted: false, retryAt: now + 500 });
+          }
+        }
+      });
+    });
 
     describe('revisits', () => {
       /** Claims and completes every queued URL, each with the LastFetch `lastOf` gives it. */
