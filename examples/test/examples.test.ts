@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { consentRecipes, demoProducts, minGapMsByOrigin, startConsentWeb, startDemoWeb, startUsageWeb, usageManifest, violations, type LocalWeb } from '@politely/local-web';
+import { consentRecipes, demoProducts, minGapMsByOrigin, renderManifest, renderProducts, startConsentWeb, startDemoWeb, startRenderWeb, startUsageWeb, usageManifest, violations, type LocalWeb } from '@politely/local-web';
 
 const EXAMPLES = fileURLToPath(new URL('../', import.meta.url));
 const UA = 'PolitelyDemo/0.1 (+https://example.invalid/bot)';
@@ -124,6 +124,27 @@ describe.concurrent('examples', () => {
     const records = readFileSync(out, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { url: string; change: string });
     expect(records.slice(firstRecords.length)).toEqual([expect.objectContaining({ url: product, change: 'changed' })]);
   }, 90_000); // two polite crawls of the shop (its Crawl-delay and the 250 ms minimum), about 14 s each
+
+  it('render-catalogue.mjs renders the JavaScript shop in Chromium: every product and price, with nothing robots.txt disallows requested on either host', async () => {
+    const web = await startRenderWeb({ firstAddress: 200 });
+    webs.push(web);
+    const file = join(dir, 'catalogue.jsonl');
+    const out = await runExample('render-catalogue.mjs', [web.entryUrl, file]);
+    const records = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { url: string; name: string; price: string; title: string });
+    const products = renderProducts();
+    expect(records.map((record) => record.name).sort()).toEqual(products.map((product) => product.name).sort());
+    for (const product of products) {
+      const record = records.find((candidate) => candidate.name === product.name);
+      expect(record?.price, product.name).toBe(`${product.price.toFixed(2)} EUR`);
+      expect(record?.url).toBe(web.url('app', `/products/${product.id}`));
+    }
+    expect(out).toMatch(/^done: \d+ pages rendered, \d+ requests made for them, refused: .*\d+ robots/m);
+    const refused = renderManifest(web).neverRequested.filter((request) => request.type !== 'websocket' && request.reason !== 'address-not-allowed');
+    const requested = new Set(web.requestLog().map((entry) => `${entry.origin}${entry.path}`));
+    for (const request of refused) expect(requested.has(request.url), request.url).toBe(false);
+    expect(web.requestLog().filter((entry) => entry.userAgent !== UA)).toEqual([]);
+    expectPolite(web, 250);
+  }, 120_000);
 
   it('usage-aware-crawl.mjs collects for AI training what the usage web allows: reserved pages are never requested (robots.txt lines, tdmrep.json) or never handled (headers, meta)', async () => {
     const web = await startUsageWeb();

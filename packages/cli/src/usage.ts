@@ -116,6 +116,16 @@ export const CRAWL_USAGE = `Usage:
         --revisit-min DURATION     shortest revisit interval (default 0): ms, or 30s, 15m, 6h, 7d
         --revisit-max DURATION     longest a fetched URL waits for a recrawl, whatever its
                                    freshness, interval or sitemap say (default 30d)
+        --render                   render pages in Chromium (Debian's chromium, found on the PATH)
+                                   before links are read: every script, API call and frame the
+                                   page asks for goes through the crawler (robots.txt, address
+                                   guard, --ua, each host's delay); pictures, media and fonts
+                                   are not loaded, WebSockets never opened
+        --render-wait EVENT        when a rendered page counts as loaded: networkidle (default),
+                                   load or domcontentloaded
+        --render-timeout DURATION  longest one page's render may take (default 60s), its
+                                   requests' waits for their hosts included; then it is retried
+        --chromium PATH            the Chromium to render with (default: chromium on the PATH)
         --politeness-key KEY       host (default) | domain | ip: which requests share one clock,
                                    delay and --per-host-concurrency: one host name, one
                                    registrable domain (a.example.com with b.example.com), or one

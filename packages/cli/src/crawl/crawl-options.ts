@@ -4,7 +4,7 @@
 import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
 import { ALL_USAGE_PURPOSES, isUsagePurpose, parseCidr, productToken, type UsagePurpose } from '@politely/core';
-import { POLITENESS_KEY_MODES, type PolitenessKeyMode, type ScopeMode } from '@politely/crawler';
+import { POLITENESS_KEY_MODES, type PolitenessKeyMode, type RenderWaitUntil, type ScopeMode } from '@politely/crawler';
 import { CliError } from '../cli-error.js';
 import { parseHttpUrl } from '../input/http-url.js';
 import { durationOption, wholeNumberOption } from '../input/parse-number.js';
@@ -64,7 +64,17 @@ export interface CrawlCommandOptions extends EgressOptions {
   readonly politenessKey: PolitenessKeyMode;
   /** `--resolve NAME:ADDRESS` (repeatable): host names answered without DNS, as curl's --resolve. */
   readonly resolve: ReadonlyMap<string, string>;
+  /** `--render`: render pages in Chromium, every request the browser makes going through the crawler. */
+  readonly render: boolean;
+  /** `--render-wait load|domcontentloaded|networkidle`: when a rendered page counts as loaded. */
+  readonly renderWaitUntil: RenderWaitUntil;
+  /** `--render-timeout DURATION`: how long one page's render may take (ms); undefined: the crawler's default. */
+  readonly renderTimeoutMs: number | undefined;
+  /** `--chromium PATH`: the Chromium to render with; undefined: found on the PATH. */
+  readonly chromium: string | undefined;
 }
+
+export const RENDER_WAITS: readonly RenderWaitUntil[] = ['load', 'domcontentloaded', 'networkidle'];
 
 /** The longest revisit bound the command line takes: ten years. */
 const MAX_REVISIT_MS = 10 * 365 * 86_400_000;
@@ -104,11 +114,15 @@ const OPTIONS = {
   'revisit-max': { type: 'string' },
   'politeness-key': { type: 'string' },
   resolve: { type: 'string', multiple: true },
+  render: { type: 'boolean' },
+  'render-wait': { type: 'string' },
+  'render-timeout': { type: 'string' },
+  chromium: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
 /** The options that take numbers (see input/parse-number.ts). */
-const NUMERIC = ['max-pages', 'max-depth', 'max-pages-per-host', 'max-redirects', 'max-body', 'max-links', 'retries', 'delay', 'concurrency', 'per-host-concurrency', 'timeout', 'status-interval', 'revisit-min', 'revisit-max'];
+const NUMERIC = ['max-pages', 'max-depth', 'max-pages-per-host', 'max-redirects', 'max-body', 'max-links', 'retries', 'delay', 'concurrency', 'per-host-concurrency', 'timeout', 'status-interval', 'revisit-min', 'revisit-max', 'render-timeout'];
 
 /** `crawl --help` was asked for. */
 export const HELP = Symbol('help');
@@ -142,8 +156,16 @@ export function parseCrawlOptions(args: readonly string[]): CrawlCommandOptions 
   if (revisitMinMs !== undefined && revisitMaxMs !== undefined && revisitMaxMs < revisitMinMs) {
     throw new CliError(`crawl: --revisit-max (${values['revisit-max']}) must be at least --revisit-min (${values['revisit-min']})`);
   }
+  const render = values.render === true;
+  for (const flag of ['render-wait', 'render-timeout', 'chromium'] as const) {
+    if (values[flag] !== undefined && !render) throw new CliError(`crawl: --${flag} sets how pages are rendered: give --render too`);
+  }
   return {
     userAgent: values.ua,
+    render,
+    renderWaitUntil: oneOf('--render-wait', values['render-wait'] ?? 'networkidle', RENDER_WAITS),
+    renderTimeoutMs: optional(values['render-timeout'], (v) => durationOption('crawl', '--render-timeout', v, 1)),
+    chromium: values.chromium,
     politenessKey: oneOf('--politeness-key', values['politeness-key'] ?? 'host', POLITENESS_KEY_MODES),
     resolve: resolveOption(values.resolve ?? []),
     recrawl,

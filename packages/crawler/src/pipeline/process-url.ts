@@ -284,12 +284,14 @@ export class UrlProcessor {
   private async renderAndHandle(entry: FrontierEntry, response: HttpResponse, clock: ClockChange, attempt: number, known: UsageKnown | undefined, review: ReturnType<typeof reviewFetch>): Promise<UrlOutcome> {
     const rendered = await renderStage(entry, response, clock, this.render!);
     if (rendered.kind !== 'rendered') return rendered;
+    let handled;
     try {
-      const handled = await handlePage(entry, rendered.response, attempt, this.handle, known, review, rendered.page.page);
-      return done(rendered.clock(), handled.links, review.remember(handled.withheld));
+      handled = await handlePage(entry, rendered.response, attempt, this.handle, known, review, rendered.page);
     } finally {
-      await rendered.page.close().catch(() => {});
+      // Closed before the URL settles: the host's clock then knows every request the page made.
+      clock = await rendered.close();
     }
+    return done(clock, handled.links, review.remember(handled.withheld));
   }
 
   /** A URL robots.txt lines or tdmrep.json reserve for a wanted purpose: skipped, no request. */

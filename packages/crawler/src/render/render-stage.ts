@@ -10,7 +10,7 @@ import type { ClockChange, UrlOutcome } from '../outcome.js';
 import { skipped } from '../outcome.js';
 import type { StatsRecorder } from '../stats.js';
 import type { RenderedPage, RenderSession, RenderWaitUntil } from './page-renderer.js';
-import type { RenderingPage, SubRequests } from './sub-requests.js';
+import { settled, type RenderingPage, type SubRequests } from './sub-requests.js';
 
 export interface RenderStageSettings {
   readonly session: () => Promise<RenderSession>;
@@ -27,9 +27,14 @@ export interface RenderStageSettings {
 export interface RenderedResponse {
   readonly kind: 'rendered';
   readonly response: HttpResponse;
-  readonly page: RenderedPage;
-  /** The host's clock after the page's own requests to it (the document's, then its sub-requests', a handler's clicks' included). */
-  clock(): ClockChange;
+  /** The renderer's live page, for the handler (`page.browser`). */
+  readonly page: unknown;
+  /**
+   * Closes the page, waits for its requests in progress to end, and resolves with the host's
+   * clock after the page's own requests to it (the document's, then its sub-requests', a
+   * handler's clicks' included).
+   */
+  close(): Promise<ClockChange>;
 }
 
 /** Whether a fetched response is a page to render: HTML, 2xx (an error page is handled as served). */
@@ -41,7 +46,7 @@ export async function renderStage(entry: FrontierEntry, response: HttpResponse, 
   const pageStop = new AbortController();
   const stopPage = (): void => pageStop.abort();
   settings.signal.addEventListener('abort', stopPage, { once: true });
-  const rendering: RenderingPage = { entry, ownHostReadyAt: undefined, signal: pageStop.signal };
+  const rendering: RenderingPage = { entry, ownHostReadyAt: undefined, signal: pageStop.signal, pending: new Set() };
   // The page's settle must not set its host's clock before the last of its own requests there.
   const clockNow = (): ClockChange => paceAfter(fetchedClock, rendering.ownHostReadyAt);
   let rendered: RenderedPage;
@@ -62,22 +67,24 @@ export async function renderStage(entry: FrontierEntry, response: HttpResponse, 
   } catch (error) {
     stopPage();
     settings.signal.removeEventListener('abort', stopPage);
+    await settled(rendering);
     if (settings.signal.aborted) throw error;
     const failure = error instanceof PolitelyError ? error : new PolitelyError('ERR_RENDER_FAILED', `${entry.url}: ${String(error)}`, { cause: error });
     const willRetry = (entry.retries ?? 0) + 1 <= settings.maxRetries;
     return willRetry ? { kind: 'retry', error: failure, clock: clockNow() } : { kind: 'failed', error: failure, stage: 'fetch', clock: clockNow() };
   }
   const html = Buffer.from(rendered.html, 'utf8');
-  const close = async (): Promise<void> => {
+  const close = async (): Promise<ClockChange> => {
     stopPage();
     settings.signal.removeEventListener('abort', stopPage);
-    await rendered.close();
+    await rendered.close().catch(() => {});
+    await settled(rendering);
+    return clockNow();
   };
   if (html.length > settings.maxBodyBytes) {
-    await close();
-    return skipped({ reason: 'too-large', detail: `rendered HTML of ${html.length} bytes is past maxBodyBytes (${settings.maxBodyBytes})` }, clockNow());
+    return skipped({ reason: 'too-large', detail: `rendered HTML of ${html.length} bytes is past maxBodyBytes (${settings.maxBodyBytes})` }, await close());
   }
-  return { kind: 'rendered', response: renderedResponse(response, html), page: { ...rendered, close }, clock: clockNow };
+  return { kind: 'rendered', response: renderedResponse(response, html), page: rendered.page, close };
 }
 
 /** The pace after the document's own: never before the page's last request at its host. */

@@ -53,6 +53,13 @@ export interface RenderingPage {
   ownHostReadyAt: number | undefined;
   /** Fires when the page's render is over (closed, failed): its waiting requests give up. */
   readonly signal: AbortSignal;
+  /** Answers in progress: the page settles only once each has ended its turn (`settled`). */
+  readonly pending: Set<Promise<unknown>>;
+}
+
+/** Resolves once every answer of `page` in progress has ended (their turns set their hosts' clocks). */
+export async function settled(page: RenderingPage): Promise<void> {
+  while (page.pending.size > 0) await Promise.allSettled([...page.pending]);
 }
 
 const BLOCKED: BrowserAnswer = { kind: 'refused', as: 'blocked' };
@@ -66,12 +73,11 @@ export class SubRequests {
   constructor(private readonly settings: SubRequestSettings) {}
 
   /** Answers one request of `page`. Never rejects. */
-  async answer(page: RenderingPage, request: BrowserRequest): Promise<BrowserAnswer> {
-    try {
-      return await this.answerOrThrow(page, request);
-    } catch {
-      return page.signal.aborted || this.settings.signal.aborted ? ABORTED : FAILED;
-    }
+  answer(page: RenderingPage, request: BrowserRequest): Promise<BrowserAnswer> {
+    const answered = this.answerOrThrow(page, request).catch(() => (page.signal.aborted || this.settings.signal.aborted ? ABORTED : FAILED));
+    page.pending.add(answered);
+    void answered.finally(() => page.pending.delete(answered));
+    return answered;
   }
 
   /** A request the renderer refused by itself (a WebSocket, an unknown scheme). */
