@@ -47,6 +47,8 @@ export interface RenderCounts {
   readonly pageLoads: number;
   /** Requests rendered pages made to the host that the crawler sent (scripts, API calls, frames, …). */
   readonly subRequests: number;
+  /** Requests rendered pages asked of the host that the crawl's cache answered, fresh, without a request. */
+  readonly fromCache: number;
   /** Requests rendered pages asked of the host that were not sent, by why. */
   readonly refused: Readonly<Partial<Record<RenderRefusal, number>>>;
 }
@@ -90,11 +92,12 @@ export interface CrawlStats {
 interface MutableRenderCounts {
   pageLoads: number;
   subRequests: number;
+  fromCache: number;
   refused: Partial<Record<RenderRefusal, number>>;
 }
 
-const noRenders = (): MutableRenderCounts => ({ pageLoads: 0, subRequests: 0, refused: {} });
-const copyRenders = (counts: MutableRenderCounts): RenderCounts => ({ pageLoads: counts.pageLoads, subRequests: counts.subRequests, refused: { ...counts.refused } });
+const noRenders = (): MutableRenderCounts => ({ pageLoads: 0, subRequests: 0, fromCache: 0, refused: {} });
+const copyRenders = (counts: MutableRenderCounts): RenderCounts => ({ ...counts, refused: { ...counts.refused } });
 
 const NO_REVISITS: RevisitCounts = { revisited: 0, notModified: 0, unchanged: 0, changed: 0, bytesSaved: 0 };
 
@@ -159,6 +162,12 @@ export class StatsRecorder {
   renderSubRequest(hostKey: string): void {
     this.renders.subRequests++;
     this.rendersOf(hostKey).subRequests++;
+  }
+
+  /** A rendered page's request to `hostKey`, answered by the crawl's cache. */
+  renderFromCache(hostKey: string): void {
+    this.renders.fromCache++;
+    this.rendersOf(hostKey).fromCache++;
   }
 
   /** A rendered page's request to `hostKey`, not sent. */

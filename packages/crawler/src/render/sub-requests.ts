@@ -21,6 +21,10 @@ import type { CrawlReporter } from '../reporter.js';
 import type { SkipDetail } from '../skip-reasons.js';
 import type { RenderRefusal, StatsRecorder } from '../stats.js';
 import type { BrowserAnswer, BrowserRequest } from './page-renderer.js';
+import { SubResourceCache } from './sub-resource-cache.js';
+
+/** What the crawl's cache of sub-resources keeps at most (scripts, styles, API answers a server lets it keep). */
+const SUB_RESOURCE_CACHE_BYTES = 32 * 1024 * 1024;
 
 export interface SubRequestSettings {
   readonly gate: RobotsGate;
@@ -70,6 +74,9 @@ const ABORTED: BrowserAnswer = { kind: 'refused', as: 'aborted' };
 const SENDABLE_METHODS = new Set(['GET', 'HEAD']);
 
 export class SubRequests {
+  /** The crawl's HTTP cache of what rendered pages asked for: intercepting requests turns the browser's off. */
+  private readonly cache = new SubResourceCache(SUB_RESOURCE_CACHE_BYTES);
+
   constructor(private readonly settings: SubRequestSettings) {}
 
   /** Answers one request of `page`. Never rejects. */
@@ -103,6 +110,12 @@ export class SubRequests {
     if ('skip' in keyed) return this.refuse(page, url.href, 'blocked-address', undefined);
     const hostKey = keyed.key;
     const withinLease = hostKey === page.entry.hostKey;
+    const accept = request.headers['accept'] ?? '*/*';
+    const cached = this.cache.lookup(url.href, accept);
+    if (cached.kind === 'fresh') {
+      settings.stats.renderFromCache(hostKey);
+      return { kind: 'response', status: cached.status, headers: cached.headers, body: cached.body };
+    }
 
     // First turn: the origin's robots.txt, if the gate must fetch it, goes in it.
     let turn: HeldTurn | undefined = await this.turn(hostKey, withinLease, page);
@@ -121,10 +134,17 @@ export class SubRequests {
       return this.refuse(page, url.href, refusal, refusal === 'robots' ? { ...robotsSkip(check.rule, check.reason, check.token), kind: 'sub-resource' } : undefined);
     }
     turn ??= await this.turn(hostKey, withinLease, page);
-    return this.send(page, request, url, turn, check.reason);
+    return this.send(page, url, accept, cached.kind === 'stale' ? cached.conditional : undefined, turn, check.reason);
   }
 
-  private async send(page: RenderingPage, request: BrowserRequest, url: URL, turn: HeldTurn, robotsReason: string): Promise<BrowserAnswer> {
+  private async send(
+    page: RenderingPage,
+    url: URL,
+    accept: string,
+    conditional: Readonly<Record<string, string>> | undefined,
+    turn: HeldTurn,
+    robotsReason: string,
+  ): Promise<BrowserAnswer> {
     const { settings } = this;
     const { politeness } = settings;
     const hostKey = turn.hostKey;
@@ -145,8 +165,9 @@ export class SubRequests {
           headers: settings.headers,
           cookies: settings.cookies,
           bodyLimit: { maxBytes: settings.maxBodyBytes, atLimit: 'fail' },
-          accept: request.headers['accept'] ?? '*/*',
+          accept,
           timeoutMs: settings.requestTimeoutMs,
+          ...(conditional === undefined ? {} : { conditional }),
           connectAddress: settings.keys.connectAddressOf(hostKey),
         },
         page.signal,
@@ -179,6 +200,9 @@ export class SubRequests {
     const headers: [string, string][] = [];
     for (const name of Object.keys(response.headers)) for (const value of response.headerValues(name)) headers.push([name, value]);
     const body = Buffer.from(response.body.buffer, response.body.byteOffset, response.body.byteLength);
+    // A 304 to a revalidation answers from the cache; a response the server lets a cache keep is kept.
+    const fromCache = this.cache.received(url.href, accept, response, headers, body);
+    if (fromCache?.kind === 'fresh') return { kind: 'response', status: fromCache.status, headers: fromCache.headers, body: fromCache.body };
     return { kind: 'response', status: response.status, headers, body };
   }
 
