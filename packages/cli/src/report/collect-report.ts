@@ -4,9 +4,9 @@
 
 import { createMemoryRobotsCache, parseRobotsTxt, type RobotsCacheRecord, type RobotsCacheStore } from '@politely/core';
 import { ALL_USAGE_PURPOSES } from '@politely/core';
-import { describeUsageSource, type CrawlStats, type Crawler } from '@politely/crawler';
+import { describeUsageSource, type CrawlStats, type Crawler, type RenderCounts } from '@politely/crawler';
 import { HostTally } from './host-tally.js';
-import type { CrawlReportData, ReportError, ReportRequest, RevisitReport } from './report-data.js';
+import type { CrawlReportData, HostReport, RenderReport, ReportError, ReportRequest, RevisitReport } from './report-data.js';
 
 export interface CrawlReportCollectorOptions {
   /** The crawler's user agent (its robots.txt `Crawl-delay` is read for it). */
@@ -189,17 +189,32 @@ export function createCrawlReportCollector(options: CrawlReportCollectorOptions)
           durationMs: stats.durationMs,
           pagesPerSecond: stats.pagesPerSecond,
           ...(stats.revisits.revisited === 0 ? {} : { revisits: revisitTotals(stats.revisits) }),
+          ...(rendered(stats.rendering) ? { rendering: renderTotals(stats.rendering) } : {}),
         },
         statuses: { ...statuses },
         skips,
         hosts: [...hosts.values()]
           .filter((host) => host.requestCount > 0 || Object.keys(host.skips).some((reason) => reason !== 'duplicate' && reason !== 'scope'))
-          .map((host) => host.report(options.labels?.get(host.hostKey), options.minDelayMs))
+          .map((host) => withRendering(host.report(options.labels?.get(host.hostKey), options.minDelayMs), stats.rendering.byHost[host.hostKey]))
           .sort((a, b) => a.hostKey.localeCompare(b.hostKey, 'en', { numeric: true })),
         errors: [...errors],
       };
     },
   };
+}
+
+/** Whether rendering did anything worth a table. */
+function rendered(counts: RenderCounts | undefined): counts is RenderCounts {
+  return counts !== undefined && (counts.pageLoads > 0 || counts.subRequests > 0 || counts.fromCache > 0 || Object.keys(counts.refused).length > 0);
+}
+
+/** The crawl's render counts, without the per-host split. */
+function renderTotals({ pageLoads, subRequests, fromCache, refused }: RenderCounts): RenderReport {
+  return { pageLoads, subRequests, fromCache, refused: { ...refused } };
+}
+
+function withRendering(host: HostReport, counts: RenderCounts | undefined): HostReport {
+  return rendered(counts) ? { ...host, rendering: renderTotals(counts) } : host;
 }
 
 /** The crawl's revisit counts, without the per-host split (the hosts carry their own). */

@@ -2,7 +2,7 @@
 // robots.txt fetches and decisions (with the deciding lines), statuses and skips.
 
 import { bytes, count, duration, escapeHtml, table } from './html.js';
-import type { HostReport, RevisitReport, RobotsDecisionReport, RobotsFetchReport, UsageReservationReport } from './report-data.js';
+import type { HostReport, RenderReport, RevisitReport, RobotsDecisionReport, RobotsFetchReport, UsageReservationReport } from './report-data.js';
 import { gapChartSvg, timelineSvg } from './timeline-svg.js';
 
 export interface HostVerdict {
@@ -120,6 +120,19 @@ export function revisitTable(revisits: RevisitReport): string {
   return table(header, [[count(revisits.revisited), count(revisits.notModified), count(revisits.unchanged), count(revisits.changed), bytes(revisits.bytesSaved)].map(escapeHtml)], 'compact');
 }
 
+/** What rendering cost: one table row (a host's, or the crawl's). */
+export function renderTable(rendering: RenderReport): string {
+  const refused = Object.entries(rendering.refused).sort((a, b) => b[1] - a[1]).map(([why, n]) => `${count(n)} ${why}`).join(', ');
+  const header = ['pages rendered', 'sub-requests sent', 'answered by the cache', 'not sent'];
+  return table(header, [[count(rendering.pageLoads), count(rendering.subRequests), count(rendering.fromCache), refused === '' ? 'none' : refused].map(escapeHtml)], 'compact');
+}
+
+/** The host's rendering: '' when no rendered page loaded from it or asked anything of it. */
+function renderSection(host: HostReport): string {
+  if (host.rendering === undefined) return '';
+  return `<h4>Rendering (every sub-request is in the timeline and the gap check above)</h4>\n${renderTable(host.rendering)}\n`;
+}
+
 /** The host's recrawl: '' when nothing of it was revisited. */
 function revisitSection(host: HostReport): string {
   if (host.revisits === undefined || host.revisits.revisited === 0) return '';
@@ -157,6 +170,6 @@ ${gapChartSvg(host)}
 ${fetches}
 <h4>robots.txt decisions</h4>
 ${decisions}
-${usageSection(host)}${revisitSection(host)}<div class="cols">${countsTable('Statuses', host.statuses)}${countsTable('Skips', host.skips)}</div>
+${usageSection(host)}${revisitSection(host)}${renderSection(host)}<div class="cols">${countsTable('Statuses', host.statuses)}${countsTable('Skips', host.skips)}</div>
 </section>`;
 }

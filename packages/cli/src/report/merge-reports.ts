@@ -6,7 +6,7 @@
 // the last request of one run and the first of the next is not a gap the crawler kept, so it
 // is not measured.
 
-import type { CrawlReportData, GapSummary, HostReport, RobotsDecisionReport, UsageReservationReport } from './report-data.js';
+import type { CrawlReportData, GapSummary, HostReport, RenderReport, RobotsDecisionReport, UsageReservationReport } from './report-data.js';
 import { addRevisit, NO_REVISITS, sortReservations } from './host-tally.js';
 
 export interface MergeLimits {
@@ -46,6 +46,7 @@ export function mergeReports(earlier: CrawlReportData, current: CrawlReportData,
       ...(earlier.totals.revisits === undefined && current.totals.revisits === undefined
         ? {}
         : { revisits: addRevisit(earlier.totals.revisits ?? NO_REVISITS, current.totals.revisits ?? NO_REVISITS) }),
+      ...mergedRendering(earlier.totals.rendering, current.totals.rendering),
     },
     statuses: addCounts(earlier.statuses, current.statuses),
     skips: addCounts(earlier.skips, current.skips),
@@ -70,6 +71,7 @@ function mergeHosts(earlier: HostReport, current: HostReport, limits: MergeLimit
     skips: addCounts(earlier.skips, current.skips),
     ...(earlier.usage === undefined && current.usage === undefined ? {} : { usage: mergeReservations(earlier.usage ?? [], current.usage ?? [], limits.maxExamples) }),
     ...(earlier.revisits === undefined && current.revisits === undefined ? {} : { revisits: addRevisit(earlier.revisits ?? NO_REVISITS, current.revisits ?? NO_REVISITS) }),
+    ...mergedRendering(earlier.rendering, current.rendering),
     latency: {
       count: latencyCount,
       meanMs: latencyCount === 0 ? null : (weighted(earlier.latency.meanMs, earlier.latency.count) + weighted(current.latency.meanMs, current.latency.count)) / latencyCount,
@@ -135,3 +137,17 @@ function addCounts(a: Readonly<Record<string, number>>, b: Readonly<Record<strin
 
 const weighted = (mean: number | null, count: number): number => (mean === null ? 0 : mean * count);
 const maxOf = (a: number | null, b: number | null): number | null => (a === null ? b : b === null ? a : Math.max(a, b));
+
+/** Two runs' render counts added up; nothing when neither rendered. */
+function mergedRendering(earlier: RenderReport | undefined, current: RenderReport | undefined): { rendering?: RenderReport } {
+  if (earlier === undefined) return current === undefined ? {} : { rendering: current };
+  if (current === undefined) return { rendering: earlier };
+  return {
+    rendering: {
+      pageLoads: earlier.pageLoads + current.pageLoads,
+      subRequests: earlier.subRequests + current.subRequests,
+      fromCache: earlier.fromCache + current.fromCache,
+      refused: addCounts(earlier.refused, current.refused),
+    },
+  };
+}

@@ -3,7 +3,7 @@
 // the rest shows why: per host, every request on a time axis, every gap against its delay,
 // and every robots.txt decision with the line that made it.
 
-import { hostSection, hostTitle, hostVerdict, revisitTable, robotsSummary, tightest } from './host-section.js';
+import { hostSection, hostTitle, hostVerdict, renderTable, revisitTable, robotsSummary, tightest } from './host-section.js';
 import { bytes, count, duration, escapeHtml, meter, table } from './html.js';
 import type { CrawlReportData, HostReport } from './report-data.js';
 import { REPORT_CSS } from './report-style.js';
@@ -33,6 +33,7 @@ ${glanceTable(data.hosts, ids)}
 <h2>Totals</h2>
 ${totalCards(data)}
 ${data.totals.revisits === undefined ? '' : `<h4>Recrawl: what the revisits found (bytes saved: the bodies the 304s did not send, against a full recrawl)</h4>\n${revisitTable(data.totals.revisits)}`}
+${data.totals.rendering === undefined ? '' : `<h4>Rendering: pages loaded in Chromium, and what they asked for (sent through robots.txt, the address guard and each host's clock, or refused)</h4>\n${renderTable(data.totals.rendering)}`}
 ${settingsBlock(data)}
 <h2>Status codes</h2>
 ${countsWithBars(data.statuses, 'status', '#2563eb', 'No responses.')}
@@ -135,6 +136,7 @@ function legend(): string {
     ['robots', 'robots.txt'],
     ['page', 'page'],
     ['sitemap', 'sitemap'],
+    ['sub-resource', 'a rendered page\'s request'],
     ['client', '4xx/5xx'],
     ['failed', 'network error'],
   ];

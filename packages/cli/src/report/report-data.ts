@@ -87,6 +87,18 @@ export interface RevisitReport {
   readonly bytesSaved: number;
 }
 
+/** What rendering pages cost one host, or the crawl (`--render`). */
+export interface RenderReport {
+  /** Pages of the host loaded in the browser. */
+  readonly pageLoads: number;
+  /** Requests rendered pages made to the host that the crawler sent. */
+  readonly subRequests: number;
+  /** Requests the crawl's cache answered without a request. */
+  readonly fromCache: number;
+  /** Requests not sent, by why (robots, blocked-address, resource-type, websocket, …). */
+  readonly refused: Readonly<Record<string, number>>;
+}
+
 export interface HostReport {
   /** The politeness key: the host name. */
   readonly hostKey: string;
@@ -115,6 +127,8 @@ export interface HostReport {
   readonly usage?: readonly UsageReservationReport[];
   /** Revisits of the host's URLs; absent when the crawl revisited none there. */
   readonly revisits?: RevisitReport;
+  /** What rendered pages loaded and asked of the host; absent when none did. */
+  readonly rendering?: RenderReport;
 }
 
 export interface ReportError {
@@ -136,6 +150,8 @@ export interface ReportTotals {
   readonly pagesPerSecond: number;
   /** Revisits in all; absent when the crawl revisited nothing. */
   readonly revisits?: RevisitReport;
+  /** Rendering in all; absent when the crawl rendered nothing. */
+  readonly rendering?: RenderReport;
 }
 
 export interface CrawlReportData {

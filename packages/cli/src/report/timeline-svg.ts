@@ -19,6 +19,7 @@ export const KIND_COLORS: Readonly<Record<string, string>> = {
   robots: '#7c3aed',
   page: '#2563eb',
   sitemap: '#0d9488',
+  'sub-resource': '#ca8a04',
   other: '#64748b',
   failed: '#dc2626',
   client: '#ea580c',
