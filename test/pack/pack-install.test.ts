@@ -27,6 +27,7 @@ const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const PACKAGES_DIR = join(REPO, 'packages');
 /** The packages users install; every other workspace package must stay private. */
 const EXPECTED_PUBLIC = [
+  '@politely/browser',
   '@politely/cli',
   '@politely/core',
   '@politely/crawler',
@@ -531,6 +532,7 @@ describe('every public package installs from its packed tarball', () => {
     expectExports('@politely/store-sqlite', ['createSqliteFrontierStore', 'createSqliteRobotsCache']);
     expectExports('@politely/store-redis', ['createRedisFrontierStore', 'createRedisRobotsCache', 'createRedisLink']);
     expectExports('@politely/cli', ['main']);
+    expectExports('@politely/browser', ['ChromiumRenderer', 'findChromium']);
     expectExports('@politely/local-web', ['startDemoWeb', 'startFleet', 'startHostileWeb', 'violations']);
   }, TEST_TIMEOUT_MS);
 
