@@ -2,7 +2,7 @@
 // frontier. Each stage returns a value; the URL's outcome is reported and its lease settled in
 // one place (`process`), from that value alone.
 
-import { PolitelyError, type HttpClient, type HttpResponse, type RobotsGate, type UsagePurpose, type UsageReport } from '@politely/core';
+import { createAddressPolicy, PolitelyError, type HttpClient, type HttpResponse, type RobotsGate, type UsagePurpose, type UsageReport } from '@politely/core';
 import type { SkipDetail } from '../skip-reasons.js';
 import type { Dataset } from '../dataset/dataset.js';
 import type { CrawlerEmitter } from '../events.js';
@@ -145,6 +145,7 @@ export class UrlProcessor {
         store: deps.store,
         politeness: deps.politeness,
         keys: deps.keys,
+        addressPolicy: options.blockPrivateNetworks ? createAddressPolicy(options.allowNet) : undefined,
         perHostConcurrency: options.perHostConcurrency,
         requestTimeoutMs: options.requestTimeoutMs,
         maxBodyBytes: options.maxBodyBytes,
@@ -154,6 +155,7 @@ export class UrlProcessor {
         reporter: deps.reporter,
         emitter: deps.emitter,
         signal,
+        onPace: (hostKey, readyAt) => this.settler.notePace(hostKey, readyAt, Date.now()),
       }),
       waitUntil: options.renderWaitUntil,
       timeoutMs: options.renderTimeoutMs,
@@ -250,12 +252,14 @@ export class UrlProcessor {
 
     if (isPage) pageBudget.started++;
     progress.requesting = true;
+    this.settler.notePace(entry.hostKey, Date.now() + this.deps.politeness.delayMs(entry.hostKey), Date.now());
     const fetched = await fetchStage(entry, kind?.processor, check, this.fetch);
     progress.requesting = false;
     if (fetched.kind !== 'fetched') return fetched;
     progress.clock = fetched.clock;
     // The host is held from the moment the response is in, not only once this URL settles.
     this.settler.noteHold(entry.hostKey, fetched.clock, Date.now());
+    this.settler.notePace(entry.hostKey, fetched.clock.readyAt, Date.now());
     const review = reviewFetch(entry, fetched.response, Date.now(), this.revisits);
     if (fetched.location !== undefined) {
       const unfollowed = await followRedirect(entry, fetched.location, options.maxRedirects, this.deps.frontier);

@@ -14,6 +14,13 @@ import { settlementOf, type ClockChange, type UrlOutcome } from '../outcome.js';
 
 export class LeaseSettler {
   private readonly holds = new HostHolds();
+  /**
+   * Per host, the latest pace a request of this process started or answered asks for (its start
+   * or answer plus the delay). With several requests in flight at a host (`perHostConcurrency` >
+   * 1, or a rendered page's sub-requests), the one that settles last need not be the one that
+   * started last: no settle may pace the host before the latest of them.
+   */
+  private readonly paces = new HostHolds();
 
   /**
    * `perHostConcurrency`: requests the store lets one host have in flight. Above 1 another claim
@@ -30,6 +37,11 @@ export class LeaseSettler {
   /** The hold on the host this process knows of at `now`, if any. */
   heldUntil(hostKey: string, now: number): number | undefined {
     return this.holds.current(hostKey, now);
+  }
+
+  /** Records that a request to the host starts or was answered: the host's clock must not go before `readyAt`. */
+  notePace(hostKey: string, readyAt: number | undefined, now: number): void {
+    if (readyAt !== undefined) this.paces.hold(hostKey, readyAt, now);
   }
 
   /** Records a hold the moment it is known (the response is in), before the URL settles. */
@@ -75,7 +87,7 @@ export class LeaseSettler {
     this.noteHold(hostKey, clock, now);
     const hostNotBefore = this.holds.current(hostKey, now);
     const handBack = this.perHostConcurrency === 1 ? clock.handBackTo : undefined;
-    const readyAt = this.holds.readyAt(hostKey, clock.readyAt ?? handBack, now);
+    const readyAt = this.paces.readyAt(hostKey, this.holds.readyAt(hostKey, clock.readyAt ?? handBack, now), now);
     return { ...(readyAt === undefined ? {} : { hostReadyAt: readyAt }), ...(hostNotBefore === undefined ? {} : { hostNotBefore }) };
   }
 }

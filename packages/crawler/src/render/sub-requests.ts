@@ -5,7 +5,8 @@
 // crawler's User-Agent, From, crawl-wide headers and cookies. Nothing the browser asks for
 // reaches the network any other way.
 
-import type { HttpClient, RobotsGate } from '@politely/core';
+import { isIP } from 'node:net';
+import type { AddressPolicy, HttpClient, RobotsGate } from '@politely/core';
 import type { CookieSession } from '../cookies/cookie-session.js';
 import type { CrawlerEmitter } from '../events.js';
 import { fetchPage, type PageFetchOutcome } from '../fetch/fetch-page.js';
@@ -38,6 +39,8 @@ export interface SubRequestSettings {
   readonly store: FrontierStore;
   readonly politeness: HostPoliteness;
   readonly keys: PolitenessKeys;
+  /** The address guard (`blockPrivateNetworks`, `allowNet`), undefined when off: an address in a URL is judged before anything is sent to it. */
+  readonly addressPolicy: AddressPolicy | undefined;
   readonly perHostConcurrency: number;
   readonly requestTimeoutMs: number;
   readonly maxBodyBytes: number;
@@ -48,6 +51,8 @@ export interface SubRequestSettings {
   readonly reporter: CrawlReporter;
   readonly emitter: CrawlerEmitter;
   readonly signal: AbortSignal;
+  /** A sub-request starts or was answered: no settle of this process may pace its host before `readyAt`. */
+  readonly onPace: (hostKey: string, readyAt: number) => void;
 }
 
 /** The page whose requests are answered: its entry, and the latest pace its requests set at its own host. */
@@ -103,6 +108,9 @@ export class SubRequests {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return this.refuse(page, request.url, 'scheme', undefined);
     if (settings.blockedTypes.has(request.resourceType)) return this.refuse(page, url.href, 'resource-type', undefined);
     if (!SENDABLE_METHODS.has(request.method.toUpperCase())) return this.refuse(page, url.href, 'method', undefined);
+    // An address the guard refuses gets nothing, not even a robots.txt request.
+    const literal = url.hostname.replace(/^\[|\]$/g, '');
+    if (settings.addressPolicy !== undefined && isIP(literal) !== 0 && !settings.addressPolicy.allows(literal)) return this.refuse(page, url.href, 'blocked-address', undefined);
     // robots.txt already known to disallow it: refused without waiting for the host.
     const known = await settings.knownRobots(url);
     if (known !== undefined) return this.refuse(page, url.href, 'robots', { ...known, kind: 'sub-resource' });
@@ -149,6 +157,7 @@ export class SubRequests {
     const { politeness } = settings;
     const hostKey = turn.hostKey;
     const startedAt = Date.now();
+    settings.onPace(hostKey, startedAt + politeness.delayMs(hostKey));
     settings.stats.requests++;
     settings.stats.renderSubRequest(hostKey);
     if (settings.emitter.listens('request')) {
@@ -213,6 +222,7 @@ export class SubRequests {
 
   /** Ends a turn; at the page's own host, the page's settle will not set the clock before it. */
   private async endTurn(turn: HeldTurn, page: RenderingPage, readyAt: number): Promise<void> {
+    this.settings.onPace(turn.hostKey, readyAt);
     if (turn.hostKey === page.entry.hostKey) page.ownHostReadyAt = Math.max(page.ownHostReadyAt ?? 0, readyAt);
     await turn.end(readyAt);
   }
