@@ -4,6 +4,7 @@
 import { isIP } from 'node:net';
 import { systemResolver, type HostResolver } from '@politely/core';
 import type { CrawlerPlugin } from '@politely/crawler';
+import { ChromiumRenderer } from '@politely/browser';
 import { type ExitCode, EXIT_OK } from '../exit-codes.js';
 import { write, type Io } from '../io.js';
 import { escapeControls } from '../input/quote-input.js';
@@ -83,6 +84,14 @@ function crawlerOptionsOf(options: CrawlCommandOptions, plugins: readonly Crawle
     ...(options.resolve.size === 0 ? {} : { resolver: pinnedNames(options.resolve) }),
     ...(options.revisitMinMs === undefined ? {} : { revisitMinMs: options.revisitMinMs }),
     ...(options.revisitMaxMs === undefined ? {} : { revisitMaxMs: options.revisitMaxMs }),
+    ...(options.render
+      ? {
+          render: true,
+          renderer: new ChromiumRenderer(options.chromium === undefined ? {} : { executablePath: options.chromium }),
+          renderWaitUntil: options.renderWaitUntil,
+          ...(options.renderTimeoutMs === undefined ? {} : { renderTimeoutMs: options.renderTimeoutMs }),
+        }
+      : {}),
   };
 }
 
@@ -114,6 +123,9 @@ function settingsOf(options: CrawlCommandOptions): [string, string][] {
   for (const [name, address] of options.resolve) settings.push(['--resolve', `${name} → ${address}`]);
   if (options.revisitMinMs !== undefined) settings.push(['--revisit-min', `${options.revisitMinMs} ms`]);
   if (options.revisitMaxMs !== undefined) settings.push(['--revisit-max', `${options.revisitMaxMs} ms`]);
+  if (options.render) {
+    settings.push(['--render', `in Chromium${options.chromium === undefined ? '' : ` (${options.chromium})`}, until ${options.renderWaitUntil}; every sub-request through robots.txt, the address guard and its host's clock`]);
+  }
   settings.push(...egressSettings(options));
   return settings;
 }

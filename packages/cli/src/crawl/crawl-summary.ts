@@ -74,6 +74,10 @@ export function summaryText(outcome: CrawlOutcome): string {
   if (r.revisited > 0) {
     lines.push(`  revisited   ${r.revisited}: ${r.notModified} not modified (304), ${r.unchanged} unchanged, ${r.changed} changed; ${bytes(r.bytesSaved)} not downloaded again`);
   }
+  const rendering = stats.rendering;
+  if (rendering.pageLoads > 0) {
+    lines.push(`  rendered    ${rendering.pageLoads} pages; ${rendering.subRequests} sub-requests sent, ${rendering.fromCache} answered by the cache, not sent: ${byCount(rendering.refused)}`);
+  }
   for (const file of outcome.outputs) {
     const earlier = file.earlier > 0 ? `, ${file.earlier} more from earlier runs` : '';
     lines.push(`  results     ${file.path} (${file.records} ${file.format === 'csv' ? 'CSV rows' : 'JSON lines'}${earlier})`);
@@ -102,6 +106,7 @@ export function summaryJson(outcome: CrawlOutcome): string {
     queued: stats.queued,
     durationMs: stats.durationMs,
     pagesPerSecond: Math.round(stats.pagesPerSecond * 100) / 100,
+    ...(stats.rendering.pageLoads === 0 ? {} : { rendering: { pageLoads: stats.rendering.pageLoads, subRequests: stats.rendering.subRequests, fromCache: stats.rendering.fromCache, refused: stats.rendering.refused } }),
     outputs: outcome.outputs,
     report: outcome.reportFile ?? null,
     store: outcome.store.label,

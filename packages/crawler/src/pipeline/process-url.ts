@@ -156,6 +156,7 @@ export class UrlProcessor {
         emitter: deps.emitter,
         signal,
         onPace: (hostKey, readyAt) => this.settler.notePace(hostKey, readyAt, Date.now()),
+        paceOf: (hostKey) => this.settler.paceOf(hostKey, Date.now()),
       }),
       waitUntil: options.renderWaitUntil,
       timeoutMs: options.renderTimeoutMs,

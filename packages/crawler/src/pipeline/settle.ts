@@ -44,6 +44,13 @@ export class LeaseSettler {
     if (readyAt !== undefined) this.paces.hold(hostKey, readyAt, now);
   }
 
+  /** The latest pace noted for the host (`notePace`), or a hold this process knows, while still ahead of `now`. */
+  paceOf(hostKey: string, now: number): number | undefined {
+    const pace = this.paces.current(hostKey, now);
+    const hold = this.holds.current(hostKey, now);
+    return pace === undefined ? hold : hold === undefined ? pace : Math.max(pace, hold);
+  }
+
   /** Records a hold the moment it is known (the response is in), before the URL settles. */
   noteHold(hostKey: string, clock: ClockChange, now: number): void {
     if (clock.notBefore !== undefined) this.holds.hold(hostKey, clock.notBefore, now);

@@ -11,6 +11,11 @@ export interface HostTurnSettings {
   /** How long a turn's request may be out at most: the host's clock is held that long meanwhile. */
   readonly requestTimeoutMs: number;
   readonly signal: AbortSignal;
+  /**
+   * The host's pace as this process knows it (its requests in flight that have not settled:
+   * a rendered page's own document), which the store may not have heard yet: no turn before it.
+   */
+  readonly paceOf: (hostKey: string) => number | undefined;
 }
 
 /** A granted turn, to end once its request is answered (or was never made). */
@@ -29,6 +34,11 @@ export async function awaitHostTurn(hostKey: string, withinLease: boolean, setti
   if (store.takeHostTurn === undefined) throw new PolitelyError('ERR_INVALID_OPTION', 'createCrawler: rendering needs a store with takeHostTurn (the stores of politely have it)');
   for (;;) {
     if (signal.aborted || settings.signal.aborted) throw new PolitelyError('ERR_ABORTED', `sub-request to ${hostKey}: the page or the crawl stopped`);
+    const pace = settings.paceOf(hostKey);
+    if (pace !== undefined && pace > Date.now()) {
+      await sleepUntil(pace, [signal, settings.signal]);
+      continue;
+    }
     const now = Date.now();
     // The clock is held past the longest the request may take, so that nothing else starts
     // before its answer is in and sets the real pace.

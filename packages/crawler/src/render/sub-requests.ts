@@ -53,6 +53,8 @@ export interface SubRequestSettings {
   readonly signal: AbortSignal;
   /** A sub-request starts or was answered: no settle of this process may pace its host before `readyAt`. */
   readonly onPace: (hostKey: string, readyAt: number) => void;
+  /** The latest pace this process noted for a host (see `onPace`), if still ahead. */
+  readonly paceOf: (hostKey: string) => number | undefined;
 }
 
 /** The page whose requests are answered: its entry, and the latest pace its requests set at its own host. */
@@ -217,7 +219,7 @@ export class SubRequests {
 
   private async turn(hostKey: string, withinLease: boolean, page: RenderingPage): Promise<HeldTurn> {
     const { settings } = this;
-    return awaitHostTurn(hostKey, withinLease, { store: settings.store, requestTimeoutMs: settings.requestTimeoutMs, signal: settings.signal }, page.signal);
+    return awaitHostTurn(hostKey, withinLease, { store: settings.store, requestTimeoutMs: settings.requestTimeoutMs, signal: settings.signal, paceOf: settings.paceOf }, page.signal);
   }
 
   /** Ends a turn; at the page's own host, the page's settle will not set the clock before it. */
