@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRobotsTxt } from '@politely/core';
-import { DEMO_HOST_NAMES, demoProducts, startDemoWeb, startUsageWeb, type LocalWeb, type UsageWeb } from '@politely/local-web';
+import { findChromium } from '@politely/browser';
+import { DEMO_HOST_NAMES, demoProducts, renderManifest, startDemoWeb, startRenderWeb, startUsageWeb, type LocalWeb, type RenderWeb, type UsageWeb } from '@politely/local-web';
 import { jsonLines, runCli, type CliResult } from './run-cli.js';
 
 const UA = 'PolitelyDemo/0.1 (+https://example.invalid/bot)';
@@ -17,11 +18,15 @@ let durationMs: number;
 /** A second demo web and usage web, for their manifests (same hosts and addresses, another port). */
 let reference: LocalWeb;
 let usageReference: UsageWeb;
+/** The render web's reference, when Chromium is installed (the demo renders its app then). */
+let renderReference: RenderWeb | undefined;
+const chromium = findChromium();
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'politely-demo-'));
   reference = await startDemoWeb();
   usageReference = await startUsageWeb();
+  if (chromium !== undefined) renderReference = await startRenderWeb({ port: 0, firstAddress: 100 });
   const started = Date.now();
   result = await runCli(['demo', '--out-dir', join(dir, 'out')]);
   durationMs = Date.now() - started;
@@ -30,6 +35,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await reference.close();
   await usageReference.close();
+  await renderReference?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -43,7 +49,7 @@ describe('politely demo', () => {
     expect(result.stdout).toContain(`  pages   ${join(out, 'pages.jsonl')}`);
     expect(result.stdout).toContain(`  report  ${join(out, 'report.html')}`);
     expect(result.stdout).toMatch(/^Crawl finished in [\d.]+ s\.$/m);
-    for (const name of [...DEMO_HOST_NAMES, ...usageReference.hosts.map((host) => host.name)]) {
+    for (const name of [...DEMO_HOST_NAMES, ...usageReference.hosts.map((host) => host.name), ...(renderReference?.hosts.map((host) => host.name) ?? [])]) {
       expect(result.stdout).toMatch(new RegExp(`^  ${name} +http://127\\.0\\.0\\.\\d+:\\d+ +robots\\.txt \\d{3}`, 'm'));
     }
   });
@@ -59,7 +65,7 @@ describe('politely demo', () => {
   it('leaves one JSON line per page, each allowed by its host’s robots.txt, every product among them', () => {
     const records = jsonLines(readFileSync(join(dir, 'out', 'pages.jsonl'), 'utf8')) as { url: string; finalUrl: string; status: number; title: string | null }[];
     expect(records.length).toBeGreaterThan(100);
-    const byAddress = new Map([...reference.hosts, ...usageReference.hosts].map((host) => [host.address, host]));
+    const byAddress = new Map([...reference.hosts, ...usageReference.hosts, ...(renderReference?.hosts ?? [])].map((host) => [host.address, host]));
     for (const record of records) {
       for (const url of [record.url, record.finalUrl]) {
         const parsed = new URL(url);
@@ -73,11 +79,23 @@ describe('politely demo', () => {
     const fetched = new Set(records.filter((r) => new URL(r.finalUrl).hostname === shop && r.status === 200).map((r) => new URL(r.finalUrl).pathname));
     for (const product of demoProducts()) expect(fetched.has(product.path), product.path).toBe(true);
     expect(records.some((r) => r.title?.includes('Loopback Supply Co.'))).toBe(true);
+    if (renderReference === undefined) {
+      expect(result.stdout).toContain('no Chromium on the PATH: the JavaScript site is left out');
+      return;
+    }
+    // The JavaScript shop: every page rendered, each with the title only its script writes.
+    const pathOf = (url: string): string => new URL(url).pathname + new URL(url).search;
+    const app = renderReference.host('app').address;
+    const rendered = new Map(records.filter((r) => new URL(r.finalUrl).hostname === app).map((r) => [pathOf(r.finalUrl), r.title]));
+    const truth = new Map(Object.entries(renderManifest(renderReference, UA).renderedTitles).map(([url, title]) => [pathOf(url), title]));
+    expect(truth.size).toBeGreaterThan(10);
+    expect(rendered).toEqual(truth);
   });
 
   it('leaves the HTML report: polite verdicts for all thirteen hosts (the 503 host included), and what the usage web reserves, by source', () => {
     const html = readFileSync(join(dir, 'out', 'report.html'), 'utf8');
-    expect(html).toContain('Polite: at every one of 13 hosts');
+    expect(html).toContain(`Polite: at every one of ${renderReference === undefined ? 13 : 15} hosts`);
+    if (renderReference !== undefined) expect(html).toContain('Rendering (every sub-request is in the timeline and the gap check above)');
     expect(html).toContain('<h4>Usage preferences</h4>');
     expect(html).toContain('header tdm-reservation: 1');
     expect(html).toContain('Content-signal: search=yes, ai-train=no');

@@ -10,7 +10,8 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { parseRobotsTxt } from '@politely/core';
-import { startDemoWeb, startUsageWeb, type LocalWeb } from '@politely/local-web';
+import { ChromiumRenderer, findChromium } from '@politely/browser';
+import { startDemoWeb, startRenderWeb, startUsageWeb, type LocalWeb } from '@politely/local-web';
 import { sitemaps } from '@politely/sitemap';
 import { CliError } from '../cli-error.js';
 import { LOG_FORMATS, type LogFormat } from '../crawl/crawl-options.js';
@@ -32,11 +33,23 @@ export const DEFAULT_DEMO_DIR = 'politely-demo';
  * The demo crawl's settings: the sites' own Crawl-delay lines decide the pace (0.2–0.25 s; the
  * floor is lower), and depth and per-host caps keep the crawler out of the endless calendar.
  */
-export function demoCrawlerOptions(web: LocalWeb, usageWeb?: LocalWeb): SessionCrawlerOptions {
+export function demoCrawlerOptions(web: LocalWeb, usageWeb?: LocalWeb, rendering?: DemoRendering): SessionCrawlerOptions {
   // Every site's front page: the scope is derived from the seeds. The usage web's hub links every
   // page of its sites. No `purposes`: usage verdicts are recorded (pages, report), nothing skipped.
   const seeds = [...web.hosts, ...(usageWeb?.hosts ?? [])].map((host) => `${host.origin}/`);
+  // The render web's app is a JavaScript shop: its pages are rendered in Chromium, and every
+  // request they make (its scripts, API, pictures, the third-party widget) goes through the crawler.
+  const renderApp = rendering === undefined ? undefined : `${rendering.web.host('app').origin}/`;
+  if (rendering !== undefined) seeds.push(rendering.web.entryUrl);
   return {
+    ...(rendering === undefined || renderApp === undefined
+      ? {}
+      : {
+          render: (request: { readonly url: string }) => request.url.startsWith(renderApp),
+          renderer: new ChromiumRenderer({ executablePath: rendering.chromium }),
+          // The pictures too, so that the demo shows the whole site; media and fonts are never needed.
+          renderBlockResourceTypes: ['media', 'font'],
+        }),
     userAgent: DEMO_USER_AGENT,
     seeds,
     // The demo webs are on loopback (127.0.0.2–9, .90–94), which the SSRF guard refuses unless allowed.
@@ -52,6 +65,12 @@ export function demoCrawlerOptions(web: LocalWeb, usageWeb?: LocalWeb): SessionC
     requestTimeoutMs: 10_000,
     plugins: [sitemaps({ origins: web.hosts.filter((host) => host.sitemaps.length > 0).map((host) => host.origin) })],
   };
+}
+
+/** The demo's JavaScript site and the Chromium that renders it (when one is installed). */
+export interface DemoRendering {
+  readonly web: LocalWeb;
+  readonly chromium: string;
 }
 
 const OPTIONS = { 'out-dir': { type: 'string' }, log: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
@@ -80,10 +99,14 @@ export async function runDemo(args: readonly string[], io: Io): Promise<ExitCode
     throw error;
   });
   const webs = [web, usageWeb];
+  // The JavaScript site needs a browser: without Chromium (apt-get install chromium) the demo goes on without it.
+  const chromium = findChromium();
+  const renderWeb = chromium === undefined ? undefined : await startRenderWeb().catch(() => undefined);
+  if (renderWeb !== undefined) webs.push(renderWeb);
   try {
     const display = (log as LogFormat | undefined) ?? ((io.stdout as { isTTY?: boolean }).isTTY === true ? 'progress' : 'plain');
-    if (display !== 'json') await write(io.stdout, introText(webs));
-    const options = demoCrawlerOptions(web, usageWeb);
+    if (display !== 'json') await write(io.stdout, introText(webs, chromium));
+    const options = demoCrawlerOptions(web, usageWeb, renderWeb === undefined || chromium === undefined ? undefined : { web: renderWeb, chromium });
     const result = await runCrawlSession({
       io,
       crawler: options,
@@ -100,6 +123,7 @@ export async function runDemo(args: readonly string[], io: Io): Promise<ExitCode
           ['max pages per host', String(options.maxPagesPerHost)],
           ['sitemaps', 'on'],
           ['usage preferences', 'recorded, nothing skipped (no --purpose)'],
+          ['rendering', renderWeb === undefined ? 'off (no Chromium on the PATH)' : `the app's pages in Chromium (${chromium ?? ''}); every sub-request through the crawler`],
         ],
       },
       display,
@@ -115,12 +139,16 @@ export async function runDemo(args: readonly string[], io: Io): Promise<ExitCode
   }
 }
 
-function introText(webs: readonly LocalWeb[]): string {
+function introText(webs: readonly LocalWeb[], chromium: string | undefined): string {
   const rows = webs.flatMap((w) => w.hosts).map((host) => {
     const delay = host.crawlDelaySeconds === undefined ? '' : `, Crawl-delay ${host.crawlDelaySeconds} s`;
     return `  ${host.name.padEnd(7)} ${host.origin.padEnd(24)} robots.txt ${host.robotsStatus}${delay}`;
   });
-  return `politely demo: a polite crawl of the demo web and the usage web, as ${DEMO_USER_AGENT}\n${rows.join('\n')}\n\n`;
+  const rendering =
+    chromium === undefined
+      ? '(no Chromium on the PATH: the JavaScript site is left out; apt-get install chromium to add it)'
+      : `(app: a JavaScript shop, its pages rendered in ${chromium}, every request they make through the crawler)`;
+  return `politely demo: a polite crawl of the demo web, the usage web and the render web, as ${DEMO_USER_AGENT}\n${rows.join('\n')}\n${rendering}\n\n`;
 }
 
 function checksText(checks: ServerChecks): string {
