@@ -9,7 +9,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { minGapMsByOrigin, renderManifest, startRenderWeb, violations, type RenderWeb } from '@politely/local-web';
+import { randomUUID } from 'node:crypto';
+import { deleteRedisCrawl } from '@politely/store-redis';
 import { jsonLines, runCli, startCli } from './run-cli.js';
+import { REDIS_URL, redisDown } from './redis-available.js';
+
+const downReason = await redisDown();
+if (downReason !== null) console.warn(`[cli] render: Redis SKIPPED: no Redis at ${REDIS_URL}: ${downReason}`);
 
 const UA = 'PolitelyDemo/0.1 (+https://example.invalid/bot)';
 
@@ -93,6 +99,30 @@ describe('politely crawl --render', () => {
     expect(html).toContain('Rendering (every sub-request is in the timeline and the gap check above)');
     expect(html).toMatch(/pages rendered<\/th>/);
     expect(html).not.toContain('gaps shorter than the delay');
+  }, 120_000);
+
+  it.skipIf(downReason !== null)('two workers on one Redis crawl: every page rendered once between them, and each server sees its delay kept across both, sub-requests included', async () => {
+    web.resetLogs();
+    const crawlId = `render-test-${randomUUID()}`;
+    const outs = [join(dir, 'a.jsonl'), join(dir, 'b.jsonl')];
+    try {
+      const results = await Promise.all(
+        outs.map((out) =>
+          runCli(['crawl', '--ua', UA, '--allow-net', '127.0.0.0/8', '--render', '--delay', '150ms', '--concurrency', '2', '--store', REDIS_URL, '--crawl-id', crawlId, '--out', out, '--log', 'plain', web.entryUrl]),
+        ),
+      );
+      for (const result of results) expect(result.code, result.stderr).toBe(0);
+    } finally {
+      await deleteRedisCrawl({ redis: REDIS_URL, crawlId });
+    }
+    const records = outs.flatMap((out) => jsonLines(readFileSync(out, 'utf8')) as { finalUrl: string; title: string | null }[]);
+    expect(records.length).toBe(new Set(records.map((record) => record.finalUrl)).size);
+    expect(Object.fromEntries(records.map((record) => [record.finalUrl, record.title]))).toEqual(renderManifest(web).renderedTitles);
+    const log = web.requestLog();
+    expect(violations(web, UA)).toEqual([]);
+    const gaps = minGapMsByOrigin(log);
+    expect(gaps.get(web.host('app').origin)).toBeGreaterThanOrEqual(148);
+    expect(gaps.get(web.host('cdn').origin)).toBeGreaterThanOrEqual(198);
   }, 120_000);
 
   it('leaves no Chromium process behind on Ctrl-C', async () => {
