@@ -34,7 +34,7 @@ import { StatsRecorder, type CrawlStats } from './stats.js';
 import { Dataset } from './dataset/dataset.js';
 import type { OutputStatus } from './dataset/output-writer.js';
 import type { DatasetRecord } from './dataset/record-text.js';
-import type { RenderSession } from './render/page-renderer.js';
+import type { RenderSession } from './page-renderer.js';
 
 export interface Crawler {
   /**

@@ -5,7 +5,7 @@ export { createCrawler } from './crawler.js';
 export type { Crawler } from './crawler.js';
 export { isFatalCrawlError } from './fatal-error.js';
 export type { CrawlerOptions, SeedRequest, AdaptiveDelayOptions, RenderChoice, RenderRequest } from './options.js';
-export type { PageRenderer, RenderCrawl, RenderSession, RenderInput, RenderedPage, BrowserRequest, BrowserAnswer, RenderWaitUntil } from './render/page-renderer.js';
+export type { PageRenderer, RenderCrawl, RenderSession, RenderInput, RenderedPage, BrowserRequest, BrowserAnswer, RenderWaitUntil } from './page-renderer.js';
 export type { PageContext, PageRequest, EnqueueOptions, EnqueueLinksOptions, RequestOptions, PageHandler, RouteHandlers } from './page-context.js';
 export { MAX_USER_DATA_BYTES } from './frontier/request-data.js';
 export type { OutputOptions } from './dataset/output-options.js';

@@ -24,7 +24,7 @@ import { CRAWLER_SKIP_REASONS } from './skip-reasons.js';
 import type { CrawlerPlugin } from './plugin.js';
 import { resolveOutputs, type OutputOptions, type ResolvedOutput } from './dataset/output-options.js';
 import { POLITENESS_KEY_MODES, type PolitenessKeyMode } from './politeness/politeness-key.js';
-import type { PageRenderer, RenderWaitUntil } from './render/page-renderer.js';
+import type { PageRenderer, RenderWaitUntil } from './page-renderer.js';
 
 /** What `render` is asked about a page: its request. */
 export interface RenderRequest {

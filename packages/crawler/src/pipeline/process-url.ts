@@ -27,7 +27,7 @@ import type { CrawlReporter } from '../reporter.js';
 import { LeaseSettler } from './settle.js';
 import type { KnownRobotsCheck } from '../gate/known-robots.js';
 import type { PolitenessKeys } from '../politeness/politeness-key.js';
-import type { RenderSession } from '../render/page-renderer.js';
+import type { RenderSession } from '../page-renderer.js';
 import { isRenderable, renderStage, type RenderStageSettings } from '../render/render-stage.js';
 import { SubRequests } from '../render/sub-requests.js';
 import type { CookieSession } from '../cookies/cookie-session.js';

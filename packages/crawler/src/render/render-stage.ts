@@ -9,7 +9,7 @@ import type { FrontierEntry } from '../frontier/frontier-store.js';
 import type { ClockChange, UrlOutcome } from '../outcome.js';
 import { skipped } from '../outcome.js';
 import type { StatsRecorder } from '../stats.js';
-import type { RenderedPage, RenderSession, RenderWaitUntil } from './page-renderer.js';
+import type { RenderedPage, RenderSession, RenderWaitUntil } from '../page-renderer.js';
 import { settled, type RenderingPage, type SubRequests } from './sub-requests.js';
 
 export interface RenderStageSettings {

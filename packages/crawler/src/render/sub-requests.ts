@@ -21,7 +21,7 @@ import { retryAfterMs } from '../politeness/delay.js';
 import type { CrawlReporter } from '../reporter.js';
 import type { SkipDetail } from '../skip-reasons.js';
 import type { RenderRefusal, StatsRecorder } from '../stats.js';
-import type { BrowserAnswer, BrowserRequest } from './page-renderer.js';
+import type { BrowserAnswer, BrowserRequest } from '../page-renderer.js';
 import { SubResourceCache } from './sub-resource-cache.js';
 
 /** What the crawl's cache of sub-resources keeps at most (scripts, styles, API answers a server lets it keep). */
