@@ -122,8 +122,8 @@ function processGroupOf(pid: number): number | undefined {
   return Number.isInteger(group) ? group : undefined;
 }
 
-/** Fields of /proc/<pid>/stat after the command name: [state, ppid, pgrp, …]. */
-function procStat(pid: number): string[] | undefined {
+/** Fields of /proc/<pid>/stat after the command name: [state, ppid, pgrp, …]; undefined once gone. */
+export function procStat(pid: number): string[] | undefined {
   try {
     const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
     return text.slice(text.lastIndexOf(')') + 2).split(' ');

@@ -6,6 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { BrowserAnswer, BrowserRequest, RenderInput, RenderWaitUntil } from '@politely/crawler';
+import { procStat } from '../src/chromium-launch.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 /** What the browser says it is (the crawl's user agent). */
@@ -148,16 +149,6 @@ export async function startTinyServer(handle: (req: IncomingMessage, res: Server
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-}
-
-/** Fields of /proc/<pid>/stat after the command name: [state, ppid, pgrp, …]; undefined once gone. */
-function procStat(pid: number): string[] | undefined {
-  try {
-    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return text.slice(text.lastIndexOf(')') + 2).split(' ');
-  } catch {
-    return undefined;
-  }
 }
 
 function cmdline(pid: number): string {
