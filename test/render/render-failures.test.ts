@@ -5,7 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ChromiumRenderer } from '@politely/browser';
-import { createCrawler, type ErrorEvent } from '@politely/crawler';
+import { createCrawler, type ErrorEvent, type SkipEvent } from '@politely/crawler';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const UA = 'RenderBot/1.0 (+https://example.test/bot)';
@@ -19,6 +19,8 @@ const PAGES: Record<string, string> = {
   '/hang': page('Hang', '', "setInterval(() => fetch('/ping?' + Date.now()).catch(() => {}), 100);"),
   '/picked': page('Served', '', "document.title = 'Rendered';"),
   '/plain': page('Served', '', "document.title = 'Rendered';"),
+  // Small as served, large once its script ran.
+  '/grow': page('Grow', '', "document.body.append('x'.repeat(50000));"),
 };
 
 let server: Server;
@@ -80,6 +82,25 @@ describe('rendering failures and choices', () => {
     expect(titles.get('/plain')).toBe('Rendered');
     expect(stats.errors).toBe(1);
     expect(stats.retries).toBe(1);
+  }, 60_000);
+
+  it('applies the body cap to the rendered HTML: a page its script makes too large is skipped, not handled', async () => {
+    const skips: SkipEvent[] = [];
+    let handled = 0;
+    const crawler = createCrawler({
+      userAgent: UA,
+      seeds: [`${base}/grow`],
+      allowNet: ['127.0.0.0/8'],
+      minDelayMs: 0,
+      maxBodyBytes: 20_000,
+      render: true,
+      renderer: new ChromiumRenderer(),
+      handler: async () => void handled++,
+    });
+    crawler.on('skip', (skip) => skips.push(skip));
+    await crawler.run();
+    expect(handled).toBe(0);
+    expect(skips).toEqual([expect.objectContaining({ url: `${base}/grow`, reason: 'too-large', detail: expect.stringMatching(/^rendered HTML of \d+ bytes is past maxBodyBytes \(20000\)$/) })]);
   }, 60_000);
 
   it('renders only the pages `render` picks; the others are handled as served', async () => {
