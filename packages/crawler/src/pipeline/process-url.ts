@@ -30,6 +30,7 @@ import type { PolitenessKeys } from '../politeness/politeness-key.js';
 import type { RenderSession } from '../page-renderer.js';
 import { isRenderable, renderStage, type RenderStageSettings } from '../render/render-stage.js';
 import { SubRequests } from '../render/sub-requests.js';
+import { sleepUntil } from '../politeness/host-turn.js';
 import type { CookieSession } from '../cookies/cookie-session.js';
 
 export interface ProcessorDeps {
@@ -251,6 +252,12 @@ export class UrlProcessor {
     }
     const known: UsageKnown | undefined = usage?.kind === 'pass' ? usage.known : undefined;
 
+    // With several requests in flight at the host (perHostConcurrency > 1, a rendered page's
+    // sub-requests), a claim is paced from when the store granted it, but the request it follows
+    // may have started later: it waits for that request's pace, as this process knows it.
+    const pace = this.settler.paceOf(entry.hostKey, Date.now());
+    if (pace !== undefined) await sleepUntil(pace, [this.deps.signal]);
+    if (this.deps.signal.aborted) throw new PolitelyError('ERR_ABORTED', `${entry.url}: the crawl stopped`);
     if (isPage) pageBudget.started++;
     progress.requesting = true;
     this.settler.notePace(entry.hostKey, Date.now() + this.deps.politeness.delayMs(entry.hostKey), Date.now());

@@ -49,7 +49,7 @@ export async function awaitHostTurn(hostKey: string, withinLease: boolean, setti
 }
 
 /** Resolves at `at` (ms since the epoch), or at once when a signal fires. */
-function sleepUntil(at: number, signals: readonly AbortSignal[]): Promise<void> {
+export function sleepUntil(at: number, signals: readonly AbortSignal[]): Promise<void> {
   return new Promise((resolve) => {
     const done = (): void => {
       clearTimeout(timer);

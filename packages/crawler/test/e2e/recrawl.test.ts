@@ -71,6 +71,9 @@ interface CrawlResult {
 }
 
 async function crawl(target: Site, store: FrontierStore, options: Partial<CrawlerOptions> = {}): Promise<CrawlResult> {
+  // A recrawl reopens what was due before it began (dueAt < its start): two crawls in one
+  // millisecond would find a page fetched by the first one not yet due.
+  await new Promise((resolve) => setTimeout(resolve, 2));
   const handled: PageContext[] = [];
   const revisits: RevisitEvent[] = [];
   const skips: SkipEvent[] = [];
