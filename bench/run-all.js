@@ -18,6 +18,8 @@ const BENCHMARKS = [
   'recrawl.bench.js',
   'dataset-write.bench.js',
   'redis-workers.bench.js',
+  // A rendered crawl in Chromium (/usr/bin/chromium): politely against Crawlee's PlaywrightCrawler.
+  'render.bench.js',
 ];
 
 const here = dirname(fileURLToPath(import.meta.url));
