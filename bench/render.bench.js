@@ -5,8 +5,8 @@
 // (/usr/bin/chromium, headless, given --no-sandbox --disable-gpu; each tool adds its own quiet
 // defaults: politely's BASE_ARGS, Playwright's), 4 pages at once, wait for 'networkidle', send
 // our user agent, obey robots.txt for our product token and get the same delay floor (politely:
-// minDelayMs, its per-host concurrency 1; Crawlee: sameDomainDelaySecs, which paces navigations
-// only, and it has no per-host concurrency). Both start from the app's front page and record each
+// minDelayMs, and per-host concurrency 4 — as many pages of one host in flight as Crawlee, which
+// has no per-host cap; Crawlee: sameDomainDelaySecs, which paces navigations only). Both start from the app's front page and record each
 // page's rendered <title>: politely follows links itself, Crawlee by enqueueLinks() on the rendered
 // DOM (same-hostname).
 //
@@ -24,7 +24,7 @@
 //   robots violations  requests the host's robots.txt disallows for the product token (violations():
 //                      /api/tracking and /private/ on the app, /lib/analytics.js on the cdn)
 //   delay violations   consecutive requests to one origin (by arrival) closer than its delay: the
-//                      app's is the floor both got (250 ms), the cdn's its Crawl-delay (200 ms);
+//                      app's is the floor both got (none by default, 250 ms in render-floor), the cdn's its Crawl-delay (200 ms);
 //                      2 ms of slack for the two clocks, as in test/render/render-crawl.test.ts
 //   other UA           requests whose User-Agent is not ours
 //   WebSocket upgrades the servers have no upgrade handler: Node answers an upgrade request as a
@@ -58,7 +58,9 @@
 //   node bench/render.bench.js            (~30 s; or node bench/run-all.js render)
 //
 // Environment: BENCH_RENDER_CONTESTANTS=politely,crawlee, BENCH_RENDER_CONCURRENCY (pages at once,
-// default 4), BENCH_RENDER_DELAY_MS (the delay floor both get, default 250),
+// default 4), BENCH_RENDER_DELAY_MS (a delay floor both get, default 0: the sites' own robots.txt
+// rules only; `render-floor` in run-all.js runs it again with 250), BENCH_RENDER_RESULTS (the
+// results file in bench/results, default render.json),
 // BENCH_RENDER_WAIT_UNTIL (default networkidle), BENCH_RENDER_CHROMIUM (default /usr/bin/chromium),
 // BENCH_RENDER_ADDRESS (the app's last octet, the cdn the next one; default 220), CRAWLEE_DEBUG.
 // Prints tables and writes bench/results/render.json.
@@ -75,13 +77,13 @@ import { formatFixed, formatInteger, formatTable } from './harness.js';
 import { runContestant, startRenderWebServer } from './processes.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const RESULTS_FILE = join(HERE, 'results', 'render.json');
+const RESULTS_FILE = join(HERE, 'results', process.env.BENCH_RENDER_RESULTS ?? 'render.json');
 const USER_AGENT = 'PolitelyBench/1.0 (+https://github.com/politely/politely)';
 const PRODUCT_TOKEN = 'PolitelyBench';
 const CONTESTANTS = (process.env.BENCH_RENDER_CONTESTANTS ?? 'politely,crawlee').split(',');
 const CONCURRENCY = Number(process.env.BENCH_RENDER_CONCURRENCY ?? 4);
 /** The delay floor both get: the app's delay (it has no Crawl-delay of its own). */
-const DELAY_MS = Number(process.env.BENCH_RENDER_DELAY_MS ?? 250);
+const DELAY_MS = Number(process.env.BENCH_RENDER_DELAY_MS ?? 0);
 const WAIT_UNTIL = process.env.BENCH_RENDER_WAIT_UNTIL ?? 'networkidle';
 const CHROMIUM = process.env.BENCH_RENDER_CHROMIUM ?? '/usr/bin/chromium';
 const FIRST_ADDRESS = Number(process.env.BENCH_RENDER_ADDRESS ?? 220);
@@ -282,7 +284,8 @@ async function crawl(contestant, trap) {
       productToken: PRODUCT_TOKEN,
       entryUrl: web.entryUrl,
       concurrency: CONCURRENCY,
-      perHostConcurrency: 1,
+      // As many of one host's pages at once as Crawlee renders: the delay still spaces every request.
+      perHostConcurrency: CONCURRENCY,
       delayMs: DELAY_MS,
       waitUntil: WAIT_UNTIL,
       executablePath: CHROMIUM,
@@ -299,7 +302,7 @@ async function crawl(contestant, trap) {
 const startedAt = performance.now();
 console.log(
   `Rendered crawl of the render web (127.0.0.${FIRST_ADDRESS}–${FIRST_ADDRESS + 1}): ${CHROMIUM} (${chromiumVersion()}), ${CONCURRENCY} pages at once, ` +
-    `waitUntil '${WAIT_UNTIL}', delay floor ${DELAY_MS} ms (politely: minDelayMs ${DELAY_MS}, perHostConcurrency 1; ` +
+    `waitUntil '${WAIT_UNTIL}', delay floor ${DELAY_MS} ms (politely: minDelayMs ${DELAY_MS}, perHostConcurrency ${CONCURRENCY}; ` +
     `Crawlee: sameDomainDelaySecs ${DELAY_MS / 1000}, no per-host concurrency), contestants: ${CONTESTANTS.join(', ')}`,
 );
 
@@ -415,7 +418,7 @@ const out = {
   method: {
     web: `startRenderWeb({ firstAddress: ${FIRST_ADDRESS} }) in its own process, a fresh one per contestant: app (JS shells, JSON API; robots.txt disallows /api/tracking and /private/) and cdn (Crawl-delay 0.2; /lib/analytics.js disallowed); the truth is renderManifest(web, '${PRODUCT_TOKEN}')`,
     browser: `${CHROMIUM} for both, headless, switches ${JSON.stringify(CHROMIUM_ARGS)}; Crawlee's behind proxy-chain in its own process (as Crawlee always has it) refusing (403) and counting every target off the loopback; politely's with --proxy-server to a stand-in here that refuses (502) and counts anything it sends to the network, loopback included`,
-    politely: `createCrawler: seeds [entryUrl], allowNet 127.0.0.0/8, concurrency ${CONCURRENCY}, perHostConcurrency 1, minDelayMs ${DELAY_MS}, render: true, renderer new ChromiumRenderer({ executablePath, args }), renderWaitUntil '${WAIT_UNTIL}'; the handler records page.$('title').text() by page.finalUrl; it follows links by itself`,
+    politely: `createCrawler: seeds [entryUrl], allowNet 127.0.0.0/8, concurrency ${CONCURRENCY}, perHostConcurrency ${CONCURRENCY}, minDelayMs ${DELAY_MS}, render: true, renderer new ChromiumRenderer({ executablePath, args }), renderWaitUntil '${WAIT_UNTIL}'; the handler records page.$('title').text() by page.finalUrl; it follows links by itself`,
     crawlee: `PlaywrightCrawler ${versionOf('@crawlee/playwright')}: launchContext { launcher: chromium (playwright ${versionOf('playwright')}), userAgent (as --user-agent), launchOptions { executablePath, args, headless: true } }, browserPoolOptions { useFingerprints: false }, respectRobotsTxtFile { userAgent: '${PRODUCT_TOKEN}' }, sameDomainDelaySecs ${DELAY_MS / 1000}, minConcurrency = maxConcurrency ${CONCURRENCY}, preNavigationHooks set gotoOptions.waitUntil '${WAIT_UNTIL}'; requestHandler records page.title() and calls enqueueLinks({ strategy: 'same-hostname' }); a memory-only storage dir`,
     pages: "distinct app page paths the servers saw requested whose rendered title the crawler recorded equals renderManifest's renderedTitles",
     robotsViolations: `violations(web, '${PRODUCT_TOKEN}'): logged requests the host's robots.txt disallows`,

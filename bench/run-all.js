@@ -18,25 +18,29 @@ const BENCHMARKS = [
   'recrawl.bench.js',
   'dataset-write.bench.js',
   'redis-workers.bench.js',
-  // A rendered crawl in Chromium (/usr/bin/chromium): politely against Crawlee's PlaywrightCrawler.
+  // A rendered crawl in Chromium (/usr/bin/chromium): politely against Crawlee's PlaywrightCrawler,
+  // under the sites' own rules only, then with a 250 ms delay floor for both.
   'render.bench.js',
+  { file: 'render.bench.js', name: 'render-floor', env: { BENCH_RENDER_DELAY_MS: '250', BENCH_RENDER_RESULTS: 'render-floor.json' } },
 ];
 
 const here = dirname(fileURLToPath(import.meta.url));
 const filter = process.argv[2];
-const selected = BENCHMARKS.filter((file) => filter === undefined || file.includes(filter));
+/** A benchmark: its file, and for a variant its own name and environment. */
+const entries = BENCHMARKS.map((entry) => (typeof entry === 'string' ? { file: entry, name: entry, env: {} } : entry));
+const selected = entries.filter((entry) => filter === undefined || entry.name.includes(filter));
 if (selected.length === 0) {
-  console.error(`no benchmark matches "${filter}"; known: ${BENCHMARKS.join(', ')}`);
+  console.error(`no benchmark matches "${filter}"; known: ${entries.map((entry) => entry.name).join(', ')}`);
   process.exit(1);
 }
 
 let failed = 0;
-for (const file of selected) {
-  console.log(`\n=== ${file} ===`);
-  const { status, signal } = spawnSync(process.execPath, ['--expose-gc', file], { cwd: here, stdio: 'inherit' });
+for (const { file, name, env } of selected) {
+  console.log(`\n=== ${name} ===`);
+  const { status, signal } = spawnSync(process.execPath, ['--expose-gc', file], { cwd: here, stdio: 'inherit', env: { ...process.env, ...env } });
   if (status !== 0) {
     failed++;
-    console.error(`${file} failed (${signal ?? `exit code ${status}`})`);
+    console.error(`${name} failed (${signal ?? `exit code ${status}`})`);
   }
 }
 process.exit(failed === 0 ? 0 : 1);

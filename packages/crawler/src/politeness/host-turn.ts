@@ -26,25 +26,65 @@ export interface HeldTurn {
 }
 
 /**
- * Waits for a turn at `hostKey` (`withinLease`: the caller's page holds a lease there) and
- * resolves with it; rejects with `ERR_ABORTED` when `signal` (or the crawl's) fires first.
+ * A turn's request holds its host's clock far ahead (its longest possible wait) until the answer
+ * sets the real pace, so a refused turn is not told the true time to ask again: it asks again at
+ * the latest this often, and at once when a turn of this process at that host ends.
  */
-export async function awaitHostTurn(hostKey: string, withinLease: boolean, settings: HostTurnSettings, signal: AbortSignal): Promise<HeldTurn> {
-  const { store } = settings;
-  if (store.takeHostTurn === undefined) throw new PolitelyError('ERR_INVALID_OPTION', 'createCrawler: rendering needs a store with takeHostTurn (the stores of politely have it)');
-  for (;;) {
-    if (signal.aborted || settings.signal.aborted) throw new PolitelyError('ERR_ABORTED', `sub-request to ${hostKey}: the page or the crawl stopped`);
-    const pace = settings.paceOf(hostKey);
-    if (pace !== undefined && pace > Date.now()) {
-      await sleepUntil(pace, [signal, settings.signal]);
-      continue;
+const BUSY_POLL_MS = 250;
+
+/** Turns at hosts for one crawl: the store decides, and this process's waiters wake when a turn of theirs ends. */
+export class HostTurns {
+  private readonly waiters = new Map<string, Set<() => void>>();
+
+  constructor(private readonly settings: HostTurnSettings) {
+    if (settings.store.takeHostTurn === undefined) throw new PolitelyError('ERR_INVALID_OPTION', 'createCrawler: rendering needs a store with takeHostTurn (the stores of politely have it)');
+  }
+
+  /**
+   * Waits for a turn at `hostKey` (`withinLease`: the caller's page holds a lease there) and
+   * resolves with it; rejects with `ERR_ABORTED` when `signal` (or the crawl's) fires first.
+   */
+  async take(hostKey: string, withinLease: boolean, signal: AbortSignal): Promise<HeldTurn> {
+    const { settings } = this;
+    for (;;) {
+      if (signal.aborted || settings.signal.aborted) throw new PolitelyError('ERR_ABORTED', `sub-request to ${hostKey}: the page or the crawl stopped`);
+      const pace = settings.paceOf(hostKey);
+      if (pace !== undefined && pace > Date.now()) {
+        await this.sleep(hostKey, pace, signal);
+        continue;
+      }
+      const now = Date.now();
+      // The clock is held past the longest the request may take, so that nothing else starts
+      // before its answer is in and sets the real pace.
+      const turn = await settings.store.takeHostTurn!(hostKey, { now, busyUntil: now + settings.requestTimeoutMs + 1000, withinLease });
+      if (turn.granted) return { hostKey, end: (readyAt) => this.end(hostKey, readyAt) };
+      await this.sleep(hostKey, Math.min(turn.retryAt, Date.now() + BUSY_POLL_MS), signal);
     }
-    const now = Date.now();
-    // The clock is held past the longest the request may take, so that nothing else starts
-    // before its answer is in and sets the real pace.
-    const turn = await store.takeHostTurn(hostKey, { now, busyUntil: now + settings.requestTimeoutMs + 1000, withinLease });
-    if (turn.granted) return { hostKey, end: (readyAt) => store.setHostPolicy(hostKey, { readyAt }) };
-    await sleepUntil(turn.retryAt, [signal, settings.signal]);
+  }
+
+  private async end(hostKey: string, readyAt: number): Promise<void> {
+    try {
+      await this.settings.store.setHostPolicy(hostKey, { readyAt });
+    } finally {
+      const waiting = this.waiters.get(hostKey);
+      this.waiters.delete(hostKey);
+      for (const wake of waiting ?? []) wake();
+    }
+  }
+
+  /** Sleeps until `at`, or until a turn at the host ends here, or a signal fires. */
+  private async sleep(hostKey: string, at: number, signal: AbortSignal): Promise<void> {
+    let wake!: () => void;
+    const woken = new Promise<void>((resolve) => (wake = resolve));
+    let waiting = this.waiters.get(hostKey);
+    if (waiting === undefined) this.waiters.set(hostKey, (waiting = new Set()));
+    waiting.add(wake);
+    try {
+      await Promise.race([woken, sleepUntil(at, [signal, this.settings.signal])]);
+    } finally {
+      this.waiters.get(hostKey)?.delete(wake);
+      if (this.waiters.get(hostKey)?.size === 0) this.waiters.delete(hostKey);
+    }
   }
 }
 

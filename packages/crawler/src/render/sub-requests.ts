@@ -6,14 +6,14 @@
 // reaches the network any other way.
 
 import { isIP } from 'node:net';
-import type { AddressPolicy, HttpClient, RobotsGate } from '@politely/core';
+import type { AddressPolicy, HttpClient, RobotsCheck, RobotsGate } from '@politely/core';
 import type { CookieSession } from '../cookies/cookie-session.js';
 import type { CrawlerEmitter } from '../events.js';
 import { fetchPage, type PageFetchOutcome } from '../fetch/fetch-page.js';
 import type { FrontierEntry, FrontierStore } from '../frontier/frontier-store.js';
 import type { KnownRobotsCheck } from '../gate/known-robots.js';
 import { robotsSkip } from '../gate/robots-stage.js';
-import { awaitHostTurn, type HeldTurn } from '../politeness/host-turn.js';
+import { HostTurns, type HeldTurn } from '../politeness/host-turn.js';
 import type { HostPoliteness } from '../politeness/host-politeness.js';
 import { clockAfterResponse, clockAfterRobots, responseHeadAt } from '../politeness/pace.js';
 import type { PolitenessKeys } from '../politeness/politeness-key.js';
@@ -83,8 +83,11 @@ const SENDABLE_METHODS = new Set(['GET', 'HEAD']);
 export class SubRequests {
   /** The crawl's HTTP cache of what rendered pages asked for: intercepting requests turns the browser's off. */
   private readonly cache = new SubResourceCache(SUB_RESOURCE_CACHE_BYTES);
+  private readonly turns: HostTurns;
 
-  constructor(private readonly settings: SubRequestSettings) {}
+  constructor(private readonly settings: SubRequestSettings) {
+    this.turns = new HostTurns({ store: settings.store, requestTimeoutMs: settings.requestTimeoutMs, signal: settings.signal, paceOf: settings.paceOf });
+  }
 
   /** Answers one request of `page`. Never rejects. */
   answer(page: RenderingPage, request: BrowserRequest): Promise<BrowserAnswer> {
@@ -128,22 +131,30 @@ export class SubRequests {
     }
 
     // First turn: the origin's robots.txt, if the gate must fetch it, goes in it.
-    let turn: HeldTurn | undefined = await this.turn(hostKey, withinLease, page);
-    const check = await settings.gate.check(url, settings.userAgent, { signal: page.signal, ...(settings.tokens.length > 1 ? { tokens: settings.tokens } : {}) });
-    if (settings.politeness.learnCrawlDelay(hostKey, url.origin, check.crawlDelay)) {
-      await settings.store.setHostPolicy(hostKey, { delayMs: settings.politeness.delayMs(hostKey), maxInFlight: settings.perHostConcurrency });
-    }
-    if (check.fetch !== undefined) {
-      await this.endTurn(turn, page, clockAfterRobots(check.fetch, settings.politeness.delayMs(hostKey), 0).readyAt ?? Date.now());
-      turn = undefined;
+    const firstTurn = await this.turn(hostKey, withinLease, page);
+    let check: RobotsCheck;
+    try {
+      check = await settings.gate.check(url, settings.userAgent, { signal: page.signal, ...(settings.tokens.length > 1 ? { tokens: settings.tokens } : {}) });
+      if (settings.politeness.learnCrawlDelay(hostKey, url.origin, check.crawlDelay)) {
+        await settings.store.setHostPolicy(hostKey, { delayMs: settings.politeness.delayMs(hostKey), maxInFlight: settings.perHostConcurrency });
+      }
+    } catch (error) {
+      // A turn always ends, or its host would wait for it until its busy time runs out.
+      await this.endTurn(firstTurn, page, Date.now() + settings.politeness.delayMs(hostKey)).catch(() => {});
+      throw error;
     }
     const refusal = refusalOf(check);
-    if (refusal !== undefined) {
+    if (check.fetch !== undefined) {
+      // The turn went to robots.txt: paced from its answer; the request takes a turn of its own.
+      await this.endTurn(firstTurn, page, clockAfterRobots(check.fetch, settings.politeness.delayMs(hostKey), 0).readyAt ?? Date.now());
+    } else if (refusal !== undefined) {
       // No request was made in this turn: the host is ready again at once.
-      if (turn !== undefined) await this.endTurn(turn, page, Date.now());
+      await this.endTurn(firstTurn, page, Date.now());
+    }
+    if (refusal !== undefined) {
       return this.refuse(page, url.href, refusal, refusal === 'robots' ? { ...robotsSkip(check.rule, check.reason, check.token), kind: 'sub-resource' } : undefined);
     }
-    turn ??= await this.turn(hostKey, withinLease, page);
+    const turn = check.fetch === undefined ? firstTurn : await this.turn(hostKey, withinLease, page);
     return this.send(page, url, accept, cached.kind === 'stale' ? cached.conditional : undefined, turn, check.reason);
   }
 
@@ -217,9 +228,8 @@ export class SubRequests {
     return { kind: 'response', status: response.status, headers, body };
   }
 
-  private async turn(hostKey: string, withinLease: boolean, page: RenderingPage): Promise<HeldTurn> {
-    const { settings } = this;
-    return awaitHostTurn(hostKey, withinLease, { store: settings.store, requestTimeoutMs: settings.requestTimeoutMs, signal: settings.signal, paceOf: settings.paceOf }, page.signal);
+  private turn(hostKey: string, withinLease: boolean, page: RenderingPage): Promise<HeldTurn> {
+    return this.turns.take(hostKey, withinLease, page.signal);
   }
 
   /** Ends a turn; at the page's own host, the page's settle will not set the clock before it. */

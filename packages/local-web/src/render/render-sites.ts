@@ -37,6 +37,15 @@ Crawl-delay: 0.2
 `;
 
 const JS = 'text/javascript; charset=utf-8';
+
+/** Scripts are served as real sites serve their static files: cacheable for a while. */
+const STATIC_CACHE_CONTROL = 'public, max-age=600';
+
+/** A script, with the caching a browser (or a crawl's cache) honours. */
+function script(source: string): Resource {
+  const resource = textResource(source, JS);
+  return { ...resource, headers: { ...resource.headers, 'cache-control': STATIC_CACHE_CONTROL } };
+}
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** The shell every page of the app host serves: no content, no links, only scripts. */
@@ -164,7 +173,7 @@ function appResources(origins: RenderOrigins, pages: readonly RenderPageTruth[])
   const resources = new Map<string, Resource>();
   const shell = textResource(shellHtml(origins), 'text/html; charset=utf-8');
   for (const page of pages) resources.set(page.path, shell);
-  resources.set('/static/app.js', textResource(APP_JS, JS));
+  resources.set('/static/app.js', script(APP_JS));
   const products = renderProducts();
   resources.set('/api/catalogue', json({
     name: RENDER_SITE_NAME,
@@ -219,8 +228,8 @@ export function buildRenderSites(origins: RenderOrigins, pages: readonly RenderP
     robotsStatus: 200,
     robotsTxt: CDN_ROBOTS_TXT,
     resources: new Map([
-      ['/lib/widget.js', textResource(WIDGET_JS, JS)],
-      ['/lib/analytics.js', textResource(ANALYTICS_JS, JS)],
+      ['/lib/widget.js', script(WIDGET_JS)],
+      ['/lib/analytics.js', script(ANALYTICS_JS)],
     ]),
   };
   return [app, cdn];
