@@ -299,9 +299,6 @@ class PoliteCrawler implements Crawler {
   private async startRenderer(): Promise<void> {
     const { render } = this.options;
     if (render === undefined) return;
-    if (this.store.takeHostTurn === undefined) {
-      throw new PolitelyError('ERR_INVALID_OPTION', 'createCrawler: render needs a store with takeHostTurn (sub-requests take turns at their hosts); the stores of politely have it');
-    }
     this.renderSession = render.renderer.start({ userAgent: this.options.userAgent, maxOpenPages: this.options.concurrency, signal: this.signal });
     await this.renderSession;
   }
