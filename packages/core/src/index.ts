@@ -96,7 +96,7 @@ export type {
 } from './gate/robots-cache.js';
 
 export { createHttpClient } from './http/http-client.js';
-export type { HttpClient, HttpClientOptions, HttpRequest, HttpResponse } from './http/http-client.js';
+export type { HttpClient, HttpClientOptions, HttpExchange, HttpRequest, HttpResponse } from './http/http-client.js';
 export { retryAfterMs, parseHttpDate } from './http/retry-after.js';
 export { checkRequestHeaders, checkContactAddress } from './http/request-headers.js';
 export { createAddressPolicy, parseCidr } from './http/address-guard.js';

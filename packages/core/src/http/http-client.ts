@@ -90,6 +90,40 @@ export interface HttpRequest {
    * @default undefined (the host is resolved)
    */
   readonly connectAddress?: string;
+  /**
+   * Keep what went over the wire (`HttpResponse.exchange`): the request head as written, the
+   * response head as received and the body before content decoding, for an archive (WARC). When
+   * the request fails after the response head arrived (the body cap with `atLimit: 'fail'`, a
+   * timeout or a reset mid-body), `exchangeOfError(error)` gives what was received.
+   * @default false
+   */
+  readonly capture?: boolean;
+}
+
+/**
+ * One request and its response as they went over the wire (`HttpRequest.capture`). Heads are
+ * binary strings: each character one byte (latin1), so header bytes outside ASCII survive.
+ */
+export interface HttpExchange {
+  /** When the request head was written to the socket (ms since the epoch). */
+  readonly sentAt: number;
+  /** The IP address of the socket the request went out on; undefined through a proxy or a custom dispatcher. */
+  readonly remoteAddress: string | undefined;
+  /** The request head exactly as written: request line, header lines, the empty line. */
+  readonly requestHead: string;
+  /** The response's status code and reason phrase (`statusText`, possibly empty). */
+  readonly status: number;
+  readonly statusText: string;
+  /** The response's header fields as received, in order, names as the server wrote them. */
+  readonly rawHeaders: readonly (readonly [name: string, value: string])[];
+  /** The body as the server sent it: content codings kept, the chunked transfer coding removed. */
+  readonly payload: Uint8Array;
+  /**
+   * Why `payload` is not the whole body (WARC-Truncated): `length`, cut at the body cap (or not
+   * read at all, its declared length over a failing cap); `time`, the deadline passed mid-body;
+   * `disconnect`, the connection failed mid-body. Undefined when whole.
+   */
+  readonly truncated?: 'length' | 'time' | 'disconnect';
 }
 
 export interface HttpResponse {
@@ -108,6 +142,8 @@ export interface HttpResponse {
   readonly truncated: boolean;
   /** Milliseconds from sending to the response head, and to the last body byte. */
   readonly timing: { readonly headersMs: number; readonly totalMs: number };
+  /** What went over the wire, when the request asked for it (`capture`). */
+  readonly exchange?: HttpExchange;
 }
 
 export interface HttpClient {
