@@ -95,7 +95,7 @@ export type {
   MemoryRobotsCacheOptions,
 } from './gate/robots-cache.js';
 
-export { createHttpClient } from './http/http-client.js';
+export { createHttpClient, exchangeOfError } from './http/http-client.js';
 export type { HttpClient, HttpClientOptions, HttpExchange, HttpRequest, HttpResponse } from './http/http-client.js';
 export { retryAfterMs, parseHttpDate } from './http/retry-after.js';
 export { checkRequestHeaders, checkContactAddress } from './http/request-headers.js';

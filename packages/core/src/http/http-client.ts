@@ -9,6 +9,7 @@ import { answerLookup, blockedAddressError, checkHostAllowed, createAddressPolic
 import { pinnedLookup, type AddressBook } from './address-book.js';
 import { createProxyAgent, parseProxyUrl } from './proxy.js';
 import { readBody, type BodyLimit } from './read-body.js';
+import { capturingDispatcher, WireCapture } from './wire-capture.js';
 
 export interface HttpClientOptions {
   /**
@@ -105,16 +106,26 @@ export interface HttpRequest {
  * binary strings: each character one byte (latin1), so header bytes outside ASCII survive.
  */
 export interface HttpExchange {
-  /** When the request head was written to the socket (ms since the epoch). */
+  /**
+   * When the request head was written to the socket (ms since the epoch); when the request was
+   * dispatched if no head was seen (`requestHead` empty).
+   */
   readonly sentAt: number;
   /** The IP address of the socket the request went out on; undefined through a proxy or a custom dispatcher. */
   readonly remoteAddress: string | undefined;
-  /** The request head exactly as written: request line, header lines, the empty line. */
+  /**
+   * The request head exactly as written to the socket: request line, header lines, the empty
+   * line. Empty when the dispatcher wrote no HTTP/1.1 head the client could see (a custom
+   * dispatcher that does not send through undici's HTTP/1.1 client, such as a mock).
+   */
   readonly requestHead: string;
   /** The response's status code and reason phrase (`statusText`, possibly empty). */
   readonly status: number;
   readonly statusText: string;
-  /** The response's header fields as received, in order, names as the server wrote them. */
+  /**
+   * The response's header fields as received, in order, names as the server wrote them, repeated
+   * fields as separate entries (`Transfer-Encoding: chunked` included, though `payload` is de-chunked).
+   */
   readonly rawHeaders: readonly (readonly [name: string, value: string])[];
   /** The body as the server sent it: content codings kept, the chunked transfer coding removed. */
   readonly payload: Uint8Array;
@@ -173,9 +184,10 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
   const dispatcher: Dispatcher = options.dispatcher ?? ownAgent!;
   const guard = policy === undefined ? undefined : { policy, resolveTargets: proxy !== undefined };
   // connectAddress needs connections the client opens itself.
-  const pinned = options.dispatcher === undefined && proxy === undefined ? createPinnedAgents(limits, policy, dispatcher) : undefined;
+  const ownConnections = options.dispatcher === undefined && proxy === undefined;
+  const pinned = ownConnections ? createPinnedAgents(limits, policy, dispatcher) : undefined;
   return {
-    get: (request) => get({ dispatcher, guard, pinned }, request),
+    get: (request) => get({ dispatcher, guard, pinned, ownConnections }, request),
     close: async () => {
       await Promise.all([ownAgent?.close(), pinned?.close()]);
     },
@@ -260,6 +272,8 @@ interface Sending {
   readonly guard: TargetGuard | undefined;
   /** Undefined with a proxy or a custom dispatcher: connectAddress is refused there. */
   readonly pinned: PinnedAgents | undefined;
+  /** The sockets are the client's own, to the target (no proxy, no custom dispatcher): their address is the server's. */
+  readonly ownConnections: boolean;
 }
 
 /** An IP literal in one spelling (`::FFFF:7f00:1` and `::ffff:127.0.0.1` are one address). */
@@ -293,8 +307,11 @@ async function get(sending: Sending, request: HttpRequest): Promise<HttpResponse
   const deadline = AbortSignal.timeout(request.timeoutMs);
   const signal = request.signal === undefined ? deadline : AbortSignal.any([request.signal, deadline]);
   const started = performance.now();
+  // Only a captured request pays for capturing: no handler wrapper, no copy of raw bytes otherwise.
+  let capture: WireCapture | undefined;
   try {
     const url = new URL(request.url);
+    const path = `${url.pathname}${url.search}`;
     const connectAddress = connectAddressOf(request, url, sending);
     if (guard?.resolveTargets === true) {
       await checkHostAllowed(url.hostname, guard.policy);
@@ -303,11 +320,13 @@ async function get(sending: Sending, request: HttpRequest): Promise<HttpResponse
       const literal = url.hostname.replace(/^\[|\]$/g, '');
       if (isIP(literal) !== 0 && !guard.policy.allows(literal)) throw blockedAddressError(url.hostname, literal);
     }
+    if (request.capture === true) capture = new WireCapture('GET', url.origin, path);
     // No await between choosing the Agent and dispatching: an evicted Agent finishes what it holds.
-    const dispatcher = connectAddress === undefined ? sending.dispatcher : sending.pinned!.agentFor(connectAddress);
+    const chosen = connectAddress === undefined ? sending.dispatcher : sending.pinned!.agentFor(connectAddress);
+    const dispatcher = capture === undefined ? chosen : capturingDispatcher(chosen, capture);
     const response = await dispatcher.request({
       origin: url.origin,
-      path: `${url.pathname}${url.search}`,
+      path,
       method: 'GET',
       headers: { 'accept-encoding': 'gzip, deflate, br', ...request.headers },
       signal,
@@ -325,7 +344,8 @@ async function get(sending: Sending, request: HttpRequest): Promise<HttpResponse
       response.body.destroy();
       throw new PolitelyError('ERR_BODY_TOO_LARGE', `body of ${declared} bytes is over the ${request.bodyLimit.maxBytes}-byte limit`);
     }
-    const { body, truncated } = await readBody(response.body, headers['content-encoding'], request.bodyLimit);
+    const read = await readBody(response.body, headers['content-encoding'], request.bodyLimit, capture === undefined ? {} : { onRawChunk: capture.received.add });
+    const { body, truncated } = read;
     return {
       url: request.url,
       status: response.statusCode,
@@ -335,10 +355,53 @@ async function get(sending: Sending, request: HttpRequest): Promise<HttpResponse
       body,
       truncated,
       timing: { headersMs, totalMs: performance.now() - started },
+      ...(capture === undefined
+        ? {}
+        : // Undecoded, the body is the payload as received: no second copy of it.
+          { exchange: exchangeOf(capture, sending, read.decoded ? capture.received.bytes() : body, truncated ? 'length' : undefined) }),
     };
   } catch (error) {
-    throw toHttpError(error, request, deadline);
+    const thrown = toHttpError(error, request, deadline);
+    // Before the response head there is nothing received to archive (DNS, refused, blocked…).
+    if (capture?.answered === true) exchangesOfErrors.set(thrown, exchangeOf(capture, sending, capture.received.bytes(), truncationOf(thrown)));
+    throw thrown;
   }
+}
+
+/** Each failed captured request's error, to what was received before it failed. */
+const exchangesOfErrors = new WeakMap<object, HttpExchange>();
+
+/**
+ * What was received of a captured request (`HttpRequest.capture`) that failed after its response
+ * head arrived, `error` being what `get` threw: the response head and the body up to the failure.
+ * Its `truncated` says why: `length` for the body cap (`ERR_BODY_TOO_LARGE`), `time` for the
+ * deadline (`ERR_TIMEOUT`), `disconnect` for anything else mid-body (a broken connection, an
+ * abort, a content coding that cannot be decoded: the exchange was cut off). Undefined for a
+ * request that failed before the response head (DNS, refused, blocked) or was not captured.
+ */
+export function exchangeOfError(error: unknown): HttpExchange | undefined {
+  return typeof error === 'object' && error !== null ? exchangesOfErrors.get(error) : undefined;
+}
+
+function exchangeOf(capture: WireCapture, sending: Sending, payload: Uint8Array, truncated: HttpExchange['truncated']): HttpExchange {
+  return {
+    sentAt: capture.sentAt,
+    // Through a proxy or someone else's dispatcher the socket's peer is not the server.
+    remoteAddress: sending.ownConnections ? capture.remoteAddress : undefined,
+    requestHead: capture.requestHead,
+    status: capture.status,
+    statusText: capture.statusText,
+    rawHeaders: capture.rawHeaders,
+    payload,
+    ...(truncated === undefined ? {} : { truncated }),
+  };
+}
+
+/** Why a request that failed mid-body has only part of it: the WARC-Truncated reason. */
+function truncationOf(error: PolitelyError): NonNullable<HttpExchange['truncated']> {
+  if (error.code === 'ERR_BODY_TOO_LARGE') return 'length';
+  if (error.code === 'ERR_TIMEOUT') return 'time';
+  return 'disconnect';
 }
 
 function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
