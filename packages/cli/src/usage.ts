@@ -79,7 +79,17 @@ export const CRAWL_USAGE = `Usage:
                                    writes no page twice (FILE.ledger, kept beside it, says which
                                    pages it holds); a fresh one refuses a file that holds
                                    records unless --overwrite is given
-        --overwrite                let a fresh crawl replace --out files that hold records
+        --overwrite                let a fresh crawl replace --out files (or a --warc archive)
+                                   that hold records
+        --warc FILE                archive every request and response (robots.txt, pages,
+                                   redirects, errors) as WARC/1.1, as sent and received; FILE
+                                   ends in .warc, or .warc.gz (compressed record by record);
+                                   written as FILE-00000.warc.gz, -00001, … (FILE.ledger beside
+                                   them lets a resumed crawl cut a half-written record); a
+                                   recrawl's unchanged pages and 304s are revisit records
+        --warc-max-size BYTES      one archive file's size limit (default 1073741824)
+        --cdx                      also write a CDXJ index beside the archive (FILE's name,
+                                   .cdxj), sorted for pywb
         --report FILE              a self-contained HTML report: per host the request timeline,
                                    gaps against the crawl-delay, robots.txt decisions,
                                    usage preferences (reserved purposes, by source)

@@ -35,6 +35,8 @@ import { Dataset } from './dataset/dataset.js';
 import type { OutputStatus } from './dataset/output-writer.js';
 import type { DatasetRecord } from './dataset/record-text.js';
 import type { RenderSession } from './page-renderer.js';
+import { archivingClient } from './archive/archiving-client.js';
+import { WarcArchive, type WarcOutputStatus } from './archive/warc-archive.js';
 
 export interface Crawler {
   /**
@@ -61,8 +63,8 @@ export interface Crawler {
    * handler runs (from its async context), it is that page's `page.push`.
    */
   push(records: DatasetRecord | readonly DatasetRecord[]): Promise<void>;
-  /** Each output's path, format and records written (this run, and earlier runs it resumed). */
-  outputs(): readonly OutputStatus[];
+  /** Each output's path, format and records written (this run, and earlier runs it resumed); the WARC archive's last. */
+  outputs(): readonly (OutputStatus | WarcOutputStatus)[];
   /** Counts so far. */
   stats(): CrawlStats;
   /** The frontier store (queued URLs outlive the crawl in a durable store). */
@@ -95,6 +97,8 @@ class PoliteCrawler implements Crawler {
   /** The first error that ended the crawl (see isFatalCrawlError): `run()` rejects with it. */
   private fatal: { readonly error: unknown } | undefined;
   private readonly dataset: Dataset;
+  /** The crawl's WARC archive (a `warc` output). */
+  private readonly archive: WarcArchive | undefined;
   /** Which requests share a politeness clock (`politenessKey`). */
   private readonly keys: PolitenessKeys;
   /** The outputs being opened (by `run()`, or a `push` before it). */
@@ -113,8 +117,15 @@ class PoliteCrawler implements Crawler {
         ? undefined
         : createAddressBook({ resolve: options.resolver ?? systemResolver, ...(options.blockPrivateNetworks ? { policy: createAddressPolicy(options.allowNet) } : {}) });
     this.keys = createPolitenessKeys(options.politenessKey, addresses);
-    const client = raw.httpClient ?? ownHttpClient(options, addresses);
-    if (raw.httpClient === undefined) this.ownedClose.push(() => client.close());
+    const ownClient = raw.httpClient ?? ownHttpClient(options, addresses);
+    if (raw.httpClient === undefined) this.ownedClose.push(() => ownClient.close());
+    const warc = options.outputs.warc;
+    this.archive =
+      warc === undefined
+        ? undefined
+        : new WarcArchive(warc, { userAgent: options.userAgent, from: options.from, robotsTokens: options.robotsTokens, purposes: options.purposes }, { onFailure: (error) => this.fail(error) });
+    // Archiving: every request of the crawl goes through one client that captures its exchange.
+    const client = this.archive === undefined ? ownClient : archivingClient(ownClient, this.archive);
     // A store of its own lives as long as this one crawl: nothing to remember for a recrawl.
     this.store = raw.store ?? createMemoryFrontierStore({ defaultHostPolicy: { delayMs: options.minDelayMs, maxInFlight: options.perHostConcurrency }, rememberFetches: false });
     this.cookies = createCrawlCookies(options.cookies, this.store, (error) => this.fail(error));
@@ -140,7 +151,7 @@ class PoliteCrawler implements Crawler {
     setMaxListeners(0, signal);
     this.signal = signal;
     signal.addEventListener('abort', () => this.notify(), { once: true });
-    this.dataset = new Dataset(options.outputs, {
+    this.dataset = new Dataset(options.outputs.records, {
       onRecord: (record, url) => this.emitter.emit('record', { record, url }),
       listens: () => this.emitter.listens('record'),
       onFailure: (error) => this.fail(error),
@@ -234,19 +245,21 @@ class PoliteCrawler implements Crawler {
     return this.dataset.push(records);
   }
 
-  outputs(): readonly OutputStatus[] {
-    return this.dataset.status();
+  outputs(): readonly (OutputStatus | WarcOutputStatus)[] {
+    const records = this.dataset.status();
+    return this.archive === undefined ? records : [...records, this.archive.status()];
   }
 
   /** Opens the outputs once; a crawl whose store held URLs before this crawler added any resumes into them. */
   private openDataset(): Promise<void> {
     this.datasetOpened ??= (async () => {
       let resume = false;
-      if (this.dataset.hasOutputs) {
+      if (this.dataset.hasOutputs || this.archive !== undefined) {
         const counts = await this.store.counts();
         resume = counts.queued + counts.inFlight + counts.done > this.addedBeforeRun;
       }
       await this.dataset.open(resume);
+      await this.archive?.open(resume);
     })();
     return this.datasetOpened;
   }
@@ -285,6 +298,8 @@ class PoliteCrawler implements Crawler {
       await this.dataset.close().catch((error: unknown) => this.fail(error));
       this.recorder.finish();
       await this.closeRenderer();
+      // After the browser: a rendered page's last sub-requests are archived too.
+      await this.archive?.close().catch((error: unknown) => this.fail(error));
       for (const close of this.ownedClose) await close().catch(() => {});
       this.running = false;
     }

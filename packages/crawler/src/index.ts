@@ -10,6 +10,7 @@ export type { PageContext, PageRequest, EnqueueOptions, EnqueueLinksOptions, Req
 export { MAX_USER_DATA_BYTES } from './frontier/request-data.js';
 export type { OutputOptions } from './dataset/output-options.js';
 export type { OutputStatus } from './dataset/output-writer.js';
+export type { WarcOutputStatus } from './archive/warc-archive.js';
 export type { DatasetRecord } from './dataset/record-text.js';
 export { CRAWLER_SKIP_REASONS } from './skip-reasons.js';
 export type { SkipReason, PluginSkipReason, SkipDetail, RobotsRuleRef } from './skip-reasons.js';

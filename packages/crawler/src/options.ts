@@ -22,7 +22,7 @@ import { checkRequestData } from './frontier/request-data.js';
 import type { PageHandler, RouteHandlers } from './page-context.js';
 import { CRAWLER_SKIP_REASONS } from './skip-reasons.js';
 import type { CrawlerPlugin } from './plugin.js';
-import { resolveOutputs, type OutputOptions, type ResolvedOutput } from './dataset/output-options.js';
+import { resolveOutputs, type OutputOptions, type ResolvedOutputs } from './dataset/output-options.js';
 import { POLITENESS_KEY_MODES, type PolitenessKeyMode } from './politeness/politeness-key.js';
 import type { PageRenderer, RenderWaitUntil } from './page-renderer.js';
 
@@ -243,7 +243,9 @@ export interface CrawlerOptions {
    * lines or CSV, streamed (memory bounded whatever the count). A page's records are written
    * before its URL counts as done; a resumed crawl appends and writes none twice (each file's
    * `<path>.ledger` says which pages it holds). A write that fails stops the crawl with
-   * `ERR_OUTPUT`. With none, pushed records only reach the `record` event.
+   * `ERR_OUTPUT`. With none, pushed records only reach the `record` event. A path ending in
+   * `.warc` or `.warc.gz` (or `format: 'warc'`) is the crawl's WARC archive instead: every
+   * request and response of the crawl, as sent and received (see `OutputOptions.format`).
    * @default []
    */
   readonly outputs?: readonly OutputOptions[];
@@ -369,7 +371,8 @@ export interface ResolvedCrawlerOptions
       'store' | 'gate' | 'robotsCache' | 'httpClient' | 'allowNet' | 'signal' | 'adaptiveDelay' | 'handler' | 'handlers' | 'seeds' | 'plugins' | 'trapDetection' | 'headers' | 'from' | 'cookies' | 'proxy' | 'outputs' | 'purposes' | 'robotsTokens' | 'resolver' | 'render' | 'renderer' | 'renderBlockResourceTypes'
     >
   > {
-  readonly outputs: readonly ResolvedOutput[];
+  /** Record outputs (jsonl, csv) and the WARC archive. */
+  readonly outputs: ResolvedOutputs;
   readonly trapDetection: ResolvedTrapDetection | null;
   readonly plugins: readonly CrawlerPlugin[];
   readonly allowNet: readonly string[];

@@ -11,7 +11,7 @@ import { escapeControls } from '../input/quote-input.js';
 import { CRAWL_USAGE } from '../usage.js';
 import { HELP, parseCrawlOptions, type CrawlCommandOptions } from '../crawl/crawl-options.js';
 import type { CrawlSessionConfig } from '../crawl/crawl-session.js';
-import { checkWritable, pageOutputs } from '../crawl/output-files.js';
+import { checkWritable, pageOutputs, warcOutput } from '../crawl/output-files.js';
 import { openStore, type OpenedStore } from '../crawl/store-option.js';
 import { egressSettings } from '../crawl/egress-options.js';
 
@@ -26,7 +26,9 @@ export async function runCrawl(args: readonly string[], io: Io): Promise<ExitCod
   let outputs;
   try {
     for (const note of store.notes ?? []) await write(io.stderr, `politely: ${escapeControls(note)}\n`);
-    outputs = pageOutputs(options.outFiles, { resume: await resumes(store), overwrite: options.overwrite });
+    const resume = await resumes(store);
+    outputs = pageOutputs(options.outFiles, { resume, overwrite: options.overwrite });
+    if (options.warcFile !== undefined) outputs.push(warcOutput(options.warcFile, { resume, overwrite: options.overwrite, cdx: options.cdx, maxFileBytes: options.warcMaxBytes }));
   } catch (error) {
     await store.close();
     throw error;

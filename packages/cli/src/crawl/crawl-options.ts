@@ -42,8 +42,14 @@ export interface CrawlCommandOptions extends EgressOptions {
   readonly crawlId: string | undefined;
   /** `--out` files: CSV when the name ends in `.csv`, else JSON lines. */
   readonly outFiles: readonly string[];
-  /** `--overwrite`: a fresh crawl may replace `--out` files that hold records (else it refuses). */
+  /** `--overwrite`: a fresh crawl may replace `--out` files (and a `--warc` archive) that hold records (else it refuses). */
   readonly overwrite: boolean;
+  /** `--warc FILE`: archive every exchange as WARC (`.warc.gz`: compressed record by record). */
+  readonly warcFile: string | undefined;
+  /** `--cdx`: a CDXJ index beside the archive. */
+  readonly cdx: boolean;
+  /** `--warc-max-size BYTES`: one file's size limit; undefined: the crawler's default (1 GiB). */
+  readonly warcMaxBytes: number | undefined;
   readonly reportFile: string | undefined;
   /** Log lines instead of the progress display; `undefined`: progress on a terminal, plain lines otherwise. */
   readonly log: LogFormat | undefined;
@@ -99,6 +105,9 @@ const OPTIONS = {
   'crawl-id': { type: 'string' },
   out: { type: 'string', multiple: true },
   overwrite: { type: 'boolean' },
+  warc: { type: 'string' },
+  cdx: { type: 'boolean' },
+  'warc-max-size': { type: 'string' },
   report: { type: 'string' },
   log: { type: 'string' },
   'status-interval': { type: 'string' },
@@ -122,7 +131,7 @@ const OPTIONS = {
 } as const;
 
 /** The options that take numbers (see input/parse-number.ts). */
-const NUMERIC = ['max-pages', 'max-depth', 'max-pages-per-host', 'max-redirects', 'max-body', 'max-links', 'retries', 'delay', 'concurrency', 'per-host-concurrency', 'timeout', 'status-interval', 'revisit-min', 'revisit-max', 'render-timeout'];
+const NUMERIC = ['max-pages', 'max-depth', 'max-pages-per-host', 'max-redirects', 'max-body', 'max-links', 'retries', 'delay', 'concurrency', 'per-host-concurrency', 'timeout', 'status-interval', 'revisit-min', 'revisit-max', 'render-timeout', 'warc-max-size'];
 
 /** `crawl --help` was asked for. */
 export const HELP = Symbol('help');
@@ -155,6 +164,11 @@ export function parseCrawlOptions(args: readonly string[]): CrawlCommandOptions 
   const revisitMaxMs = optional(values['revisit-max'], (v) => durationOption('crawl', '--revisit-max', v, 0, MAX_REVISIT_MS));
   if (revisitMinMs !== undefined && revisitMaxMs !== undefined && revisitMaxMs < revisitMinMs) {
     throw new CliError(`crawl: --revisit-max (${values['revisit-max']}) must be at least --revisit-min (${values['revisit-min']})`);
+  }
+  const warcFile = values.warc;
+  if (warcFile !== undefined && !/\.warc(\.gz)?$/i.test(warcFile)) throw new CliError(`crawl: --warc: the archive's name ends in .warc, or .warc.gz to compress it record by record, got ${quoteInput(warcFile)}`);
+  for (const flag of ['cdx', 'warc-max-size'] as const) {
+    if (values[flag] !== undefined && warcFile === undefined) throw new CliError(`crawl: --${flag} is about the WARC archive: give --warc FILE too`);
   }
   const render = values.render === true;
   for (const flag of ['render-wait', 'render-timeout', 'chromium'] as const) {
@@ -190,6 +204,9 @@ export function parseCrawlOptions(args: readonly string[]): CrawlCommandOptions 
     crawlId,
     outFiles: values.out ?? [],
     overwrite: values.overwrite === true,
+    warcFile,
+    cdx: values.cdx === true,
+    warcMaxBytes: optional(values['warc-max-size'], (v) => count('--warc-max-size', v, 65_536)),
     reportFile: values.report,
     log: values.log === undefined ? undefined : oneOf('--log', values.log, LOG_FORMATS),
     statusIntervalMs: optional(values['status-interval'], (v) => durationOption('crawl', '--status-interval', v, 1)) ?? 2000,

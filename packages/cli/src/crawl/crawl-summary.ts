@@ -80,7 +80,12 @@ export function summaryText(outcome: CrawlOutcome): string {
   }
   for (const file of outcome.outputs) {
     const earlier = file.earlier > 0 ? `, ${file.earlier} more from earlier runs` : '';
-    lines.push(`  results     ${file.path} (${file.records} ${file.format === 'csv' ? 'CSV rows' : 'JSON lines'}${earlier})`);
+    if (file.format === 'warc') {
+      const cdx = file.cdx === undefined ? '' : `; index ${file.cdx}`;
+      lines.push(`  archive     ${file.files.join(', ')} (${file.records} WARC records: ${file.responses} responses, ${file.revisits} revisits, their requests${earlier}${cdx})`);
+    } else {
+      lines.push(`  results     ${file.path} (${file.records} ${file.format === 'csv' ? 'CSV rows' : 'JSON lines'}${earlier})`);
+    }
   }
   if (outcome.reportFile !== undefined) lines.push(`  report      ${outcome.reportFile}`);
   if (outcome.interrupted || outcome.failure !== undefined) lines.push(`Kept: ${keptText(outcome)}.`);

@@ -11,12 +11,12 @@
 
 import { accessSync, constants, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { OutputOptions, OutputStatus } from '@politely/crawler';
+import type { OutputOptions, OutputStatus, WarcOutputStatus } from '@politely/crawler';
 import { CliError } from '../cli-error.js';
 import { quoteInput } from '../input/quote-input.js';
 import { PAGE_RECORD_FIELDS } from './page-record.js';
 
-export type OutputFile = OutputStatus;
+export type OutputFile = OutputStatus | WarcOutputStatus;
 
 export interface CheckOutputsOptions {
   /** The crawl resumes (its store held it): files are appended to. */
@@ -54,4 +54,27 @@ export function pageOutputs(paths: readonly string[], options: CheckOutputsOptio
     const csv = path.toLowerCase().endsWith('.csv');
     return { path, format: csv ? 'csv' : 'jsonl', ...(csv ? { fields: PAGE_RECORD_FIELDS } : {}), overwrite: options.overwrite };
   });
+}
+
+export interface WarcOutputFlags extends CheckOutputsOptions {
+  readonly cdx: boolean;
+  readonly maxFileBytes: number | undefined;
+}
+
+/**
+ * The crawler's WARC output for `--warc FILE`, checked: its folder writable, and a fresh crawl
+ * does not replace an archive (its ledger, `FILE.ledger`, is there) unless told to.
+ */
+export function warcOutput(path: string, flags: WarcOutputFlags): OutputOptions {
+  checkWritable(path, '--warc');
+  let ledger = false;
+  try {
+    ledger = statSync(`${path}.ledger`).size > 0;
+  } catch {
+    // No ledger: nothing written yet.
+  }
+  if (ledger && !flags.resume && !flags.overwrite) {
+    throw new CliError(`crawl: --warc ${quoteInput(path)}: an archive is already there (${quoteInput(`${path}.ledger`)}): pass --overwrite to replace it, or resume the crawl that wrote it (the same --store)`);
+  }
+  return { path, format: 'warc', cdx: flags.cdx, overwrite: flags.overwrite, ...(flags.maxFileBytes === undefined ? {} : { maxFileBytes: flags.maxFileBytes }) };
 }

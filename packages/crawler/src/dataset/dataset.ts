@@ -25,8 +25,8 @@ import { OutputWriter, type OutputStatus } from './output-writer.js';
 import { PageRecords } from './page-records.js';
 import { settleAll, validate, writeAll } from './push-records.js';
 import type { DatasetRecord } from './record-text.js';
-import { TailLock } from './tail-lock.js';
-import { RoomSignal } from './room-signal.js';
+import { TailLock } from '../files/tail-lock.js';
+import { RoomSignal } from '../files/room-signal.js';
 
 export interface DatasetHooks {
   /** A record is written (or accepted, with no outputs); `url` is its page's, if a handler pushed it. */

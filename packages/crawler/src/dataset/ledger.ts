@@ -17,7 +17,7 @@
 // store: the frontier stores (memory, SQLite, Redis) would each need a write that lands with the
 // file's, which no store can promise across a file system.
 
-import { scanLines } from './read-records.js';
+import { parseJsonObjectLine, scanLines } from '../files/line-scan.js';
 
 export const LEDGER_SUFFIX = '.ledger';
 
@@ -59,7 +59,7 @@ export async function readLedger(path: string): Promise<LedgerRead | undefined> 
     path,
     false,
     (line) => {
-      const value = parseLine(line);
+      const value = parseJsonObjectLine(line);
       if (header === undefined) {
         if (value?.politely === 'dataset-ledger' && value.version === 1 && (value.format === 'jsonl' || value.format === 'csv')) header = value as unknown as LedgerHeader;
         else valid = false;
@@ -77,13 +77,4 @@ export async function readLedger(path: string): Promise<LedgerRead | undefined> 
   );
   if (!valid || header === undefined) return undefined;
   return { format: header.format, end, records, pages, wholeBytes: scanned.wholeBytes, totalBytes: scanned.totalBytes };
-}
-
-function parseLine(line: string): Record<string, unknown> | undefined {
-  try {
-    const value = JSON.parse(line) as unknown;
-    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
 }

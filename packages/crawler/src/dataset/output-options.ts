@@ -1,7 +1,9 @@
-// The `outputs` option: where pushed records are written, validated once by createCrawler.
+// The `outputs` option: where pushed records are written, and where the crawl's WARC archive
+// goes, validated once by createCrawler.
 
 import { resolve } from 'node:path';
 import type { OptionChecks } from '@politely/core/internal';
+import { warcFileNames } from '../archive/warc-files.js';
 
 /** One file the crawl's records are written to (see `CrawlerOptions.outputs`). */
 export interface OutputOptions {
@@ -13,10 +15,31 @@ export interface OutputOptions {
   readonly path: string;
   /**
    * `jsonl`: one JSON object per line. `csv`: RFC 4180, a header row then one row per record
-   * (nested values as JSON text).
-   * @default 'csv' when `path` ends in `.csv`, else 'jsonl'
+   * (nested values as JSON text). `warc`: not the pushed records but every HTTP exchange of the
+   * crawl, as a WARC/1.1 archive (ISO 28500): robots.txt, pages, redirects, sitemaps, error
+   * statuses, a rendered page's sub-requests; a response record with the head and the payload as
+   * received and a request record with the request as sent, or a revisit record where a recrawl
+   * found the payload unchanged (or got a 304). Written as numbered files
+   * (`crawl.warc.gz` → `crawl-00000.warc.gz`, `crawl-00001.warc.gz`, … each up to
+   * `maxFileBytes`, each beginning with a warcinfo record); `.warc.gz` compresses record by
+   * record. An exchange's records are in the file before its response is used, so before its URL
+   * counts as done; `<path>.ledger` lets a resumed crawl cut what a kill left half-written. One
+   * WARC output per crawl.
+   * @default 'warc' when `path` ends in `.warc` or `.warc.gz`, 'csv' when it ends in `.csv`, else 'jsonl'
    */
-  readonly format?: 'jsonl' | 'csv';
+  readonly format?: 'jsonl' | 'csv' | 'warc';
+  /**
+   * WARC only: a file's size limit in bytes; the next records begin a new numbered file.
+   * @default 1073741824 (1 GiB)
+   */
+  readonly maxFileBytes?: number;
+  /**
+   * WARC only: also write a CDXJ index of the archive's responses and revisits (the format pywb
+   * reads), sorted when the crawl ends: `true` for `<stem>.cdxj` beside the files (`crawl.cdxj`
+   * for `crawl.warc.gz`), or its path.
+   * @default false
+   */
+  readonly cdx?: boolean | string;
   /**
    * CSV only: the columns, in order. A record's other keys are not written; a key it lacks is an
    * empty field.
@@ -39,18 +62,56 @@ export interface ResolvedOutput {
   readonly overwrite: boolean;
 }
 
-export function resolveOutputs(outputs: readonly OutputOptions[] | undefined, check: OptionChecks): readonly ResolvedOutput[] {
-  if (outputs === undefined) return [];
+export interface ResolvedWarcOutput {
+  readonly path: string;
+  readonly format: 'warc';
+  readonly maxFileBytes: number;
+  /** The CDXJ index's path, if one is written. */
+  readonly cdx: string | undefined;
+  readonly overwrite: boolean;
+}
+
+export interface ResolvedOutputs {
+  /** Where pushed records go. */
+  readonly records: readonly ResolvedOutput[];
+  /** Where the crawl's exchanges are archived. */
+  readonly warc: ResolvedWarcOutput | undefined;
+}
+
+const DEFAULT_MAX_WARC_FILE_BYTES = 1024 ** 3;
+/** Below this a file could not hold a warcinfo and one exchange of any size. */
+const MIN_WARC_FILE_BYTES = 64 * 1024;
+
+function defaultFormat(path: string): 'jsonl' | 'csv' | 'warc' {
+  const lower = path.toLowerCase();
+  if (lower.endsWith('.warc') || lower.endsWith('.warc.gz')) return 'warc';
+  return lower.endsWith('.csv') ? 'csv' : 'jsonl';
+}
+
+export function resolveOutputs(outputs: readonly OutputOptions[] | undefined, check: OptionChecks): ResolvedOutputs {
+  if (outputs === undefined) return { records: [], warc: undefined };
   if (!Array.isArray(outputs)) check.fail(`outputs must be an array of { path, format }, got ${typeof outputs}`);
   const seen = new Map<string, number>();
-  return outputs.map((output: OutputOptions, index) => {
+  const records: ResolvedOutput[] = [];
+  let warc: ResolvedWarcOutput | undefined;
+  outputs.forEach((output: OutputOptions, index) => {
     const name = `outputs[${index}]`;
     if (typeof output !== 'object' || output === null) check.fail(`${name} must be an object { path, format }, got ${String(output)}`);
     const { path } = output;
     if (typeof path !== 'string' || path.trim() === '') check.fail(`${name}.path must be a file name, got ${JSON.stringify(path) ?? String(path)}`);
     const label = `${name} (${JSON.stringify(path)})`;
-    const format = output.format ?? (path.toLowerCase().endsWith('.csv') ? 'csv' : 'jsonl');
-    if (format !== 'jsonl' && format !== 'csv') check.fail(`${label}: format must be 'jsonl' or 'csv', got ${JSON.stringify(format) ?? String(format)}`);
+    const format = output.format ?? defaultFormat(path);
+    if (format !== 'jsonl' && format !== 'csv' && format !== 'warc') check.fail(`${label}: format must be 'jsonl', 'csv' or 'warc', got ${JSON.stringify(format) ?? String(format)}`);
+    const absolute = resolve(path);
+    const other = seen.get(absolute);
+    if (other !== undefined) check.fail(`${label}: the same file as outputs[${other}]; list each file once`);
+    seen.set(absolute, index);
+    if (format === 'warc') {
+      if (warc !== undefined) check.fail(`${label}: a crawl has one WARC archive; outputs[${seen.get(resolve(warc.path))}] is one already`);
+      warc = resolveWarcOutput(output, name, label, check);
+      return;
+    }
+    if (output.maxFileBytes !== undefined || output.cdx !== undefined) check.fail(`${label}: maxFileBytes and cdx are for a WARC archive (format 'warc')`);
     const fields = output.fields;
     if (fields !== undefined) {
       if (format !== 'csv') check.fail(`${label}: fields are for CSV (the columns); a JSON lines output writes each record whole`);
@@ -63,10 +124,25 @@ export function resolveOutputs(outputs: readonly OutputOptions[] | undefined, ch
       }
     }
     const overwrite = check.flag(`${name}.overwrite`, output.overwrite, false);
-    const absolute = resolve(path);
-    const other = seen.get(absolute);
-    if (other !== undefined) check.fail(`${label}: the same file as outputs[${other}]; list each file once`);
-    seen.set(absolute, index);
-    return { path, format, fields: fields === undefined ? undefined : [...fields], overwrite };
+    records.push({ path, format, fields: fields === undefined ? undefined : [...fields], overwrite });
   });
+  return { records, warc };
+}
+
+function resolveWarcOutput(output: OutputOptions, name: string, label: string, check: OptionChecks): ResolvedWarcOutput {
+  if (output.fields !== undefined) check.fail(`${label}: fields are for CSV (the columns); a WARC archive holds exchanges, not records`);
+  const lower = output.path.toLowerCase();
+  if (!lower.endsWith('.warc') && !lower.endsWith('.warc.gz')) check.fail(`${label}: a WARC archive's path ends in .warc or .warc.gz (compressed record by record)`);
+  const maxFileBytes = output.maxFileBytes ?? DEFAULT_MAX_WARC_FILE_BYTES;
+  if (!Number.isSafeInteger(maxFileBytes) || maxFileBytes < MIN_WARC_FILE_BYTES) check.fail(`${label}: maxFileBytes must be a whole number of bytes, at least ${MIN_WARC_FILE_BYTES}, got ${String(output.maxFileBytes)}`);
+  const { cdx } = output;
+  if (cdx !== undefined && typeof cdx !== 'boolean' && (typeof cdx !== 'string' || cdx.trim() === '')) check.fail(`${label}: cdx must be true, false or a file name, got ${JSON.stringify(cdx) ?? String(cdx)}`);
+  const { stem } = warcFileNames(output.path);
+  return {
+    path: output.path,
+    format: 'warc',
+    maxFileBytes,
+    cdx: cdx === true ? `${stem}.cdxj` : typeof cdx === 'string' ? cdx : undefined,
+    overwrite: check.flag(`${name}.overwrite`, output.overwrite, false),
+  };
 }

@@ -8,7 +8,7 @@
 
 import { stat } from 'node:fs/promises';
 import { PolitelyError } from '@politely/core';
-import { AppendFile, outputError } from './append-file.js';
+import { AppendFile, outputError } from '../files/append-file.js';
 import { LEDGER_SUFFIX, ledgerEntryLine, ledgerHeaderLine, readLedger } from './ledger.js';
 import type { ResolvedOutput } from './output-options.js';
 import { readCsvHeader, readRecords } from './read-records.js';

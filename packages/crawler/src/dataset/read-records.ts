@@ -3,7 +3,7 @@
 // killed mid-write can leave half a record at the end; everything past the last whole one is
 // cut before appending.
 
-import { createReadStream } from 'node:fs';
+import { scanLines } from '../files/line-scan.js';
 import { parseCsvRecord } from './record-text.js';
 
 export interface RecordsRead {
@@ -16,9 +16,6 @@ export interface RecordsRead {
   /** A CSV file's header row; undefined for JSON lines or an empty file. */
   readonly header: readonly string[] | undefined;
 }
-
-const LF = 0x0a;
-const QUOTE = 0x22;
 
 /** Reads the records of an existing output file in `format`. */
 export async function readRecords(path: string, format: 'jsonl' | 'csv'): Promise<RecordsRead> {
@@ -43,46 +40,4 @@ export async function readCsvHeader(path: string): Promise<string[] | undefined>
     () => header !== undefined,
   );
   return header;
-}
-
-export interface LinesScanned {
-  /** Where the last whole line ends. */
-  readonly wholeBytes: number;
-  /** The bytes read. */
-  readonly totalBytes: number;
-}
-
-/**
- * Calls `onLine` with each whole line of `path` (its line break included), streaming; with
- * `csvQuotes`, a line break inside quotes does not end a line. Stops early once `enough()`.
- */
-export async function scanLines(path: string, csvQuotes: boolean, onLine: (line: string) => void, enough: () => boolean = () => false): Promise<LinesScanned> {
-  let wholeBytes = 0;
-  let totalBytes = 0;
-  let inQuotes = false;
-  let partial: Buffer[] = [];
-  const stream = createReadStream(path);
-  try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      let start = 0;
-      for (let i = 0; i < chunk.length; i++) {
-        const byte = chunk[i];
-        if (csvQuotes && byte === QUOTE) inQuotes = !inQuotes;
-        else if (byte === LF && !inQuotes) {
-          partial.push(chunk.subarray(start, i + 1));
-          const bytes = partial.length === 1 ? partial[0]! : Buffer.concat(partial);
-          partial = [];
-          start = i + 1;
-          wholeBytes = totalBytes + start;
-          onLine(bytes.toString('utf8'));
-          if (enough()) return { wholeBytes, totalBytes: totalBytes + chunk.length };
-        }
-      }
-      if (start < chunk.length) partial.push(chunk.subarray(start));
-      totalBytes += chunk.length;
-    }
-  } finally {
-    stream.destroy();
-  }
-  return { wholeBytes, totalBytes };
 }

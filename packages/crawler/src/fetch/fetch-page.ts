@@ -47,7 +47,8 @@ export async function fetchPage(url: string, settings: PageFetchSettings, signal
     if (failure.code === 'ERR_BODY_TOO_LARGE') return { kind: 'skip', reason: 'too-large', error: failure };
     if (failure.code === 'ERR_HEADERS_TOO_LARGE') return { kind: 'skip', reason: 'headers-too-large', error: failure };
     if (failure.code === 'ERR_ADDRESS_BLOCKED') return { kind: 'skip', reason: 'blocked-address', error: failure };
-    if (failure.code === 'ERR_ABORTED') throw failure;
+    // A stop, or an archive that could not be written (the crawl stops): not this URL's failure.
+    if (failure.code === 'ERR_ABORTED' || failure.code === 'ERR_OUTPUT') throw failure;
     return { kind: 'failure', error: failure, retryable: failure.code !== 'ERR_PROTOCOL' };
   }
   await settings.cookies?.remember(url, response.headerValues('set-cookie'));

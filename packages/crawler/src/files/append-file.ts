@@ -34,7 +34,7 @@ export interface AppendFileOptions {
 const DEFAULT_HIGH_WATER_MARK = 1024 * 1024;
 
 export class AppendFile {
-  private pending: string[] = [];
+  private pending: (string | Uint8Array)[] = [];
   private pendingBytes = 0;
   private waiters: Waiter[] = [];
   private writing: Promise<void> | undefined;
@@ -75,8 +75,8 @@ export class AppendFile {
     return this.whole;
   }
 
-  /** Appends `text`; resolves when it is in the file, rejects with ERR_OUTPUT when it cannot be. */
-  async append(text: string): Promise<void> {
+  /** Appends `text` (UTF-8) or bytes; resolves when it is in the file, rejects with ERR_OUTPUT when it cannot be. */
+  async append(text: string | Uint8Array): Promise<void> {
     // Backpressure: while the buffer is full, wait for the write under way (it empties it).
     while (this.pendingBytes >= this.highWaterMark && this.writing !== undefined && this.failure === undefined) await this.room.wait();
     if (this.failure !== undefined) throw this.failure;
@@ -121,14 +121,14 @@ export class AppendFile {
 
   private async writePending(): Promise<void> {
     while (this.pending.length > 0 && this.failure === undefined) {
-      const text = this.pending.join('');
+      const parts = this.pending;
       const waiters = this.waiters;
       this.pending = [];
       this.pendingBytes = 0;
       this.waiters = [];
       this.room.open();
       try {
-        const bytes = Buffer.from(text, 'utf8');
+        const bytes = parts.every((part) => typeof part === 'string') ? Buffer.from(parts.join(''), 'utf8') : Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part, 'utf8') : part)));
         await writeAll(this.handle, bytes);
         // A file deleted (or whose folder was removed) takes writes without complaint, into an
         // inode no one can open again: that is a loss, so it fails like a full disk.
