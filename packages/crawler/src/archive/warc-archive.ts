@@ -21,7 +21,7 @@ import { LruMap } from '@politely/core/internal';
 import { PolitelyError, type HttpExchange } from '@politely/core';
 import { AppendFile, outputError } from '../files/append-file.js';
 import { TailLock } from '../files/tail-lock.js';
-import type { ResolvedWarcOutput } from '../dataset/output-options.js';
+import type { ResolvedWarcOutput } from './warc-options.js';
 import { cdxjLine, sortCdxjFile } from './cdxj.js';
 import { exchangeRecords, isConditional, payloadDigestOf, type ArchivedCapture, type ResponseKind } from './exchange-records.js';
 import { removeFilesFrom, warcFileNames, warcFilePath, WarcFiles, type WarcFileNames } from './warc-files.js';

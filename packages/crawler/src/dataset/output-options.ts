@@ -3,7 +3,7 @@
 
 import { resolve } from 'node:path';
 import type { OptionChecks } from '@politely/core/internal';
-import { warcFileNames } from '../archive/warc-files.js';
+import { resolveWarcOutput, type ResolvedWarcOutput } from '../archive/warc-options.js';
 
 /** One file the crawl's records are written to (see `CrawlerOptions.outputs`). */
 export interface OutputOptions {
@@ -62,25 +62,12 @@ export interface ResolvedOutput {
   readonly overwrite: boolean;
 }
 
-export interface ResolvedWarcOutput {
-  readonly path: string;
-  readonly format: 'warc';
-  readonly maxFileBytes: number;
-  /** The CDXJ index's path, if one is written. */
-  readonly cdx: string | undefined;
-  readonly overwrite: boolean;
-}
-
 export interface ResolvedOutputs {
   /** Where pushed records go. */
   readonly records: readonly ResolvedOutput[];
   /** Where the crawl's exchanges are archived. */
   readonly warc: ResolvedWarcOutput | undefined;
 }
-
-const DEFAULT_MAX_WARC_FILE_BYTES = 1024 ** 3;
-/** Below this a file could not hold a warcinfo and one exchange of any size. */
-const MIN_WARC_FILE_BYTES = 64 * 1024;
 
 function defaultFormat(path: string): 'jsonl' | 'csv' | 'warc' {
   const lower = path.toLowerCase();
@@ -127,22 +114,4 @@ export function resolveOutputs(outputs: readonly OutputOptions[] | undefined, ch
     records.push({ path, format, fields: fields === undefined ? undefined : [...fields], overwrite });
   });
   return { records, warc };
-}
-
-function resolveWarcOutput(output: OutputOptions, name: string, label: string, check: OptionChecks): ResolvedWarcOutput {
-  if (output.fields !== undefined) check.fail(`${label}: fields are for CSV (the columns); a WARC archive holds exchanges, not records`);
-  const lower = output.path.toLowerCase();
-  if (!lower.endsWith('.warc') && !lower.endsWith('.warc.gz')) check.fail(`${label}: a WARC archive's path ends in .warc or .warc.gz (compressed record by record)`);
-  const maxFileBytes = output.maxFileBytes ?? DEFAULT_MAX_WARC_FILE_BYTES;
-  if (!Number.isSafeInteger(maxFileBytes) || maxFileBytes < MIN_WARC_FILE_BYTES) check.fail(`${label}: maxFileBytes must be a whole number of bytes, at least ${MIN_WARC_FILE_BYTES}, got ${String(output.maxFileBytes)}`);
-  const { cdx } = output;
-  if (cdx !== undefined && typeof cdx !== 'boolean' && (typeof cdx !== 'string' || cdx.trim() === '')) check.fail(`${label}: cdx must be true, false or a file name, got ${JSON.stringify(cdx) ?? String(cdx)}`);
-  const { stem } = warcFileNames(output.path);
-  return {
-    path: output.path,
-    format: 'warc',
-    maxFileBytes,
-    cdx: cdx === true ? `${stem}.cdxj` : typeof cdx === 'string' ? cdx : undefined,
-    overwrite: check.flag(`${name}.overwrite`, output.overwrite, false),
-  };
 }

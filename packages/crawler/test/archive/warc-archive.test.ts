@@ -9,7 +9,7 @@ import { gunzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PolitelyError, type HttpExchange } from '@politely/core';
 import { WarcArchive } from '../../src/archive/warc-archive.js';
-import type { ResolvedWarcOutput } from '../../src/dataset/output-options.js';
+import type { ResolvedWarcOutput } from '../../src/archive/warc-options.js';
 import { checkReferences, readWarcFile, readWithWarcio, type WarcFileRead } from '../../../../test/support/warc-reader.js';
 
 let dir: string;

@@ -377,11 +377,19 @@ describe('outputs options', () => {
     expectInvalidOption(build('out.jsonl'), 'outputs must be an array');
     expectInvalidOption(build([null]), 'outputs[0] must be an object');
     expectInvalidOption(build([{ path: '' }]), 'outputs[0].path must be a file name');
-    expectInvalidOption(build([{ path: 'a.jsonl' }, { path: 'b.xml', format: 'xml' }]), 'outputs[1] ("b.xml"): format must be \'jsonl\' or \'csv\', got "xml"');
+    expectInvalidOption(build([{ path: 'a.jsonl' }, { path: 'b.xml', format: 'xml' }]), 'outputs[1] ("b.xml"): format must be \'jsonl\', \'csv\' or \'warc\', got "xml"');
     expectInvalidOption(build([{ path: 'a.jsonl', fields: ['a'] }]), 'outputs[0] ("a.jsonl"): fields are for CSV');
     expectInvalidOption(build([{ path: 'a.csv', fields: [] }]), 'outputs[0] ("a.csv"): fields must be a non-empty array');
     expectInvalidOption(build([{ path: 'a.csv', fields: ['x', 'x'] }]), 'the column "x" twice');
     expectInvalidOption(build([{ path: 'a.csv', overwrite: 'yes' }]), 'outputs[0].overwrite must be true or false');
     expectInvalidOption(build([{ path: 'a.csv' }, { path: './a.csv' }]), 'outputs[1] ("./a.csv"): the same file as outputs[0]');
+    // A WARC archive's own options.
+    expectInvalidOption(build([{ path: 'a.warc.gz', fields: ['a'] }]), 'outputs[0] ("a.warc.gz"): fields are for CSV');
+    expectInvalidOption(build([{ path: 'a.warc', maxFileBytes: 10 }]), 'outputs[0] ("a.warc"): maxFileBytes must be a whole number of bytes, at least 65536, got 10');
+    expectInvalidOption(build([{ path: 'a.jsonl', cdx: true }]), 'outputs[0] ("a.jsonl"): maxFileBytes and cdx are for a WARC archive');
+    expectInvalidOption(build([{ path: 'a.warc' }, { path: 'b.warc.gz' }]), 'outputs[1] ("b.warc.gz"): a crawl has one WARC archive; outputs[0] is one already');
+    expectInvalidOption(build([{ path: 'a.txt', format: 'warc' }]), 'outputs[0] ("a.txt"): a WARC archive\'s path ends in .warc or .warc.gz');
+    expectInvalidOption(build([{ path: 'a.warc', cdx: 5 }]), 'outputs[0] ("a.warc"): cdx must be true, false or a file name, got 5');
+    expectInvalidOption(build([{ path: 'a.warc', overwrite: 'yes' }]), 'outputs[0].overwrite must be true or false');
   });
 });
