@@ -17,6 +17,8 @@ const BENCHMARKS = [
   'store-crawl.bench.js',
   'recrawl.bench.js',
   'dataset-write.bench.js',
+  // WARC records from real exchanges: politely's writer against warcio, and what archiving costs a crawl.
+  'warc-write.bench.js',
   'redis-workers.bench.js',
   // A rendered crawl in Chromium (/usr/bin/chromium): politely against Crawlee's PlaywrightCrawler,
   // under the sites' own rules only, then with a 250 ms delay floor for both.

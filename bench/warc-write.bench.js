@@ -1,5 +1,5 @@
 // WARC serialisation (issue 19): politely's writer against Webrecorder's warcio (2.4.11), on real
-// exchanges. A loopback fleet host serves 200 realistic pages (20–60 KB of HTML, gzip-encoded as
+// exchanges. A loopback fleet host serves 600 realistic pages (20–60 KB of HTML, gzip-encoded as
 // real servers send them); core's HTTP client fetches each once with `capture`, so every input is
 // a real exchange: the request head as sent, the response head and payload as received. Then
 // both contestants turn each exchange into its two records (response + request, WARC/1.1,
@@ -11,16 +11,19 @@
 //     WARCSerializer.serialize({ gzip: true, digest: sha-256 }), its documented way.
 // Also checked, on one exchange whose head repeats a header between others (as real servers do
 // with Set-Cookie): whether each output's response head is the head as received.
+// Then what archiving costs a crawl: the same fleet host crawled (delay 0, 8 at once) with and
+// without a `.warc.gz` output, alternating, CPU time and wall time per page.
 // Prints a table and writes bench/results/warc-write.json.
 //   node --expose-gc bench/warc-write.bench.js
 
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { gunzipSync, gzip as gzipCallback } from 'node:zlib';
 import { createHttpClient } from '@politely/core';
+import { createCrawler } from '@politely/crawler';
 import { startFleet } from '@politely/local-web';
 import { WARCRecord } from 'warcio';
 import { WARCSerializer } from 'warcio/node';
@@ -29,13 +32,12 @@ import { median } from './harness.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const RESULTS_FILE = join(HERE, 'results', 'warc-write.json');
-const PAGES = 200;
+const PAGES = 600;
 const ROUNDS = 9;
 const gzip = promisify(gzipCallback);
 
 /** Every public page of a realistic fleet host, fetched once with its exchange captured. */
-async function captureExchanges() {
-  const web = await startFleet({ hosts: 1, pagesPerHost: PAGES, pageProfile: 'realistic', gzip: true, firstAddress: 60 });
+async function captureExchanges(web) {
   const client = createHttpClient();
   const host = web.hosts[0];
   const exchanges = [];
@@ -45,8 +47,29 @@ async function captureExchanges() {
     exchanges.push({ url, exchange: response.exchange });
   }
   await client.close();
-  await web.close();
   return exchanges;
+}
+
+/** One crawl of the fleet host, with or without an archive: its CPU and wall time. */
+async function crawlOnce(web, archive) {
+  const dir = mkdtempSync(join(os.tmpdir(), 'politely-bench-warc-'));
+  const crawler = createCrawler({
+    userAgent: 'BenchBot/1.0 (+http://example.invalid/bot)',
+    seeds: [`${web.hosts[0].origin}/`],
+    allowNet: ['127.0.0.0/8'],
+    minDelayMs: 0,
+    concurrency: 8,
+    perHostConcurrency: 8,
+    ...(archive ? { outputs: [{ path: join(dir, 'crawl.warc.gz') }] } : {}),
+    handler: () => {},
+  });
+  globalThis.gc?.();
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  const stats = await crawler.run();
+  const used = process.cpuUsage(cpu);
+  rmSync(dir, { recursive: true, force: true });
+  return { pages: stats.pages, ms: performance.now() - started, cpuMs: (used.user + used.system) / 1000 };
 }
 
 async function politely({ url, exchange }) {
@@ -101,7 +124,8 @@ async function timeRound(contestant, inputs) {
   return { ms: performance.now() - started, cpuMs: (cpuUsed.user + cpuUsed.system) / 1000, bytes };
 }
 
-const inputs = await captureExchanges();
+const web = await startFleet({ hosts: 1, pagesPerHost: PAGES, pageProfile: 'realistic', gzip: true, firstAddress: 60 });
+const inputs = await captureExchanges(web);
 const payloadBytes = inputs.reduce((sum, { exchange }) => sum + exchange.payload.length, 0);
 const contestants = { politely, warcio };
 // One warm-up round each, then alternating rounds (the order rotates).
@@ -133,15 +157,32 @@ const ratios = {
   cpuWarcioOverPolitely: Math.round((summary.warcio.cpuMsPerExchange / summary.politely.cpuMsPerExchange) * 100) / 100,
 };
 
+// What archiving costs a crawl: alternating crawls of the same host, with and without.
+const crawls = { plain: [], archived: [] };
+await crawlOnce(web, false);
+for (let round = 0; round < 5; round++) {
+  for (const archived of round % 2 === 0 ? [false, true] : [true, false]) crawls[archived ? 'archived' : 'plain'].push(await crawlOnce(web, archived));
+}
+await web.close();
+const perPage = (runs, key) => Math.round((median(runs.map((run) => run[key] / run.pages)) * 1000)) / 1000;
+const crawlCost = {
+  pages: crawls.plain[0].pages,
+  plain: { msPerPage: perPage(crawls.plain, 'ms'), cpuMsPerPage: perPage(crawls.plain, 'cpuMs') },
+  archived: { msPerPage: perPage(crawls.archived, 'ms'), cpuMsPerPage: perPage(crawls.archived, 'cpuMs') },
+};
+crawlCost.cpuRatio = Math.round((crawlCost.archived.cpuMsPerPage / crawlCost.plain.cpuMsPerPage) * 100) / 100;
+crawlCost.wallRatio = Math.round((crawlCost.archived.msPerPage / crawlCost.plain.msPerPage) * 100) / 100;
+
 console.log(`WARC serialisation of ${inputs.length} real exchanges (realistic pages, gzip on the wire, ${Math.round(payloadBytes / inputs.length / 1024)} KB payload on average), median of ${ROUNDS} rounds`);
 console.log('contestant   ms/exchange   CPU ms/exchange   MB/s payload   .warc.gz bytes   head as received');
 for (const [name, row] of Object.entries(summary)) {
   console.log(`${name.padEnd(12)} ${String(row.msPerExchange).padStart(11)}   ${String(row.cpuMsPerExchange).padStart(15)}   ${String(row.megabytesPerSecond).padStart(12)}   ${String(row.warcBytes).padStart(14)}   ${row.headAsReceived ? 'yes' : 'no (repeated fields regrouped)'}`);
 }
 console.log(`warcio takes ${ratios.timeWarcioOverPolitely}× politely's time, ${ratios.cpuWarcioOverPolitely}× its CPU`);
+console.log(`a crawl of ${crawlCost.pages} pages (median of 5 each): ${crawlCost.plain.cpuMsPerPage} CPU ms/page without an archive, ${crawlCost.archived.cpuMsPerPage} with one (${crawlCost.cpuRatio}×); wall ${crawlCost.plain.msPerPage} → ${crawlCost.archived.msPerPage} ms/page (${crawlCost.wallRatio}×)`);
 
 mkdirSync(dirname(RESULTS_FILE), { recursive: true });
 writeFileSync(
   RESULTS_FILE,
-  `${JSON.stringify({ date: new Date().toISOString(), machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, node: process.version }, exchanges: inputs.length, payloadBytes, rounds: ROUNDS, summary, ratios }, null, 2)}\n`,
+  `${JSON.stringify({ date: new Date().toISOString(), machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, node: process.version }, exchanges: inputs.length, payloadBytes, rounds: ROUNDS, summary, ratios, crawlCost, loadAverage: os.loadavg() }, null, 2)}\n`,
 );

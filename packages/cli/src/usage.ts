@@ -153,8 +153,9 @@ export const DEMO_USAGE = `Usage:
       redirects, a host whose robots.txt answers 503 and an endless calendar) and the usage web
       (five sites on 127.0.0.90-94 stating how their content may be used: Content-Signal,
       Content-Usage, TDMRep, noai), crawls them politely as PolitelyDemo, writes the pages
-      (pages.jsonl, with their usage verdicts) and an HTML report (report.html)
-      into DIR (default ./politely-demo), checks the servers' logs for any request robots.txt
+      (pages.jsonl, with their usage verdicts), an HTML report (report.html) and a
+      WARC archive of every request and response (crawl-00000.warc.gz, indexed in
+      crawl.cdxj) into DIR (default ./politely-demo), checks the servers' logs for any request robots.txt
       disallowed or any gap shorter than a host's crawl-delay (exit code 1 if one is found),
       stops the web and prints a summary. Takes about 12 seconds.
 `;

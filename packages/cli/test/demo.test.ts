@@ -1,13 +1,14 @@
 // `politely demo`, as a user runs it: it starts the demo web, crawls it, leaves the pages and the
 // report in --out-dir, and exits 0, without one request robots.txt disallows.
 
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRobotsTxt } from '@politely/core';
 import { findChromium } from '@politely/browser';
 import { DEMO_HOST_NAMES, demoProducts, renderManifest, startDemoWeb, startRenderWeb, startUsageWeb, type LocalWeb, type RenderWeb, type UsageWeb } from '@politely/local-web';
+import { checkReferences, readWarcFile } from '../../../test/support/warc-reader.js';
 import { jsonLines, runCli, type CliResult } from './run-cli.js';
 
 const UA = 'PolitelyDemo/0.1 (+https://example.invalid/bot)';
@@ -103,6 +104,20 @@ describe('politely demo', () => {
     for (const name of DEMO_HOST_NAMES) expect(html).toContain(`${name} <span class="key">127.0.0.`);
     expect(html).toMatch(/503 · unreachable: all disallowed \(\d fetches\)/);
     expect(existsSync(join(dir, 'out', 'pages.jsonl'))).toBe(true);
+  });
+
+  it('leaves a WARC archive of every request the servers logged, that reads end to end, with its index', async () => {
+    const out = join(dir, 'out');
+    const files = readdirSync(out).filter((name) => /^crawl-\d{5}\.warc\.gz$/.test(name));
+    expect(files).toEqual(['crawl-00000.warc.gz']);
+    expect(result.stdout).toContain(`  archive ${join(out, 'crawl-00000.warc.gz')} (WARC: every request and response; index ${join(out, 'crawl.cdxj')})`);
+    const read = await readWarcFile(join(out, files[0]!));
+    expect(read.problems).toEqual([]);
+    expect(checkReferences([read])).toEqual([]);
+    const logged = Number(/none of the (\d+) requests the servers logged/.exec(result.stdout)?.[1]);
+    expect(read.records.filter((record) => record.type === 'request')).toHaveLength(logged);
+    const index = readFileSync(join(out, 'crawl.cdxj'), 'utf8').trimEnd().split('\n');
+    expect(index).toHaveLength(read.records.filter((record) => record.type === 'response' || record.type === 'revisit').length);
   });
 
   it('rejects a bad option with a one-line usage error', async () => {

@@ -16,7 +16,7 @@ import { sitemaps } from '@politely/sitemap';
 import { CliError } from '../cli-error.js';
 import { LOG_FORMATS, type LogFormat } from '../crawl/crawl-options.js';
 import { runCrawlSession, type SessionCrawlerOptions } from '../crawl/crawl-session.js';
-import { pageOutputs } from '../crawl/output-files.js';
+import { pageOutputs, warcOutput } from '../crawl/output-files.js';
 import { openStore } from '../crawl/store-option.js';
 import { EXIT_FAILURE, EXIT_OK, type ExitCode } from '../exit-codes.js';
 import { write, type Io } from '../io.js';
@@ -91,8 +91,9 @@ export async function runDemo(args: readonly string[], io: Io): Promise<ExitCode
   }
   const pagesFile = join(dir, 'pages.jsonl');
   const reportFile = join(dir, 'report.html');
+  const warcFile = join(dir, 'crawl.warc.gz');
   // The demo's own folder: each run starts afresh.
-  const outputs = pageOutputs([pagesFile], { resume: false, overwrite: true });
+  const outputs = [...pageOutputs([pagesFile], { resume: false, overwrite: true }), warcOutput(warcFile, { resume: false, overwrite: true, cdx: true, maxFileBytes: undefined })];
   const web = await startDemoWeb();
   const usageWeb = await startUsageWeb().catch(async (error: unknown) => {
     await web.close();
@@ -130,9 +131,11 @@ export async function runDemo(args: readonly string[], io: Io): Promise<ExitCode
       statusIntervalMs: 2000,
     });
     if (result.interrupted) return result.exitCode;
+    const archive = result.outputs.find((output) => output.format === 'warc');
+    const archiveFiles = archive?.format === 'warc' ? { files: archive.files, index: archive.cdx } : { files: [], index: undefined };
     const checks = serverChecks(webs, DEMO_USER_AGENT, options.minDelayMs);
-    if (display === 'json') await write(io.stdout, `${toSafeJson({ event: 'demo', dir, pages: pagesFile, report: reportFile, ...checksJson(checks) })}\n`);
-    else await write(io.stdout, `${checksText(checks)}\n${explainText(web)}\n${escapeControls(whereText(dir, pagesFile, reportFile), { keepNewlines: true })}`);
+    if (display === 'json') await write(io.stdout, `${toSafeJson({ event: 'demo', dir, pages: pagesFile, report: reportFile, archive: archiveFiles, ...checksJson(checks) })}\n`);
+    else await write(io.stdout, `${checksText(checks)}\n${explainText(web)}\n${escapeControls(whereText(dir, pagesFile, reportFile, archiveFiles), { keepNewlines: true })}`);
     return checks.violations.length === 0 && checks.tooClose.length === 0 ? result.exitCode : EXIT_FAILURE;
   } finally {
     await Promise.all(webs.map((w) => w.close()));
@@ -179,6 +182,7 @@ function explainText(web: LocalWeb): string {
   return `How the shop's robots.txt decides for PolitelyDemo (politely robots explain does this for any URL):\n${rows.join('\n')}\n`;
 }
 
-function whereText(dir: string, pagesFile: string, reportFile: string): string {
-  return `\nResults in ${dir}:\n  pages   ${pagesFile}\n  report  ${reportFile}\n  open    ${pathToFileURL(reportFile).href}\n`;
+function whereText(dir: string, pagesFile: string, reportFile: string, archive: { readonly files: readonly string[]; readonly index: string | undefined }): string {
+  const warc = archive.files.length === 0 ? '' : `  archive ${archive.files.join(', ')} (WARC: every request and response${archive.index === undefined ? '' : `; index ${archive.index}`})\n`;
+  return `\nResults in ${dir}:\n  pages   ${pagesFile}\n  report  ${reportFile}\n${warc}  open    ${pathToFileURL(reportFile).href}\n`;
 }

@@ -21,6 +21,7 @@ import type { LogFormat } from './crawl-options.js';
 import { summaryJson, summaryText, type CrawlOutcome } from './crawl-summary.js';
 import { createLogDisplay } from './log-display.js';
 import { outputError } from './output-error.js';
+import type { OutputFile } from './output-files.js';
 import { pageRecordOf } from './record-page.js';
 import { createProgressDisplay, type CrawlDisplay } from './progress-display.js';
 import type { OpenedStore } from './store-option.js';
@@ -51,6 +52,8 @@ export interface CrawlSessionResult {
   readonly stats: CrawlStats;
   readonly interrupted: boolean;
   readonly report: CrawlReportData | undefined;
+  /** What became of each output (records and the WARC archive). */
+  readonly outputs: readonly OutputFile[];
 }
 
 export async function runCrawlSession(config: CrawlSessionConfig): Promise<CrawlSessionResult> {
@@ -110,7 +113,7 @@ export async function runCrawlSession(config: CrawlSessionConfig): Promise<Crawl
   };
   await write(io.stdout, config.display === 'json' ? summaryJson(outcome) : summaryText(outcome));
   if (outcome.nothingFetched) await write(io.stderr, `politely: crawl: nothing was fetched: ${refusalText(finalStats)}\n`);
-  return { exitCode: exitCodeOf(outcome, failure ?? reportFailure), stats: finalStats, interrupted, report };
+  return { exitCode: exitCodeOf(outcome, failure ?? reportFailure), stats: finalStats, interrupted, report, outputs };
 }
 
 const REPORT_SAVE_INTERVAL_MS = 10_000;
