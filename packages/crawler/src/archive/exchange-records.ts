@@ -42,7 +42,8 @@ export interface ExchangeRecords {
  * ways archives agree on are raw chunks with the header, or no chunks without it).
  */
 export function responseHead(exchange: HttpExchange): Uint8Array {
-  let head = `HTTP/1.1 ${exchange.status}${exchange.statusText === '' ? '' : ` ${exchange.statusText}`}\r\n`;
+  // The space after the code stays when the reason phrase is empty (RFC 9112 §4).
+  let head = `HTTP/1.1 ${exchange.status} ${exchange.statusText}\r\n`;
   for (const [name, value] of exchange.rawHeaders) {
     if (name.toLowerCase() === 'transfer-encoding' && /(^|,)\s*chunked\s*$/i.test(value)) continue;
     head += `${name}: ${value}\r\n`;

@@ -60,7 +60,7 @@ export function warcRecordBytes(input: WarcRecordInput): WarcRecordBytes {
   for (const [name, value] of input.fields) head += `${name}: ${oneLine(value)}${CRLF}`;
   head += `Content-Type: ${input.contentType}${CRLF}`;
   if (payloadDigest !== undefined) head += `WARC-Payload-Digest: ${payloadDigest}${CRLF}`;
-  if (input.type !== 'warcinfo') head += `WARC-Block-Digest: ${sha256Digest(input.block)}${CRLF}`;
+  head += `WARC-Block-Digest: ${sha256Digest(input.block)}${CRLF}`;
   head += `Content-Length: ${blockLength}${CRLF}${CRLF}`;
   // Header values are ASCII (URLs are serialised percent-encoded); UTF-8 keeps anything else whole.
   const headBytes = Buffer.from(head, 'utf8');
