@@ -5,7 +5,6 @@
 // reader and warcio); a recrawl writes revisit records; a crawl killed with SIGKILL again and
 // again and resumed leaves files that read end to end with nothing written twice.
 
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -18,6 +17,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createCrawler, type CrawlerOptions } from '@politely/crawler';
 import { createSqliteFrontierStore } from '@politely/store-sqlite';
 import { checkReferences, readWarcFile, readWithWarcio, type WarcFileRead, type WarcRecordRead } from '../support/warc-reader.js';
+import { startWorker, waitFor } from '../support/worker-process.js';
 
 const UA = 'ArchiveBot/1.0 (+https://example.test/bot)';
 
@@ -252,29 +252,6 @@ const BUILT = [fileURLToPath(new URL('../../packages/crawler/dist/index.js', imp
 const TREE_PAGES = 150;
 const KILLS = 4;
 
-interface Run {
-  readonly child: ChildProcess;
-  readonly exited: Promise<number | null>;
-  stdout: string;
-  stderr: string;
-}
-
-function startWorker(config: Record<string, unknown>): Run {
-  const child = spawn(process.execPath, [WORKER, JSON.stringify(config)], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const run: Run = { child, exited: new Promise((resolve) => child.on('exit', (code) => resolve(code))), stdout: '', stderr: '' };
-  child.stdout!.on('data', (chunk: Buffer) => (run.stdout += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (run.stderr += chunk.toString()));
-  return run;
-}
-
-async function waitFor(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
 describe('an archiving crawl killed with SIGKILL and resumed', () => {
   let tree: Server;
   let treeBase: string;
@@ -308,14 +285,14 @@ describe('an archiving crawl killed with SIGKILL and resumed', () => {
     const config = { db: join(dir, 'crawl.db'), seeds: [`${treeBase}/p/0`], warc: { path: join(dir, 'crawl.warc.gz'), maxFileBytes: 64 * 1024, cdx: true } };
     const archived = (): number => warcFiles().reduce((sum, file) => sum + statSync(file).size, 0);
     for (let kill = 0; kill < KILLS; kill++) {
-      const run = startWorker(config);
+      const run = startWorker(WORKER, config);
       const target = archived() + 8_000 + 3_000 * kill;
       await waitFor(() => archived() >= target || run.child.exitCode !== null, 20_000, `run ${kill + 1} to archive ${target} bytes`);
       expect(run.child.exitCode, `run ${kill + 1} ended before the kill: ${run.stderr}`).toBeNull();
       run.child.kill('SIGKILL');
       expect(await run.exited).toBeNull();
     }
-    const last = startWorker(config);
+    const last = startWorker(WORKER, config);
     expect(await last.exited, last.stderr).toBe(0);
     const done = JSON.parse(last.stdout.trim().split('\n').pop()!) as { outputs: { earlier: number; cutBytes: number }[] };
     expect(done.outputs[0]!.earlier).toBeGreaterThan(0);

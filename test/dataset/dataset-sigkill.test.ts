@@ -2,7 +2,6 @@
 // SQLite file: every record in its JSON lines and CSV outputs exactly once at the end, and never
 // half a record. The crawl runs in a child process on the built packages (`pnpm build`).
 
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startWorker, waitFor } from '../support/worker-process.js';
 
 const WORKER = fileURLToPath(new URL('./fixtures/push-worker.mjs', import.meta.url));
 const BUILT = [fileURLToPath(new URL('../../packages/crawler/dist/index.js', import.meta.url)), fileURLToPath(new URL('../../packages/store-sqlite/dist/index.js', import.meta.url))];
@@ -48,30 +48,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-interface Run {
-  readonly child: ChildProcess;
-  readonly exited: Promise<number | null>;
-  stdout: string;
-  stderr: string;
-}
-
-function start(config: Record<string, unknown>): Run {
-  const child = spawn(process.execPath, [WORKER, JSON.stringify(config)], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const run: Run = { child, exited: new Promise((resolve) => child.on('exit', (code) => resolve(code))), stdout: '', stderr: '' };
-  child.stdout!.on('data', (chunk: Buffer) => (run.stdout += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (run.stderr += chunk.toString()));
-  return run;
-}
-
 const linesIn = (path: string): number => (existsSync(path) ? readFileSync(path, 'utf8').split('\n').length - 1 : 0);
-
-async function waitFor(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
 
 /** The records of a CSV file written by the worker (no line breaks inside its fields). */
 function csvRecords(path: string): string[][] {
@@ -88,7 +65,7 @@ describe('records pushed by a crawl killed with SIGKILL and resumed', () => {
     const config = { db: join(dir, 'crawl.db'), seeds: [`${base}/p/0`], outputs: [{ path: jsonl }, { path: csv }], recordsPerPage: RECORDS_PER_PAGE, pauseMs: 3 };
     let killedAt = 0;
     for (let kill = 0; kill < KILLS; kill++) {
-      const run = start(config);
+      const run = startWorker(WORKER, config);
       // Let it write some records past what the file held, then kill it mid-whatever.
       const target = linesIn(jsonl) + 20 + 7 * kill;
       await waitFor(() => linesIn(jsonl) >= target || run.child.exitCode !== null, 20_000, `run ${kill + 1} to write ${target} records`);
@@ -99,7 +76,7 @@ describe('records pushed by a crawl killed with SIGKILL and resumed', () => {
     }
     expect(killedAt).toBeLessThan(PAGES * RECORDS_PER_PAGE);
 
-    const last = start(config);
+    const last = startWorker(WORKER, config);
     expect(await last.exited, last.stderr).toBe(0);
     const done = JSON.parse(last.stdout.trim().split('\n').pop()!) as { outputs: { records: number; earlier: number }[] };
     expect(done.outputs[0]!.earlier).toBeGreaterThan(0);

@@ -19,6 +19,7 @@
 import { createReadStream } from 'node:fs';
 import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { PolitelyError } from '@politely/core';
+import { Heap } from '../frontier/heap.js';
 
 export interface SortLinesOptions {
   /** Bytes of lines held in memory at once while runs are made. @default 64 MiB */
@@ -155,7 +156,8 @@ async function mergeRuns(inputs: readonly string[], output: string, settings: Se
   const sources = inputs.map((input) => readLines(input, settings.chunkBytes));
   const writer = await LineWriter.open(output);
   try {
-    const heap = new LineHeap();
+    // Ties by source, so the merge is stable.
+    const heap = new Heap<HeapEntry>((a, b) => compareEntries(a, b) < 0);
     for (const [index, source] of sources.entries()) await pull(heap, source, index);
     for (let head = heap.pop(); head !== undefined; head = heap.pop()) {
       checkAborted(settings);
@@ -172,7 +174,7 @@ async function mergeRuns(inputs: readonly string[], output: string, settings: Se
   }
 }
 
-async function pull(heap: LineHeap, source: AsyncGenerator<Buffer>, index: number): Promise<void> {
+async function pull(heap: Heap<HeapEntry>, source: AsyncGenerator<Buffer>, index: number): Promise<void> {
   const next = await source.next();
   if (next.done !== true) heap.push({ line: next.value, source: index });
 }
@@ -254,41 +256,6 @@ const NEWLINE_BUFFER = Buffer.from('\n');
 interface HeapEntry {
   readonly line: Buffer;
   readonly source: number;
-}
-
-/** A binary min-heap of lines in byte order (ties by source, so the merge is stable). */
-class LineHeap {
-  private readonly entries: HeapEntry[] = [];
-
-  push(entry: HeapEntry): void {
-    const entries = this.entries;
-    entries.push(entry);
-    let at = entries.length - 1;
-    while (at > 0) {
-      const parent = (at - 1) >> 1;
-      if (compareEntries(entries[parent] as HeapEntry, entry) <= 0) break;
-      entries[at] = entries[parent] as HeapEntry;
-      at = parent;
-    }
-    entries[at] = entry;
-  }
-
-  pop(): HeapEntry | undefined {
-    const entries = this.entries;
-    const top = entries[0];
-    const last = entries.pop();
-    if (top === undefined || last === undefined || entries.length === 0) return top;
-    let at = 0;
-    for (let child = 1; child < entries.length; child = at * 2 + 1) {
-      const right = child + 1;
-      if (right < entries.length && compareEntries(entries[right] as HeapEntry, entries[child] as HeapEntry) < 0) child = right;
-      if (compareEntries(last, entries[child] as HeapEntry) <= 0) break;
-      entries[at] = entries[child] as HeapEntry;
-      at = child;
-    }
-    entries[at] = last;
-    return top;
-  }
 }
 
 function compareEntries(a: HeapEntry, b: HeapEntry): number {
