@@ -260,7 +260,7 @@ export class WarcArchive {
   private warcinfoFields(): (readonly [string, string])[] {
     const { info } = this;
     const fields: (readonly [string, string])[] = [
-      ['software', `politely/${CRAWLER_VERSION}`],
+      ['software', `politely/${versionOfCrawler()}`],
       ['format', 'WARC File Format 1.1'],
       ['conformsTo', 'https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/'],
       ['hostname', hostname()],
@@ -308,4 +308,10 @@ export class WarcArchive {
   }
 }
 
-const CRAWLER_VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+let crawlerVersion: string | undefined;
+
+/** This package's version, for the warcinfo's `software` (read once, when an archive first needs it). */
+function versionOfCrawler(): string {
+  crawlerVersion ??= (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  return crawlerVersion;
+}
