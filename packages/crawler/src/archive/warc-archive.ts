@@ -20,7 +20,6 @@ import { basename } from 'node:path';
 import { LruMap } from '@politely/core/internal';
 import { PolitelyError, type HttpExchange } from '@politely/core';
 import { AppendFile, outputError } from '../files/append-file.js';
-import { TailLock } from '../files/tail-lock.js';
 import type { ResolvedWarcOutput } from './warc-options.js';
 import { cdxjLine, sortCdxjFile } from './cdxj.js';
 import { exchangeRecords, isConditional, payloadDigestOf, type ArchivedCapture, type ResponseKind } from './exchange-records.js';
@@ -62,6 +61,24 @@ export interface WarcOutputStatus {
   readonly cdx: string | undefined;
 }
 
+/** An exchange whose records are encoded, waiting for its round. */
+interface QueuedExchange {
+  readonly url: string;
+  readonly exchange: HttpExchange;
+  readonly payloadDigest: string;
+  readonly type: 'response' | 'revisit';
+  readonly responseId: string;
+  /** The response record, then the request record, as they go in the file. */
+  readonly encoded: readonly Buffer[];
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+interface Placed {
+  readonly entry: QueuedExchange;
+  readonly bytes: number;
+}
+
 export interface WarcArchiveHooks {
   /** A write failed: the crawl must stop. */
   readonly onFailure: (error: PolitelyError) => void;
@@ -69,7 +86,9 @@ export interface WarcArchiveHooks {
 
 export class WarcArchive {
   private readonly names: WarcFileNames;
-  private readonly tail = new TailLock();
+  /** Exchanges encoded and waiting to be written, and the round writing them. */
+  private queue: QueuedExchange[] = [];
+  private flushing: Promise<void> | undefined;
   private readonly captures = new LruMap<string, ArchivedCapture>(CAPTURE_MEMORY);
   private files: WarcFiles | undefined;
   private ledger: AppendFile | undefined;
@@ -114,46 +133,77 @@ export class WarcArchive {
     this.checkOpen();
     const payloadDigest = payloadDigestOf(exchange);
     const records = exchangeRecords(url, exchange, this.kindOf(url, exchange, payloadDigest), payloadDigest);
-    const files = this.files!;
-    const [response, request] = await files.encode([records.response.parts, records.request.parts]);
-    const release = await this.tail.acquire();
-    try {
-      this.checkOpen();
-      if (files.wouldOverflow(response!.length + request!.length, this.warcinfoBytes)) {
-        await files.roll();
-        await this.writeWarcinfo();
+    const encoded = await this.files!.encode([records.response.parts, records.request.parts]);
+    this.checkOpen();
+    await new Promise<void>((resolve, reject) => {
+      this.queue.push({ url, exchange, payloadDigest, type: records.response.type, responseId: records.response.id, encoded, resolve, reject });
+      this.flushing ??= this.flushQueue().finally(() => (this.flushing = undefined));
+    });
+  }
+
+  /**
+   * Writes waiting exchanges in rounds: each round's records in one write (a roll to the next file
+   * between them where one fills up), their index lines in one, then one ledger line commits them.
+   */
+  private async flushQueue(): Promise<void> {
+    while (this.queue.length > 0) {
+      const round = this.queue.splice(0);
+      try {
+        if (this.failure !== undefined) throw this.failure;
+        let placed: Placed[] = [];
+        for (const entry of round) {
+          const bytes = entry.encoded.reduce((sum, part) => sum + part.length, 0);
+          const pendingBytes = placed.reduce((sum, item) => sum + item.bytes, 0);
+          if (this.files!.wouldOverflow(pendingBytes + bytes, this.warcinfoBytes)) {
+            await this.writePlaced(placed);
+            placed = [];
+            await this.files!.roll();
+            await this.writeWarcinfo();
+          }
+          placed.push({ entry, bytes });
+        }
+        await this.writePlaced(placed);
+      } catch (error) {
+        const failure = this.fail(error);
+        for (const entry of round) entry.reject(failure);
+        continue;
       }
-      const [placed] = await files.append([response!, request!]);
-      const capture = { id: records.response.id, date: exchange.sentAt, payloadDigest };
-      const whole = records.response.type === 'response';
-      await this.index?.append(
-        cdxjLine({
-          url,
-          date: exchange.sentAt,
-          mime: exchange.rawHeaders.find(([name]) => name.toLowerCase() === 'content-type')?.[1],
-          status: exchange.status,
-          payloadDigest,
-          length: placed!.length,
-          offset: placed!.offset,
-          filename: placed!.filename,
-          type: records.response.type,
-        }),
-      );
-      // A cut payload is no original to refer to: only whole ones are remembered.
-      const original = whole && exchange.truncated === undefined;
-      await this.commit({ records: 2, ...(original ? { captures: [[url, payloadDigest, capture.id, capture.date]] } : {}) });
-      if (whole) {
-        if (original) this.captures.set(url, capture);
-        this.counts.responses++;
-      } else {
-        this.counts.revisits++;
-      }
-      this.counts.records += 2;
-    } catch (error) {
-      throw this.fail(error);
-    } finally {
-      release();
+      for (const entry of round) entry.resolve();
     }
+  }
+
+  /** Appends exchanges' records to the current file and their index lines, then commits them. */
+  private async writePlaced(placed: readonly Placed[]): Promise<void> {
+    if (placed.length === 0) return;
+    const files = this.files!;
+    const where = await files.append(placed.flatMap(({ entry }) => entry.encoded));
+    let index = '';
+    const captures: [string, string, string, number][] = [];
+    placed.forEach(({ entry }, i) => {
+      const response = where[i * 2]!;
+      const { url, exchange, payloadDigest, type } = entry;
+      index += cdxjLine({
+        url,
+        date: exchange.sentAt,
+        mime: exchange.rawHeaders.find(([name]) => name.toLowerCase() === 'content-type')?.[1],
+        status: exchange.status,
+        payloadDigest,
+        length: response.length,
+        offset: response.offset,
+        filename: response.filename,
+        type,
+      });
+      // A cut payload is no original to refer to: only whole ones are remembered.
+      if (type === 'response' && exchange.truncated === undefined) captures.push([url, payloadDigest, entry.responseId, exchange.sentAt]);
+    });
+    await this.index?.append(index);
+    await this.commit({ records: placed.length * 2, ...(captures.length === 0 ? {} : { captures }) });
+    for (const [url, payloadDigest, id, date] of captures) this.captures.set(url, { id, date, payloadDigest });
+    for (const { entry } of placed) {
+      if (entry.type === 'response') this.counts.responses++;
+      else this.counts.revisits++;
+    }
+    this.counts.records += placed.length * 2;
   }
 
   /** A response came without its exchange (a client that does not capture): counted, not archived. */
@@ -170,7 +220,8 @@ export class WarcArchive {
     if (this.state === 'closed') return;
     const wasOpen = this.state === 'open';
     this.state = 'closed';
-    (await this.tail.acquire())();
+    // Exchanges handed over before the close are written first.
+    while (this.flushing !== undefined) await this.flushing;
     await this.closeFiles().catch((error: unknown) => this.fail(error));
     if (this.failure !== undefined) throw this.failure;
     // Sorted once the last line is in: pywb finds records by binary search.

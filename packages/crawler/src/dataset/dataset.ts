@@ -25,7 +25,7 @@ import { OutputWriter, type OutputStatus } from './output-writer.js';
 import { PageRecords } from './page-records.js';
 import { settleAll, validate, writeAll } from './push-records.js';
 import type { DatasetRecord } from './record-text.js';
-import { TailLock } from '../files/tail-lock.js';
+import { TailLock } from './tail-lock.js';
 import { RoomSignal } from '../files/room-signal.js';
 
 export interface DatasetHooks {

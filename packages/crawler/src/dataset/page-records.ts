@@ -6,7 +6,7 @@
 
 import { PolitelyError } from '@politely/core';
 import type { OutputWriter } from './output-writer.js';
-import type { TailLock } from '../files/tail-lock.js';
+import type { TailLock } from './tail-lock.js';
 import { RECORDS_PER_APPEND, settleAll, validate, writeAll } from './push-records.js';
 import type { DatasetRecord } from './record-text.js';
 

@@ -1,7 +1,6 @@
-// The tail of append-only files, held by one writer at a time, first come first served. A
-// dataset's: a page from its first push until it commits (its records lie together at the end of
-// every output), or one round of records pushed outside a handler (dataset.ts). An archive's: one
-// exchange's records, from the file they go in to their ledger line (warc-archive.ts).
+// The tail of a dataset's outputs, held by one writer at a time, first come first served: a
+// page from its first push until it commits (its records lie together at the end of every
+// output), or one round of records pushed outside a handler. See dataset.ts for why.
 
 export class TailLock {
   private held = false;
