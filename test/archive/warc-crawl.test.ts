@@ -6,7 +6,7 @@
 // again and resumed leaves files that read end to end with nothing written twice.
 
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -14,7 +14,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createCrawler, type CrawlerOptions } from '@politely/crawler';
+import { PolitelyError } from '@politely/core';
+import { createCrawler, createMemoryFrontierStore, type CrawlerOptions } from '@politely/crawler';
 import { createSqliteFrontierStore } from '@politely/store-sqlite';
 import { checkReferences, readWarcFile, readWithWarcio, type WarcFileRead, type WarcRecordRead } from '../support/warc-reader.js';
 import { startWorker, waitFor } from '../support/worker-process.js';
@@ -242,6 +243,34 @@ describe('a crawl with a WARC output', () => {
       const original = records.find((record) => record.header('WARC-Record-ID') === revisit.header('WARC-Refers-To'));
       expect(original?.type, `what ${revisit.header('WARC-Target-URI')} refers to`).toBe('response');
     }
+  });
+
+  it('stops with ERR_OUTPUT naming the file when the archive cannot be written, the URL it failed on not done', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'politely-warc-doomed-'));
+    const folder = join(dir, 'doomed');
+    mkdirSync(folder);
+    const store = createMemoryFrontierStore({ defaultHostPolicy: { delayMs: 0, maxInFlight: 1 } });
+    const handled: string[] = [];
+    const crawler = createCrawler(
+      crawlOptions({
+        store,
+        outputs: [{ path: join(folder, 'crawl.warc.gz') }],
+        handler: (page) => {
+          handled.push(page.finalUrl);
+          // The folder goes while the third page is handled: the next exchange cannot be archived.
+          if (handled.length === 3) rmSync(folder, { recursive: true, force: true });
+        },
+      }),
+    );
+    const failure = (await crawler.run().then(() => undefined, (error: unknown) => error)) as PolitelyError;
+    expect(failure).toBeInstanceOf(PolitelyError);
+    expect(failure.code).toBe('ERR_OUTPUT');
+    expect(failure.message).toContain(`could not write ${join(folder, 'crawl-00000.warc.gz')}: the file was deleted (or its folder removed)`);
+    const counts = await store.counts();
+    // The pages handled are done; the one whose exchange could not be archived went back.
+    expect(counts.done).toBe(handled.length);
+    expect(counts.queued + counts.inFlight).toBeGreaterThan(0);
+    expect(handled.length).toBe(3);
   });
 });
 
