@@ -54,8 +54,10 @@ describe.each(files)('%s', (file) => {
       const where = `${file}:${block.line} (${block.example})`;
       expect(block.example, where).toMatch(/^examples\/[\w-]+\.mjs$/);
       expect(existsSync(join(ROOT, block.example)), `${where}: no such file`).toBe(true);
-      expect(block.code, `${where}: differs from the file; run node scripts/sync-docs-examples.mjs`).toBe(read(block.example));
-      expect(examplesTest, `${where}: examples/test/examples.test.ts does not run it`).toContain(`'${block.example.slice('examples/'.length)}'`);
+      const stale = `${where}: differs from the file; run node scripts/sync-docs-examples.mjs`;
+      expect(block.code, stale).toBe(read(block.example));
+      const name = `'${block.example.slice('examples/'.length)}'`;
+      expect(examplesTest, `${where}: examples/test/examples.test.ts does not run it`).toContain(name);
     }
   });
 });
