@@ -1,6 +1,7 @@
 // The in-memory FrontierStore: per-host priority queues, and a heap of hosts ordered by the time
 // each may next be fetched, so a slow or crawl-delayed host never blocks the others.
 
+import { Heap } from '@politely/core/internal';
 import {
   dedupeKeyOf,
   type AddOptions,
@@ -19,7 +20,6 @@ import {
   type ReopenRequest,
   type SettleOptions,
 } from './frontier-store.js';
-import { Heap } from './heap.js';
 import { lastFetchAfterHints, type LastFetch } from './last-fetch.js';
 
 export interface MemoryFrontierStoreOptions {
