@@ -90,6 +90,7 @@ const byAt = (a: { readonly at: number }, b: { readonly at: number }): boolean =
 const byPriorityThenSequence = (a: QueuedEntry, b: QueuedEntry): boolean =>
   a.entry.priority !== b.entry.priority ? a.entry.priority > b.entry.priority : a.sequence < b.sequence;
 
+/** A FrontierStore in this process's memory: what the crawler makes when given no `store`. */
 export function createMemoryFrontierStore(options: MemoryFrontierStoreOptions = {}): FrontierStore {
   return new MemoryFrontierStore(options);
 }
