@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PolitelyError } from '@politely/core';
-import type { FrontierEntry } from '@politely/crawler';
+import type { FrontierEntry } from '@politely/frontier';
 import {
   checkRedisDurability,
   createRedisFrontierStore,

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { RobotsCacheRecord } from '@politely/core';
-import { createMemoryFrontierStore, type ClaimResult, type FrontierLease, type FrontierStore, type LastFetch } from '@politely/crawler';
+import { createMemoryFrontierStore, type ClaimResult, type FrontierLease, type FrontierStore, type LastFetch } from '@politely/frontier';
 import { describeFrontierStoreContract } from '@politely/frontier/testing';
 import { createSqliteFrontierStore, createSqliteRobotsCache, SCHEMA_VERSION, type SqliteFrontierStore } from '../src/index.js';
 import { keyHash } from '../src/key-hash.js';
