@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCrawler, createMemoryFrontierStore, type CrawlerPlugin } from '@politely/crawler';
 import { expectInvalidOption } from '../expect-invalid-option.js';
-import { startServer, type LoggedRequest, type TestServer } from './test-server.js';
+import { startServer, type LoggedRequest, type TestServer } from '../../../../test/support/site-server.js';
 
 const UA = 'HeaderBot/1.0 (+http://example.invalid/bot)';
 const FROM = 'crawler-ops@example.com';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryFrontierStore, type FrontierLease, type FrontierStore } from '@politely/frontier';
 import { createCrawler } from '../../src/crawler.js';
-import { startServer } from '../e2e/test-server.js';
+import { startServer } from '../../../../test/support/site-server.js';
 import { HostHolds, raisedHold, settledReadyAt } from '../../src/politeness/host-clock.js';
 
 describe('settledReadyAt', () => {
