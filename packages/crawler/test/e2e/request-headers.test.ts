@@ -3,7 +3,8 @@
 // top, and the crawler's identity over all of them. Judged by the servers' own logs.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCrawler, createMemoryFrontierStore, type CrawlerPlugin } from '@politely/crawler';
+import { createCrawler, type CrawlerPlugin } from '@politely/crawler';
+import { createMemoryFrontierStore } from '@politely/frontier';
 import { expectInvalidOption } from '../expect-invalid-option.js';
 import { startServer, type LoggedRequest, type TestServer } from '../../../../test/support/site-server.js';
 
