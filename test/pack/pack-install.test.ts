@@ -31,6 +31,7 @@ const EXPECTED_PUBLIC = [
   '@politely/cli',
   '@politely/core',
   '@politely/crawler',
+  '@politely/frontier',
   '@politely/local-web',
   '@politely/sitemap',
   '@politely/store-redis',
@@ -150,10 +151,15 @@ function thirdPartyClosure(publicDirs: readonly string[]): Map<string, string> {
   // Bounded: each installed directory is visited once, and there are finitely many.
   for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
     const { dir, pkg } = next;
+    // An optional peer of ours (vitest, for @politely/frontier/testing) is one npm installs only
+    // when the project asks for it, and this one does not: it is not mirrored.
+    const ours = pkg.name.startsWith('@politely/');
     const wanted: [string, boolean][] = [
       ...Object.keys(pkg.dependencies ?? {}).map((name): [string, boolean] => [name, true]),
       ...Object.keys(pkg.optionalDependencies ?? {}).map((name): [string, boolean] => [name, false]),
-      ...Object.keys(pkg.peerDependencies ?? {}).map((name): [string, boolean] => [name, pkg.peerDependenciesMeta?.[name]?.optional !== true]),
+      ...Object.keys(pkg.peerDependencies ?? {})
+        .filter((name) => !(ours && pkg.peerDependenciesMeta?.[name]?.optional === true))
+        .map((name): [string, boolean] => [name, pkg.peerDependenciesMeta?.[name]?.optional !== true]),
     ];
     for (const [name, required] of wanted) {
       if (name.startsWith('@politely/')) continue; // ours: served from their packed tarballs
@@ -365,7 +371,8 @@ try {
 `;
 
 // (c): each package's main entry, imported by name from the project, where it resolved to, and
-// what it exports; and the subpath export of local-web.
+// what it exports; and the subpath exports of local-web and frontier (the latter only resolved:
+// importing it needs vitest, an optional peer this project does not install).
 const IMPORT_SCRIPT = `
 const names = JSON.parse(process.argv[2]);
 const out = {};
@@ -374,6 +381,7 @@ for (const name of names) {
   out[name] = { url: import.meta.resolve(name), exports: Object.keys(module).sort() };
 }
 out['@politely/local-web/serve'] = { url: import.meta.resolve('@politely/local-web/serve'), exports: [] };
+out['@politely/frontier/testing'] = { url: import.meta.resolve('@politely/frontier/testing'), exports: [] };
 console.log(JSON.stringify(out));
 `;
 
@@ -523,11 +531,14 @@ describe('every public package installs from its packed tarball', () => {
       expect(file, name).toBe(join(nodeModules, ...name.split('/'), 'dist', 'index.js'));
     }
     expect(realpathSync(fileURLToPath(found['@politely/local-web/serve']!.url))).toBe(join(nodeModules, '@politely', 'local-web', 'dist', 'serve.js'));
+    const testingEntry = realpathSync(fileURLToPath(found['@politely/frontier/testing']!.url));
+    expect(testingEntry).toBe(join(nodeModules, '@politely', 'frontier', 'dist', 'testing', 'index.js'));
     const expectExports = (name: string, names: string[]): void => {
       expect(found[name]!.exports, name).toEqual(expect.arrayContaining(names));
     };
     expectExports('@politely/core', ['parseRobotsTxt', 'lintRobotsTxt', 'createRobotsGate', 'PolitelyError']);
     expectExports('@politely/crawler', ['createCrawler', 'createMemoryFrontierStore', 'isFatalCrawlError']);
+    expectExports('@politely/frontier', ['createMemoryFrontierStore', 'dedupeKeyOf', 'lastFetchAfterHints']);
     expectExports('@politely/sitemap', ['sitemaps', 'readSitemap']);
     expectExports('@politely/store-sqlite', ['createSqliteFrontierStore', 'createSqliteRobotsCache']);
     expectExports('@politely/store-redis', ['createRedisFrontierStore', 'createRedisRobotsCache', 'createRedisLink']);
