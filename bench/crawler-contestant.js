@@ -108,7 +108,7 @@ function countRedisCommands(client) {
 }
 
 async function openStore(store) {
-  const { createMemoryFrontierStore } = await import('@politely/crawler');
+  const { createMemoryFrontierStore } = await import('@politely/frontier');
   const defaultHostPolicy = { delayMs: 0, maxInFlight: job.perHostConcurrency };
   if (store.kind === 'memory') {
     // What the crawler makes by default, made here so that its calls can be counted.

@@ -81,7 +81,8 @@ async function runContestant(name, base) {
 }
 
 async function politelySeeder() {
-  const { createCrawler, dedupeKeyOf } = await import('@politely/crawler');
+  const { createCrawler } = await import('@politely/crawler');
+  const { dedupeKeyOf } = await import('@politely/frontier');
   const { sitemaps } = await import('@politely/sitemap');
   return async (base) => {
     const store = createCountingStore(dedupeKeyOf);

@@ -3,7 +3,8 @@
 // and a crawl resumed on that store sends the cookies of the earlier run.
 
 import { expect } from 'vitest';
-import { createCrawler, type FrontierStore } from '@politely/crawler';
+import { createCrawler } from '@politely/crawler';
+import type { FrontierStore } from '@politely/frontier';
 import type { CookieSites } from './cookie-sites.js';
 
 const UA = 'CookieBot/1.0 (+http://example.invalid/bot)';

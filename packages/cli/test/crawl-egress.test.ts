@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCookieSites, type CookieSites } from '../../../test/support/cookie-sites.js';
 import { startLoopbackProxy, type LoopbackProxy } from '../../../test/support/loopback-proxy.js';
-import { startServer, type TestServer } from '../../crawler/test/e2e/test-server.js';
+import { startServer, type TestServer } from '../../../test/support/site-server.js';
 import { runCli } from './run-cli.js';
 
 const UA = 'EgressBot/1.0 (+https://example.invalid/bot)';

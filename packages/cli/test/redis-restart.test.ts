@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startFleet, violations, type LocalWeb } from '@politely/local-web';
-import { redisServerMissing, startOwnRedis, type OwnRedis } from '../../store-redis/test/redis-server.js';
+import { redisServerMissing, startOwnRedis, type OwnRedis } from '../../../test/support/redis-server.js';
 import { startCli, type RunningCli } from './run-cli.js';
 
 const UA = 'PolitelyDemo/0.1 (+https://example.invalid/bot)';

@@ -3,7 +3,7 @@
 // silently kept in database 0.
 
 import { describe, expect, it } from 'vitest';
-import { freePort, redisServerMissing, startOwnRedis } from '../../store-redis/test/redis-server.js';
+import { freePort, redisServerMissing, startOwnRedis } from '../../../test/support/redis-server.js';
 import { runCli, type CliResult } from './run-cli.js';
 
 const UA = 'PolitelyDemo/0.1 (+https://example.invalid/bot)';

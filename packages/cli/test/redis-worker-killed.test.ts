@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redisServerMissing, startOwnRedis, type OwnRedis } from '../../store-redis/test/redis-server.js';
+import { redisServerMissing, startOwnRedis, type OwnRedis } from '../../../test/support/redis-server.js';
 import { startCli, type CliResult, type RunningCli } from './run-cli.js';
 
 const serverMissing = redisServerMissing();

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerResponse } from 'node:http';
-import { startServer, type TestServer } from '../../crawler/test/e2e/test-server.js';
+import { startServer, type TestServer } from '../../../test/support/site-server.js';
 import { jsonLines, runCli } from './run-cli.js';
 
 const UA = 'UsageBot/1.0 (+https://example.invalid/bot)';

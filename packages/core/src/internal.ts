@@ -3,6 +3,7 @@
 
 export { LruMap } from './lru-map.js';
 export type { LruMapOptions } from './lru-map.js';
+export { Heap } from './heap.js';
 export { optionChecks } from './options/option-checks.js';
 export type { OptionChecks } from './options/option-checks.js';
 export { MIN_ROBOTS_TXT_BYTES } from './robots/parse.js';

@@ -10,14 +10,13 @@
 import { setMaxListeners } from 'node:events';
 import PQueue from 'p-queue';
 import { createAddressBook, createAddressPolicy, createRobotsGate, PolitelyError, systemResolver, type RobotsGate } from '@politely/core';
+import { createMemoryFrontierStore, type FrontierStore } from '@politely/frontier';
 import { CrawlerEmitter, type CrawlerEventName, type CrawlerListener } from './events.js';
 import { createCrawlerRobotsFetch } from './fetch/robots-fetch.js';
 import { ownHttpClient } from './fetch/own-http-client.js';
 import { createCrawlCookies, type CrawlCookies } from './cookies/crawl-cookies.js';
 import { createKnownRobotsCheck } from './gate/known-robots.js';
 import { createFrontier, type Frontier } from './frontier/frontier.js';
-import type { FrontierStore } from './frontier/frontier-store.js';
-import { createMemoryFrontierStore } from './frontier/memory-store.js';
 import { createScope } from './frontier/scope.js';
 import { checkRequestData } from './frontier/request-data.js';
 import type { RequestOptions } from './page-context.js';

@@ -1,10 +1,10 @@
 // What the crawler reports. Events observe; they never change what the crawler does.
 
 import type { UsagePurpose, UsageReport } from '@politely/core';
+import type { PageChange } from '@politely/frontier';
 import type { DatasetRecord } from './dataset/record-text.js';
 import type { SkipDetail } from './skip-reasons.js';
 import type { CrawlStats } from './stats.js';
-import type { PageChange } from './frontier/last-fetch.js';
 
 export interface RequestEvent {
   readonly url: string;

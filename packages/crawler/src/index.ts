@@ -30,33 +30,62 @@ export { describeUsageSource, TDMREP_PATH } from './gate/usage-stage.js';
 export type { CrawlStats } from './stats.js';
 export type { CrawlerPlugin, PluginContext, ResourceContext, ResourceProcessor } from './plugin.js';
 export type { FrontierRequest } from './frontier/frontier.js';
-export { dedupeKeyOf } from './frontier/frontier-store.js';
-
-export { createMemoryFrontierStore } from './frontier/memory-store.js';
-export type { MemoryFrontierStoreOptions } from './frontier/memory-store.js';
+// The frontier store contract moved to @politely/frontier; these names stay here, deprecated,
+// so that code importing them from the crawler keeps working.
+export {
+  /** @deprecated Import from '@politely/frontier' instead. */
+  dedupeKeyOf,
+  /** @deprecated Import from '@politely/frontier' instead. */
+  createMemoryFrontierStore,
+  /** @deprecated Import from '@politely/frontier' instead. */
+  lastFetchAfterHints,
+} from '@politely/frontier';
 export type {
+  /** @deprecated Import from '@politely/frontier' instead. */
+  MemoryFrontierStoreOptions,
+  /** @deprecated Import from '@politely/frontier' instead. */
   FrontierStore,
+  /** @deprecated Import from '@politely/frontier' instead. */
   SettleOptions,
+  /** @deprecated Import from '@politely/frontier' instead. */
   CompleteOptions,
+  /** @deprecated Import from '@politely/frontier' instead. */
   FrontierEntry,
+  /** @deprecated Import from '@politely/frontier' instead. */
   FrontierLease,
+  /** @deprecated Import from '@politely/frontier' instead. */
   ClaimRequest,
+  /** @deprecated Import from '@politely/frontier' instead. */
   ClaimResult,
+  /** @deprecated Import from '@politely/frontier' instead. */
   AddOutcome,
+  /** @deprecated Import from '@politely/frontier' instead. */
   AddOptions,
+  /** @deprecated Import from '@politely/frontier' instead. */
   HostPolicy,
+  /** @deprecated Import from '@politely/frontier' instead. */
   FrontierCounts,
+  /** @deprecated Import from '@politely/frontier' instead. */
   HostCounts,
+  /** @deprecated Import from '@politely/frontier' instead. */
   HostTurn,
+  /** @deprecated Import from '@politely/frontier' instead. */
   HostTurnRequest,
+  /** @deprecated Import from '@politely/frontier' instead. */
   ReopenRequest,
-} from './frontier/frontier-store.js';
-export { lastFetchAfterHints } from './frontier/last-fetch.js';
+  /** @deprecated Import from '@politely/frontier' instead. */
+  LastFetch,
+  /** @deprecated Import from '@politely/frontier' instead. */
+  RevisitHints,
+  /** @deprecated Import from '@politely/frontier' instead. */
+  ChangeFrequency,
+  /** @deprecated Import from '@politely/frontier' instead. */
+  PageChange,
+} from '@politely/frontier';
 export { changeFrequencyOf } from './frontier/revisit-schedule.js';
 export { POLITENESS_KEY_MODES } from './politeness/politeness-key.js';
 export type { PolitenessKeyMode } from './politeness/politeness-key.js';
 export type { RevisitCounts, RevisitStats, RenderCounts, RenderStats, RenderRefusal } from './stats.js';
-export type { LastFetch, RevisitHints, ChangeFrequency, PageChange } from './frontier/last-fetch.js';
 export { TRACKING_QUERY_PARAMS } from './frontier/canonical-url.js';
 export type { CanonicalUrlOptions, QueryParamPattern } from './frontier/canonical-url.js';
 export type { TrapDetectionOptions, TrapCalendarOptions } from './frontier/trap-detector.js';

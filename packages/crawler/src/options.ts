@@ -14,8 +14,8 @@ import {
 } from '@politely/core';
 import { checkNetworks, optionChecks, parseProxyUrl } from '@politely/core/internal';
 import { CookieJar } from 'tough-cookie';
+import type { FrontierStore } from '@politely/frontier';
 import type { CanonicalUrlOptions } from './frontier/canonical-url.js';
-import type { FrontierStore } from './frontier/frontier-store.js';
 import { resolveTrapDetection, type ResolvedTrapDetection, type TrapDetectionOptions } from './frontier/trap-detector.js';
 import { DEFAULT_SCOPE, type ScopeOption } from './frontier/scope.js';
 import { checkRequestData } from './frontier/request-data.js';

@@ -2,9 +2,9 @@
 
 import type { CheerioAPI } from 'cheerio';
 import type { UsageReport } from '@politely/core';
+import type { LastFetch, PageChange } from '@politely/frontier';
 import type { PageRobotsDirectives } from './extract/meta-robots.js';
 import type { DatasetRecord } from './dataset/record-text.js';
-import type { LastFetch, PageChange } from './frontier/last-fetch.js';
 
 /** What a request carries for its handler: given when it is enqueued. */
 export interface RequestOptions {

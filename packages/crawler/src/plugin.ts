@@ -3,9 +3,9 @@
 // crawler fetches them, the plugin only reads what came back.
 
 import type { BodyLimit, HttpResponse, RobotsGate } from '@politely/core';
+import type { FrontierEntry } from '@politely/frontier';
 import type { PluginSkipReason, SkipReason } from './skip-reasons.js';
 import type { FrontierRequest } from './frontier/frontier.js';
-import type { FrontierEntry } from './frontier/frontier-store.js';
 
 /** What a plugin may do while the crawl runs. `R`: the skip reasons the plugin declared. */
 export interface PluginContext<R extends PluginSkipReason = PluginSkipReason> {

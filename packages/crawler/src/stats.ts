@@ -1,7 +1,7 @@
 // Counts of what a crawl did, kept as it goes and snapshotted for `done` and `run()`.
 
+import type { PageChange } from '@politely/frontier';
 import type { PluginSkipReason, SkipReason } from './skip-reasons.js';
-import type { PageChange } from './frontier/last-fetch.js';
 
 /** What a recrawl's revisits found (`recrawl`). */
 export interface RevisitCounts {

@@ -3,7 +3,8 @@
 // Nothing is kept once the file is done: memory is bounded by one file, never by the crawl.
 
 import { PolitelyError } from '@politely/core';
-import { changeFrequencyOf, type FrontierRequest, type PluginContext, type RevisitHints } from '@politely/crawler';
+import { changeFrequencyOf, type FrontierRequest, type PluginContext } from '@politely/crawler';
+import type { RevisitHints } from '@politely/frontier';
 import type { SitemapSkipReason } from './skip-reasons.js';
 import { FileTally } from './file-tally.js';
 import type { ResolvedSitemapPluginOptions, SitemapUrlRecord } from './options.js';

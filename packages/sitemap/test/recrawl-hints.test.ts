@@ -3,7 +3,8 @@
 // server's own log, over three crawls of one store.
 
 import { describe, expect, it } from 'vitest';
-import { createCrawler, createMemoryFrontierStore, type FrontierStore } from '@politely/crawler';
+import { createCrawler } from '@politely/crawler';
+import { createMemoryFrontierStore, type FrontierStore } from '@politely/frontier';
 import { sitemaps } from '@politely/sitemap';
 import { UA } from './helpers/crawl.js';
 import { urlset } from './helpers/fixtures.js';

@@ -9,7 +9,7 @@
 // sitemap's hints change (frontier-scripts.ts, applyHints) stand apart, so Lua rewrites them
 // without re-encoding the rest (a cachePolicy, big timestamps) through cjson.
 
-import type { FrontierEntry, LastFetch, RevisitHints } from '@politely/crawler';
+import type { FrontierEntry, LastFetch, RevisitHints } from '@politely/frontier';
 
 export function encodeEntry(entry: FrontierEntry): string {
   const { retries, revisit, ...rest } = entry;

@@ -209,7 +209,7 @@ local function jsonValue(v)
   return cjson.encode(v)
 end
 
--- lastFetchAfterHints (last-fetch.ts) on a stored LastFetch record. Hints are flat (a number, a
+-- lastFetchAfterHints (@politely/frontier) on a stored LastFetch record. Hints are flat (a number, a
 -- string), so the merged ones are written here exactly; the rest of the record is kept as text.
 local function applyHints(key, hintsJson)
   local record = redis.call('HGET', LAST, key)

@@ -31,7 +31,7 @@ import {
   type CompleteOptions,
   type LastFetch,
   type ReopenRequest,
-} from '@politely/crawler';
+} from '@politely/frontier';
 import { openRedis, type OpenedRedis, type RedisConnection, type RedisLinkOptions } from './connection.js';
 import { decodeEntry, encodeEntry, encodeLastFetch } from './entry-codec.js';
 import { CRAWL_GONE, FRONTIER_SCRIPT_KEY_COUNT, FRONTIER_SCRIPTS, type FrontierCommands } from './frontier-scripts.js';

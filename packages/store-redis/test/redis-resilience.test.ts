@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PolitelyError } from '@politely/core';
-import type { FrontierEntry } from '@politely/crawler';
+import type { FrontierEntry } from '@politely/frontier';
 import {
   checkRedisDurability,
   createRedisFrontierStore,
@@ -22,7 +22,7 @@ import {
 import { FRONTIER_SCRIPT_KEY_COUNT, FRONTIER_SCRIPTS } from '../src/frontier-scripts.js';
 import { frontierKeys } from '../src/keys.js';
 import { deleteCrawls, REDIS_URL, redisDownReason, redisSuiteTitle, uniqueCrawlId, warnIfSkipped } from './redis-helpers.js';
-import { freePort, redisServerMissing, startOwnRedis, type OwnRedis } from './redis-server.js';
+import { freePort, redisServerMissing, startOwnRedis, type OwnRedis } from '../../../test/support/redis-server.js';
 import { rejection } from '../../../test/support/rejection.js';
 
 const redisDown = await redisDownReason();

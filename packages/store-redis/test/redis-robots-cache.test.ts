@@ -4,7 +4,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createRobotsGate, type RobotsCacheRecord, type RobotsGate } from '@politely/core';
-import { robotsTxt, startServer, type TestServer } from '../../core/test/gate/http-server.js';
+import { robotsTxt, startServer, type TestServer } from '../../../test/support/robots-server.js';
 import { createRedisRobotsCache, type RedisRobotsCache } from '../src/index.js';
 import { deleteCrawls, REDIS_URL, redisDownReason, redisSuiteTitle, uniqueCrawlId, warnIfSkipped } from './redis-helpers.js';
 

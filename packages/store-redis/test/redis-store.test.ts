@@ -3,8 +3,8 @@
 
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
-import { lastFetchAfterHints, type FrontierEntry, type FrontierStore, type LastFetch } from '@politely/crawler';
-import { describeFrontierStoreContract } from '../../crawler/test/frontier/store-contract.js';
+import { lastFetchAfterHints, type FrontierEntry, type FrontierStore, type LastFetch } from '@politely/frontier';
+import { describeFrontierStoreContract } from '@politely/frontier/testing';
 import { createRedisFrontierStore, deleteRedisCrawl, MAX_QUEUE_PRIORITY, type RedisFrontierStoreOptions } from '../src/index.js';
 import { deleteCrawls, REDIS_URL, redisDownReason, redisSuiteTitle, uniqueCrawlId, warnIfSkipped } from './redis-helpers.js';
 

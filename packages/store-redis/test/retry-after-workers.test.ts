@@ -13,7 +13,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { createCrawler, type CrawlStats } from '@politely/crawler';
-import { startRetryAfterSite, violations, type Site } from '../../crawler/test/e2e/retry-after-site.js';
+import { startRetryAfterSite, violations, type Site } from '../../../test/support/retry-after-site.js';
 import { createRedisFrontierStore, createRedisRobotsCache } from '../src/index.js';
 import { deleteCrawls, REDIS_URL, redisDownReason, redisSuiteTitle, uniqueCrawlId, warnIfSkipped } from './redis-helpers.js';
 

@@ -1,7 +1,7 @@
 // createSqliteFrontierStore's options: documented with their defaults, validated once.
 
 import { PolitelyError } from '@politely/core';
-import type { HostPolicy } from '@politely/crawler';
+import type { HostPolicy } from '@politely/frontier';
 import { resolveCrawlDatabaseOptions, type CrawlDatabaseOptions, type ResolvedCrawlDatabaseOptions } from './open-database.js';
 
 export interface SqliteFrontierStoreOptions extends CrawlDatabaseOptions {

@@ -1,6 +1,6 @@
 // Rows of the crawl file ↔ frontier values: entries, lease ids.
 
-import type { FrontierEntry, LastFetch, RevisitHints } from '@politely/crawler';
+import type { FrontierEntry, LastFetch, RevisitHints } from '@politely/frontier';
 
 export interface HostRow {
   readonly id: number;

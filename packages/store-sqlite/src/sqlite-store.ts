@@ -25,7 +25,7 @@ import {
   type ReopenRequest,
   type RevisitHints,
   lastFetchAfterHints,
-} from '@politely/crawler';
+} from '@politely/frontier';
 import { createCrawlMetadata, type CrawlMetadata } from './crawl-meta.js';
 import { HostQueues, type QueueAppender } from './host-queues.js';
 import { keyHash } from './key-hash.js';

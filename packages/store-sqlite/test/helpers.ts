@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FrontierEntry } from '@politely/crawler';
+import type { FrontierEntry } from '@politely/frontier';
 
 export interface TempDir {
   /** A new file path in the directory (not created). */

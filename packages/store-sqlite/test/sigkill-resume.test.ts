@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { minGapMsByOrigin, startFleet, violations, type LoggedRequest } from '../../local-web/src/index.js';
+import { minGapMsByOrigin, startFleet, violations, type LoggedRequest } from '@politely/local-web';
 import { createSqliteFrontierStore } from '../src/index.js';
 import { assertBuilt, createTempDir } from './helpers.js';
 import { wrongRequestData } from '../../../test/support/labelled-crawl.js';

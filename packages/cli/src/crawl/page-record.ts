@@ -2,7 +2,7 @@
 // both formats, in this order.
 
 import type { UsagePurpose, UsageStatus } from '@politely/core';
-import type { PageChange } from '@politely/crawler';
+import type { PageChange } from '@politely/frontier';
 
 export interface PageRecord {
   /** The URL requested (before redirects). */

@@ -3,7 +3,7 @@
 // workers under `--crawl-id`. The store packages are loaded only when asked for.
 
 import type { RobotsCacheStore } from '@politely/core';
-import type { FrontierStore } from '@politely/crawler';
+import type { FrontierStore } from '@politely/frontier';
 import { CliError } from '../cli-error.js';
 import { escapeControls, quoteInput } from '../input/quote-input.js';
 import type { CrawlReportData } from '../report/report-data.js';

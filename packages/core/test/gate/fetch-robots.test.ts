@@ -1,7 +1,7 @@
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createUndiciRobotsFetch, PolitelyError, type RobotsFetchRequest, type UndiciRobotsFetch } from '@politely/core';
-import { startServer, type TestServer } from './http-server.js';
+import { startServer, type TestServer } from '../../../../test/support/robots-server.js';
 import { rejection } from '../../../../test/support/rejection.js';
 
 const KiB = 1024;

@@ -10,7 +10,17 @@ import {
   type RobotsGate,
   type RobotsGateOptions,
 } from '@politely/core';
-import { createClock, DAY, HOUR, MINUTE, robotsTxt, SECOND, startServer, type TestServer, LOOPBACK } from './http-server.js';
+import {
+  createClock,
+  DAY,
+  HOUR,
+  MINUTE,
+  robotsTxt,
+  SECOND,
+  startServer,
+  type TestServer,
+  LOOPBACK,
+} from '../../../../test/support/robots-server.js';
 import { createJsonStore } from './json-store.js';
 
 const UA = 'TestBot/1.0';

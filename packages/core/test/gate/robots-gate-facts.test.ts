@@ -12,7 +12,16 @@ import {
   type RobotsGate,
   type RobotsGateOptions,
 } from '@politely/core';
-import { createClock, LOOPBACK, MINUTE, robotsTxt, SECOND, startServer, type Handler, type TestServer } from './http-server.js';
+import {
+  createClock,
+  LOOPBACK,
+  MINUTE,
+  robotsTxt,
+  SECOND,
+  startServer,
+  type Handler,
+  type TestServer,
+} from '../../../../test/support/robots-server.js';
 import { createJsonStore } from './json-store.js';
 
 const UA = 'FactBot/1.0';

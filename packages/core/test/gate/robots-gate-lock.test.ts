@@ -4,7 +4,7 @@
 import { performance } from 'node:perf_hooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createRobotsGate, type RobotsCacheRecord, type RobotsCacheStore, type RobotsGate, type RobotsGateOptions } from '@politely/core';
-import { robotsTxt, startServer, type TestServer, LOOPBACK } from './http-server.js';
+import { robotsTxt, startServer, type TestServer, LOOPBACK } from '../../../../test/support/robots-server.js';
 
 const UA = 'TestBot/1.0';
 let a: TestServer;

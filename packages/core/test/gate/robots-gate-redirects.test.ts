@@ -2,7 +2,13 @@
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createRobotsGate, type RobotsFetchEvent, type RobotsGate, type RobotsGateOptions } from '@politely/core';
-import { createClock, type Handler, startServer, type TestServer, LOOPBACK } from './http-server.js';
+import {
+  createClock,
+  type Handler,
+  startServer,
+  type TestServer,
+  LOOPBACK,
+} from '../../../../test/support/robots-server.js';
 
 const UA = 'TestBot/1.0';
 const RULES = 'User-agent: *\nDisallow: /secret\n';

@@ -2,7 +2,7 @@
 // a loopback or private address unless allowNet lets it through.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRobotsGate, PolitelyError, type RobotsFetchEvent } from '@politely/core';
-import { robotsTxt, startServer, type TestServer } from './http-server.js';
+import { robotsTxt, startServer, type TestServer } from '../../../../test/support/robots-server.js';
 
 let server: TestServer;
 beforeAll(async () => {

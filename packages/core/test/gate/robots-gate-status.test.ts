@@ -8,7 +8,16 @@ import {
   type RobotsGate,
   type RobotsGateOptions,
 } from '@politely/core';
-import { createClock, DAY, MINUTE, robotsTxt, SECOND, startServer, type TestServer, LOOPBACK } from './http-server.js';
+import {
+  createClock,
+  DAY,
+  MINUTE,
+  robotsTxt,
+  SECOND,
+  startServer,
+  type TestServer,
+  LOOPBACK,
+} from '../../../../test/support/robots-server.js';
 
 const UA = 'TestBot/1.0';
 let server: TestServer;

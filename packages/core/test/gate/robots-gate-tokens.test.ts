@@ -4,7 +4,7 @@
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createRobotsGate, type RobotsGate } from '@politely/core';
-import { LOOPBACK, robotsTxt, startServer, type TestServer } from './http-server.js';
+import { LOOPBACK, robotsTxt, startServer, type TestServer } from '../../../../test/support/robots-server.js';
 
 const UA = 'TokenBot/1.0';
 const ROBOTS = ['User-agent: TokenBot', 'Allow: /', 'Crawl-delay: 1', '', 'User-agent: TokenBot-Training', 'Disallow: /train/', 'Crawl-delay: 3', ''].join('\n');

@@ -19,7 +19,7 @@
 import { createReadStream } from 'node:fs';
 import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { PolitelyError } from '@politely/core';
-import { Heap } from '../frontier/heap.js';
+import { Heap } from '@politely/core/internal';
 
 export interface SortLinesOptions {
   /** Bytes of lines held in memory at once while runs are made. @default 64 MiB */

@@ -1,7 +1,7 @@
 // A crawl's cookies, when on: the session its requests use, and the jar kept in the store.
 
 import type { CookieJar } from 'tough-cookie';
-import type { FrontierStore } from '../frontier/frontier-store.js';
+import type { FrontierStore } from '@politely/frontier';
 import { createCookieSession, type CookieSession } from './cookie-session.js';
 import { createJarPersistence } from './jar-persistence.js';
 

@@ -4,7 +4,7 @@
 // ends. A store without metadata (the memory store) keeps nothing: the jar lives for one run.
 
 import { Cookie, type CookieJar } from 'tough-cookie';
-import type { FrontierStore } from '../frontier/frontier-store.js';
+import type { FrontierStore } from '@politely/frontier';
 
 /** The store's metadata key of the serialized jar. */
 export const COOKIE_JAR_KEY = 'politely:cookie-jar';

@@ -3,8 +3,8 @@
 // failure to retry (held by backoff and Retry-After), a failure for good, a skip.
 
 import { PolitelyError, type HttpClient, type HttpResponse, type RobotsCheck } from '@politely/core';
+import type { FrontierEntry } from '@politely/frontier';
 import type { CrawlerEmitter } from '../events.js';
-import type { FrontierEntry } from '../frontier/frontier-store.js';
 import type { ClockChange, UrlOutcome } from '../outcome.js';
 import { skipped } from '../outcome.js';
 import { retryAfterMs } from '../politeness/delay.js';

@@ -5,8 +5,8 @@
 
 import { createHash } from 'node:crypto';
 import CachePolicy from 'http-cache-semantics';
+import type { LastFetch, PageChange } from '@politely/frontier';
 import type { KeptValidators } from '../frontier/revisit-schedule.js';
-import type { LastFetch, PageChange } from '../frontier/last-fetch.js';
 
 /** The response headers a caching policy needs: the rest would only fill the store. */
 const CACHING_HEADERS = ['cache-control', 'expires', 'date', 'age', 'last-modified', 'etag', 'pragma', 'vary'] as const;

@@ -4,9 +4,9 @@
 // data, and the request's own headers while the hop stays on the origin they were given for (a
 // header such as Authorization must not reach another site: the Fetch standard drops it too).
 
+import type { FrontierEntry } from '@politely/frontier';
 import type { SkipDetail } from '../skip-reasons.js';
 import type { Frontier } from './frontier.js';
-import type { FrontierEntry } from './frontier-store.js';
 
 /** A hop that cannot be followed: the URL to report, why, and the page it was found on. */
 export interface UnfollowedRedirect {

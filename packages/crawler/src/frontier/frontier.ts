@@ -1,9 +1,8 @@
 // frontier.add: normalise → scope → depth → dedupe (in the store). Every refusal is a skip
 // with a reason, reported through `onSkip`, never an exception.
 
-import type { RevisitHints } from './last-fetch.js';
+import type { RevisitHints, AddOptions, AddOutcome, FrontierEntry, FrontierStore } from '@politely/frontier';
 import { canonicalizeUrl, resolveCanonicalUrlOptions, type CanonicalUrlFailureReason, type CanonicalUrlOptions } from './canonical-url.js';
-import type { AddOptions, AddOutcome, FrontierEntry, FrontierStore } from './frontier-store.js';
 import type { ScopePredicate } from './scope.js';
 import { detectTrap, type ResolvedTrapDetection } from './trap-detector.js';
 import type { SkipDetail, SkipReason } from '../skip-reasons.js';

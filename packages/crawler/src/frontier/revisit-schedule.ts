@@ -3,7 +3,7 @@
 // stays the same and shrinks when it changes (the idea of Nutch's AdaptiveFetchSchedule); a
 // sitemap's `changefreq` caps it and its `lastmod` says whether the page changed since. Pure.
 
-import type { ChangeFrequency, LastFetch, PageChange, RevisitHints } from './last-fetch.js';
+import type { ChangeFrequency, LastFetch, PageChange, RevisitHints } from '@politely/frontier';
 
 export interface RevisitBounds {
   /** The shortest interval (`revisitMinMs`). */

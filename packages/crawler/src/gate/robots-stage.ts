@@ -4,8 +4,8 @@
 // attempt, and its URLs are skipped once its retries, `maxRobotsRetries`, have failed too).
 
 import type { RobotsCheck, RobotsGate, RobotsRule } from '@politely/core';
+import type { FrontierEntry } from '@politely/frontier';
 import type { SkipDetail } from '../skip-reasons.js';
-import type { FrontierEntry } from '../frontier/frontier-store.js';
 import { released, skipped, type UrlOutcome } from '../outcome.js';
 import { clockAfterRobotsFailure } from '../politeness/pace.js';
 

@@ -31,9 +31,9 @@ import {
   type UsageReport,
 } from '@politely/core';
 import { LruMap } from '@politely/core/internal';
+import type { FrontierEntry } from '@politely/frontier';
 import type { CrawlerEmitter } from '../events.js';
 import { outgoingHeaders, type RequestProfile } from '../fetch/request-profile.js';
-import type { FrontierEntry } from '../frontier/frontier-store.js';
 import type { ClockChange } from '../outcome.js';
 import { clockAfterRobots, responseHeadAt } from '../politeness/pace.js';
 import type { SkipDetail } from '../skip-reasons.js';

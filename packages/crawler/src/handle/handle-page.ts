@@ -6,6 +6,7 @@
 // that ends the crawl (isFatalCrawlError) is thrown on.
 
 import { PolitelyError, type HttpResponse, type UsageReport } from '@politely/core';
+import type { FrontierEntry, LastFetch, PageChange } from '@politely/frontier';
 import { createLazyDocument } from '../extract/document.js';
 import { isHtmlContentType } from '../extract/content-type.js';
 import { extractPage, type ExtractedPage } from '../extract/extract-links.js';
@@ -13,7 +14,6 @@ import { linksUnder } from '../extract/select-links.js';
 import { decodeText } from '../fetch/decode-text.js';
 import { isFatalCrawlError } from '../fatal-error.js';
 import type { Frontier } from '../frontier/frontier.js';
-import type { FrontierEntry } from '../frontier/frontier-store.js';
 import { checkRequestData } from '../frontier/request-data.js';
 import type { ResolvedCrawlerOptions } from '../options.js';
 import type { EnqueueLinksOptions, EnqueueOptions, PageContext, PageRequest, RequestOptions } from '../page-context.js';
@@ -22,7 +22,6 @@ import type { Router } from './routes.js';
 import type { Dataset } from '../dataset/dataset.js';
 import type { CrawlerEmitter } from '../events.js';
 import type { UsageKnown, UsageStage } from '../gate/usage-stage.js';
-import type { LastFetch, PageChange } from '../frontier/last-fetch.js';
 
 export interface HandlePageSettings {
   readonly options: Pick<ResolvedCrawlerOptions, 'productToken' | 'honorNofollow' | 'maxLinksPerPage' | 'followLinks' | 'followUnchangedLinks'>;

@@ -3,8 +3,8 @@
 // the crawl is thrown on.
 
 import { PolitelyError, type HttpResponse } from '@politely/core';
+import type { FrontierEntry } from '@politely/frontier';
 import { isFatalCrawlError } from '../fatal-error.js';
-import type { FrontierEntry } from '../frontier/frontier-store.js';
 import type { CrawlReporter } from '../reporter.js';
 import type { PluginContext, ResourceProcessor } from '../plugin.js';
 

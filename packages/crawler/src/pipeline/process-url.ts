@@ -3,13 +3,13 @@
 // one place (`process`), from that value alone.
 
 import { createAddressPolicy, PolitelyError, type HttpClient, type HttpResponse, type RobotsGate, type UsagePurpose, type UsageReport } from '@politely/core';
+import type { FrontierEntry, FrontierLease, FrontierStore } from '@politely/frontier';
 import type { SkipDetail } from '../skip-reasons.js';
 import type { Dataset } from '../dataset/dataset.js';
 import type { CrawlerEmitter } from '../events.js';
 import { fetchStage, type FetchStageSettings } from '../fetch/fetch-stage.js';
 import { followRedirect } from '../frontier/follow-redirect.js';
 import type { Frontier } from '../frontier/frontier.js';
-import type { FrontierEntry, FrontierLease, FrontierStore } from '../frontier/frontier-store.js';
 import { robotsSkip, robotsStage, type RobotsStageSettings } from '../gate/robots-stage.js';
 import { UsageStage, type UsageKnown } from '../gate/usage-stage.js';
 import { handlePage, type HandlePageSettings } from '../handle/handle-page.js';

@@ -3,11 +3,11 @@
 // `clock.readyAt` paces the host after this request; `clock.handBackTo` hands the claim's clock
 // back when no request was made; `clock.notBefore` holds it (a Retry-After, a backoff). The store keeps each host's latest hold
 // and never sets its clock before it, whoever settles next: another request of this process, or
-// of another worker sharing the store (frontier-store.ts, SettleOptions). So a pace never undoes
+// of another worker sharing the store (@politely/frontier, SettleOptions). So a pace never undoes
 // a hold, here or elsewhere. This process's own record of holds (politeness/host-clock.ts) adds
 // what the store cannot know yet: a hold met by a request whose handler still runs.
 
-import type { AddOptions, AddOutcome, FrontierLease, FrontierStore, SettleOptions } from '../frontier/frontier-store.js';
+import type { AddOptions, AddOutcome, FrontierLease, FrontierStore, SettleOptions } from '@politely/frontier';
 import { HostHolds } from '../politeness/host-clock.js';
 import { postponed } from '../frontier/revisit-schedule.js';
 import { settlementOf, type ClockChange, type UrlOutcome } from '../outcome.js';

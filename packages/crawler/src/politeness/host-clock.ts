@@ -13,7 +13,7 @@
 // that settles after a sibling's 503 `Retry-After: 2` would otherwise let the next request, even
 // the refused URL's retry, go at once).
 //
-// The store is where that rule lives (`SettleOptions.hostNotBefore` in frontier-store.ts): it
+// The store is where that rule lives (`SettleOptions.hostNotBefore` of @politely/frontier): it
 // keeps per host the latest hold it is told, and never sets the clock before it, whichever
 // worker's settle asks. That is the only place every worker of a shared store (Redis, a shared
 // SQLite file) meets.

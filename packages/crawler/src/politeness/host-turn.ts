@@ -4,7 +4,7 @@
 // the answer: a sub-request is a request to that server like any other.
 
 import { PolitelyError } from '@politely/core';
-import type { FrontierStore } from '../frontier/frontier-store.js';
+import type { FrontierStore } from '@politely/frontier';
 
 export interface HostTurnSettings {
   readonly store: FrontierStore;

@@ -3,7 +3,7 @@
 // still stand in the way is known only after the claim.
 
 import type { RobotsCheck } from '@politely/core';
-import type { FrontierEntry, FrontierStore } from '../frontier/frontier-store.js';
+import type { FrontierEntry, FrontierStore } from '@politely/frontier';
 import type { ClockChange, ReleaseReason } from '../outcome.js';
 import type { HostPoliteness } from './host-politeness.js';
 import { clockAfterRobots } from './pace.js';

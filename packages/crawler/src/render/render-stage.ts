@@ -4,8 +4,8 @@
 // rendered DOM, and the live page while the handler runs.
 
 import { PolitelyError, type HttpResponse } from '@politely/core';
+import type { FrontierEntry } from '@politely/frontier';
 import { isHtmlContentType } from '../extract/content-type.js';
-import type { FrontierEntry } from '../frontier/frontier-store.js';
 import type { ClockChange, UrlOutcome } from '../outcome.js';
 import { skipped } from '../outcome.js';
 import type { StatsRecorder } from '../stats.js';

@@ -7,10 +7,10 @@
 
 import { isIP } from 'node:net';
 import type { AddressPolicy, HttpClient, RobotsCheck, RobotsGate } from '@politely/core';
+import type { FrontierEntry, FrontierStore } from '@politely/frontier';
 import type { CookieSession } from '../cookies/cookie-session.js';
 import type { CrawlerEmitter } from '../events.js';
 import { fetchPage, type PageFetchOutcome } from '../fetch/fetch-page.js';
-import type { FrontierEntry, FrontierStore } from '../frontier/frontier-store.js';
 import type { KnownRobotsCheck } from '../gate/known-robots.js';
 import { robotsSkip } from '../gate/robots-stage.js';
 import { HostTurns, type HeldTurn } from '../politeness/host-turn.js';

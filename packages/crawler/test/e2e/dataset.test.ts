@@ -6,10 +6,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PolitelyError } from '@politely/core';
-import { createCrawler, createMemoryFrontierStore, type CrawlerOptions, type FrontierStore, type OutputOptions, type RecordEvent } from '@politely/crawler';
+import { createCrawler, type CrawlerOptions, type OutputOptions, type RecordEvent } from '@politely/crawler';
+import { createMemoryFrontierStore, type FrontierStore } from '@politely/frontier';
 import { parseCsvRecord } from '../../src/dataset/record-text.js';
 import { expectInvalidOption } from '../expect-invalid-option.js';
-import { startServer, type TestServer } from './test-server.js';
+import { startServer, type TestServer } from '../../../../test/support/site-server.js';
 
 // 12 pages: /p/N links to /p/N+1 and /p/N+2.
 const PAGES = 12;

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PolitelyError } from '@politely/core';
-import { createCrawler, createMemoryFrontierStore, isFatalCrawlError, type FrontierStore } from '@politely/crawler';
-import { startServer, type TestServer } from './test-server.js';
+import { createCrawler, isFatalCrawlError } from '@politely/crawler';
+import { createMemoryFrontierStore, type FrontierStore } from '@politely/frontier';
+import { startServer, type TestServer } from '../../../../test/support/site-server.js';
 
 // 40 pages, each linking to the next five: a crawl with many URLs queued at any moment.
 const PAGES = 40;

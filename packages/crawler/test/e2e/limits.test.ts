@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCrawler, type CrawlerOptions, type CrawlStats, type SkipEvent } from '@politely/crawler';
 import { resolveCrawlerOptions } from '../../src/options.js';
-import { startServer, type Handler, type TestServer } from './test-server.js';
+import { startServer, type Handler, type TestServer } from '../../../../test/support/site-server.js';
 
 const USER_AGENT = 'LimitBot/1.0 (+http://example.invalid/bot)';
 const html = (body: string): string => `<!doctype html><html><body>${body}</body></html>`;

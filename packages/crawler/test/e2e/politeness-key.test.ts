@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { HostResolver } from '@politely/core';
 import { createCrawler, type CrawlerOptions, type CrawlStats, type RequestEvent, type SkipEvent } from '@politely/crawler';
 import { expectInvalidOption } from '../expect-invalid-option.js';
-import { startServer, type LoggedRequest, type TestServer } from './test-server.js';
+import { startServer, type LoggedRequest, type TestServer } from '../../../../test/support/site-server.js';
 
 const UA = 'KeyBot/1.0 (+https://example.com/bot)';
 const servers: TestServer[] = [];

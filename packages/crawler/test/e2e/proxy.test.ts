@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCrawler, type SkipEvent } from '@politely/crawler';
 import { startLoopbackProxy, type LoopbackProxy } from '../../../../test/support/loopback-proxy.js';
 import { expectInvalidOption } from '../expect-invalid-option.js';
-import { startServer, type TestServer } from './test-server.js';
+import { startServer, type TestServer } from '../../../../test/support/site-server.js';
 
 const UA = 'ProxyBot/1.0 (+http://example.invalid/bot)';
 let proxy: LoopbackProxy;

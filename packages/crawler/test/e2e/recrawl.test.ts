@@ -5,9 +5,23 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createCrawler, createMemoryFrontierStore, type CrawlerOptions, type CrawlStats, type FrontierStore, type PageContext, type RevisitEvent, type SkipEvent } from '@politely/crawler';
+import {
+  createCrawler,
+  type CrawlerOptions,
+  type CrawlStats,
+  type PageContext,
+  type RevisitEvent,
+  type SkipEvent,
+} from '@politely/crawler';
+import { createMemoryFrontierStore, type FrontierStore } from '@politely/frontier';
 import { expectInvalidOption } from '../expect-invalid-option.js';
-import { smallestGapMs, startServer, type Handler, type LoggedRequest, type TestServer } from './test-server.js';
+import {
+  smallestGapMs,
+  startServer,
+  type Handler,
+  type LoggedRequest,
+  type TestServer,
+} from '../../../../test/support/site-server.js';
 
 const UA = 'RecrawlBot/1.0 (+https://example.com/bot)';
 const servers: TestServer[] = [];

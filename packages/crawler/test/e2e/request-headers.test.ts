@@ -3,9 +3,10 @@
 // top, and the crawler's identity over all of them. Judged by the servers' own logs.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCrawler, createMemoryFrontierStore, type CrawlerPlugin } from '@politely/crawler';
+import { createCrawler, type CrawlerPlugin } from '@politely/crawler';
+import { createMemoryFrontierStore } from '@politely/frontier';
 import { expectInvalidOption } from '../expect-invalid-option.js';
-import { startServer, type LoggedRequest, type TestServer } from './test-server.js';
+import { startServer, type LoggedRequest, type TestServer } from '../../../../test/support/site-server.js';
 
 const UA = 'HeaderBot/1.0 (+http://example.invalid/bot)';
 const FROM = 'crawler-ops@example.com';

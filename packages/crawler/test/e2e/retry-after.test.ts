@@ -1,8 +1,8 @@
 // Retry-After at any per-host concurrency, judged by the server's own log (server clock); the
-// site and how it is judged: retry-after-site.ts.
+// site and how it is judged: test/support/retry-after-site.ts.
 import { describe, expect, it } from 'vitest';
 import { createCrawler } from '@politely/crawler';
-import { startRetryAfterSite as startSite, violations, type Site } from './retry-after-site.js';
+import { startRetryAfterSite as startSite, violations, type Site } from '../../../../test/support/retry-after-site.js';
 
 const UA = 'TestBot/1.0 (+http://example.invalid/bot)';
 

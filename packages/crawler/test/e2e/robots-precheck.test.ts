@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryRobotsCache, type RobotsCacheStore } from '@politely/core';
 import { createCrawler, type SkipEvent } from '@politely/crawler';
-import { startServer, type TestServer } from './test-server.js';
+import { startServer, type TestServer } from '../../../../test/support/site-server.js';
 
 const LINKS = 2000;
 let server: TestServer;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCrawler, type SkipEvent } from '@politely/crawler';
-import { startServer, type TestServer } from './test-server.js';
+import { startServer, type TestServer } from '../../../../test/support/site-server.js';
 
 const UA = 'TestBot/1.0 (+http://example.invalid/bot)';
 const servers: TestServer[] = [];

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { UsagePurpose } from '@politely/core';
 import { createCrawler, type CrawlerOptions, type PageContext, type SkipEvent, type UsageEvent } from '@politely/crawler';
 import { expectInvalidOption } from '../expect-invalid-option.js';
-import { smallestGapMs, startServer, type Handler, type TestServer } from './test-server.js';
+import { smallestGapMs, startServer, type Handler, type TestServer } from '../../../../test/support/site-server.js';
 
 const UA = 'UsageBot/1.0 (+https://example.com/bot)';
 const TDMREP = '/.well-known/tdmrep.json';

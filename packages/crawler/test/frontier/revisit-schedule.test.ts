@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { lastFetchAfterHints, type LastFetch } from '@politely/frontier';
 import { conditionalHeaders, revalidate, scheduleFactsOf, type Revalidation } from '../../src/fetch/revalidation.js';
-import type { LastFetch } from '../../src/frontier/last-fetch.js';
-import { lastFetchAfterHints } from '../../src/frontier/last-fetch.js';
 import { changeFrequencyOf, nextIntervalMs, nextLastFetch, postponed } from '../../src/frontier/revisit-schedule.js';
 
 const URL_A = 'http://127.0.0.1:9/a';

@@ -4,9 +4,9 @@
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpClient, createRobotsGate, type HttpClient, type RobotsCheck, type RobotsGate } from '@politely/core';
+import type { FrontierEntry } from '@politely/frontier';
 import { CrawlerEmitter, type RequestEvent, type ResponseEvent } from '../../src/events.js';
 import { fetchStage, type FetchedResponse, type FetchStageSettings } from '../../src/fetch/fetch-stage.js';
-import type { FrontierEntry } from '../../src/frontier/frontier-store.js';
 import type { UrlOutcome } from '../../src/outcome.js';
 import type { ResourceProcessor } from '../../src/plugin.js';
 import { HostPoliteness } from '../../src/politeness/host-politeness.js';

@@ -3,14 +3,13 @@
 // chain; a hop too many or a bad Location is a skip to report.
 
 import { beforeEach, describe, expect, it } from 'vitest';
+import { createMemoryFrontierStore, type FrontierEntry, type FrontierStore } from '@politely/frontier';
 import { createPolitenessKeys } from '../../src/politeness/politeness-key.js';
 
 const hostKeys = createPolitenessKeys('host', undefined);
 import type { SkipDetail } from '../../src/skip-reasons.js';
 import { followRedirect } from '../../src/frontier/follow-redirect.js';
 import { createFrontier, type Frontier } from '../../src/frontier/frontier.js';
-import type { FrontierEntry, FrontierStore } from '../../src/frontier/frontier-store.js';
-import { createMemoryFrontierStore } from '../../src/frontier/memory-store.js';
 import { createScope } from '../../src/frontier/scope.js';
 import { entryFor } from './pipeline-helpers.js';
 

@@ -3,8 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { PolitelyError } from '@politely/core';
-import { createMemoryFrontierStore } from '../../src/frontier/memory-store.js';
-import type { FrontierLease, FrontierStore } from '../../src/frontier/frontier-store.js';
+import { createMemoryFrontierStore, type FrontierLease, type FrontierStore } from '@politely/frontier';
 import { done, type UrlOutcome } from '../../src/outcome.js';
 import { LeaseSettler } from '../../src/pipeline/settle.js';
 import {

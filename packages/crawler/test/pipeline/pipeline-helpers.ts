@@ -4,7 +4,7 @@
 
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
-import type { FrontierEntry, FrontierLease, FrontierStore } from '../../src/frontier/frontier-store.js';
+import type { FrontierEntry, FrontierLease, FrontierStore } from '@politely/frontier';
 
 export const UA = 'PipeBot/1.0 (+http://example.invalid/bot)';
 /** What the SSRF guard must let through for these servers. */

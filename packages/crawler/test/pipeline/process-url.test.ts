@@ -5,6 +5,7 @@
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpClient, createRobotsGate, PolitelyError, type HttpClient, type RobotsGate } from '@politely/core';
+import { createMemoryFrontierStore, type FrontierLease, type FrontierStore } from '@politely/frontier';
 import { createPolitenessKeys } from '../../src/politeness/politeness-key.js';
 
 const hostKeys = createPolitenessKeys('host', undefined);
@@ -12,8 +13,6 @@ import { Dataset } from '../../src/dataset/dataset.js';
 import { CrawlerEmitter, type ErrorEvent, type RequestEvent, type SkipEvent } from '../../src/events.js';
 import { createCrawlerRobotsFetch } from '../../src/fetch/robots-fetch.js';
 import { createFrontier, type Frontier } from '../../src/frontier/frontier.js';
-import type { FrontierLease, FrontierStore } from '../../src/frontier/frontier-store.js';
-import { createMemoryFrontierStore } from '../../src/frontier/memory-store.js';
 import { createScope } from '../../src/frontier/scope.js';
 import type { PluginResourceKind } from '../../src/handle/run-processor.js';
 import { resolveCrawlerOptions, type CrawlerOptions } from '../../src/options.js';

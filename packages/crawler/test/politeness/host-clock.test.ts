@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { createMemoryFrontierStore, type FrontierLease, type FrontierStore } from '@politely/frontier';
 import { createCrawler } from '../../src/crawler.js';
-import { startServer } from '../e2e/test-server.js';
+import { startServer } from '../../../../test/support/site-server.js';
 import { HostHolds, raisedHold, settledReadyAt } from '../../src/politeness/host-clock.js';
-import { createMemoryFrontierStore } from '../../src/frontier/memory-store.js';
-import type { FrontierLease, FrontierStore } from '../../src/frontier/frontier-store.js';
 
 describe('settledReadyAt', () => {
   it('keeps the proposed time when no hold is in force', () => {

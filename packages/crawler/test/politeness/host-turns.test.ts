@@ -3,7 +3,7 @@
 // while a turn's request is out), and a store without turns refused at once.
 
 import { describe, expect, it } from 'vitest';
-import { createMemoryFrontierStore } from '../../src/frontier/memory-store.js';
+import { createMemoryFrontierStore } from '@politely/frontier';
 import { HostTurns } from '../../src/politeness/host-turn.js';
 
 const settings = (paceOf: (hostKey: string) => number | undefined = () => undefined) => ({

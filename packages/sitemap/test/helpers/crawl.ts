@@ -1,6 +1,14 @@
 // Runs a real crawler with the sitemaps plugin and keeps everything it reported.
 
-import { createCrawler, createMemoryFrontierStore, type CrawlerOptions, type CrawlStats, type ErrorEvent, type FrontierEntry, type FrontierStore, type RequestEvent, type SkipEvent } from '@politely/crawler';
+import {
+  createCrawler,
+  type CrawlerOptions,
+  type CrawlStats,
+  type ErrorEvent,
+  type RequestEvent,
+  type SkipEvent,
+} from '@politely/crawler';
+import { createMemoryFrontierStore, type FrontierEntry, type FrontierStore } from '@politely/frontier';
 import { sitemaps, type SitemapPluginOptions, type SitemapUrlRecord } from '@politely/sitemap';
 
 export const UA = 'SitemapTestBot/1.0 (+http://example.invalid/bot)';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createMemoryFrontierStore } from '../../src/frontier/memory-store.js';
-import { describeFrontierStoreContract } from './store-contract.js';
+import { createMemoryFrontierStore } from '@politely/frontier';
+import { describeFrontierStoreContract } from '@politely/frontier/testing';
 
 describeFrontierStoreContract('memory', async (options) => createMemoryFrontierStore(options));
 

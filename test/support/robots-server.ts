@@ -1,4 +1,5 @@
-// A real HTTP server on 127.0.0.1 (port 0) whose behaviour each test sets, counting requests.
+// A real HTTP server on 127.0.0.1 (port 0) whose behaviour each test sets, counting requests: the
+// robots gate's tests (core) and the Redis robots cache's (store-redis) serve robots.txt from it.
 
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,8 +1,13 @@
-// The FrontierStore contract, run against every store (memory, SQLite, Redis).
+// The FrontierStore contract, run against every store (memory, SQLite, Redis) and any store a
+// user writes: what a store must do for the crawler to be polite with it.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { FrontierEntry, FrontierLease, FrontierStore, HostPolicy, HostTurn } from '../../src/frontier/frontier-store.js';
-import type { LastFetch } from '../../src/frontier/last-fetch.js';
+import type { FrontierEntry, FrontierLease, FrontierStore, HostPolicy, HostTurn } from '../frontier-store.js';
+import type { LastFetch } from '../last-fetch.js';
 
+/**
+ * Opens a new, empty store with the given default host policy. Called before every case; the
+ * suite closes the store after it.
+ */
 export type StoreFactory = (options: { defaultHostPolicy: Partial<HostPolicy> }) => Promise<FrontierStore>;
 
 /**
@@ -33,6 +38,23 @@ const entry = (url: string, extra: Partial<FrontierEntry> = {}): FrontierEntry =
   ...extra,
 });
 
+/**
+ * Declares a vitest `describe` block, `FrontierStore contract: <name>`, whose cases check that a
+ * store keeps the contract the crawler relies on: dedupe, per-host bounds, priority order, host
+ * clocks and holds, leases and their expiry, revisits (`reopenDue`, `LastFetch`) and host turns
+ * (the cases expect the optional `takeHostTurn`). Call it at the top level of a test file.
+ *
+ * @param name Names the store in the suite's title.
+ * @param factory Opens a new, empty store for each case.
+ * @param reopen For a durable store: closes the store and opens the same crawl again. Given, the
+ *   cases that check what survives a restart run too; omitted, they are left out.
+ *
+ * @example
+ * ```ts
+ * import { describeFrontierStoreContract } from '@politely/frontier/testing';
+ * describeFrontierStoreContract('my-store', async (options) => createMyStore(options));
+ * ```
+ */
 export function describeFrontierStoreContract(name: string, factory: StoreFactory, reopen?: StoreReopener): void {
   describe(`FrontierStore contract: ${name}`, () => {
     let store: FrontierStore;

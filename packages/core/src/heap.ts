@@ -1,3 +1,6 @@
+// politely's one priority queue: the memory frontier store's host and due-time queues and the
+// archive's k-way merge of sorted runs all use it, so it lives with the shared helpers.
+
 /** A binary min-heap ordered by `before(a, b)` (true when a comes first). */
 export class Heap<T> {
   private readonly items: T[] = [];

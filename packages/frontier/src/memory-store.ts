@@ -1,6 +1,7 @@
 // The in-memory FrontierStore: per-host priority queues, and a heap of hosts ordered by the time
 // each may next be fetched, so a slow or crawl-delayed host never blocks the others.
 
+import { Heap } from '@politely/core/internal';
 import {
   dedupeKeyOf,
   type AddOptions,
@@ -19,7 +20,6 @@ import {
   type ReopenRequest,
   type SettleOptions,
 } from './frontier-store.js';
-import { Heap } from './heap.js';
 import { lastFetchAfterHints, type LastFetch } from './last-fetch.js';
 
 export interface MemoryFrontierStoreOptions {
@@ -90,6 +90,7 @@ const byAt = (a: { readonly at: number }, b: { readonly at: number }): boolean =
 const byPriorityThenSequence = (a: QueuedEntry, b: QueuedEntry): boolean =>
   a.entry.priority !== b.entry.priority ? a.entry.priority > b.entry.priority : a.sequence < b.sequence;
 
+/** A FrontierStore in this process's memory: what the crawler makes when given no `store`. */
 export function createMemoryFrontierStore(options: MemoryFrontierStoreOptions = {}): FrontierStore {
   return new MemoryFrontierStore(options);
 }

@@ -1,4 +1,5 @@
-// A real HTTP server on loopback for end-to-end tests, with a request log kept by the server.
+// A real HTTP server on loopback for end-to-end tests, with a request log kept by the server:
+// the crawler's end-to-end tests and the CLI's serve their sites from it.
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
