@@ -26,7 +26,7 @@ export type {
   UsageEvent,
   RevisitEvent,
 } from './events.js';
-export { describeUsageSource, TDMREP_PATH } from './gate/usage-stage.js';
+export { describeUsageSource, TDMREP_PATH } from './pipeline/stages/usage.js';
 export type { CrawlStats } from './stats.js';
 export type { CrawlerPlugin, PluginContext, ResourceContext, ResourceProcessor } from './plugin.js';
 export type { FrontierRequest } from './frontier/frontier.js';

@@ -10,7 +10,7 @@
 import type { AddOptions, AddOutcome, FrontierLease, FrontierStore, SettleOptions } from '../frontier/frontier-store.js';
 import { HostHolds } from '../politeness/host-clock.js';
 import { postponed } from '../frontier/revisit-schedule.js';
-import { settlementOf, type ClockChange, type UrlOutcome } from '../outcome.js';
+import { settlementOf, type ClockChange, type UrlOutcome } from './outcome.js';
 
 export class LeaseSettler {
   private readonly holds = new HostHolds();

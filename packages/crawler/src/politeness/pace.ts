@@ -7,7 +7,7 @@
 // sent the request (a request that queued in a busy process, or a slow connect, would otherwise
 // shorten the gap the server sees).
 
-import type { ClockChange } from '../outcome.js';
+import type { ClockChange } from '../pipeline/outcome.js';
 
 /**
  * `Date.now()` truncates to whole milliseconds and the server's clock does not: one more

@@ -12,7 +12,7 @@ import type { CrawlerEmitter } from '../events.js';
 import { fetchPage, type PageFetchOutcome } from '../fetch/fetch-page.js';
 import type { FrontierEntry, FrontierStore } from '../frontier/frontier-store.js';
 import type { KnownRobotsCheck } from '../gate/known-robots.js';
-import { robotsSkip } from '../gate/robots-stage.js';
+import { robotsSkip } from '../pipeline/stages/robots.js';
 import { HostTurns, type HeldTurn } from '../politeness/host-turn.js';
 import type { HostPoliteness } from '../politeness/host-politeness.js';
 import { clockAfterResponse, clockAfterRobots, responseHeadAt } from '../politeness/pace.js';

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { PolitelyError } from '@politely/core';
 import { createMemoryFrontierStore } from '../../src/frontier/memory-store.js';
 import type { FrontierStore } from '../../src/frontier/frontier-store.js';
-import { done, handBack, released, settlementOf, skipped, type UrlOutcome } from '../../src/outcome.js';
+import { done, handBack, released, settlementOf, skipped, type UrlOutcome } from '../../src/pipeline/outcome.js';
 import { LeaseSettler } from '../../src/pipeline/settle.js';
 import { claimAt, hostReadyAt } from './pipeline-helpers.js';
 

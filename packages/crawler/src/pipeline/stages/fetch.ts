@@ -3,18 +3,18 @@
 // failure to retry (held by backoff and Retry-After), a failure for good, a skip.
 
 import { PolitelyError, type HttpClient, type HttpResponse, type RobotsCheck } from '@politely/core';
-import type { CrawlerEmitter } from '../events.js';
-import type { FrontierEntry } from '../frontier/frontier-store.js';
+import type { CrawlerEmitter } from '../../events.js';
+import type { FrontierEntry } from '../../frontier/frontier-store.js';
 import type { ClockChange, UrlOutcome } from '../outcome.js';
 import { skipped } from '../outcome.js';
-import { retryAfterMs } from '../politeness/delay.js';
-import type { HostPoliteness } from '../politeness/host-politeness.js';
-import { clockAfterFailure, clockAfterResponse, isRetryableStatus, pacedAfter, responseHeadAt } from '../politeness/pace.js';
-import type { ResourceProcessor } from '../plugin.js';
-import type { StatsRecorder } from '../stats.js';
-import { fetchPage } from './fetch-page.js';
-import type { RequestProfile } from './request-profile.js';
-import { conditionalHeaders } from './revalidation.js';
+import { retryAfterMs } from '../../politeness/delay.js';
+import type { HostPoliteness } from '../../politeness/host-politeness.js';
+import { clockAfterFailure, clockAfterResponse, isRetryableStatus, pacedAfter, responseHeadAt } from '../../politeness/pace.js';
+import type { ResourceProcessor } from '../../plugin.js';
+import type { StatsRecorder } from '../../stats.js';
+import { fetchPage } from '../../fetch/fetch-page.js';
+import type { RequestProfile } from '../../fetch/request-profile.js';
+import { conditionalHeaders } from '../../fetch/revalidation.js';
 
 export interface FetchStageSettings extends RequestProfile {
   readonly client: HttpClient;

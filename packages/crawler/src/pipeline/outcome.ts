@@ -2,10 +2,10 @@
 // URL's turn, and the only thing `settle` (pipeline/settle.ts) acts on. A stage never ends a
 // lease itself: it says what happened, and what that means for the host's clock.
 
-import type { ErrorEvent } from './events.js';
-import type { SkipDetail } from './skip-reasons.js';
-import type { FrontierEntry, FrontierLease } from './frontier/frontier-store.js';
-import type { LastFetch } from './frontier/last-fetch.js';
+import type { ErrorEvent } from '../events.js';
+import type { SkipDetail } from '../skip-reasons.js';
+import type { FrontierEntry, FrontierLease } from '../frontier/frontier-store.js';
+import type { LastFetch } from '../frontier/last-fetch.js';
 
 /**
  * What an outcome asks of the host's clock. Both fields are absolute times (ms since the epoch);

@@ -31,13 +31,13 @@ import {
   type UsageReport,
 } from '@politely/core';
 import { LruMap } from '@politely/core/internal';
-import type { CrawlerEmitter } from '../events.js';
-import { outgoingHeaders, type RequestProfile } from '../fetch/request-profile.js';
-import type { FrontierEntry } from '../frontier/frontier-store.js';
+import type { CrawlerEmitter } from '../../events.js';
+import { outgoingHeaders, type RequestProfile } from '../../fetch/request-profile.js';
+import type { FrontierEntry } from '../../frontier/frontier-store.js';
 import type { ClockChange } from '../outcome.js';
-import { clockAfterRobots, responseHeadAt } from '../politeness/pace.js';
-import type { SkipDetail } from '../skip-reasons.js';
-import type { StatsRecorder } from '../stats.js';
+import { clockAfterRobots, responseHeadAt } from '../../politeness/pace.js';
+import type { SkipDetail } from '../../skip-reasons.js';
+import type { StatsRecorder } from '../../stats.js';
 
 /** The path of the TDMRep file on every origin. */
 export const TDMREP_PATH = '/.well-known/tdmrep.json';

@@ -12,7 +12,7 @@ import { createFrontier, type Frontier } from '../../src/frontier/frontier.js';
 import type { FrontierEntry, FrontierStore } from '../../src/frontier/frontier-store.js';
 import { createMemoryFrontierStore } from '../../src/frontier/memory-store.js';
 import { createScope } from '../../src/frontier/scope.js';
-import { entryFor } from './pipeline-helpers.js';
+import { entryFor } from '../pipeline/pipeline-helpers.js';
 
 const SEED = 'http://site.test/';
 const MAX_REDIRECTS = 5;

@@ -4,13 +4,13 @@
 // rendered DOM, and the live page while the handler runs.
 
 import { PolitelyError, type HttpResponse } from '@politely/core';
-import { isHtmlContentType } from '../extract/content-type.js';
-import type { FrontierEntry } from '../frontier/frontier-store.js';
+import { isHtmlContentType } from '../../extract/content-type.js';
+import type { FrontierEntry } from '../../frontier/frontier-store.js';
 import type { ClockChange, UrlOutcome } from '../outcome.js';
 import { skipped } from '../outcome.js';
-import type { StatsRecorder } from '../stats.js';
-import type { RenderedPage, RenderSession, RenderWaitUntil } from '../page-renderer.js';
-import { settled, type RenderingPage, type SubRequests } from './sub-requests.js';
+import type { StatsRecorder } from '../../stats.js';
+import type { RenderedPage, RenderSession, RenderWaitUntil } from '../../page-renderer.js';
+import { settled, type RenderingPage, type SubRequests } from '../../render/sub-requests.js';
 
 export interface RenderStageSettings {
   readonly session: () => Promise<RenderSession>;

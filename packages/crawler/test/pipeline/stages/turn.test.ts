@@ -4,11 +4,11 @@
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createRobotsGate, type RobotsGate } from '@politely/core';
-import { createMemoryFrontierStore } from '../../src/frontier/memory-store.js';
-import type { FrontierStore } from '../../src/frontier/frontier-store.js';
-import { HostPoliteness } from '../../src/politeness/host-politeness.js';
-import { deniedTurn, paceAfterRobots, type RobotsPaceSettings } from '../../src/politeness/turn.js';
-import { claimAt, entryFor, hostReadyAt, LOOPBACK, startLoopback, UA, type LoopbackServer } from './pipeline-helpers.js';
+import { createMemoryFrontierStore } from '../../../src/frontier/memory-store.js';
+import type { FrontierStore } from '../../../src/frontier/frontier-store.js';
+import { HostPoliteness } from '../../../src/politeness/host-politeness.js';
+import { deniedTurn, paceAfterRobots, type RobotsPaceSettings } from '../../../src/pipeline/stages/turn.js';
+import { claimAt, entryFor, hostReadyAt, LOOPBACK, startLoopback, UA, type LoopbackServer } from '../pipeline-helpers.js';
 
 // Precedence: robots-turn, then page-budget, then lease-expired; undefined when all is clear.
 describe('deniedTurn', () => {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { PolitelyError } from '@politely/core';
 import { createMemoryFrontierStore } from '../../src/frontier/memory-store.js';
 import type { FrontierLease, FrontierStore } from '../../src/frontier/frontier-store.js';
-import { done, type UrlOutcome } from '../../src/outcome.js';
+import { done, type UrlOutcome } from '../../src/pipeline/outcome.js';
 import { LeaseSettler } from '../../src/pipeline/settle.js';
 import {
   clockAfterFailure,
@@ -17,7 +17,7 @@ import {
   pacedAfter,
   responseHeadAt,
 } from '../../src/politeness/pace.js';
-import { claimAt, permutations } from './pipeline-helpers.js';
+import { claimAt, permutations } from '../pipeline/pipeline-helpers.js';
 
 const T0 = 1_700_000_000_000;
 

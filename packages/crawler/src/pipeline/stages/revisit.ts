@@ -3,12 +3,12 @@
 // counts a recrawl is judged by (revisits, 304s, unchanged 200s, changes, bytes saved).
 
 import type { HttpResponse } from '@politely/core';
-import type { CrawlerEmitter } from '../events.js';
-import type { FrontierEntry } from '../frontier/frontier-store.js';
-import type { LastFetch, PageChange } from '../frontier/last-fetch.js';
-import { nextLastFetch, type RevisitBounds } from '../frontier/revisit-schedule.js';
-import type { StatsRecorder } from '../stats.js';
-import { revalidate, scheduleFactsOf, type Revalidation } from './revalidation.js';
+import type { CrawlerEmitter } from '../../events.js';
+import type { FrontierEntry } from '../../frontier/frontier-store.js';
+import type { LastFetch, PageChange } from '../../frontier/last-fetch.js';
+import { nextLastFetch, type RevisitBounds } from '../../frontier/revisit-schedule.js';
+import type { StatsRecorder } from '../../stats.js';
+import { revalidate, scheduleFactsOf, type Revalidation } from '../../fetch/revalidation.js';
 
 export interface RevisitStageSettings {
   readonly bounds: RevisitBounds;

@@ -4,10 +4,10 @@
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createRobotsGate, type RobotsGate, type RobotsGateOptions } from '@politely/core';
-import { robotsSkip, robotsStage, type RobotsStageSettings } from '../../src/gate/robots-stage.js';
-import { released, skipped } from '../../src/outcome.js';
-import { rejection } from '../../../../test/support/rejection.js';
-import { answer, closedPort, entryFor, LOOPBACK, startLoopback, UA, type LoopbackServer } from './pipeline-helpers.js';
+import { robotsSkip, robotsStage, type RobotsStageSettings } from '../../../src/pipeline/stages/robots.js';
+import { released, skipped } from '../../../src/pipeline/outcome.js';
+import { rejection } from '../../../../../test/support/rejection.js';
+import { answer, closedPort, entryFor, LOOPBACK, startLoopback, UA, type LoopbackServer } from '../pipeline-helpers.js';
 
 const ROBOTS = [
   '# politely test', // 1

@@ -3,10 +3,10 @@
 // still stand in the way is known only after the claim.
 
 import type { RobotsCheck } from '@politely/core';
-import type { FrontierEntry, FrontierStore } from '../frontier/frontier-store.js';
+import type { FrontierEntry, FrontierStore } from '../../frontier/frontier-store.js';
 import type { ClockChange, ReleaseReason } from '../outcome.js';
-import type { HostPoliteness } from './host-politeness.js';
-import { clockAfterRobots } from './pace.js';
+import type { HostPoliteness } from '../../politeness/host-politeness.js';
+import { clockAfterRobots } from '../../politeness/pace.js';
 
 export interface RobotsPaceSettings {
   readonly politeness: HostPoliteness;

@@ -6,23 +6,23 @@
 // that ends the crawl (isFatalCrawlError) is thrown on.
 
 import { PolitelyError, type HttpResponse, type UsageReport } from '@politely/core';
-import { createLazyDocument } from '../extract/document.js';
-import { isHtmlContentType } from '../extract/content-type.js';
-import { extractPage, type ExtractedPage } from '../extract/extract-links.js';
-import { linksUnder } from '../extract/select-links.js';
-import { decodeText } from '../fetch/decode-text.js';
-import { isFatalCrawlError } from '../fatal-error.js';
-import type { Frontier } from '../frontier/frontier.js';
-import type { FrontierEntry } from '../frontier/frontier-store.js';
-import { checkRequestData } from '../frontier/request-data.js';
-import type { ResolvedCrawlerOptions } from '../options.js';
-import type { EnqueueLinksOptions, EnqueueOptions, PageContext, PageRequest, RequestOptions } from '../page-context.js';
-import type { CrawlReporter } from '../reporter.js';
-import type { Router } from './routes.js';
-import type { Dataset } from '../dataset/dataset.js';
-import type { CrawlerEmitter } from '../events.js';
-import type { UsageKnown, UsageStage } from '../gate/usage-stage.js';
-import type { LastFetch, PageChange } from '../frontier/last-fetch.js';
+import { createLazyDocument } from '../../extract/document.js';
+import { isHtmlContentType } from '../../extract/content-type.js';
+import { extractPage, type ExtractedPage } from '../../extract/extract-links.js';
+import { linksUnder } from '../../extract/select-links.js';
+import { decodeText } from '../../fetch/decode-text.js';
+import { isFatalCrawlError } from '../../fatal-error.js';
+import type { Frontier } from '../../frontier/frontier.js';
+import type { FrontierEntry } from '../../frontier/frontier-store.js';
+import { checkRequestData } from '../../frontier/request-data.js';
+import type { ResolvedCrawlerOptions } from '../../options.js';
+import type { EnqueueLinksOptions, EnqueueOptions, PageContext, PageRequest, RequestOptions } from '../../page-context.js';
+import type { CrawlReporter } from '../../reporter.js';
+import type { Router } from '../../handle/routes.js';
+import type { Dataset } from '../../dataset/dataset.js';
+import type { CrawlerEmitter } from '../../events.js';
+import type { UsageKnown, UsageStage } from './usage.js';
+import type { LastFetch, PageChange } from '../../frontier/last-fetch.js';
 
 export interface HandlePageSettings {
   readonly options: Pick<ResolvedCrawlerOptions, 'productToken' | 'honorNofollow' | 'maxLinksPerPage' | 'followLinks' | 'followUnchangedLinks'>;

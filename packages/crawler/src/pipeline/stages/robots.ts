@@ -4,10 +4,10 @@
 // attempt, and its URLs are skipped once its retries, `maxRobotsRetries`, have failed too).
 
 import type { RobotsCheck, RobotsGate, RobotsRule } from '@politely/core';
-import type { SkipDetail } from '../skip-reasons.js';
-import type { FrontierEntry } from '../frontier/frontier-store.js';
+import type { SkipDetail } from '../../skip-reasons.js';
+import type { FrontierEntry } from '../../frontier/frontier-store.js';
 import { released, skipped, type UrlOutcome } from '../outcome.js';
-import { clockAfterRobotsFailure } from '../politeness/pace.js';
+import { clockAfterRobotsFailure } from '../../politeness/pace.js';
 
 export interface RobotsStageSettings {
   readonly gate: RobotsGate;

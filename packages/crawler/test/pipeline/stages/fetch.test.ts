@@ -4,14 +4,14 @@
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpClient, createRobotsGate, type HttpClient, type RobotsCheck, type RobotsGate } from '@politely/core';
-import { CrawlerEmitter, type RequestEvent, type ResponseEvent } from '../../src/events.js';
-import { fetchStage, type FetchedResponse, type FetchStageSettings } from '../../src/fetch/fetch-stage.js';
-import type { FrontierEntry } from '../../src/frontier/frontier-store.js';
-import type { UrlOutcome } from '../../src/outcome.js';
-import type { ResourceProcessor } from '../../src/plugin.js';
-import { HostPoliteness } from '../../src/politeness/host-politeness.js';
-import { StatsRecorder } from '../../src/stats.js';
-import { answer, closedPort, entryFor, LOOPBACK, startGarbageServer, startLoopback, UA, uncaughtDuring, type LoopbackServer, type Route } from './pipeline-helpers.js';
+import { CrawlerEmitter, type RequestEvent, type ResponseEvent } from '../../../src/events.js';
+import { fetchStage, type FetchedResponse, type FetchStageSettings } from '../../../src/pipeline/stages/fetch.js';
+import type { FrontierEntry } from '../../../src/frontier/frontier-store.js';
+import type { UrlOutcome } from '../../../src/pipeline/outcome.js';
+import type { ResourceProcessor } from '../../../src/plugin.js';
+import { HostPoliteness } from '../../../src/politeness/host-politeness.js';
+import { StatsRecorder } from '../../../src/stats.js';
+import { answer, closedPort, entryFor, LOOPBACK, startGarbageServer, startLoopback, UA, uncaughtDuring, type LoopbackServer, type Route } from '../pipeline-helpers.js';
 
 const DELAY = 100;
 const BACKOFF_BASE = 500;
