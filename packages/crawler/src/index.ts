@@ -53,8 +53,8 @@ export type {
 } from './frontier/frontier-store.js';
 export { lastFetchAfterHints } from './frontier/last-fetch.js';
 export { changeFrequencyOf } from './frontier/revisit-schedule.js';
-export { POLITENESS_KEY_MODES } from './politeness/politeness-key.js';
-export type { PolitenessKeyMode } from './politeness/politeness-key.js';
+export { POLITENESS_KEY_MODES } from './politeness/index.js';
+export type { PolitenessKeyMode } from './politeness/index.js';
 export type { RevisitCounts, RevisitStats, RenderCounts, RenderStats, RenderRefusal } from './stats.js';
 export type { LastFetch, RevisitHints, ChangeFrequency, PageChange } from './frontier/last-fetch.js';
 export { TRACKING_QUERY_PARAMS } from './frontier/canonical-url.js';
@@ -62,8 +62,8 @@ export type { CanonicalUrlOptions, QueryParamPattern } from './frontier/canonica
 export type { TrapDetectionOptions, TrapCalendarOptions } from './frontier/trap-detector.js';
 export type { ScopeOption, ScopeMode, ScopePatterns, ScopePredicate, ScopePattern } from './frontier/scope.js';
 
-export { hostDelayMs, retryAfterMs, backoffMs, adaptiveDelayMs } from './politeness/delay.js';
-export type { DelayBounds, BackoffOptions, AdaptiveDelayInput } from './politeness/delay.js';
+export { hostDelayMs, retryAfterMs, backoffMs, adaptiveDelayMs } from './politeness/index.js';
+export type { DelayBounds, BackoffOptions, AdaptiveDelayInput } from './politeness/index.js';
 
 export type { PageRobotsDirectives, RobotsDirectiveSource, RobotsDirectiveSourceKind } from './extract/meta-robots.js';
 export { isHtmlContentType } from './extract/content-type.js';

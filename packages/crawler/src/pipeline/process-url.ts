@@ -3,14 +3,14 @@
 // one place (`process`), from that value alone.
 
 import { createAddressPolicy, PolitelyError, type HttpClient, type HttpResponse, type RobotsGate, type UsagePurpose, type UsageReport } from '@politely/core';
-import type { SkipDetail } from '../skip-reasons.js';
+import { robotsSkip, type SkipDetail } from '../skip-reasons.js';
 import type { Dataset } from '../dataset/dataset.js';
 import type { CrawlerEmitter } from '../events.js';
 import { fetchStage, type FetchStageSettings } from './stages/fetch.js';
 import { followRedirect } from '../frontier/follow-redirect.js';
 import type { Frontier } from '../frontier/frontier.js';
 import type { FrontierEntry, FrontierLease, FrontierStore } from '../frontier/frontier-store.js';
-import { robotsSkip, robotsStage, type RobotsStageSettings } from './stages/robots.js';
+import { robotsStage, type RobotsStageSettings } from './stages/robots.js';
 import { UsageStage, type UsageKnown } from './stages/usage.js';
 import { handlePage, type HandlePageSettings } from './stages/handle.js';
 import { reviewFetch, type RevisitStageSettings } from './stages/revisit.js';
@@ -18,19 +18,16 @@ import { tooSoonToRevisit } from '../frontier/revisit-schedule.js';
 import { createRouter } from '../handle/routes.js';
 import { runProcessor, type PluginResourceKind } from '../handle/run-processor.js';
 import type { ResolvedCrawlerOptions } from '../options.js';
-import type { HostPoliteness } from '../politeness/host-politeness.js';
-import { pacedAfter } from '../politeness/pace.js';
+import { pacedAfter, sleepUntil, type ClockChange, type HostPoliteness, type PolitenessKeys } from '../politeness/index.js';
 import { deniedTurn, paceAfterRobots, type RobotsPaceSettings } from './stages/turn.js';
 import type { StatsRecorder } from '../stats.js';
-import { done, handBack, released, skipped, type ClockChange, type UrlOutcome } from './outcome.js';
+import { done, handBack, released, skipped, type UrlOutcome } from './outcome.js';
 import type { CrawlReporter } from '../reporter.js';
 import { LeaseSettler } from './settle.js';
 import type { KnownRobotsCheck } from '../gate/known-robots.js';
-import type { PolitenessKeys } from '../politeness/politeness-key.js';
 import type { RenderSession } from '../page-renderer.js';
 import { isRenderable, renderStage, type RenderStageSettings } from './stages/render.js';
 import { SubRequests } from '../render/sub-requests.js';
-import { sleepUntil } from '../politeness/host-turn.js';
 import type { CookieSession } from '../cookies/cookie-session.js';
 
 export interface ProcessorDeps {

@@ -3,7 +3,7 @@
 // chain; a hop too many or a bad Location is a skip to report.
 
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createPolitenessKeys } from '../../src/politeness/politeness-key.js';
+import { createPolitenessKeys } from '../../src/politeness/index.js';
 
 const hostKeys = createPolitenessKeys('host', undefined);
 import type { SkipDetail } from '../../src/skip-reasons.js';

@@ -5,7 +5,7 @@
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpClient, createRobotsGate, PolitelyError, type HttpClient, type RobotsGate } from '@politely/core';
-import { createPolitenessKeys } from '../../src/politeness/politeness-key.js';
+import { createPolitenessKeys, HostPoliteness } from '../../src/politeness/index.js';
 
 const hostKeys = createPolitenessKeys('host', undefined);
 import { Dataset } from '../../src/dataset/dataset.js';
@@ -20,7 +20,6 @@ import { resolveCrawlerOptions, type CrawlerOptions } from '../../src/options.js
 import { pluginContexts, type CrawlContext } from '../../src/plugin-context.js';
 import { UrlProcessor } from '../../src/pipeline/process-url.js';
 import { CrawlReporter } from '../../src/reporter.js';
-import { HostPoliteness } from '../../src/politeness/host-politeness.js';
 import { StatsRecorder } from '../../src/stats.js';
 import { answer, claimAt, hostReadyAt, LOOPBACK, startLoopback, UA, type LoopbackServer } from './pipeline-helpers.js';
 

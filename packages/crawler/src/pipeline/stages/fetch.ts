@@ -5,11 +5,18 @@
 import { PolitelyError, type HttpClient, type HttpResponse, type RobotsCheck } from '@politely/core';
 import type { CrawlerEmitter } from '../../events.js';
 import type { FrontierEntry } from '../../frontier/frontier-store.js';
-import type { ClockChange, UrlOutcome } from '../outcome.js';
+import type { UrlOutcome } from '../outcome.js';
 import { skipped } from '../outcome.js';
-import { retryAfterMs } from '../../politeness/delay.js';
-import type { HostPoliteness } from '../../politeness/host-politeness.js';
-import { clockAfterFailure, clockAfterResponse, isRetryableStatus, pacedAfter, responseHeadAt } from '../../politeness/pace.js';
+import {
+  clockAfterFailure,
+  clockAfterResponse,
+  isRetryableStatus,
+  pacedAfter,
+  responseHeadAt,
+  retryAfterMs,
+  type ClockChange,
+  type HostPoliteness,
+} from '../../politeness/index.js';
 import type { ResourceProcessor } from '../../plugin.js';
 import type { StatsRecorder } from '../../stats.js';
 import { fetchPage } from '../../fetch/fetch-page.js';

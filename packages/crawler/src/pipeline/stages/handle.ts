@@ -42,7 +42,7 @@ const NO_PAGE_ROBOTS = { noindex: false, nofollow: false, sources: [] } as const
 const NO_USAGE_KNOWN: UsageKnown = { robots: null, tdmrep: null };
 const NO_USER_DATA: Readonly<Record<string, unknown>> = Object.freeze({});
 
-/** What a page's fetch found against its last one (fetch/revisit-stage.ts). */
+/** What a page's fetch found against its last one (revisit.ts). */
 export interface PageRevisit {
   readonly change: PageChange;
   /** The URL's last fetch, when this is a revisit. */

@@ -6,7 +6,8 @@
 import { PolitelyError, type HttpResponse } from '@politely/core';
 import { isHtmlContentType } from '../../extract/content-type.js';
 import type { FrontierEntry } from '../../frontier/frontier-store.js';
-import type { ClockChange, UrlOutcome } from '../outcome.js';
+import type { UrlOutcome } from '../outcome.js';
+import type { ClockChange } from '../../politeness/index.js';
 import { skipped } from '../outcome.js';
 import type { StatsRecorder } from '../../stats.js';
 import type { RenderedPage, RenderSession, RenderWaitUntil } from '../../page-renderer.js';

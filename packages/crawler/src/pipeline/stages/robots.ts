@@ -3,11 +3,11 @@
 // SSRF guard, or robots.txt is unreachable (fail closed: the host waits for the gate's next
 // attempt, and its URLs are skipped once its retries, `maxRobotsRetries`, have failed too).
 
-import type { RobotsCheck, RobotsGate, RobotsRule } from '@politely/core';
+import type { RobotsCheck, RobotsGate } from '@politely/core';
 import type { SkipDetail } from '../../skip-reasons.js';
 import type { FrontierEntry } from '../../frontier/frontier-store.js';
 import { released, skipped, type UrlOutcome } from '../outcome.js';
-import { clockAfterRobotsFailure } from '../../politeness/pace.js';
+import { clockAfterRobotsFailure } from '../../politeness/index.js';
 
 export interface RobotsStageSettings {
   readonly gate: RobotsGate;
@@ -42,11 +42,4 @@ export async function robotsStage(entry: FrontierEntry, settings: RobotsStageSet
   }
   // Nothing but robots.txt goes to this host until it recovers: a hold, like a backoff.
   return released('robots-retry', clockAfterRobotsFailure(check.retryAt ?? Date.now(), check.fetch, settings.delayMsOf(entry.hostKey)));
-}
-
-/** The skip for a URL robots.txt disallows: the deciding rule as data, and as words for people. */
-export function robotsSkip(rule: Pick<RobotsRule, 'line' | 'text'> | undefined, reason: string, token?: string): SkipDetail {
-  if (rule === undefined) return { reason: 'robots', detail: reason };
-  const forToken = token === undefined ? '' : ` (for ${token})`;
-  return { reason: 'robots', detail: `line ${rule.line}: ${rule.text}${forToken}`, rule: { line: rule.line, text: rule.text } };
 }

@@ -4,9 +4,8 @@
 
 import type { RobotsCheck } from '@politely/core';
 import type { FrontierEntry, FrontierStore } from '../../frontier/frontier-store.js';
-import type { ClockChange, ReleaseReason } from '../outcome.js';
-import type { HostPoliteness } from '../../politeness/host-politeness.js';
-import { clockAfterRobots } from '../../politeness/pace.js';
+import type { ReleaseReason } from '../outcome.js';
+import { clockAfterRobots, type ClockChange, type HostPoliteness } from '../../politeness/index.js';
 
 export interface RobotsPaceSettings {
   readonly politeness: HostPoliteness;

@@ -34,8 +34,7 @@ import { LruMap } from '@politely/core/internal';
 import type { CrawlerEmitter } from '../../events.js';
 import { outgoingHeaders, type RequestProfile } from '../../fetch/request-profile.js';
 import type { FrontierEntry } from '../../frontier/frontier-store.js';
-import type { ClockChange } from '../outcome.js';
-import { clockAfterRobots, responseHeadAt } from '../../politeness/pace.js';
+import { clockAfterRobots, responseHeadAt, type ClockChange } from '../../politeness/index.js';
 import type { SkipDetail } from '../../skip-reasons.js';
 import type { StatsRecorder } from '../../stats.js';
 

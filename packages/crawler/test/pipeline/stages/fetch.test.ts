@@ -1,4 +1,4 @@
-// The fetch stage (fetch/fetch-stage.ts) against loopback servers with the real undici client:
+// The fetch stage (pipeline/stages/fetch.ts) against loopback servers with the real undici client:
 // what each answer means for the URL (fetched, retry, failed, skipped) and for the host's clock,
 // judged against the server's own log of when it received and answered.
 
@@ -9,7 +9,7 @@ import { fetchStage, type FetchedResponse, type FetchStageSettings } from '../..
 import type { FrontierEntry } from '../../../src/frontier/frontier-store.js';
 import type { UrlOutcome } from '../../../src/pipeline/outcome.js';
 import type { ResourceProcessor } from '../../../src/plugin.js';
-import { HostPoliteness } from '../../../src/politeness/host-politeness.js';
+import { HostPoliteness } from '../../../src/politeness/index.js';
 import { StatsRecorder } from '../../../src/stats.js';
 import { answer, closedPort, entryFor, LOOPBACK, startGarbageServer, startLoopback, UA, uncaughtDuring, type LoopbackServer, type Route } from '../pipeline-helpers.js';
 

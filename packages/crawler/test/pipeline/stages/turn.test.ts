@@ -1,4 +1,4 @@
-// The politeness stage (politeness/turn.ts): why a claim may not make its request (deniedTurn),
+// The turn stage (pipeline/stages/turn.ts): why a claim may not make its request (deniedTurn),
 // and the host's clock and policy after the robots check (paceAfterRobots) with a real gate,
 // HostPoliteness and memory store.
 
@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createRobotsGate, type RobotsGate } from '@politely/core';
 import { createMemoryFrontierStore } from '../../../src/frontier/memory-store.js';
 import type { FrontierStore } from '../../../src/frontier/frontier-store.js';
-import { HostPoliteness } from '../../../src/politeness/host-politeness.js';
+import { HostPoliteness } from '../../../src/politeness/index.js';
 import { deniedTurn, paceAfterRobots, type RobotsPaceSettings } from '../../../src/pipeline/stages/turn.js';
 import { claimAt, entryFor, hostReadyAt, LOOPBACK, startLoopback, UA, type LoopbackServer } from '../pipeline-helpers.js';
 
