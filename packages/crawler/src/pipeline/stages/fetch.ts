@@ -22,6 +22,8 @@ import type { StatsRecorder } from '../../stats.js';
 import { fetchPage } from '../../fetch/fetch-page.js';
 import type { RequestProfile } from '../../fetch/request-profile.js';
 import { conditionalHeaders } from '../../fetch/revalidation.js';
+import type { ResolvedCrawlerOptions } from '../../options.js';
+import type { CrawlServices } from '../services.js';
 
 export interface FetchStageSettings extends RequestProfile {
   readonly client: HttpClient;
@@ -30,12 +32,34 @@ export interface FetchStageSettings extends RequestProfile {
   readonly maxRetries: number;
   /** The longest backoff or Retry-After the crawler waits. */
   readonly backoffMaxMs: number;
+  /** Redirect hops a URL may take (`maxRedirects`): the walk follows one through the frontier. */
+  readonly maxRedirects: number;
   readonly politeness: HostPoliteness;
   /** The address a request of this key connects to (`politenessKey: 'ip'`), else undefined. */
   readonly connectAddressOf: (hostKey: string) => string | undefined;
   readonly emitter: CrawlerEmitter;
   readonly stats: StatsRecorder;
   readonly signal: AbortSignal;
+}
+
+export function settingsFrom(options: ResolvedCrawlerOptions, services: CrawlServices): FetchStageSettings {
+  return {
+    client: services.client,
+    userAgent: options.userAgent,
+    from: options.from,
+    headers: options.headers,
+    cookies: services.cookies,
+    maxBodyBytes: options.maxBodyBytes,
+    requestTimeoutMs: options.requestTimeoutMs,
+    maxRetries: options.maxRetries,
+    backoffMaxMs: options.backoffMaxMs,
+    maxRedirects: options.maxRedirects,
+    politeness: services.politeness,
+    connectAddressOf: (hostKey) => services.keys.connectAddressOf(hostKey),
+    emitter: services.emitter,
+    stats: services.stats,
+    signal: services.signal,
+  };
 }
 
 /** A response to hand on: the final one, or a redirect to follow through the frontier. */

@@ -1,9 +1,9 @@
-// The extract and handler stages for a fetched page: links, meta robots and canonical from the
-// HTML, the handler its request's label routes it to, with the page (its pushed records committed
-// to the outputs before the stage ends); then the links to follow,
-// admitted by the frontier and handed back to be stored with the page's completion. Reports what
-// it drops (nofollow, links past the cap), a page no route takes, and a handler's error; an error
-// that ends the crawl (isFatalCrawlError) is thrown on.
+// The last stage of a page: extract and handle. Links, meta robots and canonical from the HTML;
+// the page's usage verdict after the fetch; the handler its request's label routes it to, with
+// the page (its pushed records committed to the outputs before the stage ends); then the links
+// to follow, admitted by the frontier and handed back to be stored with the page's completion.
+// Reports what it drops (nofollow, links past the cap, a reserved page), a page no route takes,
+// and a handler's error; an error that ends the crawl (isFatalCrawlError) is thrown on.
 
 import { PolitelyError, type HttpResponse, type UsageReport } from '@politely/core';
 import { createLazyDocument } from '../../extract/document.js';
@@ -15,17 +15,23 @@ import { isFatalCrawlError } from '../../fatal-error.js';
 import type { Frontier } from '../../frontier/frontier.js';
 import type { FrontierEntry } from '../../frontier/frontier-store.js';
 import { checkRequestData } from '../../frontier/request-data.js';
-import type { ResolvedCrawlerOptions } from '../../options.js';
 import type { EnqueueLinksOptions, EnqueueOptions, PageContext, PageRequest, RequestOptions } from '../../page-context.js';
 import type { CrawlReporter } from '../../reporter.js';
-import type { Router } from '../../handle/routes.js';
+import { createRouter, type Router } from '../../handle/routes.js';
 import type { Dataset } from '../../dataset/dataset.js';
 import type { CrawlerEmitter } from '../../events.js';
-import type { UsageKnown, UsageStage } from './usage.js';
+import { usageAfterFetch, type UsageAfter, type UsageKnown, type UsageWants } from './usage.js';
 import type { LastFetch, PageChange } from '../../frontier/last-fetch.js';
+import type { ResolvedCrawlerOptions } from '../../options.js';
+import type { CrawlServices } from '../services.js';
 
 export interface HandlePageSettings {
-  readonly options: Pick<ResolvedCrawlerOptions, 'productToken' | 'honorNofollow' | 'maxLinksPerPage' | 'followLinks' | 'followUnchangedLinks'>;
+  readonly productToken: string;
+  readonly honorNofollow: boolean;
+  readonly maxLinksPerPage: number;
+  readonly followLinks: boolean;
+  /** Follow the links of a page unchanged since its last fetch (they were followed then). */
+  readonly followUnchangedLinks: boolean;
   /** The handler for a request's label (routes.ts). */
   readonly route: Router;
   readonly frontier: Frontier;
@@ -33,9 +39,26 @@ export interface HandlePageSettings {
   readonly signal: AbortSignal;
   /** Where `page.push` writes: the page's records are committed before this stage ends. */
   readonly dataset: Dataset;
-  /** The usage verdict after the fetch (`page.usage`) and the drop of a reserved page. */
-  readonly usage: UsageStage;
+  /** What the usage verdict after the fetch (`page.usage`) is judged for; a reserved page is dropped. */
+  readonly usage: UsageWants;
   readonly emitter: CrawlerEmitter;
+}
+
+export function settingsFrom(options: ResolvedCrawlerOptions, services: CrawlServices): HandlePageSettings {
+  return {
+    productToken: options.productToken,
+    honorNofollow: options.honorNofollow,
+    maxLinksPerPage: options.maxLinksPerPage,
+    followLinks: options.followLinks,
+    followUnchangedLinks: options.followUnchangedLinks,
+    route: createRouter(options.handler, options.handlers),
+    frontier: services.frontier,
+    reporter: services.reporter,
+    signal: services.signal,
+    dataset: services.dataset,
+    usage: { purposes: options.purposes, tokens: options.robotsTokens },
+    emitter: services.emitter,
+  };
 }
 
 const NO_PAGE_ROBOTS = { noindex: false, nofollow: false, sources: [] } as const;
@@ -51,12 +74,41 @@ export interface PageRevisit {
 
 const FIRST_FETCH: PageRevisit = { change: 'new', previous: undefined };
 
+/** One page to handle: its fetched (or rendered) response, and what the stages before learned. */
+export interface PageInput {
+  readonly entry: FrontierEntry;
+  readonly response: HttpResponse;
+  /** Which attempt at the URL this is (1 for the first). */
+  readonly attempt: number;
+  /** What robots.txt and tdmrep.json said of the page's usage before the fetch. @default nothing */
+  readonly known?: UsageKnown | undefined;
+  /** What the fetch found against the URL's last one. @default a first fetch */
+  readonly revisit?: PageRevisit;
+  /** The renderer's live page (`page.browser`), when the page was rendered. */
+  readonly browserPage?: unknown;
+}
+
 /** What the extract and handler stages did with a page. */
 export interface HandledPage {
   /** The page's links the frontier admitted, to store with its completion. */
   readonly links: FrontierEntry[];
   /** Set when the page was kept from handlers and outputs for its usage preferences: why. */
   readonly withheld?: string;
+}
+
+/** The page as read: its text, its DOM on demand, and what extraction found (HTML 2xx only). */
+interface ReadPage {
+  readonly contentType: string | undefined;
+  readonly text: string;
+  readonly document: ReturnType<typeof createLazyDocument>;
+  readonly extracted: ExtractedPage | null;
+  readonly links: readonly string[];
+}
+
+/** The page's usage verdict after the fetch: computed now, or on `page.usage` if read. */
+interface PageUsage {
+  readonly now: UsageAfter | undefined;
+  readonly later: () => UsageAfter;
 }
 
 /**
@@ -69,133 +121,184 @@ export interface HandledPage {
  * reservation is about what the content is used for, not about discovering other pages, which
  * answer for themselves.
  */
-export async function handlePage(
-  entry: FrontierEntry,
-  response: HttpResponse,
-  attempt: number,
-  settings: HandlePageSettings,
-  known: UsageKnown = NO_USAGE_KNOWN,
-  revisit: PageRevisit = FIRST_FETCH,
-  browserPage?: unknown,
-): Promise<HandledPage> {
-  const { options, reporter } = settings;
-  // A page the last fetch kept from handlers, answered 304 or unchanged: kept from them again
-  // (a 304 has no meta tags to judge afresh).
-  const sameAsBefore = revisit.change === 'not-modified' || revisit.change === 'unchanged';
-  if (sameAsBefore && revisit.previous?.withheld !== undefined) {
-    reporter.skip(entry.url, { reason: 'usage-reserved', detail: `${revisit.previous.withheld} (at the last fetch; the page has not changed since)` }, entry.referrer);
-    return { links: [], withheld: revisit.previous.withheld };
-  }
+export async function handlePage(input: PageInput, settings: HandlePageSettings): Promise<HandledPage> {
+  const { entry } = input;
+  const revisit = input.revisit ?? FIRST_FETCH;
+  const withheldBefore = withheldAgain(entry, revisit, settings);
+  if (withheldBefore !== undefined) return { links: [], withheld: withheldBefore };
   // An unchanged page's links were followed when it was last fetched.
-  const followLinks = options.followLinks && (revisit.change !== 'unchanged' || options.followUnchangedLinks);
+  const followLinks = settings.followLinks && (revisit.change !== 'unchanged' || settings.followUnchangedLinks);
+  const read = readPage(entry, input.response, settings);
+  const usage = judgeUsage(input, read, settings);
+  if (usage.now?.skip !== undefined) {
+    // The body is dropped here: no handler, no record, no output.
+    settings.reporter.skip(entry.url, usage.now.skip, entry.referrer);
+    const withheld = usage.now.skip.detail ?? usage.now.skip.reason;
+    return { links: followLinks ? await admitLinks(entry, read.links, settings) : [], withheld };
+  }
+  await runHandler(input, revisit, read, usage, settings);
+  return { links: followLinks ? await admitLinks(entry, read.links, settings) : [] };
+}
+
+/**
+ * A page the last fetch kept from handlers, answered 304 or unchanged: kept from them again (a
+ * 304 has no meta tags to judge afresh). Returns why, after reporting the skip.
+ */
+function withheldAgain(entry: FrontierEntry, revisit: PageRevisit, settings: HandlePageSettings): string | undefined {
+  const sameAsBefore = revisit.change === 'not-modified' || revisit.change === 'unchanged';
+  const withheld = revisit.previous?.withheld;
+  if (!sameAsBefore || withheld === undefined) return undefined;
+  const detail = `${withheld} (at the last fetch; the page has not changed since)`;
+  settings.reporter.skip(entry.url, { reason: 'usage-reserved', detail }, entry.referrer);
+  return withheld;
+}
+
+/** Decodes the page and, for a 2xx HTML page, extracts it; reports the links it drops. */
+function readPage(entry: FrontierEntry, response: HttpResponse, settings: HandlePageSettings): ReadPage {
+  const { reporter } = settings;
   const contentType = response.header('content-type');
   const text = decodeText(response.body, contentType);
   const document = createLazyDocument(text);
-  let extracted: ExtractedPage | null = null;
-  if (isHtmlContentType(contentType) && response.status >= 200 && response.status < 300) {
-    // One streaming pass: the DOM (`page.$`) is built only if the handler reads it.
-    extracted = extractPage(text, entry.url, {
-      productToken: options.productToken,
-      honorNofollow: options.honorNofollow,
-      xRobotsTag: response.header('x-robots-tag'),
-      maxLinks: Math.min(options.maxLinksPerPage, Number.MAX_SAFE_INTEGER),
-    });
-    for (const url of extracted.nofollowLinks) {
-      reporter.skip(url, { reason: 'nofollow', ...(extracted.nofollowReason === null ? {} : { detail: extracted.nofollowReason }) }, entry.url);
-    }
-    const dropped = extracted.skippedLinks.overLimit;
-    if (dropped > 0) {
-      reporter.skip(entry.url, { reason: 'too-many-links', detail: `${dropped} more distinct links past maxLinksPerPage (${options.maxLinksPerPage}) were not followed` }, entry.referrer);
-    }
+  if (!isHtmlContentType(contentType) || response.status < 200 || response.status >= 300) {
+    return { contentType, text, document, extracted: null, links: [] };
   }
-  const links = extracted?.links ?? [];
-  // The verdict now when it decides something or someone listens; else on `page.usage`, if read.
-  const usageOf = () => settings.usage.after(entry.url, known, response.headers, extracted?.metas);
-  const usage = settings.usage.judgesPages || settings.emitter.listens('usage') ? usageOf() : undefined;
-  if (usage !== undefined && settings.emitter.listens('usage')) settings.emitter.emit('usage', { url: entry.url, stage: 'after-fetch', report: usage.report, reserved: usage.reserved });
-  if (usage?.skip !== undefined) {
-    // The body is dropped here: no handler, no record, no output.
-    reporter.skip(entry.url, usage.skip, entry.referrer);
-    const withheld = usage.skip.detail ?? usage.skip.reason;
-    if (!followLinks || links.length === 0) return { links: [], withheld };
-    return { links: await settings.frontier.admit(links.map((url) => ({ url, depth: entry.depth + 1, priority: 0, referrer: entry.url }))), withheld };
+  // One streaming pass: the DOM (`page.$`) is built only if the handler reads it.
+  const extracted = extractPage(text, entry.url, {
+    productToken: settings.productToken,
+    honorNofollow: settings.honorNofollow,
+    xRobotsTag: response.header('x-robots-tag'),
+    maxLinks: Math.min(settings.maxLinksPerPage, Number.MAX_SAFE_INTEGER),
+  });
+  const nofollow = extracted.nofollowReason === null ? {} : { detail: extracted.nofollowReason };
+  for (const url of extracted.nofollowLinks) reporter.skip(url, { reason: 'nofollow', ...nofollow }, entry.url);
+  const dropped = extracted.skippedLinks.overLimit;
+  if (dropped > 0) {
+    const detail = `${dropped} more distinct links past maxLinksPerPage (${settings.maxLinksPerPage}) were not followed`;
+    reporter.skip(entry.url, { reason: 'too-many-links', detail }, entry.referrer);
   }
+  return { contentType, text, document, extracted, links: extracted.links };
+}
+
+/** The verdict now when it decides something or someone listens; else on `page.usage`, if read. */
+function judgeUsage(input: PageInput, read: ReadPage, settings: HandlePageSettings): PageUsage {
+  const { entry, response } = input;
+  const { emitter } = settings;
+  const known = input.known ?? NO_USAGE_KNOWN;
+  const later = (): UsageAfter => usageAfterFetch(settings.usage, entry.url, known, response.headers, read.extracted?.metas);
+  // With purposes to honour the verdict is needed before the handler; else only if asked for.
+  const judges = settings.usage.purposes.length > 0;
+  const now = judges || emitter.listens('usage') ? later() : undefined;
+  if (now !== undefined && emitter.listens('usage')) {
+    emitter.emit('usage', { url: entry.url, stage: 'after-fetch', report: now.report, reserved: now.reserved });
+  }
+  return { now, later };
+}
+
+/** The page's handler, by its label's route, with its records committed to the outputs after it. */
+async function runHandler(input: PageInput, revisit: PageRevisit, read: ReadPage, usage: PageUsage, settings: HandlePageSettings): Promise<void> {
+  const { entry, attempt } = input;
+  const { reporter } = settings;
   const route = settings.route(entry.label);
-  if (route.handler === null && 'missing' in route) {
-    reporter.error(entry.url, new PolitelyError('ERR_NO_ROUTE', `no route for ${entry.url}: ${route.missing}`), 'handler', attempt, false);
-  }
-  if (route.handler !== null) {
-    /** The page's links as requests with the user's data (checked: a bad one throws to the handler). */
-    const requestsFor = (urls: readonly string[], given: RequestOptions, depth: number) => {
-      const data = urls.length === 0 ? {} : checkRequestData(urls[0]!, given);
-      return urls.map((url) => ({ url, depth, priority: given.priority ?? 0, referrer: entry.url, ...data }));
-    };
-    const enqueue = async (urls: string | readonly string[], given: EnqueueOptions = {}): Promise<number> =>
-      settings.frontier.add(requestsFor(typeof urls === 'string' ? [urls] : urls, given, given.depth ?? entry.depth + 1));
-    const enqueueLinks = async (given: EnqueueLinksOptions = {}): Promise<number> => {
-      if (extracted === null) return 0;
-      // Links under a selector are kept only if the extractor would follow them: nofollow, the
-      // page's meta robots and maxLinksPerPage apply to them as to every link.
-      const followable = new Set(links);
-      let picked = given.selector === undefined ? links : linksUnder(document(), given.selector, extracted.baseUrl).filter((url) => followable.has(url));
-      if (given.filter !== undefined) picked = picked.filter((url) => given.filter!(url));
-      return settings.frontier.add(requestsFor(picked, given, entry.depth + 1));
-    };
-    const handler = route.handler;
-    // A revisit's records are new records: the ledger tells them from the last fetch's by its time.
-    const ledgerKey = revisit.previous === undefined ? entry.url : `${entry.url} revisit@${revisit.previous.fetchedAt}`;
-    const records = settings.dataset.page(ledgerKey, entry.url);
-    let usageReport: UsageReport | undefined;
-    const request: PageRequest = {
-      url: entry.redirectedFrom ?? entry.url,
-      label: entry.label,
-      userData: entry.userData ?? NO_USER_DATA,
-      depth: entry.depth,
-      priority: entry.priority,
-    };
-    const page: PageContext = {
-      url: request.url,
-      finalUrl: entry.url,
-      status: response.status,
-      headers: response.headers,
-      body: response.body,
-      text,
-      get $() {
-        return document();
-      },
-      links,
-      depth: entry.depth,
-      robots: extracted?.robots ?? NO_PAGE_ROBOTS,
-      get usage() {
-        return (usageReport ??= usage?.report ?? usageOf().report);
-      },
-      canonicalUrl: extracted?.canonicalUrl ?? null,
-      contentType,
-      request,
-      notModified: sameAsBefore,
-      rendered: browserPage !== undefined,
-      browser: browserPage,
-      change: revisit.change,
-      previousFetch: revisit.previous,
-      enqueue,
-      enqueueLinks,
-      push: (record) => records.push(record),
-      signal: settings.signal,
-    };
-    try {
-      await settings.dataset.runInPage(records, () => handler(page));
-    } catch (error) {
-      if (isFatalCrawlError(error)) {
-        // The URL goes back to the store: its records go from the outputs.
-        await records.rollback();
-        throw error;
-      }
+  if (route.handler === null) {
+    if ('missing' in route) {
+      const error = new PolitelyError('ERR_NO_ROUTE', `no route for ${entry.url}: ${route.missing}`);
       reporter.error(entry.url, error, 'handler', attempt, false);
     }
-    // The page's records are in every output (committed) before its URL can count as done; a
-    // write that failed is thrown on (ERR_OUTPUT, fatal), its records cut.
-    await records.commit();
+    return;
   }
-  if (!followLinks || links.length === 0) return { links: [] };
-  return { links: await settings.frontier.admit(links.map((url) => ({ url, depth: entry.depth + 1, priority: 0, referrer: entry.url }))) };
+  const handler = route.handler;
+  // A revisit's records are new records: the ledger tells them from the last fetch's by its time.
+  const ledgerKey = revisit.previous === undefined ? entry.url : `${entry.url} revisit@${revisit.previous.fetchedAt}`;
+  const records = settings.dataset.page(ledgerKey, entry.url);
+  const page = pageContextOf(input, revisit, read, usage, (record) => records.push(record), settings);
+  try {
+    await settings.dataset.runInPage(records, () => handler(page));
+  } catch (error) {
+    if (isFatalCrawlError(error)) {
+      // The URL goes back to the store: its records go from the outputs.
+      await records.rollback();
+      throw error;
+    }
+    reporter.error(entry.url, error, 'handler', attempt, false);
+  }
+  // The page's records are in every output (committed) before its URL can count as done; a
+  // write that failed is thrown on (ERR_OUTPUT, fatal), its records cut.
+  await records.commit();
+}
+
+/** What the handler is given: the page, its request, and ways to enqueue and push. */
+function pageContextOf(
+  input: PageInput,
+  revisit: PageRevisit,
+  read: ReadPage,
+  usage: PageUsage,
+  push: PageContext['push'],
+  settings: HandlePageSettings,
+): PageContext {
+  const { entry, response, browserPage } = input;
+  const { extracted } = read;
+  let usageReport: UsageReport | undefined;
+  const request: PageRequest = {
+    url: entry.redirectedFrom ?? entry.url,
+    label: entry.label,
+    userData: entry.userData ?? NO_USER_DATA,
+    depth: entry.depth,
+    priority: entry.priority,
+  };
+  return {
+    url: request.url,
+    finalUrl: entry.url,
+    status: response.status,
+    headers: response.headers,
+    body: response.body,
+    text: read.text,
+    get $() {
+      return read.document();
+    },
+    links: read.links,
+    depth: entry.depth,
+    robots: extracted?.robots ?? NO_PAGE_ROBOTS,
+    get usage() {
+      return (usageReport ??= usage.now?.report ?? usage.later().report);
+    },
+    canonicalUrl: extracted?.canonicalUrl ?? null,
+    contentType: read.contentType,
+    request,
+    notModified: revisit.change === 'not-modified' || revisit.change === 'unchanged',
+    rendered: browserPage !== undefined,
+    browser: browserPage,
+    change: revisit.change,
+    previousFetch: revisit.previous,
+    ...enqueuersOf(entry, read, settings),
+    push,
+    signal: settings.signal,
+  };
+}
+
+/** `page.enqueue` and `page.enqueueLinks`: the user's URLs and the page's links, with their data. */
+function enqueuersOf(entry: FrontierEntry, read: ReadPage, settings: HandlePageSettings): Pick<PageContext, 'enqueue' | 'enqueueLinks'> {
+  /** The page's links as requests with the user's data (checked: a bad one throws to the handler). */
+  const requestsFor = (urls: readonly string[], given: RequestOptions, depth: number) => {
+    const data = urls.length === 0 ? {} : checkRequestData(urls[0]!, given);
+    return urls.map((url) => ({ url, depth, priority: given.priority ?? 0, referrer: entry.url, ...data }));
+  };
+  const enqueue = async (urls: string | readonly string[], given: EnqueueOptions = {}): Promise<number> =>
+    settings.frontier.add(requestsFor(typeof urls === 'string' ? [urls] : urls, given, given.depth ?? entry.depth + 1));
+  const enqueueLinks = async (given: EnqueueLinksOptions = {}): Promise<number> => {
+    const { extracted, links } = read;
+    if (extracted === null) return 0;
+    // Links under a selector are kept only if the extractor would follow them: nofollow, the
+    // page's meta robots and maxLinksPerPage apply to them as to every link.
+    const followable = new Set(links);
+    let picked = given.selector === undefined ? links : linksUnder(read.document(), given.selector, extracted.baseUrl).filter((url) => followable.has(url));
+    if (given.filter !== undefined) picked = picked.filter((url) => given.filter!(url));
+    return settings.frontier.add(requestsFor(picked, given, entry.depth + 1));
+  };
+  return { enqueue, enqueueLinks };
+}
+
+/** The page's links the frontier admits, to be stored with its completion. */
+async function admitLinks(entry: FrontierEntry, links: readonly string[], settings: HandlePageSettings): Promise<FrontierEntry[]> {
+  if (links.length === 0) return [];
+  return settings.frontier.admit(links.map((url) => ({ url, depth: entry.depth + 1, priority: 0, referrer: entry.url })));
 }

@@ -9,6 +9,8 @@ import type { LastFetch, PageChange } from '../../frontier/last-fetch.js';
 import { nextLastFetch, type RevisitBounds } from '../../frontier/revisit-schedule.js';
 import type { StatsRecorder } from '../../stats.js';
 import { revalidate, scheduleFactsOf, type Revalidation } from '../../fetch/revalidation.js';
+import type { ResolvedCrawlerOptions } from '../../options.js';
+import type { CrawlServices } from '../services.js';
 
 export interface RevisitStageSettings {
   readonly bounds: RevisitBounds;
@@ -16,6 +18,15 @@ export interface RevisitStageSettings {
   readonly remembered: boolean;
   readonly stats: StatsRecorder;
   readonly emitter: CrawlerEmitter;
+}
+
+export function settingsFrom(options: ResolvedCrawlerOptions, services: CrawlServices): RevisitStageSettings {
+  return {
+    bounds: { minMs: options.revisitMinMs, maxMs: options.revisitMaxMs },
+    remembered: services.store.remembersFetches !== false,
+    stats: services.stats,
+    emitter: services.emitter,
+  };
 }
 
 /** What a fetch found, and how to remember it. */

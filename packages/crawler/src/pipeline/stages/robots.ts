@@ -8,6 +8,8 @@ import type { SkipDetail } from '../../skip-reasons.js';
 import type { FrontierEntry } from '../../frontier/frontier-store.js';
 import { released, skipped, type UrlOutcome } from '../outcome.js';
 import { clockAfterRobotsFailure } from '../../politeness/index.js';
+import type { ResolvedCrawlerOptions } from '../../options.js';
+import type { CrawlServices } from '../services.js';
 
 export interface RobotsStageSettings {
   readonly gate: RobotsGate;
@@ -19,6 +21,17 @@ export interface RobotsStageSettings {
   /** The host's delay now (a failed robots.txt fetch paces the host like any request). */
   readonly delayMsOf: (hostKey: string) => number;
   readonly signal: AbortSignal;
+}
+
+export function settingsFrom(options: ResolvedCrawlerOptions, services: CrawlServices): RobotsStageSettings {
+  return {
+    gate: services.gate,
+    userAgent: options.userAgent,
+    tokens: options.robotsTokens,
+    maxRobotsRetries: options.maxRobotsRetries,
+    delayMsOf: (hostKey) => services.politeness.delayMs(hostKey),
+    signal: services.signal,
+  };
 }
 
 /** The gate's answer for a URL it did not turn away: allowed or disallowed by the rules. */

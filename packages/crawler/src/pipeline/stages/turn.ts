@@ -6,11 +6,17 @@ import type { RobotsCheck } from '@politely/core';
 import type { FrontierEntry, FrontierStore } from '../../frontier/frontier-store.js';
 import type { ReleaseReason } from '../outcome.js';
 import { clockAfterRobots, type ClockChange, type HostPoliteness } from '../../politeness/index.js';
+import type { ResolvedCrawlerOptions } from '../../options.js';
+import type { CrawlServices } from '../services.js';
 
 export interface RobotsPaceSettings {
   readonly politeness: HostPoliteness;
   readonly store: FrontierStore;
   readonly perHostConcurrency: number;
+}
+
+export function settingsFrom(options: ResolvedCrawlerOptions, services: CrawlServices): RobotsPaceSettings {
+  return { politeness: services.politeness, store: services.store, perHostConcurrency: options.perHostConcurrency };
 }
 
 /**

@@ -37,6 +37,8 @@ import type { FrontierEntry } from '../../frontier/frontier-store.js';
 import { clockAfterRobots, responseHeadAt, type ClockChange } from '../../politeness/index.js';
 import type { SkipDetail } from '../../skip-reasons.js';
 import type { StatsRecorder } from '../../stats.js';
+import type { ResolvedCrawlerOptions } from '../../options.js';
+import type { CrawlServices } from '../services.js';
 
 /** The path of the TDMRep file on every origin. */
 export const TDMREP_PATH = '/.well-known/tdmrep.json';
@@ -62,14 +64,40 @@ export interface UsageStageSettings extends RequestProfile {
   readonly signal: AbortSignal;
 }
 
+export function settingsFrom(options: ResolvedCrawlerOptions, services: CrawlServices): UsageStageSettings {
+  return {
+    purposes: options.purposes,
+    tokens: options.robotsTokens,
+    gate: services.gate,
+    client: services.client,
+    userAgent: options.userAgent,
+    from: options.from,
+    headers: options.headers,
+    requestTimeoutMs: options.requestTimeoutMs,
+    tdmrepCacheMs: options.tdmrepCacheMs,
+    delayMsOf: (hostKey) => services.politeness.delayMs(hostKey),
+    emitter: services.emitter,
+    stats: services.stats,
+    signal: services.signal,
+  };
+}
+
 /** What the stage says before the fetch. */
 export type UsageBefore =
   /** Reserved for a wanted purpose by robots.txt or tdmrep.json: skip without a request. */
-  | { readonly kind: 'reserved'; readonly skip: SkipDetail; readonly report: UsageReport; readonly reserved: readonly UsagePurpose[] }
+  | UsageReserved
   /** The origin's tdmrep.json is needed and not known: fetch it first (`fetchTdmrep`). */
   | { readonly kind: 'needs-tdmrep'; readonly origin: string }
   /** Go on; what is known so far, for the verdict after the fetch. */
   | { readonly kind: 'pass'; readonly known: UsageKnown };
+
+/** A URL reserved for a wanted purpose before the fetch: the skip, and the verdict for the `usage` event. */
+export interface UsageReserved {
+  readonly kind: 'reserved';
+  readonly skip: SkipDetail;
+  readonly report: UsageReport;
+  readonly reserved: readonly UsagePurpose[];
+}
 
 /** The sources known before the fetch. */
 export interface UsageKnown {
@@ -203,21 +231,29 @@ export class UsageStage {
     }
   }
 
-  /**
-   * Whether a fetched page's verdict is needed before its handler reads `page.usage`: the crawl
-   * has purposes to honour. Otherwise (and when nobody listens to `usage` events) the verdict is
-   * computed only if the handler asks for it.
-   */
-  get judgesPages(): boolean {
-    return this.settings.purposes.length > 0;
-  }
+}
 
-  /** The full verdict of a fetched page: what was known before, its headers and its meta tags. */
-  after(url: string, known: UsageKnown, headers: Readonly<Record<string, string>>, meta: readonly UsageMetaTag[] | undefined): UsageAfter {
-    const report = usageOf({ url, tokens: this.settings.tokens, robots: known.robots, tdmrep: known.tdmrep, headers, ...(meta === undefined ? {} : { meta }) });
-    const reserved = reservedPurposes(report, this.settings.purposes);
-    return reserved.length === 0 ? { report, reserved } : { report, reserved, skip: usageSkip(report, reserved, this.settings.tokens.length > 1) };
-  }
+/** What a page's verdict after the fetch is judged for: the crawl's purposes, for its robots tokens. */
+export interface UsageWants {
+  readonly purposes: readonly UsagePurpose[];
+  readonly tokens: readonly string[];
+}
+
+/**
+ * The full verdict of a fetched page (the handle stage's): what was known before, its headers and
+ * its meta tags.
+ */
+export function usageAfterFetch(
+  wants: UsageWants,
+  url: string,
+  known: UsageKnown,
+  headers: Readonly<Record<string, string>>,
+  meta: readonly UsageMetaTag[] | undefined,
+): UsageAfter {
+  const { purposes, tokens } = wants;
+  const report = usageOf({ url, tokens, robots: known.robots, tdmrep: known.tdmrep, headers, ...(meta === undefined ? {} : { meta }) });
+  const reserved = reservedPurposes(report, purposes);
+  return reserved.length === 0 ? { report, reserved } : { report, reserved, skip: usageSkip(report, reserved, tokens.length > 1) };
 }
 
 /**

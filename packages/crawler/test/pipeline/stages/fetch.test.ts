@@ -60,6 +60,7 @@ function harness(overrides: Partial<FetchStageSettings> = {}): Harness {
     requestTimeoutMs: 5000,
     maxRetries: MAX_RETRIES,
     backoffMaxMs: CAP,
+    maxRedirects: 10,
     politeness,
     emitter,
     stats,
