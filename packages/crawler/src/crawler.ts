@@ -86,6 +86,8 @@ export interface Crawler {
 /** URLs `reopenDue` moves back to the queues per store call. */
 const REOPEN_BATCH = 1000;
 
+const notRunning = (): Error => new PolitelyError('ERR_RENDER_FAILED', 'no render session: the crawl is not running');
+
 export function createCrawler(options: CrawlerOptions): Crawler {
   return new PoliteCrawler(options);
 }
@@ -160,7 +162,8 @@ class PoliteCrawler implements Crawler {
     });
     this.seedUrls = options.seeds.map((seed) => seed.url);
     this.inScope = this.buildScope();
-    const knownRobots = createKnownRobotsCheck(this.gate, options.robotsTokens.length > 1 ? options.robotsTokens : options.userAgent);
+    const robotsAgent = options.robotsTokens.length > 1 ? options.robotsTokens : options.userAgent;
+    const knownRobots = createKnownRobotsCheck(this.gate, robotsAgent);
     this.frontier = this.buildFrontier(knownRobots);
     this.plugins = pluginContexts(options.plugins, this.crawlContext(), this.reporter);
     this.processor = new UrlProcessor(options, this.services(client, knownRobots));
@@ -191,14 +194,18 @@ class PoliteCrawler implements Crawler {
    * The crawl's HTTP client (the caller's, or one of its own that the crawl closes) and the WARC
    * archive (a `warc` output): every request then goes through one client that captures its exchange.
    */
-  private clientAndArchive(raw: CrawlerOptions, addresses: AddressBook | undefined): { client: HttpClient; archive: WarcArchive | undefined } {
+  private clientAndArchive(
+    raw: CrawlerOptions,
+    addresses: AddressBook | undefined,
+  ): { client: HttpClient; archive: WarcArchive | undefined } {
     const { options } = this;
     const ownClient = raw.httpClient ?? ownHttpClient(options, addresses);
     if (raw.httpClient === undefined) this.ownedClose.push(() => ownClient.close());
     const warc = options.outputs.warc;
     if (warc === undefined) return { client: ownClient, archive: undefined };
-    const identity = { userAgent: options.userAgent, from: options.from, robotsTokens: options.robotsTokens, purposes: options.purposes };
-    const archive = new WarcArchive(warc, identity, { onFailure: (error) => this.fail(error) });
+    const { userAgent, from, robotsTokens, purposes } = options;
+    const onFailure = (error: unknown): void => this.fail(error);
+    const archive = new WarcArchive(warc, { userAgent, from, robotsTokens, purposes }, { onFailure });
     return { client: archivingClient(ownClient, archive), archive };
   }
 
@@ -278,7 +285,7 @@ class PoliteCrawler implements Crawler {
       cookies: this.cookies.session,
       dataset: this.dataset,
       knownRobots,
-      renderSession: () => this.renderSession ?? Promise.reject(new PolitelyError('ERR_RENDER_FAILED', 'no render session: the crawl is not running')),
+      renderSession: () => this.renderSession ?? Promise.reject(notRunning()),
       onFatal: (error) => this.fail(error),
     };
   }

@@ -81,5 +81,6 @@ export interface SkipDetail {
 export function robotsSkip(rule: RobotsRuleRef | undefined, reason: string, token?: string): SkipDetail {
   if (rule === undefined) return { reason: 'robots', detail: reason };
   const forToken = token === undefined ? '' : ` (for ${token})`;
-  return { reason: 'robots', detail: `line ${rule.line}: ${rule.text}${forToken}`, rule: { line: rule.line, text: rule.text } };
+  const detail = `line ${rule.line}: ${rule.text}${forToken}`;
+  return { reason: 'robots', detail, rule: { line: rule.line, text: rule.text } };
 }

@@ -72,7 +72,8 @@ export class UrlProcessor {
       // Aborted, a fatal handler error, or a store failure: the URL goes back to the queue (if
       // the store still answers), nothing is lost. The host's clock keeps any request made: a
       // worker sharing the store, or a resumed crawl, must not go at once.
-      const clock = progress.requesting ? pacedAfter(Date.now(), this.services.politeness.delayMs(lease.entry.hostKey)) : progress.clock;
+      const delayMs = this.services.politeness.delayMs(lease.entry.hostKey);
+      const clock = progress.requesting ? pacedAfter(Date.now(), delayMs) : progress.clock;
       await this.services.settler.settle(lease, released('stopping', clock)).catch(() => {});
       // Once the crawl's signal has fired (an abort, its timeout, a fatal error met elsewhere),
       // what a walk throws is that stop. Anything else escaped every stage's own handling, so the
@@ -94,7 +95,8 @@ export class UrlProcessor {
     const attempt = (entry.retries ?? 0) + 1;
     // A hold this process knows and the store may not yet (the request that met it has not
     // settled: its handler runs): no request; the URL goes back, and the host's clock with it.
-    if (this.services.settler.heldUntil(entry.hostKey, claimedAt) !== undefined) return released('host-held', handBack(lease));
+    const held = this.services.settler.heldUntil(entry.hostKey, claimedAt);
+    if (held !== undefined) return released('host-held', handBack(lease));
     // Reopened, but `revisitMinMs` (raised since its due time was set) says not yet: kept, no request.
     const tooSoon = tooSoonToRevisit(entry.revisit, this.revisits.bounds.minMs, claimedAt);
     if (tooSoon !== undefined) return done(handBack(lease), [], tooSoon);
@@ -209,17 +211,23 @@ export class UrlProcessor {
       return done(clock, handled.links, review.remember(handled.withheld));
     }
     // A resource (a sitemap) the server says is as it was has nothing new to process.
-    if (review.change !== 'not-modified' && review.change !== 'unchanged') await runProcessor(entry, kind, response, attempt, reporter);
+    const asBefore = review.change === 'not-modified' || review.change === 'unchanged';
+    if (!asBefore) await runProcessor(entry, kind, response, attempt, reporter);
     return done(clock, [], review.remember());
   }
 
   /** The render stage, then extraction and the handler over the rendered DOM, with the live page open. */
-  private async renderAndHandle(page: handle.PageInput, review: revisit.FetchReview, clock: ClockChange): Promise<UrlOutcome> {
+  private async renderAndHandle(
+    page: handle.PageInput,
+    review: revisit.FetchReview,
+    clock: ClockChange,
+  ): Promise<UrlOutcome> {
     const rendered = await render.renderStage(page.entry, page.response, clock, this.render!);
     if (rendered.kind !== 'rendered') return rendered;
     let handled;
     try {
-      handled = await handle.handlePage({ ...page, response: rendered.response, browserPage: rendered.page }, this.handle);
+      const renderedPage = { ...page, response: rendered.response, browserPage: rendered.page };
+      handled = await handle.handlePage(renderedPage, this.handle);
     } finally {
       // Closed before the URL settles: the host's clock then knows every request the page made.
       clock = await rendered.close();
@@ -230,14 +238,19 @@ export class UrlProcessor {
   /** A URL robots.txt lines or tdmrep.json reserve for a wanted purpose: skipped, no request. */
   private usageReserved(entry: FrontierEntry, verdict: usage.UsageReserved, clock: ClockChange): UrlOutcome {
     const { emitter } = this.services;
-    if (emitter.listens('usage')) emitter.emit('usage', { url: entry.url, stage: 'before-fetch', report: verdict.report, reserved: verdict.reserved });
+    if (emitter.listens('usage')) {
+      const { report, reserved } = verdict;
+      emitter.emit('usage', { url: entry.url, stage: 'before-fetch', report, reserved });
+    }
     return skipped(verdict.skip, clock);
   }
 
   /** undefined for a page; the plugin's processor for its kind; an error for a kind no plugin processes. */
   private resourceKindOf(entry: FrontierEntry): PluginResourceKind | undefined | Error {
     if (entry.kind === undefined || entry.kind === 'page') return undefined;
-    return this.services.resourceKinds.get(entry.kind) ?? new PolitelyError('ERR_INVALID_INPUT', `no plugin processes resources of kind '${entry.kind}' (${entry.url})`);
+    const kind = this.services.resourceKinds.get(entry.kind);
+    if (kind !== undefined) return kind;
+    return new PolitelyError('ERR_INVALID_INPUT', `no plugin processes resources of kind '${entry.kind}' (${entry.url})`);
   }
 
   /** The outcome's own event: a skip, an error (retried or not). Stages report what else they dropped. */

@@ -1,6 +1,7 @@
-// The fetch stage: one request for a claimed URL, and what its answer means for the URL and the
-// host's clock. A response to hand on (final or a redirect), or an outcome that ends the turn: a
-// failure to retry (held by backoff and Retry-After), a failure for good, a skip.
+// The fetch stage, once the claim has its turn at the host: one request for a claimed URL, and what
+// its answer means for the URL and the host's clock. A response to hand on (final or a redirect),
+// or an outcome that ends the turn: a failure to retry (held by backoff and Retry-After), a failure
+// for good, a skip.
 
 import { PolitelyError, type HttpClient, type HttpResponse, type RobotsCheck } from '@politely/core';
 import type { CrawlerEmitter } from '../../events.js';

@@ -8,16 +8,14 @@
 import { PolitelyError, type HttpResponse, type UsageReport } from '@politely/core';
 import { createLazyDocument } from '../../extract/document.js';
 import { isHtmlContentType } from '../../extract/content-type.js';
-import { extractPage, type ExtractedPage } from '../../extract/extract-links.js';
-import { linksUnder } from '../../extract/select-links.js';
+import { extractPage } from '../../extract/extract-links.js';
 import { decodeText } from '../../fetch/decode-text.js';
 import { isFatalCrawlError } from '../../fatal-error.js';
 import type { Frontier } from '../../frontier/frontier.js';
 import type { FrontierEntry } from '../../frontier/frontier-store.js';
-import { checkRequestData } from '../../frontier/request-data.js';
-import type { EnqueueLinksOptions, EnqueueOptions, PageContext, PageRequest, RequestOptions } from '../../page-context.js';
 import type { CrawlReporter } from '../../reporter.js';
 import { createRouter, type Router } from '../../handle/routes.js';
+import { pageContextOf, type ReadPage } from '../../handle/page-context-of.js';
 import type { Dataset } from '../../dataset/dataset.js';
 import type { CrawlerEmitter } from '../../events.js';
 import { usageAfterFetch, type UsageAfter, type UsageKnown, type UsageWants } from './usage.js';
@@ -61,9 +59,7 @@ export function settingsFrom(options: ResolvedCrawlerOptions, services: CrawlSer
   };
 }
 
-const NO_PAGE_ROBOTS = { noindex: false, nofollow: false, sources: [] } as const;
 const NO_USAGE_KNOWN: UsageKnown = { robots: null, tdmrep: null };
-const NO_USER_DATA: Readonly<Record<string, unknown>> = Object.freeze({});
 
 /** What a page's fetch found against its last one (revisit.ts). */
 export interface PageRevisit {
@@ -94,15 +90,6 @@ export interface HandledPage {
   readonly links: FrontierEntry[];
   /** Set when the page was kept from handlers and outputs for its usage preferences: why. */
   readonly withheld?: string;
-}
-
-/** The page as read: its text, its DOM on demand, and what extraction found (HTML 2xx only). */
-interface ReadPage {
-  readonly contentType: string | undefined;
-  readonly text: string;
-  readonly document: ReturnType<typeof createLazyDocument>;
-  readonly extracted: ExtractedPage | null;
-  readonly links: readonly string[];
 }
 
 /** The page's usage verdict after the fetch: computed now, or on `page.usage` if read. */
@@ -173,7 +160,8 @@ function readPage(entry: FrontierEntry, response: HttpResponse, settings: Handle
   for (const url of extracted.nofollowLinks) reporter.skip(url, { reason: 'nofollow', ...nofollow }, entry.url);
   const dropped = extracted.skippedLinks.overLimit;
   if (dropped > 0) {
-    const detail = `${dropped} more distinct links past maxLinksPerPage (${settings.maxLinksPerPage}) were not followed`;
+    const cap = settings.maxLinksPerPage;
+    const detail = `${dropped} more distinct links past maxLinksPerPage (${cap}) were not followed`;
     reporter.skip(entry.url, { reason: 'too-many-links', detail }, entry.referrer);
   }
   return { contentType, text, document, extracted, links: extracted.links };
@@ -184,7 +172,8 @@ function judgeUsage(input: PageInput, read: ReadPage, settings: HandlePageSettin
   const { entry, response } = input;
   const { emitter } = settings;
   const known = input.known ?? NO_USAGE_KNOWN;
-  const later = (): UsageAfter => usageAfterFetch(settings.usage, entry.url, known, response.headers, read.extracted?.metas);
+  const metas = read.extracted?.metas;
+  const later = (): UsageAfter => usageAfterFetch(settings.usage, entry.url, known, response.headers, metas);
   // With purposes to honour the verdict is needed before the handler; else only if asked for.
   const judges = settings.usage.purposes.length > 0;
   const now = judges || emitter.listens('usage') ? later() : undefined;
@@ -195,7 +184,13 @@ function judgeUsage(input: PageInput, read: ReadPage, settings: HandlePageSettin
 }
 
 /** The page's handler, by its label's route, with its records committed to the outputs after it. */
-async function runHandler(input: PageInput, revisit: PageRevisit, read: ReadPage, usage: PageUsage, settings: HandlePageSettings): Promise<void> {
+async function runHandler(
+  input: PageInput,
+  revisit: PageRevisit,
+  read: ReadPage,
+  usage: PageUsage,
+  settings: HandlePageSettings,
+): Promise<void> {
   const { entry, attempt } = input;
   const { reporter } = settings;
   const route = settings.route(entry.label);
@@ -210,7 +205,19 @@ async function runHandler(input: PageInput, revisit: PageRevisit, read: ReadPage
   // A revisit's records are new records: the ledger tells them from the last fetch's by its time.
   const ledgerKey = revisit.previous === undefined ? entry.url : `${entry.url} revisit@${revisit.previous.fetchedAt}`;
   const records = settings.dataset.page(ledgerKey, entry.url);
-  const page = pageContextOf(input, revisit, read, usage, (record) => records.push(record), settings);
+  let usageReport: UsageReport | undefined;
+  const page = pageContextOf({
+    ...read,
+    entry,
+    response: input.response,
+    change: revisit.change,
+    previous: revisit.previous,
+    browserPage: input.browserPage,
+    usage: () => (usageReport ??= usage.now?.report ?? usage.later().report),
+    push: (record) => records.push(record),
+    frontier: settings.frontier,
+    signal: settings.signal,
+  });
   try {
     await settings.dataset.runInPage(records, () => handler(page));
   } catch (error) {
@@ -226,79 +233,13 @@ async function runHandler(input: PageInput, revisit: PageRevisit, read: ReadPage
   await records.commit();
 }
 
-/** What the handler is given: the page, its request, and ways to enqueue and push. */
-function pageContextOf(
-  input: PageInput,
-  revisit: PageRevisit,
-  read: ReadPage,
-  usage: PageUsage,
-  push: PageContext['push'],
-  settings: HandlePageSettings,
-): PageContext {
-  const { entry, response, browserPage } = input;
-  const { extracted } = read;
-  let usageReport: UsageReport | undefined;
-  const request: PageRequest = {
-    url: entry.redirectedFrom ?? entry.url,
-    label: entry.label,
-    userData: entry.userData ?? NO_USER_DATA,
-    depth: entry.depth,
-    priority: entry.priority,
-  };
-  return {
-    url: request.url,
-    finalUrl: entry.url,
-    status: response.status,
-    headers: response.headers,
-    body: response.body,
-    text: read.text,
-    get $() {
-      return read.document();
-    },
-    links: read.links,
-    depth: entry.depth,
-    robots: extracted?.robots ?? NO_PAGE_ROBOTS,
-    get usage() {
-      return (usageReport ??= usage.now?.report ?? usage.later().report);
-    },
-    canonicalUrl: extracted?.canonicalUrl ?? null,
-    contentType: read.contentType,
-    request,
-    notModified: revisit.change === 'not-modified' || revisit.change === 'unchanged',
-    rendered: browserPage !== undefined,
-    browser: browserPage,
-    change: revisit.change,
-    previousFetch: revisit.previous,
-    ...enqueuersOf(entry, read, settings),
-    push,
-    signal: settings.signal,
-  };
-}
-
-/** `page.enqueue` and `page.enqueueLinks`: the user's URLs and the page's links, with their data. */
-function enqueuersOf(entry: FrontierEntry, read: ReadPage, settings: HandlePageSettings): Pick<PageContext, 'enqueue' | 'enqueueLinks'> {
-  /** The page's links as requests with the user's data (checked: a bad one throws to the handler). */
-  const requestsFor = (urls: readonly string[], given: RequestOptions, depth: number) => {
-    const data = urls.length === 0 ? {} : checkRequestData(urls[0]!, given);
-    return urls.map((url) => ({ url, depth, priority: given.priority ?? 0, referrer: entry.url, ...data }));
-  };
-  const enqueue = async (urls: string | readonly string[], given: EnqueueOptions = {}): Promise<number> =>
-    settings.frontier.add(requestsFor(typeof urls === 'string' ? [urls] : urls, given, given.depth ?? entry.depth + 1));
-  const enqueueLinks = async (given: EnqueueLinksOptions = {}): Promise<number> => {
-    const { extracted, links } = read;
-    if (extracted === null) return 0;
-    // Links under a selector are kept only if the extractor would follow them: nofollow, the
-    // page's meta robots and maxLinksPerPage apply to them as to every link.
-    const followable = new Set(links);
-    let picked = given.selector === undefined ? links : linksUnder(read.document(), given.selector, extracted.baseUrl).filter((url) => followable.has(url));
-    if (given.filter !== undefined) picked = picked.filter((url) => given.filter!(url));
-    return settings.frontier.add(requestsFor(picked, given, entry.depth + 1));
-  };
-  return { enqueue, enqueueLinks };
-}
-
 /** The page's links the frontier admits, to be stored with its completion. */
-async function admitLinks(entry: FrontierEntry, links: readonly string[], settings: HandlePageSettings): Promise<FrontierEntry[]> {
+async function admitLinks(
+  entry: FrontierEntry,
+  links: readonly string[],
+  settings: HandlePageSettings,
+): Promise<FrontierEntry[]> {
   if (links.length === 0) return [];
-  return settings.frontier.admit(links.map((url) => ({ url, depth: entry.depth + 1, priority: 0, referrer: entry.url })));
+  const depth = entry.depth + 1;
+  return settings.frontier.admit(links.map((url) => ({ url, depth, priority: 0, referrer: entry.url })));
 }

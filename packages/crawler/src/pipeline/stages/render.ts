@@ -1,7 +1,7 @@
-// The render stage: a fetched HTML page the crawl renders (`render`) is loaded in the browser from
-// the crawler's own response — the page is not requested twice — and every request it makes is
-// answered through the gates (sub-requests.ts). What goes on to extraction and the handler is the
-// rendered DOM, and the live page while the handler runs.
+// The render stage, after the fetch: a fetched HTML page the crawl renders (`render`) is loaded in
+// the browser from the crawler's own response — the page is not requested twice — and every request
+// it makes is answered through the gates (sub-requests.ts). What goes on to extraction and the
+// handler is the rendered DOM, and the live page while the handler runs.
 
 import { createAddressPolicy, PolitelyError, type HttpResponse } from '@politely/core';
 import { isHtmlContentType } from '../../extract/content-type.js';
@@ -29,7 +29,10 @@ export interface RenderStageSettings {
 }
 
 /** The stage's settings, or undefined when the crawl renders nothing (no `render`). */
-export function settingsFrom(options: ResolvedCrawlerOptions, services: CrawlServices): RenderStageSettings | undefined {
+export function settingsFrom(
+  options: ResolvedCrawlerOptions,
+  services: CrawlServices,
+): RenderStageSettings | undefined {
   if (options.render === undefined) return undefined;
   return {
     choose: options.render.choose,
@@ -89,7 +92,11 @@ export interface RenderedResponse {
 }
 
 /** Whether the crawl renders this fetched page (`render`): a 2xx HTML page its choice picks. */
-export function rendersPage(entry: FrontierEntry, response: HttpResponse, settings: RenderStageSettings | undefined): boolean {
+export function rendersPage(
+  entry: FrontierEntry,
+  response: HttpResponse,
+  settings: RenderStageSettings | undefined,
+): boolean {
   if (settings === undefined || !isRenderable(response)) return false;
   return settings.choose({ url: entry.url, label: entry.label, userData: entry.userData ?? {}, depth: entry.depth });
 }

@@ -1,6 +1,7 @@
-// After a fetch, before the page is handled: what the response says against the URL's last fetch
-// (new, not modified, unchanged, changed), what to remember of it for the next visit, and the
-// counts a recrawl is judged by (revisits, 304s, unchanged 200s, changes, bytes saved).
+// The revisit stage, after a fetch, before the page is rendered or handled: what the response says
+// against the URL's last fetch (new, not modified, unchanged, changed), what to remember of it for
+// the next visit, and the counts a recrawl is judged by (revisits, 304s, unchanged 200s, changes,
+// bytes saved).
 
 import type { HttpResponse } from '@politely/core';
 import type { CrawlerEmitter } from '../../events.js';

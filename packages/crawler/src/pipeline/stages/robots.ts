@@ -1,10 +1,10 @@
-// The robots gate stage: may this claimed URL be fetched, by its origin's robots.txt (RFC 9309)?
-// It answers with the gate's check, or ends the URL's turn: the host's address is refused by the
-// SSRF guard, or robots.txt is unreachable (fail closed: the host waits for the gate's next
-// attempt, and its URLs are skipped once its retries, `maxRobotsRetries`, have failed too).
+// The first stage a claimed URL meets (process-url.ts walks it through them): the robots gate. May
+// it be fetched, by its origin's robots.txt (RFC 9309)? It answers with the gate's check, or ends
+// the URL's turn: the host's address is refused by the SSRF guard, or robots.txt is unreachable
+// (fail closed: the host waits for the gate's next attempt, and its URLs are skipped once its
+// retries, `maxRobotsRetries`, have failed too).
 
 import type { RobotsCheck, RobotsGate } from '@politely/core';
-import type { SkipDetail } from '../../skip-reasons.js';
 import type { FrontierEntry } from '../../frontier/frontier-store.js';
 import { released, skipped, type UrlOutcome } from '../outcome.js';
 import { clockAfterRobotsFailure } from '../../politeness/index.js';

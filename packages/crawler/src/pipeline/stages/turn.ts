@@ -1,6 +1,6 @@
-// The politeness stage: what the robots check did to the host's clock, and whether this claim
-// may still make its request. The store's claim already waited for the host's clock; what can
-// still stand in the way is known only after the claim.
+// The turn stage, between the gates and the fetch: what the robots check did to the host's clock,
+// and whether this claim may still make its request. The store's claim already waited for the
+// host's clock; what can still stand in the way is known only after the claim.
 
 import type { RobotsCheck } from '@politely/core';
 import type { FrontierEntry, FrontierStore } from '../../frontier/frontier-store.js';

@@ -1,5 +1,6 @@
-// The usage stage: what sites say the crawl's pages may be used for (AI training, AI input, search,
-// text and data mining; see `usageOf` in @politely/core for the sources and the combining rule).
+// The usage stage, after robots.txt allowed a page: what sites say the crawl's pages may be used
+// for (AI training, AI input, search, text and data mining; see `usageOf` in @politely/core for the
+// sources and the combining rule).
 //
 // Before a page is fetched, its verdict from robots.txt (`Content-Usage`, `Content-Signal` lines of
 // the robots check that allowed it, no second parse) and from the origin's
@@ -11,7 +12,8 @@
 // released as `tdmrep-turn` and the next claim goes on). A missing or broken file, or one that
 // could not be fetched, states no preference until the period ends.
 //
-// After the fetch, the page's headers and meta tags complete the verdict (`page.usage`).
+// After the fetch, the page's headers and meta tags complete the verdict (`page.usage`): the handle
+// stage asks `usageAfterFetch`.
 
 import {
   PolitelyError,
@@ -251,9 +253,11 @@ export function usageAfterFetch(
   meta: readonly UsageMetaTag[] | undefined,
 ): UsageAfter {
   const { purposes, tokens } = wants;
-  const report = usageOf({ url, tokens, robots: known.robots, tdmrep: known.tdmrep, headers, ...(meta === undefined ? {} : { meta }) });
+  const { robots, tdmrep } = known;
+  const report = usageOf({ url, tokens, robots, tdmrep, headers, ...(meta === undefined ? {} : { meta }) });
   const reserved = reservedPurposes(report, purposes);
-  return reserved.length === 0 ? { report, reserved } : { report, reserved, skip: usageSkip(report, reserved, tokens.length > 1) };
+  if (reserved.length === 0) return { report, reserved };
+  return { report, reserved, skip: usageSkip(report, reserved, tokens.length > 1) };
 }
 
 /**

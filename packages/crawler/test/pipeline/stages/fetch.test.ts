@@ -11,7 +11,18 @@ import type { UrlOutcome } from '../../../src/pipeline/outcome.js';
 import type { ResourceProcessor } from '../../../src/plugin.js';
 import { HostPoliteness } from '../../../src/politeness/index.js';
 import { StatsRecorder } from '../../../src/stats.js';
-import { answer, closedPort, entryFor, LOOPBACK, startGarbageServer, startLoopback, UA, uncaughtDuring, type LoopbackServer, type Route } from '../pipeline-helpers.js';
+import {
+  answer,
+  closedPort,
+  entryFor,
+  LOOPBACK,
+  startGarbageServer,
+  startLoopback,
+  UA,
+  uncaughtDuring,
+  type LoopbackServer,
+  type Route,
+} from '../pipeline-helpers.js';
 
 const DELAY = 100;
 const BACKOFF_BASE = 500;

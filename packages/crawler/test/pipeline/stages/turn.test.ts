@@ -8,7 +8,8 @@ import { createMemoryFrontierStore } from '../../../src/frontier/memory-store.js
 import type { FrontierStore } from '../../../src/frontier/frontier-store.js';
 import { HostPoliteness } from '../../../src/politeness/index.js';
 import { deniedTurn, paceAfterRobots, type RobotsPaceSettings } from '../../../src/pipeline/stages/turn.js';
-import { claimAt, entryFor, hostReadyAt, LOOPBACK, startLoopback, UA, type LoopbackServer } from '../pipeline-helpers.js';
+import { claimAt, entryFor, hostReadyAt, LOOPBACK, startLoopback, UA } from '../pipeline-helpers.js';
+import type { LoopbackServer } from '../pipeline-helpers.js';
 
 // Precedence: robots-turn, then page-budget, then lease-expired; undefined when all is clear.
 describe('deniedTurn', () => {
