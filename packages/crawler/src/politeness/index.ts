@@ -10,11 +10,10 @@
 //
 // The store keeps each host's clock; pipeline/settle.ts is the one place a lease ends and it moves.
 
-export type { PolitenessKeyMode, PolitenessKeys, AddressPins } from './politeness-key.js';
+export type { PolitenessKeyMode, PolitenessKeys } from './politeness-key.js';
 export { POLITENESS_KEY_MODES, createPolitenessKeys } from './politeness-key.js';
-export type { HostPolitenessSettings } from './host-politeness.js';
 export { HostPoliteness } from './host-politeness.js';
-export type { ClockChange, FailedAttemptWait } from './pace.js';
+export type { ClockChange } from './pace.js';
 export {
   clockAfterFailure,
   clockAfterResponse,
@@ -27,5 +26,5 @@ export {
 export type { AdaptiveDelayInput, BackoffOptions, DelayBounds } from './delay.js';
 export { adaptiveDelayMs, backoffMs, hostDelayMs, retryAfterMs } from './delay.js';
 export { HostHolds } from './host-clock.js';
-export type { HeldTurn, HostTurnSettings } from './host-turn.js';
+export type { HeldTurn } from './host-turn.js';
 export { HostTurns, sleepUntil } from './host-turn.js';
