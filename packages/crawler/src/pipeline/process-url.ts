@@ -46,7 +46,7 @@ interface Cleared {
 export class UrlProcessor {
   private readonly robots: robots.RobotsStageSettings;
   private readonly usage: usage.UsageStage;
-  private readonly turn: turn.RobotsPaceSettings;
+  private readonly turn: turn.TurnStageSettings;
   private readonly fetch: fetch.FetchStageSettings;
   private readonly render: render.RenderStageSettings | undefined;
   private readonly revisits: revisit.RevisitStageSettings;
@@ -250,7 +250,8 @@ export class UrlProcessor {
     if (entry.kind === undefined || entry.kind === 'page') return undefined;
     const kind = this.services.resourceKinds.get(entry.kind);
     if (kind !== undefined) return kind;
-    return new PolitelyError('ERR_INVALID_INPUT', `no plugin processes resources of kind '${entry.kind}' (${entry.url})`);
+    const why = `no plugin processes resources of kind '${entry.kind}' (${entry.url})`;
+    return new PolitelyError('ERR_INVALID_INPUT', why);
   }
 
   /** The outcome's own event: a skip, an error (retried or not). Stages report what else they dropped. */

@@ -9,13 +9,13 @@ import { clockAfterRobots, type ClockChange, type HostPoliteness } from '../../p
 import type { ResolvedCrawlerOptions } from '../../options.js';
 import type { CrawlServices } from '../services.js';
 
-export interface RobotsPaceSettings {
+export interface TurnStageSettings {
   readonly politeness: HostPoliteness;
   readonly store: FrontierStore;
   readonly perHostConcurrency: number;
 }
 
-export function settingsFrom(options: ResolvedCrawlerOptions, services: CrawlServices): RobotsPaceSettings {
+export function settingsFrom(options: ResolvedCrawlerOptions, services: CrawlServices): TurnStageSettings {
   return { politeness: services.politeness, store: services.store, perHostConcurrency: options.perHostConcurrency };
 }
 
@@ -24,7 +24,12 @@ export function settingsFrom(options: ResolvedCrawlerOptions, services: CrawlSer
  * the clock for the host if the claim ends here: run from the robots.txt response when the check
  * fetched it, else handed back as the claim found it.
  */
-export async function paceAfterRobots(entry: FrontierEntry, check: RobotsCheck, previousReadyAt: number, settings: RobotsPaceSettings): Promise<ClockChange> {
+export async function paceAfterRobots(
+  entry: FrontierEntry,
+  check: RobotsCheck,
+  previousReadyAt: number,
+  settings: TurnStageSettings,
+): Promise<ClockChange> {
   const { politeness, store } = settings;
   if (politeness.learnCrawlDelay(entry.hostKey, originOf(entry.url), check.crawlDelay)) {
     await store.setHostPolicy(entry.hostKey, { delayMs: politeness.delayMs(entry.hostKey), maxInFlight: settings.perHostConcurrency });

@@ -7,7 +7,7 @@ import { createRobotsGate, type RobotsGate } from '@politely/core';
 import { createMemoryFrontierStore } from '../../../src/frontier/memory-store.js';
 import type { FrontierStore } from '../../../src/frontier/frontier-store.js';
 import { HostPoliteness } from '../../../src/politeness/index.js';
-import { deniedTurn, paceAfterRobots, type RobotsPaceSettings } from '../../../src/pipeline/stages/turn.js';
+import { deniedTurn, paceAfterRobots, type TurnStageSettings } from '../../../src/pipeline/stages/turn.js';
 import { claimAt, entryFor, hostReadyAt, LOOPBACK, startLoopback, UA } from '../pipeline-helpers.js';
 import type { LoopbackServer } from '../pipeline-helpers.js';
 
@@ -41,7 +41,7 @@ describe('paceAfterRobots', () => {
   let gate: RobotsGate;
   let store: FrontierStore;
   let politeness: HostPoliteness;
-  let settings: RobotsPaceSettings;
+  let settings: TurnStageSettings;
 
   beforeAll(async () => {
     server = await startLoopback();
