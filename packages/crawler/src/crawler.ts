@@ -9,23 +9,33 @@
 
 import { setMaxListeners } from 'node:events';
 import PQueue from 'p-queue';
-import { createAddressBook, createAddressPolicy, createRobotsGate, PolitelyError, systemResolver, type RobotsGate } from '@politely/core';
+import {
+  createAddressBook,
+  createAddressPolicy,
+  createRobotsGate,
+  PolitelyError,
+  systemResolver,
+  type AddressBook,
+  type HttpClient,
+  type RobotsGate,
+} from '@politely/core';
 import { createMemoryFrontierStore, type FrontierStore } from '@politely/frontier';
 import { CrawlerEmitter, type CrawlerEventName, type CrawlerListener } from './events.js';
 import { createCrawlerRobotsFetch } from './fetch/robots-fetch.js';
 import { ownHttpClient } from './fetch/own-http-client.js';
 import { createCrawlCookies, type CrawlCookies } from './cookies/crawl-cookies.js';
-import { createKnownRobotsCheck } from './gate/known-robots.js';
+import { createKnownRobotsCheck, type KnownRobotsCheck } from './gate/known-robots.js';
 import { createFrontier, type Frontier } from './frontier/frontier.js';
 import { createScope } from './frontier/scope.js';
 import { checkRequestData } from './frontier/request-data.js';
 import type { RequestOptions } from './page-context.js';
 import { resolveCrawlerOptions, type CrawlerOptions, type ResolvedCrawlerOptions } from './options.js';
-import { HostPoliteness } from './politeness/host-politeness.js';
-import { createPolitenessKeys, type PolitenessKeys } from './politeness/politeness-key.js';
+import { createPolitenessKeys, HostPoliteness, type PolitenessKeys } from './politeness/index.js';
 import type { PluginResourceKind } from './handle/run-processor.js';
 import { pluginContexts, type CrawlContext } from './plugin-context.js';
 import { UrlProcessor } from './pipeline/process-url.js';
+import type { CrawlServices } from './pipeline/services.js';
+import { LeaseSettler } from './pipeline/settle.js';
 import { CrawlReporter } from './reporter.js';
 import { canonicalizeUrl } from './frontier/canonical-url.js';
 import type { ScopePredicate } from './frontier/scope.js';
@@ -75,8 +85,34 @@ export interface Crawler {
 /** URLs `reopenDue` moves back to the queues per store call. */
 const REOPEN_BATCH = 1000;
 
+const notRunning = (): Error => new PolitelyError('ERR_RENDER_FAILED', 'no render session: the crawl is not running');
+
 export function createCrawler(options: CrawlerOptions): Crawler {
   return new PoliteCrawler(options);
+}
+
+/**
+ * One address per host name for the crawl (with a resolver, or keys by address): the key and the
+ * connection come from the same resolution. Undefined when neither needs one.
+ */
+function addressBookOf(options: ResolvedCrawlerOptions): AddressBook | undefined {
+  if (options.resolver === undefined && options.politenessKey !== 'ip') return undefined;
+  const policy = options.blockPrivateNetworks ? { policy: createAddressPolicy(options.allowNet) } : {};
+  return createAddressBook({ resolve: options.resolver ?? systemResolver, ...policy });
+}
+
+function ownStore(options: ResolvedCrawlerOptions): FrontierStore {
+  const defaultHostPolicy = { delayMs: options.minDelayMs, maxInFlight: options.perHostConcurrency };
+  return createMemoryFrontierStore({ defaultHostPolicy, rememberFetches: false });
+}
+
+/** The plugins' resource kinds (anything but `page`): each kind's processor and its plugin's context. */
+function resourceKindsOf(plugins: ReturnType<typeof pluginContexts>): Map<string, PluginResourceKind> {
+  const kinds = new Map<string, PluginResourceKind>();
+  for (const { plugin, context } of plugins) {
+    for (const [kind, processor] of Object.entries(plugin.processors ?? {})) kinds.set(kind, { processor, context });
+  }
+  return kinds;
 }
 
 class PoliteCrawler implements Crawler {
@@ -109,56 +145,94 @@ class PoliteCrawler implements Crawler {
     const options = resolveCrawlerOptions(raw);
     this.options = options;
     this.pageBudget = { started: 0, max: options.maxPages };
-    // One address per host name for the crawl (a resolver, or keys by address): the key and the
-    // connection come from the same resolution.
-    const addresses =
-      options.resolver === undefined && options.politenessKey !== 'ip'
-        ? undefined
-        : createAddressBook({ resolve: options.resolver ?? systemResolver, ...(options.blockPrivateNetworks ? { policy: createAddressPolicy(options.allowNet) } : {}) });
+    this.signal = this.crawlSignal(raw.signal);
+    const addresses = addressBookOf(options);
     this.keys = createPolitenessKeys(options.politenessKey, addresses);
-    const ownClient = raw.httpClient ?? ownHttpClient(options, addresses);
-    if (raw.httpClient === undefined) this.ownedClose.push(() => ownClient.close());
-    const warc = options.outputs.warc;
-    this.archive =
-      warc === undefined
-        ? undefined
-        : new WarcArchive(warc, { userAgent: options.userAgent, from: options.from, robotsTokens: options.robotsTokens, purposes: options.purposes }, { onFailure: (error) => this.fail(error) });
-    // Archiving: every request of the crawl goes through one client that captures its exchange.
-    const client = this.archive === undefined ? ownClient : archivingClient(ownClient, this.archive);
+    const { client, archive } = this.clientAndArchive(raw, addresses);
+    this.archive = archive;
     // A store of its own lives as long as this one crawl: nothing to remember for a recrawl.
-    this.store = raw.store ?? createMemoryFrontierStore({ defaultHostPolicy: { delayMs: options.minDelayMs, maxInFlight: options.perHostConcurrency }, rememberFetches: false });
+    this.store = raw.store ?? ownStore(options);
     this.cookies = createCrawlCookies(options.cookies, this.store, (error) => this.fail(error));
-    this.gate =
-      raw.gate ??
-      createRobotsGate({
-        userAgent: options.userAgent,
-        ...(raw.robotsCache === undefined ? {} : { cache: raw.robotsCache }),
-        minBackoffMs: Math.max(1, options.backoffBaseMs),
-        maxBackoffMs: Math.max(1, options.backoffMaxMs),
-        fetch: createCrawlerRobotsFetch(client, Math.min(options.requestTimeoutMs, 10_000), {
-          onRequest: (url, startedAt) => {
-            const hostKey = this.keys.knownKeyOf(url);
-            this.recorder.requests++;
-            this.recorder.robotsRequests++;
-            this.emitter.emit('request', { url: url.href, hostKey, kind: 'robots', at: startedAt });
-          },
-        }, { from: options.from, headers: options.headers }),
-      });
-    if (raw.gate === undefined) this.ownedClose.unshift(() => this.gate.close());
-    const signal = raw.signal === undefined ? this.stop.signal : AbortSignal.any([raw.signal, this.stop.signal]);
-    // Every request in flight listens to this one signal: that is by design, not a leak.
-    setMaxListeners(0, signal);
-    this.signal = signal;
-    signal.addEventListener('abort', () => this.notify(), { once: true });
+    this.gate = this.robotsGate(raw, client);
     this.dataset = new Dataset(options.outputs.records, {
       onRecord: (record, url) => this.emitter.emit('record', { record, url }),
       listens: () => this.emitter.listens('record'),
       onFailure: (error) => this.fail(error),
     });
     this.seedUrls = options.seeds.map((seed) => seed.url);
-    const knownRobots = createKnownRobotsCheck(this.gate, options.robotsTokens.length > 1 ? options.robotsTokens : options.userAgent);
     this.inScope = this.buildScope();
-    this.frontier = createFrontier({
+    const robotsAgent = options.robotsTokens.length > 1 ? options.robotsTokens : options.userAgent;
+    const knownRobots = createKnownRobotsCheck(this.gate, robotsAgent);
+    this.frontier = this.buildFrontier(knownRobots);
+    this.plugins = pluginContexts(options.plugins, this.crawlContext(), this.reporter);
+    this.processor = new UrlProcessor(options, this.services(client, knownRobots));
+  }
+
+  private readonly signal: AbortSignal;
+  private readonly pageBudget: { started: number; readonly max: number };
+  private readonly cookies: CrawlCookies;
+  private readonly plugins: ReturnType<typeof pluginContexts>;
+  /** Seeds so far: the scope is derived from them, and grows with `enqueue`. */
+  private readonly seedUrls: string[];
+  private inScope: ScopePredicate;
+  /** The browser of the crawl (`render`), started by `run()` and closed when it ends. */
+  private renderSession: Promise<RenderSession> | undefined;
+  /** Reopens what is due (`recrawl`), set by `run()`. */
+  private reopenDue: () => Promise<number> = async () => 0;
+
+  /** The crawl's signal: the caller's and `fail`'s stop. */
+  private crawlSignal(given: AbortSignal | undefined): AbortSignal {
+    const signal = given === undefined ? this.stop.signal : AbortSignal.any([given, this.stop.signal]);
+    // Every request in flight listens to this one signal: that is by design, not a leak.
+    setMaxListeners(0, signal);
+    signal.addEventListener('abort', () => this.notify(), { once: true });
+    return signal;
+  }
+
+  /**
+   * The crawl's HTTP client (the caller's, or one of its own that the crawl closes) and the WARC
+   * archive (a `warc` output): every request then goes through one client that captures its exchange.
+   */
+  private clientAndArchive(
+    raw: CrawlerOptions,
+    addresses: AddressBook | undefined,
+  ): { client: HttpClient; archive: WarcArchive | undefined } {
+    const { options } = this;
+    const ownClient = raw.httpClient ?? ownHttpClient(options, addresses);
+    if (raw.httpClient === undefined) this.ownedClose.push(() => ownClient.close());
+    const warc = options.outputs.warc;
+    if (warc === undefined) return { client: ownClient, archive: undefined };
+    const { userAgent, from, robotsTokens, purposes } = options;
+    const onFailure = (error: unknown): void => this.fail(error);
+    const archive = new WarcArchive(warc, { userAgent, from, robotsTokens, purposes }, { onFailure });
+    return { client: archivingClient(ownClient, archive), archive };
+  }
+
+  /** The robots gate: the caller's, or one of its own (closed first when the crawl ends) fetching through `client`. */
+  private robotsGate(raw: CrawlerOptions, client: HttpClient): RobotsGate {
+    if (raw.gate !== undefined) return raw.gate;
+    const { options } = this;
+    const onRequest = (url: URL, startedAt: number): void => {
+      const hostKey = this.keys.knownKeyOf(url);
+      this.recorder.requests++;
+      this.recorder.robotsRequests++;
+      this.emitter.emit('request', { url: url.href, hostKey, kind: 'robots', at: startedAt });
+    };
+    const profile = { from: options.from, headers: options.headers };
+    const gate = createRobotsGate({
+      userAgent: options.userAgent,
+      ...(raw.robotsCache === undefined ? {} : { cache: raw.robotsCache }),
+      minBackoffMs: Math.max(1, options.backoffBaseMs),
+      maxBackoffMs: Math.max(1, options.backoffMaxMs),
+      fetch: createCrawlerRobotsFetch(client, Math.min(options.requestTimeoutMs, 10_000), { onRequest }, profile),
+    });
+    this.ownedClose.unshift(() => gate.close());
+    return gate;
+  }
+
+  private buildFrontier(knownRobots: KnownRobotsCheck): Frontier {
+    const { options } = this;
+    return createFrontier({
       store: this.store,
       inScope: (url) => this.inScope(url),
       canonicalUrl: options.canonicalUrl,
@@ -171,20 +245,23 @@ class PoliteCrawler implements Crawler {
       // A handler's page.enqueue: the loop may be waiting for the page to settle; it need not.
       onAdded: () => this.notify(),
     });
-    this.crawlContext = {
+  }
+
+  /** What every plugin's context shares: the crawl's enqueue, error report, gate and identity. */
+  private crawlContext(): CrawlContext {
+    return {
       enqueue: (requests) => this.frontier.add(requests),
       error: (url, error) => this.reporter.error(url, error, 'processor', 1, false),
       gate: this.gate,
-      userAgent: options.userAgent,
-      signal,
+      userAgent: this.options.userAgent,
+      signal: this.signal,
     };
-    this.plugins = pluginContexts(options.plugins, this.crawlContext, this.reporter);
-    const resourceKinds = new Map<string, PluginResourceKind>();
-    for (const { plugin, context } of this.plugins) {
-      for (const [kind, processor] of Object.entries(plugin.processors ?? {})) resourceKinds.set(kind, { processor, context });
-    }
-    this.processor = new UrlProcessor({
-      options,
+  }
+
+  /** The crawl's shared things the pipeline's stages take their settings from. */
+  private services(client: HttpClient, knownRobots: KnownRobotsCheck): CrawlServices {
+    const { options } = this;
+    return {
       store: this.store,
       frontier: this.frontier,
       gate: this.gate,
@@ -196,33 +273,21 @@ class PoliteCrawler implements Crawler {
         backoffMaxMs: options.backoffMaxMs,
         adaptive: options.adaptiveDelay,
       }),
+      settler: new LeaseSettler(this.store, options.perHostConcurrency, this.frontier.addOptions),
+      keys: this.keys,
       emitter: this.emitter,
       stats: this.recorder,
       reporter: this.reporter,
-      signal,
+      signal: this.signal,
       pageBudget: this.pageBudget,
-      resourceKinds,
+      resourceKinds: resourceKindsOf(this.plugins),
       cookies: this.cookies.session,
-      onFatal: (error) => this.fail(error),
       dataset: this.dataset,
-      keys: this.keys,
       knownRobots,
-      renderSession: () => this.renderSession ?? Promise.reject(new PolitelyError('ERR_RENDER_FAILED', 'no render session: the crawl is not running')),
-    });
+      renderSession: () => this.renderSession ?? Promise.reject(notRunning()),
+      onFatal: (error) => this.fail(error),
+    };
   }
-
-  private readonly signal: AbortSignal;
-  private readonly pageBudget: { started: number; readonly max: number };
-  private readonly crawlContext: CrawlContext;
-  private readonly cookies: CrawlCookies;
-  private readonly plugins: ReturnType<typeof pluginContexts>;
-  /** Seeds so far: the scope is derived from them, and grows with `enqueue`. */
-  private readonly seedUrls: string[];
-  private inScope: ScopePredicate;
-  /** The browser of the crawl (`render`), started by `run()` and closed when it ends. */
-  private renderSession: Promise<RenderSession> | undefined;
-  /** Reopens what is due (`recrawl`), set by `run()`. */
-  private reopenDue: () => Promise<number> = async () => 0;
 
   on<E extends CrawlerEventName>(event: E, listener: CrawlerListener<E>): () => void {
     return this.emitter.on(event, listener);

@@ -26,7 +26,7 @@ export type {
   UsageEvent,
   RevisitEvent,
 } from './events.js';
-export { describeUsageSource, TDMREP_PATH } from './gate/usage-stage.js';
+export { describeUsageSource, TDMREP_PATH } from './pipeline/stages/usage.js';
 export type { CrawlStats } from './stats.js';
 export type { CrawlerPlugin, PluginContext, ResourceContext, ResourceProcessor } from './plugin.js';
 export type { FrontierRequest } from './frontier/frontier.js';
@@ -83,16 +83,16 @@ export type {
   PageChange,
 } from '@politely/frontier';
 export { changeFrequencyOf } from './frontier/revisit-schedule.js';
-export { POLITENESS_KEY_MODES } from './politeness/politeness-key.js';
-export type { PolitenessKeyMode } from './politeness/politeness-key.js';
+export { POLITENESS_KEY_MODES } from './politeness/index.js';
+export type { PolitenessKeyMode } from './politeness/index.js';
 export type { RevisitCounts, RevisitStats, RenderCounts, RenderStats, RenderRefusal } from './stats.js';
 export { TRACKING_QUERY_PARAMS } from './frontier/canonical-url.js';
 export type { CanonicalUrlOptions, QueryParamPattern } from './frontier/canonical-url.js';
 export type { TrapDetectionOptions, TrapCalendarOptions } from './frontier/trap-detector.js';
 export type { ScopeOption, ScopeMode, ScopePatterns, ScopePredicate, ScopePattern } from './frontier/scope.js';
 
-export { hostDelayMs, retryAfterMs, backoffMs, adaptiveDelayMs } from './politeness/delay.js';
-export type { DelayBounds, BackoffOptions, AdaptiveDelayInput } from './politeness/delay.js';
+export { hostDelayMs, retryAfterMs, backoffMs, adaptiveDelayMs } from './politeness/index.js';
+export type { DelayBounds, BackoffOptions, AdaptiveDelayInput } from './politeness/index.js';
 
 export type { PageRobotsDirectives, RobotsDirectiveSource, RobotsDirectiveSourceKind } from './extract/meta-robots.js';
 export { isHtmlContentType } from './extract/content-type.js';

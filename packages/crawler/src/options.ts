@@ -23,7 +23,7 @@ import type { PageHandler, RouteHandlers } from './page-context.js';
 import { CRAWLER_SKIP_REASONS } from './skip-reasons.js';
 import type { CrawlerPlugin } from './plugin.js';
 import { resolveOutputs, type OutputOptions, type ResolvedOutputs } from './dataset/output-options.js';
-import { POLITENESS_KEY_MODES, type PolitenessKeyMode } from './politeness/politeness-key.js';
+import { POLITENESS_KEY_MODES, type PolitenessKeyMode } from './politeness/index.js';
 import type { PageRenderer, RenderWaitUntil } from './page-renderer.js';
 
 /** What `render` is asked about a page: its request. */

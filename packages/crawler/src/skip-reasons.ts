@@ -76,3 +76,11 @@ export interface SkipDetail {
    */
   readonly kind?: 'sub-resource';
 }
+
+/** The skip for a URL robots.txt disallows: the deciding rule as data, and as words for people. */
+export function robotsSkip(rule: RobotsRuleRef | undefined, reason: string, token?: string): SkipDetail {
+  if (rule === undefined) return { reason: 'robots', detail: reason };
+  const forToken = token === undefined ? '' : ` (for ${token})`;
+  const detail = `line ${rule.line}: ${rule.text}${forToken}`;
+  return { reason: 'robots', detail, rule: { line: rule.line, text: rule.text } };
+}

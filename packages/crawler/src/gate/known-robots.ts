@@ -6,8 +6,7 @@
 
 import type { RobotsAgents, RobotsGate, RobotsTxt } from '@politely/core';
 import { LruMap } from '@politely/core/internal';
-import type { SkipDetail } from '../skip-reasons.js';
-import { robotsSkip } from './robots-stage.js';
+import { robotsSkip, type SkipDetail } from '../skip-reasons.js';
 
 export interface KnownRobotsOptions {
   /** How long an origin's answer is reused. */

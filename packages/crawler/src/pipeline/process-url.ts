@@ -1,69 +1,33 @@
-// One claimed URL through the stages: robots gate → politeness → fetch → extract and handler →
-// frontier. Each stage returns a value; the URL's outcome is reported and its lease settled in
-// one place (`process`), from that value alone.
+// One claimed URL, walked through the stages in the order it meets them (stages/):
+//
+//   robots.ts   may it be fetched, by its origin's robots.txt?
+//   usage.ts    do the site's usage preferences reserve it for one of the crawl's purposes?
+//   turn.ts     what the robots check did to the host's clock; may the claim still make its request?
+//   fetch.ts    the request (or render.ts: the page rendered in a browser from that response)
+//   revisit.ts  what the response says against the URL's last fetch
+//   handle.ts   extract and handle the page; its links go back to the frontier
+//
+// Each stage returns a value; the URL's outcome (outcome.ts) is reported and its lease settled in
+// one place (`process`, through settle.ts), from that value alone. A plugin's resource (a sitemap)
+// takes the same path, with its plugin's processor in place of the page's stages.
 
-import { createAddressPolicy, PolitelyError, type HttpClient, type HttpResponse, type RobotsGate, type UsagePurpose, type UsageReport } from '@politely/core';
-import type { FrontierEntry, FrontierLease, FrontierStore } from '@politely/frontier';
-import type { SkipDetail } from '../skip-reasons.js';
-import type { Dataset } from '../dataset/dataset.js';
-import type { CrawlerEmitter } from '../events.js';
-import { fetchStage, type FetchStageSettings } from '../fetch/fetch-stage.js';
+import { PolitelyError, type RobotsCheck } from '@politely/core';
+import { robotsSkip } from '../skip-reasons.js';
 import { followRedirect } from '../frontier/follow-redirect.js';
-import type { Frontier } from '../frontier/frontier.js';
-import { robotsSkip, robotsStage, type RobotsStageSettings } from '../gate/robots-stage.js';
-import { UsageStage, type UsageKnown } from '../gate/usage-stage.js';
-import { handlePage, type HandlePageSettings } from '../handle/handle-page.js';
-import { reviewFetch, type RevisitStageSettings } from '../fetch/revisit-stage.js';
+import type { FrontierEntry, FrontierLease } from '@politely/frontier';
 import { tooSoonToRevisit } from '../frontier/revisit-schedule.js';
-import { createRouter } from '../handle/routes.js';
 import { runProcessor, type PluginResourceKind } from '../handle/run-processor.js';
 import type { ResolvedCrawlerOptions } from '../options.js';
-import type { HostPoliteness } from '../politeness/host-politeness.js';
-import { pacedAfter } from '../politeness/pace.js';
-import { deniedTurn, paceAfterRobots, type RobotsPaceSettings } from '../politeness/turn.js';
-import type { StatsRecorder } from '../stats.js';
-import { done, handBack, released, skipped, type ClockChange, type UrlOutcome } from '../outcome.js';
-import type { CrawlReporter } from '../reporter.js';
-import { LeaseSettler } from './settle.js';
-import type { KnownRobotsCheck } from '../gate/known-robots.js';
-import type { PolitenessKeys } from '../politeness/politeness-key.js';
-import type { RenderSession } from '../page-renderer.js';
-import { isRenderable, renderStage, type RenderStageSettings } from '../render/render-stage.js';
-import { SubRequests } from '../render/sub-requests.js';
-import { sleepUntil } from '../politeness/host-turn.js';
-import type { CookieSession } from '../cookies/cookie-session.js';
-
-export interface ProcessorDeps {
-  readonly options: ResolvedCrawlerOptions;
-  readonly store: FrontierStore;
-  readonly frontier: Frontier;
-  readonly gate: RobotsGate;
-  readonly client: HttpClient;
-  readonly politeness: HostPoliteness;
-  readonly emitter: CrawlerEmitter;
-  readonly stats: StatsRecorder;
-  readonly reporter: CrawlReporter;
-  readonly signal: AbortSignal;
-  /** Page fetches started so far, and the budget (`maxPages`). */
-  readonly pageBudget: { started: number; readonly max: number };
-  /** Plugin resource kinds (anything but `page`): each kind's processor and its plugin's context. */
-  readonly resourceKinds: ReadonlyMap<string, PluginResourceKind>;
-  /** The crawl's cookies, when on. */
-  readonly cookies?: CookieSession | undefined;
-  /**
-   * Called with an error that ends the crawl (a fatal handler error, a store that failed): the
-   * lease was handed back first, so the URL stays in the store.
-   */
-  readonly onFatal: (error: unknown) => void;
-  /** The crawl's dataset, for `page.push`. */
-  readonly dataset: Dataset;
-  /** Which requests share a politeness clock (`politenessKey`), and the address a key connects to. */
-  readonly keys: PolitenessKeys;
-  /** robots.txt already known to disallow a URL: a rendered page's sub-request is refused without a turn. */
-  readonly knownRobots: KnownRobotsCheck;
-  /** The crawl's render session (`render`), started by `run()`. */
-  readonly renderSession: () => Promise<RenderSession>;
-}
+import { pacedAfter, sleepUntil, type ClockChange } from '../politeness/index.js';
+import { done, handBack, released, skipped, type UrlOutcome } from './outcome.js';
+import type { CrawlServices } from './services.js';
+import * as robots from './stages/robots.js';
+import * as usage from './stages/usage.js';
+import * as turn from './stages/turn.js';
+import * as fetch from './stages/fetch.js';
+import * as render from './stages/render.js';
+import * as revisit from './stages/revisit.js';
+import * as handle from './stages/handle.js';
 
 /** How far a walk has come, for the host's clock if it ends by an exception. */
 interface WalkProgress {
@@ -73,109 +37,29 @@ interface WalkProgress {
   requesting: boolean;
 }
 
-export class UrlProcessor {
-  private readonly settler: LeaseSettler;
-  private readonly robots: RobotsStageSettings;
-  private readonly pace: RobotsPaceSettings;
-  private readonly fetch: FetchStageSettings;
-  private readonly handle: HandlePageSettings;
-  private readonly usage: UsageStage;
-  private readonly revisits: RevisitStageSettings;
-  private readonly render: RenderStageSettings | undefined;
+/** The claim may make its request; `known`: what robots.txt and tdmrep.json said of the page's usage. */
+interface Cleared {
+  readonly kind: 'cleared';
+  readonly known: usage.UsageKnown | undefined;
+}
 
-  constructor(private readonly deps: ProcessorDeps) {
-    const { options, signal } = deps;
-    this.settler = new LeaseSettler(deps.store, options.perHostConcurrency, deps.frontier.addOptions);
-    this.robots = {
-      gate: deps.gate,
-      userAgent: options.userAgent,
-      tokens: options.robotsTokens,
-      maxRobotsRetries: options.maxRobotsRetries,
-      delayMsOf: (hostKey) => deps.politeness.delayMs(hostKey),
-      signal,
-    };
-    this.pace = { politeness: deps.politeness, store: deps.store, perHostConcurrency: options.perHostConcurrency };
-    this.fetch = {
-      client: deps.client,
-      userAgent: options.userAgent,
-      from: options.from,
-      headers: options.headers,
-      cookies: deps.cookies,
-      maxBodyBytes: options.maxBodyBytes,
-      requestTimeoutMs: options.requestTimeoutMs,
-      maxRetries: options.maxRetries,
-      backoffMaxMs: options.backoffMaxMs,
-      politeness: deps.politeness,
-      connectAddressOf: (hostKey) => deps.keys.connectAddressOf(hostKey),
-      emitter: deps.emitter,
-      stats: deps.stats,
-      signal,
-    };
-    this.usage = new UsageStage({
-      purposes: options.purposes,
-      tokens: options.robotsTokens,
-      gate: deps.gate,
-      client: deps.client,
-      userAgent: options.userAgent,
-      from: options.from,
-      headers: options.headers,
-      requestTimeoutMs: options.requestTimeoutMs,
-      tdmrepCacheMs: options.tdmrepCacheMs,
-      delayMsOf: (hostKey) => deps.politeness.delayMs(hostKey),
-      emitter: deps.emitter,
-      stats: deps.stats,
-      signal,
-    });
-    this.revisits = {
-      bounds: { minMs: options.revisitMinMs, maxMs: options.revisitMaxMs },
-      remembered: deps.store.remembersFetches !== false,
-      stats: deps.stats,
-      emitter: deps.emitter,
-    };
-    this.render = options.render === undefined ? undefined : {
-      session: deps.renderSession,
-      subRequests: new SubRequests({
-        gate: deps.gate,
-        knownRobots: deps.knownRobots,
-        userAgent: options.userAgent,
-        tokens: options.robotsTokens,
-        client: deps.client,
-        from: options.from,
-        headers: options.headers,
-        cookies: deps.cookies,
-        store: deps.store,
-        politeness: deps.politeness,
-        keys: deps.keys,
-        addressPolicy: options.blockPrivateNetworks ? createAddressPolicy(options.allowNet) : undefined,
-        perHostConcurrency: options.perHostConcurrency,
-        requestTimeoutMs: options.requestTimeoutMs,
-        maxBodyBytes: options.maxBodyBytes,
-        backoffMaxMs: options.backoffMaxMs,
-        blockedTypes: options.renderBlockResourceTypes,
-        stats: deps.stats,
-        reporter: deps.reporter,
-        emitter: deps.emitter,
-        signal,
-        onPace: (hostKey, readyAt) => this.settler.notePace(hostKey, readyAt, Date.now()),
-        paceOf: (hostKey) => this.settler.paceOf(hostKey, Date.now()),
-      }),
-      waitUntil: options.renderWaitUntil,
-      timeoutMs: options.renderTimeoutMs,
-      maxBodyBytes: options.maxBodyBytes,
-      maxRetries: options.maxRetries,
-      stats: deps.stats,
-      signal,
-    };
-    this.handle = {
-      options,
-      route: createRouter(options.handler, options.handlers),
-      frontier: deps.frontier,
-      reporter: deps.reporter,
-      signal,
-      dataset: deps.dataset,
-      usage: this.usage,
-      emitter: deps.emitter,
-    };
+export class UrlProcessor {
+  private readonly robots: robots.RobotsStageSettings;
+  private readonly usage: usage.UsageStage;
+  private readonly turn: turn.TurnStageSettings;
+  private readonly fetch: fetch.FetchStageSettings;
+  private readonly render: render.RenderStageSettings | undefined;
+  private readonly revisits: revisit.RevisitStageSettings;
+  private readonly handle: handle.HandlePageSettings;
+
+  constructor(options: ResolvedCrawlerOptions, private readonly services: CrawlServices) {
+    this.robots = robots.settingsFrom(options, services);
+    this.usage = new usage.UsageStage(usage.settingsFrom(options, services));
+    this.turn = turn.settingsFrom(options, services);
+    this.fetch = fetch.settingsFrom(options, services);
+    this.render = render.settingsFrom(options, services);
+    this.revisits = revisit.settingsFrom(options, services);
+    this.handle = handle.settingsFrom(options, services);
   }
 
   /** Walks the URL through the stages, reports its outcome and settles its lease: exactly once. */
@@ -188,117 +72,162 @@ export class UrlProcessor {
       // Aborted, a fatal handler error, or a store failure: the URL goes back to the queue (if
       // the store still answers), nothing is lost. The host's clock keeps any request made: a
       // worker sharing the store, or a resumed crawl, must not go at once.
-      const clock = progress.requesting ? pacedAfter(Date.now(), this.deps.politeness.delayMs(lease.entry.hostKey)) : progress.clock;
-      await this.settler.settle(lease, released('stopping', clock)).catch(() => {});
+      const delayMs = this.services.politeness.delayMs(lease.entry.hostKey);
+      const clock = progress.requesting ? pacedAfter(Date.now(), delayMs) : progress.clock;
+      await this.services.settler.settle(lease, released('stopping', clock)).catch(() => {});
       // Once the crawl's signal has fired (an abort, its timeout, a fatal error met elsewhere),
       // what a walk throws is that stop. Anything else escaped every stage's own handling, so the
       // crawl cannot go on as if it had not happened.
-      if (!this.deps.signal.aborted) this.deps.onFatal(error);
+      if (!this.services.signal.aborted) this.services.onFatal(error);
       return;
     }
     this.report(lease.entry, outcome);
     try {
-      const stored = await this.settler.settle(lease, outcome);
-      if (outcome.kind === 'done' && outcome.links !== undefined) this.deps.frontier.stored(outcome.links, stored);
+      const stored = await this.services.settler.settle(lease, outcome);
+      if (outcome.kind === 'done' && outcome.links !== undefined) this.services.frontier.stored(outcome.links, stored);
     } catch (error) {
-      this.deps.onFatal(error);
+      this.services.onFatal(error);
     }
   }
 
   private async walk(lease: FrontierLease, progress: WalkProgress, claimedAt: number): Promise<UrlOutcome> {
     const { entry } = lease;
-    const { options, pageBudget, reporter } = this.deps;
     const attempt = (entry.retries ?? 0) + 1;
     // A hold this process knows and the store may not yet (the request that met it has not
     // settled: its handler runs): no request; the URL goes back, and the host's clock with it.
-    if (this.settler.heldUntil(entry.hostKey, claimedAt) !== undefined) return released('host-held', handBack(lease));
+    const held = this.services.settler.heldUntil(entry.hostKey, claimedAt);
+    if (held !== undefined) return released('host-held', handBack(lease));
     // Reopened, but `revisitMinMs` (raised since its due time was set) says not yet: kept, no request.
-    const tooSoon = tooSoonToRevisit(entry.revisit, options.revisitMinMs, claimedAt);
+    const tooSoon = tooSoonToRevisit(entry.revisit, this.revisits.bounds.minMs, claimedAt);
     if (tooSoon !== undefined) return done(handBack(lease), [], tooSoon);
 
-    const verdict = await robotsStage(entry, this.robots);
+    const verdict = await robots.robotsStage(entry, this.robots);
     if (verdict.kind !== 'verdict') return verdict;
     const { check } = verdict;
-    const afterRobots = await paceAfterRobots(entry, check, lease.previousHostReadyAt, this.pace);
+    const afterRobots = await turn.paceAfterRobots(entry, check, lease.previousHostReadyAt, this.turn);
     progress.clock = afterRobots;
     if (!check.allowed) return skipped(robotsSkip(check.rule, check.reason, check.token), afterRobots);
 
     const kind = this.resourceKindOf(entry);
     if (kind instanceof Error) return { kind: 'failed', error: kind, stage: 'processor', clock: afterRobots };
     if (kind?.processor.fetch === false) {
-      await runProcessor(entry, kind, undefined, attempt, reporter);
+      await runProcessor(entry, kind, undefined, attempt, this.services.reporter);
       return done(afterRobots);
     }
-    const isPage = kind === undefined;
+    const cleared = await this.clearTurn(lease, check, kind === undefined, afterRobots, progress);
+    if (cleared.kind !== 'cleared') return cleared;
+    const fetched = await this.request(entry, kind, check, progress);
+    if (fetched.kind !== 'fetched') return fetched;
+    return this.afterFetch(entry, kind, fetched, cleared.known, attempt);
+  }
+
+  /**
+   * The usage verdict before the fetch (pages only), then the turn: whether the claim may make
+   * its request now. Cleared, it carries what robots.txt and tdmrep.json said of the page's usage.
+   */
+  private async clearTurn(
+    lease: FrontierLease,
+    check: RobotsCheck,
+    isPage: boolean,
+    afterRobots: ClockChange,
+    progress: WalkProgress,
+  ): Promise<Cleared | UrlOutcome> {
+    const { entry } = lease;
+    const { pageBudget } = this.services;
     // Usage preferences apply to pages (content); a plugin's resources (sitemaps) are not content.
-    let usage = isPage ? this.usage.before(entry, check) : undefined;
-    if (usage?.kind === 'reserved') return this.usageReserved(entry, usage.skip, usage, afterRobots);
-    const denied = deniedTurn({
+    let before = isPage ? this.usage.before(entry, check) : undefined;
+    if (before?.kind === 'reserved') return this.usageReserved(entry, before, afterRobots);
+    const denied = turn.deniedTurn({
       robotsUsedTurn: check.fetch !== undefined,
       overBudget: isPage && pageBudget.started >= pageBudget.max,
       leaseExpiresAt: lease.leaseExpiresAt,
       now: Date.now(),
     });
     if (denied !== undefined) return released(denied, afterRobots);
-    if (usage?.kind === 'needs-tdmrep') {
+    if (before?.kind === 'needs-tdmrep') {
       // The origin's tdmrep.json takes this claim's turn at the host, as robots.txt would.
       progress.requesting = true;
-      const turn = await this.usage.fetchTdmrep(entry, usage.origin);
+      const tdmrep = await this.usage.fetchTdmrep(entry, before.origin);
       progress.requesting = false;
-      if (turn.usedTurn) return released('tdmrep-turn', turn.clock);
+      if (tdmrep.usedTurn) return released('tdmrep-turn', tdmrep.clock);
       // No request was made (robots.txt disallows the file): no file, and the claim goes on.
-      usage = this.usage.before(entry, check, null);
-      if (usage.kind === 'reserved') return this.usageReserved(entry, usage.skip, usage, afterRobots);
+      before = this.usage.before(entry, check, null);
+      if (before.kind === 'reserved') return this.usageReserved(entry, before, afterRobots);
     }
-    const known: UsageKnown | undefined = usage?.kind === 'pass' ? usage.known : undefined;
+    return { kind: 'cleared', known: before?.kind === 'pass' ? before.known : undefined };
+  }
 
+  /** The fetch stage, once the host's pace as this process knows it has come. */
+  private async request(
+    entry: FrontierEntry,
+    kind: PluginResourceKind | undefined,
+    check: RobotsCheck,
+    progress: WalkProgress,
+  ): Promise<fetch.FetchedResponse | UrlOutcome> {
+    const { settler, signal, politeness, pageBudget } = this.services;
     // With several requests in flight at the host (perHostConcurrency > 1, a rendered page's
     // sub-requests), a claim is paced from when the store granted it, but the request it follows
     // may have started later: it waits for that request's pace, as this process knows it.
-    const pace = this.settler.paceOf(entry.hostKey, Date.now());
-    if (pace !== undefined) await sleepUntil(pace, [this.deps.signal]);
-    if (this.deps.signal.aborted) throw new PolitelyError('ERR_ABORTED', `${entry.url}: the crawl stopped`);
-    if (isPage) pageBudget.started++;
+    const pace = settler.paceOf(entry.hostKey, Date.now());
+    if (pace !== undefined) await sleepUntil(pace, [signal]);
+    if (signal.aborted) throw new PolitelyError('ERR_ABORTED', `${entry.url}: the crawl stopped`);
+    if (kind === undefined) pageBudget.started++;
     progress.requesting = true;
-    this.settler.notePace(entry.hostKey, Date.now() + this.deps.politeness.delayMs(entry.hostKey), Date.now());
-    const fetched = await fetchStage(entry, kind?.processor, check, this.fetch);
+    settler.notePace(entry.hostKey, Date.now() + politeness.delayMs(entry.hostKey), Date.now());
+    const fetched = await fetch.fetchStage(entry, kind?.processor, check, this.fetch);
     progress.requesting = false;
     if (fetched.kind !== 'fetched') return fetched;
     progress.clock = fetched.clock;
     // The host is held from the moment the response is in, not only once this URL settles.
-    this.settler.noteHold(entry.hostKey, fetched.clock, Date.now());
-    this.settler.notePace(entry.hostKey, fetched.clock.readyAt, Date.now());
-    const review = reviewFetch(entry, fetched.response, Date.now(), this.revisits);
-    if (fetched.location !== undefined) {
-      const unfollowed = await followRedirect(entry, fetched.location, options.maxRedirects, this.deps.frontier);
-      if (unfollowed !== undefined) reporter.skip(unfollowed.url, unfollowed.skip, unfollowed.referrer);
-      return done(fetched.clock, [], review.remember());
-    }
-    if (isPage) {
-      this.deps.stats.response(fetched.response.status, fetched.response.body.length);
-      if (this.rendersPage(entry, fetched.response)) return this.renderAndHandle(entry, fetched.response, fetched.clock, attempt, known, review);
-      const handled = await handlePage(entry, fetched.response, attempt, this.handle, known, review);
-      return done(fetched.clock, handled.links, review.remember(handled.withheld));
-    }
-    // A resource (a sitemap) the server says is as it was has nothing new to process.
-    if (review.change !== 'not-modified' && review.change !== 'unchanged') await runProcessor(entry, kind, fetched.response, attempt, reporter);
-    return done(fetched.clock, [], review.remember());
+    settler.noteHold(entry.hostKey, fetched.clock, Date.now());
+    settler.notePace(entry.hostKey, fetched.clock.readyAt, Date.now());
+    return fetched;
   }
 
-  /** Whether the crawl renders this fetched page (`render`): a 2xx HTML page its choice picks. */
-  private rendersPage(entry: FrontierEntry, response: HttpResponse): boolean {
-    const { render } = this.deps.options;
-    if (render === undefined || !isRenderable(response)) return false;
-    return render.choose({ url: entry.url, label: entry.label, userData: entry.userData ?? {}, depth: entry.depth });
+  /**
+   * After the response: the revisit review, then a redirect followed through the frontier, a
+   * page handled (rendered first when the crawl renders it), or a plugin's resource processed.
+   */
+  private async afterFetch(
+    entry: FrontierEntry,
+    kind: PluginResourceKind | undefined,
+    fetched: fetch.FetchedResponse,
+    known: usage.UsageKnown | undefined,
+    attempt: number,
+  ): Promise<UrlOutcome> {
+    const { response, clock } = fetched;
+    const { reporter } = this.services;
+    const review = revisit.reviewFetch(entry, response, Date.now(), this.revisits);
+    if (fetched.location !== undefined) {
+      const unfollowed = await followRedirect(entry, fetched.location, this.fetch.maxRedirects, this.services.frontier);
+      if (unfollowed !== undefined) reporter.skip(unfollowed.url, unfollowed.skip, unfollowed.referrer);
+      return done(clock, [], review.remember());
+    }
+    if (kind === undefined) {
+      this.services.stats.response(response.status, response.body.length);
+      const page: handle.PageInput = { entry, response, attempt, known, revisit: review };
+      if (render.rendersPage(entry, response, this.render)) return this.renderAndHandle(page, review, clock);
+      const handled = await handle.handlePage(page, this.handle);
+      return done(clock, handled.links, review.remember(handled.withheld));
+    }
+    // A resource (a sitemap) the server says is as it was has nothing new to process.
+    const asBefore = review.change === 'not-modified' || review.change === 'unchanged';
+    if (!asBefore) await runProcessor(entry, kind, response, attempt, reporter);
+    return done(clock, [], review.remember());
   }
 
   /** The render stage, then extraction and the handler over the rendered DOM, with the live page open. */
-  private async renderAndHandle(entry: FrontierEntry, response: HttpResponse, clock: ClockChange, attempt: number, known: UsageKnown | undefined, review: ReturnType<typeof reviewFetch>): Promise<UrlOutcome> {
-    const rendered = await renderStage(entry, response, clock, this.render!);
+  private async renderAndHandle(
+    page: handle.PageInput,
+    review: revisit.FetchReview,
+    clock: ClockChange,
+  ): Promise<UrlOutcome> {
+    const rendered = await render.renderStage(page.entry, page.response, clock, this.render!);
     if (rendered.kind !== 'rendered') return rendered;
     let handled;
     try {
-      handled = await handlePage(entry, rendered.response, attempt, this.handle, known, review, rendered.page);
+      const renderedPage = { ...page, response: rendered.response, browserPage: rendered.page };
+      handled = await handle.handlePage(renderedPage, this.handle);
     } finally {
       // Closed before the URL settles: the host's clock then knows every request the page made.
       clock = await rendered.close();
@@ -307,22 +236,28 @@ export class UrlProcessor {
   }
 
   /** A URL robots.txt lines or tdmrep.json reserve for a wanted purpose: skipped, no request. */
-  private usageReserved(entry: FrontierEntry, skip: SkipDetail, usage: { readonly report: UsageReport; readonly reserved: readonly UsagePurpose[] }, clock: ClockChange): UrlOutcome {
-    const { emitter } = this.deps;
-    if (emitter.listens('usage')) emitter.emit('usage', { url: entry.url, stage: 'before-fetch', report: usage.report, reserved: usage.reserved });
-    return skipped(skip, clock);
+  private usageReserved(entry: FrontierEntry, verdict: usage.UsageReserved, clock: ClockChange): UrlOutcome {
+    const { emitter } = this.services;
+    if (emitter.listens('usage')) {
+      const { report, reserved } = verdict;
+      emitter.emit('usage', { url: entry.url, stage: 'before-fetch', report, reserved });
+    }
+    return skipped(verdict.skip, clock);
   }
 
   /** undefined for a page; the plugin's processor for its kind; an error for a kind no plugin processes. */
   private resourceKindOf(entry: FrontierEntry): PluginResourceKind | undefined | Error {
     if (entry.kind === undefined || entry.kind === 'page') return undefined;
-    return this.deps.resourceKinds.get(entry.kind) ?? new PolitelyError('ERR_INVALID_INPUT', `no plugin processes resources of kind '${entry.kind}' (${entry.url})`);
+    const kind = this.services.resourceKinds.get(entry.kind);
+    if (kind !== undefined) return kind;
+    const why = `no plugin processes resources of kind '${entry.kind}' (${entry.url})`;
+    return new PolitelyError('ERR_INVALID_INPUT', why);
   }
 
   /** The outcome's own event: a skip, an error (retried or not). Stages report what else they dropped. */
   private report(entry: FrontierEntry, outcome: UrlOutcome): void {
     const attempt = (entry.retries ?? 0) + 1;
-    const { reporter } = this.deps;
+    const { reporter } = this.services;
     if (outcome.kind === 'skipped') reporter.skip(entry.url, outcome.skip, entry.referrer);
     else if (outcome.kind === 'failed') reporter.error(entry.url, outcome.error, outcome.stage, attempt, false);
     else if (outcome.kind === 'retry') reporter.error(entry.url, outcome.error, 'fetch', attempt, true);

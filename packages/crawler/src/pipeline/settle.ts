@@ -8,9 +8,9 @@
 // what the store cannot know yet: a hold met by a request whose handler still runs.
 
 import type { AddOptions, AddOutcome, FrontierLease, FrontierStore, SettleOptions } from '@politely/frontier';
-import { HostHolds } from '../politeness/host-clock.js';
+import { HostHolds, type ClockChange } from '../politeness/index.js';
 import { postponed } from '../frontier/revisit-schedule.js';
-import { settlementOf, type ClockChange, type UrlOutcome } from '../outcome.js';
+import { settlementOf, type UrlOutcome } from './outcome.js';
 
 export class LeaseSettler {
   private readonly holds = new HostHolds();

@@ -7,7 +7,25 @@
 // sent the request (a request that queued in a busy process, or a slow connect, would otherwise
 // shorten the gap the server sees).
 
-import type { ClockChange } from '../outcome.js';
+/**
+ * What an outcome asks of the host's clock. Every field is an absolute time (ms since the epoch);
+ * none can move the clock back before a hold already in force (see host-clock.ts).
+ */
+export interface ClockChange {
+  /**
+   * The pace: when the host's next request may start because of this one (the response head plus
+   * the host's delay). Omitted, the store keeps the clock the claim set.
+   */
+  readonly readyAt?: number;
+  /**
+   * No request was made: the clock as it stood before the claim, handed back so that the claim
+   * costs the host no delay slot (a robots-disallowed URL, say). Applied only where no other
+   * claim of the host can have moved the clock since (pipeline/settle.ts); ignored with `readyAt`.
+   */
+  readonly handBackTo?: number;
+  /** A hold: no request to the host before this (a Retry-After, a backoff). */
+  readonly notBefore?: number;
+}
 
 /**
  * `Date.now()` truncates to whole milliseconds and the server's clock does not: one more

@@ -12,14 +12,18 @@ import type { CookieSession } from '../cookies/cookie-session.js';
 import type { CrawlerEmitter } from '../events.js';
 import { fetchPage, type PageFetchOutcome } from '../fetch/fetch-page.js';
 import type { KnownRobotsCheck } from '../gate/known-robots.js';
-import { robotsSkip } from '../gate/robots-stage.js';
-import { HostTurns, type HeldTurn } from '../politeness/host-turn.js';
-import type { HostPoliteness } from '../politeness/host-politeness.js';
-import { clockAfterResponse, clockAfterRobots, responseHeadAt } from '../politeness/pace.js';
-import type { PolitenessKeys } from '../politeness/politeness-key.js';
-import { retryAfterMs } from '../politeness/delay.js';
+import {
+  clockAfterResponse,
+  clockAfterRobots,
+  HostTurns,
+  responseHeadAt,
+  retryAfterMs,
+  type HeldTurn,
+  type HostPoliteness,
+  type PolitenessKeys,
+} from '../politeness/index.js';
 import type { CrawlReporter } from '../reporter.js';
-import type { SkipDetail } from '../skip-reasons.js';
+import { robotsSkip, type SkipDetail } from '../skip-reasons.js';
 import type { RenderRefusal, StatsRecorder } from '../stats.js';
 import type { BrowserAnswer, BrowserRequest } from '../page-renderer.js';
 import { SubResourceCache } from './sub-resource-cache.js';

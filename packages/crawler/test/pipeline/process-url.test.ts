@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpClient, createRobotsGate, PolitelyError, type HttpClient, type RobotsGate } from '@politely/core';
 import { createMemoryFrontierStore, type FrontierLease, type FrontierStore } from '@politely/frontier';
-import { createPolitenessKeys } from '../../src/politeness/politeness-key.js';
+import { createPolitenessKeys, HostPoliteness } from '../../src/politeness/index.js';
 
 const hostKeys = createPolitenessKeys('host', undefined);
 import { Dataset } from '../../src/dataset/dataset.js';
@@ -18,8 +18,8 @@ import type { PluginResourceKind } from '../../src/handle/run-processor.js';
 import { resolveCrawlerOptions, type CrawlerOptions } from '../../src/options.js';
 import { pluginContexts, type CrawlContext } from '../../src/plugin-context.js';
 import { UrlProcessor } from '../../src/pipeline/process-url.js';
+import { LeaseSettler } from '../../src/pipeline/settle.js';
 import { CrawlReporter } from '../../src/reporter.js';
-import { HostPoliteness } from '../../src/politeness/host-politeness.js';
 import { StatsRecorder } from '../../src/stats.js';
 import { answer, claimAt, hostReadyAt, LOOPBACK, startLoopback, UA, type LoopbackServer } from './pipeline-helpers.js';
 
@@ -112,12 +112,12 @@ function buildPipeline(raw: Omit<Partial<CrawlerOptions>, 'userAgent'> = {}, sig
     for (const [kind, processor] of Object.entries(plugin.processors ?? {})) resourceKinds.set(kind, { processor, context });
   }
   const fatal: unknown[] = [];
-  const processor = new UrlProcessor({
+  const processor = new UrlProcessor(options, {
     keys: hostKeys,
     knownRobots: async () => undefined,
     renderSession: () => Promise.reject(new Error('this pipeline renders nothing')),
-    options,
     store,
+    settler: new LeaseSettler(store, options.perHostConcurrency, frontier.addOptions),
     frontier,
     gate,
     client,

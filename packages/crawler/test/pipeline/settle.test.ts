@@ -4,8 +4,9 @@
 
 import { describe, expect, it } from 'vitest';
 import { PolitelyError } from '@politely/core';
-import { createMemoryFrontierStore, type FrontierStore } from '@politely/frontier';
-import { done, handBack, released, settlementOf, skipped, type UrlOutcome } from '../../src/outcome.js';
+import { createMemoryFrontierStore } from '@politely/frontier';
+import type { FrontierStore } from '@politely/frontier';
+import { done, handBack, released, settlementOf, skipped, type UrlOutcome } from '../../src/pipeline/outcome.js';
 import { LeaseSettler } from '../../src/pipeline/settle.js';
 import { claimAt, hostReadyAt } from './pipeline-helpers.js';
 

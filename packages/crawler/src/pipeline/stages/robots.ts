@@ -1,13 +1,15 @@
-// The robots gate stage: may this claimed URL be fetched, by its origin's robots.txt (RFC 9309)?
-// It answers with the gate's check, or ends the URL's turn: the host's address is refused by the
-// SSRF guard, or robots.txt is unreachable (fail closed: the host waits for the gate's next
-// attempt, and its URLs are skipped once its retries, `maxRobotsRetries`, have failed too).
+// The first stage a claimed URL meets (process-url.ts walks it through them): the robots gate. May
+// it be fetched, by its origin's robots.txt (RFC 9309)? It answers with the gate's check, or ends
+// the URL's turn: the host's address is refused by the SSRF guard, or robots.txt is unreachable
+// (fail closed: the host waits for the gate's next attempt, and its URLs are skipped once its
+// retries, `maxRobotsRetries`, have failed too).
 
-import type { RobotsCheck, RobotsGate, RobotsRule } from '@politely/core';
+import type { RobotsCheck, RobotsGate } from '@politely/core';
 import type { FrontierEntry } from '@politely/frontier';
-import type { SkipDetail } from '../skip-reasons.js';
 import { released, skipped, type UrlOutcome } from '../outcome.js';
-import { clockAfterRobotsFailure } from '../politeness/pace.js';
+import { clockAfterRobotsFailure } from '../../politeness/index.js';
+import type { ResolvedCrawlerOptions } from '../../options.js';
+import type { CrawlServices } from '../services.js';
 
 export interface RobotsStageSettings {
   readonly gate: RobotsGate;
@@ -19,6 +21,17 @@ export interface RobotsStageSettings {
   /** The host's delay now (a failed robots.txt fetch paces the host like any request). */
   readonly delayMsOf: (hostKey: string) => number;
   readonly signal: AbortSignal;
+}
+
+export function settingsFrom(options: ResolvedCrawlerOptions, services: CrawlServices): RobotsStageSettings {
+  return {
+    gate: services.gate,
+    userAgent: options.userAgent,
+    tokens: options.robotsTokens,
+    maxRobotsRetries: options.maxRobotsRetries,
+    delayMsOf: (hostKey) => services.politeness.delayMs(hostKey),
+    signal: services.signal,
+  };
 }
 
 /** The gate's answer for a URL it did not turn away: allowed or disallowed by the rules. */
@@ -42,11 +55,4 @@ export async function robotsStage(entry: FrontierEntry, settings: RobotsStageSet
   }
   // Nothing but robots.txt goes to this host until it recovers: a hold, like a backoff.
   return released('robots-retry', clockAfterRobotsFailure(check.retryAt ?? Date.now(), check.fetch, settings.delayMsOf(entry.hostKey)));
-}
-
-/** The skip for a URL robots.txt disallows: the deciding rule as data, and as words for people. */
-export function robotsSkip(rule: Pick<RobotsRule, 'line' | 'text'> | undefined, reason: string, token?: string): SkipDetail {
-  if (rule === undefined) return { reason: 'robots', detail: reason };
-  const forToken = token === undefined ? '' : ` (for ${token})`;
-  return { reason: 'robots', detail: `line ${rule.line}: ${rule.text}${forToken}`, rule: { line: rule.line, text: rule.text } };
 }

@@ -3,8 +3,9 @@
 
 import { describe, expect, it } from 'vitest';
 import { PolitelyError } from '@politely/core';
-import { createMemoryFrontierStore, type FrontierLease, type FrontierStore } from '@politely/frontier';
-import { done, type UrlOutcome } from '../../src/outcome.js';
+import { createMemoryFrontierStore } from '@politely/frontier';
+import type { FrontierLease, FrontierStore } from '@politely/frontier';
+import { done, type UrlOutcome } from '../../src/pipeline/outcome.js';
 import { LeaseSettler } from '../../src/pipeline/settle.js';
 import {
   clockAfterFailure,
@@ -16,7 +17,7 @@ import {
   pacedAfter,
   responseHeadAt,
 } from '../../src/politeness/pace.js';
-import { claimAt, permutations } from './pipeline-helpers.js';
+import { claimAt, permutations } from '../pipeline/pipeline-helpers.js';
 
 const T0 = 1_700_000_000_000;
 

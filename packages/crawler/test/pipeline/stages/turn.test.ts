@@ -1,13 +1,15 @@
-// The politeness stage (politeness/turn.ts): why a claim may not make its request (deniedTurn),
+// The turn stage (pipeline/stages/turn.ts): why a claim may not make its request (deniedTurn),
 // and the host's clock and policy after the robots check (paceAfterRobots) with a real gate,
 // HostPoliteness and memory store.
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createRobotsGate, type RobotsGate } from '@politely/core';
-import { createMemoryFrontierStore, type FrontierStore } from '@politely/frontier';
-import { HostPoliteness } from '../../src/politeness/host-politeness.js';
-import { deniedTurn, paceAfterRobots, type RobotsPaceSettings } from '../../src/politeness/turn.js';
-import { claimAt, entryFor, hostReadyAt, LOOPBACK, startLoopback, UA, type LoopbackServer } from './pipeline-helpers.js';
+import { createMemoryFrontierStore } from '@politely/frontier';
+import type { FrontierStore } from '@politely/frontier';
+import { HostPoliteness } from '../../../src/politeness/index.js';
+import { deniedTurn, paceAfterRobots, type TurnStageSettings } from '../../../src/pipeline/stages/turn.js';
+import { claimAt, entryFor, hostReadyAt, LOOPBACK, startLoopback, UA } from '../pipeline-helpers.js';
+import type { LoopbackServer } from '../pipeline-helpers.js';
 
 // Precedence: robots-turn, then page-budget, then lease-expired; undefined when all is clear.
 describe('deniedTurn', () => {
@@ -39,7 +41,7 @@ describe('paceAfterRobots', () => {
   let gate: RobotsGate;
   let store: FrontierStore;
   let politeness: HostPoliteness;
-  let settings: RobotsPaceSettings;
+  let settings: TurnStageSettings;
 
   beforeAll(async () => {
     server = await startLoopback();

@@ -4,14 +4,14 @@
 
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createMemoryFrontierStore, type FrontierEntry, type FrontierStore } from '@politely/frontier';
-import { createPolitenessKeys } from '../../src/politeness/politeness-key.js';
+import { createPolitenessKeys } from '../../src/politeness/index.js';
 
 const hostKeys = createPolitenessKeys('host', undefined);
 import type { SkipDetail } from '../../src/skip-reasons.js';
 import { followRedirect } from '../../src/frontier/follow-redirect.js';
 import { createFrontier, type Frontier } from '../../src/frontier/frontier.js';
 import { createScope } from '../../src/frontier/scope.js';
-import { entryFor } from './pipeline-helpers.js';
+import { entryFor } from '../pipeline/pipeline-helpers.js';
 
 const SEED = 'http://site.test/';
 const MAX_REDIRECTS = 5;

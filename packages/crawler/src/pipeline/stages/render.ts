@@ -1,18 +1,23 @@
-// The render stage: a fetched HTML page the crawl renders (`render`) is loaded in the browser from
-// the crawler's own response — the page is not requested twice — and every request it makes is
-// answered through the gates (sub-requests.ts). What goes on to extraction and the handler is the
-// rendered DOM, and the live page while the handler runs.
+// The render stage, after the fetch: a fetched HTML page the crawl renders (`render`) is loaded in
+// the browser from the crawler's own response — the page is not requested twice — and every request
+// it makes is answered through the gates (sub-requests.ts). What goes on to extraction and the
+// handler is the rendered DOM, and the live page while the handler runs.
 
-import { PolitelyError, type HttpResponse } from '@politely/core';
+import { createAddressPolicy, PolitelyError, type HttpResponse } from '@politely/core';
+import { isHtmlContentType } from '../../extract/content-type.js';
 import type { FrontierEntry } from '@politely/frontier';
-import { isHtmlContentType } from '../extract/content-type.js';
-import type { ClockChange, UrlOutcome } from '../outcome.js';
+import type { UrlOutcome } from '../outcome.js';
+import type { ClockChange } from '../../politeness/index.js';
 import { skipped } from '../outcome.js';
-import type { StatsRecorder } from '../stats.js';
-import type { RenderedPage, RenderSession, RenderWaitUntil } from '../page-renderer.js';
-import { settled, type RenderingPage, type SubRequests } from './sub-requests.js';
+import type { StatsRecorder } from '../../stats.js';
+import type { RenderedPage, RenderSession, RenderWaitUntil } from '../../page-renderer.js';
+import { settled, SubRequests, type RenderingPage } from '../../render/sub-requests.js';
+import type { RenderRequest, ResolvedCrawlerOptions } from '../../options.js';
+import type { CrawlServices } from '../services.js';
 
 export interface RenderStageSettings {
+  /** Which fetched pages the crawl renders (`render`). */
+  readonly choose: (request: RenderRequest) => boolean;
   readonly session: () => Promise<RenderSession>;
   readonly subRequests: SubRequests;
   readonly waitUntil: RenderWaitUntil;
@@ -21,6 +26,55 @@ export interface RenderStageSettings {
   readonly maxRetries: number;
   readonly stats: StatsRecorder;
   readonly signal: AbortSignal;
+}
+
+/** The stage's settings, or undefined when the crawl renders nothing (no `render`). */
+export function settingsFrom(
+  options: ResolvedCrawlerOptions,
+  services: CrawlServices,
+): RenderStageSettings | undefined {
+  if (options.render === undefined) return undefined;
+  return {
+    choose: options.render.choose,
+    session: services.renderSession,
+    subRequests: subRequestsFrom(options, services),
+    waitUntil: options.renderWaitUntil,
+    timeoutMs: options.renderTimeoutMs,
+    maxBodyBytes: options.maxBodyBytes,
+    maxRetries: options.maxRetries,
+    stats: services.stats,
+    signal: services.signal,
+  };
+}
+
+/** The answers to a rendered page's own requests: through the gates, paced like every request. */
+function subRequestsFrom(options: ResolvedCrawlerOptions, services: CrawlServices): SubRequests {
+  const { settler } = services;
+  return new SubRequests({
+    gate: services.gate,
+    knownRobots: services.knownRobots,
+    userAgent: options.userAgent,
+    tokens: options.robotsTokens,
+    client: services.client,
+    from: options.from,
+    headers: options.headers,
+    cookies: services.cookies,
+    store: services.store,
+    politeness: services.politeness,
+    keys: services.keys,
+    addressPolicy: options.blockPrivateNetworks ? createAddressPolicy(options.allowNet) : undefined,
+    perHostConcurrency: options.perHostConcurrency,
+    requestTimeoutMs: options.requestTimeoutMs,
+    maxBodyBytes: options.maxBodyBytes,
+    backoffMaxMs: options.backoffMaxMs,
+    blockedTypes: options.renderBlockResourceTypes,
+    stats: services.stats,
+    reporter: services.reporter,
+    emitter: services.emitter,
+    signal: services.signal,
+    onPace: (hostKey, readyAt) => settler.notePace(hostKey, readyAt, Date.now()),
+    paceOf: (hostKey) => settler.paceOf(hostKey, Date.now()),
+  });
 }
 
 /** A page rendered: the response to extract and handle (its body the rendered HTML), and the live page. */
@@ -37,8 +91,18 @@ export interface RenderedResponse {
   close(): Promise<ClockChange>;
 }
 
+/** Whether the crawl renders this fetched page (`render`): a 2xx HTML page its choice picks. */
+export function rendersPage(
+  entry: FrontierEntry,
+  response: HttpResponse,
+  settings: RenderStageSettings | undefined,
+): boolean {
+  if (settings === undefined || !isRenderable(response)) return false;
+  return settings.choose({ url: entry.url, label: entry.label, userData: entry.userData ?? {}, depth: entry.depth });
+}
+
 /** Whether a fetched response is a page to render: HTML, 2xx (an error page is handled as served). */
-export function isRenderable(response: HttpResponse): boolean {
+function isRenderable(response: HttpResponse): boolean {
   return response.status >= 200 && response.status < 300 && isHtmlContentType(response.header('content-type'));
 }
 

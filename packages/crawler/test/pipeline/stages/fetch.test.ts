@@ -1,17 +1,28 @@
-// The fetch stage (fetch/fetch-stage.ts) against loopback servers with the real undici client:
+// The fetch stage (pipeline/stages/fetch.ts) against loopback servers with the real undici client:
 // what each answer means for the URL (fetched, retry, failed, skipped) and for the host's clock,
 // judged against the server's own log of when it received and answered.
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpClient, createRobotsGate, type HttpClient, type RobotsCheck, type RobotsGate } from '@politely/core';
+import { CrawlerEmitter, type RequestEvent, type ResponseEvent } from '../../../src/events.js';
+import { fetchStage, type FetchedResponse, type FetchStageSettings } from '../../../src/pipeline/stages/fetch.js';
 import type { FrontierEntry } from '@politely/frontier';
-import { CrawlerEmitter, type RequestEvent, type ResponseEvent } from '../../src/events.js';
-import { fetchStage, type FetchedResponse, type FetchStageSettings } from '../../src/fetch/fetch-stage.js';
-import type { UrlOutcome } from '../../src/outcome.js';
-import type { ResourceProcessor } from '../../src/plugin.js';
-import { HostPoliteness } from '../../src/politeness/host-politeness.js';
-import { StatsRecorder } from '../../src/stats.js';
-import { answer, closedPort, entryFor, LOOPBACK, startGarbageServer, startLoopback, UA, uncaughtDuring, type LoopbackServer, type Route } from './pipeline-helpers.js';
+import type { UrlOutcome } from '../../../src/pipeline/outcome.js';
+import type { ResourceProcessor } from '../../../src/plugin.js';
+import { HostPoliteness } from '../../../src/politeness/index.js';
+import { StatsRecorder } from '../../../src/stats.js';
+import {
+  answer,
+  closedPort,
+  entryFor,
+  LOOPBACK,
+  startGarbageServer,
+  startLoopback,
+  UA,
+  uncaughtDuring,
+  type LoopbackServer,
+  type Route,
+} from '../pipeline-helpers.js';
 
 const DELAY = 100;
 const BACKOFF_BASE = 500;
@@ -60,6 +71,7 @@ function harness(overrides: Partial<FetchStageSettings> = {}): Harness {
     requestTimeoutMs: 5000,
     maxRetries: MAX_RETRIES,
     backoffMaxMs: CAP,
+    maxRedirects: 10,
     politeness,
     emitter,
     stats,

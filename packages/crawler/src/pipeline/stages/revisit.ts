@@ -1,13 +1,17 @@
-// After a fetch, before the page is handled: what the response says against the URL's last fetch
-// (new, not modified, unchanged, changed), what to remember of it for the next visit, and the
-// counts a recrawl is judged by (revisits, 304s, unchanged 200s, changes, bytes saved).
+// The revisit stage, after a fetch, before the page is rendered or handled: what the response says
+// against the URL's last fetch (new, not modified, unchanged, changed), what to remember of it for
+// the next visit, and the counts a recrawl is judged by (revisits, 304s, unchanged 200s, changes,
+// bytes saved).
 
 import type { HttpResponse } from '@politely/core';
-import type { FrontierEntry, LastFetch, PageChange } from '@politely/frontier';
-import type { CrawlerEmitter } from '../events.js';
-import { nextLastFetch, type RevisitBounds } from '../frontier/revisit-schedule.js';
-import type { StatsRecorder } from '../stats.js';
-import { revalidate, scheduleFactsOf, type Revalidation } from './revalidation.js';
+import type { CrawlerEmitter } from '../../events.js';
+import type { FrontierEntry } from '@politely/frontier';
+import type { LastFetch, PageChange } from '@politely/frontier';
+import { nextLastFetch, type RevisitBounds } from '../../frontier/revisit-schedule.js';
+import type { StatsRecorder } from '../../stats.js';
+import { revalidate, scheduleFactsOf, type Revalidation } from '../../fetch/revalidation.js';
+import type { ResolvedCrawlerOptions } from '../../options.js';
+import type { CrawlServices } from '../services.js';
 
 export interface RevisitStageSettings {
   readonly bounds: RevisitBounds;
@@ -15,6 +19,15 @@ export interface RevisitStageSettings {
   readonly remembered: boolean;
   readonly stats: StatsRecorder;
   readonly emitter: CrawlerEmitter;
+}
+
+export function settingsFrom(options: ResolvedCrawlerOptions, services: CrawlServices): RevisitStageSettings {
+  return {
+    bounds: { minMs: options.revisitMinMs, maxMs: options.revisitMaxMs },
+    remembered: services.store.remembersFetches !== false,
+    stats: services.stats,
+    emitter: services.emitter,
+  };
 }
 
 /** What a fetch found, and how to remember it. */

@@ -1,5 +1,6 @@
-// The usage stage: what sites say the crawl's pages may be used for (AI training, AI input, search,
-// text and data mining; see `usageOf` in @politely/core for the sources and the combining rule).
+// The usage stage, after robots.txt allowed a page: what sites say the crawl's pages may be used
+// for (AI training, AI input, search, text and data mining; see `usageOf` in @politely/core for the
+// sources and the combining rule).
 //
 // Before a page is fetched, its verdict from robots.txt (`Content-Usage`, `Content-Signal` lines of
 // the robots check that allowed it, no second parse) and from the origin's
@@ -11,7 +12,8 @@
 // released as `tdmrep-turn` and the next claim goes on). A missing or broken file, or one that
 // could not be fetched, states no preference until the period ends.
 //
-// After the fetch, the page's headers and meta tags complete the verdict (`page.usage`).
+// After the fetch, the page's headers and meta tags complete the verdict (`page.usage`): the handle
+// stage asks `usageAfterFetch`.
 
 import {
   PolitelyError,
@@ -31,13 +33,14 @@ import {
   type UsageReport,
 } from '@politely/core';
 import { LruMap } from '@politely/core/internal';
+import type { CrawlerEmitter } from '../../events.js';
+import { outgoingHeaders, type RequestProfile } from '../../fetch/request-profile.js';
 import type { FrontierEntry } from '@politely/frontier';
-import type { CrawlerEmitter } from '../events.js';
-import { outgoingHeaders, type RequestProfile } from '../fetch/request-profile.js';
-import type { ClockChange } from '../outcome.js';
-import { clockAfterRobots, responseHeadAt } from '../politeness/pace.js';
-import type { SkipDetail } from '../skip-reasons.js';
-import type { StatsRecorder } from '../stats.js';
+import { clockAfterRobots, responseHeadAt, type ClockChange } from '../../politeness/index.js';
+import type { SkipDetail } from '../../skip-reasons.js';
+import type { StatsRecorder } from '../../stats.js';
+import type { ResolvedCrawlerOptions } from '../../options.js';
+import type { CrawlServices } from '../services.js';
 
 /** The path of the TDMRep file on every origin. */
 export const TDMREP_PATH = '/.well-known/tdmrep.json';
@@ -63,14 +66,40 @@ export interface UsageStageSettings extends RequestProfile {
   readonly signal: AbortSignal;
 }
 
+export function settingsFrom(options: ResolvedCrawlerOptions, services: CrawlServices): UsageStageSettings {
+  return {
+    purposes: options.purposes,
+    tokens: options.robotsTokens,
+    gate: services.gate,
+    client: services.client,
+    userAgent: options.userAgent,
+    from: options.from,
+    headers: options.headers,
+    requestTimeoutMs: options.requestTimeoutMs,
+    tdmrepCacheMs: options.tdmrepCacheMs,
+    delayMsOf: (hostKey) => services.politeness.delayMs(hostKey),
+    emitter: services.emitter,
+    stats: services.stats,
+    signal: services.signal,
+  };
+}
+
 /** What the stage says before the fetch. */
 export type UsageBefore =
   /** Reserved for a wanted purpose by robots.txt or tdmrep.json: skip without a request. */
-  | { readonly kind: 'reserved'; readonly skip: SkipDetail; readonly report: UsageReport; readonly reserved: readonly UsagePurpose[] }
+  | UsageReserved
   /** The origin's tdmrep.json is needed and not known: fetch it first (`fetchTdmrep`). */
   | { readonly kind: 'needs-tdmrep'; readonly origin: string }
   /** Go on; what is known so far, for the verdict after the fetch. */
   | { readonly kind: 'pass'; readonly known: UsageKnown };
+
+/** A URL reserved for a wanted purpose before the fetch: the skip, and the verdict for the `usage` event. */
+export interface UsageReserved {
+  readonly kind: 'reserved';
+  readonly skip: SkipDetail;
+  readonly report: UsageReport;
+  readonly reserved: readonly UsagePurpose[];
+}
 
 /** The sources known before the fetch. */
 export interface UsageKnown {
@@ -204,21 +233,31 @@ export class UsageStage {
     }
   }
 
-  /**
-   * Whether a fetched page's verdict is needed before its handler reads `page.usage`: the crawl
-   * has purposes to honour. Otherwise (and when nobody listens to `usage` events) the verdict is
-   * computed only if the handler asks for it.
-   */
-  get judgesPages(): boolean {
-    return this.settings.purposes.length > 0;
-  }
+}
 
-  /** The full verdict of a fetched page: what was known before, its headers and its meta tags. */
-  after(url: string, known: UsageKnown, headers: Readonly<Record<string, string>>, meta: readonly UsageMetaTag[] | undefined): UsageAfter {
-    const report = usageOf({ url, tokens: this.settings.tokens, robots: known.robots, tdmrep: known.tdmrep, headers, ...(meta === undefined ? {} : { meta }) });
-    const reserved = reservedPurposes(report, this.settings.purposes);
-    return reserved.length === 0 ? { report, reserved } : { report, reserved, skip: usageSkip(report, reserved, this.settings.tokens.length > 1) };
-  }
+/** What a page's verdict after the fetch is judged for: the crawl's purposes, for its robots tokens. */
+export interface UsageWants {
+  readonly purposes: readonly UsagePurpose[];
+  readonly tokens: readonly string[];
+}
+
+/**
+ * The full verdict of a fetched page (the handle stage's): what was known before, its headers and
+ * its meta tags.
+ */
+export function usageAfterFetch(
+  wants: UsageWants,
+  url: string,
+  known: UsageKnown,
+  headers: Readonly<Record<string, string>>,
+  meta: readonly UsageMetaTag[] | undefined,
+): UsageAfter {
+  const { purposes, tokens } = wants;
+  const { robots, tdmrep } = known;
+  const report = usageOf({ url, tokens, robots, tdmrep, headers, ...(meta === undefined ? {} : { meta }) });
+  const reserved = reservedPurposes(report, purposes);
+  if (reserved.length === 0) return { report, reserved };
+  return { report, reserved, skip: usageSkip(report, reserved, tokens.length > 1) };
 }
 
 /**

@@ -1,20 +1,30 @@
-// The fetch stage: one request for a claimed URL, and what its answer means for the URL and the
-// host's clock. A response to hand on (final or a redirect), or an outcome that ends the turn: a
-// failure to retry (held by backoff and Retry-After), a failure for good, a skip.
+// The fetch stage, once the claim has its turn at the host: one request for a claimed URL, and what
+// its answer means for the URL and the host's clock. A response to hand on (final or a redirect),
+// or an outcome that ends the turn: a failure to retry (held by backoff and Retry-After), a failure
+// for good, a skip.
 
 import { PolitelyError, type HttpClient, type HttpResponse, type RobotsCheck } from '@politely/core';
+import type { CrawlerEmitter } from '../../events.js';
 import type { FrontierEntry } from '@politely/frontier';
-import type { CrawlerEmitter } from '../events.js';
-import type { ClockChange, UrlOutcome } from '../outcome.js';
+import type { UrlOutcome } from '../outcome.js';
 import { skipped } from '../outcome.js';
-import { retryAfterMs } from '../politeness/delay.js';
-import type { HostPoliteness } from '../politeness/host-politeness.js';
-import { clockAfterFailure, clockAfterResponse, isRetryableStatus, pacedAfter, responseHeadAt } from '../politeness/pace.js';
-import type { ResourceProcessor } from '../plugin.js';
-import type { StatsRecorder } from '../stats.js';
-import { fetchPage } from './fetch-page.js';
-import type { RequestProfile } from './request-profile.js';
-import { conditionalHeaders } from './revalidation.js';
+import {
+  clockAfterFailure,
+  clockAfterResponse,
+  isRetryableStatus,
+  pacedAfter,
+  responseHeadAt,
+  retryAfterMs,
+  type ClockChange,
+  type HostPoliteness,
+} from '../../politeness/index.js';
+import type { ResourceProcessor } from '../../plugin.js';
+import type { StatsRecorder } from '../../stats.js';
+import { fetchPage } from '../../fetch/fetch-page.js';
+import type { RequestProfile } from '../../fetch/request-profile.js';
+import { conditionalHeaders } from '../../fetch/revalidation.js';
+import type { ResolvedCrawlerOptions } from '../../options.js';
+import type { CrawlServices } from '../services.js';
 
 export interface FetchStageSettings extends RequestProfile {
   readonly client: HttpClient;
@@ -23,12 +33,34 @@ export interface FetchStageSettings extends RequestProfile {
   readonly maxRetries: number;
   /** The longest backoff or Retry-After the crawler waits. */
   readonly backoffMaxMs: number;
+  /** Redirect hops a URL may take (`maxRedirects`): the walk follows one through the frontier. */
+  readonly maxRedirects: number;
   readonly politeness: HostPoliteness;
   /** The address a request of this key connects to (`politenessKey: 'ip'`), else undefined. */
   readonly connectAddressOf: (hostKey: string) => string | undefined;
   readonly emitter: CrawlerEmitter;
   readonly stats: StatsRecorder;
   readonly signal: AbortSignal;
+}
+
+export function settingsFrom(options: ResolvedCrawlerOptions, services: CrawlServices): FetchStageSettings {
+  return {
+    client: services.client,
+    userAgent: options.userAgent,
+    from: options.from,
+    headers: options.headers,
+    cookies: services.cookies,
+    maxBodyBytes: options.maxBodyBytes,
+    requestTimeoutMs: options.requestTimeoutMs,
+    maxRetries: options.maxRetries,
+    backoffMaxMs: options.backoffMaxMs,
+    maxRedirects: options.maxRedirects,
+    politeness: services.politeness,
+    connectAddressOf: (hostKey) => services.keys.connectAddressOf(hostKey),
+    emitter: services.emitter,
+    stats: services.stats,
+    signal: services.signal,
+  };
 }
 
 /** A response to hand on: the final one, or a redirect to follow through the frontier. */

@@ -2,29 +2,11 @@
 // URL's turn, and the only thing `settle` (pipeline/settle.ts) acts on. A stage never ends a
 // lease itself: it says what happened, and what that means for the host's clock.
 
-import type { FrontierEntry, FrontierLease, LastFetch } from '@politely/frontier';
-import type { ErrorEvent } from './events.js';
-import type { SkipDetail } from './skip-reasons.js';
-
-/**
- * What an outcome asks of the host's clock. Both fields are absolute times (ms since the epoch);
- * neither can move the clock back before a hold already in force (see politeness/host-clock.ts).
- */
-export interface ClockChange {
-  /**
-   * The pace: when the host's next request may start because of this one (the response head plus
-   * the host's delay). Omitted, the store keeps the clock the claim set.
-   */
-  readonly readyAt?: number;
-  /**
-   * No request was made: the clock as it stood before the claim, handed back so that the claim
-   * costs the host no delay slot (a robots-disallowed URL, say). Applied only where no other
-   * claim of the host can have moved the clock since (pipeline/settle.ts); ignored with `readyAt`.
-   */
-  readonly handBackTo?: number;
-  /** A hold: no request to the host before this (a Retry-After, a backoff). */
-  readonly notBefore?: number;
-}
+import type { ErrorEvent } from '../events.js';
+import type { SkipDetail } from '../skip-reasons.js';
+import type { FrontierEntry, FrontierLease } from '@politely/frontier';
+import type { LastFetch } from '@politely/frontier';
+import type { ClockChange } from '../politeness/index.js';
 
 /** Why a URL goes back to its queue without an attempt being counted. */
 export type ReleaseReason =

@@ -1,17 +1,22 @@
-// The politeness stage: what the robots check did to the host's clock, and whether this claim
-// may still make its request. The store's claim already waited for the host's clock; what can
-// still stand in the way is known only after the claim.
+// The turn stage, between the gates and the fetch: what the robots check did to the host's clock,
+// and whether this claim may still make its request. The store's claim already waited for the
+// host's clock; what can still stand in the way is known only after the claim.
 
 import type { RobotsCheck } from '@politely/core';
 import type { FrontierEntry, FrontierStore } from '@politely/frontier';
-import type { ClockChange, ReleaseReason } from '../outcome.js';
-import type { HostPoliteness } from './host-politeness.js';
-import { clockAfterRobots } from './pace.js';
+import type { ReleaseReason } from '../outcome.js';
+import { clockAfterRobots, type ClockChange, type HostPoliteness } from '../../politeness/index.js';
+import type { ResolvedCrawlerOptions } from '../../options.js';
+import type { CrawlServices } from '../services.js';
 
-export interface RobotsPaceSettings {
+export interface TurnStageSettings {
   readonly politeness: HostPoliteness;
   readonly store: FrontierStore;
   readonly perHostConcurrency: number;
+}
+
+export function settingsFrom(options: ResolvedCrawlerOptions, services: CrawlServices): TurnStageSettings {
+  return { politeness: services.politeness, store: services.store, perHostConcurrency: options.perHostConcurrency };
 }
 
 /**
@@ -19,7 +24,12 @@ export interface RobotsPaceSettings {
  * the clock for the host if the claim ends here: run from the robots.txt response when the check
  * fetched it, else handed back as the claim found it.
  */
-export async function paceAfterRobots(entry: FrontierEntry, check: RobotsCheck, previousReadyAt: number, settings: RobotsPaceSettings): Promise<ClockChange> {
+export async function paceAfterRobots(
+  entry: FrontierEntry,
+  check: RobotsCheck,
+  previousReadyAt: number,
+  settings: TurnStageSettings,
+): Promise<ClockChange> {
   const { politeness, store } = settings;
   if (politeness.learnCrawlDelay(entry.hostKey, originOf(entry.url), check.crawlDelay)) {
     await store.setHostPolicy(entry.hostKey, { delayMs: politeness.delayMs(entry.hostKey), maxInFlight: settings.perHostConcurrency });

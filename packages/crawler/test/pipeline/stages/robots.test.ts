@@ -1,13 +1,14 @@
-// The robots gate stage (gate/robots-stage.ts) with a real gate against a loopback server: a
+// The robots gate stage (pipeline/stages/robots.ts) with a real gate against a loopback server: a
 // verdict, or the outcome that ends the turn (robots-retry hold, robots-unreachable, blocked-address),
 // and the robots skip built from the deciding rule.
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createRobotsGate, type RobotsGate, type RobotsGateOptions } from '@politely/core';
-import { robotsSkip, robotsStage, type RobotsStageSettings } from '../../src/gate/robots-stage.js';
-import { released, skipped } from '../../src/outcome.js';
-import { rejection } from '../../../../test/support/rejection.js';
-import { answer, closedPort, entryFor, LOOPBACK, startLoopback, UA, type LoopbackServer } from './pipeline-helpers.js';
+import { robotsStage, type RobotsStageSettings } from '../../../src/pipeline/stages/robots.js';
+import { robotsSkip } from '../../../src/skip-reasons.js';
+import { released, skipped } from '../../../src/pipeline/outcome.js';
+import { rejection } from '../../../../../test/support/rejection.js';
+import { answer, closedPort, entryFor, LOOPBACK, startLoopback, UA, type LoopbackServer } from '../pipeline-helpers.js';
 
 const ROBOTS = [
   '# politely test', // 1

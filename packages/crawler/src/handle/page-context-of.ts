@@ -1,0 +1,112 @@
+// What a handler is given for one page (`PageContext`): the page as the handle stage read it
+// (pipeline/stages/handle.ts), the request it answers, and ways to enqueue URLs and push records.
+
+import type { HttpResponse, UsageReport } from '@politely/core';
+import type { createLazyDocument } from '../extract/document.js';
+import type { ExtractedPage } from '../extract/extract-links.js';
+import { linksUnder } from '../extract/select-links.js';
+import type { Frontier } from '../frontier/frontier.js';
+import type { FrontierEntry } from '@politely/frontier';
+import type { LastFetch, PageChange } from '@politely/frontier';
+import { checkRequestData } from '../frontier/request-data.js';
+import type {
+  EnqueueLinksOptions,
+  EnqueueOptions,
+  PageContext,
+  PageRequest,
+  RequestOptions,
+} from '../page-context.js';
+
+/** The page as read: its text, its DOM on demand, and what extraction found (HTML 2xx only). */
+export interface ReadPage {
+  readonly contentType: string | undefined;
+  readonly text: string;
+  readonly document: ReturnType<typeof createLazyDocument>;
+  readonly extracted: ExtractedPage | null;
+  readonly links: readonly string[];
+}
+
+/** Everything a page's context is made of. */
+export interface PageParts extends ReadPage {
+  readonly entry: FrontierEntry;
+  readonly response: HttpResponse;
+  /** What the fetch found against the URL's last one. */
+  readonly change: PageChange;
+  /** The URL's last fetch, when this is a revisit. */
+  readonly previous: LastFetch | undefined;
+  /** The renderer's live page, when the page was rendered. */
+  readonly browserPage: unknown;
+  /** The page's usage verdict (computed when first asked for). */
+  readonly usage: () => UsageReport;
+  readonly push: PageContext['push'];
+  readonly frontier: Pick<Frontier, 'add'>;
+  readonly signal: AbortSignal;
+}
+
+const NO_PAGE_ROBOTS = { noindex: false, nofollow: false, sources: [] } as const;
+const NO_USER_DATA: Readonly<Record<string, unknown>> = Object.freeze({});
+
+export function pageContextOf(parts: PageParts): PageContext {
+  const { entry, response, extracted, browserPage } = parts;
+  const request: PageRequest = {
+    url: entry.redirectedFrom ?? entry.url,
+    label: entry.label,
+    userData: entry.userData ?? NO_USER_DATA,
+    depth: entry.depth,
+    priority: entry.priority,
+  };
+  return {
+    url: request.url,
+    finalUrl: entry.url,
+    status: response.status,
+    headers: response.headers,
+    body: response.body,
+    text: parts.text,
+    get $() {
+      return parts.document();
+    },
+    links: parts.links,
+    depth: entry.depth,
+    robots: extracted?.robots ?? NO_PAGE_ROBOTS,
+    get usage() {
+      return parts.usage();
+    },
+    canonicalUrl: extracted?.canonicalUrl ?? null,
+    contentType: parts.contentType,
+    request,
+    notModified: parts.change === 'not-modified' || parts.change === 'unchanged',
+    rendered: browserPage !== undefined,
+    browser: browserPage,
+    change: parts.change,
+    previousFetch: parts.previous,
+    ...enqueuersOf(parts),
+    push: parts.push,
+    signal: parts.signal,
+  };
+}
+
+type Enqueuers = Pick<PageContext, 'enqueue' | 'enqueueLinks'>;
+
+/** `page.enqueue` and `page.enqueueLinks`: the user's URLs and the page's links, with their data. */
+function enqueuersOf(parts: PageParts): Enqueuers {
+  const { entry, frontier } = parts;
+  /** The page's links as requests with the user's data (checked: a bad one throws to the handler). */
+  const requestsFor = (urls: readonly string[], given: RequestOptions, depth: number) => {
+    const data = urls.length === 0 ? {} : checkRequestData(urls[0]!, given);
+    return urls.map((url) => ({ url, depth, priority: given.priority ?? 0, referrer: entry.url, ...data }));
+  };
+  const enqueue = async (urls: string | readonly string[], given: EnqueueOptions = {}): Promise<number> =>
+    frontier.add(requestsFor(typeof urls === 'string' ? [urls] : urls, given, given.depth ?? entry.depth + 1));
+  const enqueueLinks = async (given: EnqueueLinksOptions = {}): Promise<number> => {
+    const { extracted, links } = parts;
+    if (extracted === null) return 0;
+    // Links under a selector are kept only if the extractor would follow them: nofollow, the
+    // page's meta robots and maxLinksPerPage apply to them as to every link.
+    const followable = new Set(links);
+    const under = (selector: string): string[] => linksUnder(parts.document(), selector, extracted.baseUrl);
+    let picked = given.selector === undefined ? links : under(given.selector).filter((url) => followable.has(url));
+    if (given.filter !== undefined) picked = picked.filter((url) => given.filter!(url));
+    return frontier.add(requestsFor(picked, given, entry.depth + 1));
+  };
+  return { enqueue, enqueueLinks };
+}
