@@ -26,7 +26,6 @@ import {
   type UsagePageTruth,
   type UsageWeb,
 } from '../src/index.js';
-import { withServeJson } from './helpers.js';
 
 const UA = 'PolitelyDemo/0.1 (+https://example.invalid/bot)';
 const USAGE_HEADER_NAMES = ['content-usage', 'x-robots-tag', 'tdm-reservation', 'tdm-policy'];
@@ -203,18 +202,5 @@ describe('startUsageWeb', () => {
     const search = usageManifest(web, ['search']);
     expect(search.neverRequested).toEqual([]);
     expect(search.notHandled).toEqual([]);
-  });
-});
-
-describe('serve --usage', () => {
-  it('starts the usage web in its own process and prints its manifest with --json', async () => {
-    await withServeJson(['--usage', '--port', '0', '--first-address', '210', '--json'], async (json) => {
-      const printed = json as { entryUrl: string; hosts: { name: string }[]; usagePages: UsagePageTruth[]; tdmrepFiles: unknown[] };
-      expect(printed.entryUrl).toMatch(/^http:\/\/127\.0\.0\.210:\d+\/$/);
-      expect(printed.hosts.map((host) => host.name)).toEqual([...USAGE_HOST_NAMES]);
-      expect(printed.usagePages).toHaveLength(web.usagePages.length);
-      expect(printed.tdmrepFiles).toHaveLength(1);
-      expect((await fetch(printed.entryUrl)).status).toBe(200);
-    });
   });
 });
