@@ -22,7 +22,8 @@
 // an ETag and a Last-Modified, a conditional request the client holds already is answered 304
 // without a body, and the report sums the body bytes the servers wrote (`bodyBytes` in the log).
 
-import { minGapMsByOrigin, startFleet, violations } from '@politely/local-web';
+import { minGapMsByOrigin, violations } from '@politely/demo-web';
+import { startFleet } from '@politely/local-web';
 
 const specs = JSON.parse(process.argv[2] ?? '[]');
 const webs = [];

@@ -19,7 +19,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startFleet, violations } from '../packages/local-web/dist/index.js';
+import { violations } from '@politely/demo-web';
+import { startFleet } from '@politely/local-web';
 import { createRedisFrontierStore, deleteRedisCrawl } from '../packages/store-redis/dist/index.js';
 
 const here = dirname(fileURLToPath(import.meta.url));

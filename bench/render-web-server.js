@@ -14,7 +14,7 @@
 //
 // Everything render.bench.js reports about requests comes from these logs, never from a crawler.
 
-import { renderManifest, startRenderWeb, violations } from '@politely/local-web';
+import { renderManifest, startRenderWeb, violations } from '@politely/demo-web';
 
 const { firstAddress, productToken } = JSON.parse(process.argv[2] ?? '{}');
 const web = await startRenderWeb({ firstAddress, userAgent: productToken });

@@ -1,4 +1,4 @@
-// A rendered crawl of the render web (startRenderWeb of @politely/local-web: an app whose pages are
+// A rendered crawl of the render web (startRenderWeb of @politely/demo-web: an app whose pages are
 // JavaScript shells filled from a JSON API, and a third-party script host with its own robots.txt),
 // politely (createCrawler with render: true and @politely/browser's ChromiumRenderer) against
 // Crawlee's PlaywrightCrawler, in one run, side by side. Both drive the same Chromium

@@ -7,7 +7,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { consentRecipes, demoProducts, minGapMsByOrigin, renderManifest, renderProducts, startConsentWeb, startDemoWeb, startRenderWeb, startUsageWeb, usageManifest, violations, type LocalWeb } from '@politely/local-web';
+import {
+  demoProducts,
+  minGapMsByOrigin,
+  renderManifest,
+  renderProducts,
+  startDemoWeb,
+  startRenderWeb,
+  startUsageWeb,
+  usageManifest,
+  violations,
+  type LocalWeb,
+} from '@politely/demo-web';
+import { consentRecipes, startConsentWeb } from '@politely/local-web';
 
 const EXAMPLES = fileURLToPath(new URL('../', import.meta.url));
 const UA = 'PolitelyDemo/0.1 (+https://example.invalid/bot)';

@@ -31,8 +31,8 @@ const EXPECTED_PUBLIC = [
   '@politely/cli',
   '@politely/core',
   '@politely/crawler',
+  '@politely/demo-web',
   '@politely/frontier',
-  '@politely/local-web',
   '@politely/sitemap',
   '@politely/store-redis',
   '@politely/store-sqlite',
@@ -347,24 +347,25 @@ function startSite(): Promise<{ url: string; paths: string[]; close: () => Promi
   });
 }
 
-// The crawl script of (a): everything it imports comes from the installed tarballs. It starts a
-// fleet of two loopback hosts from @politely/local-web (with sitemaps, and /private/ pages that
-// robots.txt disallows, linked from public pages), crawls it with the sitemap plugin into a
-// SQLite crawl file, reopens that file, and prints the stats and the servers' request log.
+// The crawl script of (a): everything it imports comes from the installed tarballs. It starts the
+// demo web of @politely/demo-web and crawls one of its sites, news (a text sitemap and a feed in
+// robots.txt, print pages that robots.txt disallows, linked from every article), with the sitemap
+// plugin into a SQLite crawl file, reopens that file, and prints the stats and the servers' log.
+// One site of the demo web, not all: its crawl-delay (0.25 s) keeps the script at about 10 s.
 const CRAWL_SCRIPT = `
 import { createCrawler } from '@politely/crawler';
 import { sitemaps } from '@politely/sitemap';
-import { startFleet, violations } from '@politely/local-web';
+import { startDemoWeb, violations } from '@politely/demo-web';
 import { createSqliteFrontierStore, createSqliteRobotsCache } from '@politely/store-sqlite';
 
 const dbFile = process.argv[2];
-const web = await startFleet({ hosts: 2, pagesPerHost: 6, sitemaps: true, firstAddress: 160, userAgent: 'PackCheck' });
+const web = await startDemoWeb({ firstAddress: 160, userAgent: 'PackCheck' });
 try {
   const store = createSqliteFrontierStore({ path: dbFile });
+  const news = web.host('news');
   const crawler = createCrawler({
     userAgent: ${JSON.stringify(USER_AGENT)},
-    seeds: web.hosts.map((host) => host.origin + '/'), // the sitemap plugin reads the seeds' origins
-    scope: 'any',
+    seeds: [news.origin + '/'], // the scope, and the origin whose sitemaps the plugin reads
     allowNet: ['127.0.0.0/8'],
     minDelayMs: 50,
     maxPages: 100,
@@ -382,7 +383,12 @@ try {
     stats,
     counts,
     violations: violations(web, 'PackCheck').map((entry) => entry.origin + entry.path),
-    hosts: web.hosts.map((host) => ({ origin: host.origin, expectedAllowedPaths: host.expectedAllowedPaths, disallowedKnownPaths: host.disallowedKnownPaths })),
+    hosts: [news].map((host) => ({
+      origin: host.origin,
+      sitemaps: host.sitemaps,
+      expectedAllowedPaths: host.expectedAllowedPaths,
+      disallowedKnownPaths: host.disallowedKnownPaths,
+    })),
     log: web.requestLog().map((entry) => ({ origin: entry.origin, path: entry.path, userAgent: entry.userAgent })),
   }));
 } finally {
@@ -391,8 +397,8 @@ try {
 `;
 
 // (c): each package's main entry, imported by name from the project, where it resolved to, and
-// what it exports; and the subpath exports of local-web and frontier (the latter only resolved:
-// importing it needs vitest, an optional peer this project does not install).
+// what it exports; and the subpath export of frontier (only resolved: importing it needs vitest,
+// an optional peer this project does not install).
 const IMPORT_SCRIPT = `
 const names = JSON.parse(process.argv[2]);
 const out = {};
@@ -400,7 +406,6 @@ for (const name of names) {
   const module = await import(name);
   out[name] = { url: import.meta.resolve(name), exports: Object.keys(module).sort() };
 }
-out['@politely/local-web/serve'] = { url: import.meta.resolve('@politely/local-web/serve'), exports: [] };
 out['@politely/frontier/testing'] = { url: import.meta.resolve('@politely/frontier/testing'), exports: [] };
 console.log(JSON.stringify(out));
 `;
@@ -553,7 +558,6 @@ describe('every public package installs from its packed tarball', () => {
       const file = realpathSync(fileURLToPath(found[name]!.url));
       expect(file, name).toBe(join(nodeModules, ...name.split('/'), 'dist', 'index.js'));
     }
-    expect(realpathSync(fileURLToPath(found['@politely/local-web/serve']!.url))).toBe(join(nodeModules, '@politely', 'local-web', 'dist', 'serve.js'));
     const testingEntry = realpathSync(fileURLToPath(found['@politely/frontier/testing']!.url));
     expect(testingEntry).toBe(join(nodeModules, '@politely', 'frontier', 'dist', 'testing', 'index.js'));
     const expectExports = (name: string, names: string[]): void => {
@@ -567,10 +571,12 @@ describe('every public package installs from its packed tarball', () => {
     expectExports('@politely/store-redis', ['createRedisFrontierStore', 'createRedisRobotsCache', 'createRedisLink']);
     expectExports('@politely/cli', ['main']);
     expectExports('@politely/browser', ['ChromiumRenderer', 'findChromium']);
-    expectExports('@politely/local-web', ['startDemoWeb', 'startFleet', 'startHostileWeb', 'violations']);
+    expectExports('@politely/demo-web', ['startDemoWeb', 'startRenderWeb', 'startUsageWeb', 'violations', 'minGapMs']);
+    // The test webs (fleet, hostile, consent) stay in the private @politely/local-web.
+    expect(found['@politely/demo-web']!.exports).not.toContain('startFleet');
   }, TEST_TIMEOUT_MS);
 
-  it('runs a crawl script: a loopback fleet from local-web, the sitemap plugin, a SQLite crawl file', async () => {
+  it('runs a crawl script: a site of the demo web, the sitemap plugin, a SQLite crawl file', async () => {
     writeFileSync(join(project, 'crawl.mjs'), CRAWL_SCRIPT);
     const dbFile = join(project, 'crawl.db');
     const result = await runOk(process.execPath, ['crawl.mjs', dbFile], { cwd: project, env: projectEnv, timeoutMs: 90_000 });
@@ -578,7 +584,7 @@ describe('every public package installs from its packed tarball', () => {
       stats: { pages: number; robotsRequests: number; errors: number; skipped: Record<string, number> };
       counts: { queued: number; inFlight: number; done: number };
       violations: string[];
-      hosts: { origin: string; expectedAllowedPaths: string[]; disallowedKnownPaths: string[] }[];
+      hosts: { origin: string; sitemaps: string[]; expectedAllowedPaths: string[]; disallowedKnownPaths: string[] }[];
       log: { origin: string; path: string; userAgent: string | undefined }[];
     };
     expect(report.stats.pages).toBeGreaterThan(0);
@@ -592,7 +598,8 @@ describe('every public package installs from its packed tarball', () => {
       for (const path of host.expectedAllowedPaths) expect(fetched.has(path), `${host.origin}${path} fetched`).toBe(true);
       for (const path of host.disallowedKnownPaths) expect(fetched.has(path), `${host.origin}${path} not fetched`).toBe(false);
       expect(fetched.has('/robots.txt')).toBe(true);
-      expect(fetched.has('/sitemap.xml')).toBe(true);
+      expect(host.sitemaps.length, host.origin).toBeGreaterThan(0);
+      for (const sitemap of host.sitemaps) expect(fetched.has(new URL(sitemap).pathname), `${sitemap} read`).toBe(true);
     }
     expect(report.log.every((entry) => entry.userAgent === USER_AGENT)).toBe(true);
     expect(report.stats.skipped.robots ?? 0).toBeGreaterThan(0);
@@ -634,7 +641,8 @@ describe('every public package installs from its packed tarball', () => {
     expect(verdicts[0]!.status).toBe(200);
   }, TEST_TIMEOUT_MS);
 
-  it('runs `politely demo`, which needs @politely/local-web, from the installed packages', async () => {
+  it('runs `politely demo` from the installed packages: demo-web, without the private local-web', async () => {
+    expect(existsSync(join(project, 'node_modules', '@politely', 'local-web'))).toBe(false);
     const outDir = join(project, 'demo');
     const demo = await run(join(project, 'node_modules', '.bin', 'politely'), ['demo', '--out-dir', outDir, '--log', 'json'], {
       cwd: project,

@@ -6,7 +6,15 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { ChromiumRenderer } from '@politely/browser';
 import { createCrawler, type CrawlerOptions, type CrawlStats, type SkipEvent } from '@politely/crawler';
-import { minGapMsByOrigin, renderManifest, startRenderWeb, violations, type LoggedRequest, type RenderCrawlTruth, type RenderWeb } from '@politely/local-web';
+import {
+  minGapMsByOrigin,
+  renderManifest,
+  startRenderWeb,
+  violations,
+  type LoggedRequest,
+  type RenderCrawlTruth,
+  type RenderWeb,
+} from '@politely/demo-web';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const UA = 'PolitelyDemo/1.0 (+https://example.test/bot)';

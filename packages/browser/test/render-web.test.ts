@@ -3,7 +3,7 @@
 // `answer` fetched everything else, refusals (the tracking beacon, the private address, the
 // WebSocket) never arrived.
 
-import { startRenderWeb, type RenderWeb } from '@politely/local-web';
+import { startRenderWeb, type RenderWeb } from '@politely/demo-web';
 import type { RenderSession } from '@politely/crawler';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

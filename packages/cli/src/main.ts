@@ -56,7 +56,7 @@ async function dispatch(args: readonly string[], io: Io): Promise<ExitCode> {
     return EXIT_OK;
   }
   if (command === 'robots') return dispatchRobots(rest, io);
-  // Loaded on demand: the crawler, the stores and the local web stay off the robots commands' start-up.
+  // Loaded on demand: the crawler, the stores and the demo webs stay off the robots commands' start-up.
   if (command === 'crawl') return (await import('./commands/crawl.js')).runCrawl(rest, io);
   if (command === 'demo') return (await import('./commands/demo.js')).runDemo(rest, io);
   // Loaded on demand: the crawler and the sitemap parser stay off the robots commands' start-up.

@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { minGapMsByOrigin, startDemoWeb, violations, type LocalWeb } from '@politely/local-web';
+import { minGapMsByOrigin, startDemoWeb, violations, type LocalWeb } from '@politely/demo-web';
 import { jsonLines, runCli, startCli } from './run-cli.js';
 
 const UA = 'PolitelyDemo/0.1 (+https://example.invalid/bot)';

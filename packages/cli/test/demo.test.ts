@@ -7,7 +7,17 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRobotsTxt } from '@politely/core';
 import { findChromium } from '@politely/browser';
-import { DEMO_HOST_NAMES, demoProducts, renderManifest, startDemoWeb, startRenderWeb, startUsageWeb, type LocalWeb, type RenderWeb, type UsageWeb } from '@politely/local-web';
+import {
+  DEMO_HOST_NAMES,
+  demoProducts,
+  renderManifest,
+  startDemoWeb,
+  startRenderWeb,
+  startUsageWeb,
+  type LocalWeb,
+  type RenderWeb,
+  type UsageWeb,
+} from '@politely/demo-web';
 import { checkReferences, readWarcFile } from '../../../test/support/warc-reader.js';
 import { jsonLines, runCli, type CliResult } from './run-cli.js';
 

@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deleteRedisCrawl } from '@politely/store-redis';
-import { minGapMs, startFleet, violations, type LocalWeb } from '@politely/local-web';
+import { minGapMs, violations, type LocalWeb } from '@politely/demo-web';
+import { startFleet } from '@politely/local-web';
 import { jsonLines, runCli } from './run-cli.js';
 import { REDIS_URL, redisDown } from './redis-available.js';
 

@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deleteRedisCrawl } from '@politely/store-redis';
-import { minGapMsByOrigin, startDemoWeb, startFleet, violations, type LocalWeb, type LoggedRequest } from '@politely/local-web';
+import { minGapMsByOrigin, startDemoWeb, violations, type LocalWeb, type LoggedRequest } from '@politely/demo-web';
+import { startFleet } from '@politely/local-web';
 import { jsonLines, runCli, startCli } from './run-cli.js';
 import { REDIS_URL, redisDown } from './redis-available.js';
 

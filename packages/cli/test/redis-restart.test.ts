@@ -9,7 +9,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startFleet, violations, type LocalWeb } from '@politely/local-web';
+import { violations, type LocalWeb } from '@politely/demo-web';
+import { startFleet } from '@politely/local-web';
 import { redisServerMissing, startOwnRedis, type OwnRedis } from '../../../test/support/redis-server.js';
 import { startCli, type RunningCli } from './run-cli.js';
 

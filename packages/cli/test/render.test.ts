@@ -8,7 +8,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { minGapMsByOrigin, renderManifest, startRenderWeb, violations, type RenderWeb } from '@politely/local-web';
+import { minGapMsByOrigin, renderManifest, startRenderWeb, violations, type RenderWeb } from '@politely/demo-web';
 import { randomUUID } from 'node:crypto';
 import { deleteRedisCrawl } from '@politely/store-redis';
 import { jsonLines, runCli, startCli } from './run-cli.js';

@@ -7,7 +7,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCrawler } from '@politely/crawler';
-import { startDemoWeb, violations, type LocalWeb } from '@politely/local-web';
+import { startDemoWeb, violations, type LocalWeb } from '@politely/demo-web';
 import { sitemaps } from '@politely/sitemap';
 import { createCrawlReportCollector, renderCrawlReport, type CrawlReportData } from '@politely/cli';
 import { HOSTILE, hostileReport } from './report-fixtures.js';

@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemoWeb, violations, type LocalWeb } from '@politely/local-web';
+import { startDemoWeb, violations, type LocalWeb } from '@politely/demo-web';
 import { checkReferences, readWarcFile } from '../../../test/support/warc-reader.js';
 import { jsonLines, runCli } from './run-cli.js';
 

@@ -1,50 +1,11 @@
-// @politely/local-web: the loopback web that politely's demo, examples, tests and benchmarks crawl.
-
-export { startDemoWeb, resolveDemoWebOptions } from './demo/demo-web.js';
-export type { DemoWebOptions, ResolvedDemoWebOptions } from './demo/demo-web.js';
-export { DEMO_HOST_NAMES, DEMO_USER_AGENT_TOKEN } from './demo/demo-hosts.js';
-export type { DemoHostName } from './demo/demo-hosts.js';
-export { demoProducts, DEMO_CATEGORIES } from './demo/catalog.js';
-export type { DemoProduct, DemoCategory } from './demo/catalog.js';
-export { demoArticles, DEMO_TAGS } from './demo/articles.js';
-export type { DemoArticle } from './demo/articles.js';
+// @politely/local-web (private): the test webs of politely's tests and benchmarks: fleets of
+// loopback hosts, the hostile web, the consent web. The demo webs are in @politely/demo-web.
 
 export { startConsentWeb } from './consent/consent-web.js';
 export type { ConsentWebOptions } from './consent/consent-web.js';
 export { CONSENT_COOKIE, CONSENT_ACCEPT_PATH } from './consent/consent-site.js';
 export { consentRecipes } from './consent/recipes.js';
 export type { ConsentRecipe } from './consent/recipes.js';
-
-export { startUsageWeb, usageManifest } from './usage/usage-web.js';
-export type { UsageWeb, UsageWebOptions, UsageCrawlTruth, UsageReservedPage, UsageTdmrepFile } from './usage/usage-web.js';
-export { USAGE_HOST_NAMES, USAGE_WEB_PURPOSES, BEFORE_FETCH_KINDS, isBeforeFetchKind } from './usage/usage-truth.js';
-export type { UsageHostName, UsagePageTruth, UsageTruthVerdict } from './usage/usage-truth.js';
-export { MANAGED_ROBOTS_TXT, MANAGED_BLOCKED_TOKENS, TDMREP_PATH, TDM_POLICY_PATH } from './usage/usage-sites.js';
-
-export { startRenderWeb, renderManifest } from './render/render-web.js';
-export type { RenderWeb, RenderWebOptions } from './render/render-web.js';
-export {
-  RENDER_HOST_NAMES,
-  RENDER_CATEGORIES,
-  RENDER_PAGE_SIZE,
-  RENDER_PRIVATE_URL,
-  RENDER_SHELL_TITLE,
-  RENDER_SITE_NAME,
-  renderProducts,
-} from './render/render-truth.js';
-export type {
-  RenderCategory,
-  RenderCrawlTruth,
-  RenderHostName,
-  RenderPageTruth,
-  RenderProduct,
-  RenderRefusal,
-  RenderRefusedRequest,
-  RenderRequestTruth,
-  RenderRequestType,
-  RenderSubrequest,
-} from './render/render-truth.js';
-export { APP_ROBOTS_TXT, CDN_ROBOTS_TXT } from './render/render-sites.js';
 
 export { startFleet, resolveFleetOptions, MAX_FLEET_HOSTS } from './fleet/fleet.js';
 export type { FleetOptions, ResolvedFleetOptions } from './fleet/fleet.js';
@@ -55,7 +16,128 @@ export type { HostileWeb, HostileWebOptions, ResolvedHostileWebOptions } from '.
 export { HOSTILE_HOST_NAMES } from './hostile/hostile-types.js';
 export type { HostileCase, HostileExpectation, HostileHostName } from './hostile/hostile-types.js';
 
-export { violations, minGapMs, minGapMsByOrigin } from './politeness-check.js';
-export { LocalWebError } from './errors.js';
-export type { LocalWebErrorCode } from './errors.js';
-export type { LocalWeb, HostInfo, LoggedRequest } from './types.js';
+// What every web here returns and throws; defined once, in @politely/demo-web.
+export { LocalWebError } from '@politely/demo-web';
+export type { LocalWebErrorCode, LocalWeb, HostInfo, LoggedRequest } from '@politely/demo-web';
+
+// Moved to @politely/demo-web; re-exported here for one release so that old imports keep working.
+export {
+  /** @deprecated Import from '@politely/demo-web' instead. */
+  startDemoWeb,
+  /** @deprecated Import from '@politely/demo-web' instead. */
+  resolveDemoWebOptions,
+  /** @deprecated Import from '@politely/demo-web' instead. */
+  DEMO_HOST_NAMES,
+  /** @deprecated Import from '@politely/demo-web' instead. */
+  DEMO_USER_AGENT_TOKEN,
+  /** @deprecated Import from '@politely/demo-web' instead. */
+  demoProducts,
+  /** @deprecated Import from '@politely/demo-web' instead. */
+  DEMO_CATEGORIES,
+  /** @deprecated Import from '@politely/demo-web' instead. */
+  demoArticles,
+  /** @deprecated Import from '@politely/demo-web' instead. */
+  DEMO_TAGS,
+  /** @deprecated Import from '@politely/demo-web' instead. */
+  startUsageWeb,
+  /** @deprecated Import from '@politely/demo-web' instead. */
+  usageManifest,
+  /** @deprecated Import from '@politely/demo-web' instead. */
+  USAGE_HOST_NAMES,
+  /** @deprecated Import from '@politely/demo-web' instead. */
+  USAGE_WEB_PURPOSES,
+  /** @deprecated Import from '@politely/demo-web' instead. */
+  BEFORE_FETCH_KINDS,
+  /** @deprecated Import from '@politely/demo-web' instead. */
+  isBeforeFetchKind,
+  /** @deprecated Import from '@politely/demo-web' instead. */
+  MANAGED_ROBOTS_TXT,
+  /** @deprecated Import from '@politely/demo-web' instead. */
+  MANAGED_BLOCKED_TOKENS,
+  /** @deprecated Import from '@politely/demo-web' instead. */
+  TDMREP_PATH,
+  /** @deprecated Import from '@politely/demo-web' instead. */
+  TDM_POLICY_PATH,
+  /** @deprecated Import from '@politely/demo-web' instead. */
+  startRenderWeb,
+  /** @deprecated Import from '@politely/demo-web' instead. */
+  renderManifest,
+  /** @deprecated Import from '@politely/demo-web' instead. */
+  RENDER_HOST_NAMES,
+  /** @deprecated Import from '@politely/demo-web' instead. */
+  RENDER_CATEGORIES,
+  /** @deprecated Import from '@politely/demo-web' instead. */
+  RENDER_PAGE_SIZE,
+  /** @deprecated Import from '@politely/demo-web' instead. */
+  RENDER_PRIVATE_URL,
+  /** @deprecated Import from '@politely/demo-web' instead. */
+  RENDER_SHELL_TITLE,
+  /** @deprecated Import from '@politely/demo-web' instead. */
+  RENDER_SITE_NAME,
+  /** @deprecated Import from '@politely/demo-web' instead. */
+  renderProducts,
+  /** @deprecated Import from '@politely/demo-web' instead. */
+  APP_ROBOTS_TXT,
+  /** @deprecated Import from '@politely/demo-web' instead. */
+  CDN_ROBOTS_TXT,
+  /** @deprecated Import from '@politely/demo-web' instead. */
+  violations,
+  /** @deprecated Import from '@politely/demo-web' instead. */
+  minGapMs,
+  /** @deprecated Import from '@politely/demo-web' instead. */
+  minGapMsByOrigin,
+} from '@politely/demo-web';
+export type {
+  /** @deprecated Import from '@politely/demo-web' instead. */
+  DemoWebOptions,
+  /** @deprecated Import from '@politely/demo-web' instead. */
+  ResolvedDemoWebOptions,
+  /** @deprecated Import from '@politely/demo-web' instead. */
+  DemoHostName,
+  /** @deprecated Import from '@politely/demo-web' instead. */
+  DemoProduct,
+  /** @deprecated Import from '@politely/demo-web' instead. */
+  DemoCategory,
+  /** @deprecated Import from '@politely/demo-web' instead. */
+  DemoArticle,
+  /** @deprecated Import from '@politely/demo-web' instead. */
+  UsageWeb,
+  /** @deprecated Import from '@politely/demo-web' instead. */
+  UsageWebOptions,
+  /** @deprecated Import from '@politely/demo-web' instead. */
+  UsageCrawlTruth,
+  /** @deprecated Import from '@politely/demo-web' instead. */
+  UsageReservedPage,
+  /** @deprecated Import from '@politely/demo-web' instead. */
+  UsageTdmrepFile,
+  /** @deprecated Import from '@politely/demo-web' instead. */
+  UsageHostName,
+  /** @deprecated Import from '@politely/demo-web' instead. */
+  UsagePageTruth,
+  /** @deprecated Import from '@politely/demo-web' instead. */
+  UsageTruthVerdict,
+  /** @deprecated Import from '@politely/demo-web' instead. */
+  RenderWeb,
+  /** @deprecated Import from '@politely/demo-web' instead. */
+  RenderWebOptions,
+  /** @deprecated Import from '@politely/demo-web' instead. */
+  RenderCategory,
+  /** @deprecated Import from '@politely/demo-web' instead. */
+  RenderCrawlTruth,
+  /** @deprecated Import from '@politely/demo-web' instead. */
+  RenderHostName,
+  /** @deprecated Import from '@politely/demo-web' instead. */
+  RenderPageTruth,
+  /** @deprecated Import from '@politely/demo-web' instead. */
+  RenderProduct,
+  /** @deprecated Import from '@politely/demo-web' instead. */
+  RenderRefusal,
+  /** @deprecated Import from '@politely/demo-web' instead. */
+  RenderRefusedRequest,
+  /** @deprecated Import from '@politely/demo-web' instead. */
+  RenderRequestTruth,
+  /** @deprecated Import from '@politely/demo-web' instead. */
+  RenderRequestType,
+  /** @deprecated Import from '@politely/demo-web' instead. */
+  RenderSubrequest,
+} from '@politely/demo-web';

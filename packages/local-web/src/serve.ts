@@ -15,15 +15,21 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import {
+  LocalWebError,
+  RENDER_SHELL_TITLE,
+  renderManifest,
+  startDemoWeb,
+  startRenderWeb,
+  startUsageWeb,
+  type HostInfo,
+  type LocalWeb,
+  type RenderWeb,
+  type UsageWeb,
+} from '@politely/demo-web';
 import { startConsentWeb } from './consent/consent-web.js';
-import { startDemoWeb } from './demo/demo-web.js';
-import { startUsageWeb, type UsageWeb } from './usage/usage-web.js';
-import { renderManifest, startRenderWeb, type RenderWeb } from './render/render-web.js';
-import { RENDER_SHELL_TITLE } from './render/render-truth.js';
-import { LocalWebError } from './errors.js';
 import { startFleet } from './fleet/fleet.js';
 import { startHostileWeb, type HostileWeb } from './hostile/hostile-web.js';
-import type { HostInfo, LocalWeb } from './types.js';
 
 const PREFERRED_PORT = 8080;
 // The big-robots host's 10 MB robots.txt has no place in a manifest printed to a terminal.

@@ -1,7 +1,7 @@
 import { parseRobotsTxt } from '@politely/core';
 import { describe, expect, it } from 'vitest';
+import { extractLinks } from '@politely/demo-web/internal';
 import { LocalWebError, startFleet, type LocalWeb } from '../src/index.js';
-import { extractLinks } from '../src/extract-links.js';
 import { getText, rawGet, UA } from './helpers.js';
 
 const KB = 1024;

@@ -1,6 +1,7 @@
 import { parseRobotsTxt } from '@politely/core';
 import { describe, expect, it } from 'vitest';
-import { LocalWebError, startFleet, violations } from '../src/index.js';
+import { violations } from '@politely/demo-web';
+import { LocalWebError, startFleet } from '../src/index.js';
 import { getText, hrefs, rawGet, UA } from './helpers.js';
 
 /** A tiny breadth-first crawl of one origin from `/`, skipping what robots.txt disallows. */

@@ -7,7 +7,8 @@
 
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import { startFleet, violations } from '@politely/local-web';
+import { violations } from '@politely/demo-web';
+import { startFleet } from '@politely/local-web';
 import { assertWorkersBuilt, killWorkers, pageRequests, startWorkerProcess, waitUntil, type WorkerProcess } from './worker-process.js';
 import { deleteCrawls, REDIS_URL, redisDownReason, redisSuiteTitle, uniqueCrawlId, warnIfSkipped } from './redis-helpers.js';
 import { wrongRequestData } from '../../../test/support/labelled-crawl.js';

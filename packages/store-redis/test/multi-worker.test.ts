@@ -5,7 +5,8 @@
 
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import { minGapMsByOrigin, startFleet, violations, type LoggedRequest } from '@politely/local-web';
+import { minGapMsByOrigin, violations, type LoggedRequest } from '@politely/demo-web';
+import { startFleet } from '@politely/local-web';
 import { assertWorkersBuilt, killWorkers, pageRequests, startWorkerProcess, waitUntil, type WorkerProcess } from './worker-process.js';
 import { deleteCrawls, REDIS_URL, redisDownReason, redisSuiteTitle, uniqueCrawlId, warnIfSkipped } from './redis-helpers.js';
 

@@ -2,7 +2,7 @@
 // (there must be none), the tightest gap between two requests to one host against its delay,
 // and how many of the pages a complete polite crawl finds were fetched.
 
-import { minGapMsByOrigin, violations, type LocalWeb, type LoggedRequest } from '@politely/local-web';
+import { minGapMsByOrigin, violations, type LocalWeb, type LoggedRequest } from '@politely/demo-web';
 
 export interface ServerChecks {
   /** Requests the servers logged. */

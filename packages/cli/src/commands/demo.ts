@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { parseRobotsTxt } from '@politely/core';
 import { ChromiumRenderer, findChromium } from '@politely/browser';
-import { startDemoWeb, startRenderWeb, startUsageWeb, type LocalWeb } from '@politely/local-web';
+import { startDemoWeb, startRenderWeb, startUsageWeb, type LocalWeb } from '@politely/demo-web';
 import { sitemaps } from '@politely/sitemap';
 import { CliError } from '../cli-error.js';
 import { LOG_FORMATS, type LogFormat } from '../crawl/crawl-options.js';

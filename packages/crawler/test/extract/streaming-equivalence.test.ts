@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createHttpClient } from '@politely/core';
-import { startDemoWeb, startFleet, startHostileWeb, type LocalWeb } from '@politely/local-web';
+import { startDemoWeb, type LocalWeb } from '@politely/demo-web';
+import { startFleet, startHostileWeb } from '@politely/local-web';
 import { isHtmlContentType } from '../../src/extract/content-type.js';
 import { extractPage } from '../../src/extract/extract-links.js';
 import type { ExtractOptions } from '../../src/extract/extract-options.js';

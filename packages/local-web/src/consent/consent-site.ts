@@ -4,9 +4,16 @@
 // pages are served. A crawler without cookies sees nothing but walls; one with a jar gets in.
 
 import type { IncomingHttpHeaders } from 'node:http';
-import type { HostSpec } from '../host-spec.js';
-import { a, escapeHtml, linkList, renderPage } from '../html.js';
-import { htmlResource, redirectResource, type Resource } from '../resource.js';
+import {
+  a,
+  escapeHtml,
+  type HostSpec,
+  htmlResource,
+  linkList,
+  redirectResource,
+  renderPage,
+  type Resource,
+} from '@politely/demo-web/internal';
 import { consentRecipes, type ConsentRecipe } from './recipes.js';
 
 const SITE = 'Loopback Recipes';

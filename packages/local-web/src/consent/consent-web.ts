@@ -1,9 +1,7 @@
 // startConsentWeb: one host, the consent site (consent-site.ts), for crawls that need cookies.
 
-import { LocalWebError } from '../errors.js';
-import { checkAddressRange, checkPort } from '../listen.js';
-import { startLocalWeb } from '../local-web.js';
-import type { LocalWeb } from '../types.js';
+import { type LocalWeb, LocalWebError } from '@politely/demo-web';
+import { checkAddressRange, checkPort, startLocalWeb } from '@politely/demo-web/internal';
 import { buildConsentSite, consentSitePaths } from './consent-site.js';
 
 export interface ConsentWebOptions {

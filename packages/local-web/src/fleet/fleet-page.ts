@@ -3,9 +3,15 @@
 // those links: 'small' pages of 2–5 KB (header nav, article, link list, footer), or
 // 'realistic' pages of 20–60 KB (realistic-page.ts). So both profiles crawl the same pages.
 
-import { a, renderPage } from '../html.js';
-import { createRandom, hashString, paragraph } from '../random.js';
-import { htmlResource, type Resource } from '../resource.js';
+import {
+  a,
+  createRandom,
+  hashString,
+  htmlResource,
+  paragraph,
+  renderPage,
+  type Resource,
+} from '@politely/demo-web/internal';
 import { nextPrivate, privateLinkOf, privatePath, publicLinks, publicPath, type FleetGraph } from './link-graph.js';
 import type { Link, PageContent } from './page-content.js';
 import { renderRealisticPage } from './realistic-page.js';

@@ -3,14 +3,19 @@
 // a few tens), so a fleet of 250 hosts × 200 pages costs almost no memory and serves thousands
 // of pages a second.
 
-import { LocalWebError } from '../errors.js';
-import type { HostSpec } from '../host-spec.js';
-import { checkAddressRange, checkPort, MAX_ADDRESS_OCTET } from '../listen.js';
-import { startLocalWeb, type HostPaths } from '../local-web.js';
-import { textResource, type Resource } from '../resource.js';
-import { urlsetXml } from '../sitemap-files.js';
-import type { LocalWeb } from '../types.js';
-import { checkCacheControl } from '../validators.js';
+import { type LocalWeb, LocalWebError } from '@politely/demo-web';
+import {
+  checkAddressRange,
+  checkCacheControl,
+  checkPort,
+  type HostPaths,
+  type HostSpec,
+  MAX_ADDRESS_OCTET,
+  type Resource,
+  startLocalWeb,
+  textResource,
+  urlsetXml,
+} from '@politely/demo-web/internal';
 import { privatePath, publicPath, type FleetGraph } from './link-graph.js';
 import { FLEET_PAGE_PROFILES, renderFleetPage, type FleetPageProfile } from './fleet-page.js';
 

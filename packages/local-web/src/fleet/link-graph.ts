@@ -2,7 +2,7 @@
 // extra links per page, so every page is reachable from `/` in few hops; private pages hang off
 // public ones. Pure arithmetic: nothing is stored per page.
 
-import { hashString } from '../random.js';
+import { hashString } from '@politely/demo-web/internal';
 
 export interface FleetGraph {
   /** Public pages per host, `/` included. */

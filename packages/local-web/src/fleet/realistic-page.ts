@@ -14,8 +14,7 @@
 // the same bytes on every request, and under a tenth of a millisecond to render. Text from the pools
 // is escaped (or is HTML) already; whatever else goes into the page is escaped here.
 
-import { escapeHtml } from '../html.js';
-import { createRandom, pick, randomInt, type Random } from '../random.js';
+import { createRandom, escapeHtml, pick, type Random, randomInt } from '@politely/demo-web/internal';
 import type { Link, PageContent } from './page-content.js';
 import { html, joinHtml, toBuffer, type Html } from './html-pieces.js';
 import { realisticPools, type Person, type RealisticPools } from './realistic-pools.js';

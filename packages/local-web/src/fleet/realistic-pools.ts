@@ -4,8 +4,7 @@
 // bytes, never generating or encoding them: the fleet serves thousands of 40 KB pages a second
 // from one core.
 
-import { escapeHtml } from '../html.js';
-import { createRandom, pick, randomInt, type Random } from '../random.js';
+import { createRandom, escapeHtml, pick, type Random, randomInt } from '@politely/demo-web/internal';
 import { encode, type Encoded } from './html-pieces.js';
 
 export interface Person {

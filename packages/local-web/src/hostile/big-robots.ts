@@ -3,7 +3,7 @@
 // while `Disallow: /private/` at the top still holds.
 
 import { MIN_ROBOTS_TXT_BYTES } from '@politely/core/internal';
-import { a } from '../html.js';
+import { a } from '@politely/demo-web/internal';
 import { caseList, hostilePage, responder, type HttpHostileHost } from './http-host.js';
 import { pageCase, skip, type HostileCase } from './hostile-types.js';
 

@@ -1,7 +1,7 @@
 // Pages whose bytes and declared charset disagree, or whose charset does not exist. Each links
 // to its own `/next` page with a plain-ASCII href, which survives any decoding.
 
-import type { Resource } from '../resource.js';
+import type { Resource } from '@politely/demo-web/internal';
 import { pageCase, type HostileCase } from './hostile-types.js';
 
 interface CharsetPage {

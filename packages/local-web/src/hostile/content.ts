@@ -1,8 +1,7 @@
 // content: pages that are fine to fetch but hard to read: lying charsets, broken HTML, a page
 // with 100,000 links (whose targets robots.txt disallows) and a link 5,000 characters long.
 
-import { a } from '../html.js';
-import { htmlResource, type Resource } from '../resource.js';
+import { a, htmlResource, type Resource } from '@politely/demo-web/internal';
 import { buildCharsetPages } from './charsets.js';
 import { caseList, hostilePage, responder, type HttpHostileHost } from './http-host.js';
 import { buildMalformedPages } from './malformed.js';

@@ -4,10 +4,18 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { LocalWebError } from '../errors.js';
-import { closeHosts, listenHosts, loopbackAddress, type BoundHost } from '../listen.js';
-import { sendResource, statusResource, textResource, type Resource } from '../resource.js';
-import type { LoggedRequest, Mutable } from '../types.js';
+import { LocalWebError, type LoggedRequest } from '@politely/demo-web';
+import {
+  type BoundHost,
+  closeHosts,
+  listenHosts,
+  loopbackAddress,
+  type Mutable,
+  type Resource,
+  sendResource,
+  statusResource,
+  textResource,
+} from '@politely/demo-web/internal';
 import type { HttpHostileHost } from './http-host.js';
 import { HOSTILE_HOST_NAMES, HOSTILE_HTTP_HOST_NAMES, type HostileOrigins } from './hostile-types.js';
 import type { RawHostileHost } from './raw.js';

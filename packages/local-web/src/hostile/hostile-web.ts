@@ -2,11 +2,8 @@
 // list of cases with what a well-behaved crawler reports for each (the manifest a test checks a
 // crawl against).
 
-import { LocalWebError } from '../errors.js';
-import { checkAddressRange, checkPort } from '../listen.js';
-import { pageLocator } from '../page-changes.js';
-import { robotsFacts } from '../robots-facts.js';
-import type { HostInfo, LocalWeb } from '../types.js';
+import { type HostInfo, type LocalWeb, LocalWebError } from '@politely/demo-web';
+import { checkAddressRange, checkPort, pageLocator, robotsFacts } from '@politely/demo-web/internal';
 import { MIN_BIG_ROBOTS_BYTES, buildBigRobots } from './big-robots.js';
 import { buildBodies } from './bodies.js';
 import { buildContent } from './content.js';

@@ -2,8 +2,15 @@
 // lie, which the shared resource machinery (built once, sent whole) cannot.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { a, escapeHtml, renderPage } from '../html.js';
-import { htmlResource, notFoundResource, sendResource, type Resource } from '../resource.js';
+import {
+  a,
+  escapeHtml,
+  htmlResource,
+  notFoundResource,
+  renderPage,
+  type Resource,
+  sendResource,
+} from '@politely/demo-web/internal';
 import type { HostileCase, HostileHostFacts } from './hostile-types.js';
 
 /** Writes the response to a GET or HEAD of `path` (never `/robots.txt`, which the server answers). */

@@ -1,7 +1,7 @@
 // hub: the entry page of the hostile web. It links every host's index and every case, so one
 // crawl from here meets them all; robots.txt allows everything.
 
-import { a, escapeHtml } from '../html.js';
+import { a, escapeHtml } from '@politely/demo-web/internal';
 import { ALLOW_ALL_ROBOTS_TXT, hostilePage, responder, type HttpHostileHost } from './http-host.js';
 import type { HostileHostFacts } from './hostile-types.js';
 

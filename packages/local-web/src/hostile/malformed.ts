@@ -2,8 +2,7 @@
 // link to the page's `/next` page exists, that page is good too; links inside scripts, inside an
 // unterminated comment or in a tag cut off by the end of the file are not links at all.
 
-import { createRandom } from '../random.js';
-import type { Resource } from '../resource.js';
+import { createRandom, type Resource } from '@politely/demo-web/internal';
 import { pageCase, type HostileCase } from './hostile-types.js';
 
 interface MalformedPage {

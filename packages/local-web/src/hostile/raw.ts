@@ -3,7 +3,13 @@
 // status line, or 200 KB of headers. Every answer is `Connection: close`.
 
 import type { Socket } from 'node:net';
-import { htmlResource, notFoundResource, statusResource, textResource, type Resource } from '../resource.js';
+import {
+  htmlResource,
+  notFoundResource,
+  type Resource,
+  statusResource,
+  textResource,
+} from '@politely/demo-web/internal';
 import { ALLOW_ALL_ROBOTS_TXT, caseList, hostilePage } from './http-host.js';
 import { ERROR, skip, type HostileCase, type HostileHostFacts } from './hostile-types.js';
 import type { Tasks } from './tasks.js';

@@ -2,7 +2,7 @@
 // crawler may go (a file: URL, a private address, the cloud metadata address). Nothing here ever
 // connects to those targets; the host only names them in Location headers.
 
-import { redirectResource, sendResource } from '../resource.js';
+import { redirectResource, sendResource } from '@politely/demo-web/internal';
 import { ALLOW_ALL_ROBOTS_TXT, caseList, hostilePage, responder, type HttpHostileHost } from './http-host.js';
 import { skip, type HostileCase } from './hostile-types.js';
 

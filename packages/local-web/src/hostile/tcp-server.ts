@@ -2,7 +2,7 @@
 // all. It keeps every socket, so close() can destroy the ones a client left hanging.
 
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
-import { listenError } from '../listen.js';
+import { listenError } from '@politely/demo-web/internal';
 
 export interface TcpHost {
   readonly address: string;

@@ -2,8 +2,7 @@
 // them for a long time; one with a trap heuristic stops early. Pages are made on request. The
 // first page of each chain is an ordinary good page.
 
-import { a } from '../html.js';
-import { sendResource, type Resource } from '../resource.js';
+import { a, type Resource, sendResource } from '@politely/demo-web/internal';
 import { ALLOW_ALL_ROBOTS_TXT, caseList, hostilePage, responder, type HttpHostileHost } from './http-host.js';
 import { skip, type HostileCase } from './hostile-types.js';
 

@@ -3,7 +3,7 @@ import { parseRobotsTxt } from '@politely/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_HOST_NAMES, demoProducts, minGapMs, startDemoWeb, violations } from '../src/index.js';
 import type { LocalWeb } from '../src/index.js';
-import { getText, hrefs, rawGet, UA } from './helpers.js';
+import { getText, hrefs, rawGet, UA } from '../../../test/support/raw-http.js';
 
 let web: LocalWeb;
 

@@ -20,7 +20,7 @@ import {
   type RenderCrawlTruth,
   type RenderWeb,
 } from '../src/index.js';
-import { rawGet, UA, withServeJson } from './helpers.js';
+import { rawGet, UA } from '../../../test/support/raw-http.js';
 
 let web: RenderWeb;
 let truth: RenderCrawlTruth;
@@ -212,21 +212,6 @@ describe('startRenderWeb', () => {
     expect(violations(web, UA)).toEqual([]);
     const logged = web.requestLog().map((entry) => `${entry.origin}${entry.path}`);
     expect(logged).toEqual(truth.requested.map((request) => request.url));
-  });
-});
-
-describe('serve --render', () => {
-  it('starts the render web in its own process and prints its manifest with --json', async () => {
-    await withServeJson(['--render', '--port', '0', '--first-address', '246', '--json'], async (json) => {
-      const printed = json as { entryUrl: string; hosts: { name: string; address: string }[]; manifest: RenderCrawlTruth };
-      expect(printed.entryUrl).toMatch(/^http:\/\/127\.0\.0\.246:\d+\/$/);
-      expect(printed.hosts.map((host) => [host.name, host.address])).toEqual([['app', '127.0.0.246'], ['cdn', '127.0.0.247']]);
-      expect(printed.manifest.entryUrl).toBe(printed.entryUrl);
-      expect(Object.values(printed.manifest.renderedTitles).sort()).toEqual(Object.values(truth.renderedTitles).sort());
-      expect(printed.manifest.requested).toHaveLength(truth.requested.length);
-      expect(printed.manifest.neverRequested).toHaveLength(truth.neverRequested.length);
-      expect((await rawGet(printed.entryUrl)).status).toBe(200);
-    });
   });
 });
 

@@ -1,0 +1,35 @@
+// @politely/demo-web/internal: the building blocks of a loopback web, shared with the private
+// @politely/local-web (fleet, hostile and consent webs). Not part of the public API: no stability
+// promise, may change in any release.
+
+export { startLocalWeb } from './local-web.js';
+export type { HostPaths } from './local-web.js';
+export type { HostSpec } from './host-spec.js';
+export type { Mutable } from './types.js';
+export {
+  checkAddressRange,
+  checkPort,
+  closeHosts,
+  listenError,
+  listenHosts,
+  loopbackAddress,
+  MAX_ADDRESS_OCTET,
+} from './listen.js';
+export type { BoundHost } from './listen.js';
+export { a, escapeHtml, linkList, renderPage } from './html.js';
+export {
+  htmlResource,
+  notFoundResource,
+  redirectResource,
+  sendResource,
+  statusResource,
+  textResource,
+} from './resource.js';
+export type { Resource } from './resource.js';
+export { urlsetXml } from './sitemap-files.js';
+export { checkCacheControl } from './validators.js';
+export { createRandom, hashString, paragraph, pick, randomInt } from './random.js';
+export type { Random } from './random.js';
+export { pageLocator } from './page-changes.js';
+export { robotsFacts } from './robots-facts.js';
+export { extractLinks } from './extract-links.js';
