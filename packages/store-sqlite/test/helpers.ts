@@ -3,6 +3,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { FrontierEntry } from '@politely/frontier';
 
@@ -31,7 +32,8 @@ export const entry = (url: string, extra: Partial<FrontierEntry> = {}): Frontier
 
 /** The built package: fixtures run in plain Node, which needs `dist/` (`pnpm build`). */
 export const BUILT_STORE = fileURLToPath(new URL('../dist/index.js', import.meta.url));
-export const BUILT_CRAWLER = fileURLToPath(new URL('../../crawler/dist/index.js', import.meta.url));
+/** The crawler as the fixtures import it: by name, from this package's devDependencies. */
+export const BUILT_CRAWLER = createRequire(import.meta.url).resolve('@politely/crawler');
 
 export function assertBuilt(): void {
   for (const file of [BUILT_STORE, BUILT_CRAWLER]) {
