@@ -2,7 +2,7 @@
 
 export { main } from './main.js';
 export type { Io } from './io.js';
-export { EXIT_OK, EXIT_FAILURE, EXIT_USAGE, EXIT_INTERNAL } from './exit-codes.js';
+export { EXIT_OK, EXIT_FAILURE, EXIT_USAGE, EXIT_UNAVAILABLE, EXIT_IO, EXIT_INTERNAL } from './exit-codes.js';
 export type { ExitCode } from './exit-codes.js';
 export { EXIT_INTERRUPTED } from './exit-codes.js';
 export { renderCrawlReport } from './report/render-report.js';
@@ -18,5 +18,7 @@ export type {
   UsageReservationReport,
   ReportError,
   ReportTotals,
+  RenderReport,
+  RevisitReport,
 } from './report/report-data.js';
 export type { PageRecord } from './crawl/page-record.js';

@@ -100,7 +100,7 @@ export type { HttpClient, HttpClientOptions, HttpExchange, HttpRequest, HttpResp
 export { retryAfterMs, parseHttpDate } from './http/retry-after.js';
 export { checkRequestHeaders, checkContactAddress } from './http/request-headers.js';
 export { createAddressPolicy, parseCidr } from './http/address-guard.js';
-export type { AddressPolicy, AddressLookup } from './http/address-guard.js';
+export type { AddressPolicy, AddressLookup, LookupCallback } from './http/address-guard.js';
 export { systemResolver } from './http/host-resolver.js';
 export type { HostResolver, ResolvedAddress } from './http/host-resolver.js';
 export { createAddressBook } from './http/address-book.js';

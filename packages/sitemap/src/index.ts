@@ -8,5 +8,5 @@ export { DEFAULT_MAX_URLS_PER_FILE, DEFAULT_MAX_BYTES_PER_FILE } from './options
 export type { SitemapPluginOptions, SitemapUrlRecord, SitemapDiscoveryRecord } from './options.js';
 export type { UrlPattern } from './url-filter.js';
 export { readSitemap, DEFAULT_CHUNK_CHARS } from './read-sitemap.js';
-export type { ReadSitemap, ReadSitemapOptions, SitemapDocument, SitemapEntries, SitemapFormat } from './read-sitemap.js';
+export type { ReadSitemap, ReadSitemapOptions, PartialSitemap, SitemapDocument, SitemapEntries, SitemapFormat } from './read-sitemap.js';
 export type { RawSitemapEntry } from './sitemapper-reader.js';
