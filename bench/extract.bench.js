@@ -39,7 +39,13 @@ const started = nowNs();
 
 /** `count` pages of a one-host fleet of `profile`, fetched over loopback as a crawl would get them. */
 async function fleetPages(profile, count, firstAddress) {
-  const web = await startFleet({ hosts: 1, pagesPerHost: count, pageProfile: profile, firstAddress, userAgent: 'PolitelyBench' });
+  const web = await startFleet({
+    hosts: 1,
+    pagesPerHost: count,
+    pageProfile: profile,
+    firstAddress,
+    userAgent: 'PolitelyBench',
+  });
   try {
     const host = web.hosts[0];
     const urls = ['/', ...host.expectedAllowedPaths].slice(0, count).map((path) => `${host.origin}${path}`);
@@ -118,7 +124,12 @@ const corpora = [
 const baseline = BASELINE === undefined ? undefined : await import(pathToFileURL(resolve(HERE, BASELINE)).href);
 
 console.log('extract benchmark — scanHtml and extractPage of @politely/crawler over fleet pages');
-console.log(`node ${process.version}, ${os.cpus()[0]?.model ?? 'unknown CPU'} ×${os.cpus().length}, load ${os.loadavg().map((l) => formatFixed(l, 2)).join(' ')}`);
+console.log(
+  `node ${process.version}, ${os.cpus()[0]?.model ?? 'unknown CPU'} ×${os.cpus().length}, load ${os
+    .loadavg()
+    .map((l) => formatFixed(l, 2))
+    .join(' ')}`,
+);
 console.log(
   `rounds: ${WARMUP_ROUNDS} warm-up + ${ROUNDS} measured, ~${SAMPLE_MS} ms per sample, contestants alternate; ` +
     `figures are medians of rounds${typeof globalThis.gc === 'function' ? '' : ' (no --expose-gc: GC not forced between samples)'}`,
@@ -139,10 +150,14 @@ for (const { profile, pages } of corpora) {
   }
   const contestants = [
     { name: 'scanHtml', op: eachPage(pages, (page) => scanHtml(page.html)) },
-    ...(baseline === undefined ? [] : [{ name: 'scanHtml (baseline)', op: eachPage(pages, (page) => baseline.scanHtml(page.html)) }]),
+    ...(baseline === undefined
+      ? []
+      : [{ name: 'scanHtml (baseline)', op: eachPage(pages, (page) => baseline.scanHtml(page.html)) }]),
     { name: 'extractPage', op: eachPage(pages, (page) => extractPage(page.html, page.url, OPTIONS)) },
   ];
-  console.log(`\n${profile}: ${pages.length} pages, ${formatFixed(bytes / 1024, 1)} K characters and ${formatFixed(links, 1)} links a page …`);
+  console.log(
+    `\n${profile}: ${pages.length} pages, ${formatFixed(bytes / 1024, 1)} K characters and ${formatFixed(links, 1)} links a page …`,
+  );
   const measured = compareCpu(contestants, { rounds: ROUNDS, warmupRounds: WARMUP_ROUNDS, sampleMs: SAMPLE_MS });
   results[profile] = { pages: pages.length, meanCharacters: Math.round(bytes), meanLinks: links, contestants: {} };
   for (const r of measured) {

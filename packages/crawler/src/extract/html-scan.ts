@@ -5,8 +5,8 @@
 // the length of the page (htmlparser2's Parser is not used: it keeps a stack with `unshift` and
 // `indexOf`, quadratic on 50,000 nested elements, and builds attribute objects for every tag).
 //
-// What it follows of the HTML standard's tree construction, because it decides which elements a
-// browser (and parse5, which `page.$` uses) would create at all:
+// What it follows of the HTML standard's tree construction (html-tree-context.ts), because it
+// decides which elements a browser (and parse5, which `page.$` uses) would create at all:
 //   - `<noscript>` (scripting on), `<iframe>`, `<noembed>`, `<noframes>` hold raw text in HTML
 //     content: nothing inside them is an element; after `<plaintext>`, nothing is;
 //   - inside `<select>`, `<a>`, `<area>`, `<base>`, `<link>`, `<meta>` and `<title>` are dropped
@@ -192,7 +192,7 @@ function emptyFacts(): FactsFound {
   return { hrefs: [], rels: [], baseHref: undefined, linkRels: [], metas: [], title: undefined, inTitle: false };
 }
 
-/** Starts reading the text of the first `<title>`, unless one was read or this one is self-closed (in foreign content). */
+/** Starts reading the first `<title>`'s text, unless one was read or this one is self-closed (foreign content). */
 function startTitle(facts: FactsFound, selfClosing: boolean): void {
   if (facts.title !== undefined || selfClosing) return;
   facts.title = '';

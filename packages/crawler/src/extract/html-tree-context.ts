@@ -27,8 +27,15 @@ type ContentNamespace = ForeignNamespace | 'html';
 
 /** Every tag name the context acts on. */
 export const CONTEXT_TAGS: readonly string[] = [
-  ...RAW_TEXT_CONTENT, ...ENDS_SELECT, ...BREAKS_OUT_OF_FOREIGN,
-  ...HTML_INTEGRATION_POINTS.svg, ...HTML_INTEGRATION_POINTS.math, 'svg', 'math', 'plaintext', 'template',
+  ...RAW_TEXT_CONTENT,
+  ...ENDS_SELECT,
+  ...BREAKS_OUT_OF_FOREIGN,
+  ...HTML_INTEGRATION_POINTS.svg,
+  ...HTML_INTEGRATION_POINTS.math,
+  'svg',
+  'math',
+  'plaintext',
+  'template',
 ];
 
 /** The context the standard's tree construction would be in. */
