@@ -9,6 +9,8 @@ import { fileURLToPath } from 'node:url';
 /** In the order they run; add new benchmark files here. */
 const BENCHMARKS = [
   'robots-engine.bench.js',
+  // Extraction (scanHtml, extractPage) over the fleet's pages, in µs per page.
+  'extract.bench.js',
   // First among the crawls: the fleet they crawl must serve faster than any crawler fetches.
   'fleet-serve.bench.js',
   'crawler-run.js',

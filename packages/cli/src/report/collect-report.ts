@@ -2,11 +2,25 @@
 // runs, and builds the report's data when it ends. Events observe; nothing here changes what
 // the crawler does.
 
-import { createMemoryRobotsCache, parseRobotsTxt, type RobotsCacheRecord, type RobotsCacheStore } from '@politely/core';
-import { ALL_USAGE_PURPOSES } from '@politely/core';
-import { describeUsageSource, type CrawlStats, type Crawler, type RenderCounts } from '@politely/crawler';
-import { HostTally } from './host-tally.js';
-import type { CrawlReportData, HostReport, RenderReport, ReportError, ReportRequest, RevisitReport } from './report-data.js';
+import {
+  ALL_USAGE_PURPOSES,
+  createMemoryRobotsCache,
+  parseRobotsTxt,
+  type RobotsCacheRecord,
+  type RobotsCacheStore,
+  type RobotsFetchEvent,
+} from '@politely/core';
+import {
+  describeUsageSource,
+  type CrawlStats,
+  type Crawler,
+  type RenderCounts,
+  type RequestEvent,
+  type SkipEvent,
+  type UsageEvent,
+} from '@politely/crawler';
+import { HostTally, type HostTallyLimits } from './host-tally.js';
+import type { CrawlReportData, HostReport, RenderReport, ReportError, RevisitReport } from './report-data.js';
 
 export interface CrawlReportCollectorOptions {
   /** The crawler's user agent (its robots.txt `Crawl-delay` is read for it). */
@@ -42,165 +56,233 @@ export interface CrawlReportCollector {
 }
 
 export function createCrawlReportCollector(options: CrawlReportCollectorOptions): CrawlReportCollector {
-  const limits = { maxRequests: options.maxRequestsPerHost ?? 5000, maxExamples: options.maxExamples ?? 3 };
-  const maxErrors = options.maxErrors ?? 200;
-  const hosts = new Map<string, HostTally>();
-  const pending = new Map<string, { host: HostTally; record: { status?: number | null; durationMs?: number } }>();
-  const statuses: Record<string, number> = {};
-  const errors: ReportError[] = [];
-  const robotsRecords = new Map<string, RobotsCacheRecord>();
-
-  /** Host name → its politeness key, as requests to it said (`politenessKey`: host, domain or ip). */
-  const keyOfHost = new Map<string, string>();
-  /** The tally of the politeness key `url` belongs to: `hostKey` when the event names it, else the key its host's requests had. */
-  const hostOf = (url: string, hostKey?: string): HostTally | undefined => {
-    let parsed: URL;
-    try {
-      parsed = new URL(url);
-    } catch {
-      return undefined;
-    }
-    if (hostKey !== undefined && hostKey !== parsed.hostname) keyOfHost.set(parsed.hostname, hostKey);
-    const key = hostKey ?? keyOfHost.get(parsed.hostname) ?? parsed.hostname;
-    let tally = hosts.get(key);
-    if (tally === undefined) hosts.set(key, (tally = new HostTally(key, limits)));
-    if (parsed.protocol === 'http:' || parsed.protocol === 'https:') tally.origins.add(parsed.origin);
-    return tally;
-  };
-
-  const onRequest = (event: ReportRequest & { hostKey?: string; robots?: { reason: string; line?: number; text?: string } }): void => {
-    const host = hostOf(event.url, event.hostKey);
-    if (host === undefined) return;
-    const record = host.request(
-      { at: event.at, kind: event.kind, url: event.url, ...(event.delayMs === undefined ? {} : { delayMs: event.delayMs }) },
-      options.minDelayMs,
-    );
-    pending.set(event.url, { host, record });
-    if (event.robots !== undefined) {
-      const { reason, line, text } = event.robots;
-      host.decision({ allowed: true, basis: reason, ...(line === undefined ? {} : { line }), ...(text === undefined ? {} : { text }) }, event.url);
-    }
-  };
-
-  const answered = (url: string, status: number | null, durationMs: number): HostTally | undefined => {
-    const waiting = pending.get(url);
-    pending.delete(url);
-    if (waiting !== undefined) {
-      waiting.record.status = status;
-      waiting.record.durationMs = Math.round(durationMs);
-    }
-    const host = waiting?.host ?? hostOf(url);
-    host?.response(status, durationMs);
-    return host;
-  };
-
+  const seen = startSeeing(options);
   return {
-    robotsCache(base = createMemoryRobotsCache()) {
-      const observing: RobotsCacheStore = {
-        get: (origin) => base.get(origin),
-        set: async (origin, record) => {
-          robotsRecords.set(origin, record);
-          await base.set(origin, record);
-        },
-        delete: (origin) => base.delete(origin),
-      };
-      const lock = base.acquireFetchLock?.bind(base);
-      return lock === undefined ? observing : { ...observing, acquireFetchLock: lock };
-    },
-
-    attach(crawler) {
-      const stops = [
-        crawler.on('request', (event) => onRequest(event)),
-        crawler.on('response', (event) => {
-          answered(event.url, event.status, event.durationMs);
-          statuses[event.status] = (statuses[event.status] ?? 0) + 1;
-        }),
-        crawler.gate.on('fetch', (event) => {
-          const host = answered(event.url, event.status, event.durationMs);
-          host?.robotsFetches.push({
-            at: Date.now() - Math.round(event.durationMs),
-            url: event.url,
-            status: event.status,
-            outcome: event.outcome,
-            durationMs: Math.round(event.durationMs),
-            ...(event.error === undefined ? {} : { error: event.error.message }),
-          });
-        }),
-        crawler.on('skip', (event) => {
-          const host = hostOf(event.url);
-          if (host === undefined) return;
-          host.skip(event.reason);
-          if (event.reason === 'robots') {
-            // The deciding rule travels as data; without one (robots.txt disallowed all for another
-            // reason) the detail says why.
-            const { rule, detail } = event;
-            if (rule !== undefined) host.decision({ allowed: false, basis: 'rules', line: rule.line, text: rule.text }, event.url);
-            else host.decision({ allowed: false, basis: 'rules', ...(detail === undefined ? {} : { detail }) }, event.url);
-          } else if (event.reason === 'robots-unreachable') {
-            host.decision({ allowed: false, basis: 'robots-unreachable', ...(event.detail === undefined ? {} : { detail: event.detail }) }, event.url);
-          }
-        }),
-        crawler.on('usage', (event) => {
-          const host = hostOf(event.url);
-          if (host === undefined) return;
-          for (const purpose of ALL_USAGE_PURPOSES) {
-            const verdict = event.report.purposes[purpose];
-            if (verdict.status !== 'reserved') continue;
-            const skipped = event.reserved.includes(purpose);
-            for (const source of verdict.sources) host.reservation(purpose, source.kind, describeUsageSource(source, true), event.url, skipped);
-          }
-        }),
-        crawler.on('revisit', (event) => hostOf(event.url)?.revisit(event.change, event.savedBytes)),
-        crawler.on('error', (event) => {
-          if (event.stage === 'fetch' && pending.has(event.url)) answered(event.url, null, 0);
-          if (!event.willRetry && errors.length < maxErrors) errors.push({ url: event.url, message: event.error.message, stage: event.stage });
-        }),
-      ];
-      return () => stops.forEach((stop) => stop());
-    },
-
-    finish(stats) {
-      for (const [origin, record] of robotsRecords) {
-        const host = hostOf(origin);
-        const copy = record.lastGood;
-        if (host === undefined || copy === undefined) continue;
-        const body = copy.bodyEncoding === 'base64' ? Buffer.from(copy.body, 'base64') : copy.body;
-        const delay = parseRobotsTxt(body).crawlDelay(options.userAgent);
-        if (delay !== undefined) host.crawlDelaySeconds = delay;
-      }
-      const skips: Record<string, number> = {};
-      for (const [reason, count] of Object.entries(stats.skipped)) if (count !== undefined) skips[reason] = count;
-      return {
-        title: options.title ?? 'politely crawl report',
-        userAgent: options.userAgent,
-        seeds: [...options.seeds],
-        startedAt: stats.startedAt,
-        finishedAt: stats.finishedAt,
-        aborted: stats.aborted,
-        settings: [...(options.settings ?? [])],
-        totals: {
-          pages: stats.pages,
-          requests: stats.requests,
-          robotsRequests: stats.robotsRequests,
-          bytes: stats.bytes,
-          errors: stats.errors,
-          retries: stats.retries,
-          queued: stats.queued,
-          durationMs: stats.durationMs,
-          pagesPerSecond: stats.pagesPerSecond,
-          ...(stats.revisits.revisited === 0 ? {} : { revisits: revisitTotals(stats.revisits) }),
-          ...(rendered(stats.rendering) ? { rendering: renderTotals(stats.rendering) } : {}),
-        },
-        statuses: { ...statuses },
-        skips,
-        hosts: [...hosts.values()]
-          .filter((host) => host.requestCount > 0 || Object.keys(host.skips).some((reason) => reason !== 'duplicate' && reason !== 'scope'))
-          .map((host) => withRendering(host.report(options.labels?.get(host.hostKey), options.minDelayMs), stats.rendering.byHost[host.hostKey]))
-          .sort((a, b) => a.hostKey.localeCompare(b.hostKey, 'en', { numeric: true })),
-        errors: [...errors],
-      };
-    },
+    robotsCache: (base = createMemoryRobotsCache()) => observingRobotsCache(base, seen.robotsRecords),
+    attach: (crawler) => listen(crawler, seen),
+    finish: (stats) => reportData(seen, stats),
   };
+}
+
+/** A request sent and not answered yet: its host, and its record, for the answer to fill in. */
+interface PendingRequest {
+  readonly host: HostTally;
+  readonly record: { status?: number | null; durationMs?: number };
+}
+
+/** What the collector has seen of the crawl so far. */
+interface Seen {
+  readonly options: CrawlReportCollectorOptions;
+  readonly limits: HostTallyLimits;
+  readonly maxErrors: number;
+  /** Each politeness key's tally. */
+  readonly hosts: Map<string, HostTally>;
+  /** By URL. */
+  readonly pending: Map<string, PendingRequest>;
+  /** Responses by status. */
+  readonly statuses: Record<string, number>;
+  /** Final errors, up to `maxErrors`. */
+  readonly errors: ReportError[];
+  /** The robots.txt records the gate stored, by origin: their `Crawl-delay` is read at the end. */
+  readonly robotsRecords: Map<string, RobotsCacheRecord>;
+  /** Host name → its politeness key, as requests to it said (`politenessKey`: host, domain or ip). */
+  readonly keyOfHost: Map<string, string>;
+}
+
+function startSeeing(options: CrawlReportCollectorOptions): Seen {
+  return {
+    options,
+    limits: { maxRequests: options.maxRequestsPerHost ?? 5000, maxExamples: options.maxExamples ?? 3 },
+    maxErrors: options.maxErrors ?? 200,
+    hosts: new Map(),
+    pending: new Map(),
+    statuses: {},
+    errors: [],
+    robotsRecords: new Map(),
+    keyOfHost: new Map(),
+  };
+}
+
+/** `base`, with every record the gate stores also kept in `records`. */
+function observingRobotsCache(base: RobotsCacheStore, records: Map<string, RobotsCacheRecord>): RobotsCacheStore {
+  const observing: RobotsCacheStore = {
+    get: (origin) => base.get(origin),
+    set: async (origin, record) => {
+      records.set(origin, record);
+      await base.set(origin, record);
+    },
+    delete: (origin) => base.delete(origin),
+  };
+  const lock = base.acquireFetchLock?.bind(base);
+  return lock === undefined ? observing : { ...observing, acquireFetchLock: lock };
+}
+
+/** Listens to the crawler and its gate; returns the function that stops listening. */
+function listen(crawler: Crawler, seen: Seen): () => void {
+  const stops = [
+    crawler.on('request', (event) => onRequest(seen, event)),
+    crawler.on('response', (event) => {
+      answered(seen, event.url, event.status, event.durationMs);
+      seen.statuses[event.status] = (seen.statuses[event.status] ?? 0) + 1;
+    }),
+    crawler.gate.on('fetch', (event) => onRobotsFetch(seen, event)),
+    crawler.on('skip', (event) => onSkip(seen, event)),
+    crawler.on('usage', (event) => onUsage(seen, event)),
+    crawler.on('revisit', (event) => hostOf(seen, event.url)?.revisit(event.change, event.savedBytes)),
+    crawler.on('error', (event) => {
+      if (event.stage === 'fetch' && seen.pending.has(event.url)) answered(seen, event.url, null, 0);
+      if (!event.willRetry && seen.errors.length < seen.maxErrors) {
+        seen.errors.push({ url: event.url, message: event.error.message, stage: event.stage });
+      }
+    }),
+  ];
+  return () => {
+    for (const stop of stops) stop();
+  };
+}
+
+/**
+ * The tally of the politeness key `url` belongs to: `hostKey` when the event names it, else the
+ * key its host's requests had.
+ */
+function hostOf(seen: Seen, url: string, hostKey?: string): HostTally | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return undefined;
+  }
+  if (hostKey !== undefined && hostKey !== parsed.hostname) seen.keyOfHost.set(parsed.hostname, hostKey);
+  const key = hostKey ?? seen.keyOfHost.get(parsed.hostname) ?? parsed.hostname;
+  let tally = seen.hosts.get(key);
+  if (tally === undefined) seen.hosts.set(key, (tally = new HostTally(key, seen.limits)));
+  if (parsed.protocol === 'http:' || parsed.protocol === 'https:') tally.origins.add(parsed.origin);
+  return tally;
+}
+
+function onRequest(seen: Seen, event: RequestEvent): void {
+  const host = hostOf(seen, event.url, event.hostKey);
+  if (host === undefined) return;
+  const { at, kind, url, delayMs } = event;
+  const record = host.request({ at, kind, url, ...(delayMs === undefined ? {} : { delayMs }) }, seen.options.minDelayMs);
+  seen.pending.set(event.url, { host, record });
+  if (event.robots !== undefined) {
+    const { reason, line, text } = event.robots;
+    const where = { ...(line === undefined ? {} : { line }), ...(text === undefined ? {} : { text }) };
+    host.decision({ allowed: true, basis: reason, ...where }, event.url);
+  }
+}
+
+/** A request to `url` was answered (`status` null: it failed); returns its host. */
+function answered(seen: Seen, url: string, status: number | null, durationMs: number): HostTally | undefined {
+  const waiting = seen.pending.get(url);
+  seen.pending.delete(url);
+  if (waiting !== undefined) {
+    waiting.record.status = status;
+    waiting.record.durationMs = Math.round(durationMs);
+  }
+  const host = waiting?.host ?? hostOf(seen, url);
+  host?.response(status, durationMs);
+  return host;
+}
+
+function onRobotsFetch(seen: Seen, event: RobotsFetchEvent): void {
+  const host = answered(seen, event.url, event.status, event.durationMs);
+  host?.robotsFetches.push({
+    at: Date.now() - Math.round(event.durationMs),
+    url: event.url,
+    status: event.status,
+    outcome: event.outcome,
+    durationMs: Math.round(event.durationMs),
+    ...(event.error === undefined ? {} : { error: event.error.message }),
+  });
+}
+
+function onSkip(seen: Seen, event: SkipEvent): void {
+  const host = hostOf(seen, event.url);
+  if (host === undefined) return;
+  host.skip(event.reason);
+  if (event.reason === 'robots') {
+    // The deciding rule travels as data; without one (robots.txt disallowed all for another
+    // reason) the detail says why.
+    const { rule, detail } = event;
+    const why = rule !== undefined ? { line: rule.line, text: rule.text } : detail === undefined ? {} : { detail };
+    host.decision({ allowed: false, basis: 'rules', ...why }, event.url);
+  } else if (event.reason === 'robots-unreachable') {
+    const why = event.detail === undefined ? {} : { detail: event.detail };
+    host.decision({ allowed: false, basis: 'robots-unreachable', ...why }, event.url);
+  }
+}
+
+/** Each purpose the page is reserved for, by each source that says so. */
+function onUsage(seen: Seen, event: UsageEvent): void {
+  const host = hostOf(seen, event.url);
+  if (host === undefined) return;
+  for (const purpose of ALL_USAGE_PURPOSES) {
+    const verdict = event.report.purposes[purpose];
+    if (verdict.status !== 'reserved') continue;
+    const skipped = event.reserved.includes(purpose);
+    for (const source of verdict.sources) {
+      host.reservation(purpose, source.kind, describeUsageSource(source, true), event.url, skipped);
+    }
+  }
+}
+
+/** The report's data, from what was seen and the crawl's final stats. */
+function reportData(seen: Seen, stats: CrawlStats): CrawlReportData {
+  const { options } = seen;
+  readCrawlDelays(seen);
+  const skips: Record<string, number> = {};
+  for (const [reason, count] of Object.entries(stats.skipped)) if (count !== undefined) skips[reason] = count;
+  return {
+    title: options.title ?? 'politely crawl report',
+    userAgent: options.userAgent,
+    seeds: [...options.seeds],
+    startedAt: stats.startedAt,
+    finishedAt: stats.finishedAt,
+    aborted: stats.aborted,
+    settings: [...(options.settings ?? [])],
+    totals: {
+      pages: stats.pages,
+      requests: stats.requests,
+      robotsRequests: stats.robotsRequests,
+      bytes: stats.bytes,
+      errors: stats.errors,
+      retries: stats.retries,
+      queued: stats.queued,
+      durationMs: stats.durationMs,
+      pagesPerSecond: stats.pagesPerSecond,
+      ...(stats.revisits.revisited === 0 ? {} : { revisits: revisitTotals(stats.revisits) }),
+      ...(rendered(stats.rendering) ? { rendering: renderTotals(stats.rendering) } : {}),
+    },
+    statuses: { ...seen.statuses },
+    skips,
+    hosts: hostReports(seen, stats),
+    errors: [...seen.errors],
+  };
+}
+
+/** Each host's `Crawl-delay` for our user agent, from the last good robots.txt the gate stored. */
+function readCrawlDelays(seen: Seen): void {
+  for (const [origin, record] of seen.robotsRecords) {
+    const host = hostOf(seen, origin);
+    const copy = record.lastGood;
+    if (host === undefined || copy === undefined) continue;
+    const body = copy.bodyEncoding === 'base64' ? Buffer.from(copy.body, 'base64') : copy.body;
+    const delay = parseRobotsTxt(body).crawlDelay(seen.options.userAgent);
+    if (delay !== undefined) host.crawlDelaySeconds = delay;
+  }
+}
+
+/** The hosts worth a section (requested, or skipped for more than duplicates and scope), by key. */
+function hostReports(seen: Seen, stats: CrawlStats): HostReport[] {
+  const { labels, minDelayMs } = seen.options;
+  const worthReporting = (host: HostTally): boolean =>
+    host.requestCount > 0 || Object.keys(host.skips).some((reason) => reason !== 'duplicate' && reason !== 'scope');
+  return [...seen.hosts.values()]
+    .filter(worthReporting)
+    .map((host) => withRendering(host.report(labels?.get(host.hostKey), minDelayMs), stats.rendering.byHost[host.hostKey]))
+    .sort((a, b) => a.hostKey.localeCompare(b.hostKey, 'en', { numeric: true }));
 }
 
 /** Whether rendering did anything worth a table. */

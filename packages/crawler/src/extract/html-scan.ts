@@ -5,8 +5,8 @@
 // the length of the page (htmlparser2's Parser is not used: it keeps a stack with `unshift` and
 // `indexOf`, quadratic on 50,000 nested elements, and builds attribute objects for every tag).
 //
-// What it follows of the HTML standard's tree construction, because it decides which elements a
-// browser (and parse5, which `page.$` uses) would create at all:
+// What it follows of the HTML standard's tree construction (html-tree-context.ts), because it
+// decides which elements a browser (and parse5, which `page.$` uses) would create at all:
 //   - `<noscript>` (scripting on), `<iframe>`, `<noembed>`, `<noframes>` hold raw text in HTML
 //     content: nothing inside them is an element; after `<plaintext>`, nothing is;
 //   - inside `<select>`, `<a>`, `<area>`, `<base>`, `<link>`, `<meta>` and `<title>` are dropped
@@ -21,7 +21,16 @@
 // `<title>` or `<style>` inside `<svg>` (htmlparser2's tokenizer reads them as raw text), and
 // `--!>` comment ends.
 
-import { Tokenizer, type QuoteType } from 'htmlparser2';
+import { Tokenizer, type QuoteType, type TokenizerCallbacks } from 'htmlparser2';
+import {
+  CONTEXT_TAGS,
+  createTreeContext,
+  enterElement,
+  ignoresMarkup,
+  inForeignContent,
+  leaveElement,
+  type TreeContext,
+} from './html-tree-context.js';
 
 /** What one pass found, in document order. */
 export interface HtmlFacts {
@@ -39,35 +48,13 @@ export interface HtmlFacts {
   readonly title: string | undefined;
 }
 
-/** Elements whose content is raw text in HTML content, with scripting on (as parse5 runs in cheerio). */
-const RAW_TEXT_CONTENT = new Set(['noscript', 'iframe', 'noembed', 'noframes']);
-/** Start tags that end a `<select>`. */
-const ENDS_SELECT = new Set(['select', 'input', 'keygen', 'textarea']);
-/** Start tags that end foreign content (outside an HTML integration point). */
-const BREAKS_OUT_OF_FOREIGN = new Set([
-  'b', 'big', 'blockquote', 'body', 'br', 'center', 'code', 'dd', 'div', 'dl', 'dt', 'em', 'embed',
-  'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'head', 'hr', 'i', 'img', 'li', 'listing', 'menu', 'meta',
-  'nobr', 'ol', 'p', 'pre', 'ruby', 's', 'small', 'span', 'strong', 'strike', 'sub', 'sup',
-  'table', 'tt', 'u', 'ul', 'var',
-]);
-/** Elements of foreign content whose content is HTML again, by the namespace they stand in. */
-const HTML_INTEGRATION_POINTS: Readonly<Record<ForeignNamespace, ReadonlySet<string>>> = {
-  svg: new Set(['foreignobject', 'desc', 'title']),
-  math: new Set(['mi', 'mo', 'mn', 'ms', 'mtext']),
-};
-type ForeignNamespace = 'svg' | 'math';
-/** What an open element that changes the context makes its content: SVG, MathML or HTML again. */
-type ContentNamespace = ForeignNamespace | 'html';
 /** The attributes any fact is made of; the rest are not assembled. */
 const WANTED_ATTRIBUTES = new Set(['href', 'rel', 'name', 'content', 'xlink:href']);
 /** Elements with facts. */
 const FACT_ELEMENTS = new Set(['a', 'area', 'base', 'link', 'meta', 'title']);
 
 /** Every tag name the scan acts on; any other tag is read as `OTHER_TAG`. */
-const KNOWN_TAGS: readonly string[] = [
-  ...FACT_ELEMENTS, ...RAW_TEXT_CONTENT, ...ENDS_SELECT, ...BREAKS_OUT_OF_FOREIGN,
-  ...HTML_INTEGRATION_POINTS.svg, ...HTML_INTEGRATION_POINTS.math, 'svg', 'math', 'plaintext', 'template',
-];
+const KNOWN_TAGS: readonly string[] = [...FACT_ELEMENTS, ...CONTEXT_TAGS];
 const OTHER_TAG = '';
 
 /**
@@ -99,182 +86,150 @@ function byLength(names: Iterable<string>): ReadonlyMap<number, readonly string[
 const TAGS_BY_LENGTH = byLength(KNOWN_TAGS);
 const ATTRIBUTES_BY_LENGTH = byLength(WANTED_ATTRIBUTES);
 
+/**
+ * One pass of htmlparser2's Tokenizer over `html`: the tag being read is assembled here, the
+ * tree-construction context decides whether the standard's parser would create its element, and
+ * the facts are recorded from the elements it would.
+ */
 export function scanHtml(html: string): HtmlFacts {
-  const hrefs: string[] = [];
-  const rels: (string | undefined)[] = [];
-  const linkRels: { rel: string; href: string }[] = [];
-  const metas: { name: string; content: string }[] = [];
-  let baseHref: string | undefined;
-  let title: string | undefined;
+  const facts = emptyFacts();
+  const context = createTreeContext();
+  const tokenizer = new Tokenizer({ xmlMode: false, decodeEntities: true }, scanCallbacks(html, facts, context));
+  tokenizer.write(html);
+  tokenizer.end();
+  const { hrefs, rels, baseHref, linkRels, metas, title } = facts;
+  return { hrefs, rels, baseHref, linkRels, metas, title: title === undefined ? undefined : withoutNul(title) };
+}
 
-  // The context the standard's tree construction would be in.
-  // Open <svg>/<math> and the integration points in them, innermost last.
-  const namespaces: ContentNamespace[] = [];
-  const current = (): ContentNamespace => namespaces[namespaces.length - 1] ?? 'html';
-  const inForeign = (): boolean => current() !== 'html';
-  let rawTextUntil: string | null = null; // inside <noscript> & co.: the end tag that ends it
-  let plaintext = false;
-  let inSelect = false;
-  const selectOutsideTemplates: boolean[] = []; // inSelect as it was outside each open <template>
-  let inTitle = false; // collecting the first <title>'s text
-
-  // The tag being read.
+/**
+ * The Tokenizer's callbacks for one scan. They assemble the tag being read (its known name, and
+ * the wanted attributes of a fact element only) and hand every start and end tag to the context
+ * and the facts.
+ */
+function scanCallbacks(html: string, facts: FactsFound, context: TreeContext): TokenizerCallbacks {
   let tagName = '';
   let isFactTag = false;
   let attributes: Map<string, string> | null = null;
   let attributeName: string | null = null;
   let attributeValue = '';
 
-  const ignoring = (): boolean => plaintext || rawTextUntil !== null;
-
   function openTag(selfClosing: boolean): void {
-    const name = tagName;
-    if (ignoring()) return;
-    // An element started in foreign content is an SVG or MathML element (unless it breaks out).
-    const foreignElement = inForeign() && !BREAKS_OUT_OF_FOREIGN.has(name);
-    if (inSelect && ENDS_SELECT.has(name)) {
-      inSelect = false;
-      if (name === 'select') return; // a <select> in a <select> only ends it
-    } else if (inSelect && FACT_ELEMENTS.has(name)) {
-      return;
-    }
-    const namespace = current();
-    if (name === 'svg' || name === 'math') {
-      // In foreign content, a <svg> or <math> is an element of the namespace it stands in.
-      if (!selfClosing) namespaces.push(namespace === 'html' ? name : namespace);
-      return;
-    }
-    if (namespace !== 'html') {
-      if (BREAKS_OUT_OF_FOREIGN.has(name)) {
-        while (inForeign()) namespaces.pop();
-      } else if (HTML_INTEGRATION_POINTS[namespace].has(name) && !selfClosing) {
-        namespaces.push('html');
-      }
-    }
-    if (!inForeign()) {
-      if (name === 'template') {
-        selectOutsideTemplates.push(inSelect);
-        inSelect = false;
-      } else if (name === 'plaintext') plaintext = true;
-      else if (RAW_TEXT_CONTENT.has(name)) rawTextUntil = name;
-      else if (name === 'select') inSelect = true;
-    }
+    // A <select> drops every element with facts (as the standard drops most elements in it).
+    if (context.inSelect && isFactTag) return;
+    const created = enterElement(context, tagName, selfClosing);
+    if (created === 'none') return;
     if (attributes === null) {
-      if (name === 'title' && title === undefined && !selfClosing) startTitle();
+      if (tagName === 'title') startTitle(facts, selfClosing);
       return;
     }
-    if (foreignElement) adjustForeignHref(attributes);
-    recordFacts(name, attributes, selfClosing);
+    if (created === 'foreign') adjustForeignHref(attributes);
+    recordFacts(facts, tagName, attributes, selfClosing);
   }
 
-  function startTitle(): void {
-    title = '';
-    inTitle = true;
-  }
-
-  function recordFacts(name: string, attrs: Map<string, string>, selfClosing: boolean): void {
-    switch (name) {
-      case 'a':
-      case 'area': {
-        const href = attrs.get('href');
-        if (href !== undefined) {
-          hrefs.push(href);
-          rels.push(attrs.get('rel'));
-        }
-        return;
-      }
-      case 'base':
-        if (baseHref === undefined) baseHref = attrs.get('href');
-        return;
-      case 'link': {
-        const rel = attrs.get('rel');
-        const href = attrs.get('href');
-        if (rel !== undefined && href !== undefined) linkRels.push({ rel, href });
-        return;
-      }
-      case 'meta': {
-        const metaName = attrs.get('name');
-        const content = attrs.get('content');
-        if (metaName !== undefined && content !== undefined) metas.push({ name: metaName, content });
-        return;
-      }
-      case 'title':
-        if (title === undefined && !selfClosing) startTitle();
-        return;
-    }
-  }
-
-  function closeTag(name: string): void {
-    if (plaintext) return;
-    if (rawTextUntil !== null) {
-      if (name === rawTextUntil) rawTextUntil = null;
-      return;
-    }
-    if (inTitle && name === 'title') inTitle = false;
-    else if (name === 'select') inSelect = false;
-    else if (name === 'template' && selectOutsideTemplates.length > 0) inSelect = selectOutsideTemplates.pop() === true;
-    else if (namespaces.length > 0 && closesContext(name, current(), namespaces[namespaces.length - 2] ?? 'html')) namespaces.pop();
-  }
-
-  const tokenizer = new Tokenizer(
-    { xmlMode: false, decodeEntities: true },
-    {
-      onopentagname(start, end) {
-        tagName = knownNameAt(html, start, end, TAGS_BY_LENGTH);
-        isFactTag = FACT_ELEMENTS.has(tagName);
-        attributes = null;
-      },
-      onattribname(start, end) {
-        if (!isFactTag) return;
-        const name = knownNameAt(html, start, end, ATTRIBUTES_BY_LENGTH);
-        attributeName = name === OTHER_TAG ? null : name;
-        attributeValue = '';
-      },
-      onattribdata(start, end) {
-        if (attributeName !== null) attributeValue += html.slice(start, end);
-      },
-      onattribentity(codePoint) {
-        if (attributeName !== null) attributeValue += String.fromCodePoint(codePoint);
-      },
-      onattribend(_quote: QuoteType) {
-        if (attributeName === null) return;
-        attributes ??= new Map();
-        // The first of two attributes with one name wins, as in the standard.
-        if (!attributes.has(attributeName)) attributes.set(attributeName, withoutNul(attributeValue));
-        attributeName = null;
-      },
-      onopentagend() {
-        openTag(false);
-      },
-      onselfclosingtag() {
-        // `/>` closes only foreign elements; an HTML start tag ignores it.
-        openTag(inForeign() || tagName === 'svg' || tagName === 'math');
-      },
-      onclosetag(start, end) {
-        closeTag(knownNameAt(html, start, end, TAGS_BY_LENGTH));
-      },
-      ontext(start, end) {
-        if (inTitle && !ignoring()) title += html.slice(start, end);
-      },
-      ontextentity(codePoint) {
-        if (inTitle && !ignoring()) title += String.fromCodePoint(codePoint);
-      },
-      oncdata() {},
-      oncomment() {},
-      ondeclaration() {},
-      onprocessinginstruction() {},
-      onend() {},
+  return {
+    onopentagname(start, end) {
+      tagName = knownNameAt(html, start, end, TAGS_BY_LENGTH);
+      isFactTag = FACT_ELEMENTS.has(tagName);
+      attributes = null;
     },
-  );
-  tokenizer.write(html);
-  tokenizer.end();
-  return { hrefs, rels, baseHref, linkRels, metas, title: title === undefined ? undefined : withoutNul(title) };
+    onattribname(start, end) {
+      if (!isFactTag) return;
+      const name = knownNameAt(html, start, end, ATTRIBUTES_BY_LENGTH);
+      attributeName = name === OTHER_TAG ? null : name;
+      attributeValue = '';
+    },
+    onattribdata(start, end) {
+      if (attributeName !== null) attributeValue += html.slice(start, end);
+    },
+    onattribentity(codePoint) {
+      if (attributeName !== null) attributeValue += String.fromCodePoint(codePoint);
+    },
+    onattribend(_quote: QuoteType) {
+      if (attributeName === null) return;
+      attributes ??= new Map();
+      // The first of two attributes with one name wins, as in the standard.
+      if (!attributes.has(attributeName)) attributes.set(attributeName, withoutNul(attributeValue));
+      attributeName = null;
+    },
+    onopentagend() {
+      openTag(false);
+    },
+    onselfclosingtag() {
+      // `/>` closes only foreign elements; an HTML start tag ignores it.
+      openTag(inForeignContent(context) || tagName === 'svg' || tagName === 'math');
+    },
+    onclosetag(start, end) {
+      const name = knownNameAt(html, start, end, TAGS_BY_LENGTH);
+      if (facts.inTitle && name === 'title' && !ignoresMarkup(context)) facts.inTitle = false;
+      else leaveElement(context, name);
+    },
+    ontext(start, end) {
+      if (facts.inTitle && !ignoresMarkup(context)) facts.title += html.slice(start, end);
+    },
+    ontextentity(codePoint) {
+      if (facts.inTitle && !ignoresMarkup(context)) facts.title += String.fromCodePoint(codePoint);
+    },
+    oncdata() {},
+    oncomment() {},
+    ondeclaration() {},
+    onprocessinginstruction() {},
+    onend() {},
+  };
 }
 
-/** Whether the end tag `name` ends the innermost context (`top`, opened inside `outer`). */
-function closesContext(name: string, top: ContentNamespace, outer: ContentNamespace): boolean {
-  if (top === 'html') return outer !== 'html' && HTML_INTEGRATION_POINTS[outer].has(name);
-  return name === 'svg' || name === 'math';
+/** `HtmlFacts` as they are found, and whether the first `<title>`'s text is being read. */
+interface FactsFound {
+  readonly hrefs: string[];
+  readonly rels: (string | undefined)[];
+  baseHref: string | undefined;
+  readonly linkRels: { rel: string; href: string }[];
+  readonly metas: { name: string; content: string }[];
+  title: string | undefined;
+  inTitle: boolean;
+}
+
+function emptyFacts(): FactsFound {
+  return { hrefs: [], rels: [], baseHref: undefined, linkRels: [], metas: [], title: undefined, inTitle: false };
+}
+
+/** Starts reading the first `<title>`'s text, unless one was read or this one is self-closed (foreign content). */
+function startTitle(facts: FactsFound, selfClosing: boolean): void {
+  if (facts.title !== undefined || selfClosing) return;
+  facts.title = '';
+  facts.inTitle = true;
+}
+
+/** A created element `name` with its wanted attributes `attrs`. */
+function recordFacts(facts: FactsFound, name: string, attrs: Map<string, string>, selfClosing: boolean): void {
+  switch (name) {
+    case 'a':
+    case 'area': {
+      const href = attrs.get('href');
+      if (href !== undefined) {
+        facts.hrefs.push(href);
+        facts.rels.push(attrs.get('rel'));
+      }
+      return;
+    }
+    case 'base':
+      if (facts.baseHref === undefined) facts.baseHref = attrs.get('href');
+      return;
+    case 'link': {
+      const rel = attrs.get('rel');
+      const href = attrs.get('href');
+      if (rel !== undefined && href !== undefined) facts.linkRels.push({ rel, href });
+      return;
+    }
+    case 'meta': {
+      const metaName = attrs.get('name');
+      const content = attrs.get('content');
+      if (metaName !== undefined && content !== undefined) facts.metas.push({ name: metaName, content });
+      return;
+    }
+    case 'title':
+      startTitle(facts, selfClosing);
+      return;
+  }
 }
 
 /**
