@@ -18,7 +18,7 @@
 // CRAWLEE_DEBUG=DEBUG (or PERF, INFO…) shows Crawlee's own log, which is silenced otherwise.
 
 import { readFileSync } from 'node:fs';
-import { constants, performance, PerformanceObserver } from 'node:perf_hooks';
+import { constants, PerformanceObserver, performance } from 'node:perf_hooks';
 
 const job = JSON.parse(process.argv[2]);
 const scope = new RegExp(job.scopePattern);
@@ -85,13 +85,30 @@ const count = (name) => {
 };
 
 function countMethods(object, prefix) {
-  for (const name of ['add', 'claim', 'complete', 'release', 'retry', 'setHostPolicy', 'counts', 'hostCounts', 'get', 'set', 'delete', 'acquireFetchLock']) {
+  for (const name of [
+    'add',
+    'claim',
+    'complete',
+    'release',
+    'retry',
+    'setHostPolicy',
+    'counts',
+    'hostCounts',
+    'get',
+    'set',
+    'delete',
+    'acquireFetchLock',
+  ]) {
     const original = object[name];
     if (typeof original !== 'function') continue;
     object[name] = function counted(...args) {
       count(`${prefix}.${name}`);
       const result = original.apply(this, args);
-      if (name === 'claim') void result.then((claimed) => claimed.lease === null && count(`${prefix}.claim (nothing ready)`), () => {});
+      if (name === 'claim')
+        void result.then(
+          (claimed) => claimed.lease === null && count(`${prefix}.claim (nothing ready)`),
+          () => {},
+        );
       return result;
     };
   }
@@ -214,7 +231,17 @@ async function crawlWithPolitely() {
     const { byHost: _byHost, ...revisits } = stats.revisits;
     return {
       baselineRss,
-      own: { pages: stats.pages, requests: stats.requests, byStatus: stats.byStatus, bytes: stats.bytes, skipped: stats.skipped, errors: stats.errors, retries: stats.retries, aborted: stats.aborted, revisits },
+      own: {
+        pages: stats.pages,
+        requests: stats.requests,
+        byStatus: stats.byStatus,
+        bytes: stats.bytes,
+        skipped: stats.skipped,
+        errors: stats.errors,
+        retries: stats.retries,
+        aborted: stats.aborted,
+        revisits,
+      },
     };
   } finally {
     await opened?.close();
@@ -265,7 +292,14 @@ async function crawlWithCrawlee() {
   const baselineRss = process.memoryUsage.rss();
   startClocks();
   const stats = await crawler.run(job.seeds);
-  return { baselineRss, own: { requestsFinished: stats.requestsFinished, requestsFailed: stats.requestsFailed, retries: stats.requestsRetries } };
+  return {
+    baselineRss,
+    own: {
+      requestsFinished: stats.requestsFinished,
+      requestsFailed: stats.requestsFailed,
+      retries: stats.requestsRetries,
+    },
+  };
 }
 
 const { baselineRss, own } = job.contestant === 'politely' ? await crawlWithPolitely() : await crawlWithCrawlee();

@@ -42,7 +42,12 @@ async function pageSizes(host) {
     const response = await fetch(host.origin + path);
     sizes.push((await response.arrayBuffer()).byteLength);
   }
-  return { pages: sizes.length, mean: sizes.reduce((sum, size) => sum + size, 0) / sizes.length, min: Math.min(...sizes), max: Math.max(...sizes) };
+  return {
+    pages: sizes.length,
+    mean: sizes.reduce((sum, size) => sum + size, 0) / sizes.length,
+    min: Math.min(...sizes),
+    max: Math.max(...sizes),
+  };
 }
 
 process.send({
@@ -66,7 +71,8 @@ function gapsUnder(log, thresholdMs, limit = 20) {
     const previous = last.get(entry.origin);
     last.set(entry.origin, entry);
     if (previous === undefined || entry.atMs - previous.atMs >= thresholdMs) continue;
-    if (found.length < limit) found.push({ origin: entry.origin, gapMs: entry.atMs - previous.atMs, from: previous.path, to: entry.path });
+    if (found.length < limit)
+      found.push({ origin: entry.origin, gapMs: entry.atMs - previous.atMs, from: previous.path, to: entry.path });
   }
   return found;
 }
@@ -96,7 +102,9 @@ function reportOf(web, userAgent, gapThresholdMs) {
     bodyBytes: sumBytes(log),
     pageBodyBytes: sumBytes(pages),
     robotsBodyBytes: sumBytes(robots),
-    conditionalPageRequests: pages.filter((entry) => entry.ifNoneMatch !== undefined || entry.ifModifiedSince !== undefined).length,
+    conditionalPageRequests: pages.filter(
+      (entry) => entry.ifNoneMatch !== undefined || entry.ifModifiedSince !== undefined,
+    ).length,
     pagesByOrigin,
     robotsViolations: violations(web, userAgent).length,
     minGapMs: gaps.size === 0 ? null : Math.min(...gaps.values()),
@@ -108,7 +116,10 @@ function reportOf(web, userAgent, gapThresholdMs) {
   };
 }
 
-/** About `share` of all public pages of every fleet, evenly spread over their sorted URLs (the same ones every time). */
+/**
+ * About `share` of all public pages of every fleet, evenly spread over their sorted URLs (the same ones every
+ * time).
+ */
 function pagesToChange(web, share) {
   const urls = web.hosts.flatMap((host) => host.expectedAllowedPaths.map((path) => host.origin + path)).sort();
   const count = Math.min(urls.length, Math.max(0, Math.round(share * urls.length)));
@@ -119,7 +130,11 @@ process.on('message', async (message) => {
   if (message.type === 'report') {
     const cpu = process.cpuUsage(cpuAtReady);
     const server = { cpuMs: (cpu.user + cpu.system) / 1000, wallMs: performance.now() - readyAt };
-    process.send({ type: 'report', fleets: webs.map((web, i) => reportOf(web, message.userAgent, (specs[i].crawlDelaySeconds ?? 0) * 1000)), server });
+    process.send({
+      type: 'report',
+      fleets: webs.map((web, i) => reportOf(web, message.userAgent, (specs[i].crawlDelaySeconds ?? 0) * 1000)),
+      server,
+    });
   } else if (message.type === 'cpu') {
     const cpu = process.cpuUsage(cpuAtReady);
     process.send({ type: 'cpu', cpuMs: (cpu.user + cpu.system) / 1000 });

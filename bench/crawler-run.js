@@ -60,7 +60,10 @@ const PER_HOST_UNCAPPED = CONCURRENCY;
 /** Crawls per contestant and profile in (a), alternating; the median is reported. */
 const REPS_A = Math.max(1, Number(process.env.BENCH_CRAWLER_REPS_A ?? 1));
 const PROFILES_A = (process.env.BENCH_CRAWLER_PROFILES ?? 'small,realistic').split(',');
-const FLEET_A = { hosts: Number(process.env.BENCH_CRAWLER_A_HOSTS ?? 50), pagesPerHost: Number(process.env.BENCH_CRAWLER_A_PAGES ?? 200) };
+const FLEET_A = {
+  hosts: Number(process.env.BENCH_CRAWLER_A_HOSTS ?? 50),
+  pagesPerHost: Number(process.env.BENCH_CRAWLER_A_PAGES ?? 200),
+};
 /** politely's alone/mixed pairs in (c), alternating. */
 const REPS_C = Math.max(1, Number(process.env.BENCH_CRAWLER_REPS_C ?? 3));
 /**
@@ -253,7 +256,13 @@ async function throughput() {
   for (const profile of PROFILES_A) {
     const politely = throughputSummary(runs[profile].politely);
     const crawlee = throughputSummary(runs[profile].crawlee);
-    profiles[profile] = { pageBytes: pageBytes[profile], politely, crawlee, ...throughputVerdict(profile, politely, crawlee), runs: runs[profile] };
+    profiles[profile] = {
+      pageBytes: pageBytes[profile],
+      politely,
+      crawlee,
+      ...throughputVerdict(profile, politely, crawlee),
+      runs: runs[profile],
+    };
   }
   return {
     setup: {
@@ -282,7 +291,15 @@ async function polite() {
   const delaySeconds = 0.5;
   const fleets = [{ hosts, pagesPerHost, crawlDelaySeconds: delaySeconds }];
   const boundMs = pagesPerHost * delaySeconds * 1000;
-  const result = { setup: { ...fleets[0], boundMs, concurrency: CONCURRENCY, politelyPerHostConcurrency: 1, crawleeSameDomainDelaySecs: delaySeconds } };
+  const result = {
+    setup: {
+      ...fleets[0],
+      boundMs,
+      concurrency: CONCURRENCY,
+      politelyPerHostConcurrency: 1,
+      crawleeSameDomainDelaySecs: delaySeconds,
+    },
+  };
   for (const contestant of CONTESTANTS) {
     const run = await tryCrawl(`(b) ${contestant}`, {
       fleets,
@@ -293,7 +310,14 @@ async function polite() {
       sameDomainDelaySecs: delaySeconds,
     });
     if (run === null) {
-      result[contestant] = { failed: true, wallMs: NaN, wallOverBound: NaN, minGapMs: NaN, robotsViolations: NaN, hostsWithAGapUnderDelay: NaN };
+      result[contestant] = {
+        failed: true,
+        wallMs: NaN,
+        wallOverBound: NaN,
+        minGapMs: NaN,
+        robotsViolations: NaN,
+        hostsWithAGapUnderDelay: NaN,
+      };
       continue;
     }
     const log = run.logs[0];
@@ -346,7 +370,10 @@ async function mixed() {
     const run = await tryCrawl(`(c) ${contestant} ${variant}`, {
       fleets,
       contestant,
-      seeds: ([slowFleet, fastFleet]) => [...frontPages(fastFleet), ...(variant === 'mixed' ? frontPages(slowFleet) : [])],
+      seeds: ([slowFleet, fastFleet]) => [
+        ...frontPages(fastFleet),
+        ...(variant === 'mixed' ? frontPages(slowFleet) : []),
+      ],
       maxPages: PAGE_BUDGET,
       perHostConcurrency: PER_HOST_UNCAPPED,
       // Crawlee has no per-host delay and ignores Crawl-delay: the careful user sets the slow
@@ -389,9 +416,11 @@ async function mixed() {
   const summary = (contestant) => ({
     aloneFastDoneMs: medianBy(runs[contestant].alone, (r) => r.fastDoneMs),
     mixedFastDoneMs: medianBy(runs[contestant].mixed, (r) => r.fastDoneMs),
-    mixedOverAlone: medianBy(runs[contestant].mixed, (r) => r.fastDoneMs) / medianBy(runs[contestant].alone, (r) => r.fastDoneMs),
+    mixedOverAlone:
+      medianBy(runs[contestant].mixed, (r) => r.fastDoneMs) / medianBy(runs[contestant].alone, (r) => r.fastDoneMs),
     bestMixedOverAlone: best(runs[contestant].mixed) / best(runs[contestant].alone),
-    mixedOverAloneCpu: medianBy(runs[contestant].mixed, (r) => r.cpuMs) / medianBy(runs[contestant].alone, (r) => r.cpuMs),
+    mixedOverAloneCpu:
+      medianBy(runs[contestant].mixed, (r) => r.cpuMs) / medianBy(runs[contestant].alone, (r) => r.cpuMs),
     slowHostPagesInMixed: medianBy(runs[contestant].mixed, (r) => r.slowPagesFetched),
     slowHostMinGapMs: Math.min(...runs[contestant].mixed.map((r) => r.slowMinGapMs ?? Infinity)),
     robotsViolations: worst([...runs[contestant].alone, ...runs[contestant].mixed].map((r) => r.robotsViolations)),
@@ -399,7 +428,16 @@ async function mixed() {
   const politely = summary('politely');
   const crawlee = summary('crawlee');
   return {
-    setup: { slow, fast, concurrency: CONCURRENCY, politelyPerHostConcurrency: PER_HOST_UNCAPPED, crawleeSameDomainDelaySecs: { alone: 0, mixed: 2 }, politelyReps: REPS_C, crawlee: CRAWLEE_C_PAIR ? 'alone and mixed' : 'mixed only', ratio: 'median mixed / median alone (time until the fast hosts\' pages are all in)' },
+    setup: {
+      slow,
+      fast,
+      concurrency: CONCURRENCY,
+      politelyPerHostConcurrency: PER_HOST_UNCAPPED,
+      crawleeSameDomainDelaySecs: { alone: 0, mixed: 2 },
+      politelyReps: REPS_C,
+      crawlee: CRAWLEE_C_PAIR ? 'alone and mixed' : 'mixed only',
+      ratio: "median mixed / median alone (time until the fast hosts' pages are all in)",
+    },
     politely,
     crawlee,
     ratios: { politelyMixedOverAlone: politely.mixedOverAlone, crawleeMixedOverAlone: crawlee.mixedOverAlone },
@@ -417,7 +455,9 @@ async function mixed() {
 
 const scenarios = {};
 if (ONLY.has('a')) {
-  console.log(`(a) throughput: ${FLEET_A.hosts} hosts × ${FLEET_A.pagesPerHost} pages, no crawl-delay, page profiles: ${PROFILES_A.join(', ')}`);
+  console.log(
+    `(a) throughput: ${FLEET_A.hosts} hosts × ${FLEET_A.pagesPerHost} pages, no crawl-delay, page profiles: ${PROFILES_A.join(', ')}`,
+  );
   scenarios.throughput = await throughput();
 }
 if (ONLY.has('b')) {
@@ -439,38 +479,155 @@ function throughputRows(profile, { pageBytes, politely: p, crawlee: c, ratios, g
   const tag = `(a) ${profile}`;
   const realistic = profile === 'realistic';
   const kb = pageBytes === undefined ? '' : ` (${formatFixed(pageBytes.mean / 1024, 1)} KB/page)`;
-  const goalOf = (realisticGoal, smallGoal, realisticMet, smallMet) => (realistic ? [realisticGoal, yes(realisticMet)] : smallGoal === '' ? ['', ''] : [smallGoal, yes(smallMet)]);
+  const goalOf = (realisticGoal, smallGoal, realisticMet, smallMet) =>
+    realistic ? [realisticGoal, yes(realisticMet)] : smallGoal === '' ? ['', ''] : [smallGoal, yes(smallMet)];
   return [
-    [`${tag} pages/s${kb}`, formatInteger(p.pagesPerSecond), formatInteger(c.pagesPerSecond), `${formatFixed(ratios.pagesPerSecond, 2)}×`, ...goalOf('≥ 5×', '≥ 2×', goals.pagesPerSecondAtLeast5x, goals.pagesPerSecondAtLeast2x)],
-    [`${tag} CPU per page`, `${formatFixed(p.cpuMsPerPage, 2)} ms`, `${formatFixed(c.cpuMsPerPage, 2)} ms`, `${formatFixed(ratios.cpuMsPerPage, 2)}×`, ...goalOf('≤ 1.5 ms', '', goals.cpuAtMost1_5MsPerPage)],
-    [`${tag} peak RSS`, `${formatFixed(p.peakRssMb, 1)} MB`, `${formatFixed(c.peakRssMb, 1)} MB`, `${formatFixed(ratios.peakRss, 2)}×`, ...goalOf('≤ 0.25×', '≤ 0.5×', goals.peakRssAtMostQuarter, goals.peakRssAtMostHalf)],
-    [`${tag} GC / CPU (GC / wall)`, `${percent(p.gcShareOfCpu)} (${percent(p.gcShareOfWall)})`, `${percent(c.gcShareOfCpu)} (${percent(c.gcShareOfWall)})`, `${formatFixed(ratios.gcShareOfCpu, 2)}×`, ...goalOf('< 15 %', '', goals.gcUnder15PercentOfCpu)],
-    [`${tag} pages fetched / wall`, `${p.pagesFetched} / ${s(p.wallMs)}`, `${c.pagesFetched} / ${s(c.wallMs)}`, '', '', ''],
-    [`${tag} fleet server CPU/page`, `${formatFixed(p.serverCpuMsPerPage, 3)} ms`, `${formatFixed(c.serverCpuMsPerPage, 3)} ms`, '', '', ''],
-    [`${tag} robots violations`, String(p.robotsViolations), String(c.robotsViolations), '', '0', yes(goals.politelyZeroRobotsViolations)],
+    [
+      `${tag} pages/s${kb}`,
+      formatInteger(p.pagesPerSecond),
+      formatInteger(c.pagesPerSecond),
+      `${formatFixed(ratios.pagesPerSecond, 2)}×`,
+      ...goalOf('≥ 5×', '≥ 2×', goals.pagesPerSecondAtLeast5x, goals.pagesPerSecondAtLeast2x),
+    ],
+    [
+      `${tag} CPU per page`,
+      `${formatFixed(p.cpuMsPerPage, 2)} ms`,
+      `${formatFixed(c.cpuMsPerPage, 2)} ms`,
+      `${formatFixed(ratios.cpuMsPerPage, 2)}×`,
+      ...goalOf('≤ 1.5 ms', '', goals.cpuAtMost1_5MsPerPage),
+    ],
+    [
+      `${tag} peak RSS`,
+      `${formatFixed(p.peakRssMb, 1)} MB`,
+      `${formatFixed(c.peakRssMb, 1)} MB`,
+      `${formatFixed(ratios.peakRss, 2)}×`,
+      ...goalOf('≤ 0.25×', '≤ 0.5×', goals.peakRssAtMostQuarter, goals.peakRssAtMostHalf),
+    ],
+    [
+      `${tag} GC / CPU (GC / wall)`,
+      `${percent(p.gcShareOfCpu)} (${percent(p.gcShareOfWall)})`,
+      `${percent(c.gcShareOfCpu)} (${percent(c.gcShareOfWall)})`,
+      `${formatFixed(ratios.gcShareOfCpu, 2)}×`,
+      ...goalOf('< 15 %', '', goals.gcUnder15PercentOfCpu),
+    ],
+    [
+      `${tag} pages fetched / wall`,
+      `${p.pagesFetched} / ${s(p.wallMs)}`,
+      `${c.pagesFetched} / ${s(c.wallMs)}`,
+      '',
+      '',
+      '',
+    ],
+    [
+      `${tag} fleet server CPU/page`,
+      `${formatFixed(p.serverCpuMsPerPage, 3)} ms`,
+      `${formatFixed(c.serverCpuMsPerPage, 3)} ms`,
+      '',
+      '',
+      '',
+    ],
+    [
+      `${tag} robots violations`,
+      String(p.robotsViolations),
+      String(c.robotsViolations),
+      '',
+      '0',
+      yes(goals.politelyZeroRobotsViolations),
+    ],
   ];
 }
 
 if (scenarios.throughput) {
-  for (const [profile, figures] of Object.entries(scenarios.throughput.profiles)) rows.push(...throughputRows(profile, figures));
+  for (const [profile, figures] of Object.entries(scenarios.throughput.profiles))
+    rows.push(...throughputRows(profile, figures));
 }
 if (scenarios.polite) {
   const { politely: p, crawlee: c, setup, goals } = scenarios.polite;
-  rows.push(['(b) wall / bound', `${s(p.wallMs)} / ${s(setup.boundMs)}`, `${s(c.wallMs)} / ${s(setup.boundMs)}`, `${formatFixed(p.wallOverBound, 3)}×`, '≤ 1.05×', yes(goals.wallWithin5PercentOfBound)]);
-  rows.push(['(b) server span / bound', `${s(p.serverSpanMs)}`, `${s(c.serverSpanMs)}`, `${formatFixed(p.serverSpanOverBound, 3)}×`, '', '']);
-  rows.push(['(b) last page → run() ends', `${formatInteger(p.tailAfterLastPageMs)} ms`, `${formatInteger(c.tailAfterLastPageMs)} ms`, '', '', '']);
-  rows.push(['(b) min gap per host', `${formatFixed(p.minGapMs, 1)} ms`, `${formatFixed(c.minGapMs, 1)} ms`, '', '≥ 500 ms', yes(goals.noGapUnderCrawlDelay)]);
-  rows.push(['(b) hosts with a gap < 500 ms', `${p.hostsWithAGapUnderDelay}`, `${c.hostsWithAGapUnderDelay}`, '', '0', yes(p.hostsWithAGapUnderDelay === 0)]);
-  rows.push(['(b) robots violations', String(p.robotsViolations), String(c.robotsViolations), '', '0', yes(goals.zeroRobotsViolations)]);
+  rows.push([
+    '(b) wall / bound',
+    `${s(p.wallMs)} / ${s(setup.boundMs)}`,
+    `${s(c.wallMs)} / ${s(setup.boundMs)}`,
+    `${formatFixed(p.wallOverBound, 3)}×`,
+    '≤ 1.05×',
+    yes(goals.wallWithin5PercentOfBound),
+  ]);
+  rows.push([
+    '(b) server span / bound',
+    `${s(p.serverSpanMs)}`,
+    `${s(c.serverSpanMs)}`,
+    `${formatFixed(p.serverSpanOverBound, 3)}×`,
+    '',
+    '',
+  ]);
+  rows.push([
+    '(b) last page → run() ends',
+    `${formatInteger(p.tailAfterLastPageMs)} ms`,
+    `${formatInteger(c.tailAfterLastPageMs)} ms`,
+    '',
+    '',
+    '',
+  ]);
+  rows.push([
+    '(b) min gap per host',
+    `${formatFixed(p.minGapMs, 1)} ms`,
+    `${formatFixed(c.minGapMs, 1)} ms`,
+    '',
+    '≥ 500 ms',
+    yes(goals.noGapUnderCrawlDelay),
+  ]);
+  rows.push([
+    '(b) hosts with a gap < 500 ms',
+    `${p.hostsWithAGapUnderDelay}`,
+    `${c.hostsWithAGapUnderDelay}`,
+    '',
+    '0',
+    yes(p.hostsWithAGapUnderDelay === 0),
+  ]);
+  rows.push([
+    '(b) robots violations',
+    String(p.robotsViolations),
+    String(c.robotsViolations),
+    '',
+    '0',
+    yes(goals.zeroRobotsViolations),
+  ]);
 }
 if (scenarios.mixed) {
   const { politely: p, crawlee: c, goals } = scenarios.mixed;
   const maybe = (ms) => (Number.isFinite(ms) ? s(ms) : 'not run');
   rows.push(['(c) fast hosts done, alone', s(p.aloneFastDoneMs), maybe(c.aloneFastDoneMs), '', '', '']);
-  rows.push(['(c) fast hosts done, mixed', s(p.mixedFastDoneMs), maybe(c.mixedFastDoneMs), `${formatFixed(p.mixedOverAlone, 3)}×`, '≤ 1.10×', yes(goals.fastHostsWithin10Percent)]);
-  rows.push(['(c) mixed / alone: best, CPU', `${formatFixed(p.bestMixedOverAlone, 3)}×, ${formatFixed(p.mixedOverAloneCpu, 3)}×`, Number.isFinite(c.mixedOverAlone) ? `${formatFixed(c.mixedOverAlone, 3)}×` : '', '', '', '']);
-  rows.push(['(c) slow host: pages, min gap', `${p.slowHostPagesInMixed}, ${formatFixed(p.slowHostMinGapMs, 0)} ms`, `${c.slowHostPagesInMixed}, ${formatFixed(c.slowHostMinGapMs, 0)} ms`, '', '≥ 2000 ms', yes(goals.slowHostGapAtLeastCrawlDelay)]);
-  rows.push(['(c) robots violations', String(p.robotsViolations), String(c.robotsViolations), '', '0', yes(goals.zeroRobotsViolations)]);
+  rows.push([
+    '(c) fast hosts done, mixed',
+    s(p.mixedFastDoneMs),
+    maybe(c.mixedFastDoneMs),
+    `${formatFixed(p.mixedOverAlone, 3)}×`,
+    '≤ 1.10×',
+    yes(goals.fastHostsWithin10Percent),
+  ]);
+  rows.push([
+    '(c) mixed / alone: best, CPU',
+    `${formatFixed(p.bestMixedOverAlone, 3)}×, ${formatFixed(p.mixedOverAloneCpu, 3)}×`,
+    Number.isFinite(c.mixedOverAlone) ? `${formatFixed(c.mixedOverAlone, 3)}×` : '',
+    '',
+    '',
+    '',
+  ]);
+  rows.push([
+    '(c) slow host: pages, min gap',
+    `${p.slowHostPagesInMixed}, ${formatFixed(p.slowHostMinGapMs, 0)} ms`,
+    `${c.slowHostPagesInMixed}, ${formatFixed(c.slowHostMinGapMs, 0)} ms`,
+    '',
+    '≥ 2000 ms',
+    yes(goals.slowHostGapAtLeastCrawlDelay),
+  ]);
+  rows.push([
+    '(c) robots violations',
+    String(p.robotsViolations),
+    String(c.robotsViolations),
+    '',
+    '0',
+    yes(goals.zeroRobotsViolations),
+  ]);
 }
 console.log(`\n${formatTable(['figure', 'politely', 'Crawlee', 'ratio', 'goal', ''], rows)}`);
 
@@ -486,18 +643,24 @@ const results = {
   },
   contestants: { politely: versionOf('@politely/crawler'), crawlee: versionOf('@crawlee/cheerio') },
   method: {
-    processes: 'each crawl in its own node process (crawler-contestant.js), the fleet in another (crawler-fleet-server.js); a fresh fleet per crawl',
-    pagesCountedFrom: 'the fleet servers\' request logs (status 200, robots.txt excluded)',
+    processes:
+      'each crawl in its own node process (crawler-contestant.js), the fleet in another (crawler-fleet-server.js); a fresh fleet per crawl',
+    pagesCountedFrom: "the fleet servers' request logs (status 200, robots.txt excluded)",
     wall: 'crawler.run() start to end, inside the crawler process',
     peakRss: 'VmHWM of the crawler process (whole life, imports included); sampled every 50 ms as a cross-check',
     userAgent: USER_AGENT,
     concurrency: CONCURRENCY,
-    cpuPerPage: 'process.cpuUsage() of the crawler process (user + system, all threads) from run() start to end, divided by the pages the servers served with status 200',
-    gcShare: 'sum of the durations of V8 `gc` performance entries (main-thread pauses; PerformanceObserver in the crawler process) during run(), divided by that CPU time (gcShareOfCpu) and by the wall time (gcShareOfWall); GC on helper threads outside pauses is not counted',
-    serverCpuPerPage: 'process.cpuUsage() of the fleet server process from ready to report, divided by the pages it served with status 200',
+    cpuPerPage:
+      'process.cpuUsage() of the crawler process (user + system, all threads) from run() start to end, divided by the pages the servers served with status 200',
+    gcShare:
+      'sum of the durations of V8 `gc` performance entries (main-thread pauses; PerformanceObserver in the crawler process) during run(), divided by that CPU time (gcShareOfCpu) and by the wall time (gcShareOfWall); GC on helper threads outside pauses is not counted',
+    serverCpuPerPage:
+      'process.cpuUsage() of the fleet server process from ready to report, divided by the pages it served with status 200',
     scope: `both crawl URLs matching ${FLEET_URL_PATTERN} (the fleet's hosts) and nothing else`,
-    crawlee: 'CheerioCrawler: respectRobotsTxtFile { userAgent: PolitelyBench }, sameDomainDelaySecs per scenario, minConcurrency = maxConcurrency, no maxRequestsPerCrawl (see crawler-run.js), default retries, enqueueLinks({ strategy: "all", regexps: [the fleet pattern] }), our User-Agent without generated browser headers, memory-only storage in a temp dir removed after each crawl',
-    politely: 'createCrawler: scope { include: [the fleet pattern] }, minDelayMs 0, perHostConcurrency = concurrency where no crawl-delay applies (Crawlee has no per-host cap) and 1 in (b), no maxPages, default retries, the default in-memory store',
+    crawlee:
+      'CheerioCrawler: respectRobotsTxtFile { userAgent: PolitelyBench }, sameDomainDelaySecs per scenario, minConcurrency = maxConcurrency, no maxRequestsPerCrawl (see crawler-run.js), default retries, enqueueLinks({ strategy: "all", regexps: [the fleet pattern] }), our User-Agent without generated browser headers, memory-only storage in a temp dir removed after each crawl',
+    politely:
+      'createCrawler: scope { include: [the fleet pattern] }, minDelayMs 0, perHostConcurrency = concurrency where no crawl-delay applies (Crawlee has no per-host cap) and 1 in (b), no maxPages, default retries, the default in-memory store',
     reps: { a: REPS_A, c: { politely: REPS_C, crawlee: 1 } },
   },
   scenarios: { ...previousScenarios(), ...scenarios },
@@ -514,7 +677,8 @@ function previousScenarios() {
   try {
     const previous = JSON.parse(readFileSync(RESULTS_FILE, 'utf8'));
     const kept = {};
-    for (const [name, scenario] of Object.entries(previous.scenarios ?? {})) kept[name] = { measuredAt: scenario.measuredAt ?? previous.date, ...scenario };
+    for (const [name, scenario] of Object.entries(previous.scenarios ?? {}))
+      kept[name] = { measuredAt: scenario.measuredAt ?? previous.date, ...scenario };
     return kept;
   } catch {
     return {};

@@ -39,7 +39,15 @@ async function importCrawler() {
 
 /** Record number `i`: a product as a scraper keeps it, about 170 bytes of JSON, a fresh object. */
 function recordAt(i, url) {
-  return { id: i, url, title: `Product ${i}, "deluxe" edition`, price: (i % 10_000) / 100, inStock: i % 3 !== 0, tags: ['kitchen', `batch-${i % 17}`], seenAt: '2026-11-24T10:00:00.000Z' };
+  return {
+    id: i,
+    url,
+    title: `Product ${i}, "deluxe" edition`,
+    price: (i % 10_000) / 100,
+    inStock: i % 3 !== 0,
+    tags: ['kitchen', `batch-${i % 17}`],
+    seenAt: '2026-11-24T10:00:00.000Z',
+  };
 }
 
 async function part(kind, total) {
@@ -59,7 +67,12 @@ async function part(kind, total) {
       return void res.end();
     }
     res.setHeader('content-type', 'text/html');
-    res.end(`<html><body>${[n + 1, n + 2].filter((m) => m < PAGES).map((m) => `<a href="/p/${m}">${m}</a>`).join('')}</body></html>`);
+    res.end(
+      `<html><body>${[n + 1, n + 2]
+        .filter((m) => m < PAGES)
+        .map((m) => `<a href="/p/${m}">${m}</a>`)
+        .join('')}</body></html>`,
+    );
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${server.address().port}`;
@@ -133,13 +146,18 @@ if (only !== undefined) {
 const results = [];
 for (const kind of ['page', 'outside']) {
   for (const records of [100_000, 1_000_000]) {
-    const run = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--part', kind, '--records', String(records)], { encoding: 'utf8', maxBuffer: 16 * MB });
+    const run = spawnSync(
+      process.execPath,
+      [fileURLToPath(import.meta.url), '--part', kind, '--records', String(records)],
+      { encoding: 'utf8', maxBuffer: 16 * MB },
+    );
     if (run.status !== 0) {
       console.error(run.stderr);
       process.exit(1);
     }
     const result = JSON.parse(run.stdout.trim().split('\n').pop());
-    if (result.written.some((count) => count !== records)) throw new Error(`${kind}: ${records} records pushed, ${result.written.join(' / ')} written`);
+    if (result.written.some((count) => count !== records))
+      throw new Error(`${kind}: ${records} records pushed, ${result.written.join(' / ')} written`);
     results.push(result);
     console.log(
       `${kind.padEnd(8)} ${String(records).padStart(9)} records  ${String(result.recordsPerSecond).padStart(8)} records/s  ${String(result.seconds).padStart(6)} s  ` +
@@ -148,5 +166,8 @@ for (const kind of ['page', 'outside']) {
   }
 }
 mkdirSync(dirname(RESULTS_FILE), { recursive: true });
-writeFileSync(RESULTS_FILE, `${JSON.stringify({ measuredAt: new Date().toISOString(), node: process.version, cpus: os.cpus().length, loadAverage: os.loadavg(), results }, null, 2)}\n`);
+writeFileSync(
+  RESULTS_FILE,
+  `${JSON.stringify({ measuredAt: new Date().toISOString(), node: process.version, cpus: os.cpus().length, loadAverage: os.loadavg(), results }, null, 2)}\n`,
+);
 console.log(`results in ${RESULTS_FILE}`);

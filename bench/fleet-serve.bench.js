@@ -9,8 +9,8 @@
 //
 // Prints a table and writes bench/results/fleet-serve.json.
 
-import { Agent, get } from 'node:http';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { Agent, get } from 'node:http';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,7 +43,9 @@ function fetchBytes(agent, url) {
     const request = get(url, { agent, headers: { 'user-agent': USER_AGENT } }, (response) => {
       let bytes = 0;
       response.on('data', (chunk) => (bytes += chunk.length));
-      response.on('end', () => (response.statusCode === 200 ? resolve(bytes) : reject(new Error(`${url}: ${response.statusCode}`))));
+      response.on('end', () =>
+        response.statusCode === 200 ? resolve(bytes) : reject(new Error(`${url}: ${response.statusCode}`)),
+      );
       response.on('error', reject);
     });
     request.on('error', reject);
@@ -101,7 +103,9 @@ const results = [];
 for (const profile of PROFILES) {
   const result = await measure(profile);
   results.push(result);
-  console.log(`  ${profile}: ${formatInteger(result.pagesPerSecond)} pages/s served, server ${formatFixed(result.serverCpuMsPerPage, 3)} ms CPU/page`);
+  console.log(
+    `  ${profile}: ${formatInteger(result.pagesPerSecond)} pages/s served, server ${formatFixed(result.serverCpuMsPerPage, 3)} ms CPU/page`,
+  );
 }
 const rows = results.map((r) => [
   r.profile,
@@ -113,20 +117,44 @@ const rows = results.map((r) => [
   formatInteger(r.serverPagesPerCoreSecond),
   `${formatFixed(r.clientCpuMsPerPage, 3)} ms`,
 ]);
-console.log(`\nFleet ${FLEET.hosts} × ${FLEET.pagesPerHost}, ${IN_FLIGHT} requests in flight, keep-alive, ${os.cpus().length} CPUs shared by server and client`);
-console.log(formatTable(['profile', 'page', 'pages/s', 'served', 'server CPU/page', 'server CPU', 'pages per server core-s', 'client CPU/page'], rows));
+console.log(
+  `\nFleet ${FLEET.hosts} × ${FLEET.pagesPerHost}, ${IN_FLIGHT} requests in flight, keep-alive, ${os.cpus().length} CPUs shared by server and client`,
+);
+console.log(
+  formatTable(
+    [
+      'profile',
+      'page',
+      'pages/s',
+      'served',
+      'server CPU/page',
+      'server CPU',
+      'pages per server core-s',
+      'client CPU/page',
+    ],
+    rows,
+  ),
+);
 const realistic = results.find((r) => r.profile === 'realistic');
 if (realistic !== undefined) {
   const ok = realistic.pagesPerSecond >= WANTED_PAGES_PER_SECOND;
-  console.log(`realistic pages: ${formatInteger(realistic.pagesPerSecond)} pages/s served while the client takes the other core (want well over ${formatInteger(WANTED_PAGES_PER_SECOND)}): ${ok ? 'met' : 'MISSED'}`);
+  console.log(
+    `realistic pages: ${formatInteger(realistic.pagesPerSecond)} pages/s served while the client takes the other core (want well over ${formatInteger(WANTED_PAGES_PER_SECOND)}): ${ok ? 'met' : 'MISSED'}`,
+  );
 }
 
 const out = {
   benchmark: 'fleet-serve',
   date: new Date().toISOString(),
-  environment: { node: process.version, cpu: os.cpus()[0]?.model ?? 'unknown', cpus: os.cpus().length, loadAverage: os.loadavg() },
+  environment: {
+    node: process.version,
+    cpu: os.cpus()[0]?.model ?? 'unknown',
+    cpus: os.cpus().length,
+    loadAverage: os.loadavg(),
+  },
   method: {
-    server: 'bench/crawler-fleet-server.js in its own process (as in crawler-run.js); CPU time = its process.cpuUsage() over the measured pass',
+    server:
+      'bench/crawler-fleet-server.js in its own process (as in crawler-run.js); CPU time = its process.cpuUsage() over the measured pass',
     client: `node:http keep-alive Agent, ${IN_FLIGHT} requests in flight (at most 8 per host), each body read to the end; every public page of the fleet once, hosts interleaved, after ${WARM_UP_PAGES} warm-up pages`,
   },
   fleet: FLEET,

@@ -91,7 +91,9 @@ export function formatTable(header, rows) {
   const widths = header.map((_, col) => Math.max(...all.map((row) => row[col].length)));
   const isNumeric = (cell) => /^[-+]?[\d.,]+\s*(?:[a-zµ/×%]+.*)?$/i.test(cell) && /\d/.test(cell);
   const line = (row) =>
-    row.map((cell, col) => (col > 0 && isNumeric(cell) ? cell.padStart(widths[col]) : cell.padEnd(widths[col]))).join('  ');
+    row
+      .map((cell, col) => (col > 0 && isNumeric(cell) ? cell.padStart(widths[col]) : cell.padEnd(widths[col])))
+      .join('  ');
   const rule = widths.map((w) => '-'.repeat(w)).join('  ');
   return [line(all[0]), rule, ...all.slice(1).map(line)].join('\n');
 }

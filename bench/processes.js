@@ -34,7 +34,9 @@ export function onMessage(child, type, timeoutMs, what) {
 
 /** Resolves when `child` has exited (at once if it already has). */
 export function exitOf(child) {
-  return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', resolve));
+  return child.exitCode !== null || child.signalCode !== null
+    ? Promise.resolve()
+    : new Promise((resolve) => child.once('exit', resolve));
 }
 
 /**
@@ -43,7 +45,10 @@ export function exitOf(child) {
  * once every host listens.
  */
 export async function startFleetServer(fleets) {
-  const child = fork(join(HERE, 'crawler-fleet-server.js'), [JSON.stringify(fleets)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: [] });
+  const child = fork(join(HERE, 'crawler-fleet-server.js'), [JSON.stringify(fleets)], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    execArgv: [],
+  });
   const ready = await onMessage(child, 'ready', 60_000, 'fleet server');
   return {
     fleets: ready.fleets,
@@ -61,7 +66,10 @@ export async function startFleetServer(fleets) {
       child.send({ type: 'cpu' });
       return (await answer).cpuMs;
     },
-    /** Changes about `share` of every fleet's public pages (the same ones for the same fleet); resolves with their URLs. */
+    /**
+     * Changes about `share` of every fleet's public pages (the same ones for the same fleet); resolves with
+     * their URLs.
+     */
     async changePages(share) {
       const answer = onMessage(child, 'changed', 30_000, 'fleet server');
       child.send({ type: 'change', share });
@@ -89,7 +97,10 @@ export async function startFleetServer(fleets) {
  * `productToken`.
  */
 export async function startRenderWebServer({ firstAddress, productToken }) {
-  const child = fork(join(HERE, 'render-web-server.js'), [JSON.stringify({ firstAddress, productToken })], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: [] });
+  const child = fork(join(HERE, 'render-web-server.js'), [JSON.stringify({ firstAddress, productToken })], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    execArgv: [],
+  });
   const ready = await onMessage(child, 'ready', 60_000, 'render web server');
   return {
     entryUrl: ready.entryUrl,
@@ -118,7 +129,8 @@ export async function startRenderWebServer({ firstAddress, productToken }) {
  * watchProcessTree).
  */
 export async function runContestant(job, timeoutMs, { script = 'crawler-contestant.js', watchTree } = {}) {
-  const storageDir = job.contestant === 'crawlee' ? mkdtempSync(join(os.tmpdir(), 'politely-bench-crawlee-')) : undefined;
+  const storageDir =
+    job.contestant === 'crawlee' ? mkdtempSync(join(os.tmpdir(), 'politely-bench-crawlee-')) : undefined;
   const child = fork(join(HERE, script), [JSON.stringify({ ...job, storageDir })], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     execArgv: [],
@@ -181,7 +193,8 @@ export function watchProcessTree(rootPid, everyMs = 100) {
       const type = /(?:^|\s)--type=(\S+)/.exec(cmdline);
       const subType = /(?:^|\s)--utility-sub-type=(\S+)/.exec(cmdline);
       const webUi = /(?:^|\s)--top-chrome-webui(?:\s|$)/.test(cmdline);
-      if (type !== null) return `${type[1]}${subType === null ? '' : ` ${subType[1]}`}${webUi ? ' (top-chrome-webui)' : ''}`;
+      if (type !== null)
+        return `${type[1]}${subType === null ? '' : ` ${subType[1]}`}${webUi ? ' (top-chrome-webui)' : ''}`;
       const program = (cmdline.split(' ')[0] ?? '?').split('/').pop();
       return /chrom/i.test(program) ? 'browser' : program;
     } catch {
@@ -211,7 +224,8 @@ export function watchProcessTree(rootPid, everyMs = 100) {
       } catch {
         continue; // gone meanwhile
       }
-      // Fields after "(comm)": state ppid pgrp session tty_nr tpgid flags minflt cminflt majflt cmajflt utime stime cutime cstime … rss (24th field overall).
+      // Fields after "(comm)": state ppid pgrp session tty_nr tpgid flags minflt cminflt majflt cmajflt utime
+      // stime cutime cstime … rss (24th field overall).
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       const pid = Number(name);
       const ppid = Number(fields[1]);
@@ -278,7 +292,9 @@ export function watchProcessTree(rootPid, everyMs = 100) {
         peakProcesses,
         processesSeen: seen.size,
         descendantsCpuMs: (ticks * 1000) / ticksPerSecond,
-        descendantsCpuMsByKind: Object.fromEntries(Object.entries(ticksByKind).map(([kind, value]) => [kind, (value * 1000) / ticksPerSecond])),
+        descendantsCpuMsByKind: Object.fromEntries(
+          Object.entries(ticksByKind).map(([kind, value]) => [kind, (value * 1000) / ticksPerSecond]),
+        ),
         processesByKind,
       };
       return result;

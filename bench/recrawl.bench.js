@@ -42,7 +42,8 @@ const FLEET = {
   gzip: process.env.BENCH_RECRAWL_GZIP === '1',
 };
 const CHANGED_SHARE = Number(process.env.BENCH_RECRAWL_CHANGED ?? 0.05);
-if (!(CHANGED_SHARE >= 0 && CHANGED_SHARE <= 1)) throw new Error(`BENCH_RECRAWL_CHANGED must be a share in 0–1, got ${process.env.BENCH_RECRAWL_CHANGED}`);
+if (!(CHANGED_SHARE >= 0 && CHANGED_SHARE <= 1))
+  throw new Error(`BENCH_RECRAWL_CHANGED must be a share in 0–1, got ${process.env.BENCH_RECRAWL_CHANGED}`);
 const CONTESTANTS = (process.env.BENCH_RECRAWL_CONTESTANTS ?? 'politely,crawlee').split(',');
 /** As in crawler-run.js (a): 64 requests in flight for both, no per-host cap beyond that, no delay. */
 const CONCURRENCY = 64;
@@ -56,7 +57,10 @@ const versionOf = (name) => JSON.parse(readFileSync(require.resolve(`${name}/pac
 /** politely's crawl file: a SQLite store in a temp dir, kept for the second crawl, removed afterwards. */
 function crawlFile() {
   const dir = mkdtempSync(join(os.tmpdir(), 'politely-bench-recrawl-'));
-  return { spec: { kind: 'sqlite', path: join(dir, 'crawl.db') }, cleanUp: () => rmSync(dir, { recursive: true, force: true }) };
+  return {
+    spec: { kind: 'sqlite', path: join(dir, 'crawl.db') },
+    cleanUp: () => rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 /** Both crawls of one contestant against one fresh fleet, the pages changed between them. */
@@ -87,7 +91,10 @@ async function crawlTwice(contestant) {
       changedPages: changedUrls.length,
       changedUrls,
       pageBytes: server.pageBytes[0],
-      crawls: [figuresOf(first, firstReport.logs[0], firstReport.server.cpuMs), figuresOf(second, secondReport.logs[0], secondReport.server.cpuMs - firstReport.server.cpuMs)],
+      crawls: [
+        figuresOf(first, firstReport.logs[0], firstReport.server.cpuMs),
+        figuresOf(second, secondReport.logs[0], secondReport.server.cpuMs - firstReport.server.cpuMs),
+      ],
     };
   } finally {
     await server.close();
@@ -145,30 +152,47 @@ for (const contestant of CONTESTANTS) {
   }
 }
 
-const fixed = (value, digits) => (value === null || value === undefined || !Number.isFinite(value) ? '–' : formatFixed(value, digits));
+const fixed = (value, digits) =>
+  value === null || value === undefined || !Number.isFinite(value) ? '–' : formatFixed(value, digits);
 const ratio = (a, b) => (a === undefined || b === undefined || b === 0 ? null : a / b);
 const kib = (bytes) => `${formatInteger(bytes / 1024)} KiB`;
 
-console.log(`\n${formatTable(
-  ['contestant', 'crawl', 'pages', '200', '304', 'robots.txt', 'bytes sent', 'wall', 'CPU', 'CPU/page', 'peak RSS', 'GC / CPU', 'server CPU'],
-  Object.values(results).flatMap((r) =>
-    r.crawls.map((c, i) => [
-      r.contestant,
-      i === 0 ? '1 (fresh)' : r.contestant === 'politely' ? '2 (recrawl)' : '2 (fresh again)',
-      String(c.pages),
-      String(c.ok),
-      String(c.notModified),
-      String(c.robotsRequests),
-      kib(c.bytes),
-      `${fixed(c.wallMs / 1000, 2)} s`,
-      `${formatInteger(c.cpuMs)} ms`,
-      `${fixed(c.cpuMsPerPage, 2)} ms`,
-      `${fixed(c.peakRssMb, 1)} MB`,
-      `${fixed(c.gcShareOfCpu * 100, 1)} %`,
-      `${formatInteger(c.serverCpuMs)} ms`,
-    ]),
-  ),
-)}`);
+console.log(
+  `\n${formatTable(
+    [
+      'contestant',
+      'crawl',
+      'pages',
+      '200',
+      '304',
+      'robots.txt',
+      'bytes sent',
+      'wall',
+      'CPU',
+      'CPU/page',
+      'peak RSS',
+      'GC / CPU',
+      'server CPU',
+    ],
+    Object.values(results).flatMap((r) =>
+      r.crawls.map((c, i) => [
+        r.contestant,
+        i === 0 ? '1 (fresh)' : r.contestant === 'politely' ? '2 (recrawl)' : '2 (fresh again)',
+        String(c.pages),
+        String(c.ok),
+        String(c.notModified),
+        String(c.robotsRequests),
+        kib(c.bytes),
+        `${fixed(c.wallMs / 1000, 2)} s`,
+        `${formatInteger(c.cpuMs)} ms`,
+        `${fixed(c.cpuMsPerPage, 2)} ms`,
+        `${fixed(c.peakRssMb, 1)} MB`,
+        `${fixed(c.gcShareOfCpu * 100, 1)} %`,
+        `${formatInteger(c.serverCpuMs)} ms`,
+      ]),
+    ),
+  )}`,
+);
 
 const p1 = results.politely?.crawls[0];
 const p2 = results.politely?.crawls[1];
@@ -185,22 +209,33 @@ const ratios = {
   politelySecondToFirstCpu: ratio(p2?.cpuMs, p1?.cpuMs),
 };
 const goalOf = (value) => (value === null ? '' : value < bytesGoal ? 'met' : 'MISSED');
-const goalText = CHANGED_SHARE === 0 ? `< ${formatFixed(BYTES_RATIO_GOAL * 100, 0)} %` : `< ${formatFixed(BYTES_RATIO_GOAL * 100, 0)} % + ${formatFixed(CHANGED_SHARE * 100, 1)} % changed`;
-console.log(`\n${formatTable(
-  ['second crawl', 'ratio', 'goal', ''],
-  [
-    ['bytes: politely ÷ Crawlee', `${fixed(ratios.secondCrawlBytesPolitelyToCrawlee, 3)}×`, '', ''],
-    ['wall time: politely ÷ Crawlee', `${fixed(ratios.secondCrawlWallPolitelyToCrawlee, 3)}×`, '', ''],
-    ['CPU: politely ÷ Crawlee', `${fixed(ratios.secondCrawlCpuPolitelyToCrawlee, 3)}×`, '', ''],
-    ['bytes: politely crawl 2 ÷ crawl 1', `${fixed((ratios.politelySecondToFirstBytes ?? NaN) * 100, 2)} %`, goalText, goalOf(ratios.politelySecondToFirstBytes)],
-    ['bytes: Crawlee crawl 2 ÷ crawl 1', `${fixed((ratios.crawleeSecondToFirstBytes ?? NaN) * 100, 2)} %`, '', ''],
-  ],
-)}`);
+const goalText =
+  CHANGED_SHARE === 0
+    ? `< ${formatFixed(BYTES_RATIO_GOAL * 100, 0)} %`
+    : `< ${formatFixed(BYTES_RATIO_GOAL * 100, 0)} % + ${formatFixed(CHANGED_SHARE * 100, 1)} % changed`;
+console.log(
+  `\n${formatTable(
+    ['second crawl', 'ratio', 'goal', ''],
+    [
+      ['bytes: politely ÷ Crawlee', `${fixed(ratios.secondCrawlBytesPolitelyToCrawlee, 3)}×`, '', ''],
+      ['wall time: politely ÷ Crawlee', `${fixed(ratios.secondCrawlWallPolitelyToCrawlee, 3)}×`, '', ''],
+      ['CPU: politely ÷ Crawlee', `${fixed(ratios.secondCrawlCpuPolitelyToCrawlee, 3)}×`, '', ''],
+      [
+        'bytes: politely crawl 2 ÷ crawl 1',
+        `${fixed((ratios.politelySecondToFirstBytes ?? NaN) * 100, 2)} %`,
+        goalText,
+        goalOf(ratios.politelySecondToFirstBytes),
+      ],
+      ['bytes: Crawlee crawl 2 ÷ crawl 1', `${fixed((ratios.crawleeSecondToFirstBytes ?? NaN) * 100, 2)} %`, '', ''],
+    ],
+  )}`,
+);
 
 const checks = [];
 for (const r of Object.values(results)) {
   r.crawls.forEach((c, i) => {
-    if (c.distinctPages !== expectedPages) checks.push(`${r.contestant} crawl ${i + 1}: ${c.distinctPages} distinct pages of ${expectedPages}`);
+    if (c.distinctPages !== expectedPages)
+      checks.push(`${r.contestant} crawl ${i + 1}: ${c.distinctPages} distinct pages of ${expectedPages}`);
     if (c.robotsViolations > 0) checks.push(`${r.contestant} crawl ${i + 1}: ${c.robotsViolations} robots violations`);
   });
 }
@@ -210,7 +245,9 @@ if (p2 !== undefined) {
   console.log(
     `\npolitely's recrawl: ${changed} pages changed; the servers answered ${p2.notModified} × 304 and ${p2.ok} × 200 ` +
       `(${p2.conditionalPageRequests} of ${p2.pages} page requests conditional)` +
-      (revisits === undefined ? '' : `; its stats.revisits: ${revisits.revisited} revisited, ${revisits.notModified} not modified, ${revisits.unchanged} unchanged, ${revisits.changed} changed, ${kib(revisits.bytesSaved)} saved`),
+      (revisits === undefined
+        ? ''
+        : `; its stats.revisits: ${revisits.revisited} revisited, ${revisits.notModified} not modified, ${revisits.unchanged} unchanged, ${revisits.changed} changed, ${kib(revisits.bytesSaved)} saved`),
   );
   if (p2.ok !== changed) checks.push(`politely crawl 2: ${p2.ok} pages answered 200, ${changed} changed`);
 }
@@ -219,14 +256,21 @@ for (const check of checks) console.log(`  check: ${check}`);
 const out = {
   benchmark: 'recrawl',
   date: new Date().toISOString(),
-  environment: { node: process.version, platform: `${process.platform}/${process.arch}`, cpu: os.cpus()[0]?.model ?? 'unknown', cpus: os.cpus().length, loadAverage: os.loadavg() },
+  environment: {
+    node: process.version,
+    platform: `${process.platform}/${process.arch}`,
+    cpu: os.cpus()[0]?.model ?? 'unknown',
+    cpus: os.cpus().length,
+    loadAverage: os.loadavg(),
+  },
   versions: { crawlee: versionOf('@crawlee/cheerio') },
   method: {
     fleet: `startFleet({ hosts: ${FLEET.hosts}, pagesPerHost: ${FLEET.pagesPerHost}, pageProfile: 'realistic', gzip: ${FLEET.gzip} }) in its own process, one fresh fleet per contestant: ETag and Last-Modified on every 200, 304 without a body to a conditional request that matches, no Cache-Control (a recrawl revalidates every page)`,
     change: `between the crawls, round(${CHANGED_SHARE} × ${expectedPages}) public pages changed with web.changePages (new body, ETag and Last-Modified), evenly spread over the sorted page URLs (the same pages for both contestants); the logs reset, so each crawl is counted alone`,
     politely: `createCrawler: scope { include: [${FLEET_URL_PATTERN}] }, concurrency ${CONCURRENCY}, perHostConcurrency ${CONCURRENCY}, minDelayMs 0, every host's / as seeds; store createSqliteFrontierStore({ path: <temp dir>/crawl.db }) with createSqliteRobotsCache(store); crawl 2 reopens the same file in a new process with recrawl: true (revisitMinMs 0: everything revisited)`,
     crawlee: `CheerioCrawler ${versionOf('@crawlee/cheerio')} as in crawler-run.js (respectRobotsTxtFile, min = maxConcurrency ${CONCURRENCY}, sameDomainDelaySecs 0, enqueueLinks strategy all with the fleet pattern, our User-Agent); both crawls fresh runs with a fresh memory-only storage dir: no conditional requests`,
-    bytes: "sum of bodyBytes in the servers' request logs (body bytes written, robots.txt included; HTTP headers not counted; 0 for a 304)",
+    bytes:
+      "sum of bodyBytes in the servers' request logs (body bytes written, robots.txt included; HTTP headers not counted; 0 for a 304)",
     cpu: 'process.cpuUsage() of the crawler process (user + system, all threads) during run(); SQLite works inside it',
     pages: "page requests in the servers' logs (robots.txt apart), any status",
   },
@@ -236,7 +280,12 @@ const out = {
   bytesRatioGoal: { unchanged: BYTES_RATIO_GOAL, withChangedShare: bytesGoal },
   ratios,
   checks,
-  contestants: Object.fromEntries(Object.entries(results).map(([name, r]) => [name, { changedPages: r.changedPages, servedPageBytes: r.pageBytes, crawls: r.crawls }])),
+  contestants: Object.fromEntries(
+    Object.entries(results).map(([name, r]) => [
+      name,
+      { changedPages: r.changedPages, servedPageBytes: r.pageBytes, crawls: r.crawls },
+    ]),
+  ),
   runtimeSeconds: (performance.now() - startedAt) / 1000,
 };
 mkdirSync(dirname(RESULTS_FILE), { recursive: true });

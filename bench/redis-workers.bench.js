@@ -43,8 +43,13 @@ function runWorker(config) {
     child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
     child.once('exit', (code, signal) => {
       clearTimeout(timer);
-      if (code !== 0) return reject(new Error(`worker ended with ${signal ?? `code ${code}`}: ${stderr.slice(0, 2000)}`));
-      const done = stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line)).find((event) => event.type === 'done');
+      if (code !== 0)
+        return reject(new Error(`worker ended with ${signal ?? `code ${code}`}: ${stderr.slice(0, 2000)}`));
+      const done = stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line))
+        .find((event) => event.type === 'done');
       resolve(done?.stats);
     });
   });
@@ -122,18 +127,33 @@ async function storeOnlyWith(processes) {
     await seeder.add(entries);
     const started = performance.now();
     const claims = await Promise.all(
-      Array.from({ length: processes }, () =>
-        new Promise((resolve, reject) => {
-          const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--store-worker', JSON.stringify({ crawlId })], { stdio: ['ignore', 'pipe', 'inherit'] });
-          let out = '';
-          child.stdout.setEncoding('utf8').on('data', (chunk) => (out += chunk));
-          child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out).claimed) : reject(new Error(`store worker exited with ${code}`))));
-        }),
+      Array.from(
+        { length: processes },
+        () =>
+          new Promise((resolve, reject) => {
+            const child = spawn(
+              process.execPath,
+              [fileURLToPath(import.meta.url), '--store-worker', JSON.stringify({ crawlId })],
+              { stdio: ['ignore', 'pipe', 'inherit'] },
+            );
+            let out = '';
+            child.stdout.setEncoding('utf8').on('data', (chunk) => (out += chunk));
+            child.once('exit', (code) =>
+              code === 0 ? resolve(JSON.parse(out).claimed) : reject(new Error(`store worker exited with ${code}`)),
+            );
+          }),
       ),
     );
     const ms = performance.now() - started;
     const counts = await seeder.counts();
-    return { processes, urls: STORE_ONLY.urls, done: counts.done, claimsPerSecond: Math.round((STORE_ONLY.urls / ms) * 1000), ms: Math.round(ms), perProcess: claims };
+    return {
+      processes,
+      urls: STORE_ONLY.urls,
+      done: counts.done,
+      claimsPerSecond: Math.round((STORE_ONLY.urls / ms) * 1000),
+      ms: Math.round(ms),
+      perProcess: claims,
+    };
   } finally {
     await seeder.close();
     await deleteRedisCrawl({ redis: REDIS_URL, crawlId });
@@ -159,7 +179,9 @@ for (const processes of WORKER_COUNTS) storeResults.push(await storeOnlyWith(pro
 
 const loadAfter = loadavg();
 const load = `load average ${loadBefore[0].toFixed(1)} before, ${loadAfter[0].toFixed(1)} after`;
-console.log(`Redis workers: ${FLEET.hosts} hosts × ${FLEET.pagesPerHost} pages, no crawl-delay, minDelayMs 0, concurrency ${CONCURRENCY_PER_WORKER} per worker, ${cpus().length} CPUs shared by fleet, Redis and workers (${load})`);
+console.log(
+  `Redis workers: ${FLEET.hosts} hosts × ${FLEET.pagesPerHost} pages, no crawl-delay, minDelayMs 0, concurrency ${CONCURRENCY_PER_WORKER} per worker, ${cpus().length} CPUs shared by fleet, Redis and workers (${load})`,
+);
 console.table(
   results.map((r) => ({
     workers: r.workers,
@@ -175,8 +197,18 @@ console.table(
     violations: r.violations,
   })),
 );
-console.log(`Store alone: ${STORE_ONLY.urls} URLs over ${STORE_ONLY.hosts} hosts (delay 0, one in flight per host), claim + complete, N processes`);
-console.table(storeResults.map((r) => ({ processes: r.processes, 'claims/s': r.claimsPerSecond, ms: r.ms, done: r.done, 'per process': r.perProcess.join(' / ') })));
+console.log(
+  `Store alone: ${STORE_ONLY.urls} URLs over ${STORE_ONLY.hosts} hosts (delay 0, one in flight per host), claim + complete, N processes`,
+);
+console.table(
+  storeResults.map((r) => ({
+    processes: r.processes,
+    'claims/s': r.claimsPerSecond,
+    ms: r.ms,
+    done: r.done,
+    'per process': r.perProcess.join(' / '),
+  })),
+);
 const out = join(here, 'results', 'redis-workers.json');
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(
@@ -184,7 +216,10 @@ writeFileSync(
   `${JSON.stringify({ benchmark: 'redis-workers', date: new Date().toISOString(), node: process.version, cpus: cpus().length, loadAverage: { before: loadBefore, after: loadAfter }, fleet: FLEET, concurrencyPerWorker: CONCURRENCY_PER_WORKER, results, storeOnly: { ...STORE_ONLY, results: storeResults } }, null, 2)}\n`,
 );
 console.log(`wrote ${out}`);
-if (results.some((r) => r.missing > 0 || r.violations > 0 || r.robotsRequests !== FLEET.hosts) || storeResults.some((r) => r.done !== r.urls)) {
+if (
+  results.some((r) => r.missing > 0 || r.violations > 0 || r.robotsRequests !== FLEET.hosts) ||
+  storeResults.some((r) => r.done !== r.urls)
+) {
   console.error('a crawl missed pages, fetched robots.txt more than once per origin, or broke robots.txt');
   process.exit(1);
 }

@@ -75,7 +75,11 @@ async function crawlWithPolitely() {
     const key = `${skip.reason}${skip.kind === undefined ? '' : ` (${skip.kind})`}`;
     skips[key] = (skips[key] ?? 0) + 1;
   });
-  crawler.on('error', (event) => errors.push(`${event.url}: ${event.error?.message ?? event.error} (${event.stage}, attempt ${event.attempt}${event.willRetry ? ', will retry' : ''})`));
+  crawler.on('error', (event) =>
+    errors.push(
+      `${event.url}: ${event.error?.message ?? event.error} (${event.stage}, attempt ${event.attempt}${event.willRetry ? ', will retry' : ''})`,
+    ),
+  );
   startClocks();
   const stats = await crawler.run();
   return {
@@ -87,11 +91,20 @@ async function crawlWithPolitely() {
     skipEvents: skips,
     errors: stats.errors,
     retries: stats.retries,
-    rendering: { pageLoads: stats.rendering.pageLoads, subRequests: stats.rendering.subRequests, fromCache: stats.rendering.fromCache, refused: stats.rendering.refused },
+    rendering: {
+      pageLoads: stats.rendering.pageLoads,
+      subRequests: stats.rendering.subRequests,
+      fromCache: stats.rendering.fromCache,
+      refused: stats.rendering.refused,
+    },
   };
 }
 
-const isLoopback = (hostname) => /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname) || hostname === 'localhost' || hostname === '::1' || hostname === '[::1]';
+const isLoopback = (hostname) =>
+  /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname) ||
+  hostname === 'localhost' ||
+  hostname === '::1' ||
+  hostname === '[::1]';
 
 /**
  * The forward proxy Crawlee's Chromium uses: proxy-chain, the library Crawlee's browser pool
@@ -99,14 +112,19 @@ const isLoopback = (hostname) => /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostnam
  */
 async function startLoopbackOnlyProxy() {
   const fromBench = createRequire(import.meta.url);
-  const fromPool = createRequire(createRequire(fromBench.resolve('@crawlee/playwright')).resolve('@crawlee/browser-pool'));
+  const fromPool = createRequire(
+    createRequire(fromBench.resolve('@crawlee/playwright')).resolve('@crawlee/browser-pool'),
+  );
   const { Server, RequestError } = fromPool('proxy-chain');
   const server = new Server({
     port: 0,
     host: '127.0.0.1',
     prepareRequestFunction: ({ hostname, port, isHttp, request }) => {
       if (isLoopback(hostname)) return {};
-      offLoopback.push({ method: isHttp ? request.method : 'CONNECT', url: isHttp ? request.url : `${hostname}:${port}` });
+      offLoopback.push({
+        method: isHttp ? request.method : 'CONNECT',
+        url: isHttp ? request.url : `${hostname}:${port}`,
+      });
       throw new RequestError('off-loopback request refused by the benchmark', 403);
     },
   });
@@ -136,7 +154,12 @@ async function crawlWithCrawlee() {
         // Passed to Chromium as --user-agent: every request the browser makes carries it.
         userAgent: job.userAgent,
         // proxy: Crawlee's browser pool keeps it in place of its own local proxy (see above).
-        launchOptions: { executablePath: job.executablePath, args: job.args, headless: true, proxy: { server: proxy.url } },
+        launchOptions: {
+          executablePath: job.executablePath,
+          args: job.args,
+          headless: true,
+          proxy: { server: proxy.url },
+        },
       },
       // No generated browser fingerprint: it would replace our user agent with a browser's.
       browserPoolOptions: { useFingerprints: false },
@@ -167,7 +190,12 @@ async function crawlWithCrawlee() {
   );
   startClocks();
   const stats = await crawler.run([job.entryUrl]).finally(() => proxy.close());
-  return { requestsFinished: stats.requestsFinished, requestsFailed: stats.requestsFailed, retries: crawler.stats.state.requestsRetries, failed };
+  return {
+    requestsFinished: stats.requestsFinished,
+    requestsFailed: stats.requestsFailed,
+    retries: crawler.stats.state.requestsRetries,
+    failed,
+  };
 }
 
 const own = job.contestant === 'politely' ? await crawlWithPolitely() : await crawlWithCrawlee();
@@ -180,7 +208,8 @@ process.send(
     wallMs,
     // CPU time of this process during the crawl (user + system, every thread).
     cpuMs: (cpu.user + cpu.system) / 1000,
-    reapedChildrenCpuMs: childrenCpuAtEnd === null || childrenCpuAtStart === null ? null : childrenCpuAtEnd - childrenCpuAtStart,
+    reapedChildrenCpuMs:
+      childrenCpuAtEnd === null || childrenCpuAtStart === null ? null : childrenCpuAtEnd - childrenCpuAtStart,
     startedAtDateMs: Date.now() - wallMs,
     titles,
     errors: errors.slice(0, 20),

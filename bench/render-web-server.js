@@ -25,7 +25,11 @@ const readyAt = performance.now();
 process.send({
   type: 'ready',
   entryUrl: web.entryUrl,
-  hosts: web.hosts.map((host) => ({ name: host.name, origin: host.origin, crawlDelaySeconds: host.crawlDelaySeconds ?? null })),
+  hosts: web.hosts.map((host) => ({
+    name: host.name,
+    origin: host.origin,
+    crawlDelaySeconds: host.crawlDelaySeconds ?? null,
+  })),
   truth: {
     pages: truth.pages.map((page) => ({ url: page.url, path: page.path, title: page.title })),
     requested: truth.requested,

@@ -6,9 +6,9 @@
 // defaults: politely's BASE_ARGS, Playwright's), 4 pages at once, wait for 'networkidle', send
 // our user agent, obey robots.txt for our product token and get the same delay floor (politely:
 // minDelayMs, and per-host concurrency 4 — as many pages of one host in flight as Crawlee, which
-// has no per-host cap; Crawlee: sameDomainDelaySecs, which paces navigations only). Both start from the app's front page and record each
-// page's rendered <title>: politely follows links itself, Crawlee by enqueueLinks() on the rendered
-// DOM (same-hostname).
+// has no per-host cap; Crawlee: sameDomainDelaySecs, which paces navigations only). Both start from the app's
+// front page and record each page's rendered <title>: politely follows links itself, Crawlee by
+// enqueueLinks() on the rendered DOM (same-hostname).
 //
 // Each contestant runs in its own process (render-contestant.js) with the Chromium it starts,
 // against a fresh render web served from another process (render-web-server.js) on 127.0.0.220–221
@@ -24,8 +24,9 @@
 //   robots violations  requests the host's robots.txt disallows for the product token (violations():
 //                      /api/tracking and /private/ on the app, /lib/analytics.js on the cdn)
 //   delay violations   consecutive requests to one origin (by arrival) closer than its delay: the
-//                      app's is the floor both got (none by default, 250 ms in render-floor), the cdn's its Crawl-delay (200 ms);
-//                      2 ms of slack for the two clocks, as in test/render/render-crawl.test.ts
+//                      app's is the floor both got (none by default, 250 ms in render-floor), the cdn's its
+//                      Crawl-delay (200 ms); 2 ms of slack for the two clocks, as in
+//                      test/render/render-crawl.test.ts
 //   other UA           requests whose User-Agent is not ours
 //   WebSocket upgrades the servers have no upgrade handler: Node answers an upgrade request as a
 //                      plain GET, so the log shows it as GET /live answered 404
@@ -92,7 +93,8 @@ const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu'];
 const CLOCK_SLACK_MS = 2;
 const SAMPLE_MS = 100;
 const RUN_TIMEOUT_MS = 180_000;
-if (!(CONCURRENCY >= 1 && Number.isInteger(CONCURRENCY))) throw new Error(`BENCH_RENDER_CONCURRENCY must be a whole number ≥ 1, got ${process.env.BENCH_RENDER_CONCURRENCY}`);
+if (!(CONCURRENCY >= 1 && Number.isInteger(CONCURRENCY)))
+  throw new Error(`BENCH_RENDER_CONCURRENCY must be a whole number ≥ 1, got ${process.env.BENCH_RENDER_CONCURRENCY}`);
 if (!(DELAY_MS >= 0)) throw new Error(`BENCH_RENDER_DELAY_MS must be ≥ 0, got ${process.env.BENCH_RENDER_DELAY_MS}`);
 
 const require = createRequire(import.meta.url);
@@ -159,7 +161,20 @@ function kindOf(entry, pagePaths) {
   if (path.startsWith('/private/')) return 'private';
   return 'app other';
 }
-const KINDS = ['robots.txt', 'page', 'app.js', 'api', 'tracking', 'private', 'picture', 'websocket', 'app other', 'widget.js', 'analytics.js', 'cdn other'];
+const KINDS = [
+  'robots.txt',
+  'page',
+  'app.js',
+  'api',
+  'tracking',
+  'private',
+  'picture',
+  'websocket',
+  'app other',
+  'widget.js',
+  'analytics.js',
+  'cdn other',
+];
 
 /** Consecutive requests to one origin closer than its delay (less the clock slack). */
 function delayViolations(log, delayByOrigin) {
@@ -173,7 +188,8 @@ function delayViolations(log, delayByOrigin) {
     const gap = entry.atMs - previous.atMs;
     minGap[entry.origin] = Math.min(minGap[entry.origin] ?? Infinity, gap);
     const delay = delayByOrigin[entry.origin] ?? 0;
-    if (gap < delay - CLOCK_SLACK_MS) found.push({ origin: entry.origin, gapMs: gap, delayMs: delay, from: previous.path, to: entry.path });
+    if (gap < delay - CLOCK_SLACK_MS)
+      found.push({ origin: entry.origin, gapMs: gap, delayMs: delay, from: previous.path, to: entry.path });
   }
   return { found, minGap };
 }
@@ -188,7 +204,9 @@ function figuresOf(web, run, report, offLoopback) {
   for (const entry of log) byKind[kindOf(entry, pagePaths)]++;
 
   // The pages: requested as documents (an app page path), and the title the crawler recorded for them.
-  const requestedPaths = new Set(log.filter((entry) => entry.origin === app.origin && pagePaths.has(entry.path)).map((entry) => entry.path));
+  const requestedPaths = new Set(
+    log.filter((entry) => entry.origin === app.origin && pagePaths.has(entry.path)).map((entry) => entry.path),
+  );
   const recorded = new Map();
   for (const [url, title] of Object.entries(run.titles)) {
     const parsed = new URL(url);
@@ -199,7 +217,13 @@ function figuresOf(web, run, report, offLoopback) {
   for (const page of web.truth.pages) {
     const title = recorded.get(page.path);
     if (requestedPaths.has(page.path) && title === page.title) rendered.push(page.path);
-    else notRendered.push({ path: page.path, requested: requestedPaths.has(page.path), recordedTitle: title ?? null, truthTitle: page.title });
+    else
+      notRendered.push({
+        path: page.path,
+        requested: requestedPaths.has(page.path),
+        recordedTitle: title ?? null,
+        truthTitle: page.title,
+      });
   }
 
   const delays = { [app.origin]: DELAY_MS, [cdn.origin]: (cdn.crawlDelaySeconds ?? 0) * 1000 };
@@ -238,8 +262,12 @@ function figuresOf(web, run, report, offLoopback) {
     robotsViolations: report.violations.length,
     robotsViolationsByPath,
     delayViolations: gaps.found.length,
-    delayViolationsByOrigin: Object.fromEntries(web.hosts.map((host) => [host.name, gaps.found.filter((v) => v.origin === host.origin).length])),
-    delayViolationExamples: gaps.found.slice(0, 10).map((v) => ({ ...v, origin: web.hosts.find((host) => host.origin === v.origin)?.name })),
+    delayViolationsByOrigin: Object.fromEntries(
+      web.hosts.map((host) => [host.name, gaps.found.filter((v) => v.origin === host.origin).length]),
+    ),
+    delayViolationExamples: gaps.found
+      .slice(0, 10)
+      .map((v) => ({ ...v, origin: web.hosts.find((host) => host.origin === v.origin)?.name })),
     minGapMsByHost: Object.fromEntries(web.hosts.map((host) => [host.name, gaps.minGap[host.origin] ?? null])),
     delayMsByHost: Object.fromEntries(web.hosts.map((host) => [host.name, delays[host.origin]])),
     otherUaRequests: Object.values(otherUa).reduce((sum, ua) => sum + ua.count, 0),
@@ -325,7 +353,8 @@ try {
   await trap.close();
 }
 
-const fixed = (value, digits) => (value === null || value === undefined || !Number.isFinite(value) ? '–' : formatFixed(value, digits));
+const fixed = (value, digits) =>
+  value === null || value === undefined || !Number.isFinite(value) ? '–' : formatFixed(value, digits);
 const ratio = (a, b) => (a === undefined || a === null || b === undefined || b === null || b === 0 ? null : a / b);
 const p = results.politely;
 const c = results.crawlee;
@@ -337,7 +366,11 @@ const ROWS = [
   ['requests (servers saw)', (r) => String(r.requests), (r) => r.requests],
   ['allowed requests (robots.txt)', (r) => String(r.allowedRequests), (r) => r.allowedRequests],
   ['robots violations', (r) => String(r.robotsViolations), null],
-  ['delay violations (app / cdn)', (r) => `${r.delayViolations} (${r.delayViolationsByOrigin.app} / ${r.delayViolationsByOrigin.cdn})`, null],
+  [
+    'delay violations (app / cdn)',
+    (r) => `${r.delayViolations} (${r.delayViolationsByOrigin.app} / ${r.delayViolationsByOrigin.cdn})`,
+    null,
+  ],
   ['smallest gap app / cdn', (r) => `${fixed(r.minGapMsByHost.app, 1)} / ${fixed(r.minGapMsByHost.cdn, 1)} ms`, null],
   ['requests with another UA', (r) => String(r.otherUaRequests), null],
   ['pictures requested', (r) => String(r.pictures), null],
@@ -347,7 +380,11 @@ const ROWS = [
   ['pages/s', (r) => fixed(r.pagesPerSecond, 3), (r) => r.pagesPerSecond],
   ['requests per page', (r) => fixed(r.requestsPerPage, 2), (r) => r.requestsPerPage],
   ['allowed requests per page', (r) => fixed(r.allowedRequestsPerPage, 2), (r) => r.allowedRequestsPerPage],
-  ['pages/s per allowed request', (r) => fixed(r.pagesPerSecondPerAllowedRequest, 5), (r) => r.pagesPerSecondPerAllowedRequest],
+  [
+    'pages/s per allowed request',
+    (r) => fixed(r.pagesPerSecondPerAllowedRequest, 5),
+    (r) => r.pagesPerSecondPerAllowedRequest,
+  ],
   ['CPU crawler (node)', (r) => `${formatInteger(r.crawlerCpuMs)} ms`, (r) => r.crawlerCpuMs],
   ['CPU browser', (r) => `${formatInteger(r.browserCpuMs)} ms`, (r) => r.browserCpuMs],
   ['CPU total', (r) => `${formatInteger(r.cpuMs)} ms`, (r) => r.cpuMs],
@@ -356,33 +393,66 @@ const ROWS = [
   ['processes (peak / seen)', (r) => `${r.peakProcesses} / ${r.processesSeen}`, null],
 ];
 const ratioHeader = p !== undefined && c !== undefined ? ['politely ÷ Crawlee'] : [];
-console.log(`\n${formatTable(
-  ['', ...names.map(label), ...ratioHeader],
-  ROWS.map(([name, cell, value]) => [
-    name,
-    ...names.map((n) => cell(results[n])),
-    ...(ratioHeader.length === 0 ? [] : [value === null ? '' : `${fixed(ratio(value(p), value(c)), 3)}×`]),
-  ]),
-)}`);
+console.log(
+  `\n${formatTable(
+    ['', ...names.map(label), ...ratioHeader],
+    ROWS.map(([name, cell, value]) => [
+      name,
+      ...names.map((n) => cell(results[n])),
+      ...(ratioHeader.length === 0 ? [] : [value === null ? '' : `${fixed(ratio(value(p), value(c)), 3)}×`]),
+    ]),
+  )}`,
+);
 
-console.log(`\nRequests by kind (servers' logs):\n${formatTable(
-  ['', ...KINDS],
-  names.map((n) => [label(n), ...KINDS.map((kind) => String(results[n].byKind[kind]))]),
-)}`);
+console.log(
+  `\nRequests by kind (servers' logs):\n${formatTable(
+    ['', ...KINDS],
+    names.map((n) => [label(n), ...KINDS.map((kind) => String(results[n].byKind[kind]))]),
+  )}`,
+);
 
 for (const n of names) {
   const r = results[n];
   const lines = [];
-  if (r.robotsViolations > 0) lines.push(`robots violations: ${Object.entries(r.robotsViolationsByPath).map(([path, count]) => `${path} × ${count}`).join(', ')}`);
-  if (r.delayViolations > 0) lines.push(`delay violations, first: ${r.delayViolationExamples.slice(0, 4).map((v) => `${v.origin} ${v.from} → ${v.to} ${fixed(v.gapMs, 1)} ms`).join('; ')}`);
-  for (const [ua, { count, paths }] of Object.entries(r.otherUa)) lines.push(`${count} requests with User-Agent "${ua}" (${paths.join(', ')}${count > paths.length ? ', …' : ''})`);
-  if (r.offLoopbackAttempts > 0) lines.push(`off-loopback requests the trap caught: ${r.offLoopbackTargets.join(', ')}`);
-  for (const page of r.notRendered) lines.push(`not rendered: ${page.path} (${page.requested ? 'requested' : 'never requested'}, title ${page.recordedTitle === null ? 'not recorded' : JSON.stringify(page.recordedTitle)}, truth ${JSON.stringify(page.truthTitle)})`);
+  if (r.robotsViolations > 0)
+    lines.push(
+      `robots violations: ${Object.entries(r.robotsViolationsByPath)
+        .map(([path, count]) => `${path} × ${count}`)
+        .join(', ')}`,
+    );
+  if (r.delayViolations > 0)
+    lines.push(
+      `delay violations, first: ${r.delayViolationExamples
+        .slice(0, 4)
+        .map((v) => `${v.origin} ${v.from} → ${v.to} ${fixed(v.gapMs, 1)} ms`)
+        .join('; ')}`,
+    );
+  for (const [ua, { count, paths }] of Object.entries(r.otherUa))
+    lines.push(`${count} requests with User-Agent "${ua}" (${paths.join(', ')}${count > paths.length ? ', …' : ''})`);
+  if (r.offLoopbackAttempts > 0)
+    lines.push(`off-loopback requests the trap caught: ${r.offLoopbackTargets.join(', ')}`);
+  for (const page of r.notRendered)
+    lines.push(
+      `not rendered: ${page.path} (${page.requested ? 'requested' : 'never requested'}, title ${page.recordedTitle === null ? 'not recorded' : JSON.stringify(page.recordedTitle)}, truth ${JSON.stringify(page.truthTitle)})`,
+    );
   for (const error of r.crawlerErrors) lines.push(`crawler error: ${error}`);
-  if (n === 'politely' && r.own.rendering !== undefined) lines.push(`its stats.rendering: ${r.own.rendering.pageLoads} page loads, ${r.own.rendering.subRequests} sub-requests, ${r.own.rendering.fromCache} from its cache, refused ${JSON.stringify(r.own.rendering.refused)}; skips ${JSON.stringify(r.own.skipEvents)}`);
-  if (n === 'crawlee') lines.push(`its statistics: ${r.own.requestsFinished} requests finished, ${r.own.requestsFailed} failed, ${r.own.retries} retries`);
-  lines.push(`CPU of the browser: ${formatInteger(r.browserCpuMsReaped ?? 0)} ms reaped, ${formatInteger(r.browserCpuMsSampled)} ms sampled (the larger counts); ${r.samples} samples of ${fixed(r.meanSampleMs, 1)} ms each; server CPU ${formatInteger(r.serverCpuMs)} ms`);
-  lines.push(`sampled CPU by process kind: ${Object.entries(r.browserCpuMsByKind).sort((a, b) => b[1] - a[1]).map(([kind, ms]) => `${kind} ${formatInteger(ms)} ms (${r.browserProcessesByKind[kind]} processes)`).join(', ')}`);
+  if (n === 'politely' && r.own.rendering !== undefined)
+    lines.push(
+      `its stats.rendering: ${r.own.rendering.pageLoads} page loads, ${r.own.rendering.subRequests} sub-requests, ${r.own.rendering.fromCache} from its cache, refused ${JSON.stringify(r.own.rendering.refused)}; skips ${JSON.stringify(r.own.skipEvents)}`,
+    );
+  if (n === 'crawlee')
+    lines.push(
+      `its statistics: ${r.own.requestsFinished} requests finished, ${r.own.requestsFailed} failed, ${r.own.retries} retries`,
+    );
+  lines.push(
+    `CPU of the browser: ${formatInteger(r.browserCpuMsReaped ?? 0)} ms reaped, ${formatInteger(r.browserCpuMsSampled)} ms sampled (the larger counts); ${r.samples} samples of ${fixed(r.meanSampleMs, 1)} ms each; server CPU ${formatInteger(r.serverCpuMs)} ms`,
+  );
+  lines.push(
+    `sampled CPU by process kind: ${Object.entries(r.browserCpuMsByKind)
+      .sort((a, b) => b[1] - a[1])
+      .map(([kind, ms]) => `${kind} ${formatInteger(ms)} ms (${r.browserProcessesByKind[kind]} processes)`)
+      .join(', ')}`,
+  );
   console.log(`\n${label(n)}:\n${lines.map((line) => `  - ${line}`).join('\n')}`);
 }
 
@@ -395,14 +465,19 @@ const ratios = {
   cpu: ratio(p?.cpuMs, c?.cpuMs),
   wall: ratio(p?.wallMs, c?.wallMs),
 };
-const goal = p === undefined
-  ? null
-  : {
-      politelyRobotsViolations: p.robotsViolations,
-      politelyDelayViolations: p.delayViolations,
-      pagesPerSecondPerAllowedRequestRatio: ratios.pagesPerSecondPerAllowedRequest,
-      met: p.robotsViolations === 0 && p.delayViolations === 0 && p.pagesRendered === p.pagesOfTruth && (ratios.pagesPerSecondPerAllowedRequest === null || ratios.pagesPerSecondPerAllowedRequest >= 1),
-    };
+const goal =
+  p === undefined
+    ? null
+    : {
+        politelyRobotsViolations: p.robotsViolations,
+        politelyDelayViolations: p.delayViolations,
+        pagesPerSecondPerAllowedRequestRatio: ratios.pagesPerSecondPerAllowedRequest,
+        met:
+          p.robotsViolations === 0 &&
+          p.delayViolations === 0 &&
+          p.pagesRendered === p.pagesOfTruth &&
+          (ratios.pagesPerSecondPerAllowedRequest === null || ratios.pagesPerSecondPerAllowedRequest >= 1),
+      };
 if (goal !== null) {
   console.log(
     `\nGoal: politely with 0 robots and 0 delay violations (${p.robotsViolations} and ${p.delayViolations}), every page rendered (${p.pagesRendered}/${p.pagesOfTruth}), ` +
@@ -413,22 +488,45 @@ if (goal !== null) {
 const out = {
   benchmark: 'render',
   date: new Date().toISOString(),
-  environment: { node: process.version, platform: `${process.platform}/${process.arch}`, cpu: os.cpus()[0]?.model ?? 'unknown', cpus: os.cpus().length, loadAverage: os.loadavg() },
-  versions: { chromium: chromiumVersion(), crawlee: versionOf('@crawlee/playwright'), playwright: versionOf('playwright'), politelyBrowser: versionOf('@politely/browser') },
+  environment: {
+    node: process.version,
+    platform: `${process.platform}/${process.arch}`,
+    cpu: os.cpus()[0]?.model ?? 'unknown',
+    cpus: os.cpus().length,
+    loadAverage: os.loadavg(),
+  },
+  versions: {
+    chromium: chromiumVersion(),
+    crawlee: versionOf('@crawlee/playwright'),
+    playwright: versionOf('playwright'),
+    politelyBrowser: versionOf('@politely/browser'),
+  },
   method: {
     web: `startRenderWeb({ firstAddress: ${FIRST_ADDRESS} }) in its own process, a fresh one per contestant: app (JS shells, JSON API; robots.txt disallows /api/tracking and /private/) and cdn (Crawl-delay 0.2; /lib/analytics.js disallowed); the truth is renderManifest(web, '${PRODUCT_TOKEN}')`,
     browser: `${CHROMIUM} for both, headless, switches ${JSON.stringify(CHROMIUM_ARGS)}; Crawlee's behind proxy-chain in its own process (as Crawlee always has it) refusing (403) and counting every target off the loopback; politely's with --proxy-server to a stand-in here that refuses (502) and counts anything it sends to the network, loopback included`,
     politely: `createCrawler: seeds [entryUrl], allowNet 127.0.0.0/8, concurrency ${CONCURRENCY}, perHostConcurrency ${CONCURRENCY}, minDelayMs ${DELAY_MS}, render: true, renderer new ChromiumRenderer({ executablePath, args }), renderWaitUntil '${WAIT_UNTIL}'; the handler records page.$('title').text() by page.finalUrl; it follows links by itself`,
     crawlee: `PlaywrightCrawler ${versionOf('@crawlee/playwright')}: launchContext { launcher: chromium (playwright ${versionOf('playwright')}), userAgent (as --user-agent), launchOptions { executablePath, args, headless: true } }, browserPoolOptions { useFingerprints: false }, respectRobotsTxtFile { userAgent: '${PRODUCT_TOKEN}' }, sameDomainDelaySecs ${DELAY_MS / 1000}, minConcurrency = maxConcurrency ${CONCURRENCY}, preNavigationHooks set gotoOptions.waitUntil '${WAIT_UNTIL}'; requestHandler records page.title() and calls enqueueLinks({ strategy: 'same-hostname' }); a memory-only storage dir`,
-    pages: "distinct app page paths the servers saw requested whose rendered title the crawler recorded equals renderManifest's renderedTitles",
+    pages:
+      "distinct app page paths the servers saw requested whose rendered title the crawler recorded equals renderManifest's renderedTitles",
     robotsViolations: `violations(web, '${PRODUCT_TOKEN}'): logged requests the host's robots.txt disallows`,
     delayViolations: `consecutive requests to one origin by arrival (server clock) closer than its delay less ${CLOCK_SLACK_MS} ms: app ${DELAY_MS} ms (the floor both got), cdn its Crawl-delay`,
-    websocketUpgrades: 'the servers have no upgrade handler: Node treats an upgrade request as a plain request, so each WebSocket attempt is logged as GET /live (404)',
+    websocketUpgrades:
+      'the servers have no upgrade handler: Node treats an upgrade request as a plain request, so each WebSocket attempt is logged as GET /live (404)',
     pagesPerSecondPerAllowedRequest: 'pages rendered ÷ (wall s × requests robots.txt allows)',
     cpu: "the crawler's node process during run() (process.cpuUsage) plus its browser: the larger of the reaped children's CPU (/proc/self/stat cutime + cstime over run()) and the sum of each descendant's last sampled CPU time",
     peakRss: `the largest sum, over one /proc sample every ${SAMPLE_MS} ms, of the RSS of the crawler's node process and all its descendants (shared pages count once per process)`,
   },
-  settings: { concurrency: CONCURRENCY, delayMs: DELAY_MS, waitUntil: WAIT_UNTIL, chromium: CHROMIUM, chromiumArgs: CHROMIUM_ARGS, firstAddress: FIRST_ADDRESS, clockSlackMs: CLOCK_SLACK_MS, sampleMs: SAMPLE_MS, userAgent: USER_AGENT },
+  settings: {
+    concurrency: CONCURRENCY,
+    delayMs: DELAY_MS,
+    waitUntil: WAIT_UNTIL,
+    chromium: CHROMIUM,
+    chromiumArgs: CHROMIUM_ARGS,
+    firstAddress: FIRST_ADDRESS,
+    clockSlackMs: CLOCK_SLACK_MS,
+    sampleMs: SAMPLE_MS,
+    userAgent: USER_AGENT,
+  },
   ratios,
   goal,
   contestants: results,

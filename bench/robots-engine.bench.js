@@ -23,8 +23,8 @@ import { collectGarbage, compare, formatFixed, formatInteger, formatTable, nowNs
 import {
   generateBigRobotsTxt,
   generateUrls,
-  pathologicalUrl,
   PATHOLOGICAL_ROBOTS_TXT,
+  pathologicalUrl,
   ROBOTS_URL,
   SMALL_ROBOTS_TXT,
   USER_AGENT,
@@ -56,14 +56,18 @@ const longUrl = pathologicalUrl(2000);
 
 const bigPolitely = parseRobotsTxt(bigRobotsTxt);
 const bigRuleCount = bigPolitely.groups.reduce((sum, g) => sum + g.rules.length, 0);
-if (bigPolitely.truncated) throw new Error('the big robots.txt must fit in politely\'s 500 KiB limit');
+if (bigPolitely.truncated) throw new Error("the big robots.txt must fit in politely's 500 KiB limit");
 
 const smallPolitely = parseRobotsTxt(SMALL_ROBOTS_TXT);
 const smallRobotsParser = robotsParser(ROBOTS_URL, SMALL_ROBOTS_TXT);
 const smallRuleCount = smallPolitely.groups.reduce((sum, g) => sum + g.rules.length, 0);
 
-console.log(`robots-engine benchmark — politely ${versionOf('@politely/core')} vs robots-parser ${versionOf('robots-parser')}`);
-console.log(`node ${process.version}, ${os.cpus()[0]?.model ?? 'unknown CPU'} ×${os.cpus().length}, ${os.platform()}/${os.arch()}`);
+console.log(
+  `robots-engine benchmark — politely ${versionOf('@politely/core')} vs robots-parser ${versionOf('robots-parser')}`,
+);
+console.log(
+  `node ${process.version}, ${os.cpus()[0]?.model ?? 'unknown CPU'} ×${os.cpus().length}, ${os.platform()}/${os.arch()}`,
+);
 console.log(
   `rounds: ${WARMUP_ROUNDS} warm-up + ${ROUNDS} measured, ~${SAMPLE_MS} ms per sample, contestants alternate; ` +
     `figures are medians of rounds${typeof globalThis.gc === 'function' ? '' : ' (no --expose-gc: GC not forced between samples)'}`,
@@ -163,7 +167,8 @@ for (const url of urls) {
   const ours = smallPolitely.isAllowed(url, USER_AGENT);
   const theirs = smallRobotsParser.isAllowed(url, USER_AGENT);
   if (ours) politelyAllowed++;
-  if (ours !== smallPolitely.isAllowed(new URL(url), USER_AGENT)) throw new Error(`politely: string and URL verdicts differ for ${url}`);
+  if (ours !== smallPolitely.isAllowed(new URL(url), USER_AGENT))
+    throw new Error(`politely: string and URL verdicts differ for ${url}`);
   if (ours === theirs) continue;
   const explanation = smallPolitely.explain(url, USER_AGENT);
   const theirLine = smallRobotsParser.getMatchingLineNumber(url, USER_AGENT);
@@ -200,7 +205,8 @@ const pathologicalResults = compare(
 // Report
 
 const byName = (results, name) => results.find((r) => r.name === name);
-const spread = (r, scale, digits) => `${formatFixed(r.minNsPerOp / scale, digits)}–${formatFixed(r.maxNsPerOp / scale, digits)}`;
+const spread = (r, scale, digits) =>
+  `${formatFixed(r.minNsPerOp / scale, digits)}–${formatFixed(r.maxNsPerOp / scale, digits)}`;
 
 const parseOurs = byName(parseResults, 'politely');
 const parseTheirs = byName(parseResults, 'robots-parser');
@@ -236,11 +242,18 @@ console.log(
         spread(r, 1e6, 2),
         formatFixed(bigRobotsTxt.length / 1048576 / (r.medianNsPerOp / 1e9), 1),
       ]),
-      [firstOurs, firstTheirs].map((r) => [`${r.name}: parse + first check`, formatFixed(r.medianNsPerOp / 1e6, 2), spread(r, 1e6, 2), '']),
+      [firstOurs, firstTheirs].map((r) => [
+        `${r.name}: parse + first check`,
+        formatFixed(r.medianNsPerOp / 1e6, 2),
+        spread(r, 1e6, 2),
+        '',
+      ]),
     ].flat(),
   ),
 );
-console.log(`ratio robots-parser / politely: parse ${formatFixed(parseRatio, 2)}×, parse + first check ${formatFixed(firstRatio, 2)}× (≥ 1: politely no slower)`);
+console.log(
+  `ratio robots-parser / politely: parse ${formatFixed(parseRatio, 2)}×, parse + first check ${formatFixed(firstRatio, 2)}× (≥ 1: politely no slower)`,
+);
 
 console.log(`\n2. Check ${urls.length} URLs against a ${smallRuleCount}-rule robots.txt`);
 console.log(
@@ -255,15 +268,25 @@ console.log(
     ]),
   ),
 );
-console.log(`ratio politely / robots-parser: ${formatFixed(checksRatio, 2)}× (URL objects: ${formatFixed(urlObjectsRatio, 2)}×)`);
+console.log(
+  `ratio politely / robots-parser: ${formatFixed(checksRatio, 2)}× (URL objects: ${formatFixed(urlObjectsRatio, 2)}×)`,
+);
 console.log(`\n   where a politely check spends its time (ns per check, medians)`);
 console.log(
   formatTable(
     ['part', 'ns / check', 'share'],
     [
       ['isAllowed, whole check', formatFixed(perCheckNs(wholeCheck), 0), '100%'],
-      ['matchPathOf: URL → path', formatFixed(perCheckNs(urlSide), 0), `${formatFixed((100 * perCheckNs(urlSide)) / perCheckNs(wholeCheck), 0)}%`],
-      ['the rest: rule-set lookup + rule matching', formatFixed(ruleSideNs, 0), `${formatFixed((100 * ruleSideNs) / perCheckNs(wholeCheck), 0)}%`],
+      [
+        'matchPathOf: URL → path',
+        formatFixed(perCheckNs(urlSide), 0),
+        `${formatFixed((100 * perCheckNs(urlSide)) / perCheckNs(wholeCheck), 0)}%`,
+      ],
+      [
+        'the rest: rule-set lookup + rule matching',
+        formatFixed(ruleSideNs, 0),
+        `${formatFixed((100 * ruleSideNs) / perCheckNs(wholeCheck), 0)}%`,
+      ],
     ],
   ),
 );
@@ -278,7 +301,9 @@ console.log(
     : `   WARNING: ${unexplained.length} difference(s) without a known reason — see the JSON file`,
 );
 for (const d of differences.slice(0, 5)) {
-  console.log(`   - ${d.url.replace(/^https?:\/\/[^/]+/, '')}: politely ${d.politely} (${d.politelyLine}), robots-parser ${d.robotsParser} (${d.robotsParserLine})`);
+  console.log(
+    `   - ${d.url.replace(/^https?:\/\/[^/]+/, '')}: politely ${d.politely} (${d.politelyLine}), robots-parser ${d.robotsParser} (${d.robotsParserLine})`,
+  );
   console.log(`     ${d.reason ?? 'reason unknown'}`);
 }
 if (differences.length > 5) console.log(`   … and ${differences.length - 5} more in the JSON file`);
@@ -288,8 +313,18 @@ console.log(
   formatTable(
     ['contestant', 'µs / check (median)', 'min–max µs', 'verdict'],
     [
-      [pathOurs.name, formatFixed(pathOurs.medianNsPerOp / 1e3, 2), spread(pathOurs, 1e3, 2), pathologicalVerdicts.politely ? 'allow' : 'disallow'],
-      [pathTheirs.name, formatFixed(pathTheirs.medianNsPerOp / 1e3, 2), spread(pathTheirs, 1e3, 2), pathologicalVerdicts.robotsParser ? 'allow' : 'disallow'],
+      [
+        pathOurs.name,
+        formatFixed(pathOurs.medianNsPerOp / 1e3, 2),
+        spread(pathOurs, 1e3, 2),
+        pathologicalVerdicts.politely ? 'allow' : 'disallow',
+      ],
+      [
+        pathTheirs.name,
+        formatFixed(pathTheirs.medianNsPerOp / 1e3, 2),
+        spread(pathTheirs, 1e3, 2),
+        pathologicalVerdicts.robotsParser ? 'allow' : 'disallow',
+      ],
     ],
   ),
 );
@@ -303,7 +338,11 @@ const loadAverage = os.loadavg();
 const machineBusy = loadAverage[0] > Math.max(1.5, os.cpus().length * 0.75 + 0.5);
 
 const aims = {
-  checks: { aim: `politely ≥ ${AIM_CHECKS_RATIO}× robots-parser's checks/s`, ratio: checksRatio, met: checksRatio >= AIM_CHECKS_RATIO },
+  checks: {
+    aim: `politely ≥ ${AIM_CHECKS_RATIO}× robots-parser's checks/s`,
+    ratio: checksRatio,
+    met: checksRatio >= AIM_CHECKS_RATIO,
+  },
   parse: { aim: 'politely parses no slower than robots-parser', ratio: parseRatio, met: parseRatio >= AIM_PARSE_RATIO },
 };
 console.log('\nAims');
@@ -405,8 +444,14 @@ const results = {
     differences,
   },
   pathological: {
-    politely: { ...summary(pathOurs, 'UsPerCheck', 1e3), verdict: pathologicalVerdicts.politely ? 'allow' : 'disallow' },
-    robotsParser: { ...summary(pathTheirs, 'UsPerCheck', 1e3), verdict: pathologicalVerdicts.robotsParser ? 'allow' : 'disallow' },
+    politely: {
+      ...summary(pathOurs, 'UsPerCheck', 1e3),
+      verdict: pathologicalVerdicts.politely ? 'allow' : 'disallow',
+    },
+    robotsParser: {
+      ...summary(pathTheirs, 'UsPerCheck', 1e3),
+      verdict: pathologicalVerdicts.robotsParser ? 'allow' : 'disallow',
+    },
   },
   aims,
   runtimeSeconds: round((nowNs() - started) / 1e9, 1),

@@ -24,34 +24,162 @@ export function createRandom(seed) {
 }
 
 const SECTIONS = [
-  'gp', 'dp', 's', 'b', 'hz', 'ap', 'wishlist', 'registry', 'product-reviews', 'review', 'offer-listing',
-  'exec/obidos', 'cart', 'checkout', 'account', 'orders', 'returns', 'help', 'customer-preferences', 'deals',
-  'brand', 'stores', 'shop', 'collections', 'search', 'compare', 'gift-cards', 'coupons', 'recommendations',
-  'ip', 'cp', 'browse', 'reviews', 'store', 'api', 'ajax', 'static', 'content', 'm', 'amp',
+  'gp',
+  'dp',
+  's',
+  'b',
+  'hz',
+  'ap',
+  'wishlist',
+  'registry',
+  'product-reviews',
+  'review',
+  'offer-listing',
+  'exec/obidos',
+  'cart',
+  'checkout',
+  'account',
+  'orders',
+  'returns',
+  'help',
+  'customer-preferences',
+  'deals',
+  'brand',
+  'stores',
+  'shop',
+  'collections',
+  'search',
+  'compare',
+  'gift-cards',
+  'coupons',
+  'recommendations',
+  'ip',
+  'cp',
+  'browse',
+  'reviews',
+  'store',
+  'api',
+  'ajax',
+  'static',
+  'content',
+  'm',
+  'amp',
 ];
 const WORDS = [
-  'buy', 'cart', 'view', 'handle', 'buy-box', 'sign-in', 'redirect', 'related', 'similar', 'sponsored', 'widget',
-  'popup', 'print', 'share', 'email', 'history', 'cache', 'preview', 'feed', 'rss', 'mobile', 'desktop', 'beta',
-  'v1', 'v2', 'internal', 'tracking', 'click', 'log', 'pixel', 'session', 'token', 'filter', 'facet', 'compare',
-  'quick-view', 'add-to-list', 'your-account', 'order-history', 'gift-wrap', 'dynamic', 'render', 'slot', 'ads',
+  'buy',
+  'cart',
+  'view',
+  'handle',
+  'buy-box',
+  'sign-in',
+  'redirect',
+  'related',
+  'similar',
+  'sponsored',
+  'widget',
+  'popup',
+  'print',
+  'share',
+  'email',
+  'history',
+  'cache',
+  'preview',
+  'feed',
+  'rss',
+  'mobile',
+  'desktop',
+  'beta',
+  'v1',
+  'v2',
+  'internal',
+  'tracking',
+  'click',
+  'log',
+  'pixel',
+  'session',
+  'token',
+  'filter',
+  'facet',
+  'compare',
+  'quick-view',
+  'add-to-list',
+  'your-account',
+  'order-history',
+  'gift-wrap',
+  'dynamic',
+  'render',
+  'slot',
+  'ads',
 ];
 const PARAMS = [
-  'sort', 'ref', 'tag', 'sessionid', 'sid', 'utm_source', 'utm_medium', 'qid', 'sr', 'pf_rd_p', 'pf_rd_r',
-  'keywords', 'node', 'rh', 'page', 'filter', 'color', 'size', 'view', 'lang', 'currency', 'affiliate',
+  'sort',
+  'ref',
+  'tag',
+  'sessionid',
+  'sid',
+  'utm_source',
+  'utm_medium',
+  'qid',
+  'sr',
+  'pf_rd_p',
+  'pf_rd_r',
+  'keywords',
+  'node',
+  'rh',
+  'page',
+  'filter',
+  'color',
+  'size',
+  'view',
+  'lang',
+  'currency',
+  'affiliate',
 ];
 const EXTENSIONS = ['pdf', 'json', 'xml', 'php', 'cgi', 'asp', 'jsp', 'zip', 'csv', 'txt'];
 const ESCAPES = ['%E2%80%A6', '%C3%A9', '%c3%bc', '%20', '%2F', '%7E', '%E4%B8%AD%E6%96%87', '%3D', '%26'];
 const BOTS = [
-  ['Googlebot'], ['Googlebot-Image', 'Googlebot-News'], ['AdsBot-Google', 'AdsBot-Google-Mobile'],
-  ['Mediapartners-Google'], ['Bingbot', 'msnbot'], ['Slurp'], ['DuckDuckBot'], ['Baiduspider'], ['YandexBot'],
-  ['Applebot'], ['facebookexternalhit'], ['Twitterbot'], ['LinkedInBot'], ['Amazonbot'], ['PetalBot'],
-  ['AhrefsBot', 'SemrushBot', 'MJ12bot', 'DotBot'], ['ia_archiver'], ['rogerbot'], ['Pinterestbot'],
-  ['SeznamBot'], ['Qwantify'], ['Exabot'], ['Sogou web spider'], ['NaverBot', 'Yeti'], ['coccocbot-web'],
+  ['Googlebot'],
+  ['Googlebot-Image', 'Googlebot-News'],
+  ['AdsBot-Google', 'AdsBot-Google-Mobile'],
+  ['Mediapartners-Google'],
+  ['Bingbot', 'msnbot'],
+  ['Slurp'],
+  ['DuckDuckBot'],
+  ['Baiduspider'],
+  ['YandexBot'],
+  ['Applebot'],
+  ['facebookexternalhit'],
+  ['Twitterbot'],
+  ['LinkedInBot'],
+  ['Amazonbot'],
+  ['PetalBot'],
+  ['AhrefsBot', 'SemrushBot', 'MJ12bot', 'DotBot'],
+  ['ia_archiver'],
+  ['rogerbot'],
+  ['Pinterestbot'],
+  ['SeznamBot'],
+  ['Qwantify'],
+  ['Exabot'],
+  ['Sogou web spider'],
+  ['NaverBot', 'Yeti'],
+  ['coccocbot-web'],
 ];
-const AI_BOTS = [['GPTBot', 'ChatGPT-User'], ['CCBot'], ['anthropic-ai', 'Claude-Web'], ['Google-Extended'], ['PerplexityBot', 'Bytespider']];
+const AI_BOTS = [
+  ['GPTBot', 'ChatGPT-User'],
+  ['CCBot'],
+  ['anthropic-ai', 'Claude-Web'],
+  ['Google-Extended'],
+  ['PerplexityBot', 'Bytespider'],
+];
 const UNKNOWN_LINES = [
-  'Host: www.example-shop.test', 'Clean-param: ref /dp/', 'Request-rate: 1/5', 'Visit-time: 0100-0500',
-  'Noindex: /tmp/', 'Crawl-delay: 1', 'Clean-param: utm_source&utm_medium /', 'Content-Signal: search=yes, ai-train=no',
+  'Host: www.example-shop.test',
+  'Clean-param: ref /dp/',
+  'Request-rate: 1/5',
+  'Visit-time: 0100-0500',
+  'Noindex: /tmp/',
+  'Crawl-delay: 1',
+  'Clean-param: utm_source&utm_medium /',
+  'Content-Signal: search=yes, ai-train=no',
 ];
 
 function segment(random) {
@@ -62,16 +190,26 @@ function segment(random) {
 function randomRulePath(random) {
   const section = random.pick(SECTIONS);
   switch (random.int(10)) {
-    case 0: return `/${section}/${segment(random)}/`;
-    case 1: return `/${section}/${segment(random)}/${segment(random)}.html`;
-    case 2: return `/${section}?${random.pick(PARAMS)}=`;
-    case 3: return `/${section}/*/${segment(random)}`;
-    case 4: return `/*?*${random.pick(PARAMS)}=`;
-    case 5: return `/${section}/*.${random.pick(EXTENSIONS)}$`;
-    case 6: return `/${section}/${segment(random)}$`;
-    case 7: return `/${section}/${random.pick(ESCAPES)}${segment(random)}`;
-    case 8: return `/${section}/*/${segment(random)}/*?${random.pick(PARAMS)}=*&${random.pick(PARAMS)}=`;
-    default: return `/${section}/${segment(random)}-${random.int(10000)}`;
+    case 0:
+      return `/${section}/${segment(random)}/`;
+    case 1:
+      return `/${section}/${segment(random)}/${segment(random)}.html`;
+    case 2:
+      return `/${section}?${random.pick(PARAMS)}=`;
+    case 3:
+      return `/${section}/*/${segment(random)}`;
+    case 4:
+      return `/*?*${random.pick(PARAMS)}=`;
+    case 5:
+      return `/${section}/*.${random.pick(EXTENSIONS)}$`;
+    case 6:
+      return `/${section}/${segment(random)}$`;
+    case 7:
+      return `/${section}/${random.pick(ESCAPES)}${segment(random)}`;
+    case 8:
+      return `/${section}/*/${segment(random)}/*?${random.pick(PARAMS)}=*&${random.pick(PARAMS)}=`;
+    default:
+      return `/${section}/${segment(random)}-${random.int(10000)}`;
   }
 }
 
@@ -90,7 +228,7 @@ export function generateBigRobotsTxt({ targetBytes = 500 * 1024 - 1024, maxBytes
   const random = createRandom(seed);
   const lines = [
     '# robots.txt for www.example-shop.test',
-    '# Generated deterministically for the politely benchmark; shaped like a large retailer\'s file.',
+    "# Generated deterministically for the politely benchmark; shaped like a large retailer's file.",
     '# Questions: seo@example-shop.test',
     '',
   ];
@@ -100,7 +238,10 @@ export function generateBigRobotsTxt({ targetBytes = 500 * 1024 - 1024, maxBytes
     bytes += line.length + 1;
   };
   const sitemaps = [];
-  for (let i = 0; i < 60; i++) sitemaps.push(`Sitemap: ${ORIGIN}/sitemaps/sitemap-${['products', 'categories', 'brands', 'reviews', 'stores'][i % 5]}-${String(i).padStart(3, '0')}.xml.gz`);
+  for (let i = 0; i < 60; i++)
+    sitemaps.push(
+      `Sitemap: ${ORIGIN}/sitemaps/sitemap-${['products', 'categories', 'brands', 'reviews', 'stores'][i % 5]}-${String(i).padStart(3, '0')}.xml.gz`,
+    );
   for (const bots of AI_BOTS) {
     for (const bot of bots) push(`User-agent: ${bot}`);
     push('Disallow: /');
@@ -196,7 +337,16 @@ Unknown-directive: something
 `;
 
 const CATEGORIES = ['shoes', 'jackets', 'kitchen', 'garden', 'toys', 'books', 'audio', 'laptops', 'sports', 'beauty'];
-const SLUGS = ['summer-sale', 'new-arrivals', 'best-sellers', 'how-to-choose', 'gift-guide', 'clearance', 'top-10', 'review'];
+const SLUGS = [
+  'summer-sale',
+  'new-arrivals',
+  'best-sellers',
+  'how-to-choose',
+  'gift-guide',
+  'clearance',
+  'top-10',
+  'review',
+];
 const QUERIES = ['shoes', 'red+dress', 'usb-c%20cable', 'caf%C3%A9', 'kids', 'lamp', '%E2%82%AC50', 'sofa'];
 
 /** `count` distinct absolute URLs on ORIGIN: allowed and disallowed, queries, some percent-encoding. */
@@ -204,7 +354,8 @@ export function generateUrls({ count = 1000, seed = 0xbe7c } = {}) {
   const random = createRandom(seed);
   const id = () => String(100000 + random.int(900000));
   const cat = () => random.pick(CATEGORIES);
-  const utm = () => `utm_source=${random.pick(['newsletter', 'google', 'partner'])}&utm_medium=${random.pick(['email', 'cpc'])}`;
+  const utm = () =>
+    `utm_source=${random.pick(['newsletter', 'google', 'partner'])}&utm_medium=${random.pick(['email', 'cpc'])}`;
   const templates = [
     () => `/products/${id()}`,
     () => `/products/${id()}-${cat()}-${random.pick(SLUGS)}`,

@@ -25,7 +25,11 @@ const BENCHMARKS = [
   // A rendered crawl in Chromium (/usr/bin/chromium): politely against Crawlee's PlaywrightCrawler,
   // under the sites' own rules only, then with a 250 ms delay floor for both.
   'render.bench.js',
-  { file: 'render.bench.js', name: 'render-floor', env: { BENCH_RENDER_DELAY_MS: '250', BENCH_RENDER_RESULTS: 'render-floor.json' } },
+  {
+    file: 'render.bench.js',
+    name: 'render-floor',
+    env: { BENCH_RENDER_DELAY_MS: '250', BENCH_RENDER_RESULTS: 'render-floor.json' },
+  },
 ];
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -41,7 +45,11 @@ if (selected.length === 0) {
 let failed = 0;
 for (const { file, name, env } of selected) {
   console.log(`\n=== ${name} ===`);
-  const { status, signal } = spawnSync(process.execPath, ['--expose-gc', file], { cwd: here, stdio: 'inherit', env: { ...process.env, ...env } });
+  const { status, signal } = spawnSync(process.execPath, ['--expose-gc', file], {
+    cwd: here,
+    stdio: 'inherit',
+    env: { ...process.env, ...env },
+  });
   if (status !== 0) {
     failed++;
     console.error(`${name} failed (${signal ?? `exit code ${status}`})`);

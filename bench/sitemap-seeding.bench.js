@@ -45,14 +45,22 @@ async function serve() {
     if (req.url === '/robots.txt') return res.end(`User-agent: *\nAllow: /\nSitemap: ${base}/index.xml\n`);
     res.setHeader('content-type', 'application/xml');
     if (req.url === '/index.xml') {
-      const children = Array.from({ length: FILES }, (_, i) => `<sitemap><loc>${base}/sitemap-${i}.xml</loc></sitemap>`);
-      return res.end(`<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${children.join('\n')}\n</sitemapindex>\n`);
+      const children = Array.from(
+        { length: FILES },
+        (_, i) => `<sitemap><loc>${base}/sitemap-${i}.xml</loc></sitemap>`,
+      );
+      return res.end(
+        `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${children.join('\n')}\n</sitemapindex>\n`,
+      );
     }
     if (file !== null && Number(file[1]) < FILES) {
       const i = Number(file[1]);
       const urls = [];
-      for (let j = 0; j < URLS_PER_FILE; j++) urls.push(`<url><loc>${base}/p/${i}/${j}</loc><lastmod>2024-01-01</lastmod><priority>0.5</priority></url>`);
-      return res.end(`<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`);
+      for (let j = 0; j < URLS_PER_FILE; j++)
+        urls.push(`<url><loc>${base}/p/${i}/${j}</loc><lastmod>2024-01-01</lastmod><priority>0.5</priority></url>`);
+      return res.end(
+        `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`,
+      );
     }
     res.statusCode = 404;
     res.end();
@@ -86,7 +94,14 @@ async function politelySeeder() {
   const { sitemaps } = await import('@politely/sitemap');
   return async (base) => {
     const store = createCountingStore(dedupeKeyOf);
-    const crawler = createCrawler({ userAgent: USER_AGENT, allowNet: ['127.0.0.0/8'], seeds: [], minDelayMs: 0, store, plugins: [sitemaps({ origins: [base], enqueuePages: true })] });
+    const crawler = createCrawler({
+      userAgent: USER_AGENT,
+      allowNet: ['127.0.0.0/8'],
+      seeds: [],
+      minDelayMs: 0,
+      store,
+      plugins: [sitemaps({ origins: [base], enqueuePages: true })],
+    });
     let requests = 0;
     crawler.on('request', () => requests++);
     crawler.on('error', (event) => {
@@ -139,7 +154,12 @@ function createCountingStore(dedupeKeyOf) {
       if (queue.length === 0) return { lease: null, nextReadyAt: host.inFlight > 0 ? now + 10 : null };
       if (host.inFlight > 0 || host.readyAt > now) return { lease: null, nextReadyAt: Math.max(host.readyAt, now + 1) };
       const entry = queue.shift();
-      const lease = { id: String(++leaseCounter), entry, leaseExpiresAt: now + leaseMs, previousHostReadyAt: host.readyAt };
+      const lease = {
+        id: String(++leaseCounter),
+        entry,
+        leaseExpiresAt: now + leaseMs,
+        previousHostReadyAt: host.readyAt,
+      };
       host.inFlight++;
       host.readyAt = now + host.delayMs;
       leases.set(lease.id, lease);
@@ -159,7 +179,12 @@ function createCountingStore(dedupeKeyOf) {
       if (policy.readyAt !== undefined) host.readyAt = policy.readyAt;
     },
     async counts() {
-      return { queued: queue.length, inFlight: host.inFlight, done, activeHosts: queue.length + host.inFlight > 0 ? 1 : 0 };
+      return {
+        queued: queue.length,
+        inFlight: host.inFlight,
+        done,
+        activeHosts: queue.length + host.inFlight > 0 ? 1 : 0,
+      };
     },
     async hostCounts() {
       return [];
@@ -185,8 +210,12 @@ async function orchestrate() {
   try {
     const port = await firstLine(server.stdout);
     const base = `http://127.0.0.1:${port}`;
-    console.log(`node ${process.version}, ${os.cpus()[0]?.model ?? 'unknown CPU'} ×${os.cpus().length}, ${os.platform()}/${os.arch()}`);
-    console.log(`an index of ${FILES} files × ${formatInteger(URLS_PER_FILE)} URLs on ${base}; ${ROUNDS} runs each, taking turns\n`);
+    console.log(
+      `node ${process.version}, ${os.cpus()[0]?.model ?? 'unknown CPU'} ×${os.cpus().length}, ${os.platform()}/${os.arch()}`,
+    );
+    console.log(
+      `an index of ${FILES} files × ${formatInteger(URLS_PER_FILE)} URLs on ${base}; ${ROUNDS} runs each, taking turns\n`,
+    );
     const runs = { politely: [], sitemapper: [] };
     for (let round = 0; round < ROUNDS; round++) {
       const order = round % 2 === 0 ? ['politely', 'sitemapper'] : ['sitemapper', 'politely'];
@@ -262,7 +291,13 @@ function report(runs, base) {
       cpus: os.cpus().length,
       loadAverageAtEnd: os.loadavg(),
     },
-    setup: { files: FILES, urlsPerFile: URLS_PER_FILE, rounds: ROUNDS, server: base, sitemapper: versionOf('sitemapper') },
+    setup: {
+      files: FILES,
+      urlsPerFile: URLS_PER_FILE,
+      rounds: ROUNDS,
+      server: base,
+      sitemapper: versionOf('sitemapper'),
+    },
     politely,
     sitemapper,
     ratios: {
@@ -280,7 +315,10 @@ function report(runs, base) {
 
 function runChild(name, base) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--expose-gc', SELF, name, base], { stdio: ['ignore', 'pipe', 'inherit'], env: process.env });
+    const child = spawn(process.execPath, ['--expose-gc', SELF, name, base], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: process.env,
+    });
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (chunk) => (out += chunk));
     child.on('error', reject);

@@ -49,11 +49,17 @@ const CPU_RATIO_GOAL = 1.3;
 function storeFor(kind) {
   if (kind === 'sqlite') {
     const dir = mkdtempSync(join(os.tmpdir(), 'politely-bench-store-'));
-    return { spec: { kind, path: join(dir, 'frontier.db') }, cleanUp: async () => rmSync(dir, { recursive: true, force: true }) };
+    return {
+      spec: { kind, path: join(dir, 'frontier.db') },
+      cleanUp: async () => rmSync(dir, { recursive: true, force: true }),
+    };
   }
   if (kind === 'redis') {
     const crawlId = `politely-bench-store-${randomUUID()}`;
-    return { spec: { kind, redisUrl: REDIS_URL, crawlId }, cleanUp: () => deleteRedisCrawl({ redis: REDIS_URL, crawlId }) };
+    return {
+      spec: { kind, redisUrl: REDIS_URL, crawlId },
+      cleanUp: () => deleteRedisCrawl({ redis: REDIS_URL, crawlId }),
+    };
   }
   return { spec: { kind }, cleanUp: async () => {} };
 }
@@ -99,7 +105,10 @@ async function crawlWith(kind) {
 function figuresOf(kind, run, log, serverCpu) {
   const pages = log.pagesOk;
   const perPage = Object.fromEntries(Object.entries(run.storeCalls).map(([name, calls]) => [name, calls / pages]));
-  const sum = (prefix) => Object.entries(run.storeCalls).filter(([name]) => name.startsWith(prefix) && !name.includes('nothing ready')).reduce((total, [, calls]) => total + calls, 0);
+  const sum = (prefix) =>
+    Object.entries(run.storeCalls)
+      .filter(([name]) => name.startsWith(prefix) && !name.includes('nothing ready'))
+      .reduce((total, [, calls]) => total + calls, 0);
   return {
     kind,
     pages,
@@ -146,7 +155,9 @@ if (kinds.includes('redis') && !(await redisReachable())) {
   skipped.redis = `Redis not reachable at ${REDIS_URL}`;
   kinds.splice(kinds.indexOf('redis'), 1);
 }
-console.log(`Stores on realistic pages: ${FLEET.hosts} hosts × ${FLEET.pagesPerHost} pages, concurrency ${CONCURRENCY}, ${REPS} rep(s), stores: ${kinds.join(', ')}`);
+console.log(
+  `Stores on realistic pages: ${FLEET.hosts} hosts × ${FLEET.pagesPerHost} pages, concurrency ${CONCURRENCY}, ${REPS} rep(s), stores: ${kinds.join(', ')}`,
+);
 for (const [kind, why] of Object.entries(skipped)) console.log(`  ${kind}: skipped (${why})`);
 
 const runs = Object.fromEntries(kinds.map((kind) => [kind, []]));
@@ -158,7 +169,9 @@ for (let rep = 0; rep < REPS; rep++) {
       console.log(
         `  ${kind.padEnd(6)} rep ${rep + 1}: ${figures.pages} pages in ${formatFixed(figures.wallMs / 1000, 2)} s = ${formatInteger(figures.pagesPerSecond)} pages/s, ` +
           `${formatFixed(figures.cpuMsPerPage, 2)} ms CPU/page, ${formatFixed(figures.storeCallsPerPage, 2)} store calls/page` +
-          (figures.redisCommandsPerPage === null ? '' : `, ${formatFixed(figures.redisCommandsPerPage, 2)} Redis commands/page`),
+          (figures.redisCommandsPerPage === null
+            ? ''
+            : `, ${formatFixed(figures.redisCommandsPerPage, 2)} Redis commands/page`),
       );
     } catch (error) {
       console.log(`  ${kind} rep ${rep + 1}: FAILED (${error instanceof Error ? error.message : String(error)})`);
@@ -166,45 +179,78 @@ for (let rep = 0; rep < REPS; rep++) {
   }
 }
 
-const stores = Object.fromEntries(kinds.filter((kind) => runs[kind].length > 0).map((kind) => [kind, summary(runs[kind])]));
+const stores = Object.fromEntries(
+  kinds.filter((kind) => runs[kind].length > 0).map((kind) => [kind, summary(runs[kind])]),
+);
 const memoryCpu = stores.memory?.cpuMsPerPage;
-for (const store of Object.values(stores)) store.cpuRatioToMemory = memoryCpu === undefined ? null : store.cpuMsPerPage / memoryCpu;
+for (const store of Object.values(stores))
+  store.cpuRatioToMemory = memoryCpu === undefined ? null : store.cpuMsPerPage / memoryCpu;
 
-const fixed = (value, digits) => (value === null || value === undefined || Number.isNaN(value) ? '–' : formatFixed(value, digits));
+const fixed = (value, digits) =>
+  value === null || value === undefined || Number.isNaN(value) ? '–' : formatFixed(value, digits);
 const goalOf = (kind, ratio) => (kind === 'memory' || ratio === null ? '' : ratio <= CPU_RATIO_GOAL ? 'met' : 'MISSED');
-console.log(`\n${formatTable(
-  ['store', 'pages', 'pages/s', 'CPU/page', 'vs memory', `goal ≤ ${CPU_RATIO_GOAL}×`, 'peak RSS', 'GC / CPU', 'store calls/page', 'robots cache calls/page', 'Redis commands/page'],
-  Object.entries(stores).map(([kind, s]) => [
-    kind,
-    String(s.pages),
-    formatInteger(s.pagesPerSecond),
-    `${fixed(s.cpuMsPerPage, 2)} ms`,
-    `${fixed(s.cpuRatioToMemory, 2)}×`,
-    goalOf(kind, s.cpuRatioToMemory),
-    `${fixed(s.peakRssMb, 1)} MB`,
-    `${fixed(s.gcShareOfCpu * 100, 1)} %`,
-    fixed(s.storeCallsPerPage, 2),
-    fixed(s.robotsCacheCallsPerPage, 2),
-    fixed(s.redisCommandsPerPage, 2),
-  ]),
-)}`);
+console.log(
+  `\n${formatTable(
+    [
+      'store',
+      'pages',
+      'pages/s',
+      'CPU/page',
+      'vs memory',
+      `goal ≤ ${CPU_RATIO_GOAL}×`,
+      'peak RSS',
+      'GC / CPU',
+      'store calls/page',
+      'robots cache calls/page',
+      'Redis commands/page',
+    ],
+    Object.entries(stores).map(([kind, s]) => [
+      kind,
+      String(s.pages),
+      formatInteger(s.pagesPerSecond),
+      `${fixed(s.cpuMsPerPage, 2)} ms`,
+      `${fixed(s.cpuRatioToMemory, 2)}×`,
+      goalOf(kind, s.cpuRatioToMemory),
+      `${fixed(s.peakRssMb, 1)} MB`,
+      `${fixed(s.gcShareOfCpu * 100, 1)} %`,
+      fixed(s.storeCallsPerPage, 2),
+      fixed(s.robotsCacheCallsPerPage, 2),
+      fixed(s.redisCommandsPerPage, 2),
+    ]),
+  )}`,
+);
 const methods = [...new Set(Object.values(stores).flatMap((s) => Object.keys(s.callsPerPage)))].sort();
 console.log(`\nCalls per page, by method (${REPS > 1 ? 'first rep' : 'one crawl'} per store):`);
-console.log(formatTable(['call', ...Object.keys(stores)], methods.map((method) => [method, ...Object.values(stores).map((s) => fixed(s.callsPerPage[method] ?? 0, 3))])));
+console.log(
+  formatTable(
+    ['call', ...Object.keys(stores)],
+    methods.map((method) => [method, ...Object.values(stores).map((s) => fixed(s.callsPerPage[method] ?? 0, 3))]),
+  ),
+);
 
 const out = {
   benchmark: 'store-crawl',
   date: new Date().toISOString(),
-  environment: { node: process.version, platform: `${process.platform}/${process.arch}`, cpu: os.cpus()[0]?.model ?? 'unknown', cpus: os.cpus().length, loadAverage: os.loadavg() },
+  environment: {
+    node: process.version,
+    platform: `${process.platform}/${process.arch}`,
+    cpu: os.cpus()[0]?.model ?? 'unknown',
+    cpus: os.cpus().length,
+    loadAverage: os.loadavg(),
+  },
   method: {
     crawl: `politely, one worker, scope ${FLEET_URL_PATTERN}, concurrency ${CONCURRENCY}, perHostConcurrency ${CONCURRENCY}, minDelayMs 0, every host's / as seeds; each crawl in its own process against a fresh fleet server`,
     stores: {
-      memory: 'createMemoryFrontierStore({ defaultHostPolicy: { delayMs: 0, maxInFlight: 64 } }) and createMemoryRobotsCache() (what the crawler makes by default)',
-      sqlite: 'createSqliteFrontierStore({ path: <temp dir>/frontier.db, same defaultHostPolicy }) and createSqliteRobotsCache(store) (same file, same connection)',
+      memory:
+        'createMemoryFrontierStore({ defaultHostPolicy: { delayMs: 0, maxInFlight: 64 } }) and createMemoryRobotsCache() (what the crawler makes by default)',
+      sqlite:
+        'createSqliteFrontierStore({ path: <temp dir>/frontier.db, same defaultHostPolicy }) and createSqliteRobotsCache(store) (same file, same connection)',
       redis: `createRedisLink(${REDIS_URL}) shared by createRedisFrontierStore({ crawlId: <unique>, same defaultHostPolicy }) and createRedisRobotsCache; the crawl's keys deleted afterwards`,
     },
-    cpuPerPage: "process.cpuUsage() of the crawler process (user + system, all threads) during run() / pages served with status 200 (the fleet's logs). SQLite works inside the crawler process (counted); the Redis server is another process (not counted: its commands per page stand for it)",
-    calls: 'each method of the store and robots-cache objects wrapped with a counter before the crawler gets them; claims answered "nothing ready" counted apart (a subset of claim); Redis: ioredis sendCommand calls on the shared connection, heartbeats included',
+    cpuPerPage:
+      "process.cpuUsage() of the crawler process (user + system, all threads) during run() / pages served with status 200 (the fleet's logs). SQLite works inside the crawler process (counted); the Redis server is another process (not counted: its commands per page stand for it)",
+    calls:
+      'each method of the store and robots-cache objects wrapped with a counter before the crawler gets them; claims answered "nothing ready" counted apart (a subset of claim); Redis: ioredis sendCommand calls on the shared connection, heartbeats included',
   },
   fleet: FLEET,
   concurrency: CONCURRENCY,

@@ -32,7 +32,10 @@ async function importPackages() {
   try {
     return { ...(await import('@politely/crawler')), ...(await import('@politely/store-sqlite')) };
   } catch {
-    return { ...(await import('../packages/crawler/dist/index.js')), ...(await import('../packages/store-sqlite/dist/index.js')) };
+    return {
+      ...(await import('../packages/crawler/dist/index.js')),
+      ...(await import('../packages/store-sqlite/dist/index.js')),
+    };
   }
 }
 
@@ -45,7 +48,12 @@ const LINKS_PER_PAGE = 50;
 function entryAt(i) {
   const host = `www.site-${Math.floor(i / LINKS_PER_PAGE) % HOSTS}.example`;
   const scrambled = (Math.imul(i, 2654435761) >>> 0).toString(36);
-  return { url: `https://${host}/articles/${scrambled}-${i.toString(36)}?page=${i % 7}`, hostKey: host, depth: 1 + (i % 5), priority: 0 };
+  return {
+    url: `https://${host}/articles/${scrambled}-${i.toString(36)}?page=${i % 7}`,
+    hostKey: host,
+    depth: 1 + (i % 5),
+    priority: 0,
+  };
 }
 
 function batchAt(start, size) {
@@ -155,8 +163,21 @@ function round(value, digits) {
 
 /** Runs one part in a child node process and returns what it printed (JSON). */
 function runPart(part) {
-  const args = ['--expose-gc', fileURLToPath(import.meta.url), '--part', part, '--urls', String(SQLITE_URLS), '--memory-urls', String(MEMORY_URLS)];
-  const child = spawnSync(process.execPath, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: MB });
+  const args = [
+    '--expose-gc',
+    fileURLToPath(import.meta.url),
+    '--part',
+    part,
+    '--urls',
+    String(SQLITE_URLS),
+    '--memory-urls',
+    String(MEMORY_URLS),
+  ];
+  const child = spawnSync(process.execPath, args, {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    maxBuffer: MB,
+  });
   if (child.status !== 0) throw new Error(`part ${part} failed (${child.signal ?? `exit code ${child.status}`})`);
   return JSON.parse(child.stdout);
 }
@@ -165,9 +186,12 @@ const part = argument('--part');
 if (part === 'sqlite') process.stdout.write(JSON.stringify(await sqlitePart()));
 else if (part === 'memory') process.stdout.write(JSON.stringify(await memoryPart()));
 else {
-  if (typeof globalThis.gc !== 'function') console.warn('note: run with --expose-gc for the memory figures (node --expose-gc bench/store-memory.bench.js)');
+  if (typeof globalThis.gc !== 'function')
+    console.warn('note: run with --expose-gc for the memory figures (node --expose-gc bench/store-memory.bench.js)');
   const startedAt = Date.now();
-  console.log(`SQLite store: adding ${SQLITE_URLS.toLocaleString('en')} URLs in batches of ${BATCH.toLocaleString('en')}…`);
+  console.log(
+    `SQLite store: adding ${SQLITE_URLS.toLocaleString('en')} URLs in batches of ${BATCH.toLocaleString('en')}…`,
+  );
   const sqlite = runPart('sqlite');
   console.log(`memory store: adding ${MEMORY_URLS.toLocaleString('en')} URLs…`);
   const memory = runPart('memory');
@@ -195,7 +219,9 @@ else {
       'URL chars (avg)': memory.averageUrlChars,
     },
   });
-  console.log(`\nSQLite peak RSS ${sqlite.peakRssMB} MB with ${sqlite.queued.toLocaleString('en')} URLs queued: ${pass ? 'PASS' : 'FAIL'} (limit ${RSS_LIMIT_MB} MB)`);
+  console.log(
+    `\nSQLite peak RSS ${sqlite.peakRssMB} MB with ${sqlite.queued.toLocaleString('en')} URLs queued: ${pass ? 'PASS' : 'FAIL'} (limit ${RSS_LIMIT_MB} MB)`,
+  );
   const loadAverage = os.loadavg();
   const results = {
     benchmark: 'store-memory',
@@ -211,7 +237,8 @@ else {
     },
     method: {
       urls: 'https://www.site-<h>.example/articles/<scrambled>-<n>?page=<k>: runs of 50 per site round 20,000 sites, paths unordered, fresh strings',
-      sqlite: 'createSqliteFrontierStore defaults (64 MiB page cache, WAL, synchronous=NORMAL), one add per batch; peak RSS = the kernel high-water mark (ru_maxrss); then 20,000 claim+complete pairs at full size',
+      sqlite:
+        'createSqliteFrontierStore defaults (64 MiB page cache, WAL, synchronous=NORMAL), one add per batch; peak RSS = the kernel high-water mark (ru_maxrss); then 20,000 claim+complete pairs at full size',
       memory: 'createMemoryFrontierStore; RSS and heap deltas after a forced full GC, divided by the URL count',
     },
     rssLimitMB: RSS_LIMIT_MB,

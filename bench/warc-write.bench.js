@@ -43,7 +43,13 @@ async function captureExchanges(web) {
   const exchanges = [];
   for (const path of host.expectedAllowedPaths) {
     const url = host.origin + path;
-    const response = await client.get({ url, headers: { 'user-agent': 'BenchBot/1.0 (+http://example.invalid/bot)', accept: 'text/html' }, timeoutMs: 10_000, bodyLimit: { maxBytes: 10 * 1024 * 1024, atLimit: 'fail' }, capture: true });
+    const response = await client.get({
+      url,
+      headers: { 'user-agent': 'BenchBot/1.0 (+http://example.invalid/bot)', accept: 'text/html' },
+      timeoutMs: 10_000,
+      bodyLimit: { maxBytes: 10 * 1024 * 1024, atLimit: 'fail' },
+      capture: true,
+    });
     exchanges.push({ url, exchange: response.exchange });
   }
   await client.close();
@@ -74,7 +80,9 @@ async function crawlOnce(web, archive) {
 
 async function politely({ url, exchange }) {
   const records = exchangeRecords(url, exchange, { kind: 'response' }, payloadDigestOf(exchange));
-  const members = await Promise.all([records.response.parts, records.request.parts].map((parts) => gzip(Buffer.concat(parts))));
+  const members = await Promise.all(
+    [records.response.parts, records.request.parts].map((parts) => gzip(Buffer.concat(parts))),
+  );
   return members[0].length + members[1].length;
 }
 
@@ -83,12 +91,30 @@ const WARCIO_OPTIONS = { gzip: true, digest: { algo: 'sha-256', prefix: 'sha256:
 function warcioRecords({ url, exchange }) {
   const date = new Date(exchange.sentAt).toISOString();
   const response = WARCRecord.create(
-    { url, date, type: 'response', warcVersion: 'WARC/1.1', keepHeadersCase: true, statusline: `HTTP/1.1 ${exchange.status} ${exchange.statusText}`, httpHeaders: exchange.rawHeaders.map(([name, value]) => [name, value]), warcHeaders: exchange.remoteAddress ? { 'WARC-IP-Address': exchange.remoteAddress } : {} },
+    {
+      url,
+      date,
+      type: 'response',
+      warcVersion: 'WARC/1.1',
+      keepHeadersCase: true,
+      statusline: `HTTP/1.1 ${exchange.status} ${exchange.statusText}`,
+      httpHeaders: exchange.rawHeaders.map(([name, value]) => [name, value]),
+      warcHeaders: exchange.remoteAddress ? { 'WARC-IP-Address': exchange.remoteAddress } : {},
+    },
     [exchange.payload],
   );
   const [requestLine, ...lines] = exchange.requestHead.replace(/\r\n\r\n$/, '').split('\r\n');
   const request = WARCRecord.create(
-    { url, date, type: 'request', warcVersion: 'WARC/1.1', keepHeadersCase: true, statusline: requestLine, httpHeaders: lines.map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim()]), warcHeaders: { 'WARC-Concurrent-To': response.warcHeader('WARC-Record-ID') } },
+    {
+      url,
+      date,
+      type: 'request',
+      warcVersion: 'WARC/1.1',
+      keepHeadersCase: true,
+      statusline: requestLine,
+      httpHeaders: lines.map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim()]),
+      warcHeaders: { 'WARC-Concurrent-To': response.warcHeader('WARC-Record-ID') },
+    },
     [],
   );
   return [response, request];
@@ -96,7 +122,10 @@ function warcioRecords({ url, exchange }) {
 
 async function warcio(input) {
   const [response, request] = warcioRecords(input);
-  const bytes = await Promise.all([WARCSerializer.serialize(response, WARCIO_OPTIONS), WARCSerializer.serialize(request, WARCIO_OPTIONS)]);
+  const bytes = await Promise.all([
+    WARCSerializer.serialize(response, WARCIO_OPTIONS),
+    WARCSerializer.serialize(request, WARCIO_OPTIONS),
+  ]);
   return bytes[0].length + bytes[1].length;
 }
 
@@ -138,7 +167,10 @@ for (let round = 0; round < ROUNDS; round++) {
 
 const repeated = {
   url: inputs[0].url,
-  exchange: { ...inputs[0].exchange, rawHeaders: [['Set-Cookie', 'a=1'], ...inputs[0].exchange.rawHeaders, ['Set-Cookie', 'b=2']] },
+  exchange: {
+    ...inputs[0].exchange,
+    rawHeaders: [['Set-Cookie', 'a=1'], ...inputs[0].exchange.rawHeaders, ['Set-Cookie', 'b=2']],
+  },
 };
 const summary = {};
 for (const name of Object.keys(contestants)) {
@@ -161,10 +193,11 @@ const ratios = {
 const crawls = { plain: [], archived: [] };
 await crawlOnce(web, false);
 for (let round = 0; round < 5; round++) {
-  for (const archived of round % 2 === 0 ? [false, true] : [true, false]) crawls[archived ? 'archived' : 'plain'].push(await crawlOnce(web, archived));
+  for (const archived of round % 2 === 0 ? [false, true] : [true, false])
+    crawls[archived ? 'archived' : 'plain'].push(await crawlOnce(web, archived));
 }
 await web.close();
-const perPage = (runs, key) => Math.round((median(runs.map((run) => run[key] / run.pages)) * 1000)) / 1000;
+const perPage = (runs, key) => Math.round(median(runs.map((run) => run[key] / run.pages)) * 1000) / 1000;
 const crawlCost = {
   pages: crawls.plain[0].pages,
   plain: { msPerPage: perPage(crawls.plain, 'ms'), cpuMsPerPage: perPage(crawls.plain, 'cpuMs') },
@@ -173,13 +206,19 @@ const crawlCost = {
 crawlCost.cpuRatio = Math.round((crawlCost.archived.cpuMsPerPage / crawlCost.plain.cpuMsPerPage) * 100) / 100;
 crawlCost.wallRatio = Math.round((crawlCost.archived.msPerPage / crawlCost.plain.msPerPage) * 100) / 100;
 
-console.log(`WARC serialisation of ${inputs.length} real exchanges (realistic pages, gzip on the wire, ${Math.round(payloadBytes / inputs.length / 1024)} KB payload on average), median of ${ROUNDS} rounds`);
+console.log(
+  `WARC serialisation of ${inputs.length} real exchanges (realistic pages, gzip on the wire, ${Math.round(payloadBytes / inputs.length / 1024)} KB payload on average), median of ${ROUNDS} rounds`,
+);
 console.log('contestant   ms/exchange   CPU ms/exchange   MB/s payload   .warc.gz bytes   head as received');
 for (const [name, row] of Object.entries(summary)) {
-  console.log(`${name.padEnd(12)} ${String(row.msPerExchange).padStart(11)}   ${String(row.cpuMsPerExchange).padStart(15)}   ${String(row.megabytesPerSecond).padStart(12)}   ${String(row.warcBytes).padStart(14)}   ${row.headAsReceived ? 'yes' : 'no (repeated fields regrouped)'}`);
+  console.log(
+    `${name.padEnd(12)} ${String(row.msPerExchange).padStart(11)}   ${String(row.cpuMsPerExchange).padStart(15)}   ${String(row.megabytesPerSecond).padStart(12)}   ${String(row.warcBytes).padStart(14)}   ${row.headAsReceived ? 'yes' : 'no (repeated fields regrouped)'}`,
+  );
 }
 console.log(`warcio takes ${ratios.timeWarcioOverPolitely}× politely's time, ${ratios.cpuWarcioOverPolitely}× its CPU`);
-console.log(`a crawl of ${crawlCost.pages} pages (median of 5 each): ${crawlCost.plain.cpuMsPerPage} CPU ms/page without an archive, ${crawlCost.archived.cpuMsPerPage} with one (${crawlCost.cpuRatio}×); wall ${crawlCost.plain.msPerPage} → ${crawlCost.archived.msPerPage} ms/page (${crawlCost.wallRatio}×)`);
+console.log(
+  `a crawl of ${crawlCost.pages} pages (median of 5 each): ${crawlCost.plain.cpuMsPerPage} CPU ms/page without an archive, ${crawlCost.archived.cpuMsPerPage} with one (${crawlCost.cpuRatio}×); wall ${crawlCost.plain.msPerPage} → ${crawlCost.archived.msPerPage} ms/page (${crawlCost.wallRatio}×)`,
+);
 
 mkdirSync(dirname(RESULTS_FILE), { recursive: true });
 writeFileSync(

@@ -29,4 +29,6 @@ crawler.on('skip', (skip) => {
 });
 
 const stats = await crawler.run();
-console.log(`done: ${stats.pages} pages, ${stats.requests} requests (${stats.robotsRequests} robots.txt), ${stats.skipped.robots ?? 0} disallowed by robots.txt, ${(stats.durationMs / 1000).toFixed(1)} s`);
+console.log(
+  `done: ${stats.pages} pages, ${stats.requests} requests (${stats.robotsRequests} robots.txt), ${stats.skipped.robots ?? 0} disallowed by robots.txt, ${(stats.durationMs / 1000).toFixed(1)} s`,
+);

@@ -53,7 +53,8 @@ const crawler = createCrawler({
   plugins: [sitemaps()], // the products only the sitemap lists, too (they come unlabelled)
   outputs: [{ path: outFile, overwrite: true }],
   handlers: {
-    HOME: (page) => page.enqueueLinks({ selector: 'a[href^="/category/"]', filter: (url) => !url.includes('?'), label: 'CATEGORY' }),
+    HOME: (page) =>
+      page.enqueueLinks({ selector: 'a[href^="/category/"]', filter: (url) => !url.includes('?'), label: 'CATEGORY' }),
     CATEGORY: async (page) => {
       const category = categoryOf(page.finalUrl);
       await page.enqueueLinks({ selector: '.product-card', label: 'PRODUCT', userData: { category } });
@@ -67,4 +68,6 @@ const crawler = createCrawler({
 let products = 0;
 crawler.on('record', () => products++);
 const stats = await crawler.run();
-console.log(`${products} products written to ${outFile} (${stats.pages} pages crawled in ${(stats.durationMs / 1000).toFixed(1)} s)`);
+console.log(
+  `${products} products written to ${outFile} (${stats.pages} pages crawled in ${(stats.durationMs / 1000).toFixed(1)} s)`,
+);

@@ -36,11 +36,16 @@ const crawler = createCrawler({
     if (recipe.length === 0) return;
     const name = page.$('h1').first().text().trim();
     const minutes = Number(recipe.find('.minutes').text());
-    const ingredients = recipe.find('.ingredients li').map((_, li) => page.$(li).text()).get();
+    const ingredients = recipe
+      .find('.ingredients li')
+      .map((_, li) => page.$(li).text())
+      .get();
     recipes.push(name);
     console.log(`recipe: ${name} (${minutes} min): ${ingredients.join(', ')}`);
   },
 });
 
 const stats = await crawler.run();
-console.log(`done: ${recipes.length} recipes, ${walls} consent wall(s), ${stats.pages} pages, cookies ${cookies ? 'on' : 'off'}`);
+console.log(
+  `done: ${recipes.length} recipes, ${walls} consent wall(s), ${stats.pages} pages, cookies ${cookies ? 'on' : 'off'}`,
+);

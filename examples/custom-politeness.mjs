@@ -9,7 +9,10 @@
 
 import { createCrawler } from '@politely/crawler';
 
-const seeds = process.argv.length > 2 ? process.argv.slice(2) : (process.env.SEEDS ?? 'http://127.0.0.4:8080/ http://127.0.0.5:8080/').split(' ');
+const seeds =
+  process.argv.length > 2
+    ? process.argv.slice(2)
+    : (process.env.SEEDS ?? 'http://127.0.0.4:8080/ http://127.0.0.5:8080/').split(' ');
 const allowedHosts = new Set(seeds.map((seed) => new URL(seed).host));
 
 const crawler = createCrawler({

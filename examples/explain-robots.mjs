@@ -13,7 +13,10 @@ const USER_AGENT = 'PolitelyDemo/0.1 (+https://example.invalid/bot)';
 const args = process.argv.slice(2);
 const fileAt = args.indexOf('--file');
 const file = fileAt === -1 ? undefined : args.splice(fileAt, 2)[1];
-const urls = args.length > 0 ? args : (process.env.URLS ?? 'http://127.0.0.3:8080/account/help http://127.0.0.3:8080/account/orders').split(' ');
+const urls =
+  args.length > 0
+    ? args
+    : (process.env.URLS ?? 'http://127.0.0.3:8080/account/help http://127.0.0.3:8080/account/orders').split(' ');
 
 if (file !== undefined) {
   // From a file: parse once, explain many.
@@ -21,8 +24,12 @@ if (file !== undefined) {
   for (const url of urls) {
     const why = robots.explain(url, USER_AGENT);
     const rule = why.rule === undefined ? why.basis : `line ${why.rule.line}: ${why.rule.text}`;
-    const group = why.groups.map((agents) => agents.map((agent) => `line ${agent.line}: user-agent: ${agent.value}`).join(', ')).join('; ');
-    console.log(`${why.allowed ? 'ALLOWED' : 'DISALLOWED'} ${url}\n  group: ${group || 'none'} (${why.groupKind})\n  decided by: ${rule}`);
+    const group = why.groups
+      .map((agents) => agents.map((agent) => `line ${agent.line}: user-agent: ${agent.value}`).join(', '))
+      .join('; ');
+    console.log(
+      `${why.allowed ? 'ALLOWED' : 'DISALLOWED'} ${url}\n  group: ${group || 'none'} (${why.groupKind})\n  decided by: ${rule}`,
+    );
   }
 } else {
   // Live: the gate fetches each origin's robots.txt once and caches it. Its SSRF guard refuses
@@ -31,9 +38,12 @@ if (file !== undefined) {
   try {
     for (const url of urls) {
       const check = await gate.check(url, USER_AGENT);
-      const rule = check.rule === undefined ? `no rule (${check.reason})` : `line ${check.rule.line}: ${check.rule.text}`;
+      const rule =
+        check.rule === undefined ? `no rule (${check.reason})` : `line ${check.rule.line}: ${check.rule.text}`;
       const delay = check.crawlDelay === undefined ? '' : `, crawl-delay ${check.crawlDelay} s`;
-      console.log(`${check.allowed ? 'ALLOWED' : 'DISALLOWED'} ${url}\n  robots.txt ${check.status ?? 'unreachable'} (${check.reason})${delay}\n  decided by: ${rule}`);
+      console.log(
+        `${check.allowed ? 'ALLOWED' : 'DISALLOWED'} ${url}\n  robots.txt ${check.status ?? 'unreachable'} (${check.reason})${delay}\n  decided by: ${rule}`,
+      );
     }
   } finally {
     await gate.close();

@@ -39,4 +39,6 @@ const crawler = createCrawler({
 
 const stats = await crawler.run();
 const { revisited, notModified, unchanged, changed, bytesSaved } = stats.revisits;
-console.log(`done: ${stats.pages} pages, ${stats.bytes} bytes downloaded; revisited ${revisited}: ${notModified} not modified, ${unchanged} unchanged, ${changed} changed, ${bytesSaved} bytes not downloaded again`);
+console.log(
+  `done: ${stats.pages} pages, ${stats.bytes} bytes downloaded; revisited ${revisited}: ${notModified} not modified, ${unchanged} unchanged, ${changed} changed, ${bytesSaved} bytes not downloaded again`,
+);

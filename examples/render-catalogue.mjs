@@ -38,5 +38,7 @@ const crawler = createCrawler({
 
 const stats = await crawler.run();
 const { pageLoads, subRequests, refused } = stats.rendering;
-const refusals = Object.entries(refused).map(([why, count]) => `${count} ${why}`).join(', ');
+const refusals = Object.entries(refused)
+  .map(([why, count]) => `${count} ${why}`)
+  .join(', ');
 console.log(`done: ${pageLoads} pages rendered, ${subRequests} requests made for them, refused: ${refusals || 'none'}`);

@@ -23,7 +23,8 @@ const crawler = createCrawler({
   plugins: [
     sitemaps({
       origins: [site.origin],
-      onDiscovery: ({ origin, sitemaps: found }) => console.log(`robots.txt of ${origin} lists ${found.length} sitemap(s): ${found.join(' ')}`),
+      onDiscovery: ({ origin, sitemaps: found }) =>
+        console.log(`robots.txt of ${origin} lists ${found.length} sitemap(s): ${found.join(' ')}`),
       onUrl: () => void listed++,
     }),
   ],

@@ -47,4 +47,6 @@ crawler.on('skip', (skip) => {
 });
 
 const stats = await crawler.run();
-console.log(`done: ${got.length} pages for AI training, ${reserved.length} reserved for it, ${stats.requests} requests, ${(stats.durationMs / 1000).toFixed(1)} s`);
+console.log(
+  `done: ${got.length} pages for AI training, ${reserved.length} reserved for it, ${stats.requests} requests, ${(stats.durationMs / 1000).toFixed(1)} s`,
+);

@@ -1,7 +1,7 @@
 // The Markdown that users read, and the example blocks in it: shared by test/docs and
 // scripts/sync-docs-examples.mjs.
 
-import { readdirSync, existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 

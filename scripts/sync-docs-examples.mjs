@@ -6,8 +6,8 @@
 //   node scripts/sync-docs-examples.mjs --check  # only say which blocks differ (exit 1)
 
 import { readFileSync, writeFileSync } from 'node:fs';
-import { docsFiles, exampleBlocks, ROOT } from './docs-files.mjs';
 import { join } from 'node:path';
+import { docsFiles, exampleBlocks, ROOT } from './docs-files.mjs';
 
 const check = process.argv.includes('--check');
 let stale = 0;

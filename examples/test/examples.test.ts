@@ -6,9 +6,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
 import {
   demoProducts,
+  type LocalWeb,
   minGapMsByOrigin,
   renderManifest,
   renderProducts,
@@ -17,9 +17,9 @@ import {
   startUsageWeb,
   usageManifest,
   violations,
-  type LocalWeb,
 } from '@politely/demo-web';
 import { consentRecipes, startConsentWeb } from '@politely/local-web';
+import { afterAll, describe, expect, it } from 'vitest';
 
 const EXAMPLES = fileURLToPath(new URL('../', import.meta.url));
 const UA = 'PolitelyDemo/0.1 (+https://example.invalid/bot)';
@@ -53,7 +53,8 @@ function expectPolite(web: LocalWeb, minDelayMs: number): void {
   const gaps = minGapMsByOrigin(web.requestLog());
   for (const host of web.hosts) {
     const gap = gaps.get(host.origin);
-    if (gap !== undefined) expect(gap, host.name).toBeGreaterThanOrEqual(Math.max(minDelayMs, (host.crawlDelaySeconds ?? 0) * 1000));
+    if (gap !== undefined)
+      expect(gap, host.name).toBeGreaterThanOrEqual(Math.max(minDelayMs, (host.crawlDelaySeconds ?? 0) * 1000));
   }
 }
 
@@ -63,7 +64,9 @@ describe.concurrent('examples', () => {
     const out = await runExample('basic-crawl.mjs', [web.url('shop', '/'), '12']);
     expect(out).toMatch(new RegExp(`^200 ${web.url('shop', '/')}  Welcome · Loopback Supply Co\\.$`, 'm'));
     expect(out).toMatch(/^skipped \(robots\.txt\) http:\/\/\S+\/cart\S*  line \d+: Disallow: \/cart$/m);
-    expect(out).toMatch(/^done: 12 pages, \d+ requests \(1 robots\.txt\), [1-9]\d* disallowed by robots\.txt, [\d.]+ s$/m);
+    expect(out).toMatch(
+      /^done: 12 pages, \d+ requests \(1 robots\.txt\), [1-9]\d* disallowed by robots\.txt, [\d.]+ s$/m,
+    );
     expectPolite(web, 250);
   });
 
@@ -80,8 +83,12 @@ describe.concurrent('examples', () => {
     // Links were not followed: every page fetched was the seed or listed in the sitemap.
     const docs = web.host('docs');
     const xml = await (await fetch(sitemap)).text();
-    const listed = new Set(['/', ...[...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1] ?? '').pathname)]);
-    for (const entry of web.requestLog(docs.origin)) if (entry.path !== '/robots.txt') expect(listed.has(entry.path), entry.path).toBe(true);
+    const listed = new Set([
+      '/',
+      ...[...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1] ?? '').pathname),
+    ]);
+    for (const entry of web.requestLog(docs.origin))
+      if (entry.path !== '/robots.txt') expect(listed.has(entry.path), entry.path).toBe(true);
     expectPolite(web, 250);
   });
 
@@ -90,8 +97,16 @@ describe.concurrent('examples', () => {
     const file = join(dir, 'products.jsonl');
     const out = await runExample('collect-products.mjs', [web.url('shop', '/'), file]);
     const products = demoProducts();
-    expect(out).toMatch(new RegExp(`^${products.length} products written to ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(\\d+ pages crawled in [\\d.]+ s\\)$`, 'm'));
-    const rows = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(out).toMatch(
+      new RegExp(
+        `^${products.length} products written to ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(\\d+ pages crawled in [\\d.]+ s\\)$`,
+        'm',
+      ),
+    );
+    const rows = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     const bySku = new Map(rows.map((row) => [row['sku'], row]));
     for (const product of products) {
       expect(bySku.get(product.sku), product.sku).toEqual({
@@ -107,7 +122,10 @@ describe.concurrent('examples', () => {
       });
     }
     // Only what the routes enqueue is crawled: no sorted listing, no cart, no account page.
-    const shopPaths = web.requestLog().filter((entry) => entry.origin === web.url('shop', '/').replace(/\/$/, '')).map((entry) => entry.path);
+    const shopPaths = web
+      .requestLog()
+      .filter((entry) => entry.origin === web.url('shop', '/').replace(/\/$/, ''))
+      .map((entry) => entry.path);
     expect(shopPaths.filter((path) => /sort=|^\/cart|^\/account/.test(path))).toEqual([]);
     expect(shopPaths.filter((path) => path.startsWith('/category/')).length).toBeGreaterThanOrEqual(4);
     expectPolite(web, 250);
@@ -119,7 +137,10 @@ describe.concurrent('examples', () => {
     const out = join(dir, 'prices.jsonl');
     const first = await runExample('recrawl-prices.mjs', [web.url('shop', '/'), crawlFile, out]);
     expect(first).toMatch(/revisited 0: 0 not modified/);
-    const firstRecords = readFileSync(out, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { url: string; change: string });
+    const firstRecords = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { url: string; change: string });
     expect(firstRecords.length).toBeGreaterThan(5);
     expect(new Set(firstRecords.map((record) => record.change))).toEqual(new Set(['new']));
     expectPolite(web, 250);
@@ -133,7 +154,10 @@ describe.concurrent('examples', () => {
     const pages = web.requestLog().filter((entry) => entry.path !== '/robots.txt');
     expect(pages.filter((entry) => entry.status === 304).length).toBeGreaterThan(5);
     expect(pages.filter((entry) => entry.status === 200).map((entry) => entry.origin + entry.path)).toEqual([product]);
-    const records = readFileSync(out, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { url: string; change: string });
+    const records = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { url: string; change: string });
     expect(records.slice(firstRecords.length)).toEqual([expect.objectContaining({ url: product, change: 'changed' })]);
   }, 90_000); // two polite crawls of the shop (its Crawl-delay and the 250 ms minimum), about 14 s each
 
@@ -142,7 +166,10 @@ describe.concurrent('examples', () => {
     webs.push(web);
     const file = join(dir, 'catalogue.jsonl');
     const out = await runExample('render-catalogue.mjs', [web.entryUrl, file]);
-    const records = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { url: string; name: string; price: string; title: string });
+    const records = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { url: string; name: string; price: string; title: string });
     const products = renderProducts();
     expect(records.map((record) => record.name).sort()).toEqual(products.map((product) => product.name).sort());
     for (const product of products) {
@@ -151,7 +178,9 @@ describe.concurrent('examples', () => {
       expect(record?.url).toBe(web.url('app', `/products/${product.id}`));
     }
     expect(out).toMatch(/^done: \d+ pages rendered, \d+ requests made for them, refused: .*\d+ robots/m);
-    const refused = renderManifest(web).neverRequested.filter((request) => request.type !== 'websocket' && request.reason !== 'address-not-allowed');
+    const refused = renderManifest(web).neverRequested.filter(
+      (request) => request.type !== 'websocket' && request.reason !== 'address-not-allowed',
+    );
     const requested = new Set(web.requestLog().map((entry) => `${entry.origin}${entry.path}`));
     for (const request of refused) expect(requested.has(request.url), request.url).toBe(false);
     expect(web.requestLog().filter((entry) => entry.userAgent !== UA)).toEqual([]);
@@ -185,7 +214,8 @@ describe.concurrent('examples', () => {
   it('custom-politeness.mjs keeps its own minimum delay and scope predicate', async () => {
     const web = await demoWeb();
     const out = await runExample('custom-politeness.mjs', [web.url('news', '/'), web.url('docs', '/')]);
-    for (const name of ['news', 'docs']) expect(out).toMatch(new RegExp(`^${web.host(name).address}: tightest gap \\d+ ms, delay \\d+ ms ✓$`, 'm'));
+    for (const name of ['news', 'docs'])
+      expect(out).toMatch(new RegExp(`^${web.host(name).address}: tightest gap \\d+ ms, delay \\d+ ms ✓$`, 'm'));
     expect(out).toMatch(/^done: 30 pages, skipped \{.*"scope":\d+/m);
     expect(web.requestLog().some((entry) => entry.path.startsWith('/archive'))).toBe(false);
     expectPolite(web, 300);
@@ -193,14 +223,29 @@ describe.concurrent('examples', () => {
 
   it('explain-robots.mjs explains decisions from a file and live, the 503 host included', async () => {
     const web = await demoWeb();
-    const live = await runExample('explain-robots.mjs', [web.url('shop', '/account/help'), web.url('shop', '/account/orders'), web.url('status', '/'), web.url('cdn', '/x')]);
-    expect(live).toContain(`ALLOWED ${web.url('shop', '/account/help')}\n  robots.txt 200 (rules), crawl-delay 0.2 s\n  decided by: line 18: Allow: /account/help`);
-    expect(live).toContain(`DISALLOWED ${web.url('shop', '/account/orders')}\n  robots.txt 200 (rules), crawl-delay 0.2 s\n  decided by: line 17: Disallow: /account/`);
+    const live = await runExample('explain-robots.mjs', [
+      web.url('shop', '/account/help'),
+      web.url('shop', '/account/orders'),
+      web.url('status', '/'),
+      web.url('cdn', '/x'),
+    ]);
+    expect(live).toContain(
+      `ALLOWED ${web.url('shop', '/account/help')}\n  robots.txt 200 (rules), crawl-delay 0.2 s\n  decided by: line 18: Allow: /account/help`,
+    );
+    expect(live).toContain(
+      `DISALLOWED ${web.url('shop', '/account/orders')}\n  robots.txt 200 (rules), crawl-delay 0.2 s\n  decided by: line 17: Disallow: /account/`,
+    );
     expect(live).toContain(`DISALLOWED ${web.url('status', '/')}\n  robots.txt 503 (unreachable)`);
     expect(live).toContain(`ALLOWED ${web.url('cdn', '/x')}\n  robots.txt 404 (unavailable)`);
     expect(web.requestLog().every((entry) => entry.path === '/robots.txt')).toBe(true);
-    const file = await runExample('explain-robots.mjs', ['--file', join(EXAMPLES, 'robots', 'demo-robots.txt'), 'https://shop.example/private/invoices.html']);
-    expect(file).toBe('DISALLOWED https://shop.example/private/invoices.html\n  group: line 14: user-agent: PolitelyDemo (specific)\n  decided by: line 15: Disallow: /private/\n');
+    const file = await runExample('explain-robots.mjs', [
+      '--file',
+      join(EXAMPLES, 'robots', 'demo-robots.txt'),
+      'https://shop.example/private/invoices.html',
+    ]);
+    expect(file).toBe(
+      'DISALLOWED https://shop.example/private/invoices.html\n  group: line 14: user-agent: PolitelyDemo (specific)\n  decided by: line 15: Disallow: /private/\n',
+    );
   });
 
   it('consent-crawl.mjs gets past a cookie consent wall with cookies on, and only with them', async () => {
@@ -209,15 +254,21 @@ describe.concurrent('examples', () => {
     const origin = web.host('consent').origin;
     const out = await runExample('consent-crawl.mjs', [`${origin}/`]);
     const recipes = consentRecipes();
-    for (const recipe of recipes) expect(out).toContain(`recipe: ${recipe.name} (${recipe.minutes} min): ${recipe.ingredients.join(', ')}`);
-    expect(out).toMatch(new RegExp(`^done: ${recipes.length} recipes, 1 consent wall\\(s\\), \\d+ pages, cookies on$`, 'm'));
+    for (const recipe of recipes)
+      expect(out).toContain(`recipe: ${recipe.name} (${recipe.minutes} min): ${recipe.ingredients.join(', ')}`);
+    expect(out).toMatch(
+      new RegExp(`^done: ${recipes.length} recipes, 1 consent wall\\(s\\), \\d+ pages, cookies on$`, 'm'),
+    );
     const log = web.requestLog();
     // Everything the site has was fetched; the cookie went back on every request after the accept
     // (not on robots.txt, fetched without cookies), and From went with every request.
-    expect([...new Set(log.map((entry) => entry.path))].filter((path) => path !== '/robots.txt').sort()).toEqual([...web.host('consent').expectedAllowedPaths]);
+    expect([...new Set(log.map((entry) => entry.path))].filter((path) => path !== '/robots.txt').sort()).toEqual([
+      ...web.host('consent').expectedAllowedPaths,
+    ]);
     const accepted = log.findIndex((entry) => entry.path === '/consent/accept');
     expect(accepted).toBeGreaterThan(0);
-    for (const entry of log.slice(accepted + 1)) if (entry.path !== '/robots.txt') expect(entry.cookie, entry.path).toBe('consent=yes');
+    for (const entry of log.slice(accepted + 1))
+      if (entry.path !== '/robots.txt') expect(entry.cookie, entry.path).toBe('consent=yes');
     expect(log.filter((entry) => entry.path === '/robots.txt').every((entry) => entry.cookie === undefined)).toBe(true);
     expectPolite(web, 250);
 

@@ -13,12 +13,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PolitelyError } from '@politely/core';
-import { createCrawler, type CrawlerOptions } from '@politely/crawler';
+import { type CrawlerOptions, createCrawler } from '@politely/crawler';
 import { createMemoryFrontierStore } from '@politely/frontier';
 import { createSqliteFrontierStore } from '@politely/store-sqlite';
-import { checkReferences, readWarcFile, readWithWarcio, type WarcFileRead, type WarcRecordRead } from '../support/warc-reader.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  checkReferences,
+  readWarcFile,
+  readWithWarcio,
+  type WarcFileRead,
+  type WarcRecordRead,
+} from '../support/warc-reader.js';
 import { startWorker, waitFor } from '../support/worker-process.js';
 
 const UA = 'ArchiveBot/1.0 (+https://example.test/bot)';
@@ -49,14 +55,26 @@ function reply(path: string, req: IncomingMessage): Reply | undefined {
     case '/robots.txt':
       return { headers: { 'content-type': 'text/plain' }, chunks: ['User-agent: *\nDisallow: /private\n'] };
     case '/':
-      return { headers: { 'content-type': 'text/html; charset=utf-8' }, chunks: [html(links('/a', '/gz', '/chunked', '/redirect', '/missing', '/big', '/private', '/err'))] };
+      return {
+        headers: { 'content-type': 'text/html; charset=utf-8' },
+        chunks: [html(links('/a', '/gz', '/chunked', '/redirect', '/missing', '/big', '/private', '/err'))],
+      };
     case '/a':
       if (req.headers['if-none-match'] === '"a1"') return { status: 304, headers: { etag: '"a1"' }, chunks: [] };
-      return { headers: { 'content-type': 'text/html', etag: '"a1"', 'X-Dup': '1', 'Set-Cookie': 'k=v' }, chunks: [html('page a')] };
+      return {
+        headers: { 'content-type': 'text/html', etag: '"a1"', 'X-Dup': '1', 'Set-Cookie': 'k=v' },
+        chunks: [html('page a')],
+      };
     case '/gz':
-      return { headers: { 'content-type': 'text/html', 'content-encoding': 'gzip' }, chunks: [gzipSync(html(`gzipped ${'text '.repeat(200)}`))] };
+      return {
+        headers: { 'content-type': 'text/html', 'content-encoding': 'gzip' },
+        chunks: [gzipSync(html(`gzipped ${'text '.repeat(200)}`))],
+      };
     case '/chunked':
-      return { headers: { 'content-type': 'text/html' }, chunks: ['<!doctype html><html><body>', 'second chunk ', 'third chunk</body></html>'] };
+      return {
+        headers: { 'content-type': 'text/html' },
+        chunks: ['<!doctype html><html><body>', 'second chunk ', 'third chunk</body></html>'],
+      };
     case '/redirect':
       return { status: 301, headers: { location: '/a2' }, chunks: ['moved'] };
     case '/a2':
@@ -159,7 +177,20 @@ describe('a crawl with a WARC output', () => {
     // One request record per request the server received, in the order it received them.
     expect(log.map((entry) => entry.path)).not.toContain('/private');
     expect(requests.map(requestLine)).toEqual(log.map((entry) => `GET ${entry.path} HTTP/1.1`));
-    expect(log.map((entry) => entry.path)).toEqual(expect.arrayContaining(['/robots.txt', '/', '/a', '/gz', '/chunked', '/redirect', '/a2', '/missing', '/big', '/err']));
+    expect(log.map((entry) => entry.path)).toEqual(
+      expect.arrayContaining([
+        '/robots.txt',
+        '/',
+        '/a',
+        '/gz',
+        '/chunked',
+        '/redirect',
+        '/a2',
+        '/missing',
+        '/big',
+        '/err',
+      ]),
+    );
 
     const firstPayloads = new Map<string, string>();
     for (const [i, entry] of log.entries()) {
@@ -193,27 +224,51 @@ describe('a crawl with a WARC output', () => {
       firstPayloads.set(entry.path, sha256(entry.sent));
     }
     // The chunked page's head no longer says chunked (its payload is de-chunked); the gzip stays.
-    const chunked = records.find((record) => record.type === 'response' && record.header('WARC-Target-URI') === `${base}/chunked`)!;
+    const chunked = records.find(
+      (record) => record.type === 'response' && record.header('WARC-Target-URI') === `${base}/chunked`,
+    )!;
     expect(chunked.block.toString('latin1')).not.toMatch(/transfer-encoding/i);
-    const gz = records.find((record) => record.type === 'response' && record.header('WARC-Target-URI') === `${base}/gz`)!;
+    const gz = records.find(
+      (record) => record.type === 'response' && record.header('WARC-Target-URI') === `${base}/gz`,
+    )!;
     expect(headFields(gz.block)).toContainEqual(['content-encoding', 'gzip']);
     // The retried 500 is a response and then a revisit of it.
-    expect(records.filter((record) => record.header('WARC-Target-URI') === `${base}/err` && record.type !== 'request').map((record) => record.type)).toEqual(['response', 'revisit']);
+    expect(
+      records
+        .filter((record) => record.header('WARC-Target-URI') === `${base}/err` && record.type !== 'request')
+        .map((record) => record.type),
+    ).toEqual(['response', 'revisit']);
 
     // Webrecorder's warcio reads the same file and agrees on every payload digest.
     const third = await readWithWarcio(warcFiles()[0]!);
-    expect(third.filter((record) => record.type === 'response').map((record) => [record.targetUri, record.payloadDigest])).toEqual(
-      records.filter((record) => record.type === 'response').map((record) => [record.header('WARC-Target-URI'), sha256(record.http!.payload)]),
+    expect(
+      third.filter((record) => record.type === 'response').map((record) => [record.targetUri, record.payloadDigest]),
+    ).toEqual(
+      records
+        .filter((record) => record.type === 'response')
+        .map((record) => [record.header('WARC-Target-URI'), sha256(record.http!.payload)]),
     );
     const status = crawler.outputs().find((output) => output.format === 'warc');
-    expect(status).toMatchObject({ records: records.length, responses: records.filter((record) => record.type === 'response').length, revisits: 1, unrecorded: 0 });
+    expect(status).toMatchObject({
+      records: records.length,
+      responses: records.filter((record) => record.type === 'response').length,
+      revisits: 1,
+      unrecorded: 0,
+    });
 
     // The CDXJ index: one line per response and revisit, sorted, pointing at them.
     const index = readFileSync(join(dir, 'crawl.cdxj'), 'utf8').trimEnd().split('\n');
-    expect(index).toHaveLength(records.filter((record) => record.type === 'response' || record.type === 'revisit').length);
+    expect(index).toHaveLength(
+      records.filter((record) => record.type === 'response' || record.type === 'revisit').length,
+    );
     expect([...index].sort()).toEqual(index);
-    const offsets = new Set(records.filter((record) => record.type === 'response' || record.type === 'revisit').map((record) => record.offset));
-    for (const line of index) expect(offsets.has(Number((JSON.parse(line.slice(line.indexOf('{'))) as { offset: string }).offset))).toBe(true);
+    const offsets = new Set(
+      records
+        .filter((record) => record.type === 'response' || record.type === 'revisit')
+        .map((record) => record.offset),
+    );
+    for (const line of index)
+      expect(offsets.has(Number((JSON.parse(line.slice(line.indexOf('{'))) as { offset: string }).offset))).toBe(true);
   });
 
   it('writes revisit records when a recrawl finds pages unchanged or not modified', async () => {
@@ -233,12 +288,15 @@ describe('a crawl with a WARC output', () => {
     const records = (await readArchive()).flatMap((read) => read.records);
     expect(records.filter((record) => record.type === 'warcinfo')).toHaveLength(1);
     const revisits = records.filter((record) => record.type === 'revisit');
-    const profileOf = (path: string): string | undefined => revisits.find((record) => record.header('WARC-Target-URI') === `${base}${path}`)?.header('WARC-Profile');
+    const profileOf = (path: string): string | undefined =>
+      revisits.find((record) => record.header('WARC-Target-URI') === `${base}${path}`)?.header('WARC-Profile');
     expect(profileOf('/a')).toBe('http://netpreserve.org/warc/1.1/revisit/server-not-modified');
     expect(profileOf('/')).toBe('http://netpreserve.org/warc/1.1/revisit/identical-payload-digest');
     expect(profileOf('/chunked')).toBe('http://netpreserve.org/warc/1.1/revisit/identical-payload-digest');
     // Nothing stored twice: one whole response per URL and payload.
-    const whole = records.filter((record) => record.type === 'response' && record.header('WARC-Truncated') === undefined).map((record) => `${record.header('WARC-Target-URI')} ${record.header('WARC-Payload-Digest')}`);
+    const whole = records
+      .filter((record) => record.type === 'response' && record.header('WARC-Truncated') === undefined)
+      .map((record) => `${record.header('WARC-Target-URI')} ${record.header('WARC-Payload-Digest')}`);
     expect(new Set(whole).size).toBe(whole.length);
     for (const revisit of revisits) {
       const original = records.find((record) => record.header('WARC-Record-ID') === revisit.header('WARC-Refers-To'));
@@ -263,10 +321,15 @@ describe('a crawl with a WARC output', () => {
         },
       }),
     );
-    const failure = (await crawler.run().then(() => undefined, (error: unknown) => error)) as PolitelyError;
+    const failure = (await crawler.run().then(
+      () => undefined,
+      (error: unknown) => error,
+    )) as PolitelyError;
     expect(failure).toBeInstanceOf(PolitelyError);
     expect(failure.code).toBe('ERR_OUTPUT');
-    expect(failure.message).toContain(`could not write ${join(folder, 'crawl-00000.warc.gz')}: the file was deleted (or its folder removed)`);
+    expect(failure.message).toContain(
+      `could not write ${join(folder, 'crawl-00000.warc.gz')}: the file was deleted (or its folder removed)`,
+    );
     const counts = await store.counts();
     // The pages handled are done; the one whose exchange could not be archived went back.
     expect(counts.done).toBe(handled.length);
@@ -278,7 +341,10 @@ describe('a crawl with a WARC output', () => {
 // —— SIGKILL and resume: a child process on the built packages ——
 
 const WORKER = fileURLToPath(new URL('./fixtures/warc-worker.mjs', import.meta.url));
-const BUILT = [fileURLToPath(new URL('../../packages/crawler/dist/index.js', import.meta.url)), fileURLToPath(new URL('../../packages/store-sqlite/dist/index.js', import.meta.url))];
+const BUILT = [
+  fileURLToPath(new URL('../../packages/crawler/dist/index.js', import.meta.url)),
+  fileURLToPath(new URL('../../packages/store-sqlite/dist/index.js', import.meta.url)),
+];
 const TREE_PAGES = 150;
 const KILLS = 4;
 
@@ -310,21 +376,33 @@ describe('an archiving crawl killed with SIGKILL and resumed', () => {
   });
 
   it(`leaves files that read end to end, each page's payload once, after ${KILLS} kills`, async () => {
-    for (const file of BUILT) if (!existsSync(file)) throw new Error(`${file} is missing: run \`pnpm build\` first (the worker runs the built packages)`);
+    for (const file of BUILT)
+      if (!existsSync(file))
+        throw new Error(`${file} is missing: run \`pnpm build\` first (the worker runs the built packages)`);
     dir = mkdtempSync(join(tmpdir(), 'politely-warc-kill-'));
-    const config = { db: join(dir, 'crawl.db'), seeds: [`${treeBase}/p/0`], warc: { path: join(dir, 'crawl.warc.gz'), maxFileBytes: 64 * 1024, cdx: true } };
+    const config = {
+      db: join(dir, 'crawl.db'),
+      seeds: [`${treeBase}/p/0`],
+      warc: { path: join(dir, 'crawl.warc.gz'), maxFileBytes: 64 * 1024, cdx: true },
+    };
     const archived = (): number => warcFiles().reduce((sum, file) => sum + statSync(file).size, 0);
     for (let kill = 0; kill < KILLS; kill++) {
       const run = startWorker(WORKER, config);
       const target = archived() + 8_000 + 3_000 * kill;
-      await waitFor(() => archived() >= target || run.child.exitCode !== null, 20_000, `run ${kill + 1} to archive ${target} bytes`);
+      await waitFor(
+        () => archived() >= target || run.child.exitCode !== null,
+        20_000,
+        `run ${kill + 1} to archive ${target} bytes`,
+      );
       expect(run.child.exitCode, `run ${kill + 1} ended before the kill: ${run.stderr}`).toBeNull();
       run.child.kill('SIGKILL');
       expect(await run.exited).toBeNull();
     }
     const last = startWorker(WORKER, config);
     expect(await last.exited, last.stderr).toBe(0);
-    const done = JSON.parse(last.stdout.trim().split('\n').pop()!) as { outputs: { earlier: number; cutBytes: number }[] };
+    const done = JSON.parse(last.stdout.trim().split('\n').pop()!) as {
+      outputs: { earlier: number; cutBytes: number }[];
+    };
     expect(done.outputs[0]!.earlier).toBeGreaterThan(0);
 
     const reads = await readArchive();
@@ -337,11 +415,18 @@ describe('an archiving crawl killed with SIGKILL and resumed', () => {
     const pages = responses.map((record) => record.header('WARC-Target-URI')).filter((url) => url?.includes('/p/'));
     expect(new Set(pages).size).toBe(pages.length);
     expect(new Set(pages)).toEqual(new Set(Array.from({ length: TREE_PAGES }, (_, n) => `${treeBase}/p/${n}`)));
-    for (const response of responses) expect(response.header('WARC-Payload-Digest')).toBe(sha256(response.http!.payload));
+    for (const response of responses)
+      expect(response.header('WARC-Payload-Digest')).toBe(sha256(response.http!.payload));
     // Every response or revisit has its request, and the index lists each.
-    const concurrent = new Set(records.filter((record) => record.type === 'request').map((record) => record.header('WARC-Concurrent-To')));
-    for (const record of records) if (record.type === 'response' || record.type === 'revisit') expect(concurrent.has(record.header('WARC-Record-ID'))).toBe(true);
+    const concurrent = new Set(
+      records.filter((record) => record.type === 'request').map((record) => record.header('WARC-Concurrent-To')),
+    );
+    for (const record of records)
+      if (record.type === 'response' || record.type === 'revisit')
+        expect(concurrent.has(record.header('WARC-Record-ID'))).toBe(true);
     const index = readFileSync(join(dir, 'crawl.cdxj'), 'utf8').trimEnd().split('\n');
-    expect(index).toHaveLength(records.filter((record) => record.type === 'response' || record.type === 'revisit').length);
+    expect(index).toHaveLength(
+      records.filter((record) => record.type === 'response' || record.type === 'revisit').length,
+    );
   }, 180_000);
 });

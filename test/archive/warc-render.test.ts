@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ChromiumRenderer } from '@politely/browser';
 import { createCrawler } from '@politely/crawler';
-import { startRenderWeb, type RenderWeb } from '@politely/demo-web';
+import { type RenderWeb, startRenderWeb } from '@politely/demo-web';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkReferences, readWarcFile } from '../support/warc-reader.js';
 

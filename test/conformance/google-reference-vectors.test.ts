@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
 import { parseRobotsTxt } from '@politely/core';
+import { describe, expect, it } from 'vitest';
 
 // The reference parser's own test vectors (source, licence and semantics: README.md beside this file).
 const VECTORS_FILE = fileURLToPath(new URL('./google-reference-vectors.jsonl', import.meta.url));

@@ -12,7 +12,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorker, waitFor } from '../support/worker-process.js';
 
 const WORKER = fileURLToPath(new URL('./fixtures/push-worker.mjs', import.meta.url));
-const BUILT = [fileURLToPath(new URL('../../packages/crawler/dist/index.js', import.meta.url)), fileURLToPath(new URL('../../packages/store-sqlite/dist/index.js', import.meta.url))];
+const BUILT = [
+  fileURLToPath(new URL('../../packages/crawler/dist/index.js', import.meta.url)),
+  fileURLToPath(new URL('../../packages/store-sqlite/dist/index.js', import.meta.url)),
+];
 /** A tree of pages: /p/N links to /p/2N+1 and /p/2N+2. */
 const PAGES = 150;
 const RECORDS_PER_PAGE = 4;
@@ -59,16 +62,28 @@ function csvRecords(path: string): string[][] {
 
 describe('records pushed by a crawl killed with SIGKILL and resumed', () => {
   it(`are each in the JSON lines and CSV outputs exactly once after ${KILLS} kills`, async () => {
-    for (const file of BUILT) if (!existsSync(file)) throw new Error(`${file} is missing: run \`pnpm build\` first (the worker runs the built packages)`);
+    for (const file of BUILT)
+      if (!existsSync(file))
+        throw new Error(`${file} is missing: run \`pnpm build\` first (the worker runs the built packages)`);
     const jsonl = join(dir, 'records.jsonl');
     const csv = join(dir, 'records.csv');
-    const config = { db: join(dir, 'crawl.db'), seeds: [`${base}/p/0`], outputs: [{ path: jsonl }, { path: csv }], recordsPerPage: RECORDS_PER_PAGE, pauseMs: 3 };
+    const config = {
+      db: join(dir, 'crawl.db'),
+      seeds: [`${base}/p/0`],
+      outputs: [{ path: jsonl }, { path: csv }],
+      recordsPerPage: RECORDS_PER_PAGE,
+      pauseMs: 3,
+    };
     let killedAt = 0;
     for (let kill = 0; kill < KILLS; kill++) {
       const run = startWorker(WORKER, config);
       // Let it write some records past what the file held, then kill it mid-whatever.
       const target = linesIn(jsonl) + 20 + 7 * kill;
-      await waitFor(() => linesIn(jsonl) >= target || run.child.exitCode !== null, 20_000, `run ${kill + 1} to write ${target} records`);
+      await waitFor(
+        () => linesIn(jsonl) >= target || run.child.exitCode !== null,
+        20_000,
+        `run ${kill + 1} to write ${target} records`,
+      );
       expect(run.child.exitCode, `run ${kill + 1} ended before the kill: ${run.stderr}`).toBeNull();
       run.child.kill('SIGKILL');
       expect(await run.exited).toBeNull();
@@ -78,7 +93,9 @@ describe('records pushed by a crawl killed with SIGKILL and resumed', () => {
 
     const last = startWorker(WORKER, config);
     expect(await last.exited, last.stderr).toBe(0);
-    const done = JSON.parse(last.stdout.trim().split('\n').pop()!) as { outputs: { records: number; earlier: number }[] };
+    const done = JSON.parse(last.stdout.trim().split('\n').pop()!) as {
+      outputs: { records: number; earlier: number }[];
+    };
     expect(done.outputs[0]!.earlier).toBeGreaterThan(0);
 
     const expected = new Set<string>();

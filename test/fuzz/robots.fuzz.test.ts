@@ -6,10 +6,10 @@
 // and time stays linear in the size of the file and of the URL. Saved nasty files are replayed.
 // Runs: FUZZ_RUNS (see fuzz-support.ts); `pnpm fuzz` runs many more.
 
-import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
 import { lintRobotsTxt, parseRobotsTxt, type RobotsTxt } from '@politely/core';
 import { matchPathOf } from '@politely/core/internal';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
 import {
   bytesOf,
   cpuMsOf,
@@ -27,18 +27,44 @@ const MAX_PARSED_BYTES = 500 * 1024;
 // --- generators ----------------------------------------------------------------------------------
 
 /** Bytes the tokenizer, the directive reader and the matcher treat specially. */
-const SPECIAL_BYTES = [0x0a, 0x0d, 0x00, 0xef, 0xbb, 0xbf, 0x2a, 0x24, 0x25, 0x3a, 0x23, 0x20, 0x09, 0x2f, 0x3f, 0xff, 0xc3, 0x80];
+const SPECIAL_BYTES = [
+  0x0a, 0x0d, 0x00, 0xef, 0xbb, 0xbf, 0x2a, 0x24, 0x25, 0x3a, 0x23, 0x20, 0x09, 0x2f, 0x3f, 0xff, 0xc3, 0x80,
+];
 
 const hostileBytes = fc
-  .array(fc.oneof({ weight: 3, arbitrary: fc.integer({ min: 0, max: 255 }) }, { weight: 2, arbitrary: fc.constantFrom(...SPECIAL_BYTES) }), {
-    maxLength: 3000,
-  })
+  .array(
+    fc.oneof(
+      { weight: 3, arbitrary: fc.integer({ min: 0, max: 255 }) },
+      { weight: 2, arbitrary: fc.constantFrom(...SPECIAL_BYTES) },
+    ),
+    {
+      maxLength: 3000,
+    },
+  )
   .map((values) => Uint8Array.from(values));
 
 /** One "character" of hostile text: any code point, or a lone surrogate, a BOM, a line break… */
 const oddChar = fc.oneof(
   { weight: 4, arbitrary: fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }) },
-  { weight: 1, arbitrary: fc.constantFrom('\ud800', '\udfff', '\ufeff', '\uffff', '\u0000', '\r', '\n', '\u2028', '\u0085', '*', '$', '%', ':', '#') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '\ud800',
+      '\udfff',
+      '\ufeff',
+      '\uffff',
+      '\u0000',
+      '\r',
+      '\n',
+      '\u2028',
+      '\u0085',
+      '*',
+      '$',
+      '%',
+      ':',
+      '#',
+    ),
+  },
 );
 const hostileText = fc.string({ unit: oddChar, maxLength: 400 });
 
@@ -48,19 +74,127 @@ const byteChunk = (maxLength: number) => fc.string({ unit: 'binary-ascii', maxLe
 const BOM_PREFIXES = ['', '', '', '\xef', '\xef\xbb', '\xef\xbb\xbf', '\xef\xbb\xbf\xef\xbb\xbf', '\xbb\xbf'];
 const LINE_ENDINGS = ['\n', '\n', '\r\n', '\r', '\n\r', '\r\r\n', '\0\n'];
 const KEYS = [
-  'User-agent', 'user-agent', 'USER-AGENT', 'useragent', 'user agent', 'User-Agent ', 'Allow', 'allow', 'ALLOWED',
-  'Disallow', 'disallow', 'dissallow', 'dissalow', 'disalow', 'diasllow', 'disallaw', 'Sitemap', 'site-map',
-  'Crawl-delay', 'crawl-delay', 'crawldelay', 'crawl delay', 'host', 'noindex', 'clean-param', 'unicorns', '\xef\xbb\xbfDisallow', '',
+  'User-agent',
+  'user-agent',
+  'USER-AGENT',
+  'useragent',
+  'user agent',
+  'User-Agent ',
+  'Allow',
+  'allow',
+  'ALLOWED',
+  'Disallow',
+  'disallow',
+  'dissallow',
+  'dissalow',
+  'disalow',
+  'diasllow',
+  'disallaw',
+  'Sitemap',
+  'site-map',
+  'Crawl-delay',
+  'crawl-delay',
+  'crawldelay',
+  'crawl delay',
+  'host',
+  'noindex',
+  'clean-param',
+  'unicorns',
+  '\xef\xbb\xbfDisallow',
+  '',
 ];
 const SEPARATORS = [':', ': ', ' :', ' : ', '\t:\t', ' ', '\t', '', '::', ':\0', ': \xef\xbb\xbf'];
-const AGENT_VALUES = ['*', '* ', '*\tjunk', '*bot', 'Googlebot', 'googlebot', 'Googlebot/2.1', 'Bingbot', 'my-bot', 'my_bot', 'MY-BOT', 'Foo Bot', '', ' ', '\xc3\xa9-bot'];
+const AGENT_VALUES = [
+  '*',
+  '* ',
+  '*\tjunk',
+  '*bot',
+  'Googlebot',
+  'googlebot',
+  'Googlebot/2.1',
+  'Bingbot',
+  'my-bot',
+  'my_bot',
+  'MY-BOT',
+  'Foo Bot',
+  '',
+  ' ',
+  '\xc3\xa9-bot',
+];
 const PATH_FRAGMENTS = [
-  '/', '/', 'a', 'b', 'ab', '*', '**', '$', '$$', '*$', '%2A', '%2a', '%24', '%', '%2', '%zz', '%e9', '%E9', '%41', '%7e', '%2F',
-  '%2f', '%25', '?', '?q=1', '&', '=', '#frag', ' ', '\t', '.', '..', '/./', '/../', 'index.htm', '/index.html', '"', '<', '>',
-  '`', '{', '}', "'", '|', '^', '\\', '[', ']', ';', '\0', '\x7f', '\x85', '\xff', '\xc3\xa9', '\xe6\x97\xa5', '\xc3', '\xed\xa0\x80',
+  '/',
+  '/',
+  'a',
+  'b',
+  'ab',
+  '*',
+  '**',
+  '$',
+  '$$',
+  '*$',
+  '%2A',
+  '%2a',
+  '%24',
+  '%',
+  '%2',
+  '%zz',
+  '%e9',
+  '%E9',
+  '%41',
+  '%7e',
+  '%2F',
+  '%2f',
+  '%25',
+  '?',
+  '?q=1',
+  '&',
+  '=',
+  '#frag',
+  ' ',
+  '\t',
+  '.',
+  '..',
+  '/./',
+  '/../',
+  'index.htm',
+  '/index.html',
+  '"',
+  '<',
+  '>',
+  '`',
+  '{',
+  '}',
+  "'",
+  '|',
+  '^',
+  '\\',
+  '[',
+  ']',
+  ';',
+  '\0',
+  '\x7f',
+  '\x85',
+  '\xff',
+  '\xc3\xa9',
+  '\xe6\x97\xa5',
+  '\xc3',
+  '\xed\xa0\x80',
   '\xef\xbb\xbf',
 ];
-const OTHER_VALUES = ['http://h.test/s.xml', 'https://h.test/\xc3\xbc', 'ftp://x', 'not a url', '1', '1.5', '-1', '.5', '1e3', 'NaN', 'Infinity', '9'.repeat(400)];
+const OTHER_VALUES = [
+  'http://h.test/s.xml',
+  'https://h.test/\xc3\xbc',
+  'ftp://x',
+  'not a url',
+  '1',
+  '1.5',
+  '-1',
+  '.5',
+  '1e3',
+  'NaN',
+  'Infinity',
+  '9'.repeat(400),
+];
 
 const repeated = (unit: string, max: number) => fc.integer({ min: 1, max }).map((n) => unit.repeat(n));
 
@@ -86,7 +220,10 @@ const value = fc.oneof(
   { weight: 1, arbitrary: byteChunk(20) },
 );
 const key = fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...KEYS) }, { weight: 1, arbitrary: byteChunk(10) });
-const comment = fc.oneof(fc.constant(''), fc.tuple(fc.constantFrom('#', ' #', '\t# '), byteChunk(10)).map(([mark, text]) => mark + text));
+const comment = fc.oneof(
+  fc.constant(''),
+  fc.tuple(fc.constantFrom('#', ' #', '\t# '), byteChunk(10)).map(([mark, text]) => mark + text),
+);
 
 /** A line around the 16,663-byte cap: a directive padded with one filler to a length near it. */
 const longLine = fc
@@ -98,29 +235,133 @@ const longLine = fc
   .map(([head, length, fill]) => (head + fill.repeat(Math.ceil(length / fill.length))).slice(0, length));
 
 const line = fc.oneof(
-  { weight: 14, arbitrary: fc.tuple(fc.constantFrom('', '', ' ', '\t'), key, fc.constantFrom(...SEPARATORS), value, comment).map((parts) => parts.join('')) },
+  {
+    weight: 14,
+    arbitrary: fc
+      .tuple(fc.constantFrom('', '', ' ', '\t'), key, fc.constantFrom(...SEPARATORS), value, comment)
+      .map((parts) => parts.join('')),
+  },
   { weight: 1, arbitrary: longLine },
   { weight: 1, arbitrary: byteChunk(30) },
 );
 
 /** A robots.txt-like file, as a byte string. */
 const robotsFile = fc
-  .tuple(fc.constantFrom(...BOM_PREFIXES), fc.array(fc.tuple(line, fc.constantFrom(...LINE_ENDINGS)), { maxLength: 40 }), fc.boolean())
-  .map(([bom, lines, lastEol]) => bom + lines.map(([text, eol], i) => text + (i < lines.length - 1 || lastEol ? eol : '')).join(''));
+  .tuple(
+    fc.constantFrom(...BOM_PREFIXES),
+    fc.array(fc.tuple(line, fc.constantFrom(...LINE_ENDINGS)), { maxLength: 40 }),
+    fc.boolean(),
+  )
+  .map(
+    ([bom, lines, lastEol]) =>
+      bom + lines.map(([text, eol], i) => text + (i < lines.length - 1 || lastEol ? eol : '')).join(''),
+  );
 
 const SCHEMES = [
-  'http://', 'https://', 'HTTP://', 'hTTps://', 'http:', 'http:/', 'http:\\\\', 'ftp://', 'file://', 'file:', 'javascript:',
-  'data:text/plain,', 'mailto:', 'web+x://', 'urn:', '//', '', ' http://', '\thttp://', 'http\t://', 'ht tp://',
+  'http://',
+  'https://',
+  'HTTP://',
+  'hTTps://',
+  'http:',
+  'http:/',
+  'http:\\\\',
+  'ftp://',
+  'file://',
+  'file:',
+  'javascript:',
+  'data:text/plain,',
+  'mailto:',
+  'web+x://',
+  'urn:',
+  '//',
+  '',
+  ' http://',
+  '\thttp://',
+  'http\t://',
+  'ht tp://',
 ];
 const HOSTS = [
-  'h.test', 'H.TEST', 'h.test:8080', 'h.test:', 'h.test:99999', 'h.test:-1', '[::1]', '[::1', '127.0.0.1', '0x7f.1', '1.2.3.4.5',
-  'user:pw@h.test', '@h.test', 'xn--nxasmq6b.test', 'xn--a', 'é.test', 'h .test', 'h%2Etest', '%', '', 'h.test.', 'a'.repeat(300),
-  '\u0000', 'h.test\\',
+  'h.test',
+  'H.TEST',
+  'h.test:8080',
+  'h.test:',
+  'h.test:99999',
+  'h.test:-1',
+  '[::1]',
+  '[::1',
+  '127.0.0.1',
+  '0x7f.1',
+  '1.2.3.4.5',
+  'user:pw@h.test',
+  '@h.test',
+  'xn--nxasmq6b.test',
+  'xn--a',
+  'é.test',
+  'h .test',
+  'h%2Etest',
+  '%',
+  '',
+  'h.test.',
+  'a'.repeat(300),
+  '\u0000',
+  'h.test\\',
 ];
 const URL_FRAGMENTS = [
-  '/', '/', 'a', 'b', '.', '..', '/./', '/../', '%2e', '%2E%2e', '%', '%2', '%zz', '%41', '%7e', '%2F', '%2A', '%24', 'é', '日本',
-  '\u00ff', ' ', '\t', '\n', '\r', '"', '<', '>', '`', '{', '}', '|', '^', '\\', '[', ']', "'", '*', '$', '?', '??', '#', '#/',
-  '&', '=', ';', '\u0000', '\u007f', '\ud800', '\udfff', '\ufeff', '\uffff', 'index.html', 'robots.txt', '/robots.txt',
+  '/',
+  '/',
+  'a',
+  'b',
+  '.',
+  '..',
+  '/./',
+  '/../',
+  '%2e',
+  '%2E%2e',
+  '%',
+  '%2',
+  '%zz',
+  '%41',
+  '%7e',
+  '%2F',
+  '%2A',
+  '%24',
+  'é',
+  '日本',
+  '\u00ff',
+  ' ',
+  '\t',
+  '\n',
+  '\r',
+  '"',
+  '<',
+  '>',
+  '`',
+  '{',
+  '}',
+  '|',
+  '^',
+  '\\',
+  '[',
+  ']',
+  "'",
+  '*',
+  '$',
+  '?',
+  '??',
+  '#',
+  '#/',
+  '&',
+  '=',
+  ';',
+  '\u0000',
+  '\u007f',
+  '\ud800',
+  '\udfff',
+  '\ufeff',
+  '\uffff',
+  'index.html',
+  'robots.txt',
+  '/robots.txt',
 ];
 const urlPath = fc
   .array(
@@ -141,15 +382,29 @@ const veryLongUrl = fc
   )
   .map(([head, unit, length]) => head + unit.repeat(Math.ceil(length / unit.length)));
 const url = fc.oneof(
-  { weight: 8, arbitrary: fc.tuple(fc.constantFrom(...SCHEMES), fc.constantFrom(...HOSTS), urlPath).map((parts) => parts.join('')) },
+  {
+    weight: 8,
+    arbitrary: fc.tuple(fc.constantFrom(...SCHEMES), fc.constantFrom(...HOSTS), urlPath).map((parts) => parts.join('')),
+  },
   { weight: 2, arbitrary: fc.webUrl({ withQueryParameters: true, withFragments: true }) },
   { weight: 2, arbitrary: hostileText },
   { weight: 1, arbitrary: veryLongUrl },
 );
 
 const USER_AGENTS = [
-  'Googlebot', 'googlebot/2.1 (+http://www.google.com/bot.html)', 'Mozilla/5.0 (compatible; Googlebot/2.1)', 'Bingbot', 'my-bot',
-  'MY_BOT', '*', '', ' ', 'é', 'bot*', 'Foo Bot', 'x'.repeat(10_000),
+  'Googlebot',
+  'googlebot/2.1 (+http://www.google.com/bot.html)',
+  'Mozilla/5.0 (compatible; Googlebot/2.1)',
+  'Bingbot',
+  'my-bot',
+  'MY_BOT',
+  '*',
+  '',
+  ' ',
+  'é',
+  'bot*',
+  'Foo Bot',
+  'x'.repeat(10_000),
 ];
 const userAgent = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom(...USER_AGENTS) },
@@ -269,7 +524,9 @@ describe('parseRobotsTxt, isAllowed, explain and lintRobotsTxt (fuzzed)', () => 
     );
   });
 
-  it('never throw on hostile robots.txt files: BOM fragments, NULs, CR/LF mixes, lines at the cap, wildcard runs, bad escapes', { timeout: fuzzTimeoutMs(10, 4) }, () => {
+  it('never throw on hostile robots.txt files: BOM fragments, NULs, CR/LF mixes, lines at the cap, wildcard runs, bad escapes', {
+    timeout: fuzzTimeoutMs(10, 4),
+  }, () => {
     fc.assert(
       fc.property(robotsFile, questions, (file, asked) => {
         const bytes = bytesOf(file);
@@ -286,7 +543,9 @@ describe('parseRobotsTxt, isAllowed, explain and lintRobotsTxt (fuzzed)', () => 
     );
   });
 
-  it('answer deterministically: twice the same file, bytes or text, one object asked many questions or a fresh one per question', { timeout: fuzzTimeoutMs(8, 4) }, () => {
+  it('answer deterministically: twice the same file, bytes or text, one object asked many questions or a fresh one per question', {
+    timeout: fuzzTimeoutMs(8, 4),
+  }, () => {
     // Other agents and URLs in between fill the per-agent rule-set cache and the per-character buckets.
     const noiseAgents = Array.from({ length: 80 }, (_, i) => `noise${String.fromCharCode(97 + (i % 26))}${i}`);
     const noiseUrls = Array.from({ length: 120 }, (_, i) => `http://h.test/${String.fromCharCode(33 + (i % 94))}${i}`);
@@ -328,7 +587,9 @@ describe('matchPathOf (fuzzed)', () => {
     );
   });
 
-  it('reads a hierarchical URL the same from its string as from its URL object (the fast path agrees with WHATWG)', { timeout: fuzzTimeoutMs(1, 0.5) }, () => {
+  it('reads a hierarchical URL the same from its string as from its URL object (the fast path agrees with WHATWG)', {
+    timeout: fuzzTimeoutMs(1, 0.5),
+  }, () => {
     fc.assert(
       fc.property(url, (u) => {
         const object = urlObjectOf(u);
@@ -380,11 +641,15 @@ describe('time stays linear (CPU time, medians; 8× the input may cost at most 3
   }
 
   it('isAllowed: a file of n and 8n wildcard-heavy rules against a long URL', async () => {
-    const rules = (n: number) => 'User-agent: *\n' + Array.from({ length: n }, (_, i) => `Disallow: /*a*a*${i}*$\nAllow: /a*${i}a\n`).join('');
+    const rules = (n: number) =>
+      'User-agent: *\n' + Array.from({ length: n }, (_, i) => `Disallow: /*a*a*${i}*$\nAllow: /a*${i}a\n`).join('');
     const few = parseRobotsTxt(rules(100));
     const many = parseRobotsTxt(rules(800));
     const target = `http://h.test/${'a'.repeat(2_000)}`;
-    const scaling = await measureScaling(() => few.isAllowed(target, 'x'), () => many.isAllowed(target, 'x'));
+    const scaling = await measureScaling(
+      () => few.isAllowed(target, 'x'),
+      () => many.isAllowed(target, 'x'),
+    );
     expect(scaling.ratio, JSON.stringify(scaling)).toBeLessThan(MAX_RATIO_FOR_8X);
   });
 
@@ -402,9 +667,17 @@ describe('time stays linear (CPU time, medians; 8× the input may cost at most 3
       // 8n stays under the 500 KiB parse cap, so both sizes are parsed whole.
       const small = fileOf(unit, 16_000);
       const large = fileOf(unit, 128_000);
-      const parse = await measureScaling(() => parseRobotsTxt(small), () => parseRobotsTxt(large), { warmups: 1 });
+      const parse = await measureScaling(
+        () => parseRobotsTxt(small),
+        () => parseRobotsTxt(large),
+        { warmups: 1 },
+      );
       expect(parse.ratio, `parse ${JSON.stringify(parse)}`).toBeLessThan(MAX_RATIO_FOR_8X);
-      const lint = await measureScaling(() => lintRobotsTxt(small), () => lintRobotsTxt(large), { warmups: 1 });
+      const lint = await measureScaling(
+        () => lintRobotsTxt(small),
+        () => lintRobotsTxt(large),
+        { warmups: 1 },
+      );
       expect(lint.ratio, `lint ${JSON.stringify(lint)}`).toBeLessThan(MAX_RATIO_FOR_8X);
     });
   }
@@ -413,7 +686,10 @@ describe('time stays linear (CPU time, medians; 8× the input may cost at most 3
     const urlOf = (n: number) => `http://h.test/${'%2e%2E/./a b/é?'.repeat(Math.ceil(n / 15))}#${'x'.repeat(n)}`;
     const small = urlOf(4_000);
     const large = urlOf(32_000);
-    const scaling = await measureScaling(() => matchPathOf(small), () => matchPathOf(large));
+    const scaling = await measureScaling(
+      () => matchPathOf(small),
+      () => matchPathOf(large),
+    );
     expect(scaling.ratio, JSON.stringify(scaling)).toBeLessThan(MAX_RATIO_FOR_8X);
   });
 });

@@ -7,10 +7,10 @@
 // Runs: FUZZ_RUNS (see fuzz-support.ts); `pnpm fuzz` runs many more.
 
 import { gzipSync } from 'node:zlib';
+import { PolitelyError } from '@politely/core';
+import { type RawSitemapEntry, type ReadSitemapOptions, readSitemap } from '@politely/sitemap';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PolitelyError } from '@politely/core';
-import { readSitemap, type RawSitemapEntry, type ReadSitemapOptions } from '@politely/sitemap';
 import { cpuMsOf, fuzzParams, fuzzTimeoutMs, MAX_RATIO_FOR_8X, measureScaling, readCorpus } from './fuzz-support.js';
 
 const SITEMAP_URL = 'http://h.test/dir/sitemap.xml';
@@ -65,7 +65,14 @@ async function readAll(bytes: Uint8Array, options: ReadSitemapOptions): Promise<
     }
   }
   expect(chars).toBeLessThanOrEqual(bound);
-  return { kind: document.kind, format: document.format, entries, failure, gzipped: result.gzipped, partial: result.partial !== undefined };
+  return {
+    kind: document.kind,
+    format: document.format,
+    entries,
+    failure,
+    gzipped: result.gzipped,
+    partial: result.partial !== undefined,
+  };
 }
 
 // --- generators -----------------------------------------------------------------------------------------
@@ -79,33 +86,120 @@ const options = fc
   .map(({ maxBytes, truncated, chunkChars }) => optionsOf(maxBytes, truncated, chunkChars));
 
 /** Byte prefixes that change how a file is read: gzip magic, UTF-16 and UTF-8 BOMs, `<`. */
-const PREFIXES = [[], [], [0x1f, 0x8b], [0x1f, 0x8b, 0x08, 0x00], [0xff, 0xfe], [0xfe, 0xff], [0xef, 0xbb, 0xbf], [0x3c], [0x3c, 0x3f]];
+const PREFIXES = [
+  [],
+  [],
+  [0x1f, 0x8b],
+  [0x1f, 0x8b, 0x08, 0x00],
+  [0xff, 0xfe],
+  [0xfe, 0xff],
+  [0xef, 0xbb, 0xbf],
+  [0x3c],
+  [0x3c, 0x3f],
+];
 const hostileBytes = fc
   .tuple(fc.constantFrom(...PREFIXES), fc.uint8Array({ maxLength: 3000 }))
   .map(([prefix, rest]) => Uint8Array.from([...prefix, ...rest]));
 
 const oddChar = fc.oneof(
   { weight: 4, arbitrary: fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }) },
-  { weight: 1, arbitrary: fc.constantFrom('\ud800', '\udfff', '\ufeff', '\uffff', '\u0000', '<', '>', '&', ';', '"', '\n') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom('\ud800', '\udfff', '\ufeff', '\uffff', '\u0000', '<', '>', '&', ';', '"', '\n'),
+  },
 );
 
 const TEXT_FRAGMENTS = [
-  'http://h.test/', 'https://h.test/a?b=1&c=2', 'a', ' ', '\n', '\t', '&amp;', '&lt;', '&gt;', '&quot;', '&apos;', '&#x41;', '&#65;',
-  '&#xD800;', '&#0;', '&#99999999;', '&#x110000;', '&#x10FFFF;', '&foo;', '&e;', '&xxe;', '&', '&lt', '&#;', '&#x;', '>', ']]>', '"',
-  "'", 'é', '日本', '\u0000', '\ufeff', '\ud800', '%', 'url>', '</url>', 'loc>', 'item>', '2024-01-01', '0.5', 'daily',
+  'http://h.test/',
+  'https://h.test/a?b=1&c=2',
+  'a',
+  ' ',
+  '\n',
+  '\t',
+  '&amp;',
+  '&lt;',
+  '&gt;',
+  '&quot;',
+  '&apos;',
+  '&#x41;',
+  '&#65;',
+  '&#xD800;',
+  '&#0;',
+  '&#99999999;',
+  '&#x110000;',
+  '&#x10FFFF;',
+  '&foo;',
+  '&e;',
+  '&xxe;',
+  '&',
+  '&lt',
+  '&#;',
+  '&#x;',
+  '>',
+  ']]>',
+  '"',
+  "'",
+  'é',
+  '日本',
+  '\u0000',
+  '\ufeff',
+  '\ud800',
+  '%',
+  'url>',
+  '</url>',
+  'loc>',
+  'item>',
+  '2024-01-01',
+  '0.5',
+  'daily',
 ];
 const text = fc
-  .array(fc.oneof({ weight: 8, arbitrary: fc.constantFrom(...TEXT_FRAGMENTS) }, { weight: 1, arbitrary: fc.string({ unit: oddChar, maxLength: 8 }) }), {
-    maxLength: 6,
-  })
+  .array(
+    fc.oneof(
+      { weight: 8, arbitrary: fc.constantFrom(...TEXT_FRAGMENTS) },
+      { weight: 1, arbitrary: fc.string({ unit: oddChar, maxLength: 8 }) },
+    ),
+    {
+      maxLength: 6,
+    },
+  )
   .map((parts) => parts.join(''));
 
-const FIELD_NAMES = ['loc', 'loc', 'lastmod', 'changefreq', 'priority', 'link', 'link', 'pubDate', 'updated', 'published', 'title', 'image:loc', 'x'];
+const FIELD_NAMES = [
+  'loc',
+  'loc',
+  'lastmod',
+  'changefreq',
+  'priority',
+  'link',
+  'link',
+  'pubDate',
+  'updated',
+  'published',
+  'title',
+  'image:loc',
+  'x',
+];
 /** What may stand between fields and entries: whitespace, comments and PIs holding closing-tag look-alikes… */
 const BETWEEN = [
-  '', '', '\n', ' ', '<!-- c -->', '<!-- </url> </item> -->', '<!---->', '<?pi </url> ?>', '<x/>', '<x>url></x>', 'url>',
+  '',
+  '',
+  '\n',
+  ' ',
+  '<!-- c -->',
+  '<!-- </url> </item> -->',
+  '<!---->',
+  '<?pi </url> ?>',
+  '<x/>',
+  '<x>url></x>',
+  'url>',
   // Sections that look as if they opened or closed another kind of section.
-  '<!-- <![CDATA[ </url> -->', '<![CDATA[<!-- </url>]]>', '<?pi <!-- </url> ?>', '<!-- <?pi </url> -->', '<![CDATA[ ?> </url> ]]>', '<?pi ]]> --> </url> ?>',
+  '<!-- <![CDATA[ </url> -->',
+  '<![CDATA[<!-- </url>]]>',
+  '<?pi <!-- </url> ?>',
+  '<!-- <?pi </url> -->',
+  '<![CDATA[ ?> </url> ]]>',
+  '<?pi ]]> --> </url> ?>',
 ];
 
 /**
@@ -119,7 +213,11 @@ function entryOf() {
 /** An entry as its element and what follows it (see `entryOf`). */
 function entryPartsOf() {
   const field = fc
-    .tuple(fc.constantFrom(...FIELD_NAMES), text, fc.constantFrom('plain', 'plain', 'cdata', 'empty', 'attr', 'attr1', 'nested'))
+    .tuple(
+      fc.constantFrom(...FIELD_NAMES),
+      text,
+      fc.constantFrom('plain', 'plain', 'cdata', 'empty', 'attr', 'attr1', 'nested'),
+    )
     .map(([name, value, style]) => {
       switch (style) {
         case 'cdata':
@@ -139,21 +237,36 @@ function entryPartsOf() {
   const between = fc.constantFrom(...BETWEEN);
   return fc
     .tuple(fc.constantFrom(...ENTRY_NAMES), fc.array(fc.tuple(field, between), { maxLength: 4 }), between)
-    .map(([name, fields, after]): [element: string, after: string] => [`<${name}>${fields.map(([f, b]) => f + b).join('')}</${name}>`, after]);
+    .map(([name, fields, after]): [element: string, after: string] => [
+      `<${name}>${fields.map(([f, b]) => f + b).join('')}</${name}>`,
+      after,
+    ]);
 }
 const ENTRY_NAMES = ['url', 'url', 'sitemap', 'item', 'entry', 's:url', 'x'];
 const entry = entryOf();
 
 const PROLOGS = [
-  '', '', '<?xml version="1.0" encoding="UTF-8"?>\n', '\ufeff<?xml version="1.0"?>', '<!-- lead -->\n', '   \n',
+  '',
+  '',
+  '<?xml version="1.0" encoding="UTF-8"?>\n',
+  '\ufeff<?xml version="1.0"?>',
+  '<!-- lead -->\n',
+  '   \n',
   '<!DOCTYPE urlset [<!ENTITY e "EXPANDED-MARK">]>\n',
   '<!DOCTYPE urlset [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>\n',
   '<!DOCTYPE urlset [<!ENTITY % p SYSTEM "file:///etc/passwd"> %p;]>\n',
   '<!DOCTYPE x SYSTEM "http://127.0.0.1:9/x.dtd">\n',
 ];
 const ROOTS = [
-  'urlset', 'urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"', 'sitemapindex', 'rss version="2.0"', 'feed xmlns="http://www.w3.org/2005/Atom"',
-  's:urlset xmlns:s="http://www.sitemaps.org/schemas/sitemap/0.9"', 'html', 'HTML', 'unknown',
+  'urlset',
+  'urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"',
+  'sitemapindex',
+  'rss version="2.0"',
+  'feed xmlns="http://www.w3.org/2005/Atom"',
+  's:urlset xmlns:s="http://www.sitemaps.org/schemas/sitemap/0.9"',
+  'html',
+  'HTML',
+  'unknown',
 ];
 
 /** A well-formed-looking sitemap, feed or look-alike. */
@@ -166,12 +279,47 @@ const xmlDocument = fc
   });
 
 const INSERTIONS = [
-  '<', '>', '</', '/>', '</url>', '<url>', '<!--', '-->', '<![CDATA[', ']]>', '&', '&amp', '\u0000', '<?', '?>', '<!DOCTYPE x [', ']>', '"',
-  "'", '=', '\ud800', '\uffff', '<urlset>', '</urlset>', 'url>', '<!ENTITY e "x">', '&e;',
+  '<',
+  '>',
+  '</',
+  '/>',
+  '</url>',
+  '<url>',
+  '<!--',
+  '-->',
+  '<![CDATA[',
+  ']]>',
+  '&',
+  '&amp',
+  '\u0000',
+  '<?',
+  '?>',
+  '<!DOCTYPE x [',
+  ']>',
+  '"',
+  "'",
+  '=',
+  '\ud800',
+  '\uffff',
+  '<urlset>',
+  '</urlset>',
+  'url>',
+  '<!ENTITY e "x">',
+  '&e;',
 ];
-type Corruption = readonly [position: number, kind: 'delete' | 'insert' | 'duplicate' | 'truncate', length: number, insertion: string];
+type Corruption = readonly [
+  position: number,
+  kind: 'delete' | 'insert' | 'duplicate' | 'truncate',
+  length: number,
+  insertion: string,
+];
 const corruptions = fc.array(
-  fc.tuple(fc.nat(), fc.constantFrom('delete', 'insert', 'insert', 'duplicate', 'truncate'), fc.nat({ max: 40 }), fc.constantFrom(...INSERTIONS)),
+  fc.tuple(
+    fc.nat(),
+    fc.constantFrom('delete', 'insert', 'insert', 'duplicate', 'truncate'),
+    fc.nat({ max: 40 }),
+    fc.constantFrom(...INSERTIONS),
+  ),
   { maxLength: 4 },
 );
 
@@ -181,21 +329,44 @@ function corrupt(document: string, edits: readonly Corruption[]): string {
     const at = position % (out.length + 1);
     if (kind === 'delete') out = out.slice(0, at) + out.slice(at + length);
     else if (kind === 'insert') out = out.slice(0, at) + insertion + out.slice(at);
-    else if (kind === 'duplicate') out = out.slice(0, at + length) + out.slice(at, at + length) + out.slice(at + length);
+    else if (kind === 'duplicate')
+      out = out.slice(0, at + length) + out.slice(at, at + length) + out.slice(at + length);
     else out = out.slice(0, at);
   }
   return out;
 }
 
-const URL_LINES = ['http://h.test/a', 'https://h.test/b?c=d&e', ' http://h.test/c ', 'ftp://h.test/x', 'not a url', '', '#', 'http://h.test/\u0000', 'http://[::1', 'HTTP://H.TEST/é'];
+const URL_LINES = [
+  'http://h.test/a',
+  'https://h.test/b?c=d&e',
+  ' http://h.test/c ',
+  'ftp://h.test/x',
+  'not a url',
+  '',
+  '#',
+  'http://h.test/\u0000',
+  'http://[::1',
+  'HTTP://H.TEST/é',
+];
 const textSitemap = fc
-  .tuple(fc.constantFrom('', ' ', '\ufeff', '\n\n'), fc.array(fc.tuple(fc.constantFrom(...URL_LINES), fc.constantFrom('\n', '\r\n', '\r', '')), { maxLength: 20 }))
+  .tuple(
+    fc.constantFrom('', ' ', '\ufeff', '\n\n'),
+    fc.array(fc.tuple(fc.constantFrom(...URL_LINES), fc.constantFrom('\n', '\r\n', '\r', '')), { maxLength: 20 }),
+  )
   .map(([lead, lines]) => lead + lines.map(([l, eol]) => l + eol).join(''));
 
 const xmlishBytes = fc.oneof(
-  { weight: 4, arbitrary: fc.tuple(xmlDocument, corruptions).map(([document, edits]) => encode(corrupt(document, edits))) },
+  {
+    weight: 4,
+    arbitrary: fc.tuple(xmlDocument, corruptions).map(([document, edits]) => encode(corrupt(document, edits))),
+  },
   { weight: 1, arbitrary: textSitemap.map(encode) },
-  { weight: 1, arbitrary: fc.tuple(xmlDocument, fc.constantFrom('utf-16le', 'utf-16be')).map(([document, encoding]) => utf16(document, encoding)) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(xmlDocument, fc.constantFrom('utf-16le', 'utf-16be'))
+      .map(([document, encoding]) => utf16(document, encoding)),
+  },
 );
 
 function utf16(textValue: string, encoding: 'utf-16le' | 'utf-16be'): Uint8Array {
@@ -207,7 +378,9 @@ function utf16(textValue: string, encoding: 'utf-16le' | 'utf-16be'): Uint8Array
 // --- properties -------------------------------------------------------------------------------------------
 
 describe('readSitemap (fuzzed)', () => {
-  it('never rejects on arbitrary bytes, and entries stay within the input', { timeout: fuzzTimeoutMs(1, 0.5) }, async () => {
+  it('never rejects on arbitrary bytes, and entries stay within the input', {
+    timeout: fuzzTimeoutMs(1, 0.5),
+  }, async () => {
     await fc.assert(
       fc.asyncProperty(hostileBytes, options, async (bytes, readOptions) => {
         await readAll(bytes, readOptions);
@@ -216,7 +389,9 @@ describe('readSitemap (fuzzed)', () => {
     );
   });
 
-  it('never rejects on XML-ish documents (urlset, sitemapindex, RSS, Atom, text) with random corruption', { timeout: fuzzTimeoutMs(1, 0.5) }, async () => {
+  it('never rejects on XML-ish documents (urlset, sitemapindex, RSS, Atom, text) with random corruption', {
+    timeout: fuzzTimeoutMs(1, 0.5),
+  }, async () => {
     await fc.assert(
       fc.asyncProperty(xmlishBytes, options, async (bytes, readOptions) => {
         await readAll(bytes, readOptions);
@@ -225,9 +400,16 @@ describe('readSitemap (fuzzed)', () => {
     );
   });
 
-  it('never rejects on gzip of random data, gzip cut short or flipped, and stops at maxBytes', { timeout: fuzzTimeoutMs(3) }, async () => {
+  it('never rejects on gzip of random data, gzip cut short or flipped, and stops at maxBytes', {
+    timeout: fuzzTimeoutMs(3),
+  }, async () => {
     const gzipped = fc
-      .tuple(fc.oneof(fc.uint8Array({ maxLength: 4000 }), xmlDocument.map(encode)), fc.nat(), fc.constantFrom('whole', 'cut', 'flip', 'trailing'), fc.nat(255))
+      .tuple(
+        fc.oneof(fc.uint8Array({ maxLength: 4000 }), xmlDocument.map(encode)),
+        fc.nat(),
+        fc.constantFrom('whole', 'cut', 'flip', 'trailing'),
+        fc.nat(255),
+      )
       .map(([plain, position, damage, byte]) => {
         const whole = gzipSync(plain);
         const at = position % whole.length;
@@ -245,54 +427,85 @@ describe('readSitemap (fuzzed)', () => {
     );
   });
 
-  it('never expands an entity: declared internal entities and external ones stay literal references', { timeout: fuzzTimeoutMs(1) }, async () => {
+  it('never expands an entity: declared internal entities and external ones stay literal references', {
+    timeout: fuzzTimeoutMs(1),
+  }, async () => {
     const declarations =
       '<!DOCTYPE urlset [<!ENTITY e "EXPANDED-MARK"><!ENTITY xxe SYSTEM "file:///etc/passwd"><!ENTITY % p SYSTEM "file:///etc/hostname">]>\n';
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom('urlset', 'sitemapindex', 'rss', 'feed'), fc.array(text, { minLength: 1, maxLength: 5 }), async (root, values) => {
-        const withRefs = values.map((value, i) => `${value}${['&e;', '&xxe;', '%p;', '&e;&e;'][i % 4]}`.replaceAll('<', '&lt;'));
-        const entryOf = (value: string): string =>
-          root === 'urlset' ? `<url><loc>${value}</loc></url>`
-          : root === 'sitemapindex' ? `<sitemap><loc>${value}</loc></sitemap>`
-          : root === 'rss' ? `<item><link>${value}</link></item>`
-          : `<entry><link href="${value.replaceAll('"', '&quot;')}"/><updated>${value}</updated></entry>`;
-        const body = withRefs.map(entryOf).join('');
-        const document = `${declarations}<${root}>${root === 'rss' ? `<channel>${body}</channel>` : body}</${root}>`;
-        const outcome = await readAll(encode(document), optionsOf(NO_CAP, false));
-        for (const found of outcome.entries) {
-          for (const value of [found.loc, found.lastmod]) expect(value ?? '').not.toContain('EXPANDED-MARK');
-        }
-      }),
+      fc.asyncProperty(
+        fc.constantFrom('urlset', 'sitemapindex', 'rss', 'feed'),
+        fc.array(text, { minLength: 1, maxLength: 5 }),
+        async (root, values) => {
+          const withRefs = values.map((value, i) =>
+            `${value}${['&e;', '&xxe;', '%p;', '&e;&e;'][i % 4]}`.replaceAll('<', '&lt;'),
+          );
+          const entryOf = (value: string): string =>
+            root === 'urlset'
+              ? `<url><loc>${value}</loc></url>`
+              : root === 'sitemapindex'
+                ? `<sitemap><loc>${value}</loc></sitemap>`
+                : root === 'rss'
+                  ? `<item><link>${value}</link></item>`
+                  : `<entry><link href="${value.replaceAll('"', '&quot;')}"/><updated>${value}</updated></entry>`;
+          const body = withRefs.map(entryOf).join('');
+          const document = `${declarations}<${root}>${root === 'rss' ? `<channel>${body}</channel>` : body}</${root}>`;
+          const outcome = await readAll(encode(document), optionsOf(NO_CAP, false));
+          for (const found of outcome.entries) {
+            for (const value of [found.loc, found.lastmod]) expect(value ?? '').not.toContain('EXPANDED-MARK');
+          }
+        },
+      ),
       fuzzParams(1),
     );
   });
 
   // Comments and PIs after the root may hold its end tag's text (was: taken for the root's end, so
   // the last slice held an unclosed comment, whole or in slices).
-  const TRAILERS = ['', '', '\n', '<!-- </urlset -->', '<!-- </sitemapindex> -->\n', '<?pi </s:urlset> ?>', '<!-- c --><?pi </urlset ?>\n<!--</sitemapindex-->'];
+  const TRAILERS = [
+    '',
+    '',
+    '\n',
+    '<!-- </urlset -->',
+    '<!-- </sitemapindex> -->\n',
+    '<?pi </s:urlset> ?>',
+    '<!-- c --><?pi </urlset ?>\n<!--</sitemapindex-->',
+  ];
 
-  it('reads a well-formed urlset or index in slices exactly as it reads it whole, whatever follows the root', { timeout: fuzzTimeoutMs(3) }, async () => {
+  it('reads a well-formed urlset or index in slices exactly as it reads it whole, whatever follows the root', {
+    timeout: fuzzTimeoutMs(3),
+  }, async () => {
     const sliceable = fc
-      .tuple(fc.constantFrom('urlset', 'sitemapindex', 's:urlset xmlns:s="urn:s"'), fc.array(entryOf(), { maxLength: 10 }))
+      .tuple(
+        fc.constantFrom('urlset', 'sitemapindex', 's:urlset xmlns:s="urn:s"'),
+        fc.array(entryOf(), { maxLength: 10 }),
+      )
       .map(([root, entries]) => `<${root}>${entries.join('')}</${root.split(' ')[0]!}>`);
     await fc.assert(
-      fc.asyncProperty(sliceable, fc.integer({ min: 1, max: 200 }), fc.constantFrom(...TRAILERS), async (document, chunkChars, trailer) => {
-        const whole = await readAll(encode(document), optionsOf(NO_CAP, false));
-        if (whole.kind === 'invalid' || whole.failure !== null) return;
-        const bytes = encode(document + trailer);
-        for (const readOptions of [optionsOf(NO_CAP, false), optionsOf(NO_CAP, false, chunkChars)]) {
-          const outcome = await readAll(bytes, readOptions);
-          expect(outcome.failure?.message ?? null, trailer).toBeNull();
-          expect(outcome.entries, trailer).toEqual(whole.entries);
-        }
-      }),
+      fc.asyncProperty(
+        sliceable,
+        fc.integer({ min: 1, max: 200 }),
+        fc.constantFrom(...TRAILERS),
+        async (document, chunkChars, trailer) => {
+          const whole = await readAll(encode(document), optionsOf(NO_CAP, false));
+          if (whole.kind === 'invalid' || whole.failure !== null) return;
+          const bytes = encode(document + trailer);
+          for (const readOptions of [optionsOf(NO_CAP, false), optionsOf(NO_CAP, false, chunkChars)]) {
+            const outcome = await readAll(bytes, readOptions);
+            expect(outcome.failure?.message ?? null, trailer).toBeNull();
+            expect(outcome.entries, trailer).toEqual(whole.entries);
+          }
+        },
+      ),
       fuzzParams(1),
     );
   });
 
   // Was: a `</url>` in an attribute value, comment, CDATA section or PI near the cut was taken for
   // the last entry end, so the salvaged document was malformed and every entry was lost.
-  it('reads a well-formed urlset or index cut anywhere as the entries complete before the cut', { timeout: fuzzTimeoutMs(3) }, async () => {
+  it('reads a well-formed urlset or index cut anywhere as the entries complete before the cut', {
+    timeout: fuzzTimeoutMs(3),
+  }, async () => {
     const cutDocument = fc.tuple(
       fc.constantFrom('', '<?xml version="1.0"?>\n', '<!-- </url> </sitemap> -->\n'),
       fc.constantFrom('urlset', 'sitemapindex', 's:urlset xmlns:s="urn:s"'),
@@ -302,7 +515,8 @@ describe('readSitemap (fuzzed)', () => {
     );
     await fc.assert(
       fc.asyncProperty(cutDocument, async ([prolog, root, parts, position, chunkChars]) => {
-        const documentOf = (entries: typeof parts) => `${prolog}<${root}>${entries.map(([element, after]) => element + after).join('')}</${root.split(' ')[0]!}>`;
+        const documentOf = (entries: typeof parts) =>
+          `${prolog}<${root}>${entries.map(([element, after]) => element + after).join('')}</${root.split(' ')[0]!}>`;
         const document = documentOf(parts);
         const whole = await readAll(encode(document), optionsOf(NO_CAP, false));
         // Well-formed documents only (a damaged one is read up to its damage: see below).
@@ -325,7 +539,9 @@ describe('readSitemap (fuzzed)', () => {
     );
   });
 
-  it('reads any prefix of a well-formed urlset or index that ARRIVED cut (no cap of ours) as a prefix of its entries, in order, never throwing', { timeout: fuzzTimeoutMs(3) }, async () => {
+  it('reads any prefix of a well-formed urlset or index that ARRIVED cut (no cap of ours) as a prefix of its entries, in order, never throwing', {
+    timeout: fuzzTimeoutMs(3),
+  }, async () => {
     const cutDocument = fc.tuple(
       fc.constantFrom('', '<?xml version="1.0"?>\n', '\n<?xml version="1.0"?>\n', '<!-- </url> </sitemap> -->\n'),
       fc.constantFrom('urlset', 'sitemapindex'),
@@ -387,7 +603,11 @@ describe('readSitemap (fuzzed)', () => {
   it('reads a urlset of more than 512 KiB whose attribute values hold "</url>" with the default slices as it reads it whole', async () => {
     // Most of each entry lies inside an attribute value, so the first slice ends where one did.
     const urls = Array.from({ length: 2_000 }, (_, i) => `http://h.test/page/${i}`);
-    const body = urls.map((loc, i) => (i % 2 === 0 ? `<url a='${'x</url>'.repeat(40)}'><loc>${loc}</loc></url>` : `<url><loc foo="${'</url>y'.repeat(40)}">${loc}</loc></url>`));
+    const body = urls.map((loc, i) =>
+      i % 2 === 0
+        ? `<url a='${'x</url>'.repeat(40)}'><loc>${loc}</loc></url>`
+        : `<url><loc foo="${'</url>y'.repeat(40)}">${loc}</loc></url>`,
+    );
     const bytes = encode(`<urlset>${body.join('\n')}</urlset>`);
     expect(bytes.length).toBeGreaterThan(512 * 1024);
     const whole = await readAll(bytes, optionsOf(NO_CAP, false, bytes.length));
@@ -403,7 +623,8 @@ describe('readSitemap (fuzzed)', () => {
 /** The classic: ten levels of ten-fold references, 10^9 "lol"s if expanded. */
 function billionLaughs(): string {
   let entities = '<!ENTITY lol "lol">';
-  for (let level = 1; level <= 9; level++) entities += `<!ENTITY lol${level} "${(level === 1 ? '&lol;' : `&lol${level - 1};`).repeat(10)}">`;
+  for (let level = 1; level <= 9; level++)
+    entities += `<!ENTITY lol${level} "${(level === 1 ? '&lol;' : `&lol${level - 1};`).repeat(10)}">`;
   return `<?xml version="1.0"?><!DOCTYPE urlset [${entities}]><urlset><url><loc>http://h.test/&lol9;</loc></url></urlset>`;
 }
 
@@ -429,7 +650,8 @@ describe('readSitemap: XML entity attacks', () => {
   });
 
   it('external entities (SYSTEM, PUBLIC, parameter) never resolve, in a urlset, an index, RSS and an Atom attribute', async () => {
-    const dtd = '<!DOCTYPE x [<!ENTITY xxe SYSTEM "file:///etc/passwd"><!ENTITY pub PUBLIC "-//x//EN" "file:///etc/hostname"><!ENTITY % pe SYSTEM "http://127.0.0.1:9/x.dtd"> %pe;]>';
+    const dtd =
+      '<!DOCTYPE x [<!ENTITY xxe SYSTEM "file:///etc/passwd"><!ENTITY pub PUBLIC "-//x//EN" "file:///etc/hostname"><!ENTITY % pe SYSTEM "http://127.0.0.1:9/x.dtd"> %pe;]>';
     const documents = {
       urlset: `${dtd}<urlset><url><loc>http://h.test/&xxe;</loc><lastmod>&pub;</lastmod></url></urlset>`,
       sitemapindex: `${dtd}<sitemapindex><sitemap><loc>http://h.test/&xxe;</loc></sitemap></sitemapindex>`,
@@ -447,15 +669,21 @@ describe('readSitemap: XML entity attacks', () => {
 
 // --- linear time ------------------------------------------------------------------------------------------
 
-const urlsetOf = (n: number) => `<?xml version="1.0"?><urlset>${Array.from({ length: n }, (_, i) => `<url><loc>http://h.test/p/${i}</loc><lastmod>2024-01-01</lastmod></url>`).join('\n')}</urlset>`;
-const rssOf = (n: number) => `<rss><channel>${Array.from({ length: n }, (_, i) => `<item><link>http://h.test/p/${i}</link></item>`).join('')}</channel></rss>`;
+const urlsetOf = (n: number) =>
+  `<?xml version="1.0"?><urlset>${Array.from({ length: n }, (_, i) => `<url><loc>http://h.test/p/${i}</loc><lastmod>2024-01-01</lastmod></url>`).join('\n')}</urlset>`;
+const rssOf = (n: number) =>
+  `<rss><channel>${Array.from({ length: n }, (_, i) => `<item><link>http://h.test/p/${i}</link></item>`).join('')}</channel></rss>`;
 const textOf = (n: number) => Array.from({ length: n }, (_, i) => `http://h.test/p/${i}`).join('\n');
 
 /** Reads `small` and `large` (8× the size) and returns how much more the large one costs. */
 async function readScaling(small: string, large: string, readOptions: ReadSitemapOptions, samples = 5) {
   const smallBytes = encode(small);
   const largeBytes = encode(large);
-  return measureScaling(() => readAll(smallBytes, readOptions), () => readAll(largeBytes, readOptions), { samples, warmups: 1 });
+  return measureScaling(
+    () => readAll(smallBytes, readOptions),
+    () => readAll(largeBytes, readOptions),
+    { samples, warmups: 1 },
+  );
 }
 
 describe('readSitemap: time stays linear (CPU time, medians; 8× the input may cost at most 30× the time)', () => {
@@ -489,14 +717,16 @@ describe('readSitemap: time stays linear (CPU time, medians; 8× the input may c
 
   // Was quadratic: each candidate cut re-scanned its slice for comments/CDATA (fixed: one forward pass).
   it('a well-formed file read in slices whose CDATA and comments hold "</url>" × n, of n and 8n bytes', async () => {
-    const flood = (n: number) => `<urlset><url><loc><![CDATA[${'</url>'.repeat(n)}]]></loc></url><!--${'</url>'.repeat(n)}--></urlset>`;
+    const flood = (n: number) =>
+      `<urlset><url><loc><![CDATA[${'</url>'.repeat(n)}]]></loc></url><!--${'</url>'.repeat(n)}--></urlset>`;
     const scaling = await readScaling(flood(400), flood(3_200), optionsOf(NO_CAP, false, 1024), 3);
     expect(scaling.ratio, JSON.stringify(scaling)).toBeLessThan(MAX_RATIO_FOR_8X);
   });
 
   // The slicer steps over quoted attribute values in the same forward pass.
   it('a well-formed file read in slices whose attribute values hold "</url>" × n, of n and 8n bytes', async () => {
-    const flood = (n: number) => `<urlset><url a="${'</url>'.repeat(n)}"><loc b='${'</url>'.repeat(n)}'>http://h.test/</loc></url>${`<url c="</url>"><loc>http://h.test/</loc></url>`.repeat(n)}</urlset>`;
+    const flood = (n: number) =>
+      `<urlset><url a="${'</url>'.repeat(n)}"><loc b='${'</url>'.repeat(n)}'>http://h.test/</loc></url>${`<url c="</url>"><loc>http://h.test/</loc></url>`.repeat(n)}</urlset>`;
     const scaling = await readScaling(flood(400), flood(3_200), optionsOf(NO_CAP, false, 1024), 3);
     expect(scaling.ratio, JSON.stringify(scaling)).toBeLessThan(MAX_RATIO_FOR_8X);
   });
@@ -530,17 +760,27 @@ describe('readSitemap: time stays linear (CPU time, medians; 8× the input may c
 
 /** What some saved files must read as, beyond the checks every read gets. */
 const CORPUS_EXPECTATIONS: Readonly<Record<string, (outcome: Outcome) => void>> = {
-  'billion-laughs.xml': (o) => expect(o.entries).toEqual([expect.objectContaining({ loc: 'http://h.test/&lol9;', lastmod: '&lol9;&lol9;' })]),
-  'quadratic-blowup.xml.gz': (o) => expect(o.entries.map((e) => e.loc)).toEqual([`http://h.test/${'&a;'.repeat(50_000)}`]),
-  'xxe-file.xml': (o) => expect(o.entries).toEqual([expect.objectContaining({ loc: 'http://h.test/&xxe;', lastmod: '&xxe2;' })]),
+  'billion-laughs.xml': (o) =>
+    expect(o.entries).toEqual([expect.objectContaining({ loc: 'http://h.test/&lol9;', lastmod: '&lol9;&lol9;' })]),
+  'quadratic-blowup.xml.gz': (o) =>
+    expect(o.entries.map((e) => e.loc)).toEqual([`http://h.test/${'&a;'.repeat(50_000)}`]),
+  'xxe-file.xml': (o) =>
+    expect(o.entries).toEqual([expect.objectContaining({ loc: 'http://h.test/&xxe;', lastmod: '&xxe2;' })]),
   // The feed parser refuses a DOCTYPE that declares an external entity: as safe as a literal read.
-  'xxe-feeds.xml': (o) => expect(o.kind === 'invalid' ? [] : o.entries.map((e) => e.loc)).toEqual(o.kind === 'invalid' ? [] : ['http://h.test/&xxe;']),
-  'xxe-atom-attribute.xml': (o) => expect(o.kind === 'invalid' ? [] : o.entries).toEqual(o.kind === 'invalid' ? [] : [{ loc: 'http://h.test/&xxe;', lastmod: '&xxe;' }]),
+  'xxe-feeds.xml': (o) =>
+    expect(o.kind === 'invalid' ? [] : o.entries.map((e) => e.loc)).toEqual(
+      o.kind === 'invalid' ? [] : ['http://h.test/&xxe;'],
+    ),
+  'xxe-atom-attribute.xml': (o) =>
+    expect(o.kind === 'invalid' ? [] : o.entries).toEqual(
+      o.kind === 'invalid' ? [] : [{ loc: 'http://h.test/&xxe;', lastmod: '&xxe;' }],
+    ),
   'xxe-parameter-entity.xml': (o) => expect(o.entries.map((e) => e.loc)).toEqual(['http://h.test/%file;&send;']),
   'gzip-truncated.bin': (o) => expect(o).toMatchObject({ kind: 'invalid', gzipped: true }),
   'utf16le-bom.xml': (o) => expect(o.entries.map((e) => e.loc)).toEqual(['http://h.test/ü']),
   'html-page.xml': (o) => expect(o.kind).toBe('invalid'),
-  'deep-nesting-10000.xml.gz': (o) => expect(o.kind === 'invalid' || o.failure !== null || o.entries.length <= 1).toBe(true),
+  'deep-nesting-10000.xml.gz': (o) =>
+    expect(o.kind === 'invalid' || o.failure !== null || o.entries.length <= 1).toBe(true),
 };
 
 describe('the saved corpus of nasty sitemaps', () => {
@@ -548,7 +788,13 @@ describe('the saved corpus of nasty sitemaps', () => {
 
   it('holds the files the fuzz tests rely on', () => {
     const names = corpus.map((file) => file.name);
-    for (const name of [...Object.keys(CORPUS_EXPECTATIONS), 'deep-nesting-unclosed-10000.xml.gz', 'deep-nesting-rss-10000.xml.gz', 'closing-tag-flood.xml.gz', 'gzip-bomb-20mb.bin']) {
+    for (const name of [
+      ...Object.keys(CORPUS_EXPECTATIONS),
+      'deep-nesting-unclosed-10000.xml.gz',
+      'deep-nesting-rss-10000.xml.gz',
+      'closing-tag-flood.xml.gz',
+      'gzip-bomb-20mb.bin',
+    ]) {
       expect(names).toContain(name);
     }
   });
@@ -558,9 +804,14 @@ describe('the saved corpus of nasty sitemaps', () => {
       const inputs = file.stored === file.bytes ? [file.bytes] : [file.bytes, file.stored];
       const cpuMs = await cpuMsOf(async () => {
         for (const input of inputs) {
-          for (const readOptions of [optionsOf(NO_CAP, false), optionsOf(NO_CAP, true), optionsOf(64 * 1024, true, 512)]) {
+          for (const readOptions of [
+            optionsOf(NO_CAP, false),
+            optionsOf(NO_CAP, true),
+            optionsOf(64 * 1024, true, 512),
+          ]) {
             const outcome = await readAll(input, readOptions);
-            if (input === file.bytes && readOptions.maxBytes === NO_CAP && !readOptions.truncated) CORPUS_EXPECTATIONS[file.name]?.(outcome);
+            if (input === file.bytes && readOptions.maxBytes === NO_CAP && !readOptions.truncated)
+              CORPUS_EXPECTATIONS[file.name]?.(outcome);
           }
         }
       });

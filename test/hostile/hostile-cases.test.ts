@@ -1,9 +1,10 @@
 // Each case of the hostile web on its own: a crawl seeded with the case's URL alone must end
 // with the outcome the manifest names, within the time its limits allow, holding no more memory
 // than its caps allow, and without fetching anything robots.txt disallows.
+
+import { type CrawlerOptions, createCrawler, type ErrorEvent, type SkipEvent } from '@politely/crawler';
+import { type HostileCase, startHostileWeb } from '@politely/local-web';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createCrawler, type CrawlerOptions, type ErrorEvent, type SkipEvent } from '@politely/crawler';
-import { startHostileWeb, type HostileCase } from '@politely/local-web';
 import { disallowedRequests, unmetExpectations } from './judge.js';
 
 const MiB = 1024 * 1024;
@@ -72,18 +73,30 @@ async function crawlCase(hostileCase: HostileCase): Promise<CaseRun> {
 
 describe('each hostile case, crawled alone', () => {
   for (const hostileCase of web.cases) {
-    const outcome = hostileCase.expect.kind === 'skip' ? `a '${hostileCase.expect.reason}' skip` : hostileCase.expect.kind === 'page' ? 'a fetched page' : 'an error';
-    it(`${hostileCase.name}: ${outcome}, in bounded time and memory`, async () => {
-      web.resetLogs();
-      const run = await crawlCase(hostileCase);
-      const caseOnly = { ...web, cases: [hostileCase], goodPageUrls: [] };
-      expect(unmetExpectations(caseOnly, { pages: run.pages, skips: run.skips, errors: run.errors.map((e) => e.url) })).toEqual([]);
-      expect(disallowedRequests(web)).toEqual([]);
-      // Reported, never thrown: every error event carries the URL it concerns.
-      for (const error of run.errors) expect(error.error.message).toContain('http');
-      expect(run.wallMs).toBeLessThan(CASE_TIME_BOUND_MS);
-      expect(run.rssGrowth).toBeLessThan(CASE_MEMORY_BOUND);
-      if (process.env.HOSTILE_REPORT) console.log(`${hostileCase.name}: ${Math.round(run.wallMs)} ms, +${(run.rssGrowth / MiB).toFixed(1)} MiB`);
-    }, CASE_TIME_BOUND_MS + 10_000);
+    const outcome =
+      hostileCase.expect.kind === 'skip'
+        ? `a '${hostileCase.expect.reason}' skip`
+        : hostileCase.expect.kind === 'page'
+          ? 'a fetched page'
+          : 'an error';
+    it(
+      `${hostileCase.name}: ${outcome}, in bounded time and memory`,
+      async () => {
+        web.resetLogs();
+        const run = await crawlCase(hostileCase);
+        const caseOnly = { ...web, cases: [hostileCase], goodPageUrls: [] };
+        expect(
+          unmetExpectations(caseOnly, { pages: run.pages, skips: run.skips, errors: run.errors.map((e) => e.url) }),
+        ).toEqual([]);
+        expect(disallowedRequests(web)).toEqual([]);
+        // Reported, never thrown: every error event carries the URL it concerns.
+        for (const error of run.errors) expect(error.error.message).toContain('http');
+        expect(run.wallMs).toBeLessThan(CASE_TIME_BOUND_MS);
+        expect(run.rssGrowth).toBeLessThan(CASE_MEMORY_BOUND);
+        if (process.env.HOSTILE_REPORT)
+          console.log(`${hostileCase.name}: ${Math.round(run.wallMs)} ms, +${(run.rssGrowth / MiB).toFixed(1)} MiB`);
+      },
+      CASE_TIME_BOUND_MS + 10_000,
+    );
   }
 });

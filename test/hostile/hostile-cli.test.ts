@@ -4,8 +4,8 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type HostileWeb, startHostileWeb } from '@politely/local-web';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHostileWeb, type HostileWeb } from '@politely/local-web';
 import { jsonLines, runCli } from '../../packages/cli/test/run-cli.js';
 import { disallowedRequests, unmetExpectations } from './judge.js';
 
@@ -35,14 +35,22 @@ describe('politely crawl over the hostile web', () => {
     const out = join(dir, 'pages.jsonl');
     const result = await runCli([
       'crawl',
-      '--ua', 'PolitelyDemo/0.1 (+https://example.invalid/bot)',
-      '--allow-net', '127.0.0.0/8',
-      '--scope', 'any',
-      '--delay', '50',
-      '--timeout', '2000',
-      '--retries', '1',
-      '--out', out,
-      '--log', 'json',
+      '--ua',
+      'PolitelyDemo/0.1 (+https://example.invalid/bot)',
+      '--allow-net',
+      '127.0.0.0/8',
+      '--scope',
+      'any',
+      '--delay',
+      '50',
+      '--timeout',
+      '2000',
+      '--retries',
+      '1',
+      '--out',
+      out,
+      '--log',
+      'json',
       web.entryUrl,
     ]);
     expect(result.code, result.stderr).toBe(0);
@@ -50,16 +58,25 @@ describe('politely crawl over the hostile web', () => {
     const lines = jsonLines(result.stdout) as LogLine[];
     const summary = lines.find((line) => line.event === 'summary');
     expect(summary?.interrupted).toBe(false);
-    const skips = lines.filter((line) => line.event === 'skip').map((line) => ({ url: line.url!, reason: line.reason! }));
+    const skips = lines
+      .filter((line) => line.event === 'skip')
+      .map((line) => ({ url: line.url!, reason: line.reason! }));
     const errors = lines.filter((line) => line.event === 'error' && line.willRetry === false).map((line) => line.url!);
-    const problems = unmetExpectations(web, {
-      pages: records.filter((record) => record.status === 200).map((record) => record.finalUrl),
-      skips,
-      errors,
-    }, { ignoreSkipReasons: ['duplicate'] });
+    const problems = unmetExpectations(
+      web,
+      {
+        pages: records.filter((record) => record.status === 200).map((record) => record.finalUrl),
+        skips,
+        errors,
+      },
+      { ignoreSkipReasons: ['duplicate'] },
+    );
     // The log leaves out duplicate skips (noise at scale): the redirect loop is checked on the
     // server's log instead, each of its two URLs requested once.
-    const loopPaths = web.requestLog().map((request) => request.path).filter((path) => path.startsWith('/redirect/loop/'));
+    const loopPaths = web
+      .requestLog()
+      .map((request) => request.path)
+      .filter((path) => path.startsWith('/redirect/loop/'));
     expect(loopPaths.sort()).toEqual(['/redirect/loop/a', '/redirect/loop/b']);
     expect(summary?.skipped?.duplicate).toBeGreaterThan(0);
     expect(problems).toEqual([]);

@@ -2,9 +2,10 @@
 // finishes; every bad case is a counted, explained skip or error; every good page is fetched;
 // nothing robots.txt disallows is requested; memory stays bounded and no case holds the crawl
 // for longer than its limit allows.
+
+import { type CrawlStats, createCrawler, type ErrorEvent, type SkipEvent } from '@politely/crawler';
+import { type HostileWeb, startHostileWeb } from '@politely/local-web';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCrawler, type CrawlStats, type ErrorEvent, type SkipEvent } from '@politely/crawler';
-import { startHostileWeb, type HostileWeb } from '@politely/local-web';
 import { disallowedRequests, unmetExpectations } from './judge.js';
 
 const USER_AGENT = 'PolitelyDemo/0.1 (+https://example.invalid/bot)';
@@ -65,7 +66,14 @@ describe('a crawl of the hostile web', () => {
   let observed: Observed;
   beforeAll(async () => {
     observed = await crawlHostileWeb();
-    if (process.env.HOSTILE_REPORT) console.log(JSON.stringify({ wallMs: observed.wallMs, peakRssGrowthMiB: observed.peakRssGrowth / MiB, stats: observed.stats }))
+    if (process.env.HOSTILE_REPORT)
+      console.log(
+        JSON.stringify({
+          wallMs: observed.wallMs,
+          peakRssGrowthMiB: observed.peakRssGrowth / MiB,
+          stats: observed.stats,
+        }),
+      );
   }, 120_000);
 
   it('fetches every good page and reports every bad case as the skip or error it is', () => {
@@ -90,7 +98,8 @@ describe('a crawl of the hostile web', () => {
     const counted = Object.values(stats.skipped).reduce((sum, n) => sum + (n ?? 0), 0);
     expect(counted).toBe(skips.length);
     expect(stats.errors).toBe(errors.length);
-    for (const skip of skips) if (skip.reason !== 'duplicate') expect(skip.detail ?? skip.reason, skip.url).toBeTruthy();
+    for (const skip of skips)
+      if (skip.reason !== 'duplicate') expect(skip.detail ?? skip.reason, skip.url).toBeTruthy();
     for (const error of errors) expect(error.error.message).toMatch(/^GET http/);
     // An answer that is not HTTP is reported at once, not retried; a reset or a timeout is retried.
     const garbage = errors.find((event) => event.url.endsWith('/garbage-status'));

@@ -11,11 +11,16 @@ export interface CrawlReport {
 }
 
 /** One line per unmet expectation; empty when the crawl did everything right. */
-export function unmetExpectations(web: HostileWeb, report: CrawlReport, options: { readonly ignoreSkipReasons?: readonly string[] } = {}): string[] {
+export function unmetExpectations(
+  web: HostileWeb,
+  report: CrawlReport,
+  options: { readonly ignoreSkipReasons?: readonly string[] } = {},
+): string[] {
   const problems: string[] = [];
   const pages = new Set(report.pages);
   for (const url of web.goodPageUrls) if (!pages.has(url)) problems.push(`good page not fetched: ${url}`);
-  const under = (url: string, prefixes: readonly string[]): boolean => prefixes.some((prefix) => url.startsWith(prefix));
+  const under = (url: string, prefixes: readonly string[]): boolean =>
+    prefixes.some((prefix) => url.startsWith(prefix));
   for (const { name, expect, reportedUrlPrefixes, entryUrl } of web.cases) {
     if (expect.kind === 'page') {
       if (!pages.has(entryUrl)) problems.push(`${name}: page ${entryUrl} not fetched`);

@@ -124,7 +124,9 @@ describe('source folders', () => {
 
   it("no two folders of a package's src import each other, even through others", () => {
     const cycles = roots.flatMap((root) =>
-      cyclesOf(folderGraph(root, fileGraph(sourceFiles(root)))).map((cycle) => `${relative(REPO, root)}: ${cycle.join(' ⇄ ')}`),
+      cyclesOf(folderGraph(root, fileGraph(sourceFiles(root)))).map(
+        (cycle) => `${relative(REPO, root)}: ${cycle.join(' ⇄ ')}`,
+      ),
     );
     expect(cycles).toEqual([]);
   });

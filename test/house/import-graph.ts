@@ -25,7 +25,13 @@ export function specifiersOf(file: string): string[] {
 /** The file a relative specifier names, or undefined when none exists. */
 export function resolveRelative(from: string, specifier: string): string | undefined {
   const base = resolve(dirname(from), specifier);
-  const candidates = [base, base.replace(/\.js$/, '.ts'), base.replace(/\.mjs$/, '.mts'), `${base}.ts`, join(base, 'index.ts')];
+  const candidates = [
+    base,
+    base.replace(/\.js$/, '.ts'),
+    base.replace(/\.mjs$/, '.mts'),
+    `${base}.ts`,
+    join(base, 'index.ts'),
+  ];
   return candidates.find((path) => existsSync(path) && statSync(path).isFile());
 }
 

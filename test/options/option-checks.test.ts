@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
 import { createRobotsGate, createUndiciRobotsFetch } from '@politely/core';
 import { checkNetworks, optionChecks } from '@politely/core/internal';
 import { createCrawler } from '@politely/crawler';
+import { describe, expect, it } from 'vitest';
 
 const check = optionChecks('createThing');
 const invalid = (fn: () => unknown, message: RegExp): void => {
@@ -12,9 +12,11 @@ describe('optionChecks', () => {
   it('durations are finite numbers ≥ 0; timeouts > 0', () => {
     expect(check.durationMs('delayMs', undefined, 250)).toBe(250);
     expect(check.durationMs('delayMs', 0, 250)).toBe(0);
-    for (const bad of [-1, Number.NaN, Infinity]) invalid(() => check.durationMs('delayMs', bad, 0), /^createThing: delayMs must be a number of ms ≥ 0/);
+    for (const bad of [-1, Number.NaN, Infinity])
+      invalid(() => check.durationMs('delayMs', bad, 0), /^createThing: delayMs must be a number of ms ≥ 0/);
     expect(check.timeoutMs('timeoutMs', 1, 10)).toBe(1);
-    for (const bad of [0, -5, Infinity]) invalid(() => check.timeoutMs('timeoutMs', bad, 10), /^createThing: timeoutMs must be a number of ms > 0/);
+    for (const bad of [0, -5, Infinity])
+      invalid(() => check.timeoutMs('timeoutMs', bad, 10), /^createThing: timeoutMs must be a number of ms > 0/);
   });
 
   it('counts are integers ≥ min; Infinity only where a count may be unbounded', () => {
@@ -35,9 +37,18 @@ describe('optionChecks', () => {
 
 describe('one rule for one kind of option across entry points', () => {
   it('a timeout of 0 is refused alike by the crawler, the gate and the robots fetch', () => {
-    invalid(() => createCrawler({ userAgent: 'Bot', requestTimeoutMs: 0 }), /^createCrawler: requestTimeoutMs must be a number of ms > 0, got 0$/);
-    invalid(() => createRobotsGate({ timeoutMs: 0 }), /^createRobotsGate: timeoutMs must be a number of ms > 0, got 0$/);
-    invalid(() => createUndiciRobotsFetch({ timeoutMs: 0 }), /^createUndiciRobotsFetch: timeoutMs must be a number of ms > 0, got 0$/);
+    invalid(
+      () => createCrawler({ userAgent: 'Bot', requestTimeoutMs: 0 }),
+      /^createCrawler: requestTimeoutMs must be a number of ms > 0, got 0$/,
+    );
+    invalid(
+      () => createRobotsGate({ timeoutMs: 0 }),
+      /^createRobotsGate: timeoutMs must be a number of ms > 0, got 0$/,
+    );
+    invalid(
+      () => createUndiciRobotsFetch({ timeoutMs: 0 }),
+      /^createUndiciRobotsFetch: timeoutMs must be a number of ms > 0, got 0$/,
+    );
   });
 
   it('a bad allowNet entry is refused alike by all three', () => {

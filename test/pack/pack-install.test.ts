@@ -15,7 +15,16 @@
 
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -75,7 +84,14 @@ function run(
     execFile(
       file,
       args,
-      { cwd: options.cwd, env: options.env ?? process.env, timeout: options.timeoutMs, killSignal: 'SIGKILL', maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' },
+      {
+        cwd: options.cwd,
+        env: options.env ?? process.env,
+        timeout: options.timeoutMs,
+        killSignal: 'SIGKILL',
+        maxBuffer: 64 * 1024 * 1024,
+        encoding: 'utf8',
+      },
       (error, stdout, stderr) => {
         if (error === null) return resolvePromise({ code: 0, signal: null, stdout, stderr });
         const failure = error as NodeJS.ErrnoException & { code?: number | string; signal?: string | null };
@@ -87,10 +103,16 @@ function run(
 }
 
 /** `run`, expecting exit code 0. */
-async function runOk(file: string, args: readonly string[], options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs: number }): Promise<RunResult> {
+async function runOk(
+  file: string,
+  args: readonly string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs: number },
+): Promise<RunResult> {
   const result = await run(file, args, options);
   if (result.code !== 0) {
-    throw new Error(`${file} ${args.join(' ')} (in ${options.cwd}) ended with ${result.code ?? result.signal}\n${result.stdout}\n${result.stderr}`);
+    throw new Error(
+      `${file} ${args.join(' ')} (in ${options.cwd}) ended with ${result.code ?? result.signal}\n${result.stdout}\n${result.stderr}`,
+    );
   }
   return result;
 }
@@ -158,7 +180,10 @@ function absentOptionalPeers(publicDirs: readonly string[]): Set<string> {
 function thirdPartyClosure(publicDirs: readonly string[]): Map<string, string> {
   const found = new Map<string, string>();
   const visited = new Set<string>();
-  const queue: { dir: string; pkg: PackageJson }[] = publicDirs.map((dir) => ({ dir, pkg: readJson<PackageJson>(join(dir, 'package.json')) }));
+  const queue: { dir: string; pkg: PackageJson }[] = publicDirs.map((dir) => ({
+    dir,
+    pkg: readJson<PackageJson>(join(dir, 'package.json')),
+  }));
   const locate = (dir: string, pkg: PackageJson, dependency: string): string | undefined => {
     const candidates = [join(dir, 'node_modules', dependency)];
     // The sibling in pnpm's layout: up one level per segment of the package's own name.
@@ -175,7 +200,10 @@ function thirdPartyClosure(publicDirs: readonly string[]): Map<string, string> {
     const wanted: [string, boolean][] = [
       ...Object.keys(pkg.dependencies ?? {}).map((name): [string, boolean] => [name, true]),
       ...Object.keys(pkg.optionalDependencies ?? {}).map((name): [string, boolean] => [name, false]),
-      ...Object.keys(pkg.peerDependencies ?? {}).map((name): [string, boolean] => [name, pkg.peerDependenciesMeta?.[name]?.optional !== true]),
+      ...Object.keys(pkg.peerDependencies ?? {}).map((name): [string, boolean] => [
+        name,
+        pkg.peerDependenciesMeta?.[name]?.optional !== true,
+      ]),
     ];
     // An optional peer of ours (vitest, for @politely/frontier/testing): npm reads its metadata
     // to check the range, but installs it only when the project asks for it, and this one does
@@ -186,7 +214,8 @@ function thirdPartyClosure(publicDirs: readonly string[]): Map<string, string> {
       const installed = locate(dir, pkg, name);
       if (installed === undefined) {
         // An optional dependency for another platform, or an optional peer nobody installed.
-        if (required) throw new Error(`${pkg.name} needs ${name}, which is not installed beside it (${dir}): run pnpm install`);
+        if (required)
+          throw new Error(`${pkg.name} needs ${name}, which is not installed beside it (${dir}): run pnpm install`);
         continue;
       }
       if (visited.has(installed)) continue;
@@ -208,7 +237,8 @@ function digests(file: string): { integrity: string; shasum: string } {
   };
 }
 
-const tarballName = (name: string, version: string): string => `${name.replace('@', '').replace('/', '-')}-${version}.tgz`;
+const tarballName = (name: string, version: string): string =>
+  `${name.replace('@', '').replace('/', '-')}-${version}.tgz`;
 
 // Build intermediates of native modules (better-sqlite3's object files): not needed at run time,
 // and not in the published tarball either. The built addon (build/Release/*.node) stays.
@@ -220,12 +250,17 @@ async function packInstalled(dir: string, out: string): Promise<void> {
   await runOk(
     'tar',
     [
-      '-czf', out,
-      '--dereference', '--hard-dereference', // pnpm hard-links files from its store: write them as files
+      '-czf',
+      out,
+      '--dereference',
+      '--hard-dereference', // pnpm hard-links files from its store: write them as files
       ...TAR_EXCLUDES.map((pattern) => `--exclude=${pattern}`),
-      '--transform', 's,^,package/,',
-      '-C', dir,
-      '--', ...entries,
+      '--transform',
+      's,^,package/,',
+      '-C',
+      dir,
+      '--',
+      ...entries,
     ],
     { cwd: dir, timeoutMs: 60_000 },
   );
@@ -261,7 +296,16 @@ class LoopbackRegistry {
     const versions = this.packages.get(name);
     if (versions === undefined) return undefined;
     const entries = [...versions.values()].map(({ manifest, urlPath, integrity, shasum }) => {
-      const fields = ['dependencies', 'optionalDependencies', 'peerDependencies', 'peerDependenciesMeta', 'bin', 'engines', 'os', 'cpu'] as const;
+      const fields = [
+        'dependencies',
+        'optionalDependencies',
+        'peerDependencies',
+        'peerDependenciesMeta',
+        'bin',
+        'engines',
+        'os',
+        'cpu',
+      ] as const;
       const entry: Record<string, unknown> = { name: manifest.name, version: manifest.version, _hasShrinkwrap: false };
       for (const field of fields) if (manifest[field] !== undefined) entry[field] = manifest[field];
       entry.dist = { tarball: `${this.base}${urlPath}`, integrity, shasum };
@@ -269,10 +313,12 @@ class LoopbackRegistry {
     });
     // The highest version is `latest` (numeric compare of major.minor.patch; enough for a tag).
     const numbers = (version: string): number[] => version.split(/[.+-]/).slice(0, 3).map(Number);
-    const latest = [...versions.keys()].sort((a, b) => {
-      const [x, y] = [numbers(a), numbers(b)];
-      return (x[0]! - y[0]!) || (x[1]! - y[1]!) || (x[2]! - y[2]!);
-    }).at(-1)!;
+    const latest = [...versions.keys()]
+      .sort((a, b) => {
+        const [x, y] = [numbers(a), numbers(b)];
+        return x[0]! - y[0]! || x[1]! - y[1]! || x[2]! - y[2]!;
+      })
+      .at(-1)!;
     return { name, 'dist-tags': { latest }, versions: Object.fromEntries(entries) };
   }
 
@@ -299,7 +345,9 @@ class LoopbackRegistry {
   }
 
   notFound(): string[] {
-    return this.requests.filter((request) => request.status !== 200).map((request) => `${request.status} ${request.method} ${request.url}`);
+    return this.requests
+      .filter((request) => request.status !== 200)
+      .map((request) => `${request.status} ${request.method} ${request.url}`);
   }
 
   async close(): Promise<void> {
@@ -433,21 +481,32 @@ beforeAll(async () => {
   expect(publicNames).toEqual(EXPECTED_PUBLIC);
   for (const { dir, pkg } of publicPackages) {
     for (const file of ['dist/index.js', 'dist/index.d.ts']) {
-      if (!existsSync(join(dir, file))) throw new Error(`${relative(REPO, join(dir, file))} is missing: run \`pnpm run build\` first`);
+      if (!existsSync(join(dir, file)))
+        throw new Error(`${relative(REPO, join(dir, file))} is missing: run \`pnpm run build\` first`);
     }
     // No public package may depend on a private one: users could not install it.
-    for (const dependency of Object.keys({ ...pkg.dependencies, ...pkg.optionalDependencies, ...pkg.peerDependencies })) {
+    for (const dependency of Object.keys({
+      ...pkg.dependencies,
+      ...pkg.optionalDependencies,
+      ...pkg.peerDependencies,
+    })) {
       const target = workspace.get(dependency);
-      if (target !== undefined) expect(target.pkg.private, `${pkg.name} depends on the private ${dependency}`).not.toBe(true);
+      if (target !== undefined)
+        expect(target.pkg.private, `${pkg.name} depends on the private ${dependency}`).not.toBe(true);
     }
   }
 
   // Pack each public package as it would be published.
   const packed = await Promise.all(
     publicPackages.map(async ({ dir, pkg }) => {
-      const result = await runOk('pnpm', ['pack', '--pack-destination', packDir, '--json'], { cwd: dir, timeoutMs: 120_000 });
+      const result = await runOk('pnpm', ['pack', '--pack-destination', packDir, '--json'], {
+        cwd: dir,
+        timeoutMs: 120_000,
+      });
       const file = (JSON.parse(result.stdout) as { filename: string }).filename;
-      const manifest = JSON.parse((await runOk('tar', ['-xOzf', file, 'package/package.json'], { cwd: work, timeoutMs: 30_000 })).stdout) as PackageJson;
+      const manifest = JSON.parse(
+        (await runOk('tar', ['-xOzf', file, 'package/package.json'], { cwd: work, timeoutMs: 30_000 })).stdout,
+      ) as PackageJson;
       expect(manifest.name).toBe(pkg.name);
       packedVersions.set(manifest.name, manifest.version);
       return { manifest, file };
@@ -478,7 +537,10 @@ beforeAll(async () => {
   const emptyGlobalNpmrc = join(work, 'empty-global-npmrc'); // npm refuses one file as both
   writeFileSync(emptyNpmrc, '');
   writeFileSync(emptyGlobalNpmrc, '');
-  const path = (process.env.PATH ?? '').split(delimiter).filter((entry) => entry !== '' && !resolve(entry).startsWith(REPO)).join(delimiter);
+  const path = (process.env.PATH ?? '')
+    .split(delimiter)
+    .filter((entry) => entry !== '' && !resolve(entry).startsWith(REPO))
+    .join(delimiter);
   projectEnv = {
     PATH: path,
     HOME: process.env.HOME ?? work,
@@ -488,14 +550,20 @@ beforeAll(async () => {
     npm_config_cache: join(work, 'npm-cache'),
     npm_config_update_notifier: 'false',
   };
-  writeFileSync(join(project, 'package.json'), `${JSON.stringify({ name: 'pack-check', private: true, type: 'module' }, null, 2)}\n`);
+  writeFileSync(
+    join(project, 'package.json'),
+    `${JSON.stringify({ name: 'pack-check', private: true, type: 'module' }, null, 2)}\n`,
+  );
   await runOk(
     'npm',
     [
       'install',
-      '--registry', `${registry.base}/`,
-      '--userconfig', emptyNpmrc,
-      '--cache', join(work, 'npm-cache'),
+      '--registry',
+      `${registry.base}/`,
+      '--userconfig',
+      emptyNpmrc,
+      '--cache',
+      join(work, 'npm-cache'),
       '--ignore-scripts',
       '--no-audit',
       '--no-fund',
@@ -518,7 +586,9 @@ describe('every public package installs from its packed tarball', () => {
   it('installs every dependency from the loopback registry, ours from the packed tarballs', () => {
     const absent = (line: string): boolean => absentPeers.has(decodeURIComponent(line.replace(/^404 GET \//, '')));
     expect(registry!.notFound().filter((line) => !absent(line))).toEqual([]);
-    const lock = readJson<{ packages: Record<string, { version?: string; resolved?: string; link?: boolean }> }>(join(project, 'package-lock.json'));
+    const lock = readJson<{ packages: Record<string, { version?: string; resolved?: string; link?: boolean }> }>(
+      join(project, 'package-lock.json'),
+    );
     const installed = Object.entries(lock.packages).filter(([location]) => location !== '');
     expect(installed.length).toBeGreaterThan(publicNames.length);
     for (const [location, entry] of installed) {
@@ -539,7 +609,8 @@ describe('every public package installs from its packed tarball', () => {
       expect(pkg.private, name).toBeUndefined();
       expect(pkg.files, name).toContain('dist');
       for (const [dependency, range] of Object.entries(pkg.dependencies ?? {})) {
-        if (dependency.startsWith('@politely/')) expect(range, `${name} → ${dependency}`).toBe(packedVersions.get(dependency));
+        if (dependency.startsWith('@politely/'))
+          expect(range, `${name} → ${dependency}`).toBe(packedVersions.get(dependency));
       }
       expect(existsSync(join(dir, 'dist', 'index.js')), name).toBe(true);
       // dist's source maps (and declaration maps: go-to-definition) name ../src: it ships.
@@ -549,108 +620,180 @@ describe('every public package installs from its packed tarball', () => {
     expect(existsSync(join(project, 'node_modules', '@politely', 'cli', 'bin', 'politely.js'))).toBe(true);
   });
 
-  it('imports each package by name from the project, resolved into its node_modules with the default conditions', async () => {
-    writeFileSync(join(project, 'imports.mjs'), IMPORT_SCRIPT);
-    const result = await runOk(process.execPath, ['imports.mjs', JSON.stringify(publicNames)], { cwd: project, env: projectEnv, timeoutMs: 30_000 });
-    const found = JSON.parse(result.stdout) as Record<string, { url: string; exports: string[] }>;
-    const nodeModules = realpathSync(join(project, 'node_modules'));
-    for (const name of publicNames) {
-      const file = realpathSync(fileURLToPath(found[name]!.url));
-      expect(file, name).toBe(join(nodeModules, ...name.split('/'), 'dist', 'index.js'));
-    }
-    const testingEntry = realpathSync(fileURLToPath(found['@politely/frontier/testing']!.url));
-    expect(testingEntry).toBe(join(nodeModules, '@politely', 'frontier', 'dist', 'testing', 'index.js'));
-    const expectExports = (name: string, names: string[]): void => {
-      expect(found[name]!.exports, name).toEqual(expect.arrayContaining(names));
-    };
-    expectExports('@politely/core', ['parseRobotsTxt', 'lintRobotsTxt', 'createRobotsGate', 'PolitelyError']);
-    expectExports('@politely/crawler', ['createCrawler', 'createMemoryFrontierStore', 'isFatalCrawlError']);
-    expectExports('@politely/frontier', ['createMemoryFrontierStore', 'dedupeKeyOf', 'lastFetchAfterHints']);
-    expectExports('@politely/sitemap', ['sitemaps', 'readSitemap']);
-    expectExports('@politely/store-sqlite', ['createSqliteFrontierStore', 'createSqliteRobotsCache']);
-    expectExports('@politely/store-redis', ['createRedisFrontierStore', 'createRedisRobotsCache', 'createRedisLink']);
-    expectExports('@politely/cli', ['main']);
-    expectExports('@politely/browser', ['ChromiumRenderer', 'findChromium']);
-    expectExports('@politely/demo-web', ['startDemoWeb', 'startRenderWeb', 'startUsageWeb', 'violations', 'minGapMs']);
-    // The test webs (fleet, hostile, consent) stay in the private @politely/local-web.
-    expect(found['@politely/demo-web']!.exports).not.toContain('startFleet');
-  }, TEST_TIMEOUT_MS);
+  it(
+    'imports each package by name from the project, resolved into its node_modules with the default conditions',
+    async () => {
+      writeFileSync(join(project, 'imports.mjs'), IMPORT_SCRIPT);
+      const result = await runOk(process.execPath, ['imports.mjs', JSON.stringify(publicNames)], {
+        cwd: project,
+        env: projectEnv,
+        timeoutMs: 30_000,
+      });
+      const found = JSON.parse(result.stdout) as Record<string, { url: string; exports: string[] }>;
+      const nodeModules = realpathSync(join(project, 'node_modules'));
+      for (const name of publicNames) {
+        const file = realpathSync(fileURLToPath(found[name]!.url));
+        expect(file, name).toBe(join(nodeModules, ...name.split('/'), 'dist', 'index.js'));
+      }
+      const testingEntry = realpathSync(fileURLToPath(found['@politely/frontier/testing']!.url));
+      expect(testingEntry).toBe(join(nodeModules, '@politely', 'frontier', 'dist', 'testing', 'index.js'));
+      const expectExports = (name: string, names: string[]): void => {
+        expect(found[name]!.exports, name).toEqual(expect.arrayContaining(names));
+      };
+      expectExports('@politely/core', ['parseRobotsTxt', 'lintRobotsTxt', 'createRobotsGate', 'PolitelyError']);
+      expectExports('@politely/crawler', ['createCrawler', 'createMemoryFrontierStore', 'isFatalCrawlError']);
+      expectExports('@politely/frontier', ['createMemoryFrontierStore', 'dedupeKeyOf', 'lastFetchAfterHints']);
+      expectExports('@politely/sitemap', ['sitemaps', 'readSitemap']);
+      expectExports('@politely/store-sqlite', ['createSqliteFrontierStore', 'createSqliteRobotsCache']);
+      expectExports('@politely/store-redis', ['createRedisFrontierStore', 'createRedisRobotsCache', 'createRedisLink']);
+      expectExports('@politely/cli', ['main']);
+      expectExports('@politely/browser', ['ChromiumRenderer', 'findChromium']);
+      expectExports('@politely/demo-web', [
+        'startDemoWeb',
+        'startRenderWeb',
+        'startUsageWeb',
+        'violations',
+        'minGapMs',
+      ]);
+      // The test webs (fleet, hostile, consent) stay in the private @politely/local-web.
+      expect(found['@politely/demo-web']!.exports).not.toContain('startFleet');
+    },
+    TEST_TIMEOUT_MS,
+  );
 
-  it('runs a crawl script: a site of the demo web, the sitemap plugin, a SQLite crawl file', async () => {
-    writeFileSync(join(project, 'crawl.mjs'), CRAWL_SCRIPT);
-    const dbFile = join(project, 'crawl.db');
-    const result = await runOk(process.execPath, ['crawl.mjs', dbFile], { cwd: project, env: projectEnv, timeoutMs: 90_000 });
-    const report = JSON.parse(result.stdout.trim().split('\n').at(-1)!) as {
-      stats: { pages: number; robotsRequests: number; errors: number; skipped: Record<string, number> };
-      counts: { queued: number; inFlight: number; done: number };
-      violations: string[];
-      hosts: { origin: string; sitemaps: string[]; expectedAllowedPaths: string[]; disallowedKnownPaths: string[] }[];
-      log: { origin: string; path: string; userAgent: string | undefined }[];
-    };
-    expect(report.stats.pages).toBeGreaterThan(0);
-    expect(report.stats.errors).toBe(0);
-    expect(report.stats.robotsRequests).toBe(report.hosts.length);
-    // The servers' own log: every expected page fetched, nothing robots.txt disallows, the sitemaps read.
-    expect(report.violations).toEqual([]);
-    for (const host of report.hosts) {
-      const fetched = new Set(report.log.filter((entry) => entry.origin === host.origin).map((entry) => entry.path));
-      expect(host.disallowedKnownPaths.length, host.origin).toBeGreaterThan(0);
-      for (const path of host.expectedAllowedPaths) expect(fetched.has(path), `${host.origin}${path} fetched`).toBe(true);
-      for (const path of host.disallowedKnownPaths) expect(fetched.has(path), `${host.origin}${path} not fetched`).toBe(false);
-      expect(fetched.has('/robots.txt')).toBe(true);
-      expect(host.sitemaps.length, host.origin).toBeGreaterThan(0);
-      for (const sitemap of host.sitemaps) expect(fetched.has(new URL(sitemap).pathname), `${sitemap} read`).toBe(true);
-    }
-    expect(report.log.every((entry) => entry.userAgent === USER_AGENT)).toBe(true);
-    expect(report.stats.skipped.robots ?? 0).toBeGreaterThan(0);
-    // The SQLite file (better-sqlite3's native addon loaded from the installed tarball) kept the crawl.
-    expect(readFileSync(dbFile).subarray(0, 16).toString('latin1')).toBe('SQLite format 3\0');
-    expect(report.counts).toMatchObject({ queued: 0, inFlight: 0 });
-    expect(report.counts.done).toBeGreaterThanOrEqual(report.stats.pages);
-  }, TEST_TIMEOUT_MS);
+  it(
+    'runs a crawl script: a site of the demo web, the sitemap plugin, a SQLite crawl file',
+    async () => {
+      writeFileSync(join(project, 'crawl.mjs'), CRAWL_SCRIPT);
+      const dbFile = join(project, 'crawl.db');
+      const result = await runOk(process.execPath, ['crawl.mjs', dbFile], {
+        cwd: project,
+        env: projectEnv,
+        timeoutMs: 90_000,
+      });
+      const report = JSON.parse(result.stdout.trim().split('\n').at(-1)!) as {
+        stats: { pages: number; robotsRequests: number; errors: number; skipped: Record<string, number> };
+        counts: { queued: number; inFlight: number; done: number };
+        violations: string[];
+        hosts: { origin: string; sitemaps: string[]; expectedAllowedPaths: string[]; disallowedKnownPaths: string[] }[];
+        log: { origin: string; path: string; userAgent: string | undefined }[];
+      };
+      expect(report.stats.pages).toBeGreaterThan(0);
+      expect(report.stats.errors).toBe(0);
+      expect(report.stats.robotsRequests).toBe(report.hosts.length);
+      // The servers' own log: every expected page fetched, nothing robots.txt disallows, the sitemaps read.
+      expect(report.violations).toEqual([]);
+      for (const host of report.hosts) {
+        const fetched = new Set(report.log.filter((entry) => entry.origin === host.origin).map((entry) => entry.path));
+        expect(host.disallowedKnownPaths.length, host.origin).toBeGreaterThan(0);
+        for (const path of host.expectedAllowedPaths)
+          expect(fetched.has(path), `${host.origin}${path} fetched`).toBe(true);
+        for (const path of host.disallowedKnownPaths)
+          expect(fetched.has(path), `${host.origin}${path} not fetched`).toBe(false);
+        expect(fetched.has('/robots.txt')).toBe(true);
+        expect(host.sitemaps.length, host.origin).toBeGreaterThan(0);
+        for (const sitemap of host.sitemaps)
+          expect(fetched.has(new URL(sitemap).pathname), `${sitemap} read`).toBe(true);
+      }
+      expect(report.log.every((entry) => entry.userAgent === USER_AGENT)).toBe(true);
+      expect(report.stats.skipped.robots ?? 0).toBeGreaterThan(0);
+      // The SQLite file (better-sqlite3's native addon loaded from the installed tarball) kept the crawl.
+      expect(readFileSync(dbFile).subarray(0, 16).toString('latin1')).toBe('SQLite format 3\0');
+      expect(report.counts).toMatchObject({ queued: 0, inFlight: 0 });
+      expect(report.counts.done).toBeGreaterThanOrEqual(report.stats.pages);
+    },
+    TEST_TIMEOUT_MS,
+  );
 
-  it('runs the politely command from node_modules/.bin: --help, --version, crawl, robots explain', async () => {
-    const politely = join(project, 'node_modules', '.bin', 'politely');
-    const options = { cwd: project, env: projectEnv, timeoutMs: 60_000 };
+  it(
+    'runs the politely command from node_modules/.bin: --help, --version, crawl, robots explain',
+    async () => {
+      const politely = join(project, 'node_modules', '.bin', 'politely');
+      const options = { cwd: project, env: projectEnv, timeoutMs: 60_000 };
 
-    const help = await run(politely, ['--help'], options);
-    expect(help.code, help.stderr).toBe(0);
-    expect(help.stdout).toContain('politely crawl --ua UA');
-    const version = await run(politely, ['--version'], options);
-    expect(version.code, version.stderr).toBe(0);
-    expect(version.stdout.trim()).toBe(packedVersions.get('@politely/cli'));
+      const help = await run(politely, ['--help'], options);
+      expect(help.code, help.stderr).toBe(0);
+      expect(help.stdout).toContain('politely crawl --ua UA');
+      const version = await run(politely, ['--version'], options);
+      expect(version.code, version.stderr).toBe(0);
+      expect(version.stdout.trim()).toBe(packedVersions.get('@politely/cli'));
 
-    const out = join(project, 'pages.jsonl');
-    site!.paths.length = 0;
-    const crawl = await run(
-      politely,
-      ['crawl', '--ua', USER_AGENT, '--allow-net', '127.0.0.0/8', '--max-pages', '5', '--delay', '50', '--log', 'json', '--out', out, site!.url],
-      options,
-    );
-    expect(crawl.code, crawl.stdout + crawl.stderr).toBe(0);
-    const records = readFileSync(out, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { url: string; status: number });
-    expect(records.map((record) => new URL(record.url).pathname).sort()).toEqual(['/', '/a', '/b']);
-    expect(records.every((record) => record.status === 200)).toBe(true);
-    expect(site!.paths).toContain('/robots.txt');
-    expect(site!.paths.filter((path) => path.startsWith('/private/'))).toEqual([]);
+      const out = join(project, 'pages.jsonl');
+      site!.paths.length = 0;
+      const crawl = await run(
+        politely,
+        [
+          'crawl',
+          '--ua',
+          USER_AGENT,
+          '--allow-net',
+          '127.0.0.0/8',
+          '--max-pages',
+          '5',
+          '--delay',
+          '50',
+          '--log',
+          'json',
+          '--out',
+          out,
+          site!.url,
+        ],
+        options,
+      );
+      expect(crawl.code, crawl.stdout + crawl.stderr).toBe(0);
+      const records = readFileSync(out, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { url: string; status: number });
+      expect(records.map((record) => new URL(record.url).pathname).sort()).toEqual(['/', '/a', '/b']);
+      expect(records.every((record) => record.status === 200)).toBe(true);
+      expect(site!.paths).toContain('/robots.txt');
+      expect(site!.paths.filter((path) => path.startsWith('/private/'))).toEqual([]);
 
-    const explain = await run(politely, ['robots', 'explain', '--ua', USER_AGENT, '--allow-net', '127.0.0.0/8', '--json', `${site!.url}private/secret`, `${site!.url}a`], options);
-    expect(explain.code, explain.stderr).toBe(0);
-    const verdicts = explain.stdout.trim().split('\n').map((line) => JSON.parse(line) as { allowed: boolean; status: number | null });
-    expect(verdicts.map((verdict) => verdict.allowed)).toEqual([false, true]);
-    expect(verdicts[0]!.status).toBe(200);
-  }, TEST_TIMEOUT_MS);
+      const explain = await run(
+        politely,
+        [
+          'robots',
+          'explain',
+          '--ua',
+          USER_AGENT,
+          '--allow-net',
+          '127.0.0.0/8',
+          '--json',
+          `${site!.url}private/secret`,
+          `${site!.url}a`,
+        ],
+        options,
+      );
+      expect(explain.code, explain.stderr).toBe(0);
+      const verdicts = explain.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { allowed: boolean; status: number | null });
+      expect(verdicts.map((verdict) => verdict.allowed)).toEqual([false, true]);
+      expect(verdicts[0]!.status).toBe(200);
+    },
+    TEST_TIMEOUT_MS,
+  );
 
-  it('runs `politely demo` from the installed packages: demo-web, without the private local-web', async () => {
-    expect(existsSync(join(project, 'node_modules', '@politely', 'local-web'))).toBe(false);
-    const outDir = join(project, 'demo');
-    const demo = await run(join(project, 'node_modules', '.bin', 'politely'), ['demo', '--out-dir', outDir, '--log', 'json'], {
-      cwd: project,
-      env: projectEnv,
-      timeoutMs: 90_000,
-    });
-    expect(demo.code, demo.stdout.slice(-4000) + demo.stderr).toBe(0);
-    expect(readFileSync(join(outDir, 'report.html'), 'utf8')).toContain('<html');
-    expect(readFileSync(join(outDir, 'pages.jsonl'), 'utf8').trim().split('\n').length).toBeGreaterThan(50);
-  }, TEST_TIMEOUT_MS);
+  it(
+    'runs `politely demo` from the installed packages: demo-web, without the private local-web',
+    async () => {
+      expect(existsSync(join(project, 'node_modules', '@politely', 'local-web'))).toBe(false);
+      const outDir = join(project, 'demo');
+      const demo = await run(
+        join(project, 'node_modules', '.bin', 'politely'),
+        ['demo', '--out-dir', outDir, '--log', 'json'],
+        {
+          cwd: project,
+          env: projectEnv,
+          timeoutMs: 90_000,
+        },
+      );
+      expect(demo.code, demo.stdout.slice(-4000) + demo.stderr).toBe(0);
+      expect(readFileSync(join(outDir, 'report.html'), 'utf8')).toContain('<html');
+      expect(readFileSync(join(outDir, 'pages.jsonl'), 'utf8').trim().split('\n').length).toBeGreaterThan(50);
+    },
+    TEST_TIMEOUT_MS,
+  );
 });

@@ -5,15 +5,15 @@
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { ChromiumRenderer } from '@politely/browser';
-import { createCrawler, type CrawlerOptions, type CrawlStats, type SkipEvent } from '@politely/crawler';
+import { type CrawlerOptions, type CrawlStats, createCrawler, type SkipEvent } from '@politely/crawler';
 import {
+  type LoggedRequest,
   minGapMsByOrigin,
+  type RenderCrawlTruth,
+  type RenderWeb,
   renderManifest,
   startRenderWeb,
   violations,
-  type LoggedRequest,
-  type RenderCrawlTruth,
-  type RenderWeb,
 } from '@politely/demo-web';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -68,7 +68,8 @@ async function crawlRendered(options: Partial<CrawlerOptions> = {}): Promise<Ren
 }
 
 /** The request log with its origins' robots.txt requests and page paths, for one host name. */
-const onHost = (log: readonly LoggedRequest[], name: string): LoggedRequest[] => log.filter((entry) => entry.host === name);
+const onHost = (log: readonly LoggedRequest[], name: string): LoggedRequest[] =>
+  log.filter((entry) => entry.host === name);
 
 describe('a crawl with render: true on the render web', () => {
   let crawl: RenderedCrawl;
@@ -83,7 +84,7 @@ describe('a crawl with render: true on the render web', () => {
     expect(crawl.stats.rendering.pageLoads).toBe(truth.pages.length);
   });
 
-  it('requests each page once: the browser loads it from the crawler\'s response', () => {
+  it("requests each page once: the browser loads it from the crawler's response", () => {
     const app = onHost(crawl.log, 'app');
     for (const page of truth.pages) {
       const path = new URL(page.url).pathname + new URL(page.url).search;
@@ -98,7 +99,9 @@ describe('a crawl with render: true on the render web', () => {
     expect(paths).not.toContain('/lib/analytics.js');
     // Refused sub-requests are robots skips of kind sub-resource, naming the page that asked.
     const subResourceSkips = crawl.skips.filter((skip) => skip.kind === 'sub-resource' && skip.reason === 'robots');
-    expect(subResourceSkips.map((skip) => new URL(skip.url).pathname)).toEqual(expect.arrayContaining(['/api/tracking', '/lib/analytics.js']));
+    expect(subResourceSkips.map((skip) => new URL(skip.url).pathname)).toEqual(
+      expect.arrayContaining(['/api/tracking', '/lib/analytics.js']),
+    );
     for (const skip of subResourceSkips) expect(truth.pages.map((page) => page.url)).toContain(skip.referrer);
     expect(crawl.stats.rendering.refused.robots).toBe(subResourceSkips.length);
   });
@@ -107,7 +110,10 @@ describe('a crawl with render: true on the render web', () => {
     for (const host of web.hosts) {
       const first = crawl.log.find((entry) => entry.origin === host.origin);
       expect(first?.path, host.name).toBe('/robots.txt');
-      expect(crawl.log.filter((entry) => entry.origin === host.origin && entry.path === '/robots.txt').length, host.name).toBe(1);
+      expect(
+        crawl.log.filter((entry) => entry.origin === host.origin && entry.path === '/robots.txt').length,
+        host.name,
+      ).toBe(1);
     }
     expect(truth.robotsFirst).toEqual(web.hosts.map((host) => host.origin));
   });
@@ -126,12 +132,12 @@ describe('a crawl with render: true on the render web', () => {
     expect(crawl.stats.rendering.refused.websocket).toBeGreaterThanOrEqual(truth.pages.length);
   });
 
-  it('sends the crawler\'s User-Agent with every request, the browser\'s included', () => {
+  it("sends the crawler's User-Agent with every request, the browser's included", () => {
     expect(crawl.log.length).toBeGreaterThan(truth.pages.length * 2); // each page and its API call, at least
     expect(crawl.log.filter((entry) => entry.userAgent !== UA)).toEqual([]);
   });
 
-  it('keeps every host\'s delay between any two requests, sub-requests included', () => {
+  it("keeps every host's delay between any two requests, sub-requests included", () => {
     const gaps = minGapMsByOrigin(crawl.log);
     expect(gaps.get(web.host('app').origin)).toBeGreaterThanOrEqual(APP_DELAY_MS - CLOCK_SLACK_MS);
     expect(gaps.get(web.host('cdn').origin)).toBeGreaterThanOrEqual(CDN_DELAY_MS - CLOCK_SLACK_MS);
@@ -142,7 +148,9 @@ describe('a crawl with render: true on the render web', () => {
     const cdn = crawl.stats.rendering.byHost[new URL(web.host('cdn').origin).hostname];
     expect(app?.pageLoads).toBe(truth.pages.length);
     // app.js and the API call of every page, each one request the app's log shows.
-    const appSubRequests = onHost(crawl.log, 'app').filter((entry) => entry.path === '/static/app.js' || entry.path.startsWith('/api/')).length;
+    const appSubRequests = onHost(crawl.log, 'app').filter(
+      (entry) => entry.path === '/static/app.js' || entry.path.startsWith('/api/'),
+    ).length;
     expect(app?.subRequests).toBe(appSubRequests);
     expect(cdn?.pageLoads ?? 0).toBe(0);
     expect(cdn?.subRequests).toBe(onHost(crawl.log, 'cdn').filter((entry) => entry.path !== '/robots.txt').length);
@@ -151,7 +159,7 @@ describe('a crawl with render: true on the render web', () => {
 });
 
 describe('rendering at per-host concurrency 2', () => {
-  it('still keeps each host\'s delay between the starts of any two requests', async () => {
+  it("still keeps each host's delay between the starts of any two requests", async () => {
     const crawl = await crawlRendered({ perHostConcurrency: 2, maxPages: 8 });
     expect(crawl.stats.rendering.pageLoads).toBe(8);
     expect(violations(web, 'PolitelyDemo')).toEqual([]);

@@ -100,7 +100,13 @@ describe('rendering failures and choices', () => {
     crawler.on('skip', (skip) => skips.push(skip));
     await crawler.run();
     expect(handled).toBe(0);
-    expect(skips).toEqual([expect.objectContaining({ url: `${base}/grow`, reason: 'too-large', detail: expect.stringMatching(/^rendered HTML of \d+ bytes is past maxBodyBytes \(20000\)$/) })]);
+    expect(skips).toEqual([
+      expect.objectContaining({
+        url: `${base}/grow`,
+        reason: 'too-large',
+        detail: expect.stringMatching(/^rendered HTML of \d+ bytes is past maxBodyBytes \(20000\)$/),
+      }),
+    ]);
   }, 60_000);
 
   it('renders only the pages `render` picks; the others are handled as served', async () => {

@@ -2,9 +2,9 @@
 // (saved a while after a cookie is set, before the crawl ends, so a killed crawl keeps it too)
 // and a crawl resumed on that store sends the cookies of the earlier run.
 
-import { expect } from 'vitest';
 import { createCrawler } from '@politely/crawler';
 import type { FrontierStore } from '@politely/frontier';
+import { expect } from 'vitest';
 import type { CookieSites } from './cookie-sites.js';
 
 const UA = 'CookieBot/1.0 (+http://example.invalid/bot)';
@@ -13,7 +13,11 @@ export const COOKIE_JAR_KEY = 'politely:cookie-jar';
 
 type DurableStore = FrontierStore & { loadMetadata<T = unknown>(key: string): Promise<T | undefined> };
 
-const crawlerOn = (sites: CookieSites, store: FrontierStore, extra: { maxPages?: number; handler?: (url: string) => Promise<void> } = {}) =>
+const crawlerOn = (
+  sites: CookieSites,
+  store: FrontierStore,
+  extra: { maxPages?: number; handler?: (url: string) => Promise<void> } = {},
+) =>
   createCrawler({
     userAgent: UA,
     seeds: [`${sites.home.base}/`],
@@ -26,7 +30,10 @@ const crawlerOn = (sites: CookieSites, store: FrontierStore, extra: { maxPages?:
   });
 
 /** Crawls one page (which sets `sid`), closes the store, reopens it and resumes: the next page gets the cookie. */
-export async function expectCookiesSurviveResume(sites: CookieSites, open: () => DurableStore | Promise<DurableStore>): Promise<void> {
+export async function expectCookiesSurviveResume(
+  sites: CookieSites,
+  open: () => DurableStore | Promise<DurableStore>,
+): Promise<void> {
   sites.home.log.length = 0;
   const first = await open();
   const stats = await crawlerOn(sites, first, { maxPages: 1 }).run();

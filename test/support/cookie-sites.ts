@@ -14,7 +14,10 @@ export interface CookieLogEntry {
 export interface CookieSite {
   readonly base: string;
   readonly log: CookieLogEntry[];
-  /** The Cookie header of the first request for `path`, `undefined` if none was sent; throws if `path` was never requested. */
+  /**
+   * The Cookie header of the first request for `path`, `undefined` if none was sent; throws if `path` was
+   * never requested.
+   */
   cookieOf(path: string): string | undefined;
 }
 
@@ -26,9 +29,13 @@ export interface CookieSites {
 
 type Route = (res: ServerResponse) => void;
 
-const page = (html: string, setCookie: string[] = []): Route => (res) => {
-  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'set-cookie': setCookie }).end(`<html><body>${html}</body></html>`);
-};
+const page =
+  (html: string, setCookie: string[] = []): Route =>
+  (res) => {
+    res
+      .writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'set-cookie': setCookie })
+      .end(`<html><body>${html}</body></html>`);
+  };
 
 export async function startCookieSites(): Promise<CookieSites> {
   let otherBase = '';
@@ -38,9 +45,15 @@ export async function startCookieSites(): Promise<CookieSites> {
   });
   otherBase = other.site.base;
   const home = await serve('127.0.0.1', {
-    '/robots.txt': (res) => res.writeHead(200, { 'content-type': 'text/plain', 'set-cookie': 'robots=1; Path=/' }).end('User-agent: *\nAllow: /\n'),
+    '/robots.txt': (res) =>
+      res
+        .writeHead(200, { 'content-type': 'text/plain', 'set-cookie': 'robots=1; Path=/' })
+        .end('User-agent: *\nAllow: /\n'),
     // sid for this site; a cookie claiming the other site's domain, which RFC 6265 §5.3 step 6 ignores.
-    '/': page(`<a href="/next">next</a> <a href="/hop">hop</a> <a href="${otherBase}/">other</a>`, ['sid=s1; Path=/; HttpOnly', 'evil=1; Domain=127.0.0.2; Path=/']),
+    '/': page(`<a href="/next">next</a> <a href="/hop">hop</a> <a href="${otherBase}/">other</a>`, [
+      'sid=s1; Path=/; HttpOnly',
+      'evil=1; Domain=127.0.0.2; Path=/',
+    ]),
     '/next': page('<p>next</p>'),
     '/hop': (res) => res.writeHead(302, { location: '/after', 'set-cookie': 'hop=h1; Path=/' }).end(),
     '/after': page('<p>after the redirect</p>'),
@@ -54,7 +67,10 @@ export async function startCookieSites(): Promise<CookieSites> {
   };
 }
 
-async function serve(host: string, routes: Record<string, Route>): Promise<{ site: CookieSite; close(): Promise<void> }> {
+async function serve(
+  host: string,
+  routes: Record<string, Route>,
+): Promise<{ site: CookieSite; close(): Promise<void> }> {
   const log: CookieLogEntry[] = [];
   const server: Server = createServer((req, res) => {
     const path = req.url ?? '/';
@@ -71,7 +87,10 @@ async function serve(host: string, routes: Record<string, Route>): Promise<{ sit
       log,
       cookieOf(path) {
         const found = log.find((entry) => entry.path === path);
-        if (found === undefined) throw new Error(`${base}${path} was never requested (requested: ${log.map((entry) => entry.path).join(', ')})`);
+        if (found === undefined)
+          throw new Error(
+            `${base}${path} was never requested (requested: ${log.map((entry) => entry.path).join(', ')})`,
+          );
         return found.cookie;
       },
     },

@@ -4,7 +4,7 @@
 // refuses a target before the proxy is asked (the target never appears in this log).
 
 import { createServer, request as httpRequest, type Server } from 'node:http';
-import { connect, type AddressInfo, type Socket } from 'node:net';
+import { type AddressInfo, connect, type Socket } from 'node:net';
 
 export interface ProxyLogEntry {
   /** `CONNECT` or the method of an absolute-form request. */

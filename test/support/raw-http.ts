@@ -10,7 +10,10 @@ export interface RawResponse {
   readonly body: Buffer;
 }
 
-/** One request (a GET unless `method` says), no redirect following, no decoding: what the server sent, byte for byte. */
+/**
+ * One request (a GET unless `method` says), no redirect following, no decoding: what the server sent, byte
+ * for byte.
+ */
 export function rawGet(url: string, headers: Record<string, string> = {}, method = 'GET'): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method, headers: { 'user-agent': UA, ...headers }, agent: false }, (res) => {

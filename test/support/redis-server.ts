@@ -3,7 +3,7 @@
 // see what a crawl does when its Redis goes away and comes back, empty or not.
 // Every wait is bounded; `stop()` (in afterAll) kills the process whatever state it is in.
 
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -30,16 +30,37 @@ export async function freePort(): Promise<number> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
 
-export async function startOwnRedis(options: { readonly persistent: boolean; readonly extraArgs?: readonly string[] }): Promise<OwnRedis> {
+export async function startOwnRedis(options: {
+  readonly persistent: boolean;
+  readonly extraArgs?: readonly string[];
+}): Promise<OwnRedis> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'politely-redis-'));
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--dir', dir, '--daemonize', 'no', '--loglevel', 'warning'];
-  args.push(...(options.persistent ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no']), ...(options.extraArgs ?? []));
+  const args = [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--save',
+    '',
+    '--dir',
+    dir,
+    '--daemonize',
+    'no',
+    '--loglevel',
+    'warning',
+  ];
+  args.push(
+    ...(options.persistent ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no']),
+    ...(options.extraArgs ?? []),
+  );
   let child: ChildProcess | undefined;
 
   const start = async (): Promise<void> => {
@@ -48,7 +69,8 @@ export async function startOwnRedis(options: { readonly persistent: boolean; rea
     child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const deadline = Date.now() + 10_000;
     while (!(await answersPing(port))) {
-      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`redis-server on port ${port} did not start: ${stderr}`);
+      if (child.exitCode !== null || Date.now() > deadline)
+        throw new Error(`redis-server on port ${port} did not start: ${stderr}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   };

@@ -1,8 +1,8 @@
 // The PolitelyError a promise rejects with, for tests of every package: fails the test when the
 // promise resolves, or rejects with anything else.
 
-import { expect } from 'vitest';
 import { PolitelyError } from '@politely/core';
+import { expect } from 'vitest';
 
 export async function rejection(promise: Promise<unknown>): Promise<PolitelyError> {
   const error = await promise.then(

@@ -64,7 +64,10 @@ export function robotsTxt(status: number, body = '', headers: Record<string, str
 }
 
 /** A clock the test moves by hand, starting at a fixed date. */
-export function createClock(start = Date.parse('2025-01-01T00:00:00Z')): { now: () => number; advance(ms: number): void } {
+export function createClock(start = Date.parse('2025-01-01T00:00:00Z')): {
+  now: () => number;
+  advance(ms: number): void;
+} {
   let time = start;
   return {
     now: () => time,

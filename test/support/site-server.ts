@@ -1,6 +1,12 @@
 // A real HTTP server on loopback for end-to-end tests, with a request log kept by the server:
 // the crawler's end-to-end tests and the CLI's serve their sites from it.
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -31,7 +37,12 @@ export async function startServer(
 ): Promise<TestServer> {
   const log: LoggedRequest[] = [];
   const server: Server = createServer((req, res) => {
-    log.push({ path: req.url ?? '', at: performance.now(), userAgent: req.headers['user-agent'], headers: req.headers });
+    log.push({
+      path: req.url ?? '',
+      at: performance.now(),
+      userAgent: req.headers['user-agent'],
+      headers: req.headers,
+    });
     const route = Object.hasOwn(routes, req.url ?? '') ? routes[req.url ?? ''] : fallback?.(req.url ?? '');
     if (route === undefined) {
       res.statusCode = 404;

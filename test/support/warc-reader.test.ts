@@ -20,7 +20,8 @@ function sha1Base32(data: Buffer | string): string {
   let bits = '';
   for (const byte of bytes) bits += byte.toString(2).padStart(8, '0');
   let out = '';
-  for (let at = 0; at < bits.length; at += 5) out += alphabet[Number.parseInt(bits.slice(at, at + 5).padEnd(5, '0'), 2)];
+  for (let at = 0; at < bits.length; at += 5)
+    out += alphabet[Number.parseInt(bits.slice(at, at + 5).padEnd(5, '0'), 2)];
   return `sha1:${out}`;
 }
 
@@ -122,7 +123,8 @@ function withOverrides(fields: Fields, overrides: Fields): Fields {
   let result = fields;
   for (const [name, value] of overrides) {
     if (name.startsWith('-')) result = result.filter(([field]) => field !== name.slice(1));
-    else if (result.some(([field]) => field === name)) result = result.map(([field, old]) => [field, field === name ? value : old]);
+    else if (result.some(([field]) => field === name))
+      result = result.map(([field, old]) => [field, field === name ? value : old]);
     else result = [...result, [name, value]];
   }
   return result;
@@ -148,7 +150,10 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function writeGz(name: string, records: (filename: string) => readonly Buffer[]): Promise<{ path: string; offsets: number[] }> {
+async function writeGz(
+  name: string,
+  records: (filename: string) => readonly Buffer[],
+): Promise<{ path: string; offsets: number[] }> {
   const { bytes, offsets } = gzipRecords(records(name));
   const path = join(dir, name);
   await writeFile(path, bytes);
@@ -186,7 +191,10 @@ describe('readWarcFile on a valid file', () => {
     expect(file.problems).toEqual([]);
     expect(file.gzipMembers).toBe(0);
     expect(file.records.map((one) => [one.offset, one.length])).toEqual(
-      records.map((one, index) => [records.slice(0, index).reduce((sum, earlier) => sum + earlier.length, 0), one.length]),
+      records.map((one, index) => [
+        records.slice(0, index).reduce((sum, earlier) => sum + earlier.length, 0),
+        one.length,
+      ]),
     );
   });
 
@@ -215,7 +223,11 @@ describe('readWarcFile on a valid file', () => {
 describe('readWarcFile reports each fault once, with its offset', () => {
   it('a wrong Content-Length (gzip: the member tells the block; plain: the next record does)', async () => {
     const declared = Buffer.byteLength(HTTP_RESPONSE) + 5;
-    const { path, offsets } = await writeGz('length.warc.gz', (name) => [warcinfo(name), request(), response([['Content-Length', String(declared)]])]);
+    const { path, offsets } = await writeGz('length.warc.gz', (name) => [
+      warcinfo(name),
+      request(),
+      response([['Content-Length', String(declared)]]),
+    ]);
     expect((await readWarcFile(path)).problems).toEqual([
       `at ${offsets[2]}: Content-Length ${declared} does not match the block: ${Buffer.byteLength(HTTP_RESPONSE)} bytes before the \\r\\n\\r\\n that ends the gzip member`,
     ]);
@@ -230,7 +242,11 @@ describe('readWarcFile reports each fault once, with its offset', () => {
 
   it('a block digest that does not match', async () => {
     const wrong = `sha256:${'0'.repeat(64)}`;
-    const { path, offsets } = await writeGz('block.warc.gz', (name) => [warcinfo(name), request(), response([['WARC-Block-Digest', wrong]])]);
+    const { path, offsets } = await writeGz('block.warc.gz', (name) => [
+      warcinfo(name),
+      request(),
+      response([['WARC-Block-Digest', wrong]]),
+    ]);
     expect((await readWarcFile(path)).problems).toEqual([
       `at ${offsets[2]}: WARC-Block-Digest ${wrong} does not match: the block hashes to ${sha256(HTTP_RESPONSE)}`,
     ]);
@@ -238,21 +254,36 @@ describe('readWarcFile reports each fault once, with its offset', () => {
 
   it('a payload digest that does not match', async () => {
     const wrong = sha256(`${BODY}!`);
-    const { path, offsets } = await writeGz('payload.warc.gz', (name) => [warcinfo(name), request(), response([['WARC-Payload-Digest', wrong]])]);
-    expect((await readWarcFile(path)).problems).toEqual([`at ${offsets[2]}: WARC-Payload-Digest ${wrong} does not match: the payload hashes to ${sha256(BODY)}`]);
+    const { path, offsets } = await writeGz('payload.warc.gz', (name) => [
+      warcinfo(name),
+      request(),
+      response([['WARC-Payload-Digest', wrong]]),
+    ]);
+    expect((await readWarcFile(path)).problems).toEqual([
+      `at ${offsets[2]}: WARC-Payload-Digest ${wrong} does not match: the payload hashes to ${sha256(BODY)}`,
+    ]);
   });
 
   it('two records in one gzip member', async () => {
-    const { path, offsets } = await writeGz('two.warc.gz', (name) => [warcinfo(name), Buffer.concat([request(), response()])]);
+    const { path, offsets } = await writeGz('two.warc.gz', (name) => [
+      warcinfo(name),
+      Buffer.concat([request(), response()]),
+    ]);
     const file = await readWarcFile(path);
-    expect(file.problems).toEqual([`at ${offsets[1]}: gzip member holds more than one record (a second one starts at byte ${request().length} of the member)`]);
+    expect(file.problems).toEqual([
+      `at ${offsets[1]}: gzip member holds more than one record (a second one starts at byte ${request().length} of the member)`,
+    ]);
     expect(file.gzipMembers).toBe(2);
   });
 
   it('a record split over two gzip members', async () => {
     const whole = response();
     const cut = whole.length - 30;
-    const { path, offsets } = await writeGz('split.warc.gz', (name) => [warcinfo(name), whole.subarray(0, cut), whole.subarray(cut)]);
+    const { path, offsets } = await writeGz('split.warc.gz', (name) => [
+      warcinfo(name),
+      whole.subarray(0, cut),
+      whole.subarray(cut),
+    ]);
     const blockStart = whole.indexOf('\r\n\r\n') + 4;
     expect((await readWarcFile(path)).problems).toEqual([
       `at ${offsets[1]}: record is not whole in its gzip member: Content-Length ${Buffer.byteLength(HTTP_RESPONSE)}, ${cut - blockStart} bytes of block and no \\r\\n\\r\\n at the member's end (split over members?)`,
@@ -278,23 +309,44 @@ describe('readWarcFile reports each fault once, with its offset', () => {
   });
 
   it('a record ID used twice', async () => {
-    const { path, offsets } = await writeGz('dup.warc.gz', (name) => [warcinfo(name), request(), response([['WARC-Record-ID', ids.request]])]);
-    expect((await readWarcFile(path)).problems).toEqual([`at ${offsets[2]}: WARC-Record-ID ${ids.request} is already the ID of the record at ${offsets[1]}`]);
+    const { path, offsets } = await writeGz('dup.warc.gz', (name) => [
+      warcinfo(name),
+      request(),
+      response([['WARC-Record-ID', ids.request]]),
+    ]);
+    expect((await readWarcFile(path)).problems).toEqual([
+      `at ${offsets[2]}: WARC-Record-ID ${ids.request} is already the ID of the record at ${offsets[1]}`,
+    ]);
   });
 
   it('no warcinfo first', async () => {
     const { path, offsets } = await writeGz('noinfo.warc.gz', () => [request(), response()]);
-    expect((await readWarcFile(path)).problems).toEqual([`at ${offsets[0]}: the first record is request, not warcinfo`]);
+    expect((await readWarcFile(path)).problems).toEqual([
+      `at ${offsets[0]}: the first record is request, not warcinfo`,
+    ]);
   });
 
   it('a bad WARC-Date', async () => {
-    const { path, offsets } = await writeGz('date.warc.gz', (name) => [warcinfo(name), request([['WARC-Date', '2026-02-30T00:00:00Z']]), response()]);
-    expect((await readWarcFile(path)).problems).toEqual([`at ${offsets[1]}: WARC-Date "2026-02-30T00:00:00Z" is not a UTC date YYYY-MM-DDThh:mm:ss[.fraction]Z`]);
+    const { path, offsets } = await writeGz('date.warc.gz', (name) => [
+      warcinfo(name),
+      request([['WARC-Date', '2026-02-30T00:00:00Z']]),
+      response(),
+    ]);
+    expect((await readWarcFile(path)).problems).toEqual([
+      `at ${offsets[1]}: WARC-Date "2026-02-30T00:00:00Z" is not a UTC date YYYY-MM-DDThh:mm:ss[.fraction]Z`,
+    ]);
   });
 
   it('and the other rules: version, mandatory fields, WARC-Truncated, warcinfo name, trailing garbage', async () => {
     const oldVersion = Buffer.from(request().toString('latin1').replace('WARC/1.1', 'WARC/1.0'), 'latin1');
-    const { bytes, offsets } = gzipRecords([warcinfo('other-name.warc.gz'), oldVersion, response([['-WARC-Date', ''], ['WARC-Truncated', 'because']])]);
+    const { bytes, offsets } = gzipRecords([
+      warcinfo('other-name.warc.gz'),
+      oldVersion,
+      response([
+        ['-WARC-Date', ''],
+        ['WARC-Truncated', 'because'],
+      ]),
+    ]);
     const path = join(dir, 'rules.warc.gz');
     await writeFile(path, Buffer.concat([bytes, Buffer.from('junk')]));
     expect((await readWarcFile(path)).problems).toEqual([
@@ -310,18 +362,26 @@ describe('readWarcFile reports each fault once, with its offset', () => {
     const lying = `HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n${BODY}`;
     const { path, offsets } = await writeGz('lying.warc.gz', (name) => [warcinfo(name), response([], lying)]);
     // (The body is then taken as it is, so its payload digest still matches: one fault, one problem.)
-    expect((await readWarcFile(path)).problems).toEqual([`at ${offsets[1]}: the HTTP head says Transfer-Encoding: chunked, but the body is not chunked`]);
+    expect((await readWarcFile(path)).problems).toEqual([
+      `at ${offsets[1]}: the HTTP head says Transfer-Encoding: chunked, but the body is not chunked`,
+    ]);
   });
 });
 
 describe('checkReferences', () => {
   it('finds references to records in none of the files, and IDs used in two files', async () => {
     const first = await readWarcFile((await writeGz('set-1.warc.gz', (name) => [warcinfo(name), request()])).path);
-    const second = await readWarcFile((await writeGz('set-2.warc.gz', (name) => [warcinfo(name), response(), revisit()])).path);
+    const second = await readWarcFile(
+      (await writeGz('set-2.warc.gz', (name) => [warcinfo(name), response(), revisit()])).path,
+    );
     expect(first.problems).toEqual([]);
     expect(second.problems).toEqual([]);
     // The request and its response are in two files of one crawl: they find each other.
-    expect(checkReferences([first, second])).toEqual([`set-2.warc.gz at 0: WARC-Record-ID ${ids.info} is also the ID of set-1.warc.gz at 0`]);
-    expect(checkReferences([first])).toEqual([`set-1.warc.gz at ${first.records[1]?.offset}: WARC-Concurrent-To ${ids.response} names no record in these files`]);
+    expect(checkReferences([first, second])).toEqual([
+      `set-2.warc.gz at 0: WARC-Record-ID ${ids.info} is also the ID of set-1.warc.gz at 0`,
+    ]);
+    expect(checkReferences([first])).toEqual([
+      `set-1.warc.gz at ${first.records[1]?.offset}: WARC-Concurrent-To ${ids.response} names no record in these files`,
+    ]);
   });
 });

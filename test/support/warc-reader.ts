@@ -122,13 +122,16 @@ function nextMember(data: Buffer, offset: number): Member | string {
   try {
     // With `info`, zlib also hands back its engine, whose `bytesWritten` is the input it took:
     // inflating stops at the deflate stream's end, so that is where this member's data ends.
-    const inflated = inflateRawSync(data.subarray(offset + headerLength), { info: true }) as unknown as { engine: { bytesWritten: number } };
+    const inflated = inflateRawSync(data.subarray(offset + headerLength), { info: true }) as unknown as {
+      engine: { bytesWritten: number };
+    };
     deflateLength = inflated.engine.bytesWritten;
   } catch (error) {
     return `gzip member is truncated or corrupt (${errorText(error)})`;
   }
   const length = headerLength + deflateLength + 8;
-  if (offset + length > data.length) return `gzip member is truncated: its 8-byte trailer is cut (the file ends at ${data.length})`;
+  if (offset + length > data.length)
+    return `gzip member is truncated: its 8-byte trailer is cut (the file ends at ${data.length})`;
   try {
     // gunzip checks the member whole: the trailer's CRC-32 and length.
     return { length, content: gunzipSync(data.subarray(offset, offset + length)) };
@@ -141,8 +144,10 @@ const GZIP_FLAGS = { text: 1, headerCrc: 2, extra: 4, name: 8, comment: 16, rese
 
 /** The length of the gzip header at `offset` (RFC 1952), or why it is not one. */
 function gzipHeaderLength(data: Buffer, offset: number): number | string {
-  if (data.length - offset < 10) return `${data.length - offset} bytes of trailing garbage (too short for a gzip member)`;
-  if (data[offset] !== 0x1f || data[offset + 1] !== 0x8b || data[offset + 2] !== 8) return `${data.length - offset} bytes of trailing garbage (not a gzip member)`;
+  if (data.length - offset < 10)
+    return `${data.length - offset} bytes of trailing garbage (too short for a gzip member)`;
+  if (data[offset] !== 0x1f || data[offset + 1] !== 0x8b || data[offset + 2] !== 8)
+    return `${data.length - offset} bytes of trailing garbage (not a gzip member)`;
   const flags = data[offset + 3] as number;
   if ((flags & GZIP_FLAGS.reserved) !== 0) return 'gzip header has reserved flag bits set';
   let at = offset + 10;
@@ -192,12 +197,16 @@ function memberBlock(content: Buffer, head: ParsedHead, problems: string[]): Buf
   if (!endsWith(content, HEAD_END) || content.length - 4 < head.blockStart) {
     // Its block cannot be told: no digest is checked against a piece of it.
     const have = content.length - head.blockStart;
-    problems.push(`record is not whole in its gzip member: Content-Length ${declared ?? '?'}, ${have} bytes of block and no \\r\\n\\r\\n at the member's end (split over members?)`);
+    problems.push(
+      `record is not whole in its gzip member: Content-Length ${declared ?? '?'}, ${have} bytes of block and no \\r\\n\\r\\n at the member's end (split over members?)`,
+    );
     return undefined;
   }
   const block = content.subarray(head.blockStart, content.length - 4);
   if (declared !== undefined && declared !== block.length) {
-    problems.push(`Content-Length ${declared} does not match the block: ${block.length} bytes before the \\r\\n\\r\\n that ends the gzip member`);
+    problems.push(
+      `Content-Length ${declared} does not match the block: ${block.length} bytes before the \\r\\n\\r\\n that ends the gzip member`,
+    );
   }
   return block;
 }
@@ -230,7 +239,11 @@ function readPlainRecord(data: Buffer, offset: number, file: WarcFileRead): numb
     file.problems.push(...problems.map((problem) => `at ${offset}: ${problem}`));
     return undefined;
   }
-  addRecord(file, { offset, length: span.end - offset, head, block: data.subarray(head.blockStart, span.blockEnd) }, problems);
+  addRecord(
+    file,
+    { offset, length: span.end - offset, head, block: data.subarray(head.blockStart, span.blockEnd) },
+    problems,
+  );
   return span.end;
 }
 
@@ -243,17 +256,22 @@ function plainBlock(data: Buffer, head: ParsedHead, problems: string[]): { block
   const declared = declaredLength(head.fields);
   if (declared !== undefined) {
     const blockEnd = head.blockStart + declared;
-    if (blockEnd + 4 <= data.length && data.subarray(blockEnd, blockEnd + 4).equals(HEAD_END)) return { blockEnd, end: blockEnd + 4 };
+    if (blockEnd + 4 <= data.length && data.subarray(blockEnd, blockEnd + 4).equals(HEAD_END))
+      return { blockEnd, end: blockEnd + 4 };
   }
   const next = data.indexOf(NEXT_RECORD, head.blockStart);
   const blockEnd = next !== -1 ? next : endsWith(data, HEAD_END) ? data.length - 4 : -1;
   if (blockEnd < head.blockStart) {
     const have = data.length - head.blockStart;
-    problems.push(`the file ends inside the record (a truncated record): Content-Length ${declared ?? '?'}, ${have} bytes of block and no \\r\\n\\r\\n after it`);
+    problems.push(
+      `the file ends inside the record (a truncated record): Content-Length ${declared ?? '?'}, ${have} bytes of block and no \\r\\n\\r\\n after it`,
+    );
     return undefined;
   }
   if (declared !== undefined) {
-    problems.push(`Content-Length ${declared} does not match the block: ${blockEnd - head.blockStart} bytes before ${next !== -1 ? 'the next record' : 'the end of the file'}`);
+    problems.push(
+      `Content-Length ${declared} does not match the block: ${blockEnd - head.blockStart} bytes before ${next !== -1 ? 'the next record' : 'the end of the file'}`,
+    );
   }
   return { blockEnd, end: blockEnd + 4 };
 }
@@ -262,7 +280,13 @@ function plainBlock(data: Buffer, head: ParsedHead, problems: string[]): { block
 // The WARC header.
 
 type Head =
-  | { readonly kind: 'head'; readonly version: string; readonly fields: Field[]; readonly blockStart: number; readonly problems: string[] }
+  | {
+      readonly kind: 'head';
+      readonly version: string;
+      readonly fields: Field[];
+      readonly blockStart: number;
+      readonly problems: string[];
+    }
   | { readonly kind: 'none' }
   | { readonly kind: 'short' };
 type ParsedHead = Extract<Head, { kind: 'head' }>;
@@ -271,7 +295,12 @@ type ParsedHead = Extract<Head, { kind: 'head' }>;
 function parseHead(data: Buffer, start: number): Head {
   if (!data.subarray(start, start + 5).equals(Buffer.from('WARC/'))) {
     // A record cut inside its very first bytes is truncated, not garbage.
-    return data.length - start < 5 && Buffer.from('WARC/').subarray(0, data.length - start).equals(data.subarray(start)) ? { kind: 'short' } : { kind: 'none' };
+    return data.length - start < 5 &&
+      Buffer.from('WARC/')
+        .subarray(0, data.length - start)
+        .equals(data.subarray(start))
+      ? { kind: 'short' }
+      : { kind: 'none' };
   }
   const end = data.subarray(start, start + MAX_HEAD_BYTES).indexOf(HEAD_END);
   if (end === -1) return data.length - start < MAX_HEAD_BYTES ? { kind: 'short' } : { kind: 'none' };
@@ -279,7 +308,13 @@ function parseHead(data: Buffer, start: number): Head {
   const text = decodeUtf8(data.subarray(start, start + end), problems);
   const [version = '', ...lines] = text.split('\r\n');
   if (version !== 'WARC/1.1') problems.push(`version line is ${JSON.stringify(version)}, not WARC/1.1`);
-  return { kind: 'head', version, fields: parseFields(lines, problems, 'WARC header'), blockStart: start + end + 4, problems };
+  return {
+    kind: 'head',
+    version,
+    fields: parseFields(lines, problems, 'WARC header'),
+    blockStart: start + end + 4,
+    problems,
+  };
 }
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -359,19 +394,25 @@ const NEEDS_TARGET = new Set(['response', 'resource', 'request', 'revisit', 'con
 const URI_FIELDS = ['WARC-Concurrent-To', 'WARC-Refers-To', 'WARC-Warcinfo-ID'] as const;
 
 function checkFields(fields: Field[], type: string, problems: string[]): void {
-  for (const name of MANDATORY) if (fieldOf(fields, name) === undefined) problems.push(`mandatory field ${name} is missing`);
+  for (const name of MANDATORY)
+    if (fieldOf(fields, name) === undefined) problems.push(`mandatory field ${name} is missing`);
   checkRepeats(fields, problems);
   const id = fieldOf(fields, 'WARC-Record-ID');
-  if (id !== undefined && !RECORD_ID.test(id)) problems.push(`WARC-Record-ID ${JSON.stringify(id)} is not <urn:uuid:…>`);
+  if (id !== undefined && !RECORD_ID.test(id))
+    problems.push(`WARC-Record-ID ${JSON.stringify(id)} is not <urn:uuid:…>`);
   const length = fieldOf(fields, 'Content-Length');
-  if (length !== undefined && !/^\d{1,15}$/.test(length)) problems.push(`Content-Length ${JSON.stringify(length)} is not a number of bytes`);
+  if (length !== undefined && !/^\d{1,15}$/.test(length))
+    problems.push(`Content-Length ${JSON.stringify(length)} is not a number of bytes`);
   const date = fieldOf(fields, 'WARC-Date');
-  if (date !== undefined && !isWarcDate(date)) problems.push(`WARC-Date ${JSON.stringify(date)} is not a UTC date YYYY-MM-DDThh:mm:ss[.fraction]Z`);
+  if (date !== undefined && !isWarcDate(date))
+    problems.push(`WARC-Date ${JSON.stringify(date)} is not a UTC date YYYY-MM-DDThh:mm:ss[.fraction]Z`);
   const truncated = fieldOf(fields, 'WARC-Truncated');
-  if (truncated !== undefined && !TRUNCATED_REASONS.has(truncated)) problems.push(`WARC-Truncated ${JSON.stringify(truncated)} is not length, time, disconnect or unspecified`);
+  if (truncated !== undefined && !TRUNCATED_REASONS.has(truncated))
+    problems.push(`WARC-Truncated ${JSON.stringify(truncated)} is not length, time, disconnect or unspecified`);
   checkTypeFields(fields, type, problems);
   for (const [name, value] of fields) {
-    if (URI_FIELDS.some((uriField) => sameName(uriField, name)) && !/^<[^<>\s]+>$/.test(value)) problems.push(`${name} ${JSON.stringify(value)} is not <uri>`);
+    if (URI_FIELDS.some((uriField) => sameName(uriField, name)) && !/^<[^<>\s]+>$/.test(value))
+      problems.push(`${name} ${JSON.stringify(value)} is not <uri>`);
   }
 }
 
@@ -389,9 +430,23 @@ function checkRepeats(fields: Field[], problems: string[]): void {
 function isWarcDate(value: string): boolean {
   const match = WARC_DATE.exec(value);
   if (match === null) return false;
-  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const when = new Date(Date.UTC(year, month - 1, day, hour, minute, second));
-  return when.getUTCFullYear() === year && when.getUTCMonth() === month - 1 && when.getUTCDate() === day && when.getUTCHours() === hour && when.getUTCMinutes() === minute && when.getUTCSeconds() === second;
+  return (
+    when.getUTCFullYear() === year &&
+    when.getUTCMonth() === month - 1 &&
+    when.getUTCDate() === day &&
+    when.getUTCHours() === hour &&
+    when.getUTCMinutes() === minute &&
+    when.getUTCSeconds() === second
+  );
 }
 
 /** Fields a record type requires or forbids. */
@@ -399,9 +454,12 @@ function checkTypeFields(fields: Field[], type: string, problems: string[]): voi
   const target = fieldOf(fields, 'WARC-Target-URI');
   if (NEEDS_TARGET.has(type) && target === undefined) problems.push(`a ${type} record needs WARC-Target-URI`);
   if (type === 'warcinfo' && target !== undefined) problems.push('a warcinfo record must not have WARC-Target-URI');
-  if (target !== undefined && !isAbsoluteUri(target)) problems.push(`WARC-Target-URI ${JSON.stringify(target)} is not an absolute URI without whitespace`);
-  if (type !== 'warcinfo' && fieldOf(fields, 'WARC-Filename') !== undefined) problems.push(`a ${type} record must not have WARC-Filename`);
-  if (type === 'revisit' && fieldOf(fields, 'WARC-Profile') === undefined) problems.push('a revisit record needs WARC-Profile');
+  if (target !== undefined && !isAbsoluteUri(target))
+    problems.push(`WARC-Target-URI ${JSON.stringify(target)} is not an absolute URI without whitespace`);
+  if (type !== 'warcinfo' && fieldOf(fields, 'WARC-Filename') !== undefined)
+    problems.push(`a ${type} record must not have WARC-Filename`);
+  if (type === 'revisit' && fieldOf(fields, 'WARC-Profile') === undefined)
+    problems.push('a revisit record needs WARC-Profile');
   const length = declaredLength(fields);
   if (length !== undefined && length > 0 && fieldOf(fields, 'Content-Type') === undefined && type !== 'continuation') {
     problems.push(`a ${type} record with a block should have Content-Type`);
@@ -428,7 +486,9 @@ function checkDigest(fields: Field[], name: string, bytes: Buffer, problems: str
   }
   const actual = createHash(parsed.algorithm).update(bytes).digest();
   if (!actual.equals(parsed.bytes)) {
-    problems.push(`${name} ${value} does not match: the ${name === 'WARC-Block-Digest' ? 'block' : 'payload'} hashes to ${parsed.algorithm}:${actual.toString('hex')}`);
+    problems.push(
+      `${name} ${value} does not match: the ${name === 'WARC-Block-Digest' ? 'block' : 'payload'} hashes to ${parsed.algorithm}:${actual.toString('hex')}`,
+    );
   }
 }
 
@@ -467,12 +527,19 @@ function decodeBase32(text: string): Buffer | undefined {
 }
 
 /** WARC-Payload-Digest against the payload, where the record holds it. */
-function checkPayload(fields: Field[], type: string, block: Buffer, http: WarcHttpRead | undefined, problems: string[]): void {
+function checkPayload(
+  fields: Field[],
+  type: string,
+  block: Buffer,
+  http: WarcHttpRead | undefined,
+  problems: string[],
+): void {
   const digest = fieldOf(fields, 'WARC-Payload-Digest');
   if (type === 'revisit') {
     // A revisit's payload is the earlier record's: its digest names content that is not here.
     const profile = fieldOf(fields, 'WARC-Profile') ?? '';
-    if (profile.endsWith('/identical-payload-digest') && digest === undefined) problems.push('an identical-payload-digest revisit needs WARC-Payload-Digest');
+    if (profile.endsWith('/identical-payload-digest') && digest === undefined)
+      problems.push('an identical-payload-digest revisit needs WARC-Payload-Digest');
     const parsed = digest === undefined ? undefined : parseDigest(digest);
     if (typeof parsed === 'string') problems.push(`WARC-Payload-Digest ${JSON.stringify(digest)}: ${parsed}`);
     return;
@@ -504,7 +571,8 @@ function httpOf(fields: Field[], type: string, block: Buffer, problems: string[]
   if (!HTTP_TYPES.has(type) || media.type !== 'application/http') return undefined;
   if (type === 'revisit' && block.length === 0) return undefined;
   const msgtype = media.params.get('msgtype') ?? (type === 'request' ? 'request' : 'response');
-  if ((type === 'request') !== (msgtype === 'request')) problems.push(`a ${type} record's Content-Type says msgtype=${msgtype}`);
+  if ((type === 'request') !== (msgtype === 'request'))
+    problems.push(`a ${type} record's Content-Type says msgtype=${msgtype}`);
   const headEnd = block.subarray(0, MAX_HEAD_BYTES).indexOf(HEAD_END);
   if (headEnd === -1) {
     problems.push('the HTTP head has no end (no empty line)');
@@ -513,12 +581,16 @@ function httpOf(fields: Field[], type: string, block: Buffer, problems: string[]
   // HTTP heads are bytes; latin1 keeps each one as a character.
   const [startLine = '', ...lines] = block.subarray(0, headEnd).toString('latin1').split('\r\n');
   const pattern = msgtype === 'request' ? REQUEST_LINE : STATUS_LINE;
-  if (!pattern.test(startLine)) problems.push(`HTTP ${msgtype === 'request' ? 'request' : 'status'} line ${JSON.stringify(startLine)} does not parse`);
+  if (!pattern.test(startLine))
+    problems.push(
+      `HTTP ${msgtype === 'request' ? 'request' : 'status'} line ${JSON.stringify(startLine)} does not parse`,
+    );
   const headers = parseFields(lines, problems, 'HTTP head');
   const bodyOffset = headEnd + 4;
   const header = (name: string): string | undefined => fieldOf(headers, name);
   const payload = httpPayload(block.subarray(bodyOffset), header, problems);
-  if (type !== 'revisit' && fieldOf(fields, 'WARC-Truncated') === undefined) checkBody(payload, startLine, header, problems);
+  if (type !== 'revisit' && fieldOf(fields, 'WARC-Truncated') === undefined)
+    checkBody(payload, startLine, header, problems);
   return { startLine, headers, header, bodyOffset, payload };
 }
 
@@ -556,9 +628,15 @@ function dechunk(body: Buffer): Buffer | undefined {
 const BODILESS = /^HTTP\/\S+ (1\d\d|204|304)\b/;
 
 /** A whole body agrees with its head: Content-Length, Content-Encoding. */
-function checkBody(payload: Buffer, startLine: string, header: (name: string) => string | undefined, problems: string[]): void {
+function checkBody(
+  payload: Buffer,
+  startLine: string,
+  header: (name: string) => string | undefined,
+  problems: string[],
+): void {
   if (payload.length === 0) return; // a HEAD request's answer, or an empty body: nothing to compare
-  if (BODILESS.test(startLine)) problems.push(`a ${startLine.split(' ')[1] ?? ''} response has a body of ${payload.length} bytes`);
+  if (BODILESS.test(startLine))
+    problems.push(`a ${startLine.split(' ')[1] ?? ''} response has a body of ${payload.length} bytes`);
   const length = header('Content-Length');
   if (length !== undefined && header('Transfer-Encoding') === undefined && Number(length) !== payload.length) {
     problems.push(`HTTP Content-Length ${length} does not match the body of ${payload.length} bytes`);
@@ -587,7 +665,14 @@ function mediaType(value: string | undefined): { type: string; params: Map<strin
   for (const param of params) {
     const equals = param.indexOf('=');
     if (equals === -1) continue;
-    map.set(param.slice(0, equals).trim().toLowerCase(), param.slice(equals + 1).trim().replace(/^"(.*)"$/, '$1').toLowerCase());
+    map.set(
+      param.slice(0, equals).trim().toLowerCase(),
+      param
+        .slice(equals + 1)
+        .trim()
+        .replace(/^"(.*)"$/, '$1')
+        .toLowerCase(),
+    );
   }
   return { type: type.trim().toLowerCase(), params: map };
 }
@@ -610,16 +695,23 @@ function checkFile(file: WarcFileRead): void {
     const id = record.header('WARC-Record-ID');
     if (id === undefined) continue;
     const earlier = seen.get(id);
-    if (earlier !== undefined) file.problems.push(`at ${record.offset}: WARC-Record-ID ${id} is already the ID of the record at ${earlier}`);
+    if (earlier !== undefined)
+      file.problems.push(`at ${record.offset}: WARC-Record-ID ${id} is already the ID of the record at ${earlier}`);
     else seen.set(id, record.offset);
   }
 }
 
 function checkWarcinfo(record: WarcRecordRead, name: string, problems: string[]): void {
   const type = mediaType(record.header('Content-Type')).type;
-  if (type !== 'application/warc-fields') problems.push(`at ${record.offset}: warcinfo Content-Type is ${JSON.stringify(record.header('Content-Type') ?? '')}, not application/warc-fields`);
+  if (type !== 'application/warc-fields')
+    problems.push(
+      `at ${record.offset}: warcinfo Content-Type is ${JSON.stringify(record.header('Content-Type') ?? '')}, not application/warc-fields`,
+    );
   const filename = record.header('WARC-Filename');
-  if (filename !== name) problems.push(`at ${record.offset}: warcinfo WARC-Filename is ${JSON.stringify(filename ?? '')}, not the file's name ${JSON.stringify(name)}`);
+  if (filename !== name)
+    problems.push(
+      `at ${record.offset}: warcinfo WARC-Filename is ${JSON.stringify(filename ?? '')}, not the file's name ${JSON.stringify(name)}`,
+    );
 }
 
 /**
@@ -636,7 +728,8 @@ export function checkReferences(files: readonly WarcFileRead[]): string[] {
       if (id === undefined) continue;
       const earlier = where.get(id);
       // Duplicates within one file are readWarcFile's to report; across files, here.
-      if (earlier !== undefined && !earlier.startsWith(`${basename(file.path)} `)) problems.push(`${here}: WARC-Record-ID ${id} is also the ID of ${earlier}`);
+      if (earlier !== undefined && !earlier.startsWith(`${basename(file.path)} `))
+        problems.push(`${here}: WARC-Record-ID ${id} is also the ID of ${earlier}`);
       if (earlier === undefined) where.set(id, here);
     }
   }
@@ -669,7 +762,12 @@ export async function readWithWarcio(path: string): Promise<WarcioRecord[]> {
   const records: WarcioRecord[] = [];
   for await (const record of parser) {
     const payload = await record.readFully();
-    records.push({ type: record.warcType, targetUri: record.warcTargetURI ?? undefined, payloadDigest: record.warcPayloadDigest ?? undefined, payload });
+    records.push({
+      type: record.warcType,
+      targetUri: record.warcTargetURI ?? undefined,
+      payloadDigest: record.warcPayloadDigest ?? undefined,
+      payload,
+    });
   }
   return records;
 }

@@ -1,7 +1,7 @@
 // A crawl worker in a child process (a fixture script on the built packages), for tests that
 // kill it with SIGKILL mid-crawl and resume: its output so far, and its exit.
 
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 
 export interface WorkerRun {
   readonly child: ChildProcess;
@@ -14,7 +14,12 @@ export interface WorkerRun {
 /** Runs `node script JSON(config)`. */
 export function startWorker(script: string, config: Record<string, unknown>): WorkerRun {
   const child = spawn(process.execPath, [script, JSON.stringify(config)], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const run: WorkerRun = { child, exited: new Promise((resolve) => child.on('exit', (code) => resolve(code))), stdout: '', stderr: '' };
+  const run: WorkerRun = {
+    child,
+    exited: new Promise((resolve) => child.on('exit', (code) => resolve(code))),
+    stdout: '',
+    stderr: '',
+  };
   child.stdout!.on('data', (chunk: Buffer) => (run.stdout += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (run.stderr += chunk.toString()));
   return run;

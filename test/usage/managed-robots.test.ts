@@ -11,7 +11,7 @@ const FIXTURE = new URL('../../packages/core/test/usage/fixtures/cloudflare-mana
 const managedPart = (text: string): string => text.slice(0, text.indexOf('# END Cloudflare Managed Content'));
 
 describe('MANAGED_ROBOTS_TXT', () => {
-  it('carries Cloudflare\'s comment block and managed content as in core\'s fixture', () => {
+  it("carries Cloudflare's comment block and managed content as in core's fixture", () => {
     const fixture = readFileSync(FIXTURE, 'utf8');
     expect(managedPart(fixture).length).toBeGreaterThan(0);
     expect(managedPart(MANAGED_ROBOTS_TXT)).toBe(managedPart(fixture));

@@ -3,8 +3,16 @@
 
 import { PolitelyError } from '@politely/core';
 import type { BrowserContextOptions } from 'playwright-core';
-import { isAlive, killChromium, launchChromium, settlesWithin, stopChromium, type LaunchSettings, type LaunchedChromium } from './chromium-launch.js';
-import { ContextRotation, type ContextPage } from './context-rotation.js';
+import {
+  isAlive,
+  killChromium,
+  type LaunchedChromium,
+  type LaunchSettings,
+  launchChromium,
+  settlesWithin,
+  stopChromium,
+} from './chromium-launch.js';
+import { type ContextPage, ContextRotation } from './context-rotation.js';
 
 export interface BrowserSettings extends LaunchSettings {
   readonly context: BrowserContextOptions;
@@ -129,7 +137,9 @@ export class BrowserProcess {
       live.stopping = true;
       await stopChromium(launched);
       if (error instanceof PolitelyError) throw error;
-      throw new PolitelyError('ERR_RENDER_FAILED', `could not open a browser context: ${messageOf(error)}`, { cause: error });
+      throw new PolitelyError('ERR_RENDER_FAILED', `could not open a browser context: ${messageOf(error)}`, {
+        cause: error,
+      });
     }
     return live;
   }

@@ -4,7 +4,7 @@
 
 import { readFileSync } from 'node:fs';
 import { PolitelyError } from '@politely/core';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser, chromium } from 'playwright-core';
 
 /**
  * Always passed before the user's `args`. Playwright adds its own quiet defaults (no background
@@ -65,10 +65,14 @@ export async function launchChromium(settings: LaunchSettings): Promise<Launched
       timeout: settings.launchTimeoutMs,
     });
   } catch (error) {
-    throw new PolitelyError('ERR_RENDER_FAILED', `could not launch Chromium (${settings.executablePath}): ${firstLine(error)}`, { cause: error });
+    throw new PolitelyError(
+      'ERR_RENDER_FAILED',
+      `could not launch Chromium (${settings.executablePath}): ${firstLine(error)}`,
+      { cause: error },
+    );
   }
   const pid = await browserPid(browser);
-  return { browser, pid, group: pid === undefined ? undefined : processGroupOf(pid) ?? pid };
+  return { browser, pid, group: pid === undefined ? undefined : (processGroupOf(pid) ?? pid) };
 }
 
 /**

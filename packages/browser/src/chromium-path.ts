@@ -6,7 +6,12 @@ import { delimiter, join } from 'node:path';
 import { PolitelyError } from '@politely/core';
 
 /** The names looked for on PATH, in this order. */
-export const CHROMIUM_NAMES: readonly string[] = ['chromium', 'chromium-browser', 'google-chrome-stable', 'google-chrome'];
+export const CHROMIUM_NAMES: readonly string[] = [
+  'chromium',
+  'chromium-browser',
+  'google-chrome-stable',
+  'google-chrome',
+];
 
 /** True for a regular file this process may execute (X_OK alone accepts directories). */
 export function isExecutableFile(path: string): boolean {
@@ -34,10 +39,16 @@ export function findChromium(searchPath: string | undefined = process.env['PATH'
 }
 
 /** The executable to launch: `given` if it is one, else the one on PATH; ERR_INVALID_OPTION otherwise. */
-export function resolveChromium(given: string | undefined, searchPath: string | undefined = process.env['PATH']): string {
+export function resolveChromium(
+  given: string | undefined,
+  searchPath: string | undefined = process.env['PATH'],
+): string {
   if (given !== undefined) {
     if (isExecutableFile(given)) return given;
-    throw new PolitelyError('ERR_INVALID_OPTION', `executablePath: ${given} does not exist or is not an executable file`);
+    throw new PolitelyError(
+      'ERR_INVALID_OPTION',
+      `executablePath: ${given} does not exist or is not an executable file`,
+    );
   }
   const found = findChromium(searchPath);
   if (found !== undefined) return found;

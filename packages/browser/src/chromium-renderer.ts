@@ -1,8 +1,8 @@
 // ChromiumRenderer: the crawler's page renderer on Chromium (through playwright-core). One
 // browser per crawl; the page's every request is answered by the crawler, never by the network.
 
-import type { PageRenderer, RenderCrawl, RenderSession } from '@politely/crawler';
 import { PolitelyError } from '@politely/core';
+import type { PageRenderer, RenderCrawl, RenderSession } from '@politely/crawler';
 import { resolveChromium } from './chromium-path.js';
 import { ChromiumSession } from './render-session.js';
 
@@ -47,13 +47,22 @@ export class ChromiumRenderer implements PageRenderer {
       throw new PolitelyError('ERR_INVALID_OPTION', 'executablePath must be a non-empty string');
     }
     if (!Array.isArray(args) || !args.every((arg) => typeof arg === 'string' && arg.startsWith('-'))) {
-      throw new PolitelyError('ERR_INVALID_OPTION', 'args must be an array of command-line switches (each starting with "-")');
+      throw new PolitelyError(
+        'ERR_INVALID_OPTION',
+        'args must be an array of command-line switches (each starting with "-")',
+      );
     }
     if (!Number.isSafeInteger(pagesPerContext) || pagesPerContext < 1) {
-      throw new PolitelyError('ERR_INVALID_OPTION', `pagesPerContext must be a positive integer, got ${String(pagesPerContext)}`);
+      throw new PolitelyError(
+        'ERR_INVALID_OPTION',
+        `pagesPerContext must be a positive integer, got ${String(pagesPerContext)}`,
+      );
     }
     if (!Number.isSafeInteger(launchTimeoutMs) || launchTimeoutMs < 1) {
-      throw new PolitelyError('ERR_INVALID_OPTION', `launchTimeoutMs must be a positive integer (milliseconds), got ${String(launchTimeoutMs)}`);
+      throw new PolitelyError(
+        'ERR_INVALID_OPTION',
+        `launchTimeoutMs must be a positive integer (milliseconds), got ${String(launchTimeoutMs)}`,
+      );
     }
     this.#executablePath = executablePath;
     this.#args = [...args];
@@ -68,7 +77,10 @@ export class ChromiumRenderer implements PageRenderer {
    */
   async start(crawl: RenderCrawl): Promise<RenderSession> {
     if (!Number.isSafeInteger(crawl.maxOpenPages) || crawl.maxOpenPages < 1) {
-      throw new PolitelyError('ERR_INVALID_OPTION', `maxOpenPages must be a positive integer, got ${String(crawl.maxOpenPages)}`);
+      throw new PolitelyError(
+        'ERR_INVALID_OPTION',
+        `maxOpenPages must be a positive integer, got ${String(crawl.maxOpenPages)}`,
+      );
     }
     const executablePath = resolveChromium(this.#executablePath);
     const session = new ChromiumSession(

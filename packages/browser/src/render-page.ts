@@ -2,8 +2,8 @@
 // (the document from the crawler's response, everything else by `input.answer`), then the page is
 // loaded and its DOM read, or the render fails for the first reason it has.
 
-import type { BrowserAnswer, RenderInput } from '@politely/crawler';
 import { PolitelyError } from '@politely/core';
+import type { BrowserAnswer, RenderInput } from '@politely/crawler';
 import { errors, type Page, type Request, type Route } from 'playwright-core';
 import { fulfilHeaders, lowerCaseHeaders } from './headers.js';
 
@@ -114,11 +114,18 @@ function watchPage(page: Page, input: RenderInput): { failed: Promise<never>; di
   });
   failed.catch(() => undefined);
   const timer = setTimeout(() => {
-    fail(new PolitelyError('ERR_RENDER_FAILED', `${input.url}: timed out after ${input.timeoutMs} ms (waiting for '${input.waitUntil}')`));
+    fail(
+      new PolitelyError(
+        'ERR_RENDER_FAILED',
+        `${input.url}: timed out after ${input.timeoutMs} ms (waiting for '${input.waitUntil}')`,
+      ),
+    );
   }, input.timeoutMs);
   const onCrash = (): void => fail(new PolitelyError('ERR_RENDER_FAILED', `${input.url}: the page crashed`));
-  const onClose = (): void => fail(new PolitelyError('ERR_RENDER_FAILED', `${input.url}: the page closed during the render (the browser died)`));
-  const onAbort = (): void => fail(new PolitelyError('ERR_ABORTED', `${input.url}: render aborted`, { cause: input.signal.reason }));
+  const onClose = (): void =>
+    fail(new PolitelyError('ERR_RENDER_FAILED', `${input.url}: the page closed during the render (the browser died)`));
+  const onAbort = (): void =>
+    fail(new PolitelyError('ERR_ABORTED', `${input.url}: render aborted`, { cause: input.signal.reason }));
   page.on('crash', onCrash);
   page.on('close', onClose);
   input.signal.addEventListener('abort', onAbort, { once: true });
@@ -137,10 +144,16 @@ function watchPage(page: Page, input: RenderInput): { failed: Promise<never>; di
 /** Any failure as a PolitelyError whose message starts with the page's URL. */
 function renderError(input: RenderInput, error: unknown): PolitelyError {
   if (error instanceof PolitelyError) {
-    return error.message.startsWith(input.url) ? error : new PolitelyError(error.code, `${input.url}: ${error.message}`, { cause: error });
+    return error.message.startsWith(input.url)
+      ? error
+      : new PolitelyError(error.code, `${input.url}: ${error.message}`, { cause: error });
   }
   if (error instanceof errors.TimeoutError) {
-    return new PolitelyError('ERR_RENDER_FAILED', `${input.url}: timed out after ${input.timeoutMs} ms (waiting for '${input.waitUntil}')`, { cause: error });
+    return new PolitelyError(
+      'ERR_RENDER_FAILED',
+      `${input.url}: timed out after ${input.timeoutMs} ms (waiting for '${input.waitUntil}')`,
+      { cause: error },
+    );
   }
   const message = error instanceof Error ? (error.message.split('\n')[0] ?? error.message) : String(error);
   return new PolitelyError('ERR_RENDER_FAILED', `${input.url}: ${message}`, { cause: error });

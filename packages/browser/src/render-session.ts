@@ -1,8 +1,8 @@
 // One crawl's renders: at most `maxOpenPages` pages open at once, each render on a new page of
 // the live browser (relaunched if it died), and everything closed when the crawl's signal fires.
 
-import type { RenderCrawl, RenderedPage, RenderInput, RenderSession } from '@politely/crawler';
 import { PolitelyError } from '@politely/core';
+import type { RenderCrawl, RenderedPage, RenderInput, RenderSession } from '@politely/crawler';
 import { BrowserProcess, type BrowserSettings, type OpenedPage } from './browser-process.js';
 import { loadPage } from './render-page.js';
 import { Semaphore } from './semaphore.js';
@@ -36,7 +36,8 @@ export class ChromiumSession implements RenderSession {
   /** Launches the browser; on failure the session is closed and the error thrown. */
   async start(): Promise<void> {
     try {
-      if (this.#crawl.signal.aborted) throw new PolitelyError('ERR_ABORTED', 'the crawl was aborted before its browser started');
+      if (this.#crawl.signal.aborted)
+        throw new PolitelyError('ERR_ABORTED', 'the crawl was aborted before its browser started');
       await this.#browser.start();
     } catch (error) {
       await this.close();
@@ -45,7 +46,8 @@ export class ChromiumSession implements RenderSession {
   }
 
   async render(input: RenderInput): Promise<RenderedPage> {
-    if (this.#closing !== undefined) throw new PolitelyError('ERR_ABORTED', `${input.url}: the render session is closed`);
+    if (this.#closing !== undefined)
+      throw new PolitelyError('ERR_ABORTED', `${input.url}: the render session is closed`);
     const release = await this.#slots.acquire(input.signal).catch((error: unknown) => {
       throw this.#failure(input, error);
     });
@@ -104,14 +106,23 @@ export class ChromiumSession implements RenderSession {
   /** ERR_ABORTED once the session closed or the render was aborted; else the render's own error. Starts with the URL. */
   #failure(input: RenderInput, error: unknown): PolitelyError {
     let failure: PolitelyError;
-    if ((this.#closing !== undefined || input.signal.aborted) && !(error instanceof PolitelyError && error.code === 'ERR_ABORTED')) {
-      failure = new PolitelyError('ERR_ABORTED', this.#closing !== undefined ? 'the render session closed' : 'render aborted', { cause: error });
+    if (
+      (this.#closing !== undefined || input.signal.aborted) &&
+      !(error instanceof PolitelyError && error.code === 'ERR_ABORTED')
+    ) {
+      failure = new PolitelyError(
+        'ERR_ABORTED',
+        this.#closing !== undefined ? 'the render session closed' : 'render aborted',
+        { cause: error },
+      );
     } else if (error instanceof PolitelyError) {
       failure = error;
     } else {
       failure = new PolitelyError('ERR_RENDER_FAILED', String(error), { cause: error });
     }
-    return failure.message.startsWith(input.url) ? failure : new PolitelyError(failure.code, `${input.url}: ${failure.message}`, { cause: failure.cause ?? failure });
+    return failure.message.startsWith(input.url)
+      ? failure
+      : new PolitelyError(failure.code, `${input.url}: ${failure.message}`, { cause: failure.cause ?? failure });
   }
 }
 

@@ -31,7 +31,10 @@ export interface Answered {
 }
 
 /** A real GET (or other method) to loopback, headers as received (Set-Cookie repeats kept). */
-export async function fetchDocument(url: string, init: { method?: string; headers?: Record<string, string>; body?: Buffer | undefined } = {}): Promise<FetchedDocument> {
+export async function fetchDocument(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: Buffer | undefined } = {},
+): Promise<FetchedDocument> {
   const method = init.method ?? 'GET';
   const response = await fetch(url, {
     method,
@@ -54,11 +57,21 @@ export async function fetchDocument(url: string, init: { method?: string; header
  * agent, the page's Accept and Cookie), anything else or anything `refuse` names is blocked.
  * Every request is recorded in `log`.
  */
-export function loopbackAnswer(origins: readonly string[], log: Answered[], refuse: (url: URL) => boolean = () => false): (request: BrowserRequest) => Promise<BrowserAnswer> {
+export function loopbackAnswer(
+  origins: readonly string[],
+  log: Answered[],
+  refuse: (url: URL) => boolean = () => false,
+): (request: BrowserRequest) => Promise<BrowserAnswer> {
   return async (request) => {
     const url = new URL(request.url);
     const record = (outcome: Answered['outcome']): void => {
-      log.push({ url: request.url, method: request.method, resourceType: request.resourceType, headers: request.headers, outcome });
+      log.push({
+        url: request.url,
+        method: request.method,
+        resourceType: request.resourceType,
+        headers: request.headers,
+        outcome,
+      });
     };
     if (!origins.includes(url.origin) || refuse(url)) {
       record('blocked');
@@ -107,7 +120,9 @@ export function titleOf(html: string): string | undefined {
 
 /** The `href`s of `<a>` tags, resolved against `base`, each once, in order. */
 export function linksOf(html: string, base: string): string[] {
-  const links = [...html.matchAll(/<a\s[^>]*href="([^"]*)"/g)].map((m) => new URL((m[1] ?? '').replace(/&amp;/g, '&'), base).href);
+  const links = [...html.matchAll(/<a\s[^>]*href="([^"]*)"/g)].map(
+    (m) => new URL((m[1] ?? '').replace(/&amp;/g, '&'), base).href,
+  );
   return [...new Set(links)];
 }
 
@@ -121,7 +136,9 @@ export interface TinyServer {
   close(): Promise<void>;
 }
 
-export async function startTinyServer(handle: (req: IncomingMessage, res: ServerResponse) => void): Promise<TinyServer> {
+export async function startTinyServer(
+  handle: (req: IncomingMessage, res: ServerResponse) => void,
+): Promise<TinyServer> {
   const requests: string[] = [];
   const sockets = new Map<Socket, number>();
   const server = createServer((req, res) => {
@@ -143,7 +160,10 @@ export async function startTinyServer(handle: (req: IncomingMessage, res: Server
   return {
     origin: `http://127.0.0.1:${port}`,
     requests,
-    connections: () => ({ opened: sockets.size, withoutRequest: [...sockets.values()].filter((count) => count === 0).length }),
+    connections: () => ({
+      opened: sockets.size,
+      withoutRequest: [...sockets.values()].filter((count) => count === 0).length,
+    }),
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -173,7 +193,12 @@ function livePids(): { pid: number; stat: string[] }[] {
 /** Live Chromium browser processes whose parent is this process (Playwright launches them with a pipe). */
 export function chromiumChildren(): number[] {
   return livePids()
-    .filter(({ pid, stat }) => Number(stat[1]) === process.pid && /chrom/i.test(cmdline(pid)) && cmdline(pid).includes('--remote-debugging-pipe'))
+    .filter(
+      ({ pid, stat }) =>
+        Number(stat[1]) === process.pid &&
+        /chrom/i.test(cmdline(pid)) &&
+        cmdline(pid).includes('--remote-debugging-pipe'),
+    )
     .map(({ pid }) => pid);
 }
 

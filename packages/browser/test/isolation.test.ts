@@ -12,7 +12,18 @@ import type { RenderSession } from '@politely/crawler';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChromiumRenderer } from '../src/index.js';
-import { BROWSER_UA, CHROMIUM, fetchDocument, inputFor, loopbackAnswer, sleep, startTinyServer, titleOf, type Answered, type TinyServer } from './helpers.js';
+import {
+  type Answered,
+  BROWSER_UA,
+  CHROMIUM,
+  fetchDocument,
+  inputFor,
+  loopbackAnswer,
+  sleep,
+  startTinyServer,
+  type TinyServer,
+  titleOf,
+} from './helpers.js';
 
 let site: TinyServer;
 let other: TinyServer;
@@ -63,7 +74,11 @@ function serve(otherOrigin: () => string) {
 beforeAll(async () => {
   other = await startTinyServer(serve(() => other.origin));
   site = await startTinyServer(serve(() => other.origin));
-  session = await new ChromiumRenderer({ executablePath: CHROMIUM }).start({ userAgent: BROWSER_UA, maxOpenPages: 3, signal: crawl.signal });
+  session = await new ChromiumRenderer({ executablePath: CHROMIUM }).start({
+    userAgent: BROWSER_UA,
+    maxOpenPages: 3,
+    signal: crawl.signal,
+  });
 });
 
 afterAll(async () => {
@@ -81,17 +96,33 @@ describe('ChromiumRenderer isolation', () => {
       // Give late requests (prefetch, beacon, the worker's socket) time to show up.
       await sleep(1_500);
       expect(titleOf(rendered.html)).toBe('Greedy: data for /api/data');
-      expect(await (rendered.page as Page).evaluate('document.body.dataset.worker')).toMatch(/data for \/worker-data|socket failed/);
+      expect(await (rendered.page as Page).evaluate('document.body.dataset.worker')).toMatch(
+        /data for \/worker-data|socket failed/,
+      );
     } finally {
       await rendered.close();
     }
-    const fetched = answered.filter((entry) => entry.outcome === 'fetched').map((entry) => `${entry.method} ${new URL(entry.url).pathname}`);
+    const fetched = answered
+      .filter((entry) => entry.outcome === 'fetched')
+      .map((entry) => `${entry.method} ${new URL(entry.url).pathname}`);
     // Both servers heard exactly the test's document fetch and what answer fetched: no favicon,
     // no request by the browser itself, no WebSocket handshake.
     expect([...site.requests, ...other.requests].sort()).toEqual(['GET /', ...fetched].sort());
     // Each page request that matters went through answer, the worker's and the frame's included.
-    for (const path of ['/worker.js', '/worker-data', '/frame', '/frame-data', '/api/data', '/picture.png', '/style.css', '/background.png']) {
-      expect(fetched.some((entry) => entry.endsWith(` ${path}`)), path).toBe(true);
+    for (const path of [
+      '/worker.js',
+      '/worker-data',
+      '/frame',
+      '/frame-data',
+      '/api/data',
+      '/picture.png',
+      '/style.css',
+      '/background.png',
+    ]) {
+      expect(
+        fetched.some((entry) => entry.endsWith(` ${path}`)),
+        path,
+      ).toBe(true);
     }
     // The popup was closed unloaded: its request met the context's refuse-everything route, not answer.
     expect(answered.some((entry) => entry.url.endsWith('/popup-page'))).toBe(false);
@@ -103,18 +134,28 @@ describe('ChromiumRenderer isolation', () => {
   });
 
   it('replaces the context every pagesPerContext renders: cookies and storage do not outlive it', async () => {
-    const cookieOf = (answered: Answered[]): string | undefined => answered.find((entry) => entry.url.endsWith('/api/data'))?.headers['cookie'];
+    const cookieOf = (answered: Answered[]): string | undefined =>
+      answered.find((entry) => entry.url.endsWith('/api/data'))?.headers['cookie'];
     const doc = await fetchDocument(`${site.origin}/`);
     // Two cookies in the document's response: both reach the browser's jar.
-    const withCookies = { ...doc, headers: [...doc.headers, ['set-cookie', 'a=1; Path=/'], ['set-cookie', 'b=2; Path=/']] as const };
+    const withCookies = {
+      ...doc,
+      headers: [...doc.headers, ['set-cookie', 'a=1; Path=/'], ['set-cookie', 'b=2; Path=/']] as const,
+    };
     // A session of its own, so the count starts at its first render.
-    const rotating = await new ChromiumRenderer({ executablePath: CHROMIUM, pagesPerContext: 2 }).start({ userAgent: BROWSER_UA, maxOpenPages: 3, signal: crawl.signal });
+    const rotating = await new ChromiumRenderer({ executablePath: CHROMIUM, pagesPerContext: 2 }).start({
+      userAgent: BROWSER_UA,
+      maxOpenPages: 3,
+      signal: crawl.signal,
+    });
     const runs: { answered: Answered[]; context: BrowserContext }[] = [];
     const open: { close(): Promise<void> }[] = [];
     try {
       for (let i = 0; i < 3; i++) {
         const answered: Answered[] = [];
-        const rendered = await rotating.render(inputFor(i === 0 ? withCookies : doc, loopbackAnswer([site.origin, other.origin], answered)));
+        const rendered = await rotating.render(
+          inputFor(i === 0 ? withCookies : doc, loopbackAnswer([site.origin, other.origin], answered)),
+        );
         open.push(rendered);
         runs.push({ answered, context: (rendered.page as Page).context() });
       }
@@ -148,26 +189,44 @@ describe('ChromiumRenderer isolation', () => {
     const dir = mkdtempSync(join(tmpdir(), 'politely-netlog-'));
     const netLog = join(dir, 'net-log.json');
     try {
-      const logged = await new ChromiumRenderer({ executablePath: CHROMIUM, args: [`--log-net-log=${netLog}`, '--net-log-capture-mode=Everything'] }).start({
+      const logged = await new ChromiumRenderer({
+        executablePath: CHROMIUM,
+        args: [`--log-net-log=${netLog}`, '--net-log-capture-mode=Everything'],
+      }).start({
         userAgent: BROWSER_UA,
         maxOpenPages: 1,
         signal: crawl.signal,
       });
       try {
-        const rendered = await logged.render(inputFor(await fetchDocument(`${site.origin}/`), loopbackAnswer([site.origin, other.origin], [])));
+        const rendered = await logged.render(
+          inputFor(await fetchDocument(`${site.origin}/`), loopbackAnswer([site.origin, other.origin], [])),
+        );
         expect(titleOf(rendered.html)).toBe('Greedy: data for /api/data');
         await sleep(2_000);
         await rendered.close();
       } finally {
         await logged.close();
       }
-      const log = JSON.parse(readFileSync(netLog, 'utf8')) as { constants: { logEventTypes: Record<string, number> }; events: { type: number; params?: Record<string, unknown> }[] };
+      const log = JSON.parse(readFileSync(netLog, 'utf8')) as {
+        constants: { logEventTypes: Record<string, number> };
+        events: { type: number; params?: Record<string, unknown> }[];
+      };
       const names = new Map(Object.entries(log.constants.logEventTypes).map(([name, id]) => [id, name]));
       const seen = new Set(log.events.map((event) => names.get(event.type) ?? ''));
       expect(seen.size).toBeGreaterThan(10); // the log is real
-      for (const kind of ['DNS_TRANSACTION', 'TCP_CONNECT', 'SSL_CONNECT', 'QUIC_SESSION', 'UDP_BYTES_SENT', 'SOCKET_BYTES_SENT']) expect(seen.has(kind), kind).toBe(false);
+      for (const kind of [
+        'DNS_TRANSACTION',
+        'TCP_CONNECT',
+        'SSL_CONNECT',
+        'QUIC_SESSION',
+        'UDP_BYTES_SENT',
+        'SOCKET_BYTES_SENT',
+      ])
+        expect(seen.has(kind), kind).toBe(false);
       // Whatever Chromium tried on its own ended before any lookup: the name did not resolve.
-      const jobs = log.events.filter((event) => names.get(event.type) === 'TCP_CONNECT_JOB_CONNECT' && event.params?.['net_error'] !== undefined);
+      const jobs = log.events.filter(
+        (event) => names.get(event.type) === 'TCP_CONNECT_JOB_CONNECT' && event.params?.['net_error'] !== undefined,
+      );
       for (const job of jobs) expect(job.params?.['net_error']).toBe(-105); // ERR_NAME_NOT_RESOLVED
     } finally {
       rmSync(dir, { recursive: true, force: true });

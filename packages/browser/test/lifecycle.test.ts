@@ -7,7 +7,21 @@ import { readFileSync } from 'node:fs';
 import type { RenderInput, RenderSession } from '@politely/crawler';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChromiumRenderer } from '../src/index.js';
-import { BROWSER_UA, chromiumChildren, CHROMIUM, fetchDocument, inputFor, liveInGroup, loopbackAnswer, sleep, startTinyServer, titleOf, waitUntil, type FetchedDocument, type TinyServer } from './helpers.js';
+import {
+  BROWSER_UA,
+  CHROMIUM,
+  chromiumChildren,
+  type FetchedDocument,
+  fetchDocument,
+  inputFor,
+  liveInGroup,
+  loopbackAnswer,
+  sleep,
+  startTinyServer,
+  type TinyServer,
+  titleOf,
+  waitUntil,
+} from './helpers.js';
 
 let site: TinyServer;
 /** Responses to /hang never come. */
@@ -21,10 +35,14 @@ beforeAll(async () => {
       res.end(body);
     };
     if (path === '/') html('<title>Plain</title><link rel="icon" href="data:,"><p>plain</p>');
-    else if (path === '/scripted') html('<title>Loading</title><script>fetch("/data").then((r) => r.text()).then((t) => { document.title = t; })</script>');
+    else if (path === '/scripted')
+      html(
+        '<title>Loading</title><script>fetch("/data").then((r) => r.text()).then((t) => { document.title = t; })</script>',
+      );
     else if (path === '/pending') html('<title>Pending</title><script>fetch("/hang")</script>');
     else if (path === '/blocking') html('<title>Blocking</title><script src="/never.js"></script><p>after the script');
-    else if (path === '/busy') html('<title>Busy</title><script>addEventListener("load", () => setTimeout(() => { for (;;) {} }, 0))</script>');
+    else if (path === '/busy')
+      html('<title>Busy</title><script>addEventListener("load", () => setTimeout(() => { for (;;) {} }, 0))</script>');
     else if (path === '/hang') hanging.push(res);
     else {
       res.writeHead(200, { 'content-type': 'text/plain' });
@@ -91,7 +109,13 @@ describe('ChromiumRenderer session life', () => {
       const page = await second;
       expect(titleOf(page.html)).toBe('data /data');
       await page.close();
-      expect(events).toEqual(['first asks /data', 'first rendered', 'first closing', 'second asks /data', 'second rendered']);
+      expect(events).toEqual([
+        'first asks /data',
+        'first rendered',
+        'first closing',
+        'second asks /data',
+        'second rendered',
+      ]);
     } finally {
       await session.close();
     }
@@ -120,10 +144,14 @@ describe('ChromiumRenderer session life', () => {
         asked = resolve;
       });
       const stuck = session.render(
-        inputFor(await doc('/scripted'), () => {
-          asked();
-          return new Promise(() => undefined);
-        }, { timeoutMs: 25_000 }),
+        inputFor(
+          await doc('/scripted'),
+          () => {
+            asked();
+            return new Promise(() => undefined);
+          },
+          { timeoutMs: 25_000 },
+        ),
       );
       await askedPromise;
       const killedAt = performance.now();
@@ -149,7 +177,9 @@ describe('ChromiumRenderer session life', () => {
     try {
       // A fetch that never ends: network idle never comes.
       let started = performance.now();
-      const pending = await rejection(session.render(inputFor(await doc('/pending'), answer(), { waitUntil: 'networkidle', timeoutMs: 2_000 })));
+      const pending = await rejection(
+        session.render(inputFor(await doc('/pending'), answer(), { waitUntil: 'networkidle', timeoutMs: 2_000 })),
+      );
       expect(pending.code).toBe('ERR_RENDER_FAILED');
       expect(pending.message).toMatch(/timed out after 2000 ms/);
       expect(performance.now() - started).toBeLessThan(2_000 + 3_000);
@@ -158,14 +188,18 @@ describe('ChromiumRenderer session life', () => {
       // An answer that never comes for a script the page cannot load without.
       started = performance.now();
       const silent = await rejection(
-        session.render(inputFor(await doc('/blocking'), () => new Promise(() => undefined), { waitUntil: 'load', timeoutMs: 1_500 })),
+        session.render(
+          inputFor(await doc('/blocking'), () => new Promise(() => undefined), { waitUntil: 'load', timeoutMs: 1_500 }),
+        ),
       );
       expect(silent.code).toBe('ERR_RENDER_FAILED');
       expect(performance.now() - started).toBeLessThan(1_500 + 3_000);
 
       // A script that never yields after load: the DOM cannot be read, the deadline still holds.
       started = performance.now();
-      const busy = await rejection(session.render(inputFor(await doc('/busy'), answer(), { waitUntil: 'load', timeoutMs: 2_000 })));
+      const busy = await rejection(
+        session.render(inputFor(await doc('/busy'), answer(), { waitUntil: 'load', timeoutMs: 2_000 })),
+      );
       expect(busy.code).toBe('ERR_RENDER_FAILED');
       expect(performance.now() - started).toBeLessThan(2_000 + 3_000);
 
@@ -213,7 +247,9 @@ describe('ChromiumRenderer session life', () => {
     const session = await startSession(1);
     try {
       const controller = new AbortController();
-      const render = session.render(inputFor(await doc('/scripted'), () => new Promise(() => undefined), { signal: controller.signal }));
+      const render = session.render(
+        inputFor(await doc('/scripted'), () => new Promise(() => undefined), { signal: controller.signal }),
+      );
       await sleep(500);
       controller.abort();
       expect((await rejection(render)).code).toBe('ERR_ABORTED');
@@ -240,7 +276,9 @@ describe('ChromiumRenderer session life', () => {
     await sleep(300);
     crawl.abort();
     expect((await rejection(inFlight)).code).toBe('ERR_ABORTED');
-    expect(await waitUntil(() => chromiumChildren().length === 0 && liveInGroup(browser).length === 0, 10_000)).toBe(true);
+    expect(await waitUntil(() => chromiumChildren().length === 0 && liveInGroup(browser).length === 0, 10_000)).toBe(
+      true,
+    );
     expect((await rejection(session.render(inputFor(await doc('/'), answer())))).code).toBe('ERR_ABORTED');
     await ok.close(); // still safe after the browser is gone
     await session.close(); // idempotent

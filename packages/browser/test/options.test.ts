@@ -29,7 +29,10 @@ const crawl = () => ({ userAgent: BROWSER_UA, maxOpenPages: 1, signal: new Abort
 describe('ChromiumRenderer options', () => {
   it('rejects a nonexistent executablePath with ERR_INVALID_OPTION naming the option, launching nothing', async () => {
     const start = new ChromiumRenderer({ executablePath: '/nonexistent/chromium' }).start(crawl());
-    await expect(start).rejects.toMatchObject({ code: 'ERR_INVALID_OPTION', message: expect.stringContaining('executablePath') });
+    await expect(start).rejects.toMatchObject({
+      code: 'ERR_INVALID_OPTION',
+      message: expect.stringContaining('executablePath'),
+    });
     await expect(start).rejects.toMatchObject({ message: expect.stringContaining('/nonexistent/chromium') });
     expect(chromiumChildren()).toEqual([]);
   });
@@ -39,7 +42,10 @@ describe('ChromiumRenderer options', () => {
     writeFileSync(plain, '');
     chmodSync(plain, 0o644);
     for (const path of [plain, dir]) {
-      await expect(new ChromiumRenderer({ executablePath: path }).start(crawl())).rejects.toMatchObject({ code: 'ERR_INVALID_OPTION', message: expect.stringContaining('executablePath') });
+      await expect(new ChromiumRenderer({ executablePath: path }).start(crawl())).rejects.toMatchObject({
+        code: 'ERR_INVALID_OPTION',
+        message: expect.stringContaining('executablePath'),
+      });
     }
   });
 
@@ -54,7 +60,15 @@ describe('ChromiumRenderer options', () => {
         (e: unknown) => e as { code: string; message: string },
       );
       expect(error?.code).toBe('ERR_INVALID_OPTION');
-      for (const part of ['executablePath', 'chromium', 'chromium-browser', 'google-chrome-stable', 'google-chrome', empty]) expect(error?.message).toContain(part);
+      for (const part of [
+        'executablePath',
+        'chromium',
+        'chromium-browser',
+        'google-chrome-stable',
+        'google-chrome',
+        empty,
+      ])
+        expect(error?.message).toContain(part);
     } finally {
       process.env['PATH'] = saved;
     }
@@ -83,10 +97,18 @@ describe('ChromiumRenderer options', () => {
   });
 
   it('rejects bad numbers and switches at construction, and a bad maxOpenPages at start', async () => {
-    expect(() => new ChromiumRenderer({ pagesPerContext: 0 })).toThrow(expect.objectContaining({ code: 'ERR_INVALID_OPTION', message: expect.stringContaining('pagesPerContext') }));
-    expect(() => new ChromiumRenderer({ launchTimeoutMs: -1 })).toThrow(expect.objectContaining({ code: 'ERR_INVALID_OPTION', message: expect.stringContaining('launchTimeoutMs') }));
-    expect(() => new ChromiumRenderer({ args: ['about:blank'] })).toThrow(expect.objectContaining({ code: 'ERR_INVALID_OPTION', message: expect.stringContaining('args') }));
-    await expect(new ChromiumRenderer({ executablePath: '/usr/bin/chromium' }).start({ ...crawl(), maxOpenPages: 0 })).rejects.toMatchObject({ code: 'ERR_INVALID_OPTION' });
+    expect(() => new ChromiumRenderer({ pagesPerContext: 0 })).toThrow(
+      expect.objectContaining({ code: 'ERR_INVALID_OPTION', message: expect.stringContaining('pagesPerContext') }),
+    );
+    expect(() => new ChromiumRenderer({ launchTimeoutMs: -1 })).toThrow(
+      expect.objectContaining({ code: 'ERR_INVALID_OPTION', message: expect.stringContaining('launchTimeoutMs') }),
+    );
+    expect(() => new ChromiumRenderer({ args: ['about:blank'] })).toThrow(
+      expect.objectContaining({ code: 'ERR_INVALID_OPTION', message: expect.stringContaining('args') }),
+    );
+    await expect(
+      new ChromiumRenderer({ executablePath: '/usr/bin/chromium' }).start({ ...crawl(), maxOpenPages: 0 }),
+    ).rejects.toMatchObject({ code: 'ERR_INVALID_OPTION' });
   });
 
   it('fails start with ERR_RENDER_FAILED when the executable is no browser', async () => {

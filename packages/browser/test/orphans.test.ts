@@ -2,7 +2,7 @@
 // the session closes the browser; a process killed outright (SIGINT with no handler, SIGKILL)
 // closes Chromium's pipe, and Chromium exits on its own. Runs the built package in a child process.
 
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -11,9 +11,15 @@ import { CHROMIUM, liveInGroup, waitUntil } from './helpers.js';
 const FIXTURE = fileURLToPath(new URL('./fixtures/hold-browser.mjs', import.meta.url));
 
 /** Starts the fixture, waits for the browser pid it prints. */
-async function holdBrowser(args: readonly string[]): Promise<{ child: ChildProcessWithoutNullStreams; browser: number; exited: Promise<NodeJS.Signals | number | null> }> {
+async function holdBrowser(args: readonly string[]): Promise<{
+  child: ChildProcessWithoutNullStreams;
+  browser: number;
+  exited: Promise<NodeJS.Signals | number | null>;
+}> {
   const child = spawn(process.execPath, [FIXTURE, CHROMIUM, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
-  const exited = new Promise<NodeJS.Signals | number | null>((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code)));
+  const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
+    child.once('exit', (code, signal) => resolve(signal ?? code)),
+  );
   let err = '';
   child.stderr.on('data', (chunk: Buffer) => {
     err += chunk.toString('utf8');
@@ -52,7 +58,9 @@ describe('no orphaned Chromium', () => {
     it(`a process killed by ${signal} with no handler leaves no Chromium behind`, async () => {
       const { child, browser, exited } = await holdBrowser([]);
       // Nobody is left to remove Playwright's temporary profile: the test does.
-      const profile = /--user-data-dir=(\S+)/.exec(readFileSync(`/proc/${browser}/cmdline`, 'utf8').replace(/\0/g, ' '))?.[1];
+      const profile = /--user-data-dir=(\S+)/.exec(
+        readFileSync(`/proc/${browser}/cmdline`, 'utf8').replace(/\0/g, ' '),
+      )?.[1];
       try {
         expect(liveInGroup(browser).length).toBeGreaterThan(0);
         child.kill(signal);

@@ -3,12 +3,23 @@
 // `answer` fetched everything else, refusals (the tracking beacon, the private address, the
 // WebSocket) never arrived.
 
-import { startRenderWeb, type RenderWeb } from '@politely/demo-web';
 import type { RenderSession } from '@politely/crawler';
+import { type RenderWeb, startRenderWeb } from '@politely/demo-web';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChromiumRenderer } from '../src/index.js';
-import { BROWSER_UA, CHROMIUM, fetchDocument, inputFor, linksOf, loopbackAnswer, sleep, TEST_UA, titleOf, type Answered } from './helpers.js';
+import {
+  type Answered,
+  BROWSER_UA,
+  CHROMIUM,
+  fetchDocument,
+  inputFor,
+  linksOf,
+  loopbackAnswer,
+  sleep,
+  TEST_UA,
+  titleOf,
+} from './helpers.js';
 
 let web: RenderWeb;
 let session: RenderSession;
@@ -16,7 +27,11 @@ const crawl = new AbortController();
 
 beforeAll(async () => {
   web = await startRenderWeb({ firstAddress: 180 });
-  session = await new ChromiumRenderer({ executablePath: CHROMIUM }).start({ userAgent: BROWSER_UA, maxOpenPages: 2, signal: crawl.signal });
+  session = await new ChromiumRenderer({ executablePath: CHROMIUM }).start({
+    userAgent: BROWSER_UA,
+    maxOpenPages: 2,
+    signal: crawl.signal,
+  });
 });
 
 afterAll(async () => {
@@ -59,16 +74,21 @@ describe('ChromiumRenderer on the render web', () => {
       const fetched = answered.filter((entry) => entry.outcome === 'fetched').map((entry) => entry.url);
       // …but the server only ever heard the test: the document once (its fetch), then exactly what answer fetched.
       const log = web.requestLog();
-      expect(log.filter((entry) => entry.origin === web.host('app').origin && entry.path === truth.path)).toHaveLength(1);
+      expect(log.filter((entry) => entry.origin === web.host('app').origin && entry.path === truth.path)).toHaveLength(
+        1,
+      );
       for (const entry of log) expect(entry.userAgent, entry.path).toBe(TEST_UA);
       expect(sorted(logged())).toEqual(sorted([truth.url, ...fetched]));
       // Every request the truth says the page makes on the web's hosts went through answer (robots.txt aside).
-      const wanted = truth.subrequests.filter((sub) => sub.type !== 'websocket' && origins().includes(new URL(sub.url).origin));
+      const wanted = truth.subrequests.filter(
+        (sub) => sub.type !== 'websocket' && origins().includes(new URL(sub.url).origin),
+      );
       expect(wanted.length).toBeGreaterThan(3);
       const asked = new Set(answered.map((entry) => entry.url));
       for (const sub of wanted) expect(asked.has(sub.url), sub.url).toBe(true);
       // The page's request headers reach answer with lower-cased names.
-      for (const entry of answered) expect(Object.keys(entry.headers).every((name) => name === name.toLowerCase())).toBe(true);
+      for (const entry of answered)
+        expect(Object.keys(entry.headers).every((name) => name === name.toLowerCase())).toBe(true);
     }
   });
 
@@ -76,11 +96,15 @@ describe('ChromiumRenderer on the render web', () => {
     const truth = web.renderPages[0];
     if (truth === undefined) throw new Error('no page');
     const answered: Answered[] = [];
-    const rendered = await session.render(inputFor(await fetchDocument(truth.url), loopbackAnswer(origins(), answered, isTracking)));
+    const rendered = await session.render(
+      inputFor(await fetchDocument(truth.url), loopbackAnswer(origins(), answered, isTracking)),
+    );
     try {
       web.resetLogs();
       const before = answered.length;
-      const text = await (rendered.page as Page).evaluate(`fetch('/api/catalogue').then((r) => r.json()).then((j) => j.name)`);
+      const text = await (rendered.page as Page).evaluate(
+        `fetch('/api/catalogue').then((r) => r.json()).then((j) => j.name)`,
+      );
       expect(text).toBe('App Shop');
       expect(answered.slice(before).map((entry) => entry.url)).toEqual([web.url('app', '/api/catalogue')]);
       expect(logged()).toEqual([web.url('app', '/api/catalogue')]);
@@ -102,7 +126,9 @@ describe('ChromiumRenderer on the render web', () => {
     const refused: [string, string][] = [];
     const app = web.host('app');
     const rendered = await session.render(
-      inputFor(await fetchDocument(truth.url), loopbackAnswer(origins(), [], isTracking), { refused: (url, why) => refused.push([url, why]) }),
+      inputFor(await fetchDocument(truth.url), loopbackAnswer(origins(), [], isTracking), {
+        refused: (url, why) => refused.push([url, why]),
+      }),
     );
     await rendered.close();
     await sleep(500);
@@ -110,19 +136,23 @@ describe('ChromiumRenderer on the render web', () => {
     expect(web.requestLog().filter((entry) => entry.path.startsWith('/live'))).toEqual([]);
   });
 
-  it('lets a blocked answer fail the page\'s fetch: the tracking beacon and the private address never reach anyone, the page still renders', async () => {
+  it("lets a blocked answer fail the page's fetch: the tracking beacon and the private address never reach anyone, the page still renders", async () => {
     const truth = web.renderPages.find((page) => page.path.startsWith('/products/'));
     if (truth === undefined) throw new Error('no product page');
     web.resetLogs();
     const answered: Answered[] = [];
-    const rendered = await session.render(inputFor(await fetchDocument(truth.url), loopbackAnswer(origins(), answered, isTracking)));
+    const rendered = await session.render(
+      inputFor(await fetchDocument(truth.url), loopbackAnswer(origins(), answered, isTracking)),
+    );
     try {
       expect(titleOf(rendered.html)).toBe(truth.title);
       const blocked = answered.filter((entry) => entry.outcome === 'blocked').map((entry) => entry.url);
       expect(blocked).toContain(web.url('app', `/api/tracking?page=${encodeURIComponent(truth.path)}`));
       expect(blocked).toContain('http://10.255.255.1/collect');
       // The page sees the refusal as a network error.
-      const seen = await (rendered.page as Page).evaluate(`fetch('/api/tracking?page=again').then(() => 'answered', (e) => e.name)`);
+      const seen = await (rendered.page as Page).evaluate(
+        `fetch('/api/tracking?page=again').then(() => 'answered', (e) => e.name)`,
+      );
       expect(seen).toBe('TypeError');
     } finally {
       await rendered.close();

@@ -34,5 +34,7 @@ export function write(stream: NodeJS.WritableStream, text: string): Promise<void
 
 function isGone(stream: NodeJS.WritableStream): boolean {
   const state = stream as { destroyed?: boolean; writableEnded?: boolean; errored?: unknown };
-  return state.destroyed === true || state.writableEnded === true || (state.errored !== undefined && state.errored !== null);
+  return (
+    state.destroyed === true || state.writableEnded === true || (state.errored !== undefined && state.errored !== null)
+  );
 }

@@ -8,7 +8,7 @@ import { runRobotsExplain } from './commands/robots-explain.js';
 import { runRobotsLint } from './commands/robots-lint.js';
 import { EXIT_INTERNAL, EXIT_OK, type ExitCode } from './exit-codes.js';
 import { escapeControls, quoteInput } from './input/quote-input.js';
-import { processIo, write, type Io } from './io.js';
+import { type Io, processIo, write } from './io.js';
 import { ROBOTS_USAGE, USAGE } from './usage.js';
 
 type Command = (args: readonly string[], io: Io) => Promise<ExitCode>;
@@ -35,11 +35,17 @@ export async function main(args: readonly string[], io: Io = processIo()): Promi
     // Messages quote input with quoteInput; escaping the whole line again is the net for any
     // that does not: no control character from the input reaches the terminal.
     if (error instanceof CliError) {
-      await write(io.stderr, `politely: ${escapeControls(error.message)}\n${error.usage === undefined ? '' : `\n${error.usage}`}`);
+      await write(
+        io.stderr,
+        `politely: ${escapeControls(error.message)}\n${error.usage === undefined ? '' : `\n${error.usage}`}`,
+      );
       return error.exitCode;
     }
     const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    await write(io.stderr, `politely: internal error (please report it): ${escapeControls(detail, { keepNewlines: true })}\n`);
+    await write(
+      io.stderr,
+      `politely: internal error (please report it): ${escapeControls(detail, { keepNewlines: true })}\n`,
+    );
     return EXIT_INTERNAL;
   }
 }
@@ -66,13 +72,15 @@ async function dispatch(args: readonly string[], io: Io): Promise<ExitCode> {
 
 async function dispatchRobots(args: readonly string[], io: Io): Promise<ExitCode> {
   const [subcommand, ...rest] = args;
-  if (subcommand === undefined) throw new CliError('robots: missing command (batch, explain or lint)', { usage: ROBOTS_USAGE });
+  if (subcommand === undefined)
+    throw new CliError('robots: missing command (batch, explain or lint)', { usage: ROBOTS_USAGE });
   if (HELP_FLAGS.has(subcommand)) {
     await write(io.stdout, ROBOTS_USAGE);
     return EXIT_OK;
   }
   const command = Object.hasOwn(ROBOTS_COMMANDS, subcommand) ? ROBOTS_COMMANDS[subcommand] : undefined;
-  if (command === undefined) throw new CliError(`robots: unknown command ${quoteInput(subcommand)}`, { usage: ROBOTS_USAGE });
+  if (command === undefined)
+    throw new CliError(`robots: unknown command ${quoteInput(subcommand)}`, { usage: ROBOTS_USAGE });
   return command(rest, io);
 }
 

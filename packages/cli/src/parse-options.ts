@@ -2,7 +2,7 @@
 // reads the same in every command: an unknown option or a missing value is a one-line message
 // followed by the usage text; a bad value (see input/parse-number.ts) is one line, no usage.
 
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { CliError } from './cli-error.js';
 import { escapeControls, quoteInput } from './input/quote-input.js';
 
@@ -38,7 +38,9 @@ export function parseOptions<T>(args: readonly string[], line: CommandLine, pars
     // The check above should leave nothing for parseArgs to refuse; if it does, same shape.
     const code = (error as { code?: unknown } | null)?.code;
     if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_')) {
-      throw new CliError(`${line.command}: ${escapeControls(oneLine((error as Error).message))}`, { usage: line.usage });
+      throw new CliError(`${line.command}: ${escapeControls(oneLine((error as Error).message))}`, {
+        usage: line.usage,
+      });
     }
     throw error;
   }
@@ -46,7 +48,13 @@ export function parseOptions<T>(args: readonly string[], line: CommandLine, pars
 
 /** `args`, checked, with `--name -5` of a numeric option rewritten as `--name=-5`. */
 export function checkCommandLine(args: readonly string[], line: CommandLine): string[] {
-  const { tokens } = parseArgs({ args: [...args], options: line.options, allowPositionals: true, strict: false, tokens: true });
+  const { tokens } = parseArgs({
+    args: [...args],
+    options: line.options,
+    allowPositionals: true,
+    strict: false,
+    tokens: true,
+  });
   const joined = new Map<number, string>();
   for (const token of tokens) {
     if (token.kind === 'positional') {
@@ -57,7 +65,8 @@ export function checkCommandLine(args: readonly string[], line: CommandLine): st
     const config = Object.hasOwn(line.options, token.name) ? line.options[token.name] : undefined;
     if (config === undefined) throw usageError(line, `unknown option ${quoteInput(token.rawName)}`);
     if (config.type === 'boolean') {
-      if (token.value !== undefined) throw new CliError(`${line.command}: ${token.rawName}: takes no value, got ${quoteInput(token.value)}`);
+      if (token.value !== undefined)
+        throw new CliError(`${line.command}: ${token.rawName}: takes no value, got ${quoteInput(token.value)}`);
       continue;
     }
     if (token.value === undefined) throw usageError(line, `${token.rawName} needs a value`);
@@ -68,7 +77,10 @@ export function checkCommandLine(args: readonly string[], line: CommandLine): st
       joined.set(token.index, `--${token.name}=${token.value}`);
       continue;
     }
-    throw usageError(line, `${token.rawName} needs a value (write ${token.rawName}=VALUE for one that starts with '-')`);
+    throw usageError(
+      line,
+      `${token.rawName} needs a value (write ${token.rawName}=VALUE for one that starts with '-')`,
+    );
   }
   const result: string[] = [];
   for (let i = 0; i < args.length; i++) {

@@ -1,7 +1,14 @@
 // Where `robots explain` gets its decisions: one robots.txt file given with --robots, or the
 // live robots.txt of each URL's origin, fetched and interpreted by the robots gate.
 
-import { createRobotsGate, parseRobotsTxt, productToken, type RobotsCheckReason, type RobotsExplanation, type RobotsTxt } from '@politely/core';
+import {
+  createRobotsGate,
+  parseRobotsTxt,
+  productToken,
+  type RobotsCheckReason,
+  type RobotsExplanation,
+  type RobotsTxt,
+} from '@politely/core';
 import { readRobotsFile } from './read-robots-file.js';
 
 /** One URL's decision: the gate's verdict and reason, and the rules' explanation when rules decided. */
@@ -44,13 +51,26 @@ export async function createFileRobotsSource(path: string): Promise<RobotsSource
  * A source that fetches each origin's robots.txt through the robots gate (cached per origin),
  * with its SSRF guard: private addresses only through `allowNet`.
  */
-export function createLiveRobotsSource(options: { readonly timeoutMs: number; readonly userAgent: string; readonly allowNet: readonly string[] }): RobotsSource {
-  const gate = createRobotsGate({ timeoutMs: options.timeoutMs, userAgent: options.userAgent, allowNet: options.allowNet });
+export function createLiveRobotsSource(options: {
+  readonly timeoutMs: number;
+  readonly userAgent: string;
+  readonly allowNet: readonly string[];
+}): RobotsSource {
+  const gate = createRobotsGate({
+    timeoutMs: options.timeoutMs,
+    userAgent: options.userAgent,
+    allowNet: options.allowNet,
+  });
   return {
     decide: async (url, userAgent, tokens = []) => {
       const agents = agentsOf(userAgent, tokens);
       const check = await gate.check(url, userAgent, typeof agents === 'string' ? {} : { tokens: agents });
-      const decision = { allowed: check.allowed, reason: check.reason, status: check.status, robotsUrl: check.robotsUrl };
+      const decision = {
+        allowed: check.allowed,
+        reason: check.reason,
+        status: check.status,
+        robotsUrl: check.robotsUrl,
+      };
       if (check.reason !== 'rules' && check.reason !== 'cached') return decision;
       const robots = check.robots;
       return robots === undefined ? decision : { ...decision, explanation: robots.explain(url, agents), robots };

@@ -3,9 +3,9 @@
 
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCrawler } from '@politely/crawler';
 import { createCrawlReportCollector } from '@politely/cli';
+import { createCrawler } from '@politely/crawler';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const UA = 'ReportBot/1.0';
 const ROBOTS = 'User-agent: *\n# private pages\nDisallow: /private\n';
@@ -34,7 +34,13 @@ describe('createCrawlReportCollector', () => {
 
   it('a robots skip lands in the report with its deciding line and text, from the event’s rule', async () => {
     const collector = createCrawlReportCollector({ userAgent: UA, seeds: [`${origin}/`], minDelayMs: 0 });
-    const crawler = createCrawler({ userAgent: UA, seeds: [`${origin}/`], allowNet: ['127.0.0.0/8'], minDelayMs: 0, robotsCache: collector.robotsCache() });
+    const crawler = createCrawler({
+      userAgent: UA,
+      seeds: [`${origin}/`],
+      allowNet: ['127.0.0.0/8'],
+      minDelayMs: 0,
+      robotsCache: collector.robotsCache(),
+    });
     const skips: unknown[] = [];
     crawler.on('skip', (event) => {
       if (event.reason === 'robots') skips.push(event);
@@ -48,7 +54,9 @@ describe('createCrawlReportCollector', () => {
       expect.objectContaining({ url: `${origin}/private/two`, rule: { line: 3, text: 'Disallow: /private' } }),
     ]);
     const refused = data.hosts.flatMap((host) => host.decisions).filter((decision) => !decision.allowed);
-    expect(refused).toEqual([expect.objectContaining({ basis: 'rules', line: 3, text: 'Disallow: /private', count: 2 })]);
+    expect(refused).toEqual([
+      expect.objectContaining({ basis: 'rules', line: 3, text: 'Disallow: /private', count: 2 }),
+    ]);
     expect(refused[0]).not.toHaveProperty('detail');
   });
 });

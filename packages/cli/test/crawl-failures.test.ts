@@ -8,9 +8,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSqliteFrontierStore } from '@politely/store-sqlite';
-import { jsonLines, runCli, startCli, type RunningCli } from './run-cli.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { jsonLines, type RunningCli, runCli, startCli } from './run-cli.js';
 
 const UA = 'FailBot/1.0 (+https://example.invalid/bot)';
 /** A tree of pages: /p/N links to /p/3N+1 … /p/3N+3, each answered after a short wait. */
@@ -27,17 +27,23 @@ beforeAll(async () => {
     const path = req.url ?? '';
     log.push(path);
     // A rule with an escape sequence in it: the crawl's log must not pass it to the terminal.
-    if (path === '/robots.txt') { res.end('User-agent: *\nAllow: /\nDisallow: /blocked\u001b[2J\n'); return; }
+    if (path === '/robots.txt') {
+      res.end('User-agent: *\nAllow: /\nDisallow: /blocked\u001b[2J\n');
+      return;
+    }
     const match = /^\/p\/(\d+)$/.exec(path);
     const n = match === null ? -1 : Number(match[1]);
     if (n < 0 || n >= PAGES) {
       res.statusCode = 404;
-      { res.end('not here'); return; }
+      res.end('not here');
+      return;
     }
     const links = [1, 2, 3].map((i) => 3 * n + i).filter((m) => m < PAGES);
     setTimeout(() => {
       res.setHeader('content-type', 'text/html; charset=utf-8');
-      res.end(`<html><head><title>Page ${n}</title></head><body>${links.map((m) => `<a href="/p/${m}">${m}</a>`).join(' ')}<p>${'text '.repeat(40)}</p></body></html>`);
+      res.end(
+        `<html><head><title>Page ${n}</title></head><body>${links.map((m) => `<a href="/p/${m}">${m}</a>`).join(' ')}<p>${'text '.repeat(40)}</p></body></html>`,
+      );
     }, LATENCY_MS);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -54,9 +60,25 @@ beforeEach(() => {
 });
 
 const allPages = (): string[] => Array.from({ length: PAGES }, (_, n) => `${base}/p/${n}`);
-const crawlArgs = (...extra: string[]): string[] => ['crawl', '--ua', UA, '--allow-net', '127.0.0.0/8', '--delay', '0', '--per-host-concurrency', '4', '--log', 'plain', ...extra, `${base}/p/0`];
-const finalUrls = (file: string): string[] => jsonLines(readFileSync(file, 'utf8')).map((record) => (record as { finalUrl: string }).finalUrl);
-const pagesServed = (): string[] => [...new Set(log.filter((path) => path.startsWith('/p/')))].map((path) => `${base}${path}`);
+const crawlArgs = (...extra: string[]): string[] => [
+  'crawl',
+  '--ua',
+  UA,
+  '--allow-net',
+  '127.0.0.0/8',
+  '--delay',
+  '0',
+  '--per-host-concurrency',
+  '4',
+  '--log',
+  'plain',
+  ...extra,
+  `${base}/p/0`,
+];
+const finalUrls = (file: string): string[] =>
+  jsonLines(readFileSync(file, 'utf8')).map((record) => (record as { finalUrl: string }).finalUrl);
+const pagesServed = (): string[] =>
+  [...new Set(log.filter((path) => path.startsWith('/p/')))].map((path) => `${base}${path}`);
 
 /** Every URL a crawl file still has to do (queued, or left in flight for the next owner to hand back). */
 function notDoneIn(db: string): string[] {
@@ -97,55 +119,67 @@ const canMount = (() => {
 })();
 
 describe('politely crawl: a disk that fills or a file that cannot be written', () => {
-  it.runIf(canMount || process.env.CI === 'true')('a full disk under --out stops the crawl within seconds, exit 74, the file named, every URL not written kept in the store', async () => {
-    const disk = mountTinyDisk();
-    expect(disk, 'mounting a tmpfs (CI runs as root)').toBeDefined();
-    try {
-      const out = join(disk!, 'out.jsonl');
-      const db = join(dir, 'full-disk.db');
-      // 40 KiB taken already: the records fill the rest after a few dozen pages.
-      writeFileSync(join(disk!, 'filler'), Buffer.alloc(40 * 1024));
-      const started = Date.now();
-      const result = await runCli(crawlArgs('--store', `sqlite:${db}`, '--out', out));
-      expect(Date.now() - started).toBeLessThan(20_000);
-      expect(result.code).toBe(74);
-      expect(result.stderr).toContain(`politely: could not write ${out}: ENOSPC`);
-      expect(result.stderr).not.toMatch(/\n\s+at |MaxListeners|Unhandled/);
-      // The file ends in a whole record, and every page fetched but not in it is still queued.
-      const text = readFileSync(out, 'utf8');
-      expect(text.endsWith('\n')).toBe(true);
-      const written = new Set(finalUrls(out));
-      expect(written.size).toBeGreaterThan(0);
-      expect(written.size).toBeLessThan(PAGES);
-      const queued = new Set(notDoneIn(db));
-      for (const url of pagesServed()) if (!written.has(url)) expect(queued.has(url), url).toBe(true);
-      // Resuming where there is room again finishes the crawl: every page once.
-      const roomy = join(dir, 'after-full.jsonl');
-      writeFileSync(roomy, text);
-      const resumed = await runCli(crawlArgs('--store', `sqlite:${db}`, '--out', roomy));
-      expect(resumed.code, resumed.stderr).toBe(0);
-      const urls = finalUrls(roomy);
-      expect(urls.length).toBe(PAGES);
-      expect(new Set(urls)).toEqual(new Set(allPages()));
-    } finally {
-      unmount(disk!);
-    }
-  }, 60_000);
+  it.runIf(canMount || process.env.CI === 'true')(
+    'a full disk under --out stops the crawl within seconds, exit 74, the file named, every URL not written kept in the store',
+    async () => {
+      const disk = mountTinyDisk();
+      expect(disk, 'mounting a tmpfs (CI runs as root)').toBeDefined();
+      try {
+        const out = join(disk!, 'out.jsonl');
+        const db = join(dir, 'full-disk.db');
+        // 40 KiB taken already: the records fill the rest after a few dozen pages.
+        writeFileSync(join(disk!, 'filler'), Buffer.alloc(40 * 1024));
+        const started = Date.now();
+        const result = await runCli(crawlArgs('--store', `sqlite:${db}`, '--out', out));
+        expect(Date.now() - started).toBeLessThan(20_000);
+        expect(result.code).toBe(74);
+        expect(result.stderr).toContain(`politely: could not write ${out}: ENOSPC`);
+        expect(result.stderr).not.toMatch(/\n\s+at |MaxListeners|Unhandled/);
+        // The file ends in a whole record, and every page fetched but not in it is still queued.
+        const text = readFileSync(out, 'utf8');
+        expect(text.endsWith('\n')).toBe(true);
+        const written = new Set(finalUrls(out));
+        expect(written.size).toBeGreaterThan(0);
+        expect(written.size).toBeLessThan(PAGES);
+        const queued = new Set(notDoneIn(db));
+        for (const url of pagesServed()) if (!written.has(url)) expect(queued.has(url), url).toBe(true);
+        // Resuming where there is room again finishes the crawl: every page once.
+        const roomy = join(dir, 'after-full.jsonl');
+        writeFileSync(roomy, text);
+        const resumed = await runCli(crawlArgs('--store', `sqlite:${db}`, '--out', roomy));
+        expect(resumed.code, resumed.stderr).toBe(0);
+        const urls = finalUrls(roomy);
+        expect(urls.length).toBe(PAGES);
+        expect(new Set(urls)).toEqual(new Set(allPages()));
+      } finally {
+        unmount(disk!);
+      }
+    },
+    60_000,
+  );
 
-  it.runIf(canMount || process.env.CI === 'true')('a full disk under --report: exit 74, one line naming it, no half-written report', async () => {
-    const disk = mountTinyDisk();
-    expect(disk).toBeDefined();
-    try {
-      writeFileSync(join(disk!, 'filler'), Buffer.alloc(60 * 1024));
-      const report = join(disk!, 'report.html');
-      const result = await runCli(crawlArgs('--max-pages', '20', '--report', report));
-      expect(result.code).toBe(74);
-      expect(result.stderr.trim().split('\n')).toEqual([expect.stringMatching(new RegExp(`^politely: could not write ${report.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: ENOSPC`))]);
-      expect(existsSync(report)).toBe(false);
-    } finally {
-      unmount(disk!);
-    }
-  }, 60_000);
+  it.runIf(canMount || process.env.CI === 'true')(
+    'a full disk under --report: exit 74, one line naming it, no half-written report',
+    async () => {
+      const disk = mountTinyDisk();
+      expect(disk).toBeDefined();
+      try {
+        writeFileSync(join(disk!, 'filler'), Buffer.alloc(60 * 1024));
+        const report = join(disk!, 'report.html');
+        const result = await runCli(crawlArgs('--max-pages', '20', '--report', report));
+        expect(result.code).toBe(74);
+        expect(result.stderr.trim().split('\n')).toEqual([
+          expect.stringMatching(
+            new RegExp(`^politely: could not write ${report.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: ENOSPC`),
+          ),
+        ]);
+        expect(existsSync(report)).toBe(false);
+      } finally {
+        unmount(disk!);
+      }
+    },
+    60_000,
+  );
 
   it('a descriptor that fails every write (/dev/full): exit 74 at the first page, nothing counted as written', async () => {
     const db = join(dir, 'dev-full.db');
@@ -171,7 +205,9 @@ describe('politely crawl: an output whose folder is removed mid-crawl', () => {
     const out = join(folder, 'out.jsonl');
     const db = join(dir, 'doomed.db');
     // Slowed down (one request at a time, 20 ms apart: about 8 s in all) so it is surely mid-crawl.
-    const run = startCli(crawlArgs('--store', `sqlite:${db}`, '--out', out, '--delay', '20', '--per-host-concurrency', '1'));
+    const run = startCli(
+      crawlArgs('--store', `sqlite:${db}`, '--out', out, '--delay', '20', '--per-host-concurrency', '1'),
+    );
     await run.waitFor(/^200 page /m, 10_000);
     rmSync(folder, { recursive: true, force: true });
     const result = await run.done;
@@ -202,7 +238,11 @@ describe('politely crawl: resume after SIGKILL', () => {
     const urls = finalUrls(out);
     expect(urls.length).toBe(PAGES);
     expect(new Set(urls)).toEqual(new Set(allPages()));
-    expect(last.stdout).toMatch(new RegExp(`results +${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(\\d+ JSON lines, \\d+ more from earlier runs\\)`));
+    expect(last.stdout).toMatch(
+      new RegExp(
+        `results +${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(\\d+ JSON lines, \\d+ more from earlier runs\\)`,
+      ),
+    );
   }, 120_000);
 
   it('a record torn by a kill (a partial last line) is cut before appending', async () => {
@@ -250,7 +290,9 @@ describe('politely crawl: outputs that hold another crawl, seeds that are all re
     writeFileSync(out, '{"url":"http://example.invalid/","finalUrl":"http://example.invalid/"}\n');
     const refused = await runCli(crawlArgs('--out', out, '--max-pages', '3'));
     expect(refused.code).toBe(2);
-    expect(refused.stderr.trim()).toMatch(/^politely: crawl: --out .*existing\.jsonl.*: the file already holds records: pass --overwrite/);
+    expect(refused.stderr.trim()).toMatch(
+      /^politely: crawl: --out .*existing\.jsonl.*: the file already holds records: pass --overwrite/,
+    );
     expect(readFileSync(out, 'utf8')).toContain('example.invalid');
     const replaced = await runCli(crawlArgs('--out', out, '--max-pages', '3', '--overwrite'));
     expect(replaced.code).toBe(0);
@@ -259,7 +301,16 @@ describe('politely crawl: outputs that hold another crawl, seeds that are all re
 
   it('text from the web (a robots.txt rule with an escape sequence) reaches the log escaped', async () => {
     for (const format of ['plain', 'json']) {
-      const result = await runCli(['crawl', '--ua', UA, '--allow-net', '127.0.0.0/8', '--log', format, `${base}/blocked%1B[2J`]);
+      const result = await runCli([
+        'crawl',
+        '--ua',
+        UA,
+        '--allow-net',
+        '127.0.0.0/8',
+        '--log',
+        format,
+        `${base}/blocked%1B[2J`,
+      ]);
       expect(result.code).toBe(1); // its only seed was disallowed
       expect(result.stdout).toContain('Disallow: /blocked\\u001b[2J');
       expect(result.stdout + result.stderr).not.toContain('\u001b');
@@ -271,7 +322,9 @@ describe('politely crawl: outputs that hold another crawl, seeds that are all re
     const result = await runCli(['crawl', '--ua', UA, '--log', 'plain', `${base}/p/0`]);
     expect(result.code).toBe(1);
     expect(result.stdout).not.toMatch(/Crawl finished/);
-    expect(result.stderr).toMatch(/^politely: crawl: nothing was fetched: every seed was refused or failed \(blocked-address 1\)$/m);
+    expect(result.stderr).toMatch(
+      /^politely: crawl: nothing was fetched: every seed was refused or failed \(blocked-address 1\)$/m,
+    );
     expect(log).toEqual([]);
   }, 30_000);
 });

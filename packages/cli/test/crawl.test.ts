@@ -4,12 +4,27 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type LocalWeb, minGapMsByOrigin, startDemoWeb, violations } from '@politely/demo-web';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { minGapMsByOrigin, startDemoWeb, violations, type LocalWeb } from '@politely/demo-web';
 import { jsonLines, runCli, startCli } from './run-cli.js';
 
 const UA = 'PolitelyDemo/0.1 (+https://example.invalid/bot)';
-const FIELDS = ['url', 'finalUrl', 'status', 'contentType', 'depth', 'title', 'bytes', 'fetchedAt', 'noindex', 'nofollow', 'canonical', 'usage', 'usageSources', 'change'];
+const FIELDS = [
+  'url',
+  'finalUrl',
+  'status',
+  'contentType',
+  'depth',
+  'title',
+  'bytes',
+  'fetchedAt',
+  'noindex',
+  'nofollow',
+  'canonical',
+  'usage',
+  'usageSources',
+  'change',
+];
 
 let web: LocalWeb;
 let dir: string;
@@ -60,7 +75,9 @@ describe.concurrent('politely crawl: usage errors', () => {
     const result = await runCli(['crawl', web.entryUrl]);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toBe("politely: crawl: --ua is required: name your crawler and how to reach you, e.g. --ua 'MyBot/1.0 (+https://example.com/bot)'\n");
+    expect(result.stderr).toBe(
+      "politely: crawl: --ua is required: name your crawler and how to reach you, e.g. --ua 'MyBot/1.0 (+https://example.com/bot)'\n",
+    );
   });
 
   it.each([
@@ -77,9 +94,15 @@ describe.concurrent('politely crawl: usage errors', () => {
     [['--store', 'postgres://x'], '--store: expected memory, sqlite:FILE or redis://HOST:PORT/DB, got "postgres://x"'],
     [['--store', 'redis://127.0.0.1:6379/0'], '--store redis://… needs --crawl-id NAME'],
     [['--crawl-id', 'x'], '--crawl-id names a crawl in a redis:// store'],
-    [['--allow-net', '127.0.0.0/99'], '--allow-net: expected a network like 127.0.0.0/8 or an address, got "127.0.0.0/99"'],
+    [
+      ['--allow-net', '127.0.0.0/99'],
+      '--allow-net: expected a network like 127.0.0.0/8 or an address, got "127.0.0.0/99"',
+    ],
     [['--recrawl'], '--recrawl revisits what an earlier crawl fetched: give its --store sqlite:FILE'],
-    [['--revisit-min', 'weekly'], '--revisit-min: expected a whole number of milliseconds (or 2s, 500ms), got "weekly"'],
+    [
+      ['--revisit-min', 'weekly'],
+      '--revisit-min: expected a whole number of milliseconds (or 2s, 500ms), got "weekly"',
+    ],
     [['--revisit-min', '2d', '--revisit-max', '1d'], '--revisit-max (1d) must be at least --revisit-min (2d)'],
   ])('%j: names the option and the value, exits 2', async (flags, message) => {
     const result = await runCli(['crawl', '--ua', UA, ...flags, web.entryUrl]);
@@ -91,7 +114,10 @@ describe.concurrent('politely crawl: usage errors', () => {
 
   it('rejects a seed that is not an http(s) URL, a user agent without a product token, an unwritable --out', async () => {
     const seed = await runCli(['crawl', '--ua', UA, 'ftp://127.0.0.2/']);
-    expect(seed).toMatchObject({ code: 2, stderr: 'politely: crawl: invalid seed "ftp://127.0.0.2/": not an absolute http(s) URL\n' });
+    expect(seed).toMatchObject({
+      code: 2,
+      stderr: 'politely: crawl: invalid seed "ftp://127.0.0.2/": not an absolute http(s) URL\n',
+    });
     const ua = await runCli(['crawl', '--ua', '/1.0', web.entryUrl]);
     expect(ua.code).toBe(2);
     expect(ua.stderr).toMatch(/^politely: crawl: --ua must start with a product token/);
@@ -99,7 +125,10 @@ describe.concurrent('politely crawl: usage errors', () => {
     expect(out.code).toBe(2);
     expect(out.stderr).toMatch(/^politely: crawl: --out ".*x\.jsonl": cannot write there \(ENOENT\)/);
     const none = await runCli(['crawl', '--ua', UA]);
-    expect(none).toMatchObject({ code: 2, stderr: 'politely: crawl: give at least one seed URL (see politely crawl --help)\n' });
+    expect(none).toMatchObject({
+      code: 2,
+      stderr: 'politely: crawl: give at least one seed URL (see politely crawl --help)\n',
+    });
   });
 
   it('refuses loopback hosts without --allow-net (the SSRF guard): a counted skip, nothing requested', async () => {
@@ -125,7 +154,26 @@ describe('politely crawl', () => {
     const csv = join(dir, 'pages.CSV');
     const report = join(dir, 'report.html');
     const seeds = [web.url('legacy', '/'), web.url('events', '/')];
-    const result = await runCli(['crawl', '--ua', UA, '--allow-net', '127.0.0.0/8', '--max-depth', '3', '--delay', '50', '--out', jsonl, '--out', csv, '--report', report, '--status-interval', '500', ...seeds]);
+    const result = await runCli([
+      'crawl',
+      '--ua',
+      UA,
+      '--allow-net',
+      '127.0.0.0/8',
+      '--max-depth',
+      '3',
+      '--delay',
+      '50',
+      '--out',
+      jsonl,
+      '--out',
+      csv,
+      '--report',
+      report,
+      '--status-interval',
+      '500',
+      ...seeds,
+    ]);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
 
@@ -139,10 +187,21 @@ describe('politely crawl', () => {
     expect(records.length).toBeGreaterThan(10);
     for (const record of records) expect(Object.keys(record)).toEqual(FIELDS);
     const chain = records.find((record) => record['url'] === web.url('legacy', '/chain/start'));
-    expect(chain).toMatchObject({ finalUrl: web.url('legacy', '/chain/end'), status: 200, depth: 1, title: 'End of the chain · Loopback Supply (old site)', noindex: false });
+    expect(chain).toMatchObject({
+      finalUrl: web.url('legacy', '/chain/end'),
+      status: 200,
+      depth: 1,
+      title: 'End of the chain · Loopback Supply (old site)',
+      noindex: false,
+    });
     expect(typeof chain?.['bytes']).toBe('number');
     expect(Date.parse(String(chain?.['fetchedAt']))).not.toBeNaN();
-    const served = new Set(web.requestLog().filter((entry) => entry.status === 200 && entry.path !== '/robots.txt').map((entry) => entry.origin + entry.path));
+    const served = new Set(
+      web
+        .requestLog()
+        .filter((entry) => entry.status === 200 && entry.path !== '/robots.txt')
+        .map((entry) => entry.origin + entry.path),
+    );
     for (const record of records) expect(served.has(String(record['finalUrl']))).toBe(true);
 
     // The same records as CSV (the extension is matched case-insensitively), properly quoted.
@@ -158,7 +217,9 @@ describe('politely crawl', () => {
     expect(result.stdout).toMatch(/^302 page    http:\/\/\S+\/chain\/start /m);
     expect(result.stdout).toMatch(/^skip robots http:\/\/\S+\/tickets\/\S+ \(line \d+: Disallow: \/tickets\/\)$/m);
     expect(result.stdout).toMatch(/^skip depth http:\/\/\S+\/calendar\//m);
-    expect(result.stdout).toMatch(/^status  \d+ pages, \d+ requests, \d+ queued, \d+ hosts, [\d.]+ pages\/s, 0 errors, skipped: /m);
+    expect(result.stdout).toMatch(
+      /^status  \d+ pages, \d+ requests, \d+ queued, \d+ hosts, [\d.]+ pages\/s, 0 errors, skipped: /m,
+    );
     expect(result.stdout).toContain(`Crawl finished in `);
     expect(result.stdout).toContain(`  results     ${jsonl} (${records.length} JSON lines)`);
     expect(result.stdout).toContain(`  results     ${csv} (${records.length} CSV rows)`);
@@ -174,20 +235,47 @@ describe('politely crawl', () => {
   });
 
   it('--log json writes one JSON object per line, the summary last', async () => {
-    const result = await runCli(['crawl', '--ua', UA, '--allow-net', '127.0.0.0/8', '--log', 'json', '--max-pages', '3', '--status-interval', '200', web.url('docs', '/')]);
+    const result = await runCli([
+      'crawl',
+      '--ua',
+      UA,
+      '--allow-net',
+      '127.0.0.0/8',
+      '--log',
+      'json',
+      '--max-pages',
+      '3',
+      '--status-interval',
+      '200',
+      web.url('docs', '/'),
+    ]);
     expect(result.code).toBe(0);
     const lines = jsonLines(result.stdout) as Record<string, unknown>[];
     expect(lines.map((line) => line['event'])).toContain('robots');
     expect(lines.filter((line) => line['event'] === 'response')).toHaveLength(3);
     expect(lines.at(-1)).toMatchObject({ event: 'summary', pages: 3, interrupted: false, errors: 0 });
-    expect(lines.find((line) => line['event'] === 'skip')).toMatchObject({ reason: expect.any(String), url: expect.any(String) });
+    expect(lines.find((line) => line['event'] === 'skip')).toMatchObject({
+      reason: expect.any(String),
+      url: expect.any(String),
+    });
     expect(violations(web, UA)).toEqual([]);
   });
 
   it('stops cleanly on Ctrl-C: exit 130, outputs flushed, and it says what was kept', async () => {
     const jsonl = join(dir, 'interrupted.jsonl');
     const report = join(dir, 'interrupted.html');
-    const run = startCli(['crawl', '--ua', UA, '--allow-net', '127.0.0.0/8', '--out', jsonl, '--report', report, web.url('shop', '/')]);
+    const run = startCli([
+      'crawl',
+      '--ua',
+      UA,
+      '--allow-net',
+      '127.0.0.0/8',
+      '--out',
+      jsonl,
+      '--report',
+      report,
+      web.url('shop', '/'),
+    ]);
     await run.waitFor(/^200 page .*\n(.*\n)*200 page .*\n(.*\n)*200 page /m);
     run.child.kill('SIGINT');
     const result = await run.done;
@@ -195,7 +283,10 @@ describe('politely crawl', () => {
     expect(result.stderr).toContain('politely: stopping: requests in flight end, then outputs are written');
     const records = jsonLines(readFileSync(jsonl, 'utf8'));
     expect(records.length).toBeGreaterThanOrEqual(3);
-    const kept = /^Kept: (\d+) pages written to (.+); (\d+) URLs still queued in memory: lost on exit \(use --store sqlite:FILE to keep them\)\.$/m.exec(result.stdout);
+    const kept =
+      /^Kept: (\d+) pages written to (.+); (\d+) URLs still queued in memory: lost on exit \(use --store sqlite:FILE to keep them\)\.$/m.exec(
+        result.stdout,
+      );
     expect(kept?.[1]).toBe(String(records.length));
     expect(kept?.[2]).toBe(jsonl);
     expect(Number(kept?.[3])).toBeGreaterThan(0);
@@ -210,23 +301,57 @@ describe('politely crawl', () => {
     const first = join(dir, 'first.jsonl');
     const second = join(dir, 'second.jsonl');
     const seed = web.url('docs', '/');
-    const run = startCli(['crawl', '--ua', UA, '--allow-net', '127.0.0.0/8', '--store', `sqlite:${db}`, '--delay', '0', '--out', first, seed]);
+    const run = startCli([
+      'crawl',
+      '--ua',
+      UA,
+      '--allow-net',
+      '127.0.0.0/8',
+      '--store',
+      `sqlite:${db}`,
+      '--delay',
+      '0',
+      '--out',
+      first,
+      seed,
+    ]);
     await run.waitFor(/^200 page .*\n(.*\n)*200 page /m);
     run.child.kill('SIGINT');
     const stopped = await run.done;
     expect(stopped.code).toBe(130);
-    expect(stopped.stdout).toMatch(new RegExp(`URLs still queued in ${db.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: run the same command again to resume`));
-    const resumed = await runCli(['crawl', '--ua', UA, '--allow-net', '127.0.0.0/8', '--store', `sqlite:${db}`, '--delay', '0', '--out', second, seed]);
+    expect(stopped.stdout).toMatch(
+      new RegExp(
+        `URLs still queued in ${db.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: run the same command again to resume`,
+      ),
+    );
+    const resumed = await runCli([
+      'crawl',
+      '--ua',
+      UA,
+      '--allow-net',
+      '127.0.0.0/8',
+      '--store',
+      `sqlite:${db}`,
+      '--delay',
+      '0',
+      '--out',
+      second,
+      seed,
+    ]);
     expect(resumed.code).toBe(0);
     expect(existsSync(db)).toBe(true);
-    const urls = [...jsonLines(readFileSync(first, 'utf8')), ...jsonLines(readFileSync(second, 'utf8'))].map((r) => (r as { url: string }).url);
+    const urls = [...jsonLines(readFileSync(first, 'utf8')), ...jsonLines(readFileSync(second, 'utf8'))].map(
+      (r) => (r as { url: string }).url,
+    );
     const docs = web.host('docs');
     const expected = docs.expectedAllowedPaths.map((path) => docs.origin + path);
     expect(new Set(urls)).toEqual(new Set(expected));
     // At most the one request in flight at the stop is fetched twice.
     expect(urls.length - new Set(urls).size).toBeLessThanOrEqual(1);
     // robots.txt came from the crawl file the second time.
-    expect(web.requestLog().filter((entry) => entry.origin === docs.origin && entry.path === '/robots.txt')).toHaveLength(1);
+    expect(
+      web.requestLog().filter((entry) => entry.origin === docs.origin && entry.path === '/robots.txt'),
+    ).toHaveLength(1);
     expect(violations(web, UA)).toEqual([]);
   });
 });

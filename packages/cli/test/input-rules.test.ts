@@ -7,8 +7,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
+import { type Io, main } from '@politely/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main, type Io } from '@politely/cli';
 import { parseCrawlOptions } from '../src/crawl/crawl-options.js';
 import { runCli } from './run-cli.js';
 
@@ -43,7 +43,14 @@ async function run(args: readonly string[], input = ''): Promise<{ code: number;
 }
 
 /** Every numeric option of every command, with the arguments around it and what it measures. */
-const NUMERIC_OPTIONS: readonly { command: string; before: string[]; after: string[]; flag: string; kind: 'count' | 'duration'; min: number }[] = [
+const NUMERIC_OPTIONS: readonly {
+  command: string;
+  before: string[];
+  after: string[];
+  flag: string;
+  kind: 'count' | 'duration';
+  min: number;
+}[] = [
   ...(
     [
       ['--max-pages', 'count', 1],
@@ -59,10 +66,38 @@ const NUMERIC_OPTIONS: readonly { command: string; before: string[]; after: stri
       ['--timeout', 'duration', 1],
       ['--status-interval', 'duration', 1],
     ] as const
-  ).map(([flag, kind, min]) => ({ command: 'crawl', before: ['crawl', '--ua', UA], after: [NOWHERE], flag, kind, min })),
-  { command: 'robots explain', before: ['robots', 'explain', '--ua', 'Bot'], after: ['http://h/'], flag: '--timeout', kind: 'duration', min: 1 },
-  { command: 'sitemap list', before: ['sitemap', 'list', '--ua', UA], after: [NOWHERE], flag: '--timeout', kind: 'duration', min: 1 },
-  { command: 'sitemap list', before: ['sitemap', 'list', '--ua', UA], after: [NOWHERE], flag: '--delay', kind: 'duration', min: 0 },
+  ).map(([flag, kind, min]) => ({
+    command: 'crawl',
+    before: ['crawl', '--ua', UA],
+    after: [NOWHERE],
+    flag,
+    kind,
+    min,
+  })),
+  {
+    command: 'robots explain',
+    before: ['robots', 'explain', '--ua', 'Bot'],
+    after: ['http://h/'],
+    flag: '--timeout',
+    kind: 'duration',
+    min: 1,
+  },
+  {
+    command: 'sitemap list',
+    before: ['sitemap', 'list', '--ua', UA],
+    after: [NOWHERE],
+    flag: '--timeout',
+    kind: 'duration',
+    min: 1,
+  },
+  {
+    command: 'sitemap list',
+    before: ['sitemap', 'list', '--ua', UA],
+    after: [NOWHERE],
+    flag: '--delay',
+    kind: 'duration',
+    min: 0,
+  },
 ];
 
 function expected(option: (typeof NUMERIC_OPTIONS)[number], value: string): string {
@@ -117,45 +152,126 @@ describe('one number rule for every numeric option', () => {
 describe('through the real bin', () => {
   it('--delay -5 and --delay 0x10: one line, exit 2, no usage (crawl, sitemap list)', async () => {
     const crawl = await runCli(['crawl', '--ua', UA, '--delay', '-5', NOWHERE]);
-    expect(crawl).toEqual({ code: 2, stdout: '', stderr: 'politely: crawl: --delay: expected a whole number of milliseconds (or 2s, 500ms), got "-5"\n' });
+    expect(crawl).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'politely: crawl: --delay: expected a whole number of milliseconds (or 2s, 500ms), got "-5"\n',
+    });
     const hex = await runCli(['sitemap', 'list', '--ua', UA, '--delay', '0x10', NOWHERE]);
-    expect(hex).toEqual({ code: 2, stdout: '', stderr: 'politely: sitemap list: --delay: expected a whole number of milliseconds (or 2s, 500ms), got "0x10"\n' });
+    expect(hex).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'politely: sitemap list: --delay: expected a whole number of milliseconds (or 2s, 500ms), got "0x10"\n',
+    });
     const negative = await runCli(['crawl', '--ua', UA, '--max-pages', '-1', NOWHERE]);
-    expect(negative).toEqual({ code: 2, stdout: '', stderr: 'politely: crawl: --max-pages: expected a whole number ≥ 1, got "-1"\n' });
+    expect(negative).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'politely: crawl: --max-pages: expected a whole number ≥ 1, got "-1"\n',
+    });
   });
 
   it('durations take ms (the default unit) or s; counts take digits', async () => {
-    expect(parseCrawlOptions(['--ua', UA, '--delay', '2s', '--timeout', '1500ms', '--status-interval', '1500', '--max-pages', '007', NOWHERE])).toMatchObject({
+    expect(
+      parseCrawlOptions([
+        '--ua',
+        UA,
+        '--delay',
+        '2s',
+        '--timeout',
+        '1500ms',
+        '--status-interval',
+        '1500',
+        '--max-pages',
+        '007',
+        NOWHERE,
+      ]),
+    ).toMatchObject({
       minDelayMs: 2000,
       requestTimeoutMs: 1500,
       statusIntervalMs: 1500,
       maxPages: 7,
     });
-    expect(parseCrawlOptions(['--ua', UA, '--delay=0s', NOWHERE])).toMatchObject({ minDelayMs: 0, requestTimeoutMs: 30_000, statusIntervalMs: 2000 });
+    expect(parseCrawlOptions(['--ua', UA, '--delay=0s', NOWHERE])).toMatchObject({
+      minDelayMs: 0,
+      requestTimeoutMs: 30_000,
+      statusIntervalMs: 2000,
+    });
     // The crawl starts (its one seed is refused by the SSRF guard): the values were taken.
-    const crawl = await runCli(['crawl', '--ua', UA, '--log', 'json', '--delay', '2s', '--timeout', '1500ms', '--status-interval', '1s', '--max-pages', '007', NOWHERE]);
+    const crawl = await runCli([
+      'crawl',
+      '--ua',
+      UA,
+      '--log',
+      'json',
+      '--delay',
+      '2s',
+      '--timeout',
+      '1500ms',
+      '--status-interval',
+      '1s',
+      '--max-pages',
+      '007',
+      NOWHERE,
+    ]);
     expect(crawl.code).not.toBe(2);
     expect(crawl.stdout).toContain('blocked-address');
-    const explain = await runCli(['robots', 'explain', '--robots', robotsFile, '--ua', 'Bot', '--timeout', '2s', 'http://h/private/x']);
+    const explain = await runCli([
+      'robots',
+      'explain',
+      '--robots',
+      robotsFile,
+      '--ua',
+      'Bot',
+      '--timeout',
+      '2s',
+      'http://h/private/x',
+    ]);
     expect(explain.code).toBe(0);
     expect(explain.stdout).toMatch(/^DISALLOWED/);
   });
 
   it('values from the command line are quoted with their controls escaped, and no raw control reaches the terminal', async () => {
     const seed = await runCli(['crawl', '--ua', UA, `${HOSTILE}://x`]);
-    expect(seed).toEqual({ code: 2, stdout: '', stderr: `politely: crawl: invalid seed ${HOSTILE_QUOTED.slice(0, -1)}://x": not an absolute http(s) URL\n` });
+    expect(seed).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `politely: crawl: invalid seed ${HOSTILE_QUOTED.slice(0, -1)}://x": not an absolute http(s) URL\n`,
+    });
     const delay = await runCli(['crawl', '--ua', UA, '--delay', HOSTILE, NOWHERE]);
-    expect(delay.stderr).toBe(`politely: crawl: --delay: expected a whole number of milliseconds (or 2s, 500ms), got ${HOSTILE_QUOTED}\n`);
+    expect(delay.stderr).toBe(
+      `politely: crawl: --delay: expected a whole number of milliseconds (or 2s, 500ms), got ${HOSTILE_QUOTED}\n`,
+    );
     const command = await runCli([HOSTILE]);
     expect(command.code).toBe(2);
     expect(command.stderr.split('\n')[0]).toBe(`politely: unknown command ${HOSTILE_QUOTED}`);
     const option = await runCli(['robots', 'lint', `--${HOSTILE}`, robotsFile]);
     expect(option.code).toBe(2);
     expect(option.stderr.split('\n')[0]).toBe(`politely: robots lint: unknown option "--${HOSTILE_QUOTED.slice(1)}`);
-    const explain = await runCli(['robots', 'explain', '--robots', robotsFile, '--ua', `Bot${HOSTILE}`, `http://h/${HOSTILE}`, HOSTILE]);
+    const explain = await runCli([
+      'robots',
+      'explain',
+      '--robots',
+      robotsFile,
+      '--ua',
+      `Bot${HOSTILE}`,
+      `http://h/${HOSTILE}`,
+      HOSTILE,
+    ]);
     expect(explain.code).toBe(2);
-    expect(explain.stderr).toBe(`politely: robots explain: invalid URL ${HOSTILE_QUOTED}: not an absolute http(s) URL\n`);
-    const explainJson = await runCli(['robots', 'explain', '--json', '--robots', robotsFile, '--ua', `Bot${HOSTILE}`, `http://h/${HOSTILE}`]);
+    expect(explain.stderr).toBe(
+      `politely: robots explain: invalid URL ${HOSTILE_QUOTED}: not an absolute http(s) URL\n`,
+    );
+    const explainJson = await runCli([
+      'robots',
+      'explain',
+      '--json',
+      '--robots',
+      robotsFile,
+      '--ua',
+      `Bot${HOSTILE}`,
+      `http://h/${HOSTILE}`,
+    ]);
     expect(explainJson.code).toBe(0);
     const lint = await runCli(['robots', 'lint', join(dir, `missing${HOSTILE}.txt`)]);
     expect(lint.code).toBe(2);
@@ -164,7 +280,9 @@ describe('through the real bin', () => {
       expect(result.stderr).not.toMatch(RAW);
     }
     const long = await runCli(['crawl', '--ua', UA, `ftp://x/${'a'.repeat(5000)}`]);
-    expect(long.stderr).toBe(`politely: crawl: invalid seed "ftp://x/${'a'.repeat(192)}…" (5008 characters): not an absolute http(s) URL\n`);
+    expect(long.stderr).toBe(
+      `politely: crawl: invalid seed "ftp://x/${'a'.repeat(192)}…" (5008 characters): not an absolute http(s) URL\n`,
+    );
   });
 
   it('robots lint shows a hostile file name and file with its controls escaped', async () => {

@@ -1,14 +1,41 @@
 // The input rules every command shares: one number rule, one URL rule, one way to show input.
 
+import { parseArgs } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { CliError } from '../src/cli-error.js';
 import { parseHttpUrl } from '../src/input/http-url.js';
-import { describeDuration, describeWholeNumber, durationOption, MAX_DURATION_MS, parseDurationMs, parseWholeNumber, wholeNumberOption } from '../src/input/parse-number.js';
+import {
+  describeDuration,
+  describeWholeNumber,
+  durationOption,
+  MAX_DURATION_MS,
+  parseDurationMs,
+  parseWholeNumber,
+  wholeNumberOption,
+} from '../src/input/parse-number.js';
 import { escapeControls, MAX_QUOTED_CHARS, quoteInput, toSafeJson } from '../src/input/quote-input.js';
-import { checkCommandLine, parseOptions, type CommandLine } from '../src/parse-options.js';
-import { parseArgs } from 'node:util';
+import { type CommandLine, checkCommandLine, parseOptions } from '../src/parse-options.js';
 
-const REFUSED = ['0x10', '1e3', '1.5', '+3', ' 3', '3 ', '-1', '', '٣', '1_000', '0b1', 'Infinity', 'NaN', '3ms ', '2S', '2 s', '1.5s', '-0'];
+const REFUSED = [
+  '0x10',
+  '1e3',
+  '1.5',
+  '+3',
+  ' 3',
+  '3 ',
+  '-1',
+  '',
+  '٣',
+  '1_000',
+  '0b1',
+  'Infinity',
+  'NaN',
+  '3ms ',
+  '2S',
+  '2 s',
+  '1.5s',
+  '-0',
+];
 
 describe('parseWholeNumber', () => {
   it('takes decimal digits only', () => {
@@ -45,9 +72,12 @@ describe('parseDurationMs', () => {
     expect(parseDurationMs(String(MAX_DURATION_MS))).toEqual({ ok: true, value: MAX_DURATION_MS });
   });
 
-  it.each([...REFUSED, 'ms', 's', 'd', '2min', '2hr', '2D', '1d12h', '2sec', '2msx', '2ss', '1s500ms'])('refuses %j', (text) => {
-    expect(parseDurationMs(text)).toEqual({ ok: false, problem: 'format' });
-  });
+  it.each([...REFUSED, 'ms', 's', 'd', '2min', '2hr', '2D', '1d12h', '2sec', '2msx', '2ss', '1s500ms'])(
+    'refuses %j',
+    (text) => {
+      expect(parseDurationMs(text)).toEqual({ ok: false, problem: 'format' });
+    },
+  );
 
   it('refuses values under min (format) and over a timer’s limit (range)', () => {
     expect(parseDurationMs('0', 1)).toEqual({ ok: false, problem: 'format' });
@@ -79,16 +109,24 @@ describe('wholeNumberOption and durationOption', () => {
   });
 
   it('say what was expected and quote what was given, in one shape', () => {
-    expect(message(() => durationOption('crawl', '--delay', '-5', 0))).toBe('crawl: --delay: expected a whole number of milliseconds (or 2s, 500ms), got "-5"');
+    expect(message(() => durationOption('crawl', '--delay', '-5', 0))).toBe(
+      'crawl: --delay: expected a whole number of milliseconds (or 2s, 500ms), got "-5"',
+    );
     expect(message(() => durationOption('robots explain', '--timeout', '0', 1))).toBe(
       'robots explain: --timeout: expected a whole number of milliseconds ≥ 1 (or 2s, 500ms), got "0"',
     );
     expect(message(() => durationOption('crawl', '--timeout', '9999999999', 1))).toBe(
       'crawl: --timeout: expected a whole number of milliseconds from 1 to 2147483647 (or 2s, 500ms), got "9999999999"',
     );
-    expect(message(() => wholeNumberOption('crawl', '--max-pages', '1e3', 1))).toBe('crawl: --max-pages: expected a whole number ≥ 1, got "1e3"');
-    expect(message(() => wholeNumberOption('crawl', '--max-depth', '0x10', 0))).toBe('crawl: --max-depth: expected a whole number, got "0x10"');
-    expect(message(() => wholeNumberOption('crawl', '--max-depth', '\u001b[2J', 0))).toBe('crawl: --max-depth: expected a whole number, got "\\u001b[2J"');
+    expect(message(() => wholeNumberOption('crawl', '--max-pages', '1e3', 1))).toBe(
+      'crawl: --max-pages: expected a whole number ≥ 1, got "1e3"',
+    );
+    expect(message(() => wholeNumberOption('crawl', '--max-depth', '0x10', 0))).toBe(
+      'crawl: --max-depth: expected a whole number, got "0x10"',
+    );
+    expect(message(() => wholeNumberOption('crawl', '--max-depth', '\u001b[2J', 0))).toBe(
+      'crawl: --max-depth: expected a whole number, got "\\u001b[2J"',
+    );
   });
 
   it('describe the expectation the same way the messages do', () => {
@@ -158,16 +196,40 @@ describe('parseHttpUrl', () => {
   it('takes absolute http(s) URLs only', () => {
     expect(parseHttpUrl('http://h/x')?.href).toBe('http://h/x');
     expect(parseHttpUrl('HTTPS://H')?.href).toBe('https://h/');
-    for (const bad of ['not a url', '', '/relative', 'h/x', 'ftp://h/x', 'file:///etc/passwd', 'javascript:alert(1)', 'http://', 'mailto:a@b']) {
+    for (const bad of [
+      'not a url',
+      '',
+      '/relative',
+      'h/x',
+      'ftp://h/x',
+      'file:///etc/passwd',
+      'javascript:alert(1)',
+      'http://',
+      'mailto:a@b',
+    ]) {
       expect(parseHttpUrl(bad), bad).toBeNull();
     }
   });
 });
 
 describe('parseOptions', () => {
-  const OPTIONS = { delay: { type: 'string' }, ua: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
-  const LINE: CommandLine = { command: 'test', usage: 'USAGE', options: OPTIONS, allowPositionals: true, numeric: ['delay'] };
-  const parse = (args: string[], line: CommandLine = LINE) => parseOptions(args, line, (checked) => parseArgs({ args: checked, options: OPTIONS, allowPositionals: true, strict: true }));
+  const OPTIONS = {
+    delay: { type: 'string' },
+    ua: { type: 'string' },
+    json: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  } as const;
+  const LINE: CommandLine = {
+    command: 'test',
+    usage: 'USAGE',
+    options: OPTIONS,
+    allowPositionals: true,
+    numeric: ['delay'],
+  };
+  const parse = (args: string[], line: CommandLine = LINE) =>
+    parseOptions(args, line, (checked) =>
+      parseArgs({ args: checked, options: OPTIONS, allowPositionals: true, strict: true }),
+    );
   const failure = (args: string[], line: CommandLine = LINE): CliError => {
     try {
       parse(args, line);
@@ -191,9 +253,9 @@ describe('parseOptions', () => {
       [['-x'], 'test: unknown option "-x"'],
       [['--\u001b[2J'], 'test: unknown option "--\\u001b[2J"'],
       [['--delay'], 'test: --delay needs a value'],
-      [['--delay', '--json'], 'test: --delay needs a value (write --delay=VALUE for one that starts with \'-\')'],
-      [['--delay', '-h'], 'test: --delay needs a value (write --delay=VALUE for one that starts with \'-\')'],
-      [['--ua', '-Bot'], 'test: --ua needs a value (write --ua=VALUE for one that starts with \'-\')'],
+      [['--delay', '--json'], "test: --delay needs a value (write --delay=VALUE for one that starts with '-')"],
+      [['--delay', '-h'], "test: --delay needs a value (write --delay=VALUE for one that starts with '-')"],
+      [['--ua', '-Bot'], "test: --ua needs a value (write --ua=VALUE for one that starts with '-')"],
     ] as const) {
       const error = failure([...args]);
       expect(error.message, JSON.stringify(args)).toBe(message);

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { PassThrough, Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
-import { EXIT_FAILURE, EXIT_OK, main } from '@politely/cli';
 import type { Io } from '@politely/cli';
+import { EXIT_FAILURE, EXIT_OK, main } from '@politely/cli';
+import { describe, expect, it } from 'vitest';
 import { DEMO_ROBOTS, runCli } from './run-cli.js';
 
 describe('politely', () => {
@@ -38,7 +38,9 @@ describe('politely', () => {
   });
 
   it('--version prints the package version', async () => {
-    const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
     const result = await runCli(['--version']);
     expect(result).toMatchObject({ code: 0, stdout: `${packageJson.version}\n` });
   });
@@ -54,16 +56,17 @@ describe('politely', () => {
     const chunks: string[] = [];
     stdout.on('data', (chunk: Buffer) => chunks.push(chunk.toString()));
     const io: Io = {
-      stdin: Readable.from([
-        '{"id":1,"robots":"User-agent: *\\nDisallow: /","ua":"A","url":"http://h/x"}\n',
-        'oops\n',
-      ]),
+      stdin: Readable.from(['{"id":1,"robots":"User-agent: *\\nDisallow: /","ua":"A","url":"http://h/x"}\n', 'oops\n']),
       stdout,
       stderr,
     };
     const code = await main(['robots', 'batch'], io);
     expect(code).toBe(EXIT_FAILURE);
-    const [answer, failure] = chunks.join('').trimEnd().split('\n').map((text) => JSON.parse(text) as Record<string, unknown>);
+    const [answer, failure] = chunks
+      .join('')
+      .trimEnd()
+      .split('\n')
+      .map((text) => JSON.parse(text) as Record<string, unknown>);
     expect(answer).toEqual({ id: 1, allowed: false });
     expect(failure).toMatchObject({ id: null, line: 2, error: expect.stringMatching(/^invalid JSON: /) });
     expect(await main(['--help'], io)).toBe(EXIT_OK);

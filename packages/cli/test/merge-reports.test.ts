@@ -1,21 +1,54 @@
-import { describe, expect, it } from 'vitest';
 import { renderCrawlReport } from '@politely/cli';
+import { describe, expect, it } from 'vitest';
 import { mergeGaps, mergeReports } from '../src/report/merge-reports.js';
 import { host, reportData, requests } from './report-fixtures.js';
 
 const T = Date.UTC(2026, 10, 23);
 
 describe('mergeReports', () => {
-  it('adds up the totals, statuses and skips of two runs, and keeps the later run\'s queue', () => {
-    const first = reportData([host({ hostKey: 'a.test' })], { startedAt: T, totals: { pages: 8, requests: 10, robotsRequests: 2, bytes: 1000, errors: 1, retries: 2, queued: 30, durationMs: 2000, pagesPerSecond: 4 } });
+  it("adds up the totals, statuses and skips of two runs, and keeps the later run's queue", () => {
+    const first = reportData([host({ hostKey: 'a.test' })], {
+      startedAt: T,
+      totals: {
+        pages: 8,
+        requests: 10,
+        robotsRequests: 2,
+        bytes: 1000,
+        errors: 1,
+        retries: 2,
+        queued: 30,
+        durationMs: 2000,
+        pagesPerSecond: 4,
+      },
+    });
     const second = reportData([host({ hostKey: 'a.test' }), host({ hostKey: 'b.test' })], {
       startedAt: T + 60_000,
-      totals: { pages: 12, requests: 13, robotsRequests: 1, bytes: 500, errors: 0, retries: 1, queued: 0, durationMs: 3000, pagesPerSecond: 4 },
+      totals: {
+        pages: 12,
+        requests: 13,
+        robotsRequests: 1,
+        bytes: 500,
+        errors: 0,
+        retries: 1,
+        queued: 0,
+        durationMs: 3000,
+        pagesPerSecond: 4,
+      },
     });
     const merged = mergeReports(first, second);
     expect(merged.runs).toBe(2);
     expect(merged.startedAt).toBe(T);
-    expect(merged.totals).toEqual({ pages: 20, requests: 23, robotsRequests: 3, bytes: 1500, errors: 1, retries: 3, queued: 0, durationMs: 5000, pagesPerSecond: 4 });
+    expect(merged.totals).toEqual({
+      pages: 20,
+      requests: 23,
+      robotsRequests: 3,
+      bytes: 1500,
+      errors: 1,
+      retries: 3,
+      queued: 0,
+      durationMs: 5000,
+      pagesPerSecond: 4,
+    });
     expect(merged.statuses).toEqual({ 200: 16 });
     expect(merged.skips).toEqual({ robots: 4, duplicate: 14 });
     expect(merged.hosts.map((h) => [h.hostKey, h.requestCount])).toEqual([
@@ -32,8 +65,17 @@ describe('mergeReports', () => {
   it('joins gap summaries exactly: the smaller minimum with its delay, too-short gaps added, the mean weighted', () => {
     const polite = { count: 4, minMs: 250, delayAtMinMs: 200, minRatio: 1.25, tooShort: 0, meanMs: 300 };
     const rude = { count: 1, minMs: 120, delayAtMinMs: 200, minRatio: 0.6, tooShort: 1, meanMs: 120 };
-    expect(mergeGaps(polite, rude)).toEqual({ count: 5, minMs: 120, delayAtMinMs: 200, minRatio: 0.6, tooShort: 1, meanMs: 264 });
-    expect(mergeGaps({ count: 0, minMs: null, delayAtMinMs: null, minRatio: null, tooShort: 0, meanMs: null }, polite)).toEqual(polite);
+    expect(mergeGaps(polite, rude)).toEqual({
+      count: 5,
+      minMs: 120,
+      delayAtMinMs: 200,
+      minRatio: 0.6,
+      tooShort: 1,
+      meanMs: 264,
+    });
+    expect(
+      mergeGaps({ count: 0, minMs: null, delayAtMinMs: null, minRatio: null, tooShort: 0, meanMs: null }, polite),
+    ).toEqual(polite);
   });
 
   it('cuts joined timelines to the cap, and the report says it covers several runs', () => {

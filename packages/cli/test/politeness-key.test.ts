@@ -7,12 +7,12 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deleteRedisCrawl } from '@politely/store-redis';
-import { minGapMs, violations, type LocalWeb } from '@politely/demo-web';
+import { type LocalWeb, minGapMs, violations } from '@politely/demo-web';
 import { startFleet } from '@politely/local-web';
-import { jsonLines, runCli } from './run-cli.js';
+import { deleteRedisCrawl } from '@politely/store-redis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REDIS_URL, redisDown } from './redis-available.js';
+import { jsonLines, runCli } from './run-cli.js';
 
 const UA = 'PolitelyDemo/0.1 (+https://example.invalid/bot)';
 const NAMES = Array.from({ length: 20 }, (_, i) => `tenant-${i}.hosting.test`);
@@ -40,43 +40,79 @@ describe('politely crawl --politeness-key', () => {
   const resolveArgs = () => NAMES.flatMap((name) => ['--resolve', `${name}:${host().address}`]);
   const pagesPerName = () => host().expectedAllowedPaths.length;
 
-  it.skipIf(downReason !== null)('ip, two Redis workers: every name crawled once between them, and the shared server never sees two requests within its crawl-delay', async () => {
-    web.resetLogs();
-    const outs = [join(dir, 'a.jsonl'), join(dir, 'b.jsonl')];
-    const report = join(dir, 'a.html');
-    const results = await Promise.all(
-      outs.map((out, i) =>
-        runCli([
-          'crawl', '--ua', UA, '--allow-net', '127.0.0.0/8', '--store', REDIS_URL, '--crawl-id', crawlId, '--delay', '0', '--scope', 'any',
-          '--politeness-key', 'ip', ...resolveArgs(), '--out', out, ...(i === 0 ? ['--report', report] : []), ...seeds(),
-        ]),
-      ),
-    );
-    for (const result of results) expect(result.code, result.stderr).toBe(0);
-    const urls = outs.flatMap((out) => jsonLines(readFileSync(out, 'utf8')).map((r) => (r as { url: string }).url));
-    expect(urls.length).toBe(NAMES.length * pagesPerName());
-    expect(new Set(urls).size).toBe(urls.length);
-    // One server: its log is every request of both workers, to every name.
-    const log = web.requestLog();
-    expect(log.filter((entry) => entry.path === '/robots.txt')).toHaveLength(NAMES.length);
-    expect(minGapMs(log)).toBeGreaterThanOrEqual(98);
-    expect(violations(web, UA)).toEqual([]);
-    // The report of one worker: one key, the server's address, with the names it saw under it.
-    const html = readFileSync(report, 'utf8');
-    expect(html).toContain(`${host().address}`);
-    expect(html).toMatch(/one politeness key: \d+ host names/);
-  });
+  it.skipIf(downReason !== null)(
+    'ip, two Redis workers: every name crawled once between them, and the shared server never sees two requests within its crawl-delay',
+    async () => {
+      web.resetLogs();
+      const outs = [join(dir, 'a.jsonl'), join(dir, 'b.jsonl')];
+      const report = join(dir, 'a.html');
+      const results = await Promise.all(
+        outs.map((out, i) =>
+          runCli([
+            'crawl',
+            '--ua',
+            UA,
+            '--allow-net',
+            '127.0.0.0/8',
+            '--store',
+            REDIS_URL,
+            '--crawl-id',
+            crawlId,
+            '--delay',
+            '0',
+            '--scope',
+            'any',
+            '--politeness-key',
+            'ip',
+            ...resolveArgs(),
+            '--out',
+            out,
+            ...(i === 0 ? ['--report', report] : []),
+            ...seeds(),
+          ]),
+        ),
+      );
+      for (const result of results) expect(result.code, result.stderr).toBe(0);
+      const urls = outs.flatMap((out) => jsonLines(readFileSync(out, 'utf8')).map((r) => (r as { url: string }).url));
+      expect(urls.length).toBe(NAMES.length * pagesPerName());
+      expect(new Set(urls).size).toBe(urls.length);
+      // One server: its log is every request of both workers, to every name.
+      const log = web.requestLog();
+      expect(log.filter((entry) => entry.path === '/robots.txt')).toHaveLength(NAMES.length);
+      expect(minGapMs(log)).toBeGreaterThanOrEqual(98);
+      expect(violations(web, UA)).toEqual([]);
+      // The report of one worker: one key, the server's address, with the names it saw under it.
+      const html = readFileSync(report, 'utf8');
+      expect(html).toContain(`${host().address}`);
+      expect(html).toMatch(/one politeness key: \d+ host names/);
+    },
+  );
 
   it('host (the default): the same names crawled at once, each on its own clock, crowd the one server', async () => {
     web.resetLogs();
-    const result = await runCli(['crawl', '--ua', UA, '--allow-net', '127.0.0.0/8', '--delay', '0', '--scope', 'any', ...resolveArgs(), ...seeds().slice(0, 10)]);
+    const result = await runCli([
+      'crawl',
+      '--ua',
+      UA,
+      '--allow-net',
+      '127.0.0.0/8',
+      '--delay',
+      '0',
+      '--scope',
+      'any',
+      ...resolveArgs(),
+      ...seeds().slice(0, 10),
+    ]);
     expect(result.code, result.stderr).toBe(0);
     expect(minGapMs(web.requestLog())).toBeLessThan(50);
   });
 
   it('refuses an unknown key and a --resolve that is not NAME:ADDRESS', async () => {
     const key = await runCli(['crawl', '--ua', UA, '--politeness-key', 'server', 'http://a.test/']);
-    expect(key).toMatchObject({ code: 2, stderr: 'politely: crawl: --politeness-key: expected one of host, domain, ip, got "server"\n' });
+    expect(key).toMatchObject({
+      code: 2,
+      stderr: 'politely: crawl: --politeness-key: expected one of host, domain, ip, got "server"\n',
+    });
     const resolve = await runCli(['crawl', '--ua', UA, '--resolve', 'a.test=127.0.0.1', 'http://a.test/']);
     expect(resolve.code).toBe(2);
     expect(resolve.stderr).toMatch(/^politely: crawl: --resolve: expected NAME:ADDRESS/);

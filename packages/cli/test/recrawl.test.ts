@@ -8,12 +8,12 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deleteRedisCrawl } from '@politely/store-redis';
-import { minGapMsByOrigin, startDemoWeb, violations, type LocalWeb, type LoggedRequest } from '@politely/demo-web';
+import { type LocalWeb, type LoggedRequest, minGapMsByOrigin, startDemoWeb, violations } from '@politely/demo-web';
 import { startFleet } from '@politely/local-web';
-import { jsonLines, runCli, startCli } from './run-cli.js';
+import { deleteRedisCrawl } from '@politely/store-redis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REDIS_URL, redisDown } from './redis-available.js';
+import { jsonLines, runCli, startCli } from './run-cli.js';
 
 const UA = 'PolitelyDemo/0.1 (+https://example.invalid/bot)';
 
@@ -42,7 +42,13 @@ function tooClose(web: LocalWeb, minDelayMs: number): string[] {
 
 /** Two HTML pages the first crawl got whole (200), to change before the second. */
 function pagesToChange(first: readonly LoggedRequest[]): string[] {
-  const pages = first.filter((entry) => entry.status === 200 && !isRobots(entry) && !/\.(xml|gz|txt|json)$/.test(entry.path) && !entry.path.includes('sitemap'));
+  const pages = first.filter(
+    (entry) =>
+      entry.status === 200 &&
+      !isRobots(entry) &&
+      !/\.(xml|gz|txt|json)$/.test(entry.path) &&
+      !entry.path.includes('sitemap'),
+  );
   const origins = [...new Set(pages.map((entry) => entry.origin))];
   // One page on each of two hosts: a change is found wherever it is.
   return origins.slice(0, 2).map((origin) => urlOf(pages.filter((entry) => entry.origin === origin).at(-1)!));
@@ -61,8 +67,25 @@ interface RecrawlRun {
  * Crawls `web` with `storeArgs`, changes two pages, recrawls, and returns both logs. Each crawl is
  * checked against the servers' logs for robots.txt and delay violations.
  */
-async function crawlTwice(web: LocalWeb, dir: string, storeArgs: readonly string[], seeds: readonly string[], delayMs: number): Promise<RecrawlRun> {
-  const common = ['crawl', '--ua', UA, '--allow-net', '127.0.0.0/8', '--delay', String(delayMs), '--scope', 'any', ...storeArgs];
+async function crawlTwice(
+  web: LocalWeb,
+  dir: string,
+  storeArgs: readonly string[],
+  seeds: readonly string[],
+  delayMs: number,
+): Promise<RecrawlRun> {
+  const common = [
+    'crawl',
+    '--ua',
+    UA,
+    '--allow-net',
+    '127.0.0.0/8',
+    '--delay',
+    String(delayMs),
+    '--scope',
+    'any',
+    ...storeArgs,
+  ];
   web.resetLogs();
   const one = await runCli([...common, '--out', join(dir, 'first.jsonl'), ...seeds]);
   expect(one.code, one.stderr).toBe(0);
@@ -73,7 +96,15 @@ async function crawlTwice(web: LocalWeb, dir: string, storeArgs: readonly string
   const changed = pagesToChange(first);
   web.changePages(changed);
   web.resetLogs();
-  const two = await runCli([...common, '--recrawl', '--out', join(dir, 'second.jsonl'), '--report', join(dir, 'second.html'), ...seeds]);
+  const two = await runCli([
+    ...common,
+    '--recrawl',
+    '--out',
+    join(dir, 'second.jsonl'),
+    '--report',
+    join(dir, 'second.html'),
+    ...seeds,
+  ]);
   expect(two.code, two.stderr).toBe(0);
   expect(violations(web, UA)).toEqual([]);
   expect(tooClose(web, delayMs)).toEqual([]);
@@ -126,7 +157,9 @@ function expectRevalidated(web: LocalWeb, run: RecrawlRun): void {
   const hostsRevisited = new Set(revisits.map((entry) => entry.origin)).size;
   expect(run.secondReport.match(/<h4>Recrawl<\/h4>/g)?.length).toBe(hostsRevisited);
   expect(run.secondReport).toContain('304 not modified');
-  expect(run.secondStdout).toMatch(/revisited +\d+: \d+ not modified \(304\), \d+ unchanged, \d+ changed; .* not downloaded again/);
+  expect(run.secondStdout).toMatch(
+    /revisited +\d+: \d+ not modified \(304\), \d+ unchanged, \d+ changed; .* not downloaded again/,
+  );
 }
 
 describe('politely crawl --recrawl, SQLite: two processes on one crawl file', () => {
@@ -143,7 +176,13 @@ describe('politely crawl --recrawl, SQLite: two processes on one crawl file', ()
 
   it('revalidates every page of the demo web: 304s for the unchanged, changed pages in full, politely', async () => {
     const seeds = [web.url('shop', '/'), web.url('docs', '/'), web.url('news', '/')];
-    const run = await crawlTwice(web, dir, ['--store', `sqlite:${join(dir, 'crawl.db')}`, '--max-depth', '3'], seeds, 50);
+    const run = await crawlTwice(
+      web,
+      dir,
+      ['--store', `sqlite:${join(dir, 'crawl.db')}`, '--max-depth', '3'],
+      seeds,
+      50,
+    );
     expectRevalidated(web, run);
   });
 });
@@ -166,7 +205,21 @@ describe('politely crawl --recrawl, SQLite: killed mid-recrawl and resumed', () 
   it('two SIGKILLs during the recrawl lose nothing: every page revalidated (304), every record whole, nothing left queued', async () => {
     const db = join(dir, 'crawl.db');
     const seeds = web.hosts.map((host) => `${host.origin}/`);
-    const args = ['crawl', '--ua', UA, '--allow-net', '127.0.0.0/8', '--delay', '100', '--scope', 'any', '--log', 'plain', '--store', `sqlite:${db}`];
+    const args = [
+      'crawl',
+      '--ua',
+      UA,
+      '--allow-net',
+      '127.0.0.0/8',
+      '--delay',
+      '100',
+      '--scope',
+      'any',
+      '--log',
+      'plain',
+      '--store',
+      `sqlite:${db}`,
+    ];
     const first = await runCli([...args, '--out', join(dir, 'first.jsonl'), ...seeds]);
     expect(first.code, first.stderr).toBe(0);
     const fetched = new Set(pageLines(join(dir, 'first.jsonl')).map((line) => line.url));
@@ -186,7 +239,8 @@ describe('politely crawl --recrawl, SQLite: killed mid-recrawl and resumed', () 
     // The servers: every page fetched in the first crawl was revalidated, and answered 304.
     const revisits = web.requestLog().filter((entry) => entry.path !== '/robots.txt');
     expect(new Set(revisits.map((entry) => entry.origin + entry.path))).toEqual(fetched);
-    for (const entry of revisits) expect([entry.status, entry.ifNoneMatch !== undefined], entry.path).toEqual([304, true]);
+    for (const entry of revisits)
+      expect([entry.status, entry.ifNoneMatch !== undefined], entry.path).toEqual([304, true]);
     expect(violations(web, UA)).toEqual([]);
     // The records: whole lines (pageLines parses every one), each page's revisit there, all not modified.
     const records = pageLines(join(dir, 'second.jsonl'));
@@ -211,7 +265,13 @@ describe.skipIf(downReason !== null)('politely crawl --recrawl, Redis', () => {
 
   it('revalidates every page of a fleet, two requests in flight per host: 304s for the unchanged, changed pages in full, politely', async () => {
     const seeds = web.hosts.map((host) => `${host.origin}/`);
-    const run = await crawlTwice(web, dir, ['--store', REDIS_URL, '--crawl-id', crawlId, '--per-host-concurrency', '2'], seeds, 0);
+    const run = await crawlTwice(
+      web,
+      dir,
+      ['--store', REDIS_URL, '--crawl-id', crawlId, '--per-host-concurrency', '2'],
+      seeds,
+      0,
+    );
     expectRevalidated(web, run);
   });
 });

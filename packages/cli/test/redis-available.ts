@@ -10,7 +10,9 @@ export async function redisDown(): Promise<string | null> {
   return new Promise((resolve) => {
     const socket = createConnection(Number(port || 6379), hostname, () => socket.write('PING\r\n'));
     const done = (reason: string | null) => (socket.destroy(), resolve(reason));
-    socket.on('data', (data) => done(String(data).startsWith('+PONG') ? null : `unexpected answer ${String(data).trim()}`));
+    socket.on('data', (data) =>
+      done(String(data).startsWith('+PONG') ? null : `unexpected answer ${String(data).trim()}`),
+    );
     socket.on('error', (error) => done(error.message));
     setTimeout(() => done('no answer within 1 s'), 1000);
   });

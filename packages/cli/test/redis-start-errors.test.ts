@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { freePort, redisServerMissing, startOwnRedis } from '../../../test/support/redis-server.js';
-import { runCli, type CliResult } from './run-cli.js';
+import { type CliResult, runCli } from './run-cli.js';
 
 const UA = 'PolitelyDemo/0.1 (+https://example.invalid/bot)';
 const serverMissing = redisServerMissing();
@@ -12,7 +12,18 @@ if (serverMissing !== null) console.warn(`[cli] redis-start-errors: SKIPPED: ${s
 
 async function crawlWith(store: string): Promise<CliResult & { ms: number }> {
   const startedAt = Date.now();
-  const result = await runCli(['crawl', '--ua', UA, '--allow-net', '127.0.0.0/8', '--store', store, '--crawl-id', 'start-errors', 'http://127.0.0.1:9/']);
+  const result = await runCli([
+    'crawl',
+    '--ua',
+    UA,
+    '--allow-net',
+    '127.0.0.0/8',
+    '--store',
+    store,
+    '--crawl-id',
+    'start-errors',
+    'http://127.0.0.1:9/',
+  ]);
   return { ...result, ms: Date.now() - startedAt };
 }
 
@@ -24,35 +35,58 @@ function expectOneLine(result: CliResult, pattern: RegExp): void {
   expect(result.stdout).toBe('');
 }
 
-describe.skipIf(serverMissing !== null)(`politely crawl --store redis://… that cannot be used${serverMissing === null ? '' : ` [SKIPPED: ${serverMissing}]`}`, () => {
-  it('says in one line, within the connect timeout, that nothing answers', async () => {
-    const port = await freePort();
-    const result = await crawlWith(`redis://:hunter2@127.0.0.1:${port}/0`);
-    expectOneLine(result, new RegExp(`^politely: crawl: --store: cannot reach redis://:\\*\\*\\*@127\\.0\\.0\\.1:${port}/0 within 5 s: connect ECONNREFUSED`));
-    expect(result.stderr).not.toContain('hunter2');
-    expect(result.ms).toBeLessThan(7500); // 5 s of retries, plus starting node
-  }, 15_000);
+describe.skipIf(serverMissing !== null)(
+  `politely crawl --store redis://… that cannot be used${serverMissing === null ? '' : ` [SKIPPED: ${serverMissing}]`}`,
+  () => {
+    it('says in one line, within the connect timeout, that nothing answers', async () => {
+      const port = await freePort();
+      const result = await crawlWith(`redis://:hunter2@127.0.0.1:${port}/0`);
+      expectOneLine(
+        result,
+        new RegExp(
+          `^politely: crawl: --store: cannot reach redis://:\\*\\*\\*@127\\.0\\.0\\.1:${port}/0 within 5 s: connect ECONNREFUSED`,
+        ),
+      );
+      expect(result.stderr).not.toContain('hunter2');
+      expect(result.ms).toBeLessThan(7500); // 5 s of retries, plus starting node
+    }, 15_000);
 
-  it('refuses a database that is not a number, and one the server does not have', async () => {
-    const own = await startOwnRedis({ persistent: false });
-    try {
-      expectOneLine(await crawlWith(`redis://127.0.0.1:${own.port}/abc`), /^politely: crawl: --store "redis:\/\/127\.0\.0\.1:\d+\/abc" is not a usable Redis URL: the database \(the path\) must be a decimal integer such as \/0, got '\/abc'\n$/);
-      expectOneLine(await crawlWith(`redis://127.0.0.1:${own.port}/99`), /^politely: crawl: --store: redis:\/\/127\.0\.0\.1:\d+\/99: database 99 does not exist on this server \(it has 16: 0 to 15\)\n$/);
-      expectOneLine(await crawlWith(`redis://127.0.0.1:${own.port}/0?timeout=5`), /unknown query parameter 'timeout'/);
-      expectOneLine(await crawlWith(`redis://127.0.0.1:70000/0`), /the port must be an integer from 1 to 65535, got '70000'/);
-    } finally {
-      await own.stop();
-    }
-  }, 20_000);
+    it('refuses a database that is not a number, and one the server does not have', async () => {
+      const own = await startOwnRedis({ persistent: false });
+      try {
+        expectOneLine(
+          await crawlWith(`redis://127.0.0.1:${own.port}/abc`),
+          /^politely: crawl: --store "redis:\/\/127\.0\.0\.1:\d+\/abc" is not a usable Redis URL: the database \(the path\) must be a decimal integer such as \/0, got '\/abc'\n$/,
+        );
+        expectOneLine(
+          await crawlWith(`redis://127.0.0.1:${own.port}/99`),
+          /^politely: crawl: --store: redis:\/\/127\.0\.0\.1:\d+\/99: database 99 does not exist on this server \(it has 16: 0 to 15\)\n$/,
+        );
+        expectOneLine(
+          await crawlWith(`redis://127.0.0.1:${own.port}/0?timeout=5`),
+          /unknown query parameter 'timeout'/,
+        );
+        expectOneLine(
+          await crawlWith(`redis://127.0.0.1:70000/0`),
+          /the port must be an integer from 1 to 65535, got '70000'/,
+        );
+      } finally {
+        await own.stop();
+      }
+    }, 20_000);
 
-  it('gives up on rediss:// to a plain server within the connect timeout', async () => {
-    const own = await startOwnRedis({ persistent: false });
-    try {
-      const result = await crawlWith(`rediss://127.0.0.1:${own.port}`);
-      expectOneLine(result, new RegExp(`^politely: crawl: --store: cannot reach rediss://127\\.0\\.0\\.1:${own.port}/0 within 5 s: `));
-      expect(result.ms).toBeLessThan(7500);
-    } finally {
-      await own.stop();
-    }
-  }, 15_000);
-});
+    it('gives up on rediss:// to a plain server within the connect timeout', async () => {
+      const own = await startOwnRedis({ persistent: false });
+      try {
+        const result = await crawlWith(`rediss://127.0.0.1:${own.port}`);
+        expectOneLine(
+          result,
+          new RegExp(`^politely: crawl: --store: cannot reach rediss://127\\.0\\.0\\.1:${own.port}/0 within 5 s: `),
+        );
+        expect(result.ms).toBeLessThan(7500);
+      } finally {
+        await own.stop();
+      }
+    }, 15_000);
+  },
+);

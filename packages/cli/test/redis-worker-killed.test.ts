@@ -7,13 +7,13 @@
 // different user agents (both allowed), so the servers' log says who sent what. The survivor
 // joins once the victim's first request arrives, and the victim dies at its first page request.
 
-import { createServer, type Server } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redisServerMissing, startOwnRedis, type OwnRedis } from '../../../test/support/redis-server.js';
-import { startCli, type CliResult, type RunningCli } from './run-cli.js';
+import { type OwnRedis, redisServerMissing, startOwnRedis } from '../../../test/support/redis-server.js';
+import { type CliResult, type RunningCli, startCli } from './run-cli.js';
 
 const serverMissing = redisServerMissing();
 if (serverMissing !== null) console.warn(`[cli] redis-worker-killed: SKIPPED: ${serverMissing}`);
@@ -44,8 +44,14 @@ async function startSlowSites(onHit: (hit: Hit) => void): Promise<{ origins: str
         res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nAllow: /\n');
         return;
       }
-      const body = req.url === '/' ? Array.from({ length: PAGES }, (_, n) => `<a href="/p/${n}">${n}</a>`).join('\n') : `<p>${req.url}</p>`;
-      const timer = setTimeout(() => res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>t</title>${body}`), RESPONSE_MS);
+      const body =
+        req.url === '/'
+          ? Array.from({ length: PAGES }, (_, n) => `<a href="/p/${n}">${n}</a>`).join('\n')
+          : `<p>${req.url}</p>`;
+      const timer = setTimeout(
+        () => res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>t</title>${body}`),
+        RESPONSE_MS,
+      );
       res.on('close', () => clearTimeout(timer));
     });
     await new Promise<void>((resolve, reject) => {
@@ -71,63 +77,95 @@ async function startSlowSites(onHit: (hit: Hit) => void): Promise<{ origins: str
   };
 }
 
-describe.skipIf(serverMissing !== null)(`two Redis workers, one SIGKILLed${serverMissing === null ? '' : ` [SKIPPED: ${serverMissing}]`}`, () => {
-  let redis: OwnRedis;
-  let dir: string;
-  beforeAll(async () => {
-    redis = await startOwnRedis({ persistent: false });
-    dir = mkdtempSync(join(tmpdir(), 'politely-redis-killed-'));
-  });
-  afterAll(async () => {
-    await redis?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  it("the survivor finishes the dead worker's URLs within about the worker TTL, not the 300 s lease", async () => {
-    const hits: Hit[] = [];
-    let victim: RunningCli | undefined;
-    let survivor: RunningCli | undefined;
-    let killed: Hit | undefined;
-    const sites = await startSlowSites((hit) => {
-      hits.push(hit);
-      // The survivor starts once the victim is under way (so that the victim surely gets pages of
-      // its own on a busy machine), and the victim is killed as soon as a page request of its own
-      // reaches a server: it holds that URL's lease.
-      if (survivor === undefined && hit.ua === VICTIM_UA) survivor = start(SURVIVOR_UA, 'survivor');
-      if (killed === undefined && victim !== undefined && hit.ua === VICTIM_UA && hit.path.startsWith('/p/')) {
-        killed = hit;
-        victim.child.kill('SIGKILL');
-      }
+describe.skipIf(serverMissing !== null)(
+  `two Redis workers, one SIGKILLed${serverMissing === null ? '' : ` [SKIPPED: ${serverMissing}]`}`,
+  () => {
+    let redis: OwnRedis;
+    let dir: string;
+    beforeAll(async () => {
+      redis = await startOwnRedis({ persistent: false });
+      dir = mkdtempSync(join(tmpdir(), 'politely-redis-killed-'));
     });
-    const start = (ua: string, name: string): RunningCli =>
-      startCli(['crawl', '--ua', ua, '--allow-net', '127.0.0.0/8', '--store', redis.url, '--crawl-id', 'killed', '--delay', '0', '--scope', 'any', '--log', 'plain', '--out', join(dir, `${name}.jsonl`), ...sites.origins.map((o) => `${o}/`)]);
-    const startedAt = Date.now();
-    victim = start(VICTIM_UA, 'victim');
-    try {
-      const deadline = (ms: number) => new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`not over within ${ms} ms`)), ms).unref());
-      const victimResult: CliResult = await Promise.race([victim.done, deadline(15_000)]);
-      expect(killed, 'the victim was killed with a request in flight').toBeDefined();
-      expect(victimResult.code, victimResult.stderr).toBeNull(); // killed by a signal
-      expect(survivor).toBeDefined();
-      const result = await Promise.race([survivor!.done, deadline(30_000)]);
-      const crawlMs = Date.now() - startedAt;
-      expect(result.code, result.stderr).toBe(0);
-      expect(result.stderr).not.toMatch(/Unhandled error event|\n\s+at |internal error/);
-      // Every page fetched, by one worker or the other.
-      for (const origin of sites.origins) {
-        const fetched = new Set(hits.filter((h) => h.origin === origin).map((h) => h.path));
-        const expected = ['/', ...Array.from({ length: PAGES }, (_, n) => `/p/${n}`)];
-        expect(expected.filter((path) => !fetched.has(path)), origin).toEqual([]);
+    afterAll(async () => {
+      await redis?.stop();
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    it("the survivor finishes the dead worker's URLs within about the worker TTL, not the 300 s lease", async () => {
+      const hits: Hit[] = [];
+      let victim: RunningCli | undefined;
+      let survivor: RunningCli | undefined;
+      let killed: Hit | undefined;
+      const sites = await startSlowSites((hit) => {
+        hits.push(hit);
+        // The survivor starts once the victim is under way (so that the victim surely gets pages of
+        // its own on a busy machine), and the victim is killed as soon as a page request of its own
+        // reaches a server: it holds that URL's lease.
+        if (survivor === undefined && hit.ua === VICTIM_UA) survivor = start(SURVIVOR_UA, 'survivor');
+        if (killed === undefined && victim !== undefined && hit.ua === VICTIM_UA && hit.path.startsWith('/p/')) {
+          killed = hit;
+          victim.child.kill('SIGKILL');
+        }
+      });
+      const start = (ua: string, name: string): RunningCli =>
+        startCli([
+          'crawl',
+          '--ua',
+          ua,
+          '--allow-net',
+          '127.0.0.0/8',
+          '--store',
+          redis.url,
+          '--crawl-id',
+          'killed',
+          '--delay',
+          '0',
+          '--scope',
+          'any',
+          '--log',
+          'plain',
+          '--out',
+          join(dir, `${name}.jsonl`),
+          ...sites.origins.map((o) => `${o}/`),
+        ]);
+      const startedAt = Date.now();
+      victim = start(VICTIM_UA, 'victim');
+      try {
+        const deadline = (ms: number) =>
+          new Promise<never>((_, reject) =>
+            setTimeout(() => reject(new Error(`not over within ${ms} ms`)), ms).unref(),
+          );
+        const victimResult: CliResult = await Promise.race([victim.done, deadline(15_000)]);
+        expect(killed, 'the victim was killed with a request in flight').toBeDefined();
+        expect(victimResult.code, victimResult.stderr).toBeNull(); // killed by a signal
+        expect(survivor).toBeDefined();
+        const result = await Promise.race([survivor!.done, deadline(30_000)]);
+        const crawlMs = Date.now() - startedAt;
+        expect(result.code, result.stderr).toBe(0);
+        expect(result.stderr).not.toMatch(/Unhandled error event|\n\s+at |internal error/);
+        // Every page fetched, by one worker or the other.
+        for (const origin of sites.origins) {
+          const fetched = new Set(hits.filter((h) => h.origin === origin).map((h) => h.path));
+          const expected = ['/', ...Array.from({ length: PAGES }, (_, n) => `/p/${n}`)];
+          expect(
+            expected.filter((path) => !fetched.has(path)),
+            origin,
+          ).toEqual([]);
+        }
+        // The page the victim had in flight came back to the survivor within about the worker
+        // TTL (10 s), far from the crawler's 300 s lease.
+        const again = hits.find(
+          (h) => h.origin === killed!.origin && h.path === killed!.path && h.ua === SURVIVOR_UA && h.at > killed!.at,
+        );
+        expect(again, `${killed!.origin}${killed!.path} fetched again by the survivor`).toBeDefined();
+        expect(again!.at - killed!.at).toBeLessThan(13_000);
+        expect(crawlMs).toBeLessThan(20_000);
+      } finally {
+        for (const worker of [victim, survivor])
+          if (worker !== undefined && worker.child.exitCode === null && worker.child.signalCode === null)
+            worker.child.kill('SIGKILL');
+        await sites.close();
       }
-      // The page the victim had in flight came back to the survivor within about the worker
-      // TTL (10 s), far from the crawler's 300 s lease.
-      const again = hits.find((h) => h.origin === killed!.origin && h.path === killed!.path && h.ua === SURVIVOR_UA && h.at > killed!.at);
-      expect(again, `${killed!.origin}${killed!.path} fetched again by the survivor`).toBeDefined();
-      expect(again!.at - killed!.at).toBeLessThan(13_000);
-      expect(crawlMs).toBeLessThan(20_000);
-    } finally {
-      for (const worker of [victim, survivor]) if (worker !== undefined && worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill('SIGKILL');
-      await sites.close();
-    }
-  }, 60_000);
-});
+    }, 60_000);
+  },
+);

@@ -4,15 +4,15 @@
 // User-Agent and each host's delay kept; the report counts the rendering per host. Ctrl-C leaves
 // no Chromium behind.
 
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { minGapMsByOrigin, renderManifest, startRenderWeb, violations, type RenderWeb } from '@politely/demo-web';
-import { randomUUID } from 'node:crypto';
+import { minGapMsByOrigin, type RenderWeb, renderManifest, startRenderWeb, violations } from '@politely/demo-web';
 import { deleteRedisCrawl } from '@politely/store-redis';
-import { jsonLines, runCli, startCli } from './run-cli.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REDIS_URL, redisDown } from './redis-available.js';
+import { jsonLines, runCli, startCli } from './run-cli.js';
 
 const downReason = await redisDown();
 if (downReason !== null) console.warn(`[cli] render: Redis SKIPPED: no Redis at ${REDIS_URL}: ${downReason}`);
@@ -74,14 +74,33 @@ describe('politely crawl --render', () => {
     const out = join(dir, 'pages.jsonl');
     const report = join(dir, 'report.html');
     const result = await runCli([
-      'crawl', '--ua', UA, '--allow-net', '127.0.0.0/8', '--render', '--delay', '150ms', '--concurrency', '4',
-      '--store', `sqlite:${join(dir, 'crawl.db')}`, '--out', out, '--report', report, '--log', 'plain', web.entryUrl,
+      'crawl',
+      '--ua',
+      UA,
+      '--allow-net',
+      '127.0.0.0/8',
+      '--render',
+      '--delay',
+      '150ms',
+      '--concurrency',
+      '4',
+      '--store',
+      `sqlite:${join(dir, 'crawl.db')}`,
+      '--out',
+      out,
+      '--report',
+      report,
+      '--log',
+      'plain',
+      web.entryUrl,
     ]);
     expect(result.code, result.stderr).toBe(0);
     const truth = renderManifest(web);
     const records = jsonLines(readFileSync(out, 'utf8')) as { finalUrl: string; title: string | null }[];
     expect(Object.fromEntries(records.map((record) => [record.finalUrl, record.title]))).toEqual(truth.renderedTitles);
-    expect(result.stdout).toMatch(/rendered\s+\d+ pages; \d+ sub-requests sent, \d+ answered by the cache, not sent: .*robots \d+/);
+    expect(result.stdout).toMatch(
+      /rendered\s+\d+ pages; \d+ sub-requests sent, \d+ answered by the cache, not sent: .*robots \d+/,
+    );
 
     const log = web.requestLog();
     expect(violations(web, UA)).toEqual([]);
@@ -101,32 +120,72 @@ describe('politely crawl --render', () => {
     expect(html).not.toContain('gaps shorter than the delay');
   }, 120_000);
 
-  it.skipIf(downReason !== null)('two workers on one Redis crawl: every page rendered once between them, and each server sees its delay kept across both, sub-requests included', async () => {
-    web.resetLogs();
-    const crawlId = `render-test-${randomUUID()}`;
-    const outs = [join(dir, 'a.jsonl'), join(dir, 'b.jsonl')];
-    try {
-      const results = await Promise.all(
-        outs.map((out) =>
-          runCli(['crawl', '--ua', UA, '--allow-net', '127.0.0.0/8', '--render', '--delay', '150ms', '--concurrency', '2', '--store', REDIS_URL, '--crawl-id', crawlId, '--out', out, '--log', 'plain', web.entryUrl]),
-        ),
+  it.skipIf(downReason !== null)(
+    'two workers on one Redis crawl: every page rendered once between them, and each server sees its delay kept across both, sub-requests included',
+    async () => {
+      web.resetLogs();
+      const crawlId = `render-test-${randomUUID()}`;
+      const outs = [join(dir, 'a.jsonl'), join(dir, 'b.jsonl')];
+      try {
+        const results = await Promise.all(
+          outs.map((out) =>
+            runCli([
+              'crawl',
+              '--ua',
+              UA,
+              '--allow-net',
+              '127.0.0.0/8',
+              '--render',
+              '--delay',
+              '150ms',
+              '--concurrency',
+              '2',
+              '--store',
+              REDIS_URL,
+              '--crawl-id',
+              crawlId,
+              '--out',
+              out,
+              '--log',
+              'plain',
+              web.entryUrl,
+            ]),
+          ),
+        );
+        for (const result of results) expect(result.code, result.stderr).toBe(0);
+      } finally {
+        await deleteRedisCrawl({ redis: REDIS_URL, crawlId });
+      }
+      const records = outs.flatMap(
+        (out) => jsonLines(readFileSync(out, 'utf8')) as { finalUrl: string; title: string | null }[],
       );
-      for (const result of results) expect(result.code, result.stderr).toBe(0);
-    } finally {
-      await deleteRedisCrawl({ redis: REDIS_URL, crawlId });
-    }
-    const records = outs.flatMap((out) => jsonLines(readFileSync(out, 'utf8')) as { finalUrl: string; title: string | null }[]);
-    expect(records.length).toBe(new Set(records.map((record) => record.finalUrl)).size);
-    expect(Object.fromEntries(records.map((record) => [record.finalUrl, record.title]))).toEqual(renderManifest(web).renderedTitles);
-    const log = web.requestLog();
-    expect(violations(web, UA)).toEqual([]);
-    const gaps = minGapMsByOrigin(log);
-    expect(gaps.get(web.host('app').origin)).toBeGreaterThanOrEqual(148);
-    expect(gaps.get(web.host('cdn').origin)).toBeGreaterThanOrEqual(198);
-  }, 120_000);
+      expect(records.length).toBe(new Set(records.map((record) => record.finalUrl)).size);
+      expect(Object.fromEntries(records.map((record) => [record.finalUrl, record.title]))).toEqual(
+        renderManifest(web).renderedTitles,
+      );
+      const log = web.requestLog();
+      expect(violations(web, UA)).toEqual([]);
+      const gaps = minGapMsByOrigin(log);
+      expect(gaps.get(web.host('app').origin)).toBeGreaterThanOrEqual(148);
+      expect(gaps.get(web.host('cdn').origin)).toBeGreaterThanOrEqual(198);
+    },
+    120_000,
+  );
 
   it('leaves no Chromium process behind on Ctrl-C', async () => {
-    const running = startCli(['crawl', '--ua', UA, '--allow-net', '127.0.0.0/8', '--render', '--delay', '300ms', '--log', 'plain', web.entryUrl]);
+    const running = startCli([
+      'crawl',
+      '--ua',
+      UA,
+      '--allow-net',
+      '127.0.0.0/8',
+      '--render',
+      '--delay',
+      '300ms',
+      '--log',
+      'plain',
+      web.entryUrl,
+    ]);
     const pid = running.child.pid!;
     let browsers: number[] = [];
     for (let tries = 0; tries < 200 && browsers.length === 0; tries++) {
@@ -139,7 +198,8 @@ describe('politely crawl --render', () => {
     const result = await running.done;
     expect(result.stdout + result.stderr).toMatch(/interrupted/i);
     // Chromium's helpers are reaped by the system in their own time: wait for them, boundedly.
-    for (let tries = 0; tries < 100 && browsers.some(alive); tries++) await new Promise((resolve) => setTimeout(resolve, 50));
+    for (let tries = 0; tries < 100 && browsers.some(alive); tries++)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     expect(browsers.filter(alive)).toEqual([]);
   }, 60_000);
 

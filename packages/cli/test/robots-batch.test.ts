@@ -30,7 +30,11 @@ describe('politely robots batch', () => {
   });
 
   it('robots_b64 carries the exact bytes: a Latin-1 rule disallows its percent-encoded byte', async () => {
-    const latin1 = Buffer.concat([Buffer.from('User-agent: *\r\nDisallow: /caf'), Buffer.from([0xe9]), Buffer.from('\r\n')]);
+    const latin1 = Buffer.concat([
+      Buffer.from('User-agent: *\r\nDisallow: /caf'),
+      Buffer.from([0xe9]),
+      Buffer.from('\r\n'),
+    ]);
     const b64 = latin1.toString('base64');
     const input = [
       line({ id: 1, robots_b64: b64, ua: 'Bot', url: 'http://x/caf%E9' }),
@@ -111,8 +115,12 @@ describe('politely robots batch', () => {
     ]);
     const stderr = result.stderr.trimEnd().split('\n');
     expect(stderr).toHaveLength(10);
-    expect(stderr[0]).toBe('politely: robots batch: line 1 (id 1): "url" must be an absolute http(s) URL, got "not a url"');
-    expect(stderr[9]).toBe('politely: robots batch: line 11 (id 11): "url" must be an absolute http(s) URL, got "h/no-scheme"');
+    expect(stderr[0]).toBe(
+      'politely: robots batch: line 1 (id 1): "url" must be an absolute http(s) URL, got "not a url"',
+    );
+    expect(stderr[9]).toBe(
+      'politely: robots batch: line 11 (id 11): "url" must be an absolute http(s) URL, got "h/no-scheme"',
+    );
   });
 
   it('no control character from the input reaches the terminal raw, in errors or answers', async () => {
@@ -132,14 +140,22 @@ describe('politely robots batch', () => {
     // JSON lines still carry the exact values.
     const out = jsonLines(result.stdout) as Record<string, unknown>[];
     expect(out[0]).toEqual({ id: hostile, allowed: true });
-    expect(out[1]).toEqual({ id: 2, line: 2, error: `"url" must be an absolute http(s) URL, got "\\u001b[2J\\u0007\\r\\u009b31m\\u202eevil\\u2066\\u007f"` });
+    expect(out[1]).toEqual({
+      id: 2,
+      line: 2,
+      error: `"url" must be an absolute http(s) URL, got "\\u001b[2J\\u0007\\r\\u009b31m\\u202eevil\\u2066\\u007f"`,
+    });
     expect(out[2]).toMatchObject({ id: hostile, line: 3, error: 'missing "ua"' });
     expect(out[3]).toMatchObject({ id: null, line: 4 });
     expect(out[4]).toEqual({ id: 5, allowed: true });
     const stderr = result.stderr.trimEnd().split('\n');
     expect(stderr).toHaveLength(3);
-    expect(stderr[0]).toBe('politely: robots batch: line 2 (id 2): "url" must be an absolute http(s) URL, got "\\u001b[2J\\u0007\\r\\u009b31m\\u202eevil\\u2066\\u007f"');
-    expect(stderr[1]).toBe('politely: robots batch: line 3 (id "\\u001b[2J\\u0007\\r\\u009b31m\\u202eevil\\u2066\\u007f"): missing "ua"');
+    expect(stderr[0]).toBe(
+      'politely: robots batch: line 2 (id 2): "url" must be an absolute http(s) URL, got "\\u001b[2J\\u0007\\r\\u009b31m\\u202eevil\\u2066\\u007f"',
+    );
+    expect(stderr[1]).toBe(
+      'politely: robots batch: line 3 (id "\\u001b[2J\\u0007\\r\\u009b31m\\u202eevil\\u2066\\u007f"): missing "ua"',
+    );
     expect(stderr[2]).toMatch(/^politely: robots batch: line 4: invalid JSON: .*\\u001b/);
   });
 
@@ -148,7 +164,14 @@ describe('politely robots batch', () => {
     const lines: string[] = [];
     for (let i = 0; i < 20_000; i++) {
       const path = i % 4 === 0 ? 'ok' : 'no';
-      lines.push(line({ id: i, robots: bodies[i % bodies.length], ua: 'Bot/1.0', url: `http://h/p${i % bodies.length}/${path}` }));
+      lines.push(
+        line({
+          id: i,
+          robots: bodies[i % bodies.length],
+          ua: 'Bot/1.0',
+          url: `http://h/p${i % bodies.length}/${path}`,
+        }),
+      );
     }
     const result = await runCli(['robots', 'batch'], lines.join('\n'));
     expect(result.code).toBe(0);

@@ -14,7 +14,9 @@ const behaviours: Record<string, Behaviour> = {
   tooMany: (_req, res) => ((res.statusCode = 429), res.end()),
   reset: (req) => req.socket.destroy(),
   stalled: (_req, res) => (res.writeHead(200), res.write('User-agent: *\n')),
-  gzip: (_req, res) => (res.writeHead(200, { 'content-encoding': 'gzip' }), res.end(gzipSync('User-agent: *\nDisallow: /z\n'))),
+  gzip: (_req, res) => (
+    res.writeHead(200, { 'content-encoding': 'gzip' }), res.end(gzipSync('User-agent: *\nDisallow: /z\n'))
+  ),
 };
 const servers: Server[] = [];
 const origins: Record<string, string> = {};
@@ -39,7 +41,18 @@ afterAll(async () => {
 });
 
 async function explain(...urls: string[]): Promise<Record<string, unknown>[]> {
-  const result = await runCli(['robots', 'explain', '--ua', 'LiveBot/1.0', '--timeout', '500', '--allow-net', '127.0.0.1', '--json', ...urls]);
+  const result = await runCli([
+    'robots',
+    'explain',
+    '--ua',
+    'LiveBot/1.0',
+    '--timeout',
+    '500',
+    '--allow-net',
+    '127.0.0.1',
+    '--json',
+    ...urls,
+  ]);
   expect(result.stderr).toBe('');
   expect(result.code).toBe(0);
   return jsonLines(result.stdout) as Record<string, unknown>[];
@@ -48,7 +61,12 @@ async function explain(...urls: string[]): Promise<Record<string, unknown>[]> {
 describe('politely robots explain (live robots.txt)', () => {
   it('rfc9309 2.3.1.1: a 2xx robots.txt decides by its rules, with the deciding line', async () => {
     const [disallowed, allowed] = await explain(`${origins.rules}/private/x`, `${origins.rules}/public`);
-    expect(disallowed).toMatchObject({ allowed: false, reason: 'rules', status: 200, rule: { line: 2, text: 'Disallow: /private' } });
+    expect(disallowed).toMatchObject({
+      allowed: false,
+      reason: 'rules',
+      status: 200,
+      rule: { line: 2, text: 'Disallow: /private' },
+    });
     expect(allowed).toMatchObject({ allowed: true, reason: 'rules', status: 200, basis: 'no-matching-rule' });
   });
 
@@ -59,7 +77,12 @@ describe('politely robots explain (live robots.txt)', () => {
   });
 
   it('rfc9309 2.3.1.4: 5xx, 429, a reset and a timeout mean unreachable, everything disallowed', async () => {
-    const results = await explain(`${origins.serverError}/x`, `${origins.tooMany}/x`, `${origins.reset}/x`, `${origins.stalled}/x`);
+    const results = await explain(
+      `${origins.serverError}/x`,
+      `${origins.tooMany}/x`,
+      `${origins.reset}/x`,
+      `${origins.stalled}/x`,
+    );
     expect(results.map((r) => [r.allowed, r.reason, r.status])).toEqual([
       [false, 'unreachable', 503],
       [false, 'unreachable', 429],
@@ -74,7 +97,17 @@ describe('politely robots explain (live robots.txt)', () => {
   });
 
   it('prints the robots.txt outcome for a person', async () => {
-    const result = await runCli(['robots', 'explain', '--ua', 'LiveBot', '--timeout', '500', '--allow-net', '127.0.0.0/8', `${origins.serverError}/x`]);
+    const result = await runCli([
+      'robots',
+      'explain',
+      '--ua',
+      'LiveBot',
+      '--timeout',
+      '500',
+      '--allow-net',
+      '127.0.0.0/8',
+      `${origins.serverError}/x`,
+    ]);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('DISALLOWED');
     expect(result.stdout).toContain(`${origins.serverError}/robots.txt → 503 (unreachable)`);
@@ -82,15 +115,34 @@ describe('politely robots explain (live robots.txt)', () => {
 
   it('refuses a loopback origin without --allow-net (the SSRF guard): unreachable, nothing requested', async () => {
     const before = requestsSeen;
-    const result = await runCli(['robots', 'explain', '--ua', 'LiveBot', '--timeout', '500', '--json', `${origins.rules}/public`]);
+    const result = await runCli([
+      'robots',
+      'explain',
+      '--ua',
+      'LiveBot',
+      '--timeout',
+      '500',
+      '--json',
+      `${origins.rules}/public`,
+    ]);
     expect(result.code).toBe(0);
     expect(jsonLines(result.stdout)).toMatchObject([{ allowed: false, reason: 'unreachable', status: null }]);
     expect(requestsSeen).toBe(before);
   });
 
   it('rejects a malformed --allow-net as a usage error naming it', async () => {
-    const result = await runCli(['robots', 'explain', '--ua', 'LiveBot', '--allow-net', '300.1.1.1/8', `${origins.rules}/public`]);
+    const result = await runCli([
+      'robots',
+      'explain',
+      '--ua',
+      'LiveBot',
+      '--allow-net',
+      '300.1.1.1/8',
+      `${origins.rules}/public`,
+    ]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('--allow-net: expected a network like 127.0.0.0/8 or an address, got "300.1.1.1/8"');
+    expect(result.stderr).toContain(
+      '--allow-net: expected a network like 127.0.0.0/8 or an address, got "300.1.1.1/8"',
+    );
   });
 });

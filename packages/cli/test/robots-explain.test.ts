@@ -30,8 +30,15 @@ beforeAll(() => {
 describe('politely robots explain', () => {
   it('prints the verdict, the product token, the merged groups and the deciding line', async () => {
     const result = await runCli([
-      'robots', 'explain', '--robots', robotsFile, '--ua', 'ExplainBot/1.2 (+https://x.example)',
-      'https://site.example/private/a', 'https://site.example/private/public/b', 'https://site.example/checkout/',
+      'robots',
+      'explain',
+      '--robots',
+      robotsFile,
+      '--ua',
+      'ExplainBot/1.2 (+https://x.example)',
+      'https://site.example/private/a',
+      'https://site.example/private/public/b',
+      'https://site.example/checkout/',
     ]);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
@@ -51,8 +58,16 @@ describe('politely robots explain', () => {
 
   it('--json prints one object per URL with the group, the rule and its line', async () => {
     const result = await runCli([
-      'robots', 'explain', '--json', '--robots', robotsFile, '--ua', 'SomeBot',
-      'https://site.example/checkout/pay', 'https://site.example/robots.txt', 'https://site.example/x',
+      'robots',
+      'explain',
+      '--json',
+      '--robots',
+      robotsFile,
+      '--ua',
+      'SomeBot',
+      'https://site.example/checkout/pay',
+      'https://site.example/robots.txt',
+      'https://site.example/x',
     ]);
     expect(result.code).toBe(0);
     const [pay, robotsTxt, other] = jsonLines(result.stdout) as Record<string, unknown>[];
@@ -69,7 +84,12 @@ describe('politely robots explain', () => {
       reason: 'rules',
       status: null,
       robotsUrl: null,
-      usage: Object.fromEntries(['search', 'tdm', 'ai-train', 'ai-input', 'ai-train-images'].map((purpose) => [purpose, { status: 'unknown', sources: [] }])),
+      usage: Object.fromEntries(
+        ['search', 'tdm', 'ai-train', 'ai-input', 'ai-train-images'].map((purpose) => [
+          purpose,
+          { status: 'unknown', sources: [] },
+        ]),
+      ),
     });
     expect(robotsTxt).toMatchObject({ allowed: true, basis: 'robots-txt', rule: null });
     expect(other).toMatchObject({ allowed: true, basis: 'no-matching-rule', rule: null });
@@ -81,16 +101,28 @@ describe('politely robots explain', () => {
     const human = await runCli(['robots', 'explain', '--robots', noStar, '--ua', 'B', 'http://h/x']);
     expect(human.stdout).toContain("none: no group names 'B' and there is no '*' group");
     const json = await runCli(['robots', 'explain', '--json', '--robots', noStar, '--ua', 'B', 'http://h/x']);
-    expect(jsonLines(json.stdout)).toEqual([expect.objectContaining({ basis: 'no-matching-group', groupKind: 'none', groups: [] })]);
+    expect(jsonLines(json.stdout)).toEqual([
+      expect.objectContaining({ basis: 'no-matching-group', groupKind: 'none', groups: [] }),
+    ]);
   });
 
   it('an invalid URL is an error naming it (exit 2), and the other URLs are still explained', async () => {
     const result = await runCli([
-      'robots', 'explain', '--json', '--robots', robotsFile, '--ua', 'SomeBot',
-      'not a url', 'https://site.example/checkout/', 'ftp://site.example/checkout/',
+      'robots',
+      'explain',
+      '--json',
+      '--robots',
+      robotsFile,
+      '--ua',
+      'SomeBot',
+      'not a url',
+      'https://site.example/checkout/',
+      'ftp://site.example/checkout/',
     ]);
     expect(result.code).toBe(2);
-    expect(jsonLines(result.stdout)).toEqual([expect.objectContaining({ url: 'https://site.example/checkout/', allowed: false })]);
+    expect(jsonLines(result.stdout)).toEqual([
+      expect.objectContaining({ url: 'https://site.example/checkout/', allowed: false }),
+    ]);
     expect(result.stderr.trimEnd().split('\n')).toEqual([
       'politely: robots explain: invalid URL "not a url": not an absolute http(s) URL',
       'politely: robots explain: invalid URL "ftp://site.example/checkout/": not an absolute http(s) URL',
@@ -101,7 +133,9 @@ describe('politely robots explain', () => {
     const noUa = await runCli(['robots', 'explain', '--robots', robotsFile, 'https://site.example/']);
     expect(noUa.code).toBe(2);
     expect(noUa.stdout).toBe('');
-    expect(noUa.stderr.trimEnd().split('\n')).toEqual(['politely: robots explain: --ua UA is required (see politely robots --help)']);
+    expect(noUa.stderr.trimEnd().split('\n')).toEqual([
+      'politely: robots explain: --ua UA is required (see politely robots --help)',
+    ]);
     const noUrl = await runCli(['robots', 'explain', '--robots', robotsFile, '--ua', 'Bot']);
     expect(noUrl.code).toBe(2);
     expect(noUrl.stderr.trimEnd().split('\n')).toHaveLength(1);

@@ -1,6 +1,6 @@
 // Runs the real `politely` bin in a child process, as a user would.
 
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -18,7 +18,10 @@ export interface CliResult {
 export function runCli(args: readonly string[], input = '', options: { cwd?: string } = {}): Promise<CliResult> {
   if (!existsSync(DIST_MAIN)) throw new Error('packages/cli/dist is missing: run `pnpm build` first');
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['pipe', 'pipe', 'pipe'], ...(options.cwd === undefined ? {} : { cwd: options.cwd }) });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -50,7 +53,10 @@ export interface RunningCli {
 /** Starts `node bin/politely.js ...args` and returns at once (for signals sent mid-run). */
 export function startCli(args: readonly string[], options: { cwd?: string } = {}): RunningCli {
   if (!existsSync(DIST_MAIN)) throw new Error('packages/cli/dist is missing: run `pnpm build` first');
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['pipe', 'pipe', 'pipe'], ...(options.cwd === undefined ? {} : { cwd: options.cwd }) });
+  const child = spawn(process.execPath, [BIN, ...args], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+  });
   let stdout = '';
   let stderr = '';
   const waiters = new Set<() => void>();
@@ -73,7 +79,10 @@ export function startCli(args: readonly string[], options: { cwd?: string } = {}
     stderr: () => stderr,
     waitFor: (pattern, timeoutMs = 20_000) =>
       new Promise((resolve, reject) => {
-        const timer = setTimeout(() => finish(new Error(`timed out waiting for ${pattern} in:\n${stdout}\n${stderr}`)), timeoutMs);
+        const timer = setTimeout(
+          () => finish(new Error(`timed out waiting for ${pattern} in:\n${stdout}\n${stderr}`)),
+          timeoutMs,
+        );
         const finish = (error?: Error): void => {
           clearTimeout(timer);
           waiters.delete(check);
@@ -82,7 +91,8 @@ export function startCli(args: readonly string[], options: { cwd?: string } = {}
         };
         const check = (): void => {
           if (pattern.test(stdout)) finish();
-          else if (child.exitCode !== null || child.signalCode !== null) finish(new Error(`the process ended before ${pattern}:\n${stdout}\n${stderr}`));
+          else if (child.exitCode !== null || child.signalCode !== null)
+            finish(new Error(`the process ended before ${pattern}:\n${stdout}\n${stderr}`));
         };
         waiters.add(check);
         check();

@@ -31,7 +31,10 @@ async function serve(routes: Record<string, Route> = {}): Promise<Site> {
       res.end('not found');
     } else if (typeof route === 'function') route(req, res);
     else {
-      res.setHeader('content-type', typeof route === 'string' ? (route.startsWith('<') ? 'application/xml' : 'text/plain') : 'application/gzip');
+      res.setHeader(
+        'content-type',
+        typeof route === 'string' ? (route.startsWith('<') ? 'application/xml' : 'text/plain') : 'application/gzip',
+      );
       res.end(route);
     }
   });
@@ -40,14 +43,17 @@ async function serve(routes: Record<string, Route> = {}): Promise<Site> {
   return Object.assign(site, { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
 }
 
-const urlset = (...entries: string[]): string => `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${entries.join('')}</urlset>`;
+const urlset = (...entries: string[]): string =>
+  `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${entries.join('')}</urlset>`;
 const url = (loc: string, fields = ''): string => `<url><loc>${loc}</loc>${fields}</url>`;
-const index = (...locs: string[]): string => `<sitemapindex>${locs.map((loc) => `<sitemap><loc>${loc}</loc></sitemap>`).join('')}</sitemapindex>`;
+const index = (...locs: string[]): string =>
+  `<sitemapindex>${locs.map((loc) => `<sitemap><loc>${loc}</loc></sitemap>`).join('')}</sitemapindex>`;
 
-const list = (...args: string[]) => runCli(['sitemap', 'list', '--ua', 'ListBot/1.0 (+http://example.invalid)', '--allow-net', '127.0.0.0/8', ...args]);
+const list = (...args: string[]) =>
+  runCli(['sitemap', 'list', '--ua', 'ListBot/1.0 (+http://example.invalid)', '--allow-net', '127.0.0.0/8', ...args]);
 
 describe('politely sitemap list', () => {
-  it('lists the URLs of the sitemaps a site\'s robots.txt declares, one per line, and fetches no page', async () => {
+  it("lists the URLs of the sitemaps a site's robots.txt declares, one per line, and fetches no page", async () => {
     const site = await serve();
     const b = site.base;
     site.routes = {
@@ -75,7 +81,10 @@ describe('politely sitemap list', () => {
     const b = site.base;
     site.routes = {
       '/robots.txt': 'User-agent: *\nAllow: /\n',
-      '/maps/s.xml': urlset(url(`${b}/maps/a`, '<lastmod>2024-05-06</lastmod><changefreq>daily</changefreq><priority>0.8</priority>'), url(`${b}/b?x=1&amp;y=2`)),
+      '/maps/s.xml': urlset(
+        url(`${b}/maps/a`, '<lastmod>2024-05-06</lastmod><changefreq>daily</changefreq><priority>0.8</priority>'),
+        url(`${b}/b?x=1&amp;y=2`),
+      ),
     };
     const result = await list('--json', '--delay', '0', `${b}/maps/s.xml`);
     expect(result.stderr).toBe('');
@@ -112,12 +121,17 @@ describe('politely sitemap list', () => {
   it('reads a sitemap with a newline (or a BOM and blank lines) before its XML declaration, and exits 0', async () => {
     const site = await serve();
     const b = site.base;
-    const body = (n: string) => `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${url(`${b}/${n}`)}</urlset>`;
+    const body = (n: string) =>
+      `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${url(`${b}/${n}`)}</urlset>`;
     site.routes = { '/a.xml': `\n${body('a')}`, '/b.xml': `\ufeff\n \t\r\n${body('b')}` };
     const result = await list('--json', '--delay', '0', `${b}/a.xml`, `${b}/b.xml`);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    expect(jsonLines(result.stdout).map((r) => (r as Record<string, unknown>)['url']).sort()).toEqual([`${b}/a`, `${b}/b`]);
+    expect(
+      jsonLines(result.stdout)
+        .map((r) => (r as Record<string, unknown>)['url'])
+        .sort(),
+    ).toEqual([`${b}/a`, `${b}/b`]);
   });
 
   it('lists the whole entries of a sitemap that arrived cut, says it is partial, and exits 1', async () => {
@@ -131,7 +145,9 @@ describe('politely sitemap list', () => {
     expect(result.stdout).toBe(`${b}/p1\n${b}/p2\n`);
     expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(result.stderr).toContain(`politely: sitemap ${b}/cut.xml is partial: malformed XML: `);
-    expect(result.stderr).toContain(`; the entries complete before byte ${whole.indexOf(`<url><loc>${b}/p3`)} were read`);
+    expect(result.stderr).toContain(
+      `; the entries complete before byte ${whole.indexOf(`<url><loc>${b}/p3`)} were read`,
+    );
   });
 
   it('says when a site declares no sitemap, and exits 0', async () => {
@@ -143,7 +159,10 @@ describe('politely sitemap list', () => {
 
   it('explains that a site whose robots.txt disallows / gets no sitemap read, and exits 1', async () => {
     const site = await serve();
-    site.routes = { '/robots.txt': `User-agent: *\nDisallow: /\nSitemap: ${site.base}/s.xml\n`, '/s.xml': urlset(url(`${site.base}/x`)) };
+    site.routes = {
+      '/robots.txt': `User-agent: *\nDisallow: /\nSitemap: ${site.base}/s.xml\n`,
+      '/s.xml': urlset(url(`${site.base}/x`)),
+    };
     const result = await list('--delay', '0', site.base);
     expect(result).toMatchObject({ code: 1, stdout: '' });
     expect(result.stderr).toBe(
@@ -161,11 +180,20 @@ describe('politely sitemap list', () => {
     expect(noUrl.stderr).toContain('give at least one site or sitemap URL');
     const invalid = await list('ftp://x/sitemap.xml');
     expect(invalid.code).toBe(2);
-    expect(invalid.stderr).toBe('politely: sitemap list: invalid URL "ftp://x/sitemap.xml": not an absolute http(s) URL\n');
+    expect(invalid.stderr).toBe(
+      'politely: sitemap list: invalid URL "ftp://x/sitemap.xml": not an absolute http(s) URL\n',
+    );
     const timeout = await list('--timeout', 'soon', 'http://127.0.0.1:9/');
-    expect(timeout).toMatchObject({ code: 2, stderr: 'politely: sitemap list: --timeout: expected a whole number of milliseconds ≥ 1 (or 2s, 500ms), got "soon"\n' });
+    expect(timeout).toMatchObject({
+      code: 2,
+      stderr:
+        'politely: sitemap list: --timeout: expected a whole number of milliseconds ≥ 1 (or 2s, 500ms), got "soon"\n',
+    });
     const delay = await list('--delay', '-1', 'http://127.0.0.1:9/');
-    expect(delay).toMatchObject({ code: 2, stderr: 'politely: sitemap list: --delay: expected a whole number of milliseconds (or 2s, 500ms), got "-1"\n' });
+    expect(delay).toMatchObject({
+      code: 2,
+      stderr: 'politely: sitemap list: --delay: expected a whole number of milliseconds (or 2s, 500ms), got "-1"\n',
+    });
     const badUa = await runCli(['sitemap', 'list', '--ua', '/1.0', 'http://127.0.0.1:9/']);
     expect(badUa.code).toBe(2);
     expect(badUa.stderr).toContain('userAgent must start with a product token');

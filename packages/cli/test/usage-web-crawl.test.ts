@@ -7,8 +7,8 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
 import { startUsageWeb, usageManifest, violations } from '@politely/demo-web';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
 
 const UA = 'PolitelyDemo/0.1 (+https://example.invalid/bot)';
@@ -21,11 +21,33 @@ describe('politely crawl --purpose ai-train over the usage web', () => {
     try {
       const out = join(dir, 'pages.jsonl');
       const report = join(dir, 'report.html');
-      const result = await runCli(['crawl', '--ua', UA, '--allow-net', '127.0.0.0/8', '--scope', 'any', '--delay', '50', '--purpose', 'ai-train', '--out', out, '--report', report, '--log', 'plain', web.url('hub', '/')]);
+      const result = await runCli([
+        'crawl',
+        '--ua',
+        UA,
+        '--allow-net',
+        '127.0.0.0/8',
+        '--scope',
+        'any',
+        '--delay',
+        '50',
+        '--purpose',
+        'ai-train',
+        '--out',
+        out,
+        '--report',
+        report,
+        '--log',
+        'plain',
+        web.url('hub', '/'),
+      ]);
       expect(result.code, result.stderr).toBe(0);
       const truth = usageManifest(web, ['ai-train']);
       const requested = new Set(web.requestLog().map((entry) => `${entry.origin}${entry.path}`));
-      const records = readFileSync(out, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { url: string; finalUrl: string; usage?: Record<string, string> });
+      const records = readFileSync(out, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { url: string; finalUrl: string; usage?: Record<string, string> });
       const written = new Set(records.map((record) => record.finalUrl));
       for (const { page } of truth.neverRequested) expect(requested.has(page.url), `${page.url} requested`).toBe(false);
       for (const { page } of truth.notHandled) expect(written.has(page.url), `${page.url} written`).toBe(false);

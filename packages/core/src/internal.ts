@@ -1,16 +1,16 @@
 // @politely/core/internal: helpers shared by politely's own packages (the crawler, the sitemap
 // plugin, the CLI). Not part of the public API: no stability promise, may change in any release.
 
-export { LruMap } from './lru-map.js';
-export type { LruMapOptions } from './lru-map.js';
 export { Heap } from './heap.js';
-export { optionChecks } from './options/option-checks.js';
-export type { OptionChecks } from './options/option-checks.js';
-export { MIN_ROBOTS_TXT_BYTES } from './robots/parse.js';
-export { matchPathOf } from './robots/url-path.js';
-export { normalizeEscapes } from './robots/percent-encoding.js';
-export { readBody } from './http/read-body.js';
-export type { ReadBody } from './http/read-body.js';
-export { FORBIDDEN_REQUEST_HEADERS } from './http/request-headers.js';
-export { parseProxyUrl, displayProxyUrl } from './http/proxy.js';
 export { checkNetworks } from './http/address-guard.js';
+export { displayProxyUrl, parseProxyUrl } from './http/proxy.js';
+export type { ReadBody } from './http/read-body.js';
+export { readBody } from './http/read-body.js';
+export { FORBIDDEN_REQUEST_HEADERS } from './http/request-headers.js';
+export type { LruMapOptions } from './lru-map.js';
+export { LruMap } from './lru-map.js';
+export type { OptionChecks } from './options/option-checks.js';
+export { optionChecks } from './options/option-checks.js';
+export { MIN_ROBOTS_TXT_BYTES } from './robots/parse.js';
+export { normalizeEscapes } from './robots/percent-encoding.js';
+export { matchPathOf } from './robots/url-path.js';

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
 import { Heap } from '@politely/core/internal';
+import { describe, expect, it } from 'vitest';
 
 describe('Heap', () => {
   it('pops items in the order `before` gives, whatever order they were pushed in', () => {

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
 import { LruMap } from '@politely/core/internal';
+import { describe, expect, it } from 'vitest';
 
 describe('LruMap', () => {
   it('evicts the least recently used entry when full; a read makes an entry the newest', () => {

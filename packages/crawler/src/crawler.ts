@@ -8,44 +8,44 @@
 // clocks too.
 
 import { setMaxListeners } from 'node:events';
-import PQueue from 'p-queue';
 import {
+  type AddressBook,
   createAddressBook,
   createAddressPolicy,
   createRobotsGate,
-  PolitelyError,
-  systemResolver,
-  type AddressBook,
   type HttpClient,
+  PolitelyError,
   type RobotsGate,
+  systemResolver,
 } from '@politely/core';
 import { createMemoryFrontierStore, type FrontierStore } from '@politely/frontier';
-import { CrawlerEmitter, type CrawlerEventName, type CrawlerListener } from './events.js';
-import { createCrawlerRobotsFetch } from './fetch/robots-fetch.js';
-import { ownHttpClient } from './fetch/own-http-client.js';
-import { createCrawlCookies, type CrawlCookies } from './cookies/crawl-cookies.js';
-import { createKnownRobotsCheck, type KnownRobotsCheck } from './gate/known-robots.js';
-import { createFrontier, type Frontier } from './frontier/frontier.js';
-import { createScope } from './frontier/scope.js';
-import { checkRequestData } from './frontier/request-data.js';
-import type { RequestOptions } from './page-context.js';
-import { resolveCrawlerOptions, type CrawlerOptions, type ResolvedCrawlerOptions } from './options.js';
-import { createPolitenessKeys, HostPoliteness, type PolitenessKeys } from './politeness/index.js';
-import type { PluginResourceKind } from './handle/run-processor.js';
-import { pluginContexts, type CrawlContext } from './plugin-context.js';
-import { UrlProcessor } from './pipeline/process-url.js';
-import type { CrawlServices } from './pipeline/services.js';
-import { LeaseSettler } from './pipeline/settle.js';
-import { CrawlReporter } from './reporter.js';
-import { canonicalizeUrl } from './frontier/canonical-url.js';
-import type { ScopePredicate } from './frontier/scope.js';
-import { StatsRecorder, type CrawlStats } from './stats.js';
+import PQueue from 'p-queue';
+import { archivingClient } from './archive/archiving-client.js';
+import { WarcArchive, type WarcOutputStatus } from './archive/warc-archive.js';
+import { type CrawlCookies, createCrawlCookies } from './cookies/crawl-cookies.js';
 import { Dataset } from './dataset/dataset.js';
 import type { OutputStatus } from './dataset/output-writer.js';
 import type { DatasetRecord } from './dataset/record-text.js';
+import { CrawlerEmitter, type CrawlerEventName, type CrawlerListener } from './events.js';
+import { ownHttpClient } from './fetch/own-http-client.js';
+import { createCrawlerRobotsFetch } from './fetch/robots-fetch.js';
+import { canonicalizeUrl } from './frontier/canonical-url.js';
+import { createFrontier, type Frontier } from './frontier/frontier.js';
+import { checkRequestData } from './frontier/request-data.js';
+import type { ScopePredicate } from './frontier/scope.js';
+import { createScope } from './frontier/scope.js';
+import { createKnownRobotsCheck, type KnownRobotsCheck } from './gate/known-robots.js';
+import type { PluginResourceKind } from './handle/run-processor.js';
+import { type CrawlerOptions, type ResolvedCrawlerOptions, resolveCrawlerOptions } from './options.js';
+import type { RequestOptions } from './page-context.js';
 import type { RenderSession } from './page-renderer.js';
-import { archivingClient } from './archive/archiving-client.js';
-import { WarcArchive, type WarcOutputStatus } from './archive/warc-archive.js';
+import { UrlProcessor } from './pipeline/process-url.js';
+import type { CrawlServices } from './pipeline/services.js';
+import { LeaseSettler } from './pipeline/settle.js';
+import { type CrawlContext, pluginContexts } from './plugin-context.js';
+import { createPolitenessKeys, HostPoliteness, type PolitenessKeys } from './politeness/index.js';
+import { CrawlReporter } from './reporter.js';
+import { type CrawlStats, StatsRecorder } from './stats.js';
 
 export interface Crawler {
   /**
@@ -298,7 +298,9 @@ class PoliteCrawler implements Crawler {
     const data = list.length === 0 ? {} : checkRequestData(list[0]!, options);
     this.seedUrls.push(...list);
     this.inScope = this.buildScope();
-    const added = await this.frontier.add(list.map((url) => ({ url, depth: 0, priority: options.priority ?? 0, skipScope: true, ...data })));
+    const added = await this.frontier.add(
+      list.map((url) => ({ url, depth: 0, priority: options.priority ?? 0, skipScope: true, ...data })),
+    );
     if (!this.ran) this.addedBeforeRun += added;
     return added;
   }
@@ -335,7 +337,11 @@ class PoliteCrawler implements Crawler {
   async run(): Promise<CrawlStats> {
     if (this.running) throw new PolitelyError('ERR_INVALID_INPUT', 'crawler.run(): this crawler is already running');
     // run() closes the HTTP client and gate it made: one crawler, one run. The store outlives it.
-    if (this.ran) throw new PolitelyError('ERR_INVALID_INPUT', 'crawler.run(): this crawler has run already; create a new crawler with the same store to crawl again');
+    if (this.ran)
+      throw new PolitelyError(
+        'ERR_INVALID_INPUT',
+        'crawler.run(): this crawler has run already; create a new crawler with the same store to crawl again',
+      );
     this.running = true;
     this.ran = true;
     this.recorder.start();
@@ -343,11 +349,15 @@ class PoliteCrawler implements Crawler {
       await this.cookies.restore();
       await this.openDataset();
       await this.startRenderer();
-      await this.frontier.add(this.options.seeds.map((seed) => ({ ...seed, depth: 0, priority: seed.priority ?? 0, skipScope: true })));
+      await this.frontier.add(
+        this.options.seeds.map((seed) => ({ ...seed, depth: 0, priority: seed.priority ?? 0, skipScope: true })),
+      );
       const startedAt = Date.now();
       // A recrawl: what is due now goes back to the queues. A URL this crawl fetches is due
       // after `startedAt`, so each is revisited once, and the crawl ends.
-      this.reopenDue = this.options.recrawl ? () => this.reopenDueBefore(startedAt, startedAt - this.options.revisitMaxMs) : async () => 0;
+      this.reopenDue = this.options.recrawl
+        ? () => this.reopenDueBefore(startedAt, startedAt - this.options.revisitMaxMs)
+        : async () => 0;
       await this.reopenDue();
       for (const { plugin, context } of this.plugins) await plugin.start?.({ ...context, seeds: [...this.seedUrls] });
       await this.loop();
@@ -378,7 +388,11 @@ class PoliteCrawler implements Crawler {
   private async startRenderer(): Promise<void> {
     const { render } = this.options;
     if (render === undefined) return;
-    this.renderSession = render.renderer.start({ userAgent: this.options.userAgent, maxOpenPages: this.options.concurrency, signal: this.signal });
+    this.renderSession = render.renderer.start({
+      userAgent: this.options.userAgent,
+      maxOpenPages: this.options.concurrency,
+      signal: this.signal,
+    });
     await this.renderSession;
   }
 
@@ -457,7 +471,9 @@ class PoliteCrawler implements Crawler {
 
   /** The scope from the seeds in their canonical form (so URL options such as stripWww apply alike). */
   private buildScope(): ScopePredicate {
-    const seeds = this.seedUrls.map((url) => canonicalizeUrl(url, this.options.canonicalUrl)).flatMap((r) => (r.ok ? [r.url] : []));
+    const seeds = this.seedUrls
+      .map((url) => canonicalizeUrl(url, this.options.canonicalUrl))
+      .flatMap((r) => (r.ok ? [r.url] : []));
     return createScope(this.options.scope, seeds);
   }
 

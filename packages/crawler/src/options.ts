@@ -4,27 +4,31 @@ import {
   ALL_USAGE_PURPOSES,
   checkContactAddress,
   checkRequestHeaders,
-  isUsagePurpose,
-  productToken,
   type HostResolver,
   type HttpClient,
+  isUsagePurpose,
+  productToken,
   type RobotsCacheStore,
   type RobotsGate,
   type UsagePurpose,
 } from '@politely/core';
 import { checkNetworks, optionChecks, parseProxyUrl } from '@politely/core/internal';
-import { CookieJar } from 'tough-cookie';
 import type { FrontierStore } from '@politely/frontier';
+import { CookieJar } from 'tough-cookie';
+import { type OutputOptions, type ResolvedOutputs, resolveOutputs } from './dataset/output-options.js';
 import type { CanonicalUrlOptions } from './frontier/canonical-url.js';
-import { resolveTrapDetection, type ResolvedTrapDetection, type TrapDetectionOptions } from './frontier/trap-detector.js';
-import { DEFAULT_SCOPE, type ScopeOption } from './frontier/scope.js';
 import { checkRequestData } from './frontier/request-data.js';
+import { DEFAULT_SCOPE, type ScopeOption } from './frontier/scope.js';
+import {
+  type ResolvedTrapDetection,
+  resolveTrapDetection,
+  type TrapDetectionOptions,
+} from './frontier/trap-detector.js';
 import type { PageHandler, RouteHandlers } from './page-context.js';
-import { CRAWLER_SKIP_REASONS } from './skip-reasons.js';
-import type { CrawlerPlugin } from './plugin.js';
-import { resolveOutputs, type OutputOptions, type ResolvedOutputs } from './dataset/output-options.js';
-import { POLITENESS_KEY_MODES, type PolitenessKeyMode } from './politeness/index.js';
 import type { PageRenderer, RenderWaitUntil } from './page-renderer.js';
+import type { CrawlerPlugin } from './plugin.js';
+import { POLITENESS_KEY_MODES, type PolitenessKeyMode } from './politeness/index.js';
+import { CRAWLER_SKIP_REASONS } from './skip-reasons.js';
 
 /** What `render` is asked about a page: its request. */
 export interface RenderRequest {
@@ -368,7 +372,29 @@ export interface ResolvedCrawlerOptions
   extends Required<
     Omit<
       CrawlerOptions,
-      'store' | 'gate' | 'robotsCache' | 'httpClient' | 'allowNet' | 'signal' | 'adaptiveDelay' | 'handler' | 'handlers' | 'seeds' | 'plugins' | 'trapDetection' | 'headers' | 'from' | 'cookies' | 'proxy' | 'outputs' | 'purposes' | 'robotsTokens' | 'resolver' | 'render' | 'renderer' | 'renderBlockResourceTypes'
+      | 'store'
+      | 'gate'
+      | 'robotsCache'
+      | 'httpClient'
+      | 'allowNet'
+      | 'signal'
+      | 'adaptiveDelay'
+      | 'handler'
+      | 'handlers'
+      | 'seeds'
+      | 'plugins'
+      | 'trapDetection'
+      | 'headers'
+      | 'from'
+      | 'cookies'
+      | 'proxy'
+      | 'outputs'
+      | 'purposes'
+      | 'robotsTokens'
+      | 'resolver'
+      | 'render'
+      | 'renderer'
+      | 'renderBlockResourceTypes'
     >
   > {
   /** Record outputs (jsonl, csv) and the WARC archive. */
@@ -393,7 +419,9 @@ export interface ResolvedCrawlerOptions
   readonly robotsTokens: readonly string[];
   readonly resolver: HostResolver | undefined;
   /** Which pages are rendered, and by what; undefined when none is. */
-  readonly render: { readonly choose: (request: RenderRequest) => boolean; readonly renderer: PageRenderer } | undefined;
+  readonly render:
+    | { readonly choose: (request: RenderRequest) => boolean; readonly renderer: PageRenderer }
+    | undefined;
   readonly renderBlockResourceTypes: ReadonlySet<string>;
 }
 
@@ -401,11 +429,15 @@ const check = optionChecks('createCrawler');
 
 export function resolveCrawlerOptions(options: CrawlerOptions): ResolvedCrawlerOptions {
   if (typeof options?.userAgent !== 'string' || options.userAgent.trim() === '') {
-    check.fail('userAgent is required: a product token and, by convention, a contact URL, e.g. "MyBot/1.0 (+https://example.com/bot)"');
+    check.fail(
+      'userAgent is required: a product token and, by convention, a contact URL, e.g. "MyBot/1.0 (+https://example.com/bot)"',
+    );
   }
   const token = productToken(options.userAgent);
   if (token === '') {
-    check.fail(`userAgent must start with a product token of letters, '_' or '-' (robots.txt is matched against it), got ${JSON.stringify(options.userAgent)}`);
+    check.fail(
+      `userAgent must start with a product token of letters, '_' or '-' (robots.txt is matched against it), got ${JSON.stringify(options.userAgent)}`,
+    );
   }
   const seeds = (options.seeds ?? []).map((seed) => resolveSeed(seed));
   const adaptive = options.adaptiveDelay;
@@ -462,13 +494,20 @@ export function resolveCrawlerOptions(options: CrawlerOptions): ResolvedCrawlerO
   };
 }
 
-function resolveRender(options: CrawlerOptions): Pick<ResolvedCrawlerOptions, 'render' | 'renderWaitUntil' | 'renderTimeoutMs' | 'renderBlockResourceTypes'> {
+function resolveRender(
+  options: CrawlerOptions,
+): Pick<ResolvedCrawlerOptions, 'render' | 'renderWaitUntil' | 'renderTimeoutMs' | 'renderBlockResourceTypes'> {
   const { render, renderer } = options;
-  if (render !== undefined && typeof render !== 'boolean' && typeof render !== 'function') check.fail(`render must be true, false or a function of the request, got ${JSON.stringify(render)}`);
+  if (render !== undefined && typeof render !== 'boolean' && typeof render !== 'function')
+    check.fail(`render must be true, false or a function of the request, got ${JSON.stringify(render)}`);
   const renderWaitUntil = options.renderWaitUntil ?? 'networkidle';
-  if (!RENDER_WAIT_UNTIL.includes(renderWaitUntil)) check.fail(`renderWaitUntil must be one of ${RENDER_WAIT_UNTIL.join(', ')}, got ${JSON.stringify(renderWaitUntil)}`);
+  if (!RENDER_WAIT_UNTIL.includes(renderWaitUntil))
+    check.fail(
+      `renderWaitUntil must be one of ${RENDER_WAIT_UNTIL.join(', ')}, got ${JSON.stringify(renderWaitUntil)}`,
+    );
   const blocked = options.renderBlockResourceTypes ?? ['image', 'media', 'font'];
-  if (!Array.isArray(blocked) || blocked.some((type) => typeof type !== 'string')) check.fail('renderBlockResourceTypes must be an array of resource types, e.g. ["image", "media", "font"]');
+  if (!Array.isArray(blocked) || blocked.some((type) => typeof type !== 'string'))
+    check.fail('renderBlockResourceTypes must be an array of resource types, e.g. ["image", "media", "font"]');
   const settings = {
     renderWaitUntil,
     renderTimeoutMs: check.timeoutMs('renderTimeoutMs', options.renderTimeoutMs, 60_000),
@@ -476,31 +515,41 @@ function resolveRender(options: CrawlerOptions): Pick<ResolvedCrawlerOptions, 'r
   };
   if (render === undefined || render === false) return { ...settings, render: undefined };
   if (typeof renderer?.start !== 'function') {
-    check.fail("render needs a renderer: renderer: new ChromiumRenderer() (import { ChromiumRenderer } from '@politely/browser')");
+    check.fail(
+      "render needs a renderer: renderer: new ChromiumRenderer() (import { ChromiumRenderer } from '@politely/browser')",
+    );
   }
   return { ...settings, render: { choose: render === true ? () => true : render, renderer: renderer! } };
 }
 
 function resolveResolver(options: CrawlerOptions): HostResolver | undefined {
   if (options.resolver === undefined) return undefined;
-  if (typeof options.resolver !== 'function') check.fail('resolver must be a function from a host name to its addresses');
-  if (options.proxy !== undefined) check.fail('resolver cannot be used with a proxy: the proxy resolves host names itself');
+  if (typeof options.resolver !== 'function')
+    check.fail('resolver must be a function from a host name to its addresses');
+  if (options.proxy !== undefined)
+    check.fail('resolver cannot be used with a proxy: the proxy resolves host names itself');
   return options.resolver;
 }
 
 function resolvePolitenessKey(options: CrawlerOptions): PolitenessKeyMode {
   const mode = options.politenessKey ?? 'host';
-  if (!POLITENESS_KEY_MODES.includes(mode)) check.fail(`politenessKey must be one of ${POLITENESS_KEY_MODES.join(', ')}, got ${JSON.stringify(mode)}`);
+  if (!POLITENESS_KEY_MODES.includes(mode))
+    check.fail(`politenessKey must be one of ${POLITENESS_KEY_MODES.join(', ')}, got ${JSON.stringify(mode)}`);
   if (mode === 'ip' && options.proxy !== undefined) {
-    check.fail("politenessKey 'ip' cannot be used with a proxy: the proxy resolves host names itself, so the crawler cannot connect to the address it keys by");
+    check.fail(
+      "politenessKey 'ip' cannot be used with a proxy: the proxy resolves host names itself, so the crawler cannot connect to the address it keys by",
+    );
   }
   return mode;
 }
 
-function resolveRevisits(options: CrawlerOptions): Pick<ResolvedCrawlerOptions, 'recrawl' | 'revisitMinMs' | 'revisitMaxMs' | 'followUnchangedLinks'> {
+function resolveRevisits(
+  options: CrawlerOptions,
+): Pick<ResolvedCrawlerOptions, 'recrawl' | 'revisitMinMs' | 'revisitMaxMs' | 'followUnchangedLinks'> {
   const revisitMinMs = check.durationMs('revisitMinMs', options.revisitMinMs, 0);
   const revisitMaxMs = check.durationMs('revisitMaxMs', options.revisitMaxMs, 30 * 86_400_000);
-  if (revisitMaxMs < revisitMinMs) check.fail(`revisitMaxMs (${revisitMaxMs}) must be at least revisitMinMs (${revisitMinMs})`);
+  if (revisitMaxMs < revisitMinMs)
+    check.fail(`revisitMaxMs (${revisitMaxMs}) must be at least revisitMinMs (${revisitMinMs})`);
   return {
     recrawl: check.flag('recrawl', options.recrawl, false),
     revisitMinMs,
@@ -511,10 +560,15 @@ function resolveRevisits(options: CrawlerOptions): Pick<ResolvedCrawlerOptions, 
 
 function resolvePurposes(purposes: readonly UsagePurpose[] | undefined): readonly UsagePurpose[] {
   if (purposes === undefined) return [];
-  if (!Array.isArray(purposes)) check.fail(`purposes must be an array of purposes (${ALL_USAGE_PURPOSES.join(', ')}), got ${JSON.stringify(purposes)}`);
+  if (!Array.isArray(purposes))
+    check.fail(
+      `purposes must be an array of purposes (${ALL_USAGE_PURPOSES.join(', ')}), got ${JSON.stringify(purposes)}`,
+    );
   for (const purpose of purposes as readonly unknown[]) {
     if (typeof purpose !== 'string' || !isUsagePurpose(purpose)) {
-      check.fail(`purposes: unknown purpose ${JSON.stringify(purpose)}; the purposes are ${ALL_USAGE_PURPOSES.join(', ')}`);
+      check.fail(
+        `purposes: unknown purpose ${JSON.stringify(purpose)}; the purposes are ${ALL_USAGE_PURPOSES.join(', ')}`,
+      );
     }
   }
   return [...new Set(purposes)];
@@ -522,10 +576,13 @@ function resolvePurposes(purposes: readonly UsagePurpose[] | undefined): readonl
 
 function resolveRobotsTokens(own: string, tokens: readonly string[] | undefined): readonly string[] {
   if (tokens === undefined) return [own];
-  if (!Array.isArray(tokens)) check.fail(`robotsTokens must be an array of product tokens, got ${JSON.stringify(tokens)}`);
+  if (!Array.isArray(tokens))
+    check.fail(`robotsTokens must be an array of product tokens, got ${JSON.stringify(tokens)}`);
   for (const token of tokens as readonly unknown[]) {
     if (typeof token !== 'string' || token === '' || productToken(token) !== token) {
-      check.fail(`robotsTokens: ${JSON.stringify(token)} is not a product token (letters, '_' and '-' only, e.g. 'MyBot-Training')`);
+      check.fail(
+        `robotsTokens: ${JSON.stringify(token)} is not a product token (letters, '_' and '-' only, e.g. 'MyBot-Training')`,
+      );
     }
   }
   const out = [own];
@@ -538,7 +595,12 @@ function resolveCookies(cookies: boolean | CookieJar | undefined): CookieJar | u
   if (cookies === true) return new CookieJar();
   // Duck-typed: a jar from another copy of tough-cookie is a jar too.
   const jar = cookies as Partial<CookieJar> | null;
-  if (typeof jar?.setCookie === 'function' && typeof jar.getCookieString === 'function' && typeof jar.serialize === 'function') return cookies;
+  if (
+    typeof jar?.setCookie === 'function' &&
+    typeof jar.getCookieString === 'function' &&
+    typeof jar.serialize === 'function'
+  )
+    return cookies;
   return check.fail(`cookies must be true, false or a tough-cookie CookieJar, got ${String(cookies)}`);
 }
 
@@ -558,9 +620,15 @@ function resolvePlugins(plugins: readonly CrawlerPlugin[]): readonly CrawlerPlug
   const reasons = new Map<string, string>(CRAWLER_SKIP_REASONS.map((reason) => [reason, 'the crawler']));
   for (const plugin of plugins) {
     for (const reason of Object.keys(plugin.skipReasons ?? {})) {
-      if (!SKIP_REASON_FORM.test(reason)) check.fail(`plugin '${plugin.name}' declares the skip reason ${JSON.stringify(reason)}: reasons are kebab-case (e.g. 'sitemap-scope')`);
+      if (!SKIP_REASON_FORM.test(reason))
+        check.fail(
+          `plugin '${plugin.name}' declares the skip reason ${JSON.stringify(reason)}: reasons are kebab-case (e.g. 'sitemap-scope')`,
+        );
       const owner = reasons.get(reason);
-      if (owner !== undefined) check.fail(`plugin '${plugin.name}' declares the skip reason '${reason}', which is ${owner === 'the crawler' ? "the crawler's own" : `plugin '${owner}'s too`}`);
+      if (owner !== undefined)
+        check.fail(
+          `plugin '${plugin.name}' declares the skip reason '${reason}', which is ${owner === 'the crawler' ? "the crawler's own" : `plugin '${owner}'s too`}`,
+        );
       reasons.set(reason, plugin.name);
     }
     for (const kind of Object.keys(plugin.processors ?? {})) {
@@ -576,18 +644,29 @@ function resolvePlugins(plugins: readonly CrawlerPlugin[]): readonly CrawlerPlug
 /** A seed as a request: its label and userData checked (ERR_INVALID_OPTION naming the seed). */
 function resolveSeed(seed: string | SeedRequest): SeedRequest {
   if (typeof seed === 'string') return { url: seed };
-  if (typeof seed !== 'object' || seed === null || typeof seed.url !== 'string') check.fail(`seeds must be URLs or { url, priority?, label?, userData?, headers? }, got ${JSON.stringify(seed)}`);
-  return { url: seed.url, ...(seed.priority === undefined ? {} : { priority: seed.priority }), ...checkRequestData(seed.url, seed, 'ERR_INVALID_OPTION') };
+  if (typeof seed !== 'object' || seed === null || typeof seed.url !== 'string')
+    check.fail(`seeds must be URLs or { url, priority?, label?, userData?, headers? }, got ${JSON.stringify(seed)}`);
+  return {
+    url: seed.url,
+    ...(seed.priority === undefined ? {} : { priority: seed.priority }),
+    ...checkRequestData(seed.url, seed, 'ERR_INVALID_OPTION'),
+  };
 }
 
 /** `handler` or `handlers` (one of the two at most), each a function. */
-function checkHandlers(handler: PageHandler | undefined, handlers: RouteHandlers | undefined): Pick<ResolvedCrawlerOptions, 'handler' | 'handlers'> {
+function checkHandlers(
+  handler: PageHandler | undefined,
+  handlers: RouteHandlers | undefined,
+): Pick<ResolvedCrawlerOptions, 'handler' | 'handlers'> {
   if (handler !== undefined && handlers !== undefined) check.fail('give either handler or handlers, not both');
-  if (handler !== undefined && typeof handler !== 'function') check.fail(`handler must be a function, got ${typeof handler}`);
+  if (handler !== undefined && typeof handler !== 'function')
+    check.fail(`handler must be a function, got ${typeof handler}`);
   if (handlers !== undefined) {
-    if (typeof handlers !== 'object' || handlers === null || Array.isArray(handlers)) check.fail('handlers must be an object of functions by label');
+    if (typeof handlers !== 'object' || handlers === null || Array.isArray(handlers))
+      check.fail('handlers must be an object of functions by label');
     for (const [label, route] of Object.entries(handlers)) {
-      if (route !== undefined && typeof route !== 'function') check.fail(`handlers[${JSON.stringify(label)}] must be a function, got ${typeof route}`);
+      if (route !== undefined && typeof route !== 'function')
+        check.fail(`handlers[${JSON.stringify(label)}] must be a function, got ${typeof route}`);
     }
   }
   return { handler, handlers };

@@ -1,10 +1,10 @@
 // What the user's handler receives for each fetched page.
 
-import type { CheerioAPI } from 'cheerio';
 import type { UsageReport } from '@politely/core';
 import type { LastFetch, PageChange } from '@politely/frontier';
-import type { PageRobotsDirectives } from './extract/meta-robots.js';
+import type { CheerioAPI } from 'cheerio';
 import type { DatasetRecord } from './dataset/record-text.js';
+import type { PageRobotsDirectives } from './extract/meta-robots.js';
 
 /** What a request carries for its handler: given when it is enqueued. */
 export interface RequestOptions {

@@ -4,8 +4,8 @@
 
 import type { BodyLimit, HttpResponse, RobotsGate } from '@politely/core';
 import type { FrontierEntry } from '@politely/frontier';
-import type { PluginSkipReason, SkipReason } from './skip-reasons.js';
 import type { FrontierRequest } from './frontier/frontier.js';
+import type { PluginSkipReason, SkipReason } from './skip-reasons.js';
 
 /** What a plugin may do while the crawl runs. `R`: the skip reasons the plugin declared. */
 export interface PluginContext<R extends PluginSkipReason = PluginSkipReason> {

@@ -206,7 +206,10 @@ export class StatsRecorder {
       pagesPerSecond: durationMs > 0 ? (this.pages * 1000) / durationMs : 0,
       aborted,
       revisits: { ...this.revisits, byHost: Object.fromEntries(this.revisitsByHost) },
-      rendering: { ...copyRenders(this.renders), byHost: Object.fromEntries([...this.rendersByHost].map(([host, counts]) => [host, copyRenders(counts)])) },
+      rendering: {
+        ...copyRenders(this.renders),
+        byHost: Object.fromEntries([...this.rendersByHost].map(([host, counts]) => [host, copyRenders(counts)])),
+      },
     };
   }
 }

@@ -44,6 +44,10 @@ describe('crawler/src layout', () => {
   it('the clock arithmetic (pace.ts, delay.ts) imports nothing but core', () => {
     const pure = imports.filter(({ file }) => file === 'politeness/pace.ts' || file === 'politeness/delay.ts');
     expect(pure).toHaveLength(2);
-    for (const { file, imports: from } of pure) expect(from.filter((m) => m !== '@politely/core'), file).toEqual([]);
+    for (const { file, imports: from } of pure)
+      expect(
+        from.filter((m) => m !== '@politely/core'),
+        file,
+      ).toEqual([]);
   });
 });

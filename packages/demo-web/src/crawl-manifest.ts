@@ -3,7 +3,7 @@
 // entering a disallowed path, and stopping at crawler traps.
 
 import { extractLinks, resolveHttpUrl } from './extract-links.js';
-import { resourceAt, type HostSpec } from './host-spec.js';
+import { type HostSpec, resourceAt } from './host-spec.js';
 import type { BuiltHosts, HostPaths } from './local-web.js';
 import type { RobotsFacts } from './robots-facts.js';
 
@@ -17,7 +17,11 @@ interface HostSets {
   readonly sitemapOnly: Set<string>;
 }
 
-export function crawlManifest(built: BuiltHosts, origins: readonly string[], facts: readonly RobotsFacts[]): HostPaths[] {
+export function crawlManifest(
+  built: BuiltHosts,
+  origins: readonly string[],
+  facts: readonly RobotsFacts[],
+): HostPaths[] {
   const sets: HostSets[] = origins.map(() => ({
     expected: new Set(),
     disallowed: new Set(),

@@ -2,7 +2,7 @@
 // and the facts the manifest needs (traps, sitemap contents).
 
 import type { IncomingHttpHeaders } from 'node:http';
-import { notFoundResource, statusResource, textResource, type Resource } from './resource.js';
+import { notFoundResource, type Resource, statusResource, textResource } from './resource.js';
 
 export interface HostSpec {
   readonly name: string;

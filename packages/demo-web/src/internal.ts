@@ -2,10 +2,10 @@
 // @politely/local-web (fleet, hostile and consent webs). Not part of the public API: no stability
 // promise, may change in any release.
 
-export { startLocalWeb } from './local-web.js';
-export type { HostPaths } from './local-web.js';
+export { extractLinks } from './extract-links.js';
 export type { HostSpec } from './host-spec.js';
-export type { Mutable } from './types.js';
+export { a, escapeHtml, linkList, renderPage } from './html.js';
+export type { BoundHost } from './listen.js';
 export {
   checkAddressRange,
   checkPort,
@@ -15,8 +15,12 @@ export {
   loopbackAddress,
   MAX_ADDRESS_OCTET,
 } from './listen.js';
-export type { BoundHost } from './listen.js';
-export { a, escapeHtml, linkList, renderPage } from './html.js';
+export type { HostPaths } from './local-web.js';
+export { startLocalWeb } from './local-web.js';
+export { pageLocator } from './page-changes.js';
+export type { Random } from './random.js';
+export { createRandom, hashString, paragraph, pick, randomInt } from './random.js';
+export type { Resource } from './resource.js';
 export {
   htmlResource,
   notFoundResource,
@@ -25,11 +29,7 @@ export {
   statusResource,
   textResource,
 } from './resource.js';
-export type { Resource } from './resource.js';
-export { urlsetXml } from './sitemap-files.js';
-export { checkCacheControl } from './validators.js';
-export { createRandom, hashString, paragraph, pick, randomInt } from './random.js';
-export type { Random } from './random.js';
-export { pageLocator } from './page-changes.js';
 export { robotsFacts } from './robots-facts.js';
-export { extractLinks } from './extract-links.js';
+export { urlsetXml } from './sitemap-files.js';
+export type { Mutable } from './types.js';
+export { checkCacheControl } from './validators.js';

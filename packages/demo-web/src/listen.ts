@@ -92,7 +92,12 @@ async function listenAll(
   throw failure.reason;
 }
 
-function listenOne(address: string, port: number, hostIndex: number, listener: HostRequestListener): Promise<BoundHost> {
+function listenOne(
+  address: string,
+  port: number,
+  hostIndex: number,
+  listener: HostRequestListener,
+): Promise<BoundHost> {
   const server = createServer((req, res) => listener(hostIndex, req, res));
   server.keepAliveTimeout = 10_000;
   return new Promise((resolve, reject) => {

@@ -4,13 +4,13 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LocalWebError } from './errors.js';
-import { resourceAt, type HostSpec } from './host-spec.js';
-import { closeHosts, listenHosts, type BoundHost } from './listen.js';
+import { type HostSpec, resourceAt } from './host-spec.js';
+import { type BoundHost, closeHosts, listenHosts } from './listen.js';
 import { canRevise, pageLocator, revisedResource } from './page-changes.js';
 import { sendResource, statusResource } from './resource.js';
-import { robotsFacts, type RobotsFacts } from './robots-facts.js';
+import { type RobotsFacts, robotsFacts } from './robots-facts.js';
 import type { HostInfo, LocalWeb, LoggedRequest, Mutable } from './types.js';
-import { validatorsAt, wholeSecond, type Validators } from './validators.js';
+import { type Validators, validatorsAt, wholeSecond } from './validators.js';
 
 /** The manifest fields that depend on the link graph, not on robots.txt alone. */
 export type HostPaths = Pick<
@@ -72,8 +72,23 @@ export async function startLocalWeb(setup: LocalWebSetup): Promise<LocalWeb> {
       validators = change.validators;
     }
     const bodyBytes = sendResource(req, res, resource, setup.gzip, validators);
-    const { 'user-agent': userAgent, cookie, 'if-none-match': ifNoneMatch, 'if-modified-since': ifModifiedSince } = req.headers;
-    const entry: Mutable<LoggedRequest> = { origin: host.origin, host: spec.name, method: req.method ?? 'GET', path, userAgent, status: res.statusCode, bodyBytes, atMs, dateMs };
+    const {
+      'user-agent': userAgent,
+      cookie,
+      'if-none-match': ifNoneMatch,
+      'if-modified-since': ifModifiedSince,
+    } = req.headers;
+    const entry: Mutable<LoggedRequest> = {
+      origin: host.origin,
+      host: spec.name,
+      method: req.method ?? 'GET',
+      path,
+      userAgent,
+      status: res.statusCode,
+      bodyBytes,
+      atMs,
+      dateMs,
+    };
     if (cookie !== undefined) entry.cookie = cookie;
     if (ifNoneMatch !== undefined) entry.ifNoneMatch = ifNoneMatch;
     if (ifModifiedSince !== undefined) entry.ifModifiedSince = ifModifiedSince;
@@ -102,7 +117,10 @@ export async function startLocalWeb(setup: LocalWebSetup): Promise<LocalWeb> {
             throw new LocalWebError('ERR_UNKNOWN_PAGE', `local web: ${page.url} is no page of this web${answer}`);
           }
           if (!canRevise(resource, page.path)) {
-            throw new LocalWebError('ERR_UNCHANGEABLE_PAGE', `local web: ${page.url} (${resource.headers['content-type'] ?? 'no type'}) cannot change: only HTML pages, XML files and robots.txt can`);
+            throw new LocalWebError(
+              'ERR_UNCHANGEABLE_PAGE',
+              `local web: ${page.url} (${resource.headers['content-type'] ?? 'no type'}) cannot change: only HTML pages, XML files and robots.txt can`,
+            );
           }
           found.set(page.url, page);
         }
@@ -114,7 +132,10 @@ export async function startLocalWeb(setup: LocalWebSetup): Promise<LocalWeb> {
           // Strictly later than before, even for two changes within one second: If-Modified-Since must see it.
           const previousMs = (before?.validators ?? startValidators).lastModifiedMs;
           const lastModifiedMs = Math.max(nowMs, previousMs + 1000);
-          byPath.set(path, { revision: (before?.revision ?? 0) + 1, validators: validatorsAt(lastModifiedMs, setup.cacheControl) });
+          byPath.set(path, {
+            revision: (before?.revision ?? 0) + 1,
+            validators: validatorsAt(lastModifiedMs, setup.cacheControl),
+          });
         }
       },
       revisionOf(urlOrPath) {
@@ -122,12 +143,19 @@ export async function startLocalWeb(setup: LocalWebSetup): Promise<LocalWeb> {
         return changes[page.index]?.get(page.path)?.revision ?? 0;
       },
     };
-    return createHandle(hosts, built.entryUrl, setup.userAgent, bound, {
-      read: () => log,
-      reset: () => {
-        log = [];
+    return createHandle(
+      hosts,
+      built.entryUrl,
+      setup.userAgent,
+      bound,
+      {
+        read: () => log,
+        reset: () => {
+          log = [];
+        },
       },
-    }, pages);
+      pages,
+    );
   } catch (error) {
     await closeHosts(bound);
     throw error;
@@ -183,7 +211,10 @@ function createHandle(
     const found = byName.get(name);
     if (found === undefined) {
       const known = [...byName.keys()].slice(0, 12).join(', ');
-      throw new LocalWebError('ERR_UNKNOWN_HOST', `local web: no host named ${JSON.stringify(name)} (hosts: ${known}…)`);
+      throw new LocalWebError(
+        'ERR_UNKNOWN_HOST',
+        `local web: no host named ${JSON.stringify(name)} (hosts: ${known}…)`,
+      );
     }
     return found;
   };

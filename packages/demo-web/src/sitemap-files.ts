@@ -7,7 +7,13 @@ export interface SitemapEntry {
   readonly priority?: number;
 }
 
-const XML_ENTITIES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
+const XML_ENTITIES: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&apos;',
+};
 
 function escapeXml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => XML_ENTITIES[c] ?? c);
@@ -81,7 +87,11 @@ export function rssXml(feed: Feed): string {
 }
 
 export function atomXml(feed: Feed): string {
-  const updated = feed.items.map((item) => item.published).sort().at(-1) ?? '2026-01-01T00:00:00Z';
+  const updated =
+    feed.items
+      .map((item) => item.published)
+      .sort()
+      .at(-1) ?? '2026-01-01T00:00:00Z';
   const entries = feed.items.map(
     (item) =>
       `  <entry>${element('title', item.title)}<link href="${escapeXml(item.link)}"/>${element('id', item.link)}` +

@@ -67,6 +67,9 @@ export function notModified(headers: IncomingHttpHeaders, tag: string, lastModif
 /** Throws `ERR_INVALID_OPTION` unless `value` can be sent as a header value (visible ASCII and spaces). */
 export function checkCacheControl(value: string | undefined, caller: string): void {
   if (value !== undefined && !/^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/.test(value)) {
-    throw new LocalWebError('ERR_INVALID_OPTION', `${caller}: cacheControl must be a header value such as "max-age=60", got ${JSON.stringify(value)}`);
+    throw new LocalWebError(
+      'ERR_INVALID_OPTION',
+      `${caller}: cacheControl must be a header value such as "max-age=60", got ${JSON.stringify(value)}`,
+    );
   }
 }

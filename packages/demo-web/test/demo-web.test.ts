@@ -1,9 +1,9 @@
 import { gunzipSync } from 'node:zlib';
 import { parseRobotsTxt } from '@politely/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_HOST_NAMES, demoProducts, minGapMs, startDemoWeb, violations } from '../src/index.js';
-import type { LocalWeb } from '../src/index.js';
 import { getText, hrefs, rawGet, UA } from '../../../test/support/raw-http.js';
+import type { LocalWeb } from '../src/index.js';
+import { DEMO_HOST_NAMES, demoProducts, minGapMs, startDemoWeb, violations } from '../src/index.js';
 
 let web: LocalWeb;
 
@@ -164,7 +164,12 @@ describe('manifest', () => {
     expect(shop.disallowedKnownPaths).toEqual(
       expect.arrayContaining(['/account/', '/api/stock.json', '/checkout/gift-cards', '/category/garden?sort=price']),
     );
-    expect(shop.sitemapOnlyPaths).toEqual(demoProducts().filter((p) => p.sitemapOnly).map((p) => p.path).sort());
+    expect(shop.sitemapOnlyPaths).toEqual(
+      demoProducts()
+        .filter((p) => p.sitemapOnly)
+        .map((p) => p.path)
+        .sort(),
+    );
     const docs = web.host('docs');
     expect(docs.expectedAllowedPaths).toContain('/v1/migration');
     expect(docs.disallowedKnownPaths).toEqual(
@@ -209,10 +214,12 @@ describe('request log', () => {
     await rawGet(`${docs}/faq`);
     await rawGet(`${docs}/no-such-page`);
     const log = web.requestLog(docs);
-    expect(log.map(({ method, path, userAgent, status, host }) => ({ method, path, userAgent, status, host }))).toEqual([
-      { method: 'GET', path: '/faq', userAgent: UA, status: 200, host: 'docs' },
-      { method: 'GET', path: '/no-such-page', userAgent: UA, status: 404, host: 'docs' },
-    ]);
+    expect(log.map(({ method, path, userAgent, status, host }) => ({ method, path, userAgent, status, host }))).toEqual(
+      [
+        { method: 'GET', path: '/faq', userAgent: UA, status: 200, host: 'docs' },
+        { method: 'GET', path: '/no-such-page', userAgent: UA, status: 404, host: 'docs' },
+      ],
+    );
     expect(log[0]?.dateMs).toBeGreaterThanOrEqual(before);
     expect(log[1]?.atMs).toBeGreaterThanOrEqual(log[0]?.atMs ?? Infinity);
     expect(web.requestLog()).toHaveLength(2);
@@ -231,7 +238,9 @@ describe('request log', () => {
     await rawGet(web.url('cdn', '/downloads/'));
     const found = violations(web, UA).map((entry) => `${entry.host} ${entry.path}`);
     expect(found).toEqual(['shop /cart?add=PD-KIT-1001', 'status /']);
-    expect(violations(web, 'GreedyBot/2.0').map((entry) => entry.path)).toContain(`/products/${demoProducts()[0]?.slug ?? ''}`);
+    expect(violations(web, 'GreedyBot/2.0').map((entry) => entry.path)).toContain(
+      `/products/${demoProducts()[0]?.slug ?? ''}`,
+    );
     web.resetLogs();
   });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { rawGet } from '../../../test/support/raw-http.js';
 import { startDemoWeb } from '../src/index.js';
 import { listenError } from '../src/listen.js';
-import { rawGet } from '../../../test/support/raw-http.js';
 
 describe('close', () => {
   it('releases every port: the same web starts again on the same port', async () => {

@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { lintRobotsTxt, parseRobotsTxt, type RobotsTxt } from '@politely/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rawGet, UA } from '../../../test/support/raw-http.js';
 import {
   RENDER_CATEGORIES,
   RENDER_HOST_NAMES,
@@ -13,14 +14,13 @@ import {
   RENDER_PRIVATE_URL,
   RENDER_SHELL_TITLE,
   RENDER_SITE_NAME,
+  type RenderCrawlTruth,
+  type RenderWeb,
   renderManifest,
   renderProducts,
   startRenderWeb,
   violations,
-  type RenderCrawlTruth,
-  type RenderWeb,
 } from '../src/index.js';
-import { rawGet, UA } from '../../../test/support/raw-http.js';
 
 let web: RenderWeb;
 let truth: RenderCrawlTruth;
@@ -29,7 +29,8 @@ const robotsByHost = new Map<string, RobotsTxt>();
 beforeAll(async () => {
   web = await startRenderWeb({ firstAddress: 240 });
   truth = renderManifest(web);
-  for (const host of web.hosts) robotsByHost.set(host.name, parseRobotsTxt((await rawGet(`${host.origin}/robots.txt`)).body.toString('utf8')));
+  for (const host of web.hosts)
+    robotsByHost.set(host.name, parseRobotsTxt((await rawGet(`${host.origin}/robots.txt`)).body.toString('utf8')));
 });
 
 afterAll(async () => {
@@ -84,12 +85,19 @@ describe('startRenderWeb', () => {
       expect(shell).not.toContain(product.id);
       expect(shell).not.toContain(product.name);
     }
-    expect([...shell.matchAll(/<script src="([^"]*)"><\/script>/g)].map((m) => m[1])).toEqual(['/static/app.js', `${web.host('cdn').origin}/lib/widget.js`]);
+    expect([...shell.matchAll(/<script src="([^"]*)"><\/script>/g)].map((m) => m[1])).toEqual([
+      '/static/app.js',
+      `${web.host('cdn').origin}/lib/widget.js`,
+    ]);
     expect((await rawGet(web.url('app', '/products/no-such-thing'))).status).toBe(404);
   });
 
   it('serves the scripts as JavaScript with validators; app.js asks for what a polite renderer refuses', async () => {
-    const scripts = [web.url('app', '/static/app.js'), web.url('cdn', '/lib/widget.js'), web.url('cdn', '/lib/analytics.js')];
+    const scripts = [
+      web.url('app', '/static/app.js'),
+      web.url('cdn', '/lib/widget.js'),
+      web.url('cdn', '/lib/analytics.js'),
+    ];
     const sources = new Map<string, string>();
     for (const url of scripts) {
       const response = await rawGet(url);
@@ -109,7 +117,9 @@ describe('startRenderWeb', () => {
 
   it('serves the JSON API and the pictures every rendered page fetches, with their types', async () => {
     for (const page of web.renderPages) {
-      for (const sub of page.subrequests.filter((s) => s.type === 'fetch' && s.url.startsWith(web.host('app').origin))) {
+      for (const sub of page.subrequests.filter(
+        (s) => s.type === 'fetch' && s.url.startsWith(web.host('app').origin),
+      )) {
         if (pathOf(sub.url).startsWith('/api/tracking')) continue;
         await getJson(sub.url);
       }
@@ -128,7 +138,11 @@ describe('startRenderWeb', () => {
     const logged = web.requestLog().filter((entry) => /\.(?:js|png)$|^\/api\//.test(entry.path));
     expect(logged.length).toBeGreaterThan(30);
     for (const entry of logged) expect(entry.userAgent).toBe(UA);
-    expect(logged.find((entry) => entry.path === '/api/catalogue')).toMatchObject({ host: 'app', method: 'GET', status: 200 });
+    expect(logged.find((entry) => entry.path === '/api/catalogue')).toMatchObject({
+      host: 'app',
+      method: 'GET',
+      status: 200,
+    });
   });
 
   it('serves each robots.txt as the manifest has it: tracking and /private/ disallowed on the app, analytics.js on the cdn', async () => {
@@ -146,22 +160,37 @@ describe('startRenderWeb', () => {
     expect(cdn.disallowedPrefixes).toEqual(['/lib/analytics.js']);
     // What the manifest says is decided by the robots.txt files as served.
     const robots = (url: string) => robotsByHost.get(url.startsWith(cdn.origin) ? 'cdn' : 'app') as RobotsTxt;
-    for (const request of truth.requested) expect(robots(request.url).isAllowed(request.url, UA), request.url).toBe(true);
+    for (const request of truth.requested)
+      expect(robots(request.url).isAllowed(request.url, UA), request.url).toBe(true);
     const disallowed = truth.neverRequested.filter((request) => request.reason === 'robots-disallowed');
     for (const request of disallowed) expect(robots(request.url).isAllowed(request.url, UA), request.url).toBe(false);
-    expect(disallowed.map((request) => pathOf(request.url)).filter((path) => !path.startsWith('/api/tracking?'))).toEqual(['/private/orders', '/lib/analytics.js']);
+    expect(
+      disallowed.map((request) => pathOf(request.url)).filter((path) => !path.startsWith('/api/tracking?')),
+    ).toEqual(['/private/orders', '/lib/analytics.js']);
   });
 
   it('states rendered titles and links that follow from the API data', async () => {
     const products = renderProducts();
     expect(products).toHaveLength(12);
-    const catalogue = (await getJson(web.url('app', '/api/catalogue'))) as { products: number; categories: { slug: string; name: string }[] };
+    const catalogue = (await getJson(web.url('app', '/api/catalogue'))) as {
+      products: number;
+      categories: { slug: string; name: string }[];
+    };
     expect(truth.renderedTitles[web.entryUrl]).toBe(`Catalogue — ${catalogue.products} products`);
     for (const category of catalogue.categories) {
       for (let page = 1; ; page++) {
-        const data = (await getJson(web.url('app', `/api/categories/${category.slug}?page=${page}`))) as { name: string; pages: number; products: { id: string }[] };
-        const url = web.url('app', page === 1 ? `/category/${category.slug}` : `/category/${category.slug}?page=${page}`);
-        expect(truth.renderedTitles[url]).toBe(page === 1 ? `${data.name} — ${RENDER_SITE_NAME}` : `${data.name}, page ${page} — ${RENDER_SITE_NAME}`);
+        const data = (await getJson(web.url('app', `/api/categories/${category.slug}?page=${page}`))) as {
+          name: string;
+          pages: number;
+          products: { id: string }[];
+        };
+        const url = web.url(
+          'app',
+          page === 1 ? `/category/${category.slug}` : `/category/${category.slug}?page=${page}`,
+        );
+        expect(truth.renderedTitles[url]).toBe(
+          page === 1 ? `${data.name} — ${RENDER_SITE_NAME}` : `${data.name}, page ${page} — ${RENDER_SITE_NAME}`,
+        );
         expect(data.products.length).toBeLessThanOrEqual(RENDER_PAGE_SIZE);
         const links = truth.pages.find((p) => p.url === url)?.links ?? [];
         for (const product of data.products) expect(links).toContain(web.url('app', `/products/${product.id}`));
@@ -170,7 +199,9 @@ describe('startRenderWeb', () => {
     }
     for (const product of products) {
       const data = (await getJson(web.url('app', `/api/products/${product.id}`))) as { name: string; image: string };
-      expect(truth.renderedTitles[web.url('app', `/products/${product.id}`)]).toBe(`${data.name} — ${RENDER_SITE_NAME}`);
+      expect(truth.renderedTitles[web.url('app', `/products/${product.id}`)]).toBe(
+        `${data.name} — ${RENDER_SITE_NAME}`,
+      );
       expect(data.image).toBe(`/images/${product.id}.png`);
     }
     expect(Object.keys(truth.renderedTitles)).toHaveLength(web.renderPages.length);
@@ -185,8 +216,12 @@ describe('startRenderWeb', () => {
     for (const page of web.renderPages) expect(truth.renderedOnlyLinks).toContain(page.url);
     expect(truth.renderedOnlyLinks).toContain(web.url('app', '/private/orders'));
     expect(truth.robotsFirst).toEqual([app.origin, cdn.origin]);
-    expect(truth.requested.filter((request) => request.type === 'robots').map((request) => request.url)).toEqual([`${app.origin}/robots.txt`, `${cdn.origin}/robots.txt`]);
-    const byType = (type: string) => truth.requested.filter((request) => request.type === type).map((request) => pathOf(request.url));
+    expect(truth.requested.filter((request) => request.type === 'robots').map((request) => request.url)).toEqual([
+      `${app.origin}/robots.txt`,
+      `${cdn.origin}/robots.txt`,
+    ]);
+    const byType = (type: string) =>
+      truth.requested.filter((request) => request.type === type).map((request) => pathOf(request.url));
     expect(byType('script')).toEqual(['/static/app.js', '/lib/widget.js']);
     expect(byType('image')).toHaveLength(12);
     expect(byType('fetch')).toHaveLength(1 + 6 + 12);
@@ -196,7 +231,12 @@ describe('startRenderWeb', () => {
     }
     expect(cdn.expectedAllowedPaths).toEqual(['/lib/widget.js']);
     expect(cdn.disallowedKnownPaths).toEqual(['/lib/analytics.js']);
-    expect(app.disallowedKnownPaths).toEqual([...web.renderPages.map((page) => `/api/tracking?page=${encodeURIComponent(page.path)}`), '/private/orders'].sort());
+    expect(app.disallowedKnownPaths).toEqual(
+      [
+        ...web.renderPages.map((page) => `/api/tracking?page=${encodeURIComponent(page.path)}`),
+        '/private/orders',
+      ].sort(),
+    );
     const never = new Map(truth.neverRequested.map((request) => [request.url, request]));
     expect(never.get(RENDER_PRIVATE_URL)).toMatchObject({ reason: 'address-not-allowed', type: 'fetch' });
     expect(never.get(`ws://${app.address}:${app.port}/live`)).toMatchObject({ reason: 'websocket', type: 'websocket' });
@@ -228,53 +268,64 @@ function resolvable(name: string): boolean {
 
 const HAS_BROWSER = existsSync(CHROMIUM) && resolvable('playwright-core');
 
-describe.skipIf(!HAS_BROWSER)(`the render web in Chromium${HAS_BROWSER ? '' : ' (skipped: needs /usr/bin/chromium and playwright-core)'}`, () => {
-  it('renders every page to the manifest\'s title and links, and asks for everything a polite renderer refuses', async () => {
-    const { chromium } = await import('playwright-core');
-    const own = await startRenderWeb({ firstAddress: 243 });
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
-    try {
-      const page = await browser.newPage();
-      const errors: string[] = [];
-      page.on('pageerror', (error) => errors.push(error.message));
-      // Tests connect to loopback only: a request elsewhere (the beacon to a private address) is
-      // recorded and aborted here, so it is shown to be asked for without ever leaving the machine.
-      const offLoopback: string[] = [];
-      await page.route('**/*', (route) => {
-        const { hostname } = new URL(route.request().url());
-        if (/^127\./.test(hostname)) return route.continue();
-        offLoopback.push(route.request().url());
-        return route.abort('blockedbyclient');
+describe.skipIf(!HAS_BROWSER)(
+  `the render web in Chromium${HAS_BROWSER ? '' : ' (skipped: needs /usr/bin/chromium and playwright-core)'}`,
+  () => {
+    it("renders every page to the manifest's title and links, and asks for everything a polite renderer refuses", async () => {
+      const { chromium } = await import('playwright-core');
+      const own = await startRenderWeb({ firstAddress: 243 });
+      const browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
       });
-      for (const expected of own.renderPages) {
-        await page.goto(expected.url);
-        // Rendered, and the widget's analytics loaded (a browser without rules lets it in). Strings, not
-        // functions: the tests compile without the DOM's types.
-        await page.waitForFunction(`document.title !== ${JSON.stringify(RENDER_SHELL_TITLE)} && 'loopbackAnalytics' in window`);
-        expect(await page.title(), expected.url).toBe(expected.title);
-        const links = (await page.evaluate('[...document.querySelectorAll("a")].map((a) => a.href)')) as string[];
-        expect([...new Set(links)], expected.url).toEqual(expected.links);
-        if (expected.subrequests.some((sub) => sub.type === 'image')) {
-          await page.waitForFunction('document.querySelector("img")?.complete === true');
-          expect(await page.evaluate('document.querySelector("img").naturalWidth')).toBe(16);
+      try {
+        const page = await browser.newPage();
+        const errors: string[] = [];
+        page.on('pageerror', (error) => errors.push(error.message));
+        // Tests connect to loopback only: a request elsewhere (the beacon to a private address) is
+        // recorded and aborted here, so it is shown to be asked for without ever leaving the machine.
+        const offLoopback: string[] = [];
+        await page.route('**/*', (route) => {
+          const { hostname } = new URL(route.request().url());
+          if (/^127\./.test(hostname)) return route.continue();
+          offLoopback.push(route.request().url());
+          return route.abort('blockedbyclient');
+        });
+        for (const expected of own.renderPages) {
+          await page.goto(expected.url);
+          // Rendered, and the widget's analytics loaded (a browser without rules lets it in). Strings, not
+          // functions: the tests compile without the DOM's types.
+          await page.waitForFunction(
+            `document.title !== ${JSON.stringify(RENDER_SHELL_TITLE)} && 'loopbackAnalytics' in window`,
+          );
+          expect(await page.title(), expected.url).toBe(expected.title);
+          const links = (await page.evaluate('[...document.querySelectorAll("a")].map((a) => a.href)')) as string[];
+          expect([...new Set(links)], expected.url).toEqual(expected.links);
+          if (expected.subrequests.some((sub) => sub.type === 'image')) {
+            await page.waitForFunction('document.querySelector("img")?.complete === true');
+            expect(await page.evaluate('document.querySelector("img").naturalWidth')).toBe(16);
+          }
         }
+        expect(errors).toEqual([]);
+        expect(new Set(offLoopback)).toEqual(new Set([RENDER_PRIVATE_URL]));
+        // The server saw every request rendering makes: those a polite renderer makes, and those it must refuse.
+        const ownTruth = renderManifest(own);
+        const seen = (): Set<string> => new Set(own.requestLog().map((entry) => `${entry.origin}${entry.path}`));
+        const wanted = [
+          ...ownTruth.requested.filter((request) => request.type !== 'robots').map((request) => request.url),
+          ...ownTruth.neverRequested
+            .filter((request) => request.reason === 'robots-disallowed' && request.type !== 'document')
+            .map((request) => request.url),
+          own.url('app', '/live'),
+        ];
+        for (let tries = 0; tries < 40 && wanted.some((url) => !seen().has(url)); tries++)
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        expect(wanted.filter((url) => !seen().has(url))).toEqual([]);
+        expect(seen().has(own.url('app', '/robots.txt'))).toBe(false);
+      } finally {
+        await browser.close();
+        await own.close();
       }
-      expect(errors).toEqual([]);
-      expect(new Set(offLoopback)).toEqual(new Set([RENDER_PRIVATE_URL]));
-      // The server saw every request rendering makes: those a polite renderer makes, and those it must refuse.
-      const ownTruth = renderManifest(own);
-      const seen = (): Set<string> => new Set(own.requestLog().map((entry) => `${entry.origin}${entry.path}`));
-      const wanted = [
-        ...ownTruth.requested.filter((request) => request.type !== 'robots').map((request) => request.url),
-        ...ownTruth.neverRequested.filter((request) => request.reason === 'robots-disallowed' && request.type !== 'document').map((request) => request.url),
-        own.url('app', '/live'),
-      ];
-      for (let tries = 0; tries < 40 && wanted.some((url) => !seen().has(url)); tries++) await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(wanted.filter((url) => !seen().has(url))).toEqual([]);
-      expect(seen().has(own.url('app', '/robots.txt'))).toBe(false);
-    } finally {
-      await browser.close();
-      await own.close();
-    }
-  });
-});
+    });
+  },
+);

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LocalWebError, startDemoWeb, type LocalWeb, type LoggedRequest } from '../src/index.js';
-import { hrefs, rawGet, UA, type RawResponse } from '../../../test/support/raw-http.js';
-
+import { hrefs, type RawResponse, rawGet, UA } from '../../../test/support/raw-http.js';
+import { type LocalWeb, LocalWebError, type LoggedRequest, startDemoWeb } from '../src/index.js';
 
 const header = (response: RawResponse, name: string): string => {
   const value = response.headers[name];
@@ -12,7 +11,10 @@ const header = (response: RawResponse, name: string): string => {
 /** The log entry of the last request to `url`. */
 function lastLogged(web: LocalWeb, url: string): LoggedRequest {
   const { origin, pathname, search } = new URL(url);
-  const entry = web.requestLog(origin).filter((r) => r.path === pathname + search).at(-1);
+  const entry = web
+    .requestLog(origin)
+    .filter((r) => r.path === pathname + search)
+    .at(-1);
   if (entry === undefined) throw new Error(`no request to ${url} logged`);
   return entry;
 }
@@ -75,7 +77,11 @@ describe('validators', () => {
   });
 
   it('gives 404s, redirects and 503s no validators', async () => {
-    for (const url of [web.url('news', '/no-such-page'), web.url('legacy', '/shop'), web.url('status', '/robots.txt')]) {
+    for (const url of [
+      web.url('news', '/no-such-page'),
+      web.url('legacy', '/shop'),
+      web.url('status', '/robots.txt'),
+    ]) {
       const response = await rawGet(url);
       expect(response.status).not.toBe(200);
       expect(response.headers['etag']).toBeUndefined();
@@ -115,7 +121,11 @@ describe('conditional requests', () => {
     const url = web.url('docs', '/');
     const lastModifiedMs = Date.parse(header(await rawGet(url), 'last-modified'));
     expect((await rawGet(url, { 'if-modified-since': httpDate(lastModifiedMs) })).status).toBe(304);
-    expect(lastLogged(web, url)).toMatchObject({ status: 304, bodyBytes: 0, ifModifiedSince: httpDate(lastModifiedMs) });
+    expect(lastLogged(web, url)).toMatchObject({
+      status: 304,
+      bodyBytes: 0,
+      ifModifiedSince: httpDate(lastModifiedMs),
+    });
     expect((await rawGet(url, { 'if-modified-since': httpDate(lastModifiedMs + 60_000) })).status).toBe(304);
     expect((await rawGet(url, { 'if-modified-since': httpDate(lastModifiedMs - 1000) })).status).toBe(200);
     expect((await rawGet(url, { 'if-modified-since': 'yesterday-ish' })).status).toBe(200);
@@ -242,7 +252,12 @@ describe('changing pages between crawls', () => {
       }
       return undefined;
     };
-    for (const url of [web.url('news', '/no-such-page'), 'http://127.0.0.1:1/', web.url('legacy', '/shop'), 'not a url ::']) {
+    for (const url of [
+      web.url('news', '/no-such-page'),
+      'http://127.0.0.1:1/',
+      web.url('legacy', '/shop'),
+      'not a url ::',
+    ]) {
       const error = refused([ok, url]);
       expect(error).toBeInstanceOf(LocalWebError);
       expect(error).toMatchObject({ code: 'ERR_UNKNOWN_PAGE' });

@@ -2,25 +2,25 @@
 // queued URLs, their hosts' clocks and leases, and what each fetch left; the crawler only asks.
 // The contract suite for store authors is in @politely/frontier/testing.
 
-export { dedupeKeyOf } from './frontier-store.js';
 export type {
-  FrontierStore,
-  FrontierEntry,
-  FrontierLease,
+  AddOptions,
+  AddOutcome,
   ClaimRequest,
   ClaimResult,
-  AddOutcome,
-  AddOptions,
-  HostPolicy,
-  FrontierCounts,
-  HostCounts,
-  SettleOptions,
   CompleteOptions,
-  ReopenRequest,
+  FrontierCounts,
+  FrontierEntry,
+  FrontierLease,
+  FrontierStore,
+  HostCounts,
+  HostPolicy,
   HostTurn,
   HostTurnRequest,
+  ReopenRequest,
+  SettleOptions,
 } from './frontier-store.js';
+export { dedupeKeyOf } from './frontier-store.js';
+export type { ChangeFrequency, LastFetch, PageChange, RevisitHints } from './last-fetch.js';
 export { lastFetchAfterHints } from './last-fetch.js';
-export type { LastFetch, RevisitHints, ChangeFrequency, PageChange } from './last-fetch.js';
-export { createMemoryFrontierStore } from './memory-store.js';
 export type { MemoryFrontierStoreOptions } from './memory-store.js';
+export { createMemoryFrontierStore } from './memory-store.js';

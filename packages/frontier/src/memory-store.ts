@@ -3,12 +3,12 @@
 
 import { Heap } from '@politely/core/internal';
 import {
-  dedupeKeyOf,
   type AddOptions,
   type AddOutcome,
   type ClaimRequest,
   type ClaimResult,
   type CompleteOptions,
+  dedupeKeyOf,
   type FrontierCounts,
   type FrontierEntry,
   type FrontierLease,
@@ -20,7 +20,7 @@ import {
   type ReopenRequest,
   type SettleOptions,
 } from './frontier-store.js';
-import { lastFetchAfterHints, type LastFetch } from './last-fetch.js';
+import { type LastFetch, lastFetchAfterHints } from './last-fetch.js';
 
 export interface MemoryFrontierStoreOptions {
   /**
@@ -106,7 +106,9 @@ class MemoryFrontierStore implements FrontierStore {
   private readonly fetched = new Map<string, Fetched>();
   private readonly due = new Heap<{ readonly at: number; readonly key: string; readonly version: number }>(byAt);
   /** The same URLs by `fetchedAt`, for `fetchedBefore`. */
-  private readonly byFetchedAt = new Heap<{ readonly at: number; readonly key: string; readonly version: number }>(byAt);
+  private readonly byFetchedAt = new Heap<{ readonly at: number; readonly key: string; readonly version: number }>(
+    byAt,
+  );
   private readonly defaultDelayMs: number;
   private readonly defaultMaxInFlight: number;
   readonly remembersFetches: boolean;
@@ -186,7 +188,10 @@ class MemoryFrontierStore implements FrontierStore {
 
   async reopenDue({ dueBefore, fetchedBefore = -Infinity, limit }: ReopenRequest): Promise<number> {
     let reopened = 0;
-    for (const [heap, before] of [[this.due, dueBefore], [this.byFetchedAt, fetchedBefore]] as const) {
+    for (const [heap, before] of [
+      [this.due, dueBefore],
+      [this.byFetchedAt, fetchedBefore],
+    ] as const) {
       while (reopened < limit) {
         const top = heap.peek();
         if (top === undefined || top.at >= before) break;

@@ -1,5 +1,5 @@
+import { type LastFetch, lastFetchAfterHints } from '@politely/frontier';
 import { describe, expect, it } from 'vitest';
-import { lastFetchAfterHints, type LastFetch } from '@politely/frontier';
 
 const fetchedAt = 1_000_000;
 const last: LastFetch = {

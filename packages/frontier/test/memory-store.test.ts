@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
 import { createMemoryFrontierStore } from '@politely/frontier';
 import { describeFrontierStoreContract } from '@politely/frontier/testing';
+import { describe, expect, it } from 'vitest';
 
 describeFrontierStoreContract('memory', async (options) => createMemoryFrontierStore(options));
 
@@ -11,7 +11,9 @@ describe('memory store without rememberFetches', () => {
     const lease = (await store.claim({ now: 0, leaseMs: 1000 })).lease!;
     const lastFetch = { fetchedAt: 1, status: 200, bytes: 1, intervalMs: 0, dueAt: 1, latestDueAt: 1 };
     await store.complete(lease.id, { lastFetch });
-    expect(await store.reopenDue({ dueBefore: Number.MAX_SAFE_INTEGER, fetchedBefore: Number.MAX_SAFE_INTEGER, limit: 10 })).toBe(0);
+    expect(
+      await store.reopenDue({ dueBefore: Number.MAX_SAFE_INTEGER, fetchedBefore: Number.MAX_SAFE_INTEGER, limit: 10 }),
+    ).toBe(0);
     expect(await store.counts()).toMatchObject({ queued: 0, done: 1 });
   });
 });

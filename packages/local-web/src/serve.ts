@@ -16,20 +16,20 @@ import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import {
+  type HostInfo,
+  type LocalWeb,
   LocalWebError,
   RENDER_SHELL_TITLE,
+  type RenderWeb,
   renderManifest,
   startDemoWeb,
   startRenderWeb,
   startUsageWeb,
-  type HostInfo,
-  type LocalWeb,
-  type RenderWeb,
   type UsageWeb,
 } from '@politely/demo-web';
 import { startConsentWeb } from './consent/consent-web.js';
 import { startFleet } from './fleet/fleet.js';
-import { startHostileWeb, type HostileWeb } from './hostile/hostile-web.js';
+import { type HostileWeb, startHostileWeb } from './hostile/hostile-web.js';
 
 const PREFERRED_PORT = 8080;
 // The big-robots host's 10 MB robots.txt has no place in a manifest printed to a terminal.
@@ -58,10 +58,23 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
   const usage = values.usage === true;
   const render = values.render === true;
   if ([hostile, consent, usage, render, values.fleet !== undefined].filter(Boolean).length > 1) {
-    throw new LocalWebError('ERR_INVALID_OPTION', 'serve: --hostile, --consent, --usage, --render and --fleet start different webs; choose one');
+    throw new LocalWebError(
+      'ERR_INVALID_OPTION',
+      'serve: --hostile, --consent, --usage, --render and --fleet start different webs; choose one',
+    );
   }
   const firstAddress =
-    values['first-address'] === undefined ? (hostile ? 60 : consent ? 70 : usage ? 90 : render ? 100 : 2) : Number(values['first-address']);
+    values['first-address'] === undefined
+      ? hostile
+        ? 60
+        : consent
+          ? 70
+          : usage
+            ? 90
+            : render
+              ? 100
+              : 2
+      : Number(values['first-address']);
   const start = (port: number): Promise<LocalWeb> => {
     if (hostile) return startHostileWeb({ port, firstAddress });
     if (consent) return startConsentWeb({ port, firstAddress });
@@ -90,7 +103,10 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
 }
 
 /** An explicit port is used as given; without one, 8080 is tried first, then any free port. */
-async function startWithFallback(start: (port: number) => Promise<LocalWeb>, port: number | undefined): Promise<LocalWeb> {
+async function startWithFallback(
+  start: (port: number) => Promise<LocalWeb>,
+  port: number | undefined,
+): Promise<LocalWeb> {
   if (port !== undefined) return start(port);
   try {
     return await start(PREFERRED_PORT);
@@ -115,7 +131,12 @@ function isRender(web: LocalWeb): web is RenderWeb {
 function toJson(web: LocalWeb): string {
   if (isRender(web)) return JSON.stringify({ entryUrl: web.entryUrl, hosts: web.hosts, manifest: renderManifest(web) });
   if (isUsage(web)) {
-    return JSON.stringify({ entryUrl: web.entryUrl, hosts: web.hosts, usagePages: web.usagePages, tdmrepFiles: web.tdmrepFiles });
+    return JSON.stringify({
+      entryUrl: web.entryUrl,
+      hosts: web.hosts,
+      usagePages: web.usagePages,
+      tdmrepFiles: web.tdmrepFiles,
+    });
   }
   if (!isHostile(web)) return JSON.stringify({ entryUrl: web.entryUrl, hosts: web.hosts });
   return JSON.stringify({
@@ -126,7 +147,9 @@ function toJson(web: LocalWeb): string {
   });
 }
 
-function printableHost(host: HostInfo): HostInfo | (Omit<HostInfo, 'robotsTxt'> & { robotsTxt: null; robotsTxtBytes: number }) {
+function printableHost(
+  host: HostInfo,
+): HostInfo | (Omit<HostInfo, 'robotsTxt'> & { robotsTxt: null; robotsTxtBytes: number }) {
   if (host.robotsTxt === null || host.robotsTxt.length <= MAX_PRINTED_ROBOTS_TXT_CHARS) return host;
   return { ...host, robotsTxt: null, robotsTxtBytes: Buffer.byteLength(host.robotsTxt) };
 }
@@ -148,17 +171,25 @@ function describe(web: LocalWeb): string {
     }
     lines.push(`${web.goodPageUrls.length} good pages must be fetched with status 200.`);
     // Its hosts are separate IP addresses, each its own site: a crawl must allow any scope.
-    lines.push(`Crawl it: pnpm -s politely crawl --ua MyBot --allow-net 127.0.0.0/8 --scope any --out hostile.jsonl ${web.entryUrl}`);
+    lines.push(
+      `Crawl it: pnpm -s politely crawl --ua MyBot --allow-net 127.0.0.0/8 --scope any --out hostile.jsonl ${web.entryUrl}`,
+    );
   }
   if (isUsage(web)) {
     const reserved = web.usagePages.filter((page) => page.verdicts['ai-train'].status === 'reserved').length;
-    lines.push(`${web.usagePages.length} pages, ${reserved} of them reserved for AI training (see --json for every verdict).`);
+    lines.push(
+      `${web.usagePages.length} pages, ${reserved} of them reserved for AI training (see --json for every verdict).`,
+    );
     lines.push(`Crawl it for AI training: node examples/usage-aware-crawl.mjs ${web.entryUrl}`);
   }
   if (isRender(web)) {
     const truth = renderManifest(web);
-    lines.push(`${truth.pages.length} pages, each a shell titled "${RENDER_SHELL_TITLE}" until app.js renders it; ${truth.renderedOnlyLinks.length} links exist only after rendering.`);
-    lines.push(`${truth.requested.length} requests for a polite crawl with rendering, ${truth.neverRequested.length} it must never make (see --json).`);
+    lines.push(
+      `${truth.pages.length} pages, each a shell titled "${RENDER_SHELL_TITLE}" until app.js renders it; ${truth.renderedOnlyLinks.length} links exist only after rendering.`,
+    );
+    lines.push(
+      `${truth.requested.length} requests for a polite crawl with rendering, ${truth.neverRequested.length} it must never make (see --json).`,
+    );
   }
   const kind = isHostile(web) ? 'hostile web' : isUsage(web) ? 'usage web' : isRender(web) ? 'render web' : 'local web';
   return `politely ${kind}: ${web.hosts.length} hosts, start at ${web.entryUrl}\n${lines.join('\n')}\nCtrl-C to stop.\n`;

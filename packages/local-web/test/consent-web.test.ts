@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONSENT_ACCEPT_PATH, CONSENT_COOKIE, consentRecipes, startConsentWeb, type LocalWeb } from '../src/index.js';
+import { CONSENT_ACCEPT_PATH, CONSENT_COOKIE, consentRecipes, type LocalWeb, startConsentWeb } from '../src/index.js';
 
 let web: LocalWeb;
 beforeAll(async () => {
@@ -48,7 +48,16 @@ describe('startConsentWeb', () => {
     const host = web.host('consent');
     expect(host.address).toBe('127.0.0.71');
     expect(host.expectedAllowedPaths).toEqual(
-      ['/', '/about', '/category/breads', '/category/soups', CONSENT_ACCEPT_PATH, '/privacy', '/recipes/', ...consentRecipes().map((r) => `/recipes/${r.slug}`)].sort(),
+      [
+        '/',
+        '/about',
+        '/category/breads',
+        '/category/soups',
+        CONSENT_ACCEPT_PATH,
+        '/privacy',
+        '/recipes/',
+        ...consentRecipes().map((r) => `/recipes/${r.slug}`),
+      ].sort(),
     );
   });
 });

@@ -1,7 +1,7 @@
 import { parseRobotsTxt } from '@politely/core';
-import { describe, expect, it } from 'vitest';
 import { extractLinks } from '@politely/demo-web/internal';
-import { LocalWebError, startFleet, type LocalWeb } from '../src/index.js';
+import { describe, expect, it } from 'vitest';
+import { type LocalWeb, LocalWebError, startFleet } from '../src/index.js';
 import { getText, rawGet, UA } from './helpers.js';
 
 const KB = 1024;
@@ -140,7 +140,9 @@ describe('startFleet pageProfile', () => {
   });
 
   it('rejects an unknown page profile with ERR_INVALID_OPTION', async () => {
-    const error = await startFleet({ hosts: 1, pagesPerHost: 1, pageProfile: 'huge' as 'small' }).catch((e: unknown) => e);
+    const error = await startFleet({ hosts: 1, pagesPerHost: 1, pageProfile: 'huge' as 'small' }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(LocalWebError);
     expect((error as LocalWebError).code).toBe('ERR_INVALID_OPTION');
   });

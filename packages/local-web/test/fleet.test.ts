@@ -1,6 +1,6 @@
 import { parseRobotsTxt } from '@politely/core';
-import { describe, expect, it } from 'vitest';
 import { violations } from '@politely/demo-web';
+import { describe, expect, it } from 'vitest';
 import { LocalWebError, startFleet } from '../src/index.js';
 import { getText, hrefs, rawGet, UA } from './helpers.js';
 

@@ -1,12 +1,15 @@
 // Helpers for the local web's own tests: the raw HTTP helpers (shared with demo-web's tests) and
 // a runner for the serve script.
-export { getText, hrefs, rawGet, UA, type RawResponse } from '../../../test/support/raw-http.js';
+export { getText, hrefs, type RawResponse, rawGet, UA } from '../../../test/support/raw-http.js';
 
 /**
  * Runs `serve.js` (the built one) with `args` until it has printed its first line (the JSON
  * manifest with `--json`), gives `check` that line parsed, and stops the server whatever happens.
  */
-export async function withServeJson(args: readonly string[], check: (printed: unknown) => Promise<void> | void): Promise<void> {
+export async function withServeJson(
+  args: readonly string[],
+  check: (printed: unknown) => Promise<void> | void,
+): Promise<void> {
   const { spawn } = await import('node:child_process');
   const script = new URL('../dist/serve.js', import.meta.url);
   const child = spawn(process.execPath, [script.pathname, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });

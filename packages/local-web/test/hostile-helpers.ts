@@ -1,6 +1,6 @@
 // Clients for the hostile web's tests: each reads at most a bounded amount and reports what it
 // saw (bytes, how the connection ended) instead of throwing.
-import { request, type IncomingHttpHeaders } from 'node:http';
+import { type IncomingHttpHeaders, request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';

@@ -1,8 +1,8 @@
 import { connect } from 'node:net';
 import { parseRobotsTxt } from '@politely/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HOSTILE_HOST_NAMES, resolveHostileWebOptions, startHostileWeb } from '../src/index.js';
 import type { HostileWeb } from '../src/index.js';
+import { HOSTILE_HOST_NAMES, resolveHostileWebOptions, startHostileWeb } from '../src/index.js';
 import { getText, hrefs, rawGet, UA } from './helpers.js';
 import { exchange, getRequest, httpOutcome, openSocket } from './hostile-helpers.js';
 
@@ -103,13 +103,21 @@ describe('startHostileWeb', () => {
   });
 
   it('never changes its pages', () => {
-    expect(() => web.changePages([web.url('hub', '/about')])).toThrow(expect.objectContaining({ code: 'ERR_UNCHANGEABLE_PAGE' }) as Error);
-    expect(() => web.changePages(['http://127.0.0.1:1/'])).toThrow(expect.objectContaining({ code: 'ERR_UNKNOWN_PAGE' }) as Error);
+    expect(() => web.changePages([web.url('hub', '/about')])).toThrow(
+      expect.objectContaining({ code: 'ERR_UNCHANGEABLE_PAGE' }) as Error,
+    );
+    expect(() => web.changePages(['http://127.0.0.1:1/'])).toThrow(
+      expect.objectContaining({ code: 'ERR_UNKNOWN_PAGE' }) as Error,
+    );
     expect(web.revisionOf(web.url('hub', '/about'))).toBe(0);
   });
 
   it('refuses invalid options', () => {
-    expect(resolveHostileWebOptions()).toMatchObject({ firstAddress: 60, bombDecodedBytes: 1024 ** 3, manyLinks: 100_000 });
+    expect(resolveHostileWebOptions()).toMatchObject({
+      firstAddress: 60,
+      bombDecodedBytes: 1024 ** 3,
+      manyLinks: 100_000,
+    });
     for (const options of [
       { firstAddress: 250 },
       { bombDecodedBytes: 10 },
@@ -142,7 +150,11 @@ describe('redirects host', () => {
         async (path) => (await rawGet(web.url('redirects', path))).headers.location,
       ),
     );
-    expect(locations).toEqual(['file:///etc/passwd', 'http://10.255.255.1/admin', 'http://169.254.169.254/latest/meta-data/']);
+    expect(locations).toEqual([
+      'file:///etc/passwd',
+      'http://10.255.255.1/admin',
+      'http://169.254.169.254/latest/meta-data/',
+    ]);
   });
 });
 
@@ -196,7 +208,12 @@ describe('bodies host', () => {
 
   it('builds bombs that decode to exactly bombDecodedBytes, checksums and all', async () => {
     const size = 40 * MIB + 12_345;
-    const small = await startHostileWeb({ firstAddress: 70, bombDecodedBytes: size, bigRobotsBytes: 600_000, manyLinks: 10 });
+    const small = await startHostileWeb({
+      firstAddress: 70,
+      bombDecodedBytes: size,
+      bigRobotsBytes: 600_000,
+      manyLinks: 10,
+    });
     try {
       for (const path of ['/bomb/gzip', '/bomb/deflate', '/bomb/brotli']) {
         const decoded = await httpOutcome(small.url('bodies', path), { decode: true });
@@ -219,7 +236,8 @@ describe('content host', () => {
     const response = await rawGet(web.url('content', `/charset/${name}`));
     expect(response.headers['content-type']).toBe(contentType);
     expect(response.body.includes(Buffer.from(bytes))).toBe(true);
-    const text = name === 'utf16-bom' ? new TextDecoder('utf-16le').decode(response.body) : response.body.toString('latin1');
+    const text =
+      name === 'utf16-bom' ? new TextDecoder('utf-16le').decode(response.body) : response.body.toString('latin1');
     expect(text).toContain(`<a href="/charset/${name}/next">`);
     expect(web.goodPageUrls).toContain(web.url('content', `/charset/${name}/next`));
   });
@@ -281,7 +299,11 @@ describe('traps host', () => {
   it('makes /loop/ paths grow by segments and /search queries by parameters', async () => {
     const loop = web.url('traps', '/loop/a/');
     expect(hrefs((await getText(loop)).text, loop)).toEqual(
-      expect.arrayContaining([web.url('traps', '/loop/a/a/'), web.url('traps', '/loop/a/b/'), web.url('traps', '/loop/a/a/b/')]),
+      expect.arrayContaining([
+        web.url('traps', '/loop/a/a/'),
+        web.url('traps', '/loop/a/b/'),
+        web.url('traps', '/loop/a/a/b/'),
+      ]),
     );
     const search = web.url('traps', '/search?q=a&q=a');
     expect(hrefs((await getText(search)).text, search)).toContain(web.url('traps', '/search?q=a&q=a&q=a'));
@@ -308,7 +330,9 @@ describe('big-robots host', () => {
 
   it('links the disallowed page, which no good-page fetch ever requests', async () => {
     web.resetLogs();
-    await Promise.all(web.goodPageUrls.filter((url) => url.startsWith(web.host('big-robots').origin)).map((url) => rawGet(url)));
+    await Promise.all(
+      web.goodPageUrls.filter((url) => url.startsWith(web.host('big-robots').origin)).map((url) => rawGet(url)),
+    );
     const index = web.url('big-robots', '/');
     expect(hrefs((await getText(index)).text, index)).toContain(web.url('big-robots', '/private/secret'));
     expect(web.requestLog(web.host('big-robots').origin).some((r) => r.path.startsWith('/private/'))).toBe(false);

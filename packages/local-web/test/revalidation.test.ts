@@ -2,7 +2,7 @@
 // Cache-Control when asked.
 import { describe, expect, it } from 'vitest';
 import { LocalWebError, startFleet } from '../src/index.js';
-import { rawGet, type RawResponse } from './helpers.js';
+import { type RawResponse, rawGet } from './helpers.js';
 
 const header = (response: RawResponse, name: string): string => {
   const value = response.headers[name];
@@ -34,6 +34,8 @@ describe('fleets', () => {
   });
 
   it('refuses a cacheControl that is no header value', async () => {
-    await expect(startFleet({ hosts: 1, pagesPerHost: 2, cacheControl: 'max-age=1\r\nx: y' })).rejects.toMatchObject({ code: 'ERR_INVALID_OPTION' });
+    await expect(startFleet({ hosts: 1, pagesPerHost: 2, cacheControl: 'max-age=1\r\nx: y' })).rejects.toMatchObject({
+      code: 'ERR_INVALID_OPTION',
+    });
   });
 });

@@ -5,10 +5,10 @@
 // and that origin's sitemaps are not read.)
 
 import type { PluginContext, ResourceContext, ResourceProcessor } from '@politely/crawler';
-import type { SitemapSkipReason } from './skip-reasons.js';
-import type { ResolvedSitemapPluginOptions } from './options.js';
 import type { CrossSubmissions } from './cross-submission.js';
+import type { ResolvedSitemapPluginOptions } from './options.js';
 import { seedHeldPages, sitemapRequest } from './seed-entries.js';
+import type { SitemapSkipReason } from './skip-reasons.js';
 
 export const SITEMAP_DISCOVERY_KIND = 'sitemap-discovery';
 
@@ -21,23 +21,42 @@ export async function startSitemapDiscovery(
   const origins = options.origins ?? originsOf(context.seeds);
   declarations.reset(origins);
   await context.enqueue([
-    ...origins.map((origin) => ({ url: `${origin}/`, depth: 0, priority: options.sitemapPriority, kind: SITEMAP_DISCOVERY_KIND, skipScope: true })),
+    ...origins.map((origin) => ({
+      url: `${origin}/`,
+      depth: 0,
+      priority: options.sitemapPriority,
+      kind: SITEMAP_DISCOVERY_KIND,
+      skipScope: true,
+    })),
     // An explicit sitemap counts as declared for its own origin.
-    ...options.sitemapUrls.map((url) => sitemapRequest(url, { depth: 0, declaredFor: [new URL(url).origin] }, options.sitemapPriority)),
+    ...options.sitemapUrls.map((url) =>
+      sitemapRequest(url, { depth: 0, declaredFor: [new URL(url).origin] }, options.sitemapPriority),
+    ),
   ]);
 }
 
-export function createDiscoveryProcessor(options: ResolvedSitemapPluginOptions, declarations: CrossSubmissions): ResourceProcessor<SitemapSkipReason> {
+export function createDiscoveryProcessor(
+  options: ResolvedSitemapPluginOptions,
+  declarations: CrossSubmissions,
+): ResourceProcessor<SitemapSkipReason> {
   return { fetch: false, process: (context) => discoverSitemaps(context, options, declarations) };
 }
 
 /** The crawl has ended: URLs still held for origins whose robots.txt was never read are out of scope. */
-export async function endSitemapDiscovery(context: PluginContext<SitemapSkipReason>, options: ResolvedSitemapPluginOptions, declarations: CrossSubmissions): Promise<void> {
+export async function endSitemapDiscovery(
+  context: PluginContext<SitemapSkipReason>,
+  options: ResolvedSitemapPluginOptions,
+  declarations: CrossSubmissions,
+): Promise<void> {
   const refused = declarations.drain();
   if (refused.length > 0) await seedHeldPages(context, { admitted: [], refused }, options, declarations);
 }
 
-async function discoverSitemaps(context: ResourceContext<SitemapSkipReason>, options: ResolvedSitemapPluginOptions, declarations: CrossSubmissions): Promise<void> {
+async function discoverSitemaps(
+  context: ResourceContext<SitemapSkipReason>,
+  options: ResolvedSitemapPluginOptions,
+  declarations: CrossSubmissions,
+): Promise<void> {
   const origin = new URL(context.entry.url).origin;
   const robotsUrl = `${origin}/robots.txt`;
   // Cached by the gate's check of this very entry: no second request.
@@ -57,7 +76,16 @@ async function discoverSitemaps(context: ResourceContext<SitemapSkipReason>, opt
   const held = declarations.discovered(origin, guessed ? [] : sitemaps);
   await seedHeldPages(context, held, options, declarations);
   // Cross-host sitemaps are allowed (the protocol's cross-submission): they skip the crawl scope.
-  await context.enqueue(sitemaps.map((url) => sitemapRequest(url, { depth: 0, declaredFor: [origin], ...(guessed ? { guessed } : {}) }, options.sitemapPriority, robotsUrl)));
+  await context.enqueue(
+    sitemaps.map((url) =>
+      sitemapRequest(
+        url,
+        { depth: 0, declaredFor: [origin], ...(guessed ? { guessed } : {}) },
+        options.sitemapPriority,
+        robotsUrl,
+      ),
+    ),
+  );
 }
 
 function originsOf(urls: readonly string[]): string[] {

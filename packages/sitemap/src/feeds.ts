@@ -31,7 +31,9 @@ export function rssEntries(document: XmlNode): RawSitemapEntry[] {
 /** Atom: `<feed><entry><link href>` (the `alternate` link); `<updated>` (or `<published>`) serves as lastmod. */
 export function atomEntries(document: XmlNode): RawSitemapEntry[] {
   return childrenOf(document['feed'], 'entry').map((entry) => {
-    const links = childrenOf(entry, 'link').filter((link): link is XmlNode => typeof link === 'object' && link !== null);
+    const links = childrenOf(entry, 'link').filter(
+      (link): link is XmlNode => typeof link === 'object' && link !== null,
+    );
     const alternate = links.find((link) => link['@_rel'] === undefined || link['@_rel'] === 'alternate');
     const node = entry as XmlNode;
     return { loc: textOf(alternate?.['@_href']), lastmod: textOf(node['updated']) ?? textOf(node['published']) };

@@ -30,7 +30,11 @@ export class FileTally {
    * One skip event per reason. The event's URL is the first entry left out (or, past the URL
    * limit, the sitemap itself); the detail gives the count and the sitemap.
    */
-  report(context: Pick<PluginContext<SitemapSkipReason>, 'skip'>, sitemapUrl: string, facts: { readonly scope: string; readonly maxUrlsPerFile: number; readonly maxDepth: number }): void {
+  report(
+    context: Pick<PluginContext<SitemapSkipReason>, 'skip'>,
+    sitemapUrl: string,
+    facts: { readonly scope: string; readonly maxUrlsPerFile: number; readonly maxDepth: number },
+  ): void {
     for (const [reason, { count, example, why }] of this.tallies) {
       const of = `${count} ${count === 1 ? 'entry' : 'entries'} of sitemap ${sitemapUrl}`;
       const [skipReason, url, detail]: [SitemapSkipReason | SkipReason, string, string] =
@@ -41,7 +45,11 @@ export class FileTally {
             : reason === 'filter'
               ? ['sitemap-filter', example, `${of} left out by the filters, e.g. this one (${why ?? 'filtered'})`]
               : reason === 'depth'
-                ? ['sitemap-limit', example, `${of} are sitemaps nested deeper than maxDepth ${facts.maxDepth}, e.g. this one`]
+                ? [
+                    'sitemap-limit',
+                    example,
+                    `${of} are sitemaps nested deeper than maxDepth ${facts.maxDepth}, e.g. this one`,
+                  ]
                 : ['sitemap-limit', sitemapUrl, `${of} past maxUrlsPerFile (${facts.maxUrlsPerFile}) not read`];
       context.skip(url, skipReason, detail);
     }

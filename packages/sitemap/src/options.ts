@@ -136,7 +136,8 @@ function invalid(message: string): PolitelyError {
 }
 
 function integer(name: string, value: number, min: number): number {
-  if (!Number.isInteger(value) || value < min) throw invalid(`${name} must be an integer ≥ ${min}, got ${String(value)}`);
+  if (!Number.isInteger(value) || value < min)
+    throw invalid(`${name} must be an integer ≥ ${min}, got ${String(value)}`);
   return value;
 }
 
@@ -147,17 +148,23 @@ function httpUrl(name: string, value: string): URL {
   } catch {
     throw invalid(`${name}: not an absolute URL: ${JSON.stringify(value)}`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalid(`${name}: not an http(s) URL: ${JSON.stringify(value)}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw invalid(`${name}: not an http(s) URL: ${JSON.stringify(value)}`);
   return url;
 }
 
 export function resolveSitemapPluginOptions(options: SitemapPluginOptions = {}): ResolvedSitemapPluginOptions {
   const since = options.lastmodSince;
-  if (since !== undefined && !(since instanceof Date && Number.isFinite(since.getTime()))) throw invalid('lastmodSince must be a valid Date');
+  if (since !== undefined && !(since instanceof Date && Number.isFinite(since.getTime())))
+    throw invalid('lastmodSince must be a valid Date');
   const priorityScale = options.priorityScale ?? 10;
-  if (!Number.isFinite(priorityScale) || priorityScale < 0) throw invalid(`priorityScale must be a finite number ≥ 0, got ${String(priorityScale)}`);
+  if (!Number.isFinite(priorityScale) || priorityScale < 0)
+    throw invalid(`priorityScale must be a finite number ≥ 0, got ${String(priorityScale)}`);
   return {
-    origins: options.origins === undefined ? undefined : unique(options.origins.map((origin) => httpUrl('origins', origin).origin)),
+    origins:
+      options.origins === undefined
+        ? undefined
+        : unique(options.origins.map((origin) => httpUrl('origins', origin).origin)),
     sitemapUrls: unique((options.sitemapUrls ?? []).map((url) => httpUrl('sitemapUrls', url).href)),
     guessSitemapXml: options.guessSitemapXml ?? false,
     maxDepth: integer('maxDepth', options.maxDepth ?? 3, 0),
@@ -165,7 +172,10 @@ export function resolveSitemapPluginOptions(options: SitemapPluginOptions = {}):
     maxBytesPerFile: integer('maxBytesPerFile', options.maxBytesPerFile ?? DEFAULT_MAX_BYTES_PER_FILE, 1),
     lastmodSinceMs: since?.getTime(),
     // No include patterns (undefined or []) means no include filter, not "include nothing".
-    include: options.include === undefined || options.include.length === 0 ? undefined : options.include.map((pattern) => compileUrlPattern(pattern, 'include')),
+    include:
+      options.include === undefined || options.include.length === 0
+        ? undefined
+        : options.include.map((pattern) => compileUrlPattern(pattern, 'include')),
     exclude: (options.exclude ?? []).map((pattern) => compileUrlPattern(pattern, 'exclude')),
     enqueuePages: options.enqueuePages ?? true,
     onUrl: options.onUrl,

@@ -8,7 +8,12 @@ import { PolitelyError } from '@politely/core';
 import { readBody } from '@politely/core/internal';
 import { atomEntries, FEED_XML_OPTIONS, rssEntries } from './feeds.js';
 import { createSafeXmlParser } from './safe-xml.js';
-import { sitemapIndexChildren, SITEMAPPER_XML_OPTIONS, urlsetEntries, type RawSitemapEntry } from './sitemapper-reader.js';
+import {
+  type RawSitemapEntry,
+  SITEMAPPER_XML_OPTIONS,
+  sitemapIndexChildren,
+  urlsetEntries,
+} from './sitemapper-reader.js';
 import { looksLikeTextSitemap, textSitemapEntries } from './text-sitemap.js';
 import { closeAfterLastEntry, entryChunks, rootElementOf } from './xml-shape.js';
 
@@ -60,35 +65,59 @@ const sitemapParser = createSafeXmlParser(SITEMAPPER_XML_OPTIONS);
 const feedParser = createSafeXmlParser(FEED_XML_OPTIONS);
 
 /** The closing tag of one whole entry, and the tags that close the document after it. */
-const SALVAGE: Readonly<Record<Exclude<SitemapFormat, 'text'>, { readonly item: string; readonly close: (root: string) => string }>> = {
+const SALVAGE: Readonly<
+  Record<Exclude<SitemapFormat, 'text'>, { readonly item: string; readonly close: (root: string) => string }>
+> = {
   urlset: { item: 'url', close: (root) => `</${root}>` },
   sitemapindex: { item: 'sitemap', close: (root) => `</${root}>` },
   rss: { item: 'item', close: (root) => `</channel></${root}>` },
   atom: { item: 'entry', close: (root) => `</${root}>` },
 };
 
-const ROOT_FORMATS: Readonly<Record<string, Exclude<SitemapFormat, 'text'>>> = { urlset: 'urlset', sitemapindex: 'sitemapindex', rss: 'rss', feed: 'atom' };
+const ROOT_FORMATS: Readonly<Record<string, Exclude<SitemapFormat, 'text'>>> = {
+  urlset: 'urlset',
+  sitemapindex: 'sitemapindex',
+  rss: 'rss',
+  feed: 'atom',
+};
 const HTML_ROOTS = new Set(['html', 'head', 'body', 'title', 'meta']);
 
-export async function readSitemap(sitemapUrl: string, body: Uint8Array, options: ReadSitemapOptions): Promise<ReadSitemap> {
+export async function readSitemap(
+  sitemapUrl: string,
+  body: Uint8Array,
+  options: ReadSitemapOptions,
+): Promise<ReadSitemap> {
   let bytes = body;
   let truncated = options.truncated;
   const gzipped = bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
   if (gzipped) {
     try {
       // Bounded, unlike sitemapper's gunzipSync: a gzip bomb stops at the cap.
-      const inflated = await readBody(Readable.from([bytes]), 'gzip', { maxBytes: options.maxBytes, atLimit: 'truncate' });
+      const inflated = await readBody(Readable.from([bytes]), 'gzip', {
+        maxBytes: options.maxBytes,
+        atLimit: 'truncate',
+      });
       bytes = inflated.body;
       truncated ||= inflated.truncated;
     } catch {
       return { document: invalid('gzip data that is corrupt or cut short', false), truncated, gzipped };
     }
   }
-  const { document, partial } = parseSitemapText(sitemapUrl, decodeText(bytes), truncated, options.chunkChars ?? DEFAULT_CHUNK_CHARS);
+  const { document, partial } = parseSitemapText(
+    sitemapUrl,
+    decodeText(bytes),
+    truncated,
+    options.chunkChars ?? DEFAULT_CHUNK_CHARS,
+  );
   return { document, truncated, gzipped, ...(partial === undefined ? {} : { partial }) };
 }
 
-function parseSitemapText(sitemapUrl: string, decoded: string, truncated: boolean, chunkChars: number): { document: SitemapDocument; partial?: PartialSitemap } {
+function parseSitemapText(
+  sitemapUrl: string,
+  decoded: string,
+  truncated: boolean,
+  chunkChars: number,
+): { document: SitemapDocument; partial?: PartialSitemap } {
   const start = decoded.search(/\S/);
   if (start === -1) return { document: invalid('an empty file', true) };
   if (decoded.slice(0, 1024).includes('\0')) return { document: invalid('binary data', true) };
@@ -110,12 +139,14 @@ function parseSitemapText(sitemapUrl: string, decoded: string, truncated: boolea
     if (upTo === undefined) continue;
     const salvaged = parseXmlSitemap(sitemapUrl, text.slice(0, upTo), true, chunkChars);
     if (salvaged.kind !== 'invalid' && salvaged.wholeChars! > 0) {
-      return { document: salvaged, partial: { reason: read.message, atByte: Buffer.byteLength(decoded.slice(0, start + salvaged.wholeChars!)) } };
+      return {
+        document: salvaged,
+        partial: { reason: read.message, atByte: Buffer.byteLength(decoded.slice(0, start + salvaged.wholeChars!)) },
+      };
     }
   }
   return { document: read };
 }
-
 
 /** An XML file read: with `wholeChars` when cut after its whole entries, `damageAt` when malformed there. */
 type XmlRead = SitemapDocument & { readonly wholeChars?: number; readonly damageAt?: number };
@@ -135,29 +166,52 @@ function parseXmlSitemap(sitemapUrl: string, text: string, cut: boolean, chunkCh
   const { item, close } = SALVAGE[format];
   const closing = close(root.qualified);
   const xml = cut ? closeAfterLastEntry(text, item, closing) : text;
-  if (xml === null) return format === 'sitemapindex' ? { kind: 'index', format, entries: [], wholeChars: 0 } : { kind: 'urls', format, entries: [], wholeChars: 0 };
+  if (xml === null)
+    return format === 'sitemapindex'
+      ? { kind: 'index', format, entries: [], wholeChars: 0 }
+      : { kind: 'urls', format, entries: [], wholeChars: 0 };
   const whole = cut ? { wholeChars: xml.length - closing.length } : {};
   if (format === 'rss' || format === 'atom') {
     const prepared = feedParser.prepare(xml);
-    if (!prepared.ok) return { ...invalid(prepared.message, false), ...(prepared.damageAt === undefined ? {} : { damageAt: prepared.damageAt }) };
+    if (!prepared.ok)
+      return {
+        ...invalid(prepared.message, false),
+        ...(prepared.damageAt === undefined ? {} : { damageAt: prepared.damageAt }),
+      };
     const parsed = feedParser.parsePrepared(prepared.text);
     if (!parsed.ok) return invalid(parsed.message, false);
-    return { kind: 'urls', format, entries: format === 'rss' ? rssEntries(parsed.document) : atomEntries(parsed.document), ...whole };
+    return {
+      kind: 'urls',
+      format,
+      entries: format === 'rss' ? rssEntries(parsed.document) : atomEntries(parsed.document),
+      ...whole,
+    };
   }
   const prepared = sitemapParser.prepare(xml);
   if (!prepared.ok) {
-    return { ...invalid(prepared.message, false), ...(prepared.damageAt === undefined ? {} : { damageAt: prepared.damageAt }) };
+    return {
+      ...invalid(prepared.message, false),
+      ...(prepared.damageAt === undefined ? {} : { damageAt: prepared.damageAt }),
+    };
   }
   const entries = chunkedEntries(sitemapUrl, format, entryChunks(prepared.text, item, chunkChars));
-  return format === 'sitemapindex' ? { kind: 'index', format, entries, ...whole } : { kind: 'urls', format, entries, ...whole };
+  return format === 'sitemapindex'
+    ? { kind: 'index', format, entries, ...whole }
+    : { kind: 'urls', format, entries, ...whole };
 }
 
 /** The entries of a well-formed urlset or index, one slice of its text parsed at a time (sitemapper walks each). */
-async function* chunkedEntries(sitemapUrl: string, format: 'urlset' | 'sitemapindex', chunks: Iterable<string>): AsyncGenerator<RawSitemapEntry> {
+async function* chunkedEntries(
+  sitemapUrl: string,
+  format: 'urlset' | 'sitemapindex',
+  chunks: Iterable<string>,
+): AsyncGenerator<RawSitemapEntry> {
   for (const chunk of chunks) {
     const parsed = sitemapParser.parsePrepared(chunk);
     if (!parsed.ok) throw new PolitelyError('ERR_INVALID_INPUT', `sitemap ${sitemapUrl}: ${parsed.message}`);
-    yield* format === 'urlset' ? await urlsetEntries(sitemapUrl, parsed.document) : await sitemapIndexChildren(sitemapUrl, parsed.document);
+    yield* format === 'urlset'
+      ? await urlsetEntries(sitemapUrl, parsed.document)
+      : await sitemapIndexChildren(sitemapUrl, parsed.document);
   }
 }
 

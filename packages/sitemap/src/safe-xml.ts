@@ -37,7 +37,9 @@ const fxp = { XMLParser, XMLValidator } as unknown as FastXmlParser;
 /** A parsed XML document: fast-xml-parser's plain objects. */
 export type XmlNode = Record<string, unknown>;
 
-export type XmlParseResult = { readonly ok: true; readonly document: XmlNode } | { readonly ok: false; readonly message: string };
+export type XmlParseResult =
+  | { readonly ok: true; readonly document: XmlNode }
+  | { readonly ok: false; readonly message: string };
 
 /** Options that must hold for every parse, whatever the format. */
 const SAFE: XmlParserOptions = {
@@ -73,7 +75,11 @@ export function createSafeXmlParser(options: XmlParserOptions): SafeXmlParser {
       const verdict = fxp.XMLValidator.validate(text);
       if (verdict === true) return { ok: true, text };
       const damageAt = offsetInOriginal(xml, offsetOf(text, verdict.err.line, verdict.err.col));
-      return { ok: false, message: `malformed XML: ${verdict.err.msg} (line ${verdict.err.line}, column ${verdict.err.col})`, damageAt };
+      return {
+        ok: false,
+        message: `malformed XML: ${verdict.err.msg} (line ${verdict.err.line}, column ${verdict.err.col})`,
+        damageAt,
+      };
     } catch (error) {
       return { ok: false, message: `malformed XML: ${error instanceof Error ? error.message : String(error)}` };
     }
@@ -134,14 +140,17 @@ export function decodeXmlText(text: string): string {
     const predefined = PREDEFINED[name];
     if (predefined !== undefined) return predefined;
     const codePoint = name[1] === 'x' ? Number.parseInt(name.slice(2), 16) : Number.parseInt(name.slice(1), 10);
-    return codePoint > 0 && codePoint <= 0x10ffff && !(codePoint >= 0xd800 && codePoint <= 0xdfff) ? String.fromCodePoint(codePoint) : reference;
+    return codePoint > 0 && codePoint <= 0x10ffff && !(codePoint >= 0xd800 && codePoint <= 0xdfff)
+      ? String.fromCodePoint(codePoint)
+      : reference;
   });
 }
 
 /** The text of a node: a string, or the `#text` of an element that has attributes. Decoded. */
 export function textOf(node: unknown): string | undefined {
   if (typeof node === 'string') return decodeXmlText(node);
-  if (typeof node === 'object' && node !== null && typeof (node as XmlNode)['#text'] === 'string') return decodeXmlText((node as XmlNode)['#text'] as string);
+  if (typeof node === 'object' && node !== null && typeof (node as XmlNode)['#text'] === 'string')
+    return decodeXmlText((node as XmlNode)['#text'] as string);
   return undefined;
 }
 

@@ -5,13 +5,13 @@
 import { PolitelyError } from '@politely/core';
 import { changeFrequencyOf, type FrontierRequest, type PluginContext } from '@politely/crawler';
 import type { RevisitHints } from '@politely/frontier';
-import type { SitemapSkipReason } from './skip-reasons.js';
+import type { CrossSubmissions, HeldUrl } from './cross-submission.js';
 import { FileTally } from './file-tally.js';
 import type { ResolvedSitemapPluginOptions, SitemapUrlRecord } from './options.js';
 import type { SitemapEntries } from './read-sitemap.js';
+import { type SitemapEntryData, sitemapEntryData, sitemapScopeOf } from './sitemap-scope.js';
 import type { RawSitemapEntry } from './sitemapper-reader.js';
-import type { CrossSubmissions, HeldUrl } from './cross-submission.js';
-import { sitemapEntryData, sitemapScopeOf, type SitemapEntryData } from './sitemap-scope.js';
+import type { SitemapSkipReason } from './skip-reasons.js';
 import { filterOutReason, frontierPriorityOf } from './url-filter.js';
 
 /** URLs offered to the frontier at once. */
@@ -31,15 +31,33 @@ export interface SeedFile {
 type SeedContext = Pick<PluginContext<SitemapSkipReason>, 'enqueue' | 'skip' | 'signal'>;
 
 /** A frontier request for a sitemap file. */
-export function sitemapRequest(url: string, data: SitemapEntryData, priority: number, referrer?: string): FrontierRequest {
-  return { url, depth: 0, priority, kind: SITEMAP_KIND, skipScope: true, data: sitemapEntryData(data), ...(referrer === undefined ? {} : { referrer }) };
+export function sitemapRequest(
+  url: string,
+  data: SitemapEntryData,
+  priority: number,
+  referrer?: string,
+): FrontierRequest {
+  return {
+    url,
+    depth: 0,
+    priority,
+    kind: SITEMAP_KIND,
+    skipScope: true,
+    data: sitemapEntryData(data),
+    ...(referrer === undefined ? {} : { referrer }),
+  };
 }
 
 /**
  * Page URLs of a urlset, feed or text sitemap. Its scope takes in every origin known to declare
  * it (`declarations`); a URL on an origin whose robots.txt is not read yet is held there.
  */
-export async function seedPages(context: SeedContext, file: SeedFile, options: ResolvedSitemapPluginOptions, declarations: CrossSubmissions): Promise<void> {
+export async function seedPages(
+  context: SeedContext,
+  file: SeedFile,
+  options: ResolvedSitemapPluginOptions,
+  declarations: CrossSubmissions,
+): Promise<void> {
   const scope = sitemapScopeOf(file.sitemapUrl, declarations.declaredFor(file.sitemapUrl, file.data.declaredFor));
   const tally = new FileTally();
   const batch = createBatch(context);
@@ -63,14 +81,23 @@ export async function seedPages(context: SeedContext, file: SeedFile, options: R
     throwIfAborted(context.signal, file.sitemapUrl);
   }
   await batch.flush();
-  tally.report(context, file.sitemapUrl, { scope: scope.description, maxUrlsPerFile: options.maxUrlsPerFile, maxDepth: options.maxDepth });
+  tally.report(context, file.sitemapUrl, {
+    scope: scope.description,
+    maxUrlsPerFile: options.maxUrlsPerFile,
+    maxDepth: options.maxDepth,
+  });
 }
 
 /**
  * URLs held for an origin whose robots.txt is now read: those a sitemap it declared listed go on
  * as any sitemap URL would; the others are reported out of scope, per sitemap.
  */
-export async function seedHeldPages(context: SeedContext, held: { readonly admitted: readonly HeldUrl[]; readonly refused: readonly HeldUrl[] }, options: ResolvedSitemapPluginOptions, declarations: CrossSubmissions): Promise<void> {
+export async function seedHeldPages(
+  context: SeedContext,
+  held: { readonly admitted: readonly HeldUrl[]; readonly refused: readonly HeldUrl[] },
+  options: ResolvedSitemapPluginOptions,
+  declarations: CrossSubmissions,
+): Promise<void> {
   const tallies = new Map<string, FileTally>();
   const tallyOf = (sitemapUrl: string): FileTally => {
     let tally = tallies.get(sitemapUrl);
@@ -83,12 +110,21 @@ export async function seedHeldPages(context: SeedContext, held: { readonly admit
   await batch.flush();
   for (const [sitemapUrl, tally] of tallies) {
     const scope = sitemapScopeOf(sitemapUrl, declarations.declaredFor(sitemapUrl, []));
-    tally.report(context, sitemapUrl, { scope: scope.description, maxUrlsPerFile: options.maxUrlsPerFile, maxDepth: options.maxDepth });
+    tally.report(context, sitemapUrl, {
+      scope: scope.description,
+      maxUrlsPerFile: options.maxUrlsPerFile,
+      maxDepth: options.maxDepth,
+    });
   }
 }
 
 /** A URL in its sitemap's scope: the filters, `onUrl`, then the frontier. */
-async function offerPage(record: SitemapUrlRecord, options: ResolvedSitemapPluginOptions, batch: Batch, tally: FileTally): Promise<void> {
+async function offerPage(
+  record: SitemapUrlRecord,
+  options: ResolvedSitemapPluginOptions,
+  batch: Batch,
+  tally: FileTally,
+): Promise<void> {
   const filtered = filterOutReason(record.url, record.lastmod, options);
   if (filtered !== null) {
     tally.note('filter', record.url, filtered);
@@ -123,7 +159,12 @@ function revisitHintsOf(record: SitemapUrlRecord): RevisitHints | undefined {
 }
 
 /** Child sitemaps of an index: one level deeper, declared for the same origins (now and later). */
-export async function seedChildSitemaps(context: SeedContext, file: SeedFile, options: ResolvedSitemapPluginOptions, declarations: CrossSubmissions): Promise<void> {
+export async function seedChildSitemaps(
+  context: SeedContext,
+  file: SeedFile,
+  options: ResolvedSitemapPluginOptions,
+  declarations: CrossSubmissions,
+): Promise<void> {
   const declaredFor = declarations.declaredFor(file.sitemapUrl, file.data.declaredFor);
   const scope = sitemapScopeOf(file.sitemapUrl, declaredFor);
   const tally = new FileTally();
@@ -147,7 +188,11 @@ export async function seedChildSitemaps(context: SeedContext, file: SeedFile, op
     throwIfAborted(context.signal, file.sitemapUrl);
   }
   await batch.flush();
-  tally.report(context, file.sitemapUrl, { scope: scope.description, maxUrlsPerFile: options.maxUrlsPerFile, maxDepth: options.maxDepth });
+  tally.report(context, file.sitemapUrl, {
+    scope: scope.description,
+    maxUrlsPerFile: options.maxUrlsPerFile,
+    maxDepth: options.maxDepth,
+  });
 }
 
 /**
@@ -155,7 +200,8 @@ export async function seedChildSitemaps(context: SeedContext, file: SeedFile, op
  * frontier (a durable store reads it again on resume; the pages already queued dedupe).
  */
 function throwIfAborted(signal: AbortSignal, sitemapUrl: string): void {
-  if (signal.aborted) throw new PolitelyError('ERR_ABORTED', `sitemap ${sitemapUrl}: the crawl was stopped`, { cause: signal.reason });
+  if (signal.aborted)
+    throw new PolitelyError('ERR_ABORTED', `sitemap ${sitemapUrl}: the crawl was stopped`, { cause: signal.reason });
 }
 
 interface Batch {

@@ -17,7 +17,9 @@ export function sitemapEntryDataOf(data: Readonly<Record<string, unknown>> | und
   const declaredFor = data?.['declaredFor'];
   return {
     depth: typeof depth === 'number' && Number.isInteger(depth) && depth >= 0 ? depth : 0,
-    declaredFor: Array.isArray(declaredFor) ? declaredFor.filter((origin): origin is string => typeof origin === 'string') : [],
+    declaredFor: Array.isArray(declaredFor)
+      ? declaredFor.filter((origin): origin is string => typeof origin === 'string')
+      : [],
     ...(data?.['guessed'] === true ? { guessed: true } : {}),
   };
 }

@@ -43,7 +43,12 @@ class DocumentSitemapper extends SitemapperBase {
   ) {
     // Fields on (so entries come back with lastmod, changefreq, priority); lastmod and
     // exclusion filters off (ours report what they leave out).
-    super({ url: documentUrl, fields: { loc: true, lastmod: true, changefreq: true, priority: true }, lastmod: 0, exclusions: [] });
+    super({
+      url: documentUrl,
+      fields: { loc: true, lastmod: true, changefreq: true, priority: true },
+      lastmod: 0,
+      exclusions: [],
+    });
   }
 
   override parse(url?: string): Promise<{ error: null; data: unknown }> {
@@ -75,7 +80,12 @@ export async function urlsetEntries(documentUrl: string, document: XmlNode): Pro
   return (result?.sites ?? []).map((site) =>
     typeof site === 'string'
       ? { loc: textOf(site) }
-      : { loc: textOf(site.loc), lastmod: textOf(site.lastmod), changefreq: textOf(site.changefreq), priority: textOf(site.priority) },
+      : {
+          loc: textOf(site.loc),
+          lastmod: textOf(site.lastmod),
+          changefreq: textOf(site.changefreq),
+          priority: textOf(site.priority),
+        },
   );
 }
 

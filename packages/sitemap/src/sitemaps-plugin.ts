@@ -4,12 +4,17 @@
 // and counted like pages: one file of a host at a time, with that host's delay.
 
 import type { CrawlerPlugin } from '@politely/crawler';
-import { SITEMAP_SKIP_REASONS, type SitemapSkipReason } from './skip-reasons.js';
 import { CrossSubmissions } from './cross-submission.js';
-import { createDiscoveryProcessor, endSitemapDiscovery, SITEMAP_DISCOVERY_KIND, startSitemapDiscovery } from './discover.js';
+import {
+  createDiscoveryProcessor,
+  endSitemapDiscovery,
+  SITEMAP_DISCOVERY_KIND,
+  startSitemapDiscovery,
+} from './discover.js';
 import { resolveSitemapPluginOptions, type SitemapPluginOptions } from './options.js';
 import { SITEMAP_KIND } from './seed-entries.js';
 import { createSitemapProcessor } from './sitemap-processor.js';
+import { SITEMAP_SKIP_REASONS, type SitemapSkipReason } from './skip-reasons.js';
 
 /**
  * Seeds a crawl from sitemaps: `createCrawler({ seeds, plugins: [sitemaps()] })` reads the

@@ -11,7 +11,10 @@ export function compileUrlPattern(pattern: UrlPattern, optionName: string): UrlM
   // search() ignores `lastIndex` and the g/y flags, so a user's global RegExp works as expected.
   if (pattern instanceof RegExp) return (url) => url.search(pattern) !== -1;
   if (typeof pattern !== 'string' || pattern === '') {
-    throw new PolitelyError('ERR_INVALID_OPTION', `sitemaps: ${optionName} patterns must be non-empty strings or RegExps, got ${String(pattern)}`);
+    throw new PolitelyError(
+      'ERR_INVALID_OPTION',
+      `sitemaps: ${optionName} patterns must be non-empty strings or RegExps, got ${String(pattern)}`,
+    );
   }
   return (url) => matchGlob(pattern, url);
 }
@@ -52,12 +55,14 @@ export interface UrlFilters {
 
 /** Why a URL fails the filters, or null when it passes. */
 export function filterOutReason(url: string, lastmod: string | undefined, filters: UrlFilters): string | null {
-  if (filters.include !== undefined && !filters.include.some((match) => match(url))) return 'matches no include pattern';
+  if (filters.include !== undefined && !filters.include.some((match) => match(url)))
+    return 'matches no include pattern';
   if (filters.exclude.some((match) => match(url))) return 'matches an exclude pattern';
   if (filters.lastmodSinceMs !== undefined && lastmod !== undefined) {
     const modified = Date.parse(lastmod);
     // An unreadable lastmod is no evidence that the page is old: the URL is kept.
-    if (Number.isFinite(modified) && modified < filters.lastmodSinceMs) return `lastmod ${lastmod} is before lastmodSince`;
+    if (Number.isFinite(modified) && modified < filters.lastmodSinceMs)
+      return `lastmod ${lastmod} is before lastmodSince`;
   }
   return null;
 }

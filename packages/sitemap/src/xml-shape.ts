@@ -27,7 +27,10 @@ export function rootElementOf(text: string): RootElement | undefined {
     else if (text.startsWith('<!', i)) {
       const close = text.indexOf('>', i);
       const subset = text.indexOf('[', i);
-      end = subset !== -1 && (close === -1 || subset < close) ? after(text, '>', text.indexOf(']', subset)) : after(text, '>', i);
+      end =
+        subset !== -1 && (close === -1 || subset < close)
+          ? after(text, '>', text.indexOf(']', subset))
+          : after(text, '>', i);
     } else {
       const match = /^<([A-Za-z_][\w.:-]*)/.exec(text.slice(i, i + 256));
       if (match === null) return undefined;

@@ -9,12 +9,22 @@ const serve = useServers();
 describe('sitemaps() limits', () => {
   it('sitemaps.org: reads the first 50,000 URLs of a file of 50,010 and reports the rest in one sitemap-limit skip', async () => {
     const site = await serve({});
-    site.routes = { '/robots.txt': `User-agent: *\nSitemap: ${site.base}/big.xml\n`, '/big.xml': urlset(pageUrls(site.base, 50_010)) };
+    site.routes = {
+      '/robots.txt': `User-agent: *\nSitemap: ${site.base}/big.xml\n`,
+      '/big.xml': urlset(pageUrls(site.base, 50_010)),
+    };
     const outcome = await crawlWithSitemaps({ plugin: { origins: [site.base], enqueuePages: false } });
     expect(outcome.urls).toHaveLength(50_000);
     expect(outcome.urls.at(-1)).toBe(`${site.base}/p/49999`);
     const limits = outcome.skips.filter((s) => s.reason === 'sitemap-limit');
-    expect(limits).toEqual([{ url: `${site.base}/big.xml`, reason: 'sitemap-limit', plugin: 'sitemap', detail: `10 entries of sitemap ${site.base}/big.xml past maxUrlsPerFile (50000) not read` }]);
+    expect(limits).toEqual([
+      {
+        url: `${site.base}/big.xml`,
+        reason: 'sitemap-limit',
+        plugin: 'sitemap',
+        detail: `10 entries of sitemap ${site.base}/big.xml past maxUrlsPerFile (50000) not read`,
+      },
+    ]);
     expect(outcome.skips).toHaveLength(1);
   });
 
@@ -26,7 +36,9 @@ describe('sitemaps() limits', () => {
       '/s.xml': urlset(urls),
       '/s.xml.gz': gzipFile(urlset(pageUrls(site.base, 1000, '/gz/'))),
     };
-    const outcome = await crawlWithSitemaps({ plugin: { origins: [site.base], enqueuePages: false, maxBytesPerFile: 10_000 } });
+    const outcome = await crawlWithSitemaps({
+      plugin: { origins: [site.base], enqueuePages: false, maxBytesPerFile: 10_000 },
+    });
     const plain = outcome.urls.filter((u) => u.includes('/p/'));
     const gz = outcome.urls.filter((u) => u.includes('/gz/'));
     expect(plain.length).toBeGreaterThan(100);
@@ -35,8 +47,14 @@ describe('sitemaps() limits', () => {
     expect(gz.length).toBeGreaterThan(100);
     expect(gz.length).toBeLessThan(1000);
     expect(outcome.skips.filter((s) => s.reason === 'sitemap-limit').map((s) => [s.url, s.detail])).toEqual([
-      [`${site.base}/s.xml`, 'sitemap larger than maxBytesPerFile (10000 bytes): only the entries complete before the cut were read'],
-      [`${site.base}/s.xml.gz`, 'sitemap larger than maxBytesPerFile (10000 bytes decompressed): only the entries complete before the cut were read'],
+      [
+        `${site.base}/s.xml`,
+        'sitemap larger than maxBytesPerFile (10000 bytes): only the entries complete before the cut were read',
+      ],
+      [
+        `${site.base}/s.xml.gz`,
+        'sitemap larger than maxBytesPerFile (10000 bytes decompressed): only the entries complete before the cut were read',
+      ],
     ]);
     expect(outcome.errors).toEqual([]);
   });
@@ -56,7 +74,11 @@ describe('sitemaps() limits', () => {
     expect(outcome.urls).toEqual([]);
     expect(site.paths()).toEqual(['/robots.txt', '/i0.xml', '/i1.xml']);
     expect(outcome.skips).toMatchObject([
-      { url: `${b}/i2.xml`, reason: 'sitemap-limit', detail: `2 entries of sitemap ${b}/i1.xml are sitemaps nested deeper than maxDepth 1, e.g. this one` },
+      {
+        url: `${b}/i2.xml`,
+        reason: 'sitemap-limit',
+        detail: `2 entries of sitemap ${b}/i1.xml are sitemaps nested deeper than maxDepth 1, e.g. this one`,
+      },
     ]);
     const deeper = await crawlWithSitemaps({ plugin: { origins: [b], enqueuePages: false, maxDepth: 2 } });
     expect(deeper.urls).toEqual([`${b}/one`]);
@@ -88,7 +110,16 @@ describe('sitemaps() bad input', () => {
     const site = await serve({});
     const b = site.base;
     const bomb = gzipSync(Buffer.alloc(60 * 1024 * 1024), { level: 9 });
-    const sitemapsDeclared = ['missing.xml', 'malformed.xml', 'cut.xml', 'laughs.xml', 'bomb.xml.gz', 'self.xml', 'page.html', 'good.xml'];
+    const sitemapsDeclared = [
+      'missing.xml',
+      'malformed.xml',
+      'cut.xml',
+      'laughs.xml',
+      'bomb.xml.gz',
+      'self.xml',
+      'page.html',
+      'good.xml',
+    ];
     site.routes = {
       '/robots.txt': `User-agent: *\n${sitemapsDeclared.map((s) => `Sitemap: ${b}/${s}`).join('\n')}\n`,
       '/malformed.xml': `<urlset><url><loc>${b}/m</lox></url></urlset>`,
@@ -105,10 +136,26 @@ describe('sitemaps() bad input', () => {
     expect(process.memoryUsage().rss - before).toBeLessThan(400 * 1024 * 1024);
     expect([...outcome.urls].sort()).toEqual([`${b}/c1`, `${b}/c2`, `${b}/good`]);
     const cutAt = `<urlset><url><loc>${b}/c1</loc></url><url><loc>${b}/c2</loc></url>`.length;
-    expect(outcome.errors.map((e) => [e.url, e.error.message.replace(/: malformed XML: .*;/, ': malformed XML: …;'), e.stage])).toEqual([
+    expect(
+      outcome.errors.map((e) => [
+        e.url,
+        e.error.message.replace(/: malformed XML: .*;/, ': malformed XML: …;'),
+        e.stage,
+      ]),
+    ).toEqual([
       [`${b}/missing.xml`, `sitemap ${b}/missing.xml: HTTP 404`, 'processor'],
-      [`${b}/malformed.xml`, expect.stringMatching(/^sitemap \S+\/malformed.xml: malformed XML: Expected closing tag 'loc' .* instead of closing tag 'lox'/), 'processor'],
-      [`${b}/cut.xml`, `sitemap ${b}/cut.xml is partial: malformed XML: …; the entries complete before byte ${cutAt} were read`, 'processor'],
+      [
+        `${b}/malformed.xml`,
+        expect.stringMatching(
+          /^sitemap \S+\/malformed.xml: malformed XML: Expected closing tag 'loc' .* instead of closing tag 'lox'/,
+        ),
+        'processor',
+      ],
+      [
+        `${b}/cut.xml`,
+        `sitemap ${b}/cut.xml is partial: malformed XML: …; the entries complete before byte ${cutAt} were read`,
+        'processor',
+      ],
       [`${b}/bomb.xml.gz`, `sitemap ${b}/bomb.xml.gz: not a sitemap: binary data`, 'processor'],
       [`${b}/page.html`, `sitemap ${b}/page.html: not a sitemap: an HTML page`, 'processor'],
     ]);
@@ -130,7 +177,13 @@ describe('sitemaps() bad input', () => {
       '/list.txt': { body: `www.example.com/catalog?item=1\n${b}/t1\n\u00a0${b}/t2\u00a0\n`, type: 'text/plain' },
     };
     const outcome = await crawlWithSitemaps({ plugin: { origins: [b], enqueuePages: false } });
-    expect([...outcome.urls].sort()).toEqual([`${b}/ideographic`, `${b}/nbsp`, `${b}/t1`, `${b}/t2`, `${b}/zero-width`]);
+    expect([...outcome.urls].sort()).toEqual([
+      `${b}/ideographic`,
+      `${b}/nbsp`,
+      `${b}/t1`,
+      `${b}/t2`,
+      `${b}/zero-width`,
+    ]);
     expect(outcome.errors).toEqual([]);
     expect(outcome.skips.map((s) => [s.url, s.reason])).toEqual([['www.example.com/catalog?item=1', 'invalid-url']]);
   });
@@ -150,7 +203,10 @@ describe('sitemaps() bad input', () => {
   });
 
   it('a sitemap that answers 5xx is retried like a page, then reported', async () => {
-    const site = await serve({ '/robots.txt': 'User-agent: *\nAllow: /\n', '/down.xml': { body: 'down', status: 503 } });
+    const site = await serve({
+      '/robots.txt': 'User-agent: *\nAllow: /\n',
+      '/down.xml': { body: 'down', status: 503 },
+    });
     const outcome = await crawlWithSitemaps({
       plugin: { origins: [], sitemapUrls: [`${site.base}/down.xml`], enqueuePages: false },
       crawler: { maxRetries: 1, backoffBaseMs: 10 },

@@ -1,23 +1,33 @@
 import { gzipSync } from 'node:zlib';
+import { type RawSitemapEntry, readSitemap, type SitemapDocument } from '@politely/sitemap';
 import { describe, expect, it } from 'vitest';
-import { readSitemap, type RawSitemapEntry, type SitemapDocument } from '@politely/sitemap';
 import { atom, billionLaughs, rss, sitemapIndex, urlset } from './helpers/fixtures.js';
 
 const URL_ = 'http://h.test/dir/sitemap.xml';
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
 const read = (body: string | Uint8Array, maxBytes = 50 * 1024 * 1024, truncated = false, chunkChars?: number) =>
-  readSitemap(URL_, typeof body === 'string' ? bytes(body) : body, { maxBytes, truncated, ...(chunkChars === undefined ? {} : { chunkChars }) });
+  readSitemap(URL_, typeof body === 'string' ? bytes(body) : body, {
+    maxBytes,
+    truncated,
+    ...(chunkChars === undefined ? {} : { chunkChars }),
+  });
 async function entriesOf(document: SitemapDocument): Promise<RawSitemapEntry[]> {
   if (document.kind === 'invalid') throw new Error(`invalid: ${document.message}`);
   const entries: RawSitemapEntry[] = [];
   for await (const entry of document.entries) entries.push(entry);
   return entries;
 }
-const locsOf = async (document: SitemapDocument): Promise<(string | undefined)[]> => (await entriesOf(document)).map((e) => e.loc);
+const locsOf = async (document: SitemapDocument): Promise<(string | undefined)[]> =>
+  (await entriesOf(document)).map((e) => e.loc);
 
 describe('readSitemap', () => {
   it('sitemaps.org: reads a urlset with loc, lastmod, changefreq and priority (through sitemapper)', async () => {
-    const { document } = await read(urlset([{ loc: 'http://h.test/a?x=1&y=2', lastmod: '2024-05-01', changefreq: 'daily', priority: '0.8' }, 'http://h.test/b']));
+    const { document } = await read(
+      urlset([
+        { loc: 'http://h.test/a?x=1&y=2', lastmod: '2024-05-01', changefreq: 'daily', priority: '0.8' },
+        'http://h.test/b',
+      ]),
+    );
     expect(document).toMatchObject({ kind: 'urls', format: 'urlset' });
     expect(await entriesOf(document)).toEqual([
       { loc: 'http://h.test/a?x=1&y=2', lastmod: '2024-05-01', changefreq: 'daily', priority: '0.8' },
@@ -37,7 +47,9 @@ describe('readSitemap', () => {
   });
 
   it('sitemaps.org: reads RSS 2.0 <item><link> with pubDate as lastmod, and Atom <entry><link href> with updated', async () => {
-    const feed = await read(rss([{ link: 'http://h.test/r1', pubDate: 'Mon, 06 Sep 2010 00:01:00 +0000' }, { link: 'http://h.test/r2' }]));
+    const feed = await read(
+      rss([{ link: 'http://h.test/r1', pubDate: 'Mon, 06 Sep 2010 00:01:00 +0000' }, { link: 'http://h.test/r2' }]),
+    );
     expect(feed.document).toMatchObject({ kind: 'urls', format: 'rss' });
     expect(await entriesOf(feed.document)).toEqual([
       { loc: 'http://h.test/r1', lastmod: 'Mon, 06 Sep 2010 00:01:00 +0000' },
@@ -71,7 +83,11 @@ describe('readSitemap', () => {
 
   it('reports corrupt gzip data', async () => {
     const corrupt = Uint8Array.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3, 1, 2, 3, 4, 5]);
-    expect((await read(corrupt)).document).toMatchObject({ kind: 'invalid', notASitemap: false, message: expect.stringContaining('gzip') });
+    expect((await read(corrupt)).document).toMatchObject({
+      kind: 'invalid',
+      notASitemap: false,
+      message: expect.stringContaining('gzip'),
+    });
   });
 
   it('salvages the entries complete before the cut of a truncated urlset, index or text file', async () => {
@@ -105,7 +121,9 @@ describe('readSitemap', () => {
     for (const tail of tails) {
       const cut = full.slice(0, cutAt) + tail;
       expect(await locsOf((await read(cut, cut.length, true)).document), tail).toEqual(urls.slice(0, 2));
-      expect(await locsOf((await read(cut, cut.length, true, 1)).document), `${tail} / sliced`).toEqual(urls.slice(0, 2));
+      expect(await locsOf((await read(cut, cut.length, true, 1)).document), `${tail} / sliced`).toEqual(
+        urls.slice(0, 2),
+      );
     }
     const index = sitemapIndex(['http://h.test/dir/1.xml', 'http://h.test/dir/2.xml']);
     const indexCut = `${index.slice(0, index.indexOf('<sitemap><loc>http://h.test/dir/2.xml'))}<sitemap><loc x="</sitemap>">http://h.test/dir/2`;
@@ -136,7 +154,11 @@ describe('readSitemap', () => {
 
   it('calls malformed XML malformed, with the line', async () => {
     const { document } = await read('<?xml version="1.0"?>\n<urlset>\n<url><loc>http://h.test/a</url>\n</urlset>');
-    expect(document).toMatchObject({ kind: 'invalid', notASitemap: false, message: expect.stringMatching(/^malformed XML: .*line 3/) });
+    expect(document).toMatchObject({
+      kind: 'invalid',
+      notASitemap: false,
+      message: expect.stringMatching(/^malformed XML: .*line 3/),
+    });
     // Only its end tag missing: its whole entries are read, and the file is partial.
     const unclosed = await read('<urlset><url><loc>x</loc></url>');
     expect(await locsOf(unclosed.document)).toEqual(['x']);
@@ -145,32 +167,48 @@ describe('readSitemap', () => {
 
   it('tells an HTML page, another XML document, binary data and an empty file from a sitemap', async () => {
     const cases: [string | Uint8Array, string][] = [
-      ['<!DOCTYPE html>\n<html><head><title>Shop</title></head><body><a href="/x">x</a></body></html>', 'not a sitemap: an HTML page'],
+      [
+        '<!DOCTYPE html>\n<html><head><title>Shop</title></head><body><a href="/x">x</a></body></html>',
+        'not a sitemap: an HTML page',
+      ],
       ['<?xml version="1.0"?><!-- c --><catalog><item/></catalog>', 'not a sitemap: root element <catalog>'],
       [Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 1, 2]), 'not a sitemap: binary data'],
       ['   \n ', 'not a sitemap: an empty file'],
       ['{"urls": ["http://h.test/a"]}', 'not a sitemap: neither XML nor one URL per line'],
     ];
     for (const [body, message] of cases) {
-      expect((await read(body)).document).toMatchObject({ kind: 'invalid', notASitemap: true, message: expect.stringContaining(message) });
+      expect((await read(body)).document).toMatchObject({
+        kind: 'invalid',
+        notASitemap: true,
+        message: expect.stringContaining(message),
+      });
     }
   });
 
   it('parses a large urlset or index a slice at a time, never cutting inside a comment or CDATA, with the same result', async () => {
     const entries = Array.from({ length: 200 }, (_, i) => `http://h.test/${i}`);
     let body = urlset(entries);
-    body = body.replace('<url><loc>http://h.test/50</loc></url>', '<!-- old: <url><loc>http://h.test/gone</loc></url> --><url><loc>http://h.test/50</loc></url>');
-    body = body.replace('<url><loc>http://h.test/120</loc></url>', '<url><loc><![CDATA[http://h.test/120?</url>]]></loc></url>');
-    const whole = (await locsOf((await read(body)).document));
+    body = body.replace(
+      '<url><loc>http://h.test/50</loc></url>',
+      '<!-- old: <url><loc>http://h.test/gone</loc></url> --><url><loc>http://h.test/50</loc></url>',
+    );
+    body = body.replace(
+      '<url><loc>http://h.test/120</loc></url>',
+      '<url><loc><![CDATA[http://h.test/120?</url>]]></loc></url>',
+    );
+    const whole = await locsOf((await read(body)).document);
     expect(whole).toHaveLength(200);
     expect(whole[120]).toBe('http://h.test/120?</url>');
     for (const chunkChars of [1, 40, 333, 4096]) {
-      expect((await locsOf((await read(body, undefined, false, chunkChars)).document))).toEqual(whole);
+      expect(await locsOf((await read(body, undefined, false, chunkChars)).document)).toEqual(whole);
     }
     const index = sitemapIndex(entries.map((e) => `${e}.xml`));
-    expect((await locsOf((await read(index, undefined, false, 100)).document))).toEqual(entries.map((e) => `${e}.xml`));
-    const prefixed = '<s:urlset xmlns:s="http://www.sitemaps.org/schemas/sitemap/0.9">' + entries.map((e) => `<s:url><s:loc>${e}</s:loc></s:url>`).join('') + '</s:urlset>';
-    expect((await locsOf((await read(prefixed, undefined, false, 64)).document))).toEqual(entries);
+    expect(await locsOf((await read(index, undefined, false, 100)).document)).toEqual(entries.map((e) => `${e}.xml`));
+    const prefixed =
+      '<s:urlset xmlns:s="http://www.sitemaps.org/schemas/sitemap/0.9">' +
+      entries.map((e) => `<s:url><s:loc>${e}</s:loc></s:url>`).join('') +
+      '</s:urlset>';
+    expect(await locsOf((await read(prefixed, undefined, false, 64)).document)).toEqual(entries);
   });
 
   // Was: the root's end was the text's last `</urlset`, here in a comment or PI after the root, so
@@ -178,14 +216,26 @@ describe('readSitemap', () => {
   it('reads a urlset or index followed by a comment or PI holding its own end tag, whole and in slices', async () => {
     const urls = ['http://h.test/a', 'http://h.test/b'];
     const children = ['http://h.test/dir/a.xml', 'http://h.test/dir/b.xml'];
-    for (const after of ['<!-- </urlset -->', '<!-- </urlset> -->\n', '<?pi </urlset> ?>', '<!-- </sitemapindex -->', '<?pi </sitemapindex ?>']) {
+    for (const after of [
+      '<!-- </urlset -->',
+      '<!-- </urlset> -->\n',
+      '<?pi </urlset> ?>',
+      '<!-- </sitemapindex -->',
+      '<?pi </sitemapindex ?>',
+    ]) {
       for (const chunkChars of [undefined, 1, 60]) {
         const what = `${after} / ${chunkChars}`;
-        expect(await locsOf((await read(urlset(urls) + after, undefined, false, chunkChars)).document), what).toEqual(urls);
-        expect(await locsOf((await read(sitemapIndex(children) + after, undefined, false, chunkChars)).document), what).toEqual(children);
+        expect(await locsOf((await read(urlset(urls) + after, undefined, false, chunkChars)).document), what).toEqual(
+          urls,
+        );
+        expect(
+          await locsOf((await read(sitemapIndex(children) + after, undefined, false, chunkChars)).document),
+          what,
+        ).toEqual(children);
       }
     }
-    const prefixed = '<s:urlset xmlns:s="http://www.sitemaps.org/schemas/sitemap/0.9"><s:url><s:loc>http://h.test/a</s:loc></s:url></s:urlset><!-- </s:urlset -->';
+    const prefixed =
+      '<s:urlset xmlns:s="http://www.sitemaps.org/schemas/sitemap/0.9"><s:url><s:loc>http://h.test/a</s:loc></s:url></s:urlset><!-- </s:urlset -->';
     expect(await locsOf((await read(prefixed)).document)).toEqual(['http://h.test/a']);
   });
 
@@ -206,15 +256,25 @@ describe('readSitemap: damaged and odd files', () => {
     const body = `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="${NS}">${five}</urlset>`;
     for (const prefix of ['\n', '\uFEFF\n \t\r\n', '   \r\n\r\n']) {
       const { document, partial } = await read(prefix + body);
-      expect(await locsOf(document), JSON.stringify(prefix)).toEqual([1, 2, 3, 4, 5].map((n) => `http://h.test/dir/${n}`));
+      expect(await locsOf(document), JSON.stringify(prefix)).toEqual(
+        [1, 2, 3, 4, 5].map((n) => `http://h.test/dir/${n}`),
+      );
       expect(partial).toBeUndefined();
     }
   });
 
   it('reads a text file whose first line is not a URL: every line is an entry (bad ones are checked, and skipped, where entries are)', async () => {
-    const { document } = await read('www.example.com/catalog?item=1\nhttp://h.test/dir/a\n\u00a0http://h.test/dir/b\u00a0\r\nnot a url\nhttp://h.test/dir/c\n');
+    const { document } = await read(
+      'www.example.com/catalog?item=1\nhttp://h.test/dir/a\n\u00a0http://h.test/dir/b\u00a0\r\nnot a url\nhttp://h.test/dir/c\n',
+    );
     expect(document).toMatchObject({ kind: 'urls', format: 'text' });
-    expect(await locsOf(document)).toEqual(['www.example.com/catalog?item=1', 'http://h.test/dir/a', 'http://h.test/dir/b', 'not a url', 'http://h.test/dir/c']);
+    expect(await locsOf(document)).toEqual([
+      'www.example.com/catalog?item=1',
+      'http://h.test/dir/a',
+      'http://h.test/dir/b',
+      'not a url',
+      'http://h.test/dir/c',
+    ]);
     // No URL among its first lines: not a text sitemap.
     expect((await read('hello\nworld\n')).document).toMatchObject({ kind: 'invalid', notASitemap: true });
   });
@@ -234,7 +294,9 @@ describe('readSitemap: damaged and odd files', () => {
     const { document, partial } = await read(`<urlset xmlns="${NS}">${five}`);
     expect(await locsOf(document)).toHaveLength(5);
     expect(partial).toMatchObject({ atByte: `<urlset xmlns="${NS}">${five}`.length });
-    const index = await read('<sitemapindex><sitemap><loc>http://h.test/dir/a.xml</loc></sitemap><sitemap><loc>http://h.test/dir/b.xml</loc></sitemap>');
+    const index = await read(
+      '<sitemapindex><sitemap><loc>http://h.test/dir/a.xml</loc></sitemap><sitemap><loc>http://h.test/dir/b.xml</loc></sitemap>',
+    );
     expect(index.document).toMatchObject({ kind: 'index' });
     expect(await locsOf(index.document)).toEqual(['http://h.test/dir/a.xml', 'http://h.test/dir/b.xml']);
     expect(index.partial).toBeDefined();
@@ -248,7 +310,9 @@ describe('readSitemap: damaged and odd files', () => {
   });
 
   it('still calls a file malformed when no whole entry comes before its damage', async () => {
-    const { document, partial } = await read(`<urlset xmlns="${NS}"><url><loc>http://h.test/dir/1</lox></url></urlset>`);
+    const { document, partial } = await read(
+      `<urlset xmlns="${NS}"><url><loc>http://h.test/dir/1</lox></url></urlset>`,
+    );
     expect(document).toMatchObject({ kind: 'invalid', notASitemap: false });
     expect(partial).toBeUndefined();
   });

@@ -2,13 +2,13 @@
 // before its last fetch is not requested; one whose lastmod moved past it is. Judged by the test
 // server's own log, over three crawls of one store.
 
-import { describe, expect, it } from 'vitest';
 import { createCrawler } from '@politely/crawler';
 import { createMemoryFrontierStore, type FrontierStore } from '@politely/frontier';
 import { sitemaps } from '@politely/sitemap';
+import { describe, expect, it } from 'vitest';
 import { UA } from './helpers/crawl.js';
 import { urlset } from './helpers/fixtures.js';
-import { useServers, type Route } from './helpers/server.js';
+import { type Route, useServers } from './helpers/server.js';
 
 const serve = useServers();
 
@@ -47,7 +47,11 @@ describe('a recrawl and sitemap lastmod', () => {
     const server = await serve({});
     const base = server.base;
     const sitemapOf = (lastmods: Record<string, string | undefined>): string =>
-      urlset(Object.entries(lastmods).map(([path, lastmod]) => (lastmod === undefined ? base + path : { loc: base + path, lastmod })));
+      urlset(
+        Object.entries(lastmods).map(([path, lastmod]) =>
+          lastmod === undefined ? base + path : { loc: base + path, lastmod },
+        ),
+      );
     server.routes = {
       '/robots.txt': `User-agent: *\nAllow: /\nSitemap: ${base}/sitemap.xml\n`,
       '/sitemap.xml': sitemapOf({ '/a': old, '/b': old, '/c': undefined }),
@@ -57,7 +61,12 @@ describe('a recrawl and sitemap lastmod', () => {
       '/c': page('c'),
     };
     const store = createMemoryFrontierStore();
-    const pagesRequested = (from: number) => server.paths().slice(from).filter((path) => path !== '/robots.txt' && path !== '/sitemap.xml').sort();
+    const pagesRequested = (from: number) =>
+      server
+        .paths()
+        .slice(from)
+        .filter((path) => path !== '/robots.txt' && path !== '/sitemap.xml')
+        .sort();
 
     const began = Date.now();
     await crawl(store, `${base}/`, false);
@@ -74,7 +83,10 @@ describe('a recrawl and sitemap lastmod', () => {
     // interval): wait that long. The sitemap then says /a changed after it was fetched: it is
     // revisited, /b still is not.
     await new Promise((resolve) => setTimeout(resolve, (Date.now() - began) * 2));
-    server.routes = { ...server.routes, '/sitemap.xml': sitemapOf({ '/a': new Date().toISOString(), '/b': old, '/c': undefined }) };
+    server.routes = {
+      ...server.routes,
+      '/sitemap.xml': sitemapOf({ '/a': new Date().toISOString(), '/b': old, '/c': undefined }),
+    };
     from = server.log.length;
     await crawl(store, `${base}/`, true);
     expect(pagesRequested(from)).toEqual(['/', '/a', '/c']);

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { crawlWithSitemaps } from './helpers/crawl.js';
 import { sitemapIndex, urlset } from './helpers/fixtures.js';
-import { overlapped, smallestGapMs, useServers, type Route } from './helpers/server.js';
+import { overlapped, type Route, smallestGapMs, useServers } from './helpers/server.js';
 
 const serve = useServers();
 
 describe('sitemaps() scope', () => {
-  it('sitemaps.org: keeps URLs under the sitemap\'s own directory, and any URL of the origin whose robots.txt declared it', async () => {
+  it("sitemaps.org: keeps URLs under the sitemap's own directory, and any URL of the origin whose robots.txt declared it", async () => {
     // Two hosts: 127.0.0.1 (the site) and 127.0.0.2 (where its sitemaps live).
     const site = await serve({}, '127.0.0.1');
     const cdn = await serve({}, '127.0.0.2');
@@ -14,17 +14,32 @@ describe('sitemaps() scope', () => {
     site.routes = { '/robots.txt': `User-agent: *\nSitemap: ${cdn.base}/maps/site.xml\n` };
     cdn.routes = {
       '/robots.txt': 'User-agent: *\nAllow: /\n',
-      '/maps/site.xml': urlset([`${site.base}/declared`, `${cdn.base}/maps/under`, `${cdn.base}/elsewhere`, `${other}/x`]),
+      '/maps/site.xml': urlset([
+        `${site.base}/declared`,
+        `${cdn.base}/maps/under`,
+        `${cdn.base}/elsewhere`,
+        `${other}/x`,
+      ]),
       // Not declared by the site: only URLs under cdn/maps/ may be listed.
       '/maps/undeclared.xml': urlset([`${site.base}/not-declared`, `${cdn.base}/maps/fine`]),
     };
-    const outcome = await crawlWithSitemaps({ plugin: { origins: [site.base], sitemapUrls: [`${cdn.base}/maps/undeclared.xml`], enqueuePages: false } });
-    expect(outcome.urls.sort()).toEqual([`${site.base}/declared`, `${cdn.base}/maps/fine`, `${cdn.base}/maps/under`].sort());
+    const outcome = await crawlWithSitemaps({
+      plugin: { origins: [site.base], sitemapUrls: [`${cdn.base}/maps/undeclared.xml`], enqueuePages: false },
+    });
+    expect(outcome.urls.sort()).toEqual(
+      [`${site.base}/declared`, `${cdn.base}/maps/fine`, `${cdn.base}/maps/under`].sort(),
+    );
     const scoped = outcome.skips.filter((s) => s.reason === 'sitemap-scope');
     expect(scoped.map((s) => [s.url, s.detail])).toEqual(
       expect.arrayContaining([
-        [`${cdn.base}/elsewhere`, `2 entries of sitemap ${cdn.base}/maps/site.xml outside its scope (under ${cdn.base}/maps/ or on ${site.base}), e.g. this one`],
-        [`${site.base}/not-declared`, `1 entry of sitemap ${cdn.base}/maps/undeclared.xml outside its scope (on ${cdn.base}), e.g. this one`],
+        [
+          `${cdn.base}/elsewhere`,
+          `2 entries of sitemap ${cdn.base}/maps/site.xml outside its scope (under ${cdn.base}/maps/ or on ${site.base}), e.g. this one`,
+        ],
+        [
+          `${site.base}/not-declared`,
+          `1 entry of sitemap ${cdn.base}/maps/undeclared.xml outside its scope (on ${cdn.base}), e.g. this one`,
+        ],
       ]),
     );
     expect(scoped).toHaveLength(2);
@@ -44,15 +59,25 @@ describe('sitemaps() scope', () => {
   ] as const) {
     it(`cross-submission: a sitemap declared by three origins lists URLs on all three (${name})`, async () => {
       const hosts = [await serve({}, '127.0.0.1'), await serve({}, '127.0.0.2'), await serve({}, '127.0.0.3')];
-      const [www, blog, docs] = hosts as [typeof hosts[0], typeof hosts[0], typeof hosts[0]];
+      const [www, blog, docs] = hosts as [(typeof hosts)[0], (typeof hosts)[0], (typeof hosts)[0]];
       const shared = `${www.base}/sitemaps/all.xml`;
       hosts.forEach((host, i) => {
         const robots = `User-agent: *\nAllow: /\nSitemap: ${shared}\n`;
         host.routes['/robots.txt'] =
-          i === slowHost ? (_req, res) => void setTimeout(() => res.writeHead(200, { 'content-type': 'text/plain' }).end(robots), 400) : robots;
+          i === slowHost
+            ? (_req, res) =>
+                void setTimeout(() => res.writeHead(200, { 'content-type': 'text/plain' }).end(robots), 400)
+            : robots;
       });
-      www.routes['/sitemaps/all.xml'] = urlset([`${www.base}/w`, `${blog.base}/b`, `${docs.base}/d`, 'http://127.0.0.4:9/nobody']);
-      const outcome = await crawlWithSitemaps({ plugin: { origins: order.map((i) => hosts[i]!.base), enqueuePages: false } });
+      www.routes['/sitemaps/all.xml'] = urlset([
+        `${www.base}/w`,
+        `${blog.base}/b`,
+        `${docs.base}/d`,
+        'http://127.0.0.4:9/nobody',
+      ]);
+      const outcome = await crawlWithSitemaps({
+        plugin: { origins: order.map((i) => hosts[i]!.base), enqueuePages: false },
+      });
       expect(outcome.urls.sort()).toEqual([`${www.base}/w`, `${blog.base}/b`, `${docs.base}/d`].sort());
       expect(www.paths().filter((path) => path === '/sitemaps/all.xml')).toHaveLength(1);
       // The one URL on no declarer is out of scope, and the file's tally names the declarers known
@@ -70,17 +95,29 @@ describe('sitemaps() scope', () => {
     const other = await serve({}, '127.0.0.2');
     const closed = await serve({}, '127.0.0.3');
     const shared = `${www.base}/all.xml`;
-    www.routes = { '/robots.txt': `User-agent: *\nSitemap: ${shared}\n`, '/all.xml': urlset([`${www.base}/w`, `${other.base}/o`, `${closed.base}/c`]) };
+    www.routes = {
+      '/robots.txt': `User-agent: *\nSitemap: ${shared}\n`,
+      '/all.xml': urlset([`${www.base}/w`, `${other.base}/o`, `${closed.base}/c`]),
+    };
     // Reads its robots.txt late, and declares nothing.
-    other.routes = { '/robots.txt': (_req, res) => void setTimeout(() => res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nAllow: /\n'), 300) };
+    other.routes = {
+      '/robots.txt': (_req, res) =>
+        void setTimeout(
+          () => res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nAllow: /\n'),
+          300,
+        ),
+    };
     // Disallows / to us: its discovery never runs; its URL is held until the crawl ends.
     closed.routes = { '/robots.txt': 'User-agent: *\nDisallow: /\n' };
-    const outcome = await crawlWithSitemaps({ plugin: { origins: [www.base, other.base, closed.base], enqueuePages: false } });
+    const outcome = await crawlWithSitemaps({
+      plugin: { origins: [www.base, other.base, closed.base], enqueuePages: false },
+    });
     expect(outcome.urls).toEqual([`${www.base}/w`]);
     const scoped = outcome.skips.filter((s) => s.reason === 'sitemap-scope');
     expect(scoped.map((s) => s.url).sort()).toEqual([`${other.base}/o`, `${closed.base}/c`].sort());
     // Each file's tally says which origins declared the sitemap.
-    for (const skip of scoped) expect(skip.detail).toBe(`1 entry of sitemap ${shared} outside its scope (on ${www.base}), e.g. this one`);
+    for (const skip of scoped)
+      expect(skip.detail).toBe(`1 entry of sitemap ${shared} outside its scope (on ${www.base}), e.g. this one`);
   });
 
   it('an index passes its declaration on: a child sitemap may list URLs of the declaring origin', async () => {
@@ -89,7 +126,11 @@ describe('sitemaps() scope', () => {
     site.routes = { '/robots.txt': `User-agent: *\nSitemap: ${cdn.base}/index.xml\n` };
     cdn.routes = {
       '/robots.txt': 'User-agent: *\nAllow: /\n',
-      '/index.xml': sitemapIndex([`${cdn.base}/deep/child.xml`, `${site.base}/own-child.xml`, 'http://127.0.0.3:9/foreign.xml']),
+      '/index.xml': sitemapIndex([
+        `${cdn.base}/deep/child.xml`,
+        `${site.base}/own-child.xml`,
+        'http://127.0.0.3:9/foreign.xml',
+      ]),
       '/deep/child.xml': urlset([`${site.base}/from-child`]),
     };
     site.routes['/own-child.xml'] = urlset([`${site.base}/from-own-child`]);
@@ -117,7 +158,10 @@ describe('sitemaps() politeness', () => {
       '/2.xml': slowly(urlset([`${b}/b`])),
       '/3.xml': slowly(urlset([`${b}/c`])),
     };
-    const outcome = await crawlWithSitemaps({ plugin: { origins: [b], enqueuePages: false }, crawler: { concurrency: 8 } });
+    const outcome = await crawlWithSitemaps({
+      plugin: { origins: [b], enqueuePages: false },
+      crawler: { concurrency: 8 },
+    });
     expect(outcome.urls.sort()).toEqual([`${b}/a`, `${b}/b`, `${b}/c`, `${b}/e`]);
     expect(site.log).toHaveLength(6);
     expect(overlapped(site.log)).toBe(false);
@@ -143,7 +187,10 @@ describe('sitemaps() politeness', () => {
   });
 
   it('reads no sitemap of a site whose robots.txt is unreachable', async () => {
-    const site = await serve({ '/robots.txt': { body: 'down', status: 503 }, '/sitemap.xml': urlset(['http://127.0.0.1/x']) });
+    const site = await serve({
+      '/robots.txt': { body: 'down', status: 503 },
+      '/sitemap.xml': urlset(['http://127.0.0.1/x']),
+    });
     const outcome = await crawlWithSitemaps({
       plugin: { origins: [site.base], guessSitemapXml: true, enqueuePages: false },
       crawler: { maxRobotsRetries: 0 },

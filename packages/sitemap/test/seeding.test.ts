@@ -1,15 +1,15 @@
 import { gzipSync } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
 import { createCrawler } from '@politely/crawler';
 import { sitemaps } from '@politely/sitemap';
+import { describe, expect, it } from 'vitest';
 import { crawlWithSitemaps, UA } from './helpers/crawl.js';
 import { atom, pageUrls, rss, sitemapIndex, urlset } from './helpers/fixtures.js';
-import { gzipFile, useServers, type Route } from './helpers/server.js';
+import { gzipFile, type Route, useServers } from './helpers/server.js';
 
 const serve = useServers();
 
 describe('sitemaps() seeding a crawl', () => {
-  it('reads the Sitemap: lines of the seeds\' robots.txt and crawls the pages listed, with no second robots.txt request', async () => {
+  it("reads the Sitemap: lines of the seeds' robots.txt and crawls the pages listed, with no second robots.txt request", async () => {
     const site = await serve({ '/': 'home', '/a': 'page a', '/b': 'page b' });
     site.routes['/robots.txt'] = `User-agent: *\nAllow: /\nSitemap: ${site.base}/sitemap.xml\n`;
     site.routes['/sitemap.xml'] = urlset([`${site.base}/a`, `${site.base}/b`]);
@@ -62,11 +62,20 @@ describe('sitemaps() seeding a crawl', () => {
     const site = await serve({});
     site.routes = {
       '/robots.txt': `User-agent: *\nSitemap: ${site.base}/s.xml\n`,
-      '/s.xml': urlset([{ loc: `${site.base}/x`, lastmod: '2024-03-04T05:06:07+00:00', changefreq: 'weekly', priority: '0.9' }, `${site.base}/y`]),
+      '/s.xml': urlset([
+        { loc: `${site.base}/x`, lastmod: '2024-03-04T05:06:07+00:00', changefreq: 'weekly', priority: '0.9' },
+        `${site.base}/y`,
+      ]),
     };
     const outcome = await crawlWithSitemaps({ seeds: [`${site.base}/`], plugin: { enqueuePages: false } });
     expect(outcome.records).toEqual([
-      { url: `${site.base}/x`, lastmod: '2024-03-04T05:06:07+00:00', changefreq: 'weekly', priority: 0.9, sitemap: `${site.base}/s.xml` },
+      {
+        url: `${site.base}/x`,
+        lastmod: '2024-03-04T05:06:07+00:00',
+        changefreq: 'weekly',
+        priority: 0.9,
+        sitemap: `${site.base}/s.xml`,
+      },
       { url: `${site.base}/y`, sitemap: `${site.base}/s.xml` },
     ]);
   });
@@ -88,11 +97,23 @@ describe('sitemaps() seeding a crawl', () => {
       '/bad': 'bad',
     };
     const outcome = await crawlWithSitemaps({ seeds: [], plugin: { origins: [b] } });
-    const priorities = Object.fromEntries(outcome.added.map((e) => [e.url.slice(b.length), [e.kind ?? 'page', e.priority]]));
-    expect(priorities).toEqual({ '/': ['sitemap-discovery', 11], '/s.xml': ['sitemap', 11], '/low': ['page', 1], '/none': ['page', 5], '/high': ['page', 10], '/bad': ['page', 5] });
+    const priorities = Object.fromEntries(
+      outcome.added.map((e) => [e.url.slice(b.length), [e.kind ?? 'page', e.priority]]),
+    );
+    expect(priorities).toEqual({
+      '/': ['sitemap-discovery', 11],
+      '/s.xml': ['sitemap', 11],
+      '/low': ['page', 1],
+      '/none': ['page', 5],
+      '/high': ['page', 10],
+      '/bad': ['page', 5],
+    });
     // One host, one request at a time: the highest priority first.
     expect(site.paths()).toEqual(['/robots.txt', '/s.xml', '/high', '/none', '/bad', '/low']);
-    const scaled = await crawlWithSitemaps({ seeds: [], plugin: { origins: [b], priorityScale: 100, enqueuePages: true } });
+    const scaled = await crawlWithSitemaps({
+      seeds: [],
+      plugin: { origins: [b], priorityScale: 100, enqueuePages: true },
+    });
     expect(scaled.added.filter((e) => e.kind === undefined).map((e) => e.priority)).toEqual([10, 50, 100, 50]);
   });
 
@@ -110,12 +131,21 @@ describe('sitemaps() seeding a crawl', () => {
       ]),
     };
     const outcome = await crawlWithSitemaps({
-      plugin: { origins: [b], enqueuePages: false, lastmodSince: new Date('2024-01-01'), include: [`${b}/blog/*`], exclude: [/draft/] },
+      plugin: {
+        origins: [b],
+        enqueuePages: false,
+        lastmodSince: new Date('2024-01-01'),
+        include: [`${b}/blog/*`],
+        exclude: [/draft/],
+      },
     });
     expect(outcome.urls).toEqual([`${b}/blog/new`, `${b}/blog/undated`]);
     const filtered = outcome.skips.filter((s) => s.reason === 'sitemap-filter');
     expect(filtered).toHaveLength(1);
-    expect(filtered[0]).toMatchObject({ url: `${b}/blog/old`, detail: expect.stringContaining(`3 entries of sitemap ${b}/s.xml left out by the filters`) });
+    expect(filtered[0]).toMatchObject({
+      url: `${b}/blog/old`,
+      detail: expect.stringContaining(`3 entries of sitemap ${b}/s.xml left out by the filters`),
+    });
   });
 
   it('guesses /sitemap.xml only when asked and robots.txt declares none; a guess that misses is no error', async () => {
@@ -124,10 +154,14 @@ describe('sitemaps() seeding a crawl', () => {
     const off = await crawlWithSitemaps({ plugin: { origins: [site.base], enqueuePages: false } });
     expect(off.urls).toEqual([]);
     expect(site.paths()).not.toContain('/sitemap.xml');
-    const on = await crawlWithSitemaps({ plugin: { origins: [site.base], enqueuePages: false, guessSitemapXml: true } });
+    const on = await crawlWithSitemaps({
+      plugin: { origins: [site.base], enqueuePages: false, guessSitemapXml: true },
+    });
     expect(on.urls).toEqual([`${site.base}/guessed`]);
     delete site.routes['/sitemap.xml'];
-    const miss = await crawlWithSitemaps({ plugin: { origins: [site.base], enqueuePages: false, guessSitemapXml: true } });
+    const miss = await crawlWithSitemaps({
+      plugin: { origins: [site.base], enqueuePages: false, guessSitemapXml: true },
+    });
     expect(miss).toMatchObject({ urls: [], errors: [] });
     expect(miss.stats.errors).toBe(0);
   });
@@ -135,7 +169,9 @@ describe('sitemaps() seeding a crawl', () => {
   it('reads explicit sitemap URLs without any discovery', async () => {
     const site = await serve({ '/robots.txt': `User-agent: *\nSitemap: ${'http://127.0.0.1:1'}/never.xml\n` });
     site.routes['/maps/s.xml'] = urlset([`${site.base}/anywhere/on/the/origin`]);
-    const outcome = await crawlWithSitemaps({ plugin: { origins: [], sitemapUrls: [`${site.base}/maps/s.xml`], enqueuePages: false } });
+    const outcome = await crawlWithSitemaps({
+      plugin: { origins: [], sitemapUrls: [`${site.base}/maps/s.xml`], enqueuePages: false },
+    });
     // Explicit sitemaps count as declared for their own origin: URLs outside /maps/ are kept.
     expect(outcome.urls).toEqual([`${site.base}/anywhere/on/the/origin`]);
     expect(site.paths()).toEqual(['/robots.txt', '/maps/s.xml']);
@@ -159,7 +195,7 @@ describe('sitemaps() seeding a crawl', () => {
     expect(outcome.stats.pages).toBe(1);
   });
 
-  it('follows a sitemap\'s redirect through the gate, and reads it as the sitemap it leads to', async () => {
+  it("follows a sitemap's redirect through the gate, and reads it as the sitemap it leads to", async () => {
     const site = await serve({});
     const b = site.base;
     site.routes = {
@@ -183,7 +219,10 @@ describe('sitemaps() seeding a crawl', () => {
 
   it('puts a sitemap back in the frontier when the crawl is stopped while it is read', async () => {
     const site = await serve({});
-    site.routes = { '/robots.txt': `User-agent: *\nSitemap: ${site.base}/s.xml\n`, '/s.xml': urlset(pageUrls(site.base, 3000)) };
+    site.routes = {
+      '/robots.txt': `User-agent: *\nSitemap: ${site.base}/s.xml\n`,
+      '/s.xml': urlset(pageUrls(site.base, 3000)),
+    };
     const controller = new AbortController();
     let seen = 0;
     const crawler = createCrawler({

@@ -43,7 +43,7 @@ describe('sitemapScopeOf', () => {
     expect(scope.allows(new URL('http://www.a.test/catalog/shoes'))).toBe(false);
   });
 
-  it('sitemaps.org: a sitemap declared in an origin\'s robots.txt may list any URL of that origin', () => {
+  it("sitemaps.org: a sitemap declared in an origin's robots.txt may list any URL of that origin", () => {
     const scope = sitemapScopeOf('http://cdn.test/maps/a.xml', ['http://a.test']);
     expect(scope.allows(new URL('http://a.test/anything'))).toBe(true);
     expect(scope.allows(new URL('http://cdn.test/maps/x'))).toBe(true);
@@ -80,10 +80,15 @@ describe('resolveSitemapPluginOptions', () => {
       { sitemapUrls: ['ftp://a.test/sitemap.xml'] },
       { include: [''] },
     ];
-    for (const options of bad) expect(() => resolveSitemapPluginOptions(options)).toThrow(expect.objectContaining({ code: 'ERR_INVALID_OPTION' }));
+    for (const options of bad)
+      expect(() => resolveSitemapPluginOptions(options)).toThrow(
+        expect.objectContaining({ code: 'ERR_INVALID_OPTION' }),
+      );
   });
 
   it('keeps origins as origins, whatever path was given', () => {
-    expect(resolveSitemapPluginOptions({ origins: ['https://A.test/x/y', 'https://a.test'] }).origins).toEqual(['https://a.test']);
+    expect(resolveSitemapPluginOptions({ origins: ['https://A.test/x/y', 'https://a.test'] }).origins).toEqual([
+      'https://a.test',
+    ]);
   });
 });

@@ -23,7 +23,7 @@ describe('entryChunks: where a large sitemap is cut', () => {
       '<url><loc foo="</url>">http://h.test/a</loc></url>',
       "<url a='x</url>y'><loc>http://h.test/b</loc></url>",
       '<url><loc a="1 > 0" b=\'<\'>http://h.test/c</loc></url>',
-      '<url c="it\'s </url> \'quoted\'"><loc d=\'say "</url>" > <\'>http://h.test/d</loc></url>',
+      "<url c=\"it's </url> 'quoted'\"><loc d='say \"</url>\" > <'>http://h.test/d</loc></url>",
       '<url><loc/><x e="<url>"/><x f=\'</url\'/></url>',
     ];
     const document = `${HEAD}${entries.join('')}${TAIL}`;
@@ -61,7 +61,9 @@ describe('entryChunks: where a large sitemap is cut', () => {
 
   it('cuts after a prefixed end tag and one with space before its ">", not after a look-alike', () => {
     const prefixed = ['<s:url><s:loc x="</s:url>">a</s:loc></s:url>', '<s:url><s:loc>b</s:loc></s:url >'];
-    expect(bodiesOf(`<s:urlset>${prefixed.join('')}</s:urlset>`, 1, 'url', '<s:urlset>', '</s:urlset>')).toEqual(prefixed);
+    expect(bodiesOf(`<s:urlset>${prefixed.join('')}</s:urlset>`, 1, 'url', '<s:urlset>', '</s:urlset>')).toEqual(
+      prefixed,
+    );
     const lookAlikes = ['<url><loc>url> </xurl></loc></url>', '<url><loc>b</loc></url>'];
     expect(bodiesOf(`${HEAD}${lookAlikes.join('')}${TAIL}`, 1)).toEqual(lookAlikes);
   });
@@ -92,7 +94,12 @@ describe('entryChunks: where the root ends', () => {
   // root, so the last piece held an unclosed comment ("Comment is not closed").
   it('is the real end tag, not a "</urlset" in a comment or processing instruction after the root', () => {
     const entries = ['<url><loc>a</loc></url>', '<url><loc>b</loc></url>'];
-    for (const after of ['<!-- </urlset -->', '<!-- </urlset> -->', '<?pi </urlset> ?>', '\n<!-- x --><?pi </urlset ?>\n<!--</urlset>-->\n']) {
+    for (const after of [
+      '<!-- </urlset -->',
+      '<!-- </urlset> -->',
+      '<?pi </urlset> ?>',
+      '\n<!-- x --><?pi </urlset ?>\n<!--</urlset>-->\n',
+    ]) {
       const document = `${HEAD}${entries.join('')}${TAIL}${after}`;
       for (const chunkChars of [1, 10, document.length]) {
         const bodies = bodiesOf(document, chunkChars);
@@ -103,7 +110,10 @@ describe('entryChunks: where the root ends', () => {
   });
 
   it('of a sitemapindex and a prefixed root, with a space before ">" and look-alikes inside entries', () => {
-    const sitemaps = ['<sitemap><loc a="</sitemapindex>">a</loc></sitemap>', '<sitemap><loc><![CDATA[</sitemapindex>]]></loc></sitemap>'];
+    const sitemaps = [
+      '<sitemap><loc a="</sitemapindex>">a</loc></sitemap>',
+      '<sitemap><loc><![CDATA[</sitemapindex>]]></loc></sitemap>',
+    ];
     const index = `<sitemapindex>${sitemaps.join('')}</sitemapindex ><!-- </sitemapindex -->`;
     expect(bodiesOf(index, 1, 'sitemap', '<sitemapindex>', '</sitemapindex>')).toEqual(sitemaps);
     const urls = ['<s:url><s:loc>a</s:loc></s:url>'];
@@ -140,7 +150,8 @@ describe('closeAfterLastEntry: a document cut at the size cap, closed after its 
       '<url><loc>c</loc><?pi </url> ?>',
       '<url><loc>c</loc><?pi </url>',
     ];
-    for (const cut of cuts) expect(closeAfterLastEntry(`${complete}${cut}`, 'url', TAIL), cut).toBe(`${complete}${TAIL}`);
+    for (const cut of cuts)
+      expect(closeAfterLastEntry(`${complete}${cut}`, 'url', TAIL), cut).toBe(`${complete}${TAIL}`);
   });
 
   it('reads past the prolog, the root start tag and whole entries holding look-alikes', () => {
@@ -151,13 +162,15 @@ describe('closeAfterLastEntry: a document cut at the size cap, closed after its 
   });
 
   it('a prefixed entry, an index and an RSS feed; null when no entry is complete', () => {
-    expect(closeAfterLastEntry('<s:urlset><s:url>a</s:url ><s:url x="</s:url>">', 'url', '</s:urlset>')).toBe('<s:urlset><s:url>a</s:url ></s:urlset>');
-    expect(closeAfterLastEntry('<sitemapindex><sitemap>a</sitemap><sitemap><!-- </sitemap>', 'sitemap', '</sitemapindex>')).toBe(
-      '<sitemapindex><sitemap>a</sitemap></sitemapindex>',
+    expect(closeAfterLastEntry('<s:urlset><s:url>a</s:url ><s:url x="</s:url>">', 'url', '</s:urlset>')).toBe(
+      '<s:urlset><s:url>a</s:url ></s:urlset>',
     );
-    expect(closeAfterLastEntry('<rss><channel><item>a</item><item><title a="</item>"', 'item', '</channel></rss>')).toBe(
-      '<rss><channel><item>a</item></channel></rss>',
-    );
+    expect(
+      closeAfterLastEntry('<sitemapindex><sitemap>a</sitemap><sitemap><!-- </sitemap>', 'sitemap', '</sitemapindex>'),
+    ).toBe('<sitemapindex><sitemap>a</sitemap></sitemapindex>');
+    expect(
+      closeAfterLastEntry('<rss><channel><item>a</item><item><title a="</item>"', 'item', '</channel></rss>'),
+    ).toBe('<rss><channel><item>a</item></channel></rss>');
     expect(closeAfterLastEntry('<urlset><url><loc a="</url>">', 'url', TAIL)).toBeNull();
     expect(closeAfterLastEntry('<urlset>url>url></xurl>', 'url', TAIL)).toBeNull();
     expect(closeAfterLastEntry('no markup </url>', 'url', TAIL)).toBeNull();

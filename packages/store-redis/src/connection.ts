@@ -15,7 +15,7 @@
 
 import { readFileSync } from 'node:fs';
 import { PolitelyError } from '@politely/core';
-import { Redis, type Cluster, type RedisOptions } from 'ioredis';
+import { type Cluster, Redis, type RedisOptions } from 'ioredis';
 import { invalid } from './keys.js';
 import { parseRedisUrl, type RedisUrl } from './redis-url.js';
 
@@ -74,21 +74,46 @@ export function createRedisLink(url: string, options: RedisLinkOptions = {}): Re
   return new Link(parseRedisUrl(url, 'createRedisLink'), resolveLinkOptions('createRedisLink', options));
 }
 
-export function openRedis(entryPoint: string, connection: RedisConnection, options: RedisLinkOptions = {}): OpenedRedis {
+export function openRedis(
+  entryPoint: string,
+  connection: RedisConnection,
+  options: RedisLinkOptions = {},
+): OpenedRedis {
   if (typeof connection === 'string') {
     const link = new Link(parseRedisUrl(connection, entryPoint), resolveLinkOptions(entryPoint, options));
-    return { redis: link.client, display: link.display, ready: () => link.ready(), run: (command) => link.run(command), close: () => link.close() };
+    return {
+      redis: link.client,
+      display: link.display,
+      ready: () => link.ready(),
+      run: (command) => link.run(command),
+      close: () => link.close(),
+    };
   }
   if (isLink(connection)) {
     const link = connection as Link;
-    return { redis: link.client, display: link.display, ready: () => link.ready(), run: (command) => link.run(command), close: () => Promise.resolve() };
+    return {
+      redis: link.client,
+      display: link.display,
+      ready: () => link.ready(),
+      run: (command) => link.run(command),
+      close: () => Promise.resolve(),
+    };
   }
   // Duck-typed rather than `instanceof`, which a second copy of ioredis in node_modules would fail.
   if (typeof connection !== 'object' || connection === null || typeof connection.defineCommand !== 'function') {
-    throw invalid(entryPoint, 'redis must be a redis:// or rediss:// URL, a RedisLink, or an ioredis Redis or Cluster client');
+    throw invalid(
+      entryPoint,
+      'redis must be a redis:// or rediss:// URL, a RedisLink, or an ioredis Redis or Cluster client',
+    );
   }
   const display = describeClient(connection);
-  return { redis: connection, display, ready: () => Promise.resolve(), run: (command) => command(), close: () => Promise.resolve() };
+  return {
+    redis: connection,
+    display,
+    ready: () => Promise.resolve(),
+    run: (command) => command(),
+    close: () => Promise.resolve(),
+  };
 }
 
 function isLink(value: unknown): value is RedisLink {
@@ -110,7 +135,8 @@ interface ResolvedLinkOptions {
 
 function resolveLinkOptions(entryPoint: string, options: RedisLinkOptions): ResolvedLinkOptions {
   const ms = (name: string, value: number, min: number): number => {
-    if (!Number.isInteger(value) || value < min) throw invalid(entryPoint, `${name} must be an integer ≥ ${min} (ms), got ${String(value)}`);
+    if (!Number.isInteger(value) || value < min)
+      throw invalid(entryPoint, `${name} must be an integer ≥ ${min} (ms), got ${String(value)}`);
     return value;
   };
   return {
@@ -154,7 +180,14 @@ class Link implements RedisLink {
       db: url.db,
       ...(url.username === undefined ? {} : { username: url.username }),
       ...(url.password === undefined ? {} : { password: url.password }),
-      ...(url.tls ? { tls: { ...(url.servername === undefined ? {} : { servername: url.servername }), ...(url.ca === undefined ? {} : { ca: this.readCa(url.ca) }) } } : {}),
+      ...(url.tls
+        ? {
+            tls: {
+              ...(url.servername === undefined ? {} : { servername: url.servername }),
+              ...(url.ca === undefined ? {} : { ca: this.readCa(url.ca) }),
+            },
+          }
+        : {}),
       lazyConnect: true,
       // Per attempt: a TCP connect or TLS handshake that does not complete fails in this time.
       connectTimeout: options.connectTimeoutMs,
@@ -178,7 +211,8 @@ class Link implements RedisLink {
   }
 
   ready(): Promise<void> {
-    if (this.phase === 'closed') return Promise.reject(new PolitelyError('ERR_STORE', `${this.display}: the connection is closed`));
+    if (this.phase === 'closed')
+      return Promise.reject(new PolitelyError('ERR_STORE', `${this.display}: the connection is closed`));
     this.opening ??= this.open();
     return this.opening;
   }
@@ -218,7 +252,10 @@ class Link implements RedisLink {
     try {
       return readFileSync(path, 'utf8');
     } catch (error) {
-      throw new PolitelyError('ERR_INVALID_OPTION', `${this.display}: cannot read the ca file: ${(error as Error).message}`);
+      throw new PolitelyError(
+        'ERR_INVALID_OPTION',
+        `${this.display}: cannot read the ca file: ${(error as Error).message}`,
+      );
     }
   }
 
@@ -236,7 +273,12 @@ class Link implements RedisLink {
         cleanup();
         this.phase = 'closed';
         this.disconnect();
-        reject(new PolitelyError('ERR_STORE', `cannot reach ${this.display} within ${seconds(this.options.connectTimeoutMs)}: ${why}`));
+        reject(
+          new PolitelyError(
+            'ERR_STORE',
+            `cannot reach ${this.display} within ${seconds(this.options.connectTimeoutMs)}: ${why}`,
+          ),
+        );
       };
       const describe = (): string => {
         if (this.lastError !== undefined) return errorText(this.lastError);
@@ -274,7 +316,10 @@ class Link implements RedisLink {
     const refuse = (detail: string): never => {
       this.phase = 'closed';
       this.disconnect();
-      throw new PolitelyError('ERR_INVALID_OPTION', `${this.display}: database ${db} does not exist on this server (${detail})`);
+      throw new PolitelyError(
+        'ERR_INVALID_OPTION',
+        `${this.display}: database ${db} does not exist on this server (${detail})`,
+      );
     };
     if (count !== undefined && Number.isInteger(count) && db >= count) refuse(`it has ${count}: 0 to ${count - 1}`);
     try {
@@ -287,10 +332,15 @@ class Link implements RedisLink {
   private lost(): void {
     if (this.phase !== 'open' || this.lostAt !== undefined) return;
     this.lostAt = Date.now();
-    this.options.onWarning(`lost the connection to ${this.display}; retrying for up to ${seconds(this.options.maxOutageMs)}`);
+    this.options.onWarning(
+      `lost the connection to ${this.display}; retrying for up to ${seconds(this.options.maxOutageMs)}`,
+    );
     this.outageTimer = setTimeout(() => {
       const why = this.lastError === undefined ? '' : ` (${errorText(this.lastError)})`;
-      this.failure = new PolitelyError('ERR_STORE', `lost the connection to ${this.display} for ${seconds(this.options.maxOutageMs)}${why}; stopping`);
+      this.failure = new PolitelyError(
+        'ERR_STORE',
+        `lost the connection to ${this.display} for ${seconds(this.options.maxOutageMs)}${why}; stopping`,
+      );
       for (const fail of this.waiting) fail(this.failure);
       this.waiting.clear();
       this.phase = 'closed';

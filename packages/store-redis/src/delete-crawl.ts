@@ -2,7 +2,7 @@
 
 import type { Redis } from 'ioredis';
 import { openRedis, type RedisConnection } from './connection.js';
-import { resolveKeyPrefix, type RedisKeyOptions } from './keys.js';
+import { type RedisKeyOptions, resolveKeyPrefix } from './keys.js';
 
 export interface DeleteRedisCrawlOptions extends RedisKeyOptions {
   /** An ioredis client or a `RedisLink` (left open), or a `redis://` URL (opened and quit here). Required. */
@@ -20,7 +20,8 @@ export async function deleteRedisCrawl(options: DeleteRedisCrawlOptions): Promis
     await connection.ready();
     const { redis } = connection;
     // A cluster keeps a crawl on one node (its keys share a hash tag), but scan every master.
-    const nodes: Redis[] = 'nodes' in redis && typeof redis.nodes === 'function' ? redis.nodes('master') : [redis as Redis];
+    const nodes: Redis[] =
+      'nodes' in redis && typeof redis.nodes === 'function' ? redis.nodes('master') : [redis as Redis];
     let deleted = 0;
     for (const node of nodes) {
       let cursor = '0';

@@ -27,10 +27,15 @@ export async function checkRedisDurability(redis: RedisConnection): Promise<Redi
     } catch (error) {
       return { checked: false, reason: (error instanceof Error ? error.message : String(error)).split('\n')[0]! };
     }
-    if (appendonly === undefined || policy === undefined) return { checked: false, reason: 'CONFIG GET answered nothing' };
+    if (appendonly === undefined || policy === undefined)
+      return { checked: false, reason: 'CONFIG GET answered nothing' };
     const problems: string[] = [];
-    if (appendonly !== 'yes') problems.push(`appendonly is ${appendonly} (a restart loses the crawl: set appendonly yes)`);
-    if (policy !== 'noeviction') problems.push(`maxmemory-policy is ${policy} (Redis may evict the crawl's keys: set maxmemory-policy noeviction)`);
+    if (appendonly !== 'yes')
+      problems.push(`appendonly is ${appendonly} (a restart loses the crawl: set appendonly yes)`);
+    if (policy !== 'noeviction')
+      problems.push(
+        `maxmemory-policy is ${policy} (Redis may evict the crawl's keys: set maxmemory-policy noeviction)`,
+      );
     return { checked: true, problems };
   } finally {
     await connection.close();

@@ -24,7 +24,11 @@ export function decodeEntry(member: string): FrontierEntry {
   const entry = JSON.parse(newline < 0 ? member.slice(space + 1) : member.slice(space + 1, newline)) as FrontierEntry;
   const revisit = newline < 0 ? undefined : decodeLastFetch(member.slice(newline + 1));
   if (count === '' && revisit === undefined) return entry;
-  return { ...entry, ...(count === '' ? {} : { retries: Number(count) }), ...(revisit === undefined ? {} : { revisit }) };
+  return {
+    ...entry,
+    ...(count === '' ? {} : { retries: Number(count) }),
+    ...(revisit === undefined ? {} : { revisit }),
+  };
 }
 
 export function encodeLastFetch(last: LastFetch): string {

@@ -50,7 +50,11 @@ export function resolveKeyPrefix(entryPoint: string, options: RedisKeyOptions): 
   }
   const { crawlId } = options;
   if (typeof crawlId !== 'string' || crawlId === '') throw invalid(entryPoint, 'crawlId (or keyPrefix) is required');
-  if (/[{}]/.test(crawlId)) throw invalid(entryPoint, `crawlId must not contain braces (it becomes a hash tag), got ${JSON.stringify(crawlId)}`);
+  if (/[{}]/.test(crawlId))
+    throw invalid(
+      entryPoint,
+      `crawlId must not contain braces (it becomes a hash tag), got ${JSON.stringify(crawlId)}`,
+    );
   return `politely:{${crawlId}}:`;
 }
 

@@ -14,11 +14,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { PolitelyError } from '@politely/core';
 import {
-  dedupeKeyOf,
   type AddOptions,
   type AddOutcome,
   type ClaimRequest,
   type ClaimResult,
+  type CompleteOptions,
+  dedupeKeyOf,
   type FrontierCounts,
   type FrontierEntry,
   type FrontierLease,
@@ -27,15 +28,14 @@ import {
   type HostPolicy,
   type HostTurn,
   type HostTurnRequest,
-  type SettleOptions,
-  type CompleteOptions,
   type LastFetch,
   type ReopenRequest,
+  type SettleOptions,
 } from '@politely/frontier';
-import { openRedis, type OpenedRedis, type RedisConnection, type RedisLinkOptions } from './connection.js';
+import { type OpenedRedis, openRedis, type RedisConnection, type RedisLinkOptions } from './connection.js';
 import { decodeEntry, encodeEntry, encodeLastFetch } from './entry-codec.js';
 import { CRAWL_GONE, FRONTIER_SCRIPT_KEY_COUNT, FRONTIER_SCRIPTS, type FrontierCommands } from './frontier-scripts.js';
-import { frontierKeys, invalid, metadataKey, resolveKeyPrefix, type RedisKeyOptions } from './keys.js';
+import { frontierKeys, invalid, metadataKey, type RedisKeyOptions, resolveKeyPrefix } from './keys.js';
 import { queuePriorityOf } from './queue-score.js';
 
 export interface RedisFrontierStoreOptions extends RedisKeyOptions, RedisLinkOptions {
@@ -106,9 +106,12 @@ const TURN_ROOM_POLL_MS = 50;
 /** `SettleOptions` of the FrontierStore contract: the host's clock after a settle, and its hold. */
 type Settle = SettleOptions;
 
-export function resolveRedisFrontierStoreOptions(options: RedisFrontierStoreOptions): ResolvedRedisFrontierStoreOptions {
+export function resolveRedisFrontierStoreOptions(
+  options: RedisFrontierStoreOptions,
+): ResolvedRedisFrontierStoreOptions {
   const count = (name: string, value: number, min: number): number => {
-    if (!Number.isInteger(value) || value < min) throw invalid(ENTRY_POINT, `${name} must be an integer ≥ ${min}, got ${String(value)}`);
+    if (!Number.isInteger(value) || value < min)
+      throw invalid(ENTRY_POINT, `${name} must be an integer ≥ ${min}, got ${String(value)}`);
     return value;
   };
   return {
@@ -124,10 +127,14 @@ export function resolveRedisFrontierStoreOptions(options: RedisFrontierStoreOpti
 
 function workerTiming(options: RedisFrontierStoreOptions): { workerTtlMs: number; heartbeatMs: number } {
   const workerTtlMs = options.workerTtlMs ?? 10_000;
-  if (!Number.isInteger(workerTtlMs) || workerTtlMs < 100) throw invalid(ENTRY_POINT, `workerTtlMs must be an integer ≥ 100, got ${String(workerTtlMs)}`);
+  if (!Number.isInteger(workerTtlMs) || workerTtlMs < 100)
+    throw invalid(ENTRY_POINT, `workerTtlMs must be an integer ≥ 100, got ${String(workerTtlMs)}`);
   const heartbeatMs = options.heartbeatMs ?? Math.min(2500, Math.floor(workerTtlMs / 4));
   if (!Number.isInteger(heartbeatMs) || heartbeatMs < 10 || heartbeatMs * 2 > workerTtlMs) {
-    throw invalid(ENTRY_POINT, `heartbeatMs must be an integer from 10 to half of workerTtlMs (${workerTtlMs}), got ${String(heartbeatMs)}`);
+    throw invalid(
+      ENTRY_POINT,
+      `heartbeatMs must be an integer from 10 to half of workerTtlMs (${workerTtlMs}), got ${String(heartbeatMs)}`,
+    );
   }
   return { workerTtlMs, heartbeatMs };
 }
@@ -160,7 +167,11 @@ export interface RedisFrontierStore extends FrontierStore {
 /** A FrontierStore in Redis, shared by every worker that opens the same crawl id. */
 export function createRedisFrontierStore(options: RedisFrontierStoreOptions): RedisFrontierStore {
   const resolved = resolveRedisFrontierStoreOptions(options);
-  return new Store(openRedis(ENTRY_POINT, options.redis, options), resolved, options.crawlId ?? options.keyPrefix ?? '');
+  return new Store(
+    openRedis(ENTRY_POINT, options.redis, options),
+    resolved,
+    options.crawlId ?? options.keyPrefix ?? '',
+  );
 }
 
 class Store implements RedisFrontierStore {
@@ -194,7 +205,8 @@ class Store implements RedisFrontierStore {
   }
 
   ready(): Promise<void> {
-    if (this.closed) return Promise.reject(new PolitelyError('ERR_STORE', `${this.connection.display}: the store is closed`));
+    if (this.closed)
+      return Promise.reject(new PolitelyError('ERR_STORE', `${this.connection.display}: the store is closed`));
     this.opening ??= this.open();
     return this.opening;
   }
@@ -202,7 +214,11 @@ class Store implements RedisFrontierStore {
   async add(entries: readonly FrontierEntry[], options: AddOptions = {}): Promise<AddOutcome[]> {
     const outcomes: AddOutcome[] = [];
     for (const batch of this.addBatches(entries, options)) {
-      outcomes.push(...this.counted((await this.call('add', () => this.commands.politelyFrontierAdd(...this.head(), ...batch))) as AddOutcome[]));
+      outcomes.push(
+        ...this.counted(
+          (await this.call('add', () => this.commands.politelyFrontierAdd(...this.head(), ...batch))) as AddOutcome[],
+        ),
+      );
     }
     return outcomes;
   }
@@ -214,7 +230,14 @@ class Store implements RedisFrontierStore {
     const leaseId = `${this.workerId}.${++this.leaseSeq}`;
     const sentAt = Date.now();
     const reply = await this.call('claim', () =>
-      this.commands.politelyFrontierClaim(...this.head(), leaseId, at, lease, this.options.maxExpiredPerClaim, this.options.idlePollMs),
+      this.commands.politelyFrontierClaim(
+        ...this.head(),
+        leaseId,
+        at,
+        lease,
+        this.options.maxExpiredPerClaim,
+        this.options.idlePollMs,
+      ),
     );
     this.confirmedAt = Math.max(this.confirmedAt, sentAt);
     const [known, id, member, expiresAt, previous] = reply;
@@ -229,25 +252,46 @@ class Store implements RedisFrontierStore {
     const entries = options.add ?? [];
     const lastFetch = lastFetchArg(options.lastFetch);
     if (entries.length === 0) {
-      await this.call('complete', () => this.commands.politelyFrontierSettle(...this.head(), leaseId, 'complete', ...this.settleArgs('complete', options), lastFetch));
+      await this.call('complete', () =>
+        this.commands.politelyFrontierSettle(
+          ...this.head(),
+          leaseId,
+          'complete',
+          ...this.settleArgs('complete', options),
+          lastFetch,
+        ),
+      );
       return [];
     }
     const batches = this.addBatches(entries, options.addOptions ?? {});
     const last = batches.pop()!;
     const outcomes: AddOutcome[] = [];
     for (const batch of batches) {
-      outcomes.push(...this.counted((await this.call('add', () => this.commands.politelyFrontierAdd(...this.head(), ...batch))) as AddOutcome[]));
+      outcomes.push(
+        ...this.counted(
+          (await this.call('add', () => this.commands.politelyFrontierAdd(...this.head(), ...batch))) as AddOutcome[],
+        ),
+      );
     }
     const clock = this.settleArgs('complete', options);
-    const reply = await this.call('complete', () => this.commands.politelyFrontierCompleteWithLinks(...this.head(), leaseId, ...clock, lastFetch, ...last));
+    const reply = await this.call('complete', () =>
+      this.commands.politelyFrontierCompleteWithLinks(...this.head(), leaseId, ...clock, lastFetch, ...last),
+    );
     outcomes.push(...this.counted(reply as AddOutcome[]));
     return outcomes;
   }
 
   async reopenDue({ dueBefore, fetchedBefore = -Infinity, limit }: ReopenRequest): Promise<number> {
-    if (typeof dueBefore !== 'number' || Number.isNaN(dueBefore)) throw new PolitelyError('ERR_INVALID_INPUT', `reopenDue: dueBefore must be a number of ms, got ${String(dueBefore)}`);
+    if (typeof dueBefore !== 'number' || Number.isNaN(dueBefore))
+      throw new PolitelyError(
+        'ERR_INVALID_INPUT',
+        `reopenDue: dueBefore must be a number of ms, got ${String(dueBefore)}`,
+      );
     if (typeof fetchedBefore !== 'number' || Number.isNaN(fetchedBefore)) {
-      throw new PolitelyError('ERR_INVALID_INPUT', `reopenDue: fetchedBefore must be a number of ms, got ${String(fetchedBefore)}`);
+      throw new PolitelyError(
+        'ERR_INVALID_INPUT',
+        `reopenDue: fetchedBefore must be a number of ms, got ${String(fetchedBefore)}`,
+      );
     }
     if (!(limit === Infinity || (Number.isInteger(limit) && limit >= 0))) {
       throw new PolitelyError('ERR_INVALID_INPUT', `reopenDue: limit must be an integer ≥ 0, got ${String(limit)}`);
@@ -255,7 +299,12 @@ class Store implements RedisFrontierStore {
     if (limit === 0 || (dueBefore === -Infinity && fetchedBefore === -Infinity)) return 0;
     return Number(
       await this.call('reopenDue', () =>
-        this.commands.politelyFrontierReopenDue(...this.head(), scoreBound(dueBefore), limit === Infinity ? -1 : limit, scoreBound(fetchedBefore)),
+        this.commands.politelyFrontierReopenDue(
+          ...this.head(),
+          scoreBound(dueBefore),
+          limit === Infinity ? -1 : limit,
+          scoreBound(fetchedBefore),
+        ),
       ),
     );
   }
@@ -272,7 +321,10 @@ class Store implements RedisFrontierStore {
     const { delayMs, maxInFlight, readyAt } = policy;
     if (delayMs !== undefined) time('setHostPolicy: delayMs', delayMs);
     if (maxInFlight !== undefined && !(Number.isInteger(maxInFlight) && maxInFlight >= 1)) {
-      throw new PolitelyError('ERR_INVALID_INPUT', `setHostPolicy: maxInFlight must be an integer ≥ 1, got ${String(maxInFlight)}`);
+      throw new PolitelyError(
+        'ERR_INVALID_INPUT',
+        `setHostPolicy: maxInFlight must be an integer ≥ 1, got ${String(maxInFlight)}`,
+      );
     }
     await this.call('setHostPolicy', () =>
       this.commands.politelyFrontierSetHostPolicy(
@@ -288,7 +340,11 @@ class Store implements RedisFrontierStore {
   }
 
   async takeHostTurn(hostKey: string, { now, busyUntil, withinLease }: HostTurnRequest): Promise<HostTurn> {
-    if (typeof hostKey !== 'string' || hostKey === '') throw new PolitelyError('ERR_INVALID_INPUT', `takeHostTurn: hostKey must be a non-empty string, got ${String(hostKey)}`);
+    if (typeof hostKey !== 'string' || hostKey === '')
+      throw new PolitelyError(
+        'ERR_INVALID_INPUT',
+        `takeHostTurn: hostKey must be a non-empty string, got ${String(hostKey)}`,
+      );
     // Rounded as claim and settle round: now down, the clock up (never a moment early).
     const at = Math.floor(time('takeHostTurn: now', now));
     const until = Math.ceil(time('takeHostTurn: busyUntil', busyUntil));
@@ -308,7 +364,9 @@ class Store implements RedisFrontierStore {
   }
 
   async counts(): Promise<FrontierCounts> {
-    const [queued = 0, inFlight = 0, done = 0, activeHosts = 0, known = 0] = await this.call('counts', () => this.commands.politelyFrontierCounts(...this.head()));
+    const [queued = 0, inFlight = 0, done = 0, activeHosts = 0, known = 0] = await this.call('counts', () =>
+      this.commands.politelyFrontierCounts(...this.head()),
+    );
     this.knownUrls = Math.max(this.knownUrls, known);
     return { queued, inFlight, done, activeHosts };
   }
@@ -316,22 +374,33 @@ class Store implements RedisFrontierStore {
   async hostCounts(limit = Infinity): Promise<HostCounts[]> {
     if (!(limit >= 1)) return [];
     const lastRank = limit === Infinity ? -1 : Math.floor(limit) - 1;
-    const flat = await this.call('hostCounts', () => this.commands.politelyFrontierHostCounts(...this.head(), lastRank));
+    const flat = await this.call('hostCounts', () =>
+      this.commands.politelyFrontierHostCounts(...this.head(), lastRank),
+    );
     const hosts: HostCounts[] = [];
     for (let i = 0; i + 4 < flat.length; i += 5) {
-      hosts.push({ hostKey: String(flat[i]), queued: Number(flat[i + 1]), inFlight: Number(flat[i + 2]), done: Number(flat[i + 3]), readyAt: Number(flat[i + 4]) });
+      hosts.push({
+        hostKey: String(flat[i]),
+        queued: Number(flat[i + 1]),
+        inFlight: Number(flat[i + 2]),
+        done: Number(flat[i + 3]),
+        readyAt: Number(flat[i + 4]),
+      });
     }
     return hosts;
   }
 
   async saveMetadata(key: string, value: unknown): Promise<void> {
     const json = JSON.stringify(value);
-    if (json === undefined) throw new PolitelyError('ERR_INVALID_INPUT', `saveMetadata '${key}': the value is not JSON`);
+    if (json === undefined)
+      throw new PolitelyError('ERR_INVALID_INPUT', `saveMetadata '${key}': the value is not JSON`);
     await this.call('saveMetadata', () => this.connection.redis.hset(metadataKey(this.options.prefix), key, json));
   }
 
   async loadMetadata<T = unknown>(key: string): Promise<T | undefined> {
-    const json = await this.call('loadMetadata', () => this.connection.redis.hget(metadataKey(this.options.prefix), key));
+    const json = await this.call('loadMetadata', () =>
+      this.connection.redis.hget(metadataKey(this.options.prefix), key),
+    );
     return json === null ? undefined : (JSON.parse(json) as T);
   }
 
@@ -357,7 +426,15 @@ class Store implements RedisFrontierStore {
       await this.connection.ready();
       const sentAt = Date.now();
       const [crawl, known] = await this.connection.run(() =>
-        this.commands.politelyFrontierInit(...this.keys, this.options.prefix, randomUUID(), this.workerId, this.options.workerTtlMs, this.options.heartbeatMs, Date.now()),
+        this.commands.politelyFrontierInit(
+          ...this.keys,
+          this.options.prefix,
+          randomUUID(),
+          this.workerId,
+          this.options.workerTtlMs,
+          this.options.heartbeatMs,
+          Date.now(),
+        ),
       );
       this.crawl = String(crawl);
       this.knownUrls = Number(known);
@@ -398,7 +475,12 @@ class Store implements RedisFrontierStore {
    * URLs it holds and hands them back instead.
    */
   private leaseOf(id: string, member: string, expiresAt: number, previousHostReadyAt: number): FrontierLease {
-    const lease = { id, entry: decodeEntry(member), previousHostReadyAt } as { id: string; entry: FrontierEntry; previousHostReadyAt: number; leaseExpiresAt: number };
+    const lease = { id, entry: decodeEntry(member), previousHostReadyAt } as {
+      id: string;
+      entry: FrontierEntry;
+      previousHostReadyAt: number;
+      leaseExpiresAt: number;
+    };
     Object.defineProperty(lease, 'leaseExpiresAt', {
       enumerable: true,
       get: () => Math.min(expiresAt, this.confirmedAt + this.options.workerTtlMs),
@@ -428,17 +510,28 @@ class Store implements RedisFrontierStore {
       );
       return this.gone;
     }
-    return new PolitelyError('ERR_STORE', `${this.connection.display}: ${what} failed: ${message.split('\n')[0]}`, { cause: error });
+    return new PolitelyError('ERR_STORE', `${this.connection.display}: ${what} failed: ${message.split('\n')[0]}`, {
+      cause: error,
+    });
   }
 
   /** The keys and the head of ARGV every script starts with. */
   private head(): (string | number)[] {
-    return [...this.keys, this.options.prefix, this.crawl, this.workerId, this.options.workerTtlMs, this.options.heartbeatMs];
+    return [
+      ...this.keys,
+      this.options.prefix,
+      this.crawl,
+      this.workerId,
+      this.options.workerTtlMs,
+      this.options.heartbeatMs,
+    ];
   }
 
   /** The host's clock and hold go with the settle, in one script (see SETTLE: holds only rise). */
   private async settle(leaseId: string, how: 'release' | 'retry', options: Settle): Promise<void> {
-    await this.call(how, () => this.commands.politelyFrontierSettle(...this.head(), leaseId, how, ...this.settleArgs(how, options), ''));
+    await this.call(how, () =>
+      this.commands.politelyFrontierSettle(...this.head(), leaseId, how, ...this.settleArgs(how, options), ''),
+    );
   }
 
   /** hostReadyAt and hostNotBefore as the scripts take them ('' = not given). */
@@ -459,9 +552,14 @@ class Store implements RedisFrontierStore {
     }
     const batches: (string | number)[][] = [];
     for (let start = 0; start < entries.length; start += this.options.addBatchSize) {
-      const args: (string | number)[] = [maxPerHost === Infinity ? '' : maxPerHost, this.options.defaultDelayMs, this.options.defaultMaxInFlight];
+      const args: (string | number)[] = [
+        maxPerHost === Infinity ? '' : maxPerHost,
+        this.options.defaultDelayMs,
+        this.options.defaultMaxInFlight,
+      ];
       for (const entry of entries.slice(start, start + this.options.addBatchSize)) {
-        if (typeof entry.hostKey !== 'string' || entry.hostKey === '') throw new PolitelyError('ERR_INVALID_INPUT', `add: entry ${entry.url} has no hostKey`);
+        if (typeof entry.hostKey !== 'string' || entry.hostKey === '')
+          throw new PolitelyError('ERR_INVALID_INPUT', `add: entry ${entry.url} has no hostKey`);
         // The hints apart, for a duplicate's LastFetch (the entry's JSON is only stored, never read in Lua).
         const hints = typeof entry.hints === 'object' && entry.hints !== null ? JSON.stringify(entry.hints) : '';
         args.push(dedupeKeyOf(entry), entry.hostKey, queuePriorityOf(entry.priority), encodeEntry(entry), hints);
@@ -494,6 +592,7 @@ function scoreBound(before: number): string {
 
 /** A finite number of ms, or ERR_INVALID_INPUT. */
 function time(name: string, value: number): number {
-  if (typeof value !== 'number' || !Number.isFinite(value)) throw new PolitelyError('ERR_INVALID_INPUT', `${name} must be a finite number of ms, got ${String(value)}`);
+  if (typeof value !== 'number' || !Number.isFinite(value))
+    throw new PolitelyError('ERR_INVALID_INPUT', `${name} must be a finite number of ms, got ${String(value)}`);
   return value;
 }

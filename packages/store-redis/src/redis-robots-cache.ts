@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RobotsCacheRecord, RobotsCacheStore } from '@politely/core';
 import { openRedis, type RedisConnection, type RedisLinkOptions } from './connection.js';
-import { invalid, resolveKeyPrefix, robotsKey, robotsLockKey, type RedisKeyOptions } from './keys.js';
+import { invalid, type RedisKeyOptions, resolveKeyPrefix, robotsKey, robotsLockKey } from './keys.js';
 
 export interface RedisRobotsCacheOptions extends RedisKeyOptions, RedisLinkOptions {
   /**
@@ -48,7 +48,8 @@ const ENTRY_POINT = 'createRedisRobotsCache';
 export function createRedisRobotsCache(options: RedisRobotsCacheOptions): RedisRobotsCache {
   const prefix = resolveKeyPrefix(ENTRY_POINT, options);
   const keepStaleMs = options.keepStaleMs ?? 7 * 24 * 60 * 60 * 1000;
-  if (!Number.isInteger(keepStaleMs) || keepStaleMs < 0) throw invalid(ENTRY_POINT, `keepStaleMs must be an integer ≥ 0, got ${String(keepStaleMs)}`);
+  if (!Number.isInteger(keepStaleMs) || keepStaleMs < 0)
+    throw invalid(ENTRY_POINT, `keepStaleMs must be an integer ≥ 0, got ${String(keepStaleMs)}`);
   const now = options.now ?? Date.now;
   const connection = openRedis(ENTRY_POINT, options.redis, options);
   const { redis, run } = connection;

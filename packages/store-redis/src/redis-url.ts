@@ -44,16 +44,24 @@ export function maskRedisUrl(url: string): string {
 export function parseRedisUrl(url: string, entryPoint = 'redis'): RedisUrl {
   const shown = typeof url === 'string' ? maskRedisUrl(url) : String(url);
   const fail = (why: string): never => {
-    throw new PolitelyError('ERR_INVALID_OPTION', `${entryPoint}: ${JSON.stringify(shown)} is not a usable Redis URL: ${why}`);
+    throw new PolitelyError(
+      'ERR_INVALID_OPTION',
+      `${entryPoint}: ${JSON.stringify(shown)} is not a usable Redis URL: ${why}`,
+    );
   };
   if (typeof url !== 'string') return fail('expected a string');
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();
-  if (scheme !== 'redis' && scheme !== 'rediss') return fail(`the scheme must be redis:// or rediss:// (TLS), got ${scheme === undefined ? 'none' : `${scheme}:`}`);
+  if (scheme !== 'redis' && scheme !== 'rediss')
+    return fail(`the scheme must be redis:// or rediss:// (TLS), got ${scheme === undefined ? 'none' : `${scheme}:`}`);
   if (!url.slice(scheme.length + 1).startsWith('//')) return fail(`expected ${scheme}://HOST`);
   // The authority by hand first: WHATWG URL only says "Invalid URL" for a bad port.
   const authority = /^[a-z]+:\/\/(?:[^@/?#]*@)?(\[[^\]/?#]*\]|[^:/?#]*)(?::([^/?#]*))?/i.exec(url);
   const rawPort = authority?.[2];
-  if (rawPort !== undefined && rawPort !== '' && !(/^\d{1,5}$/.test(rawPort) && Number(rawPort) >= 1 && Number(rawPort) <= 65_535)) {
+  if (
+    rawPort !== undefined &&
+    rawPort !== '' &&
+    !(/^\d{1,5}$/.test(rawPort) && Number(rawPort) >= 1 && Number(rawPort) <= 65_535)
+  ) {
     return fail(`the port must be an integer from 1 to 65535, got '${rawPort}'`);
   }
   let parsed: URL;
@@ -69,18 +77,21 @@ export function parseRedisUrl(url: string, entryPoint = 'redis'): RedisUrl {
   let db = 0;
   if (path !== '' && path !== '/') {
     const index = path.slice(1);
-    if (!/^\d{1,6}$/.test(index)) return fail(`the database (the path) must be a decimal integer such as /0, got '${decodeURIComponent(path)}'`);
+    if (!/^\d{1,6}$/.test(index))
+      return fail(`the database (the path) must be a decimal integer such as /0, got '${decodeURIComponent(path)}'`);
     db = Number(index);
   }
   const tls = scheme === 'rediss';
   const known = new Set<string>(TLS_PARAMETERS);
   for (const key of new Set(parsed.searchParams.keys())) {
-    if (!known.has(key)) return fail(`unknown query parameter '${key}' (known: ${TLS_PARAMETERS.join(', ')}, for rediss:// only)`);
+    if (!known.has(key))
+      return fail(`unknown query parameter '${key}' (known: ${TLS_PARAMETERS.join(', ')}, for rediss:// only)`);
     if (!tls) return fail(`'${key}' is a TLS option: use rediss://`);
     if (parsed.searchParams.getAll(key).length > 1) return fail(`'${key}' is given more than once`);
     if (parsed.searchParams.get(key) === '') return fail(`'${key}' needs a value`);
   }
-  if (parsed.username !== '' && parsed.password === '') return fail('a user name needs a password: USER:PASSWORD@HOST, or :PASSWORD@HOST for the default user');
+  if (parsed.username !== '' && parsed.password === '')
+    return fail('a user name needs a password: USER:PASSWORD@HOST, or :PASSWORD@HOST for the default user');
   const decode = (text: string): string | undefined => {
     if (text === '') return undefined;
     try {
@@ -91,7 +102,10 @@ export function parseRedisUrl(url: string, entryPoint = 'redis'): RedisUrl {
   };
   const port = rawPort === undefined || rawPort === '' ? 6379 : Number(rawPort);
   const displayHost = host.includes(':') ? `[${host}]` : host;
-  const userinfo = parsed.username !== '' || parsed.password !== '' ? `${parsed.username}${parsed.password === '' ? '' : ':***'}@` : '';
+  const userinfo =
+    parsed.username !== '' || parsed.password !== ''
+      ? `${parsed.username}${parsed.password === '' ? '' : ':***'}@`
+      : '';
   const query = parsed.search;
   return {
     tls,

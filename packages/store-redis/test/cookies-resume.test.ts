@@ -1,10 +1,17 @@
 // The crawler's cookie jar in Redis (the crawl's metadata hash): a resumed crawl keeps its session.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRedisFrontierStore } from '../src/index.js';
-import { startCookieSites, type CookieSites } from '../../../test/support/cookie-sites.js';
 import { expectCookiesSurviveResume, expectJarSavedDuringCrawl } from '../../../test/support/cookie-resume.js';
-import { deleteCrawls, REDIS_URL, redisDownReason, redisSuiteTitle, uniqueCrawlId, warnIfSkipped } from './redis-helpers.js';
+import { type CookieSites, startCookieSites } from '../../../test/support/cookie-sites.js';
+import { createRedisFrontierStore } from '../src/index.js';
+import {
+  deleteCrawls,
+  REDIS_URL,
+  redisDownReason,
+  redisSuiteTitle,
+  uniqueCrawlId,
+  warnIfSkipped,
+} from './redis-helpers.js';
 
 const redisDown = await redisDownReason();
 warnIfSkipped('cookies-resume.test.ts', redisDown);

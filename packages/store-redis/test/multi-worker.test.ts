@@ -3,12 +3,26 @@
 // fetched, no two requests to a host closer together than its crawl-delay across all workers,
 // and one robots.txt request per origin. The workers run the BUILT packages (`pnpm build`).
 
+import { type LoggedRequest, minGapMsByOrigin, violations } from '@politely/demo-web';
+import { startFleet } from '@politely/local-web';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import { minGapMsByOrigin, violations, type LoggedRequest } from '@politely/demo-web';
-import { startFleet } from '@politely/local-web';
-import { assertWorkersBuilt, killWorkers, pageRequests, startWorkerProcess, waitUntil, type WorkerProcess } from './worker-process.js';
-import { deleteCrawls, REDIS_URL, redisDownReason, redisSuiteTitle, uniqueCrawlId, warnIfSkipped } from './redis-helpers.js';
+import {
+  deleteCrawls,
+  REDIS_URL,
+  redisDownReason,
+  redisSuiteTitle,
+  uniqueCrawlId,
+  warnIfSkipped,
+} from './redis-helpers.js';
+import {
+  assertWorkersBuilt,
+  killWorkers,
+  pageRequests,
+  startWorkerProcess,
+  type WorkerProcess,
+  waitUntil,
+} from './worker-process.js';
 
 const redisDown = await redisDownReason();
 warnIfSkipped('multi-worker.test.ts', redisDown);
@@ -32,9 +46,13 @@ const startWorker = (config: Record<string, unknown>): Worker => startWorkerProc
 function closestPair(log: readonly LoggedRequest[], origin: string, workers: readonly Worker[]): string {
   const requests = log.filter((r) => r.origin === origin).sort((a, b) => a.atMs - b.atMs);
   let best = 1;
-  for (let i = 2; i < requests.length; i++) if (requests[i]!.atMs - requests[i - 1]!.atMs < requests[best]!.atMs - requests[best - 1]!.atMs) best = i;
-  const senders = (path: string): number[] => workers.flatMap((w, i) => (w.events.some((e) => e.type === 'request' && e.url === origin + path) ? [i] : []));
-  return [requests[best - 1], requests[best]].map((r) => `${r?.path} at ${r?.atMs.toFixed(1)} (${r?.dateMs}) by worker ${senders(r?.path ?? '').join('+')}`).join(' then ');
+  for (let i = 2; i < requests.length; i++)
+    if (requests[i]!.atMs - requests[i - 1]!.atMs < requests[best]!.atMs - requests[best - 1]!.atMs) best = i;
+  const senders = (path: string): number[] =>
+    workers.flatMap((w, i) => (w.events.some((e) => e.type === 'request' && e.url === origin + path) ? [i] : []));
+  return [requests[best - 1], requests[best]]
+    .map((r) => `${r?.path} at ${r?.atMs.toFixed(1)} (${r?.dateMs}) by worker ${senders(r?.path ?? '').join('+')}`)
+    .join(' then ');
 }
 
 describe.skipIf(redisDown !== null)(redisSuiteTitle('three Redis workers, one killed', redisDown), () => {
@@ -76,7 +94,9 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('three Redis workers, one ki
       });
       expect(await victim.exited).toBeNull();
 
-      const deadline = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the surviving workers did not finish within 60 s')), 60_000).unref());
+      const deadline = new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error('the surviving workers did not finish within 60 s')), 60_000).unref(),
+      );
       const codes = await Promise.race([Promise.all(survivors.map((worker) => worker.exited)), deadline]);
       expect(codes, survivors.map((w) => w.stderr.join('')).join('\n')).toEqual([0, 0]);
 
@@ -84,17 +104,24 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('three Redis workers, one ki
       // Every allowed page was fetched, by whichever worker.
       for (const host of web.hosts) {
         const fetched = new Set(log.filter((r) => r.origin === host.origin).map((r) => r.path));
-        expect(host.expectedAllowedPaths.filter((path) => !fetched.has(path)), host.origin).toEqual([]);
+        expect(
+          host.expectedAllowedPaths.filter((path) => !fetched.has(path)),
+          host.origin,
+        ).toEqual([]);
       }
       // Nothing robots.txt disallows; exactly one robots.txt request per origin across the workers.
       expect(violations(web, USER_AGENT)).toEqual([]);
       for (const host of web.hosts) {
-        expect(log.filter((r) => r.origin === host.origin && r.path === '/robots.txt'), host.origin).toHaveLength(1);
+        expect(
+          log.filter((r) => r.origin === host.origin && r.path === '/robots.txt'),
+          host.origin,
+        ).toHaveLength(1);
       }
       // No two requests to one host closer together than its crawl-delay, whoever sent them.
       const gaps = minGapMsByOrigin(log);
       expect(gaps.size).toBe(web.hosts.length);
-      for (const [origin, gap] of gaps) expect(gap, closestPair(log, origin, workers)).toBeGreaterThanOrEqual(CRAWL_DELAY_S * 1000);
+      for (const [origin, gap] of gaps)
+        expect(gap, closestPair(log, origin, workers)).toBeGreaterThanOrEqual(CRAWL_DELAY_S * 1000);
       // The killed worker's URL came back when its lease expired, and a survivor fetched it.
       const survivorPages = new Set(survivors.flatMap(pageRequests));
       expect(survivorPages.has(killedAfter!), `${killedAfter} fetched again after the kill`).toBe(true);

@@ -41,7 +41,8 @@ export function redisSuiteTitle(title: string, downReason: string | null): strin
 
 /** Says on stderr that a file's Redis tests are skipped, and why (they are never silently passed). */
 export function warnIfSkipped(file: string, downReason: string | null): void {
-  if (downReason !== null) console.warn(`[store-redis] ${file}: Redis tests SKIPPED: no Redis at ${REDIS_URL}: ${downReason}`);
+  if (downReason !== null)
+    console.warn(`[store-redis] ${file}: Redis tests SKIPPED: no Redis at ${REDIS_URL}: ${downReason}`);
 }
 
 /** A crawl id no other test (or test run) uses. */

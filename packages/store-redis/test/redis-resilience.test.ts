@@ -6,10 +6,13 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PolitelyError } from '@politely/core';
 import type { FrontierEntry } from '@politely/frontier';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, type OwnRedis, redisServerMissing, startOwnRedis } from '../../../test/support/redis-server.js';
+import { rejection } from '../../../test/support/rejection.js';
+import { FRONTIER_SCRIPT_KEY_COUNT, FRONTIER_SCRIPTS } from '../src/frontier-scripts.js';
 import {
   checkRedisDurability,
   createRedisFrontierStore,
@@ -19,28 +22,40 @@ import {
   type RedisFrontierStore,
   type RedisFrontierStoreOptions,
 } from '../src/index.js';
-import { FRONTIER_SCRIPT_KEY_COUNT, FRONTIER_SCRIPTS } from '../src/frontier-scripts.js';
 import { frontierKeys } from '../src/keys.js';
-import { deleteCrawls, REDIS_URL, redisDownReason, redisSuiteTitle, uniqueCrawlId, warnIfSkipped } from './redis-helpers.js';
-import { freePort, redisServerMissing, startOwnRedis, type OwnRedis } from '../../../test/support/redis-server.js';
-import { rejection } from '../../../test/support/rejection.js';
+import {
+  deleteCrawls,
+  REDIS_URL,
+  redisDownReason,
+  redisSuiteTitle,
+  uniqueCrawlId,
+  warnIfSkipped,
+} from './redis-helpers.js';
 
 const redisDown = await redisDownReason();
 warnIfSkipped('redis-resilience.test.ts', redisDown);
 const serverMissing = redisServerMissing();
-if (serverMissing !== null) console.warn(`[store-redis] redis-resilience.test.ts: own-server tests SKIPPED: ${serverMissing}`);
+if (serverMissing !== null)
+  console.warn(`[store-redis] redis-resilience.test.ts: own-server tests SKIPPED: ${serverMissing}`);
 
 const BUILT = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 
 const entry = (url: string): FrontierEntry => ({ url, hostKey: new URL(url).hostname, depth: 0, priority: 0 });
 
-
 describe.skipIf(redisDown !== null)(redisSuiteTitle('Redis store: workers and their leases', redisDown), () => {
   const crawlIds = new Set<string>();
   const opened: RedisFrontierStore[] = [];
-  function open(options: Partial<RedisFrontierStoreOptions> = {}, crawlId = uniqueCrawlId('resilience')): RedisFrontierStore {
+  function open(
+    options: Partial<RedisFrontierStoreOptions> = {},
+    crawlId = uniqueCrawlId('resilience'),
+  ): RedisFrontierStore {
     crawlIds.add(crawlId);
-    const store = createRedisFrontierStore({ redis: REDIS_URL, crawlId, defaultHostPolicy: { delayMs: 0, maxInFlight: 1 }, ...options });
+    const store = createRedisFrontierStore({
+      redis: REDIS_URL,
+      crawlId,
+      defaultHostPolicy: { delayMs: 0, maxInFlight: 1 },
+      ...options,
+    });
     opened.push(store);
     return store;
   }
@@ -181,7 +196,9 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('Redis store: workers and th
     await deleteRedisCrawl({ redis: REDIS_URL, crawlId });
     const fresh = open({}, crawlId); // a worker that starts now creates the crawl anew, with a new marker
     await fresh.add([entry('http://a.test/1')]);
-    expect((await rejection(old.claim({ now: Date.now(), leaseMs: 60_000 }))).message).toMatch(/is gone .*: 1 URLs were known before; stopping$/);
+    expect((await rejection(old.claim({ now: Date.now(), leaseMs: 60_000 }))).message).toMatch(
+      /is gone .*: 1 URLs were known before; stopping$/,
+    );
     expect((await fresh.claim({ now: Date.now(), leaseMs: 60_000 })).lease?.entry.url).toBe('http://a.test/1');
   });
 
@@ -193,11 +210,24 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('Redis store: workers and th
     const admin = new Redis(REDIS_URL);
     try {
       // The claim script as ioredis sends it, twice with one lease id, as a resent command would be.
-      admin.defineCommand('claimAgain', { numberOfKeys: FRONTIER_SCRIPT_KEY_COUNT, lua: FRONTIER_SCRIPTS.politelyFrontierClaim });
+      admin.defineCommand('claimAgain', {
+        numberOfKeys: FRONTIER_SCRIPT_KEY_COUNT,
+        lua: FRONTIER_SCRIPTS.politelyFrontierClaim,
+      });
       const marker = await admin.hget(`${prefix}meta`, 'crawl');
       const claim = (): Promise<string[]> =>
         (admin as unknown as { claimAgain(...args: (string | number)[]): Promise<string[]> }).claimAgain(
-          ...frontierKeys(prefix), prefix, marker!, 'w-test', 10_000, 2500, 'w-test.1', Date.now(), 60_000, 100, 250,
+          ...frontierKeys(prefix),
+          prefix,
+          marker!,
+          'w-test',
+          10_000,
+          2500,
+          'w-test.1',
+          Date.now(),
+          60_000,
+          100,
+          250,
         );
       const first = await claim();
       const second = await claim();
@@ -224,170 +254,219 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('Redis store: workers and th
 describe('Redis store: reaching Redis', () => {
   it('fails in one line within connectTimeoutMs when nothing listens', async () => {
     const port = await freePort();
-    const store = createRedisFrontierStore({ redis: `redis://:hunter2@127.0.0.1:${port}/0`, crawlId: 'never', connectTimeoutMs: 1000 });
+    const store = createRedisFrontierStore({
+      redis: `redis://:hunter2@127.0.0.1:${port}/0`,
+      crawlId: 'never',
+      connectTimeoutMs: 1000,
+    });
     const startedAt = Date.now();
     const error = await rejection(store.claim({ now: Date.now(), leaseMs: 1000 }));
     expect(Date.now() - startedAt).toBeLessThan(2500);
     expect(error.code).toBe('ERR_STORE');
-    expect(error.message).toBe(`cannot reach redis://:***@127.0.0.1:${port}/0 within 1 s: connect ECONNREFUSED 127.0.0.1:${port}`);
+    expect(error.message).toBe(
+      `cannot reach redis://:***@127.0.0.1:${port}/0 within 1 s: connect ECONNREFUSED 127.0.0.1:${port}`,
+    );
     await store.close();
   });
 });
 
-describe.skipIf(serverMissing !== null)(`Redis store: its own redis-server${serverMissing === null ? '' : ` [SKIPPED: ${serverMissing}]`}`, () => {
-  let plain: OwnRedis;
-  let durable: OwnRedis;
-  beforeAll(async () => {
-    [plain, durable] = await Promise.all([startOwnRedis({ persistent: false }), startOwnRedis({ persistent: true })]);
-  });
-  afterAll(async () => {
-    await Promise.all([plain?.stop(), durable?.stop()]);
-  });
+describe.skipIf(serverMissing !== null)(
+  `Redis store: its own redis-server${serverMissing === null ? '' : ` [SKIPPED: ${serverMissing}]`}`,
+  () => {
+    let plain: OwnRedis;
+    let durable: OwnRedis;
+    beforeAll(async () => {
+      [plain, durable] = await Promise.all([startOwnRedis({ persistent: false }), startOwnRedis({ persistent: true })]);
+    });
+    afterAll(async () => {
+      await Promise.all([plain?.stop(), durable?.stop()]);
+    });
 
-  it('refuses a database the server does not have, rather than use database 0', async () => {
-    const store = createRedisFrontierStore({ redis: `redis://127.0.0.1:${plain.port}/16`, crawlId: 'x' });
-    const error = await rejection(store.ready());
-    expect(error.code).toBe('ERR_INVALID_OPTION');
-    expect(error.message).toBe(`redis://127.0.0.1:${plain.port}/16: database 16 does not exist on this server (it has 16: 0 to 15)`);
-    await store.close();
-    const fine = createRedisFrontierStore({ redis: `redis://127.0.0.1:${plain.port}/15`, crawlId: 'x' });
-    await fine.ready();
-    await fine.close();
-  });
-
-  it('fails rediss:// to a plain server within connectTimeoutMs (no hang)', async () => {
-    const store = createRedisFrontierStore({ redis: `rediss://127.0.0.1:${plain.port}`, crawlId: 'x', connectTimeoutMs: 1000 });
-    const startedAt = Date.now();
-    const error = await rejection(store.ready());
-    expect(Date.now() - startedAt).toBeLessThan(2500);
-    expect(error.message).toMatch(new RegExp(`^cannot reach rediss://127\\.0\\.0\\.1:${plain.port}/0 within 1 s: `));
-    await store.close();
-  });
-
-  it('says what a durable crawl lacks', async () => {
-    expect(await checkRedisDurability(plain.url)).toEqual({ checked: true, problems: [expect.stringMatching(/^appendonly is no/)] });
-    expect(await checkRedisDurability(durable.url)).toEqual({ checked: true, problems: [] });
-  });
-
-  it('with CONFIG disabled: still refuses a missing database (SELECT says it), and says durability could not be checked', async () => {
-    const locked = await startOwnRedis({ persistent: false, extraArgs: ['--rename-command', 'CONFIG', ''] });
-    try {
-      const store = createRedisFrontierStore({ redis: `redis://127.0.0.1:${locked.port}/16`, crawlId: 'x' });
+    it('refuses a database the server does not have, rather than use database 0', async () => {
+      const store = createRedisFrontierStore({ redis: `redis://127.0.0.1:${plain.port}/16`, crawlId: 'x' });
       const error = await rejection(store.ready());
-      expect(error.message).toMatch(/^redis:\/\/127\.0\.0\.1:\d+\/16: database 16 does not exist on this server \(ERR DB index is out of range\)$/);
-      await store.close();
-      expect(await checkRedisDurability(locked.url)).toEqual({ checked: false, reason: expect.stringMatching(/unknown command/i) });
-    } finally {
-      await locked.stop();
-    }
-  });
-
-  it("lets the crawler see its leases expire when it could not renew its registration for workerTtlMs", async () => {
-    const own = await startOwnRedis({ persistent: false });
-    const store = createRedisFrontierStore({ redis: own.url, crawlId: 'cut-off', workerTtlMs: 400, heartbeatMs: 100, maxOutageMs: 10_000 });
-    try {
-      await store.add([entry('http://a.test/1')]);
-      const lease = (await store.claim({ now: Date.now(), leaseMs: 300_000 })).lease!;
-      expect(lease.leaseExpiresAt).toBeGreaterThan(Date.now());
-      await own.stop();
-      await new Promise((resolve) => setTimeout(resolve, 700));
-      // Another worker may take it back now: the crawler must not send its request (process-url.ts).
-      expect(lease.leaseExpiresAt).toBeLessThanOrEqual(Date.now());
-    } finally {
-      await store.close();
-      await own.stop();
-    }
-  });
-
-  it('waits through a restart of a persistent Redis, warns once, and goes on where it was', async () => {
-    const warnings: string[] = [];
-    const notices: string[] = [];
-    const link = createRedisLink(durable.url, { onWarning: (m) => warnings.push(m), onNotice: (m) => notices.push(m) });
-    const store = createRedisFrontierStore({ redis: link, crawlId: 'restart', defaultHostPolicy: { delayMs: 0, maxInFlight: 1 } });
-    try {
-      await store.add([entry('http://a.test/1'), entry('http://b.test/1')]);
-      const held = (await store.claim({ now: Date.now(), leaseMs: 60_000 })).lease!;
-      const restarted = durable.restart({ downMs: 800 });
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      // Sent while Redis is down: waits, then runs.
-      const next = await store.claim({ now: Date.now(), leaseMs: 60_000 });
-      await restarted;
-      expect(next.lease).not.toBeNull();
-      expect(next.lease!.entry.url).not.toBe(held.entry.url);
-      await store.complete(held.id);
-      await store.complete(next.lease!.id);
-      expect(await store.counts()).toEqual({ queued: 0, inFlight: 0, done: 2, activeHosts: 0 });
-      expect(warnings).toEqual([`lost the connection to ${durable.url}; retrying for up to 60 s`]);
-      expect(notices).toHaveLength(1);
-      expect(notices[0]).toMatch(new RegExp(`^the connection to ${durable.url.replace(/\./g, '\\.')} is back after \\d+(\\.\\d)? s$`));
-    } finally {
-      await store.close();
-      await link.close();
-      await deleteRedisCrawl({ redis: durable.url, crawlId: 'restart' });
-    }
-  }, 20_000);
-
-  it('does not count an outage against anybody: after it, a worker has workerTtlMs to come back', async () => {
-    const timing = { workerTtlMs: 500, heartbeatMs: 100, defaultHostPolicy: { delayMs: 0, maxInFlight: 1 } };
-    // The holder's own client reconnects only 2.5 s after a loss; the other worker's at once.
-    const slowClient = new Redis({ host: '127.0.0.1', port: durable.port, retryStrategy: () => 2500, maxRetriesPerRequest: null });
-    slowClient.on('error', () => {});
-    const holder = createRedisFrontierStore({ redis: slowClient, crawlId: 'long-outage', ...timing });
-    const other = createRedisFrontierStore({ redis: durable.url, crawlId: 'long-outage', ...timing });
-    try {
-      await holder.add([entry('http://a.test/1'), entry('http://b.test/1')]);
-      const held = (await holder.claim({ now: Date.now(), leaseMs: 300_000 })).lease!;
-      const otherUrl = held.entry.url === 'http://a.test/1' ? 'http://b.test/1' : 'http://a.test/1';
-      await other.ready();
-      await durable.restart({ downMs: 1200 }); // more than two TTLs without a heartbeat reaching Redis
-      // Right after the outage the holder is not taken for dead, though its last renewal is long past.
-      const first = await other.claim({ now: Date.now(), leaseMs: 300_000 });
-      expect(first.lease?.entry.url).toBe(otherUrl);
-      expect((await other.claim({ now: Date.now(), leaseMs: 300_000 })).lease).toBeNull();
-      // It stays away (its client waits 2.5 s): after a TTL it is, and its URL comes back.
-      await new Promise((resolve) => setTimeout(resolve, timing.workerTtlMs + 300));
-      expect(held.leaseExpiresAt).toBeLessThanOrEqual(Date.now()); // as the holder's crawler sees it too
-      const back = await other.claim({ now: Date.now(), leaseMs: 300_000 });
-      expect(back.lease?.entry.url).toBe(held.entry.url);
-    } finally {
-      await holder.close();
-      await other.close();
-      slowClient.disconnect();
-      await deleteRedisCrawl({ redis: durable.url, crawlId: 'long-outage' });
-    }
-  }, 20_000);
-
-  it('stops with ERR_STORE when a Redis without persistence comes back empty', async () => {
-    const warnings: string[] = [];
-    const store = createRedisFrontierStore({ redis: plain.url, crawlId: 'emptied', onWarning: (m) => warnings.push(m) });
-    try {
-      await store.add([entry('http://a.test/1'), entry('http://a.test/2')]);
-      await plain.restart();
-      const error = await rejection(store.claim({ now: Date.now(), leaseMs: 60_000 }));
-      expect(error.code).toBe('ERR_STORE');
+      expect(error.code).toBe('ERR_INVALID_OPTION');
       expect(error.message).toBe(
-        `the crawl emptied in ${plain.url} is gone (Redis restarted without persistence, keys evicted or flushed): 2 URLs were known before; stopping`,
+        `redis://127.0.0.1:${plain.port}/16: database 16 does not exist on this server (it has 16: 0 to 15)`,
       );
-      expect(warnings).toHaveLength(1);
-    } finally {
       await store.close();
-    }
-  }, 20_000);
+      const fine = createRedisFrontierStore({ redis: `redis://127.0.0.1:${plain.port}/15`, crawlId: 'x' });
+      await fine.ready();
+      await fine.close();
+    });
 
-  it('fails waiting commands with ERR_STORE once the outage outlasts maxOutageMs', async () => {
-    const own = await startOwnRedis({ persistent: false });
-    const store = createRedisFrontierStore({ redis: own.url, crawlId: 'outage', maxOutageMs: 1000 });
-    try {
-      await store.add([entry('http://a.test/1')]);
-      await own.stop();
+    it('fails rediss:// to a plain server within connectTimeoutMs (no hang)', async () => {
+      const store = createRedisFrontierStore({
+        redis: `rediss://127.0.0.1:${plain.port}`,
+        crawlId: 'x',
+        connectTimeoutMs: 1000,
+      });
       const startedAt = Date.now();
-      const error = await rejection(store.claim({ now: Date.now(), leaseMs: 60_000 }));
-      expect(Date.now() - startedAt).toBeLessThan(3000);
-      expect(error.code).toBe('ERR_STORE');
-      expect(error.message).toMatch(new RegExp(`^lost the connection to ${own.url.replace(/\./g, '\\.')} for 1 s \\(.*\\); stopping$`));
-    } finally {
+      const error = await rejection(store.ready());
+      expect(Date.now() - startedAt).toBeLessThan(2500);
+      expect(error.message).toMatch(new RegExp(`^cannot reach rediss://127\\.0\\.0\\.1:${plain.port}/0 within 1 s: `));
       await store.close();
-      await own.stop();
-    }
-  }, 20_000);
-});
+    });
+
+    it('says what a durable crawl lacks', async () => {
+      expect(await checkRedisDurability(plain.url)).toEqual({
+        checked: true,
+        problems: [expect.stringMatching(/^appendonly is no/)],
+      });
+      expect(await checkRedisDurability(durable.url)).toEqual({ checked: true, problems: [] });
+    });
+
+    it('with CONFIG disabled: still refuses a missing database (SELECT says it), and says durability could not be checked', async () => {
+      const locked = await startOwnRedis({ persistent: false, extraArgs: ['--rename-command', 'CONFIG', ''] });
+      try {
+        const store = createRedisFrontierStore({ redis: `redis://127.0.0.1:${locked.port}/16`, crawlId: 'x' });
+        const error = await rejection(store.ready());
+        expect(error.message).toMatch(
+          /^redis:\/\/127\.0\.0\.1:\d+\/16: database 16 does not exist on this server \(ERR DB index is out of range\)$/,
+        );
+        await store.close();
+        expect(await checkRedisDurability(locked.url)).toEqual({
+          checked: false,
+          reason: expect.stringMatching(/unknown command/i),
+        });
+      } finally {
+        await locked.stop();
+      }
+    });
+
+    it('lets the crawler see its leases expire when it could not renew its registration for workerTtlMs', async () => {
+      const own = await startOwnRedis({ persistent: false });
+      const store = createRedisFrontierStore({
+        redis: own.url,
+        crawlId: 'cut-off',
+        workerTtlMs: 400,
+        heartbeatMs: 100,
+        maxOutageMs: 10_000,
+      });
+      try {
+        await store.add([entry('http://a.test/1')]);
+        const lease = (await store.claim({ now: Date.now(), leaseMs: 300_000 })).lease!;
+        expect(lease.leaseExpiresAt).toBeGreaterThan(Date.now());
+        await own.stop();
+        await new Promise((resolve) => setTimeout(resolve, 700));
+        // Another worker may take it back now: the crawler must not send its request (process-url.ts).
+        expect(lease.leaseExpiresAt).toBeLessThanOrEqual(Date.now());
+      } finally {
+        await store.close();
+        await own.stop();
+      }
+    });
+
+    it('waits through a restart of a persistent Redis, warns once, and goes on where it was', async () => {
+      const warnings: string[] = [];
+      const notices: string[] = [];
+      const link = createRedisLink(durable.url, {
+        onWarning: (m) => warnings.push(m),
+        onNotice: (m) => notices.push(m),
+      });
+      const store = createRedisFrontierStore({
+        redis: link,
+        crawlId: 'restart',
+        defaultHostPolicy: { delayMs: 0, maxInFlight: 1 },
+      });
+      try {
+        await store.add([entry('http://a.test/1'), entry('http://b.test/1')]);
+        const held = (await store.claim({ now: Date.now(), leaseMs: 60_000 })).lease!;
+        const restarted = durable.restart({ downMs: 800 });
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        // Sent while Redis is down: waits, then runs.
+        const next = await store.claim({ now: Date.now(), leaseMs: 60_000 });
+        await restarted;
+        expect(next.lease).not.toBeNull();
+        expect(next.lease!.entry.url).not.toBe(held.entry.url);
+        await store.complete(held.id);
+        await store.complete(next.lease!.id);
+        expect(await store.counts()).toEqual({ queued: 0, inFlight: 0, done: 2, activeHosts: 0 });
+        expect(warnings).toEqual([`lost the connection to ${durable.url}; retrying for up to 60 s`]);
+        expect(notices).toHaveLength(1);
+        expect(notices[0]).toMatch(
+          new RegExp(`^the connection to ${durable.url.replace(/\./g, '\\.')} is back after \\d+(\\.\\d)? s$`),
+        );
+      } finally {
+        await store.close();
+        await link.close();
+        await deleteRedisCrawl({ redis: durable.url, crawlId: 'restart' });
+      }
+    }, 20_000);
+
+    it('does not count an outage against anybody: after it, a worker has workerTtlMs to come back', async () => {
+      const timing = { workerTtlMs: 500, heartbeatMs: 100, defaultHostPolicy: { delayMs: 0, maxInFlight: 1 } };
+      // The holder's own client reconnects only 2.5 s after a loss; the other worker's at once.
+      const slowClient = new Redis({
+        host: '127.0.0.1',
+        port: durable.port,
+        retryStrategy: () => 2500,
+        maxRetriesPerRequest: null,
+      });
+      slowClient.on('error', () => {});
+      const holder = createRedisFrontierStore({ redis: slowClient, crawlId: 'long-outage', ...timing });
+      const other = createRedisFrontierStore({ redis: durable.url, crawlId: 'long-outage', ...timing });
+      try {
+        await holder.add([entry('http://a.test/1'), entry('http://b.test/1')]);
+        const held = (await holder.claim({ now: Date.now(), leaseMs: 300_000 })).lease!;
+        const otherUrl = held.entry.url === 'http://a.test/1' ? 'http://b.test/1' : 'http://a.test/1';
+        await other.ready();
+        await durable.restart({ downMs: 1200 }); // more than two TTLs without a heartbeat reaching Redis
+        // Right after the outage the holder is not taken for dead, though its last renewal is long past.
+        const first = await other.claim({ now: Date.now(), leaseMs: 300_000 });
+        expect(first.lease?.entry.url).toBe(otherUrl);
+        expect((await other.claim({ now: Date.now(), leaseMs: 300_000 })).lease).toBeNull();
+        // It stays away (its client waits 2.5 s): after a TTL it is, and its URL comes back.
+        await new Promise((resolve) => setTimeout(resolve, timing.workerTtlMs + 300));
+        expect(held.leaseExpiresAt).toBeLessThanOrEqual(Date.now()); // as the holder's crawler sees it too
+        const back = await other.claim({ now: Date.now(), leaseMs: 300_000 });
+        expect(back.lease?.entry.url).toBe(held.entry.url);
+      } finally {
+        await holder.close();
+        await other.close();
+        slowClient.disconnect();
+        await deleteRedisCrawl({ redis: durable.url, crawlId: 'long-outage' });
+      }
+    }, 20_000);
+
+    it('stops with ERR_STORE when a Redis without persistence comes back empty', async () => {
+      const warnings: string[] = [];
+      const store = createRedisFrontierStore({
+        redis: plain.url,
+        crawlId: 'emptied',
+        onWarning: (m) => warnings.push(m),
+      });
+      try {
+        await store.add([entry('http://a.test/1'), entry('http://a.test/2')]);
+        await plain.restart();
+        const error = await rejection(store.claim({ now: Date.now(), leaseMs: 60_000 }));
+        expect(error.code).toBe('ERR_STORE');
+        expect(error.message).toBe(
+          `the crawl emptied in ${plain.url} is gone (Redis restarted without persistence, keys evicted or flushed): 2 URLs were known before; stopping`,
+        );
+        expect(warnings).toHaveLength(1);
+      } finally {
+        await store.close();
+      }
+    }, 20_000);
+
+    it('fails waiting commands with ERR_STORE once the outage outlasts maxOutageMs', async () => {
+      const own = await startOwnRedis({ persistent: false });
+      const store = createRedisFrontierStore({ redis: own.url, crawlId: 'outage', maxOutageMs: 1000 });
+      try {
+        await store.add([entry('http://a.test/1')]);
+        await own.stop();
+        const startedAt = Date.now();
+        const error = await rejection(store.claim({ now: Date.now(), leaseMs: 60_000 }));
+        expect(Date.now() - startedAt).toBeLessThan(3000);
+        expect(error.code).toBe('ERR_STORE');
+        expect(error.message).toMatch(
+          new RegExp(`^lost the connection to ${own.url.replace(/\./g, '\\.')} for 1 s \\(.*\\); stopping$`),
+        );
+      } finally {
+        await store.close();
+        await own.stop();
+      }
+    }, 20_000);
+  },
+);

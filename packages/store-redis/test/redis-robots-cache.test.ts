@@ -1,12 +1,19 @@
 // The Redis robots cache: records shared by every worker of a crawl, with key lifetimes that
 // keep a stale copy for outages, and a fetch lock so that one worker fetches an origin's robots.txt.
 
+import { createRobotsGate, type RobotsCacheRecord, type RobotsGate } from '@politely/core';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createRobotsGate, type RobotsCacheRecord, type RobotsGate } from '@politely/core';
 import { robotsTxt, startServer, type TestServer } from '../../../test/support/robots-server.js';
 import { createRedisRobotsCache, type RedisRobotsCache } from '../src/index.js';
-import { deleteCrawls, REDIS_URL, redisDownReason, redisSuiteTitle, uniqueCrawlId, warnIfSkipped } from './redis-helpers.js';
+import {
+  deleteCrawls,
+  REDIS_URL,
+  redisDownReason,
+  redisSuiteTitle,
+  uniqueCrawlId,
+  warnIfSkipped,
+} from './redis-helpers.js';
 
 const redisDown = await redisDownReason();
 warnIfSkipped('redis-robots-cache.test.ts', redisDown);
@@ -22,7 +29,14 @@ const record = (origin: string, expiresAt: number): RobotsCacheRecord => ({
   fetchedAt: expiresAt - DAY,
   expiresAt,
   consecutiveFailures: 0,
-  lastGood: { body: 'User-agent: *\nDisallow: /x\n', bodyEncoding: 'utf-8', status: 200, url: `${origin}/robots.txt`, fetchedAt: expiresAt - DAY, truncatedAtCap: false },
+  lastGood: {
+    body: 'User-agent: *\nDisallow: /x\n',
+    bodyEncoding: 'utf-8',
+    status: 200,
+    url: `${origin}/robots.txt`,
+    fetchedAt: expiresAt - DAY,
+    truncatedAtCap: false,
+  },
 });
 
 describe.skipIf(redisDown !== null)(redisSuiteTitle('createRedisRobotsCache', redisDown), () => {
@@ -49,7 +63,10 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('createRedisRobotsCache', re
   });
 
   /** A cache on its own connection (one worker), on a new crawl or on `crawlId`'s. */
-  function open(crawlId = uniqueCrawlId('robots'), options: { now?: () => number; keepStaleMs?: number } = {}): RedisRobotsCache {
+  function open(
+    crawlId = uniqueCrawlId('robots'),
+    options: { now?: () => number; keepStaleMs?: number } = {},
+  ): RedisRobotsCache {
     crawlIds.add(crawlId);
     const cache = createRedisRobotsCache({ redis: REDIS_URL, crawlId, ...options });
     caches.push(cache);
@@ -95,7 +112,8 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('createRedisRobotsCache', re
   });
 
   it('makes one robots.txt request for many checks from gates of several workers', async () => {
-    server.handle = (req, res) => setTimeout(() => robotsTxt(200, 'User-agent: *\nDisallow: /private/\n')(req, res), 100);
+    server.handle = (req, res) =>
+      setTimeout(() => robotsTxt(200, 'User-agent: *\nDisallow: /private/\n')(req, res), 100);
     const crawlId = uniqueCrawlId('robots');
     const workers = Array.from({ length: 4 }, () => {
       const gate = createRobotsGate({ cache: open(crawlId), allowNet: ['127.0.0.0/8'] });
@@ -103,7 +121,11 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('createRedisRobotsCache', re
       return gate;
     });
     const checks = await Promise.all(
-      workers.flatMap((gate) => Array.from({ length: 10 }, (_, i) => gate.check(`${server.origin}/${i % 2 === 0 ? 'private' : 'public'}/${i}`, UA))),
+      workers.flatMap((gate) =>
+        Array.from({ length: 10 }, (_, i) =>
+          gate.check(`${server.origin}/${i % 2 === 0 ? 'private' : 'public'}/${i}`, UA),
+        ),
+      ),
     );
     expect(server.hits('/robots.txt')).toBe(1);
     expect(checks.filter((check) => !check.allowed)).toHaveLength(20);

@@ -1,12 +1,24 @@
 // The Redis FrontierStore: the shared contract (restart included), then what only a shared store
 // must do: several workers with their own connections claiming one crawl at once.
 
+import { type FrontierEntry, type FrontierStore, type LastFetch, lastFetchAfterHints } from '@politely/frontier';
+import { describeFrontierStoreContract } from '@politely/frontier/testing';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
-import { lastFetchAfterHints, type FrontierEntry, type FrontierStore, type LastFetch } from '@politely/frontier';
-import { describeFrontierStoreContract } from '@politely/frontier/testing';
-import { createRedisFrontierStore, deleteRedisCrawl, MAX_QUEUE_PRIORITY, type RedisFrontierStoreOptions } from '../src/index.js';
-import { deleteCrawls, REDIS_URL, redisDownReason, redisSuiteTitle, uniqueCrawlId, warnIfSkipped } from './redis-helpers.js';
+import {
+  createRedisFrontierStore,
+  deleteRedisCrawl,
+  MAX_QUEUE_PRIORITY,
+  type RedisFrontierStoreOptions,
+} from '../src/index.js';
+import {
+  deleteCrawls,
+  REDIS_URL,
+  redisDownReason,
+  redisSuiteTitle,
+  uniqueCrawlId,
+  warnIfSkipped,
+} from './redis-helpers.js';
 
 const redisDown = await redisDownReason();
 warnIfSkipped('redis-store.test.ts', redisDown);
@@ -53,8 +65,16 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('createRedisFrontierStore', 
     const store = open({ addBatchSize: 2, defaultHostPolicy: { delayMs: 0, maxInFlight: 1 } });
     await store.add([entry('http://a.test/0')]);
     const claimed = await store.claim({ now: Date.now(), leaseMs: 60_000 });
-    const links = ['http://a.test/0', 'http://a.test/1', 'http://a.test/2', 'http://b.test/1', 'http://a.test/1'].map((url) => entry(url));
-    expect(await store.complete(claimed.lease!.id, { add: links })).toEqual(['duplicate', 'added', 'added', 'added', 'duplicate']);
+    const links = ['http://a.test/0', 'http://a.test/1', 'http://a.test/2', 'http://b.test/1', 'http://a.test/1'].map(
+      (url) => entry(url),
+    );
+    expect(await store.complete(claimed.lease!.id, { add: links })).toEqual([
+      'duplicate',
+      'added',
+      'added',
+      'added',
+      'duplicate',
+    ]);
     expect(await store.counts()).toEqual({ queued: 3, inFlight: 0, done: 1, activeHosts: 2 });
   });
 
@@ -75,7 +95,9 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('createRedisFrontierStore', 
           const result = await store.claim({ now: at, leaseMs: 60_000 });
           if (result.lease === null) {
             if (result.nextReadyAt === null) return;
-            await new Promise((resolve) => setTimeout(resolve, Math.max(1, Math.min(20, result.nextReadyAt! - Date.now()))));
+            await new Promise((resolve) =>
+              setTimeout(resolve, Math.max(1, Math.min(20, result.nextReadyAt! - Date.now()))),
+            );
             continue;
           }
           const { hostKey, url } = result.lease.entry;
@@ -94,7 +116,10 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('createRedisFrontierStore', 
     expect(new Set(claims.map((c) => c.worker))).toEqual(new Set([0, 1]));
     // Each claim's `now` is the worker's clock when it asked: per host, they lie a delay apart.
     for (let h = 0; h < 10; h++) {
-      const times = claims.filter((c) => c.host === `h${h}.test`).map((c) => c.at).sort((a, b) => a - b);
+      const times = claims
+        .filter((c) => c.host === `h${h}.test`)
+        .map((c) => c.at)
+        .sort((a, b) => a - b);
       expect(times).toHaveLength(20);
       for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(delayMs);
     }
@@ -104,7 +129,15 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('createRedisFrontierStore', 
   it('keeps entries exactly: plugin data with big numbers, kind, redirects and retries', async () => {
     const store = open({ defaultHostPolicy: { delayMs: 0, maxInFlight: 5 } });
     const data = { at: 1_763_456_789_012_345, ratio: 0.1 + 0.2, text: 'a b\n"c"', nested: { list: [1, -2.5e-7] } };
-    const added = entry('http://a.test/sitemap.xml', { kind: 'sitemap', data, referrer: 'http://a.test/', redirectedFrom: 'http://a.test/old', redirectHops: 1, depth: 2, priority: 2.6 });
+    const added = entry('http://a.test/sitemap.xml', {
+      kind: 'sitemap',
+      data,
+      referrer: 'http://a.test/',
+      redirectedFrom: 'http://a.test/old',
+      redirectHops: 1,
+      depth: 2,
+      priority: 2.6,
+    });
     await store.add([added]);
     const claimed = await store.claim({ now: 0, leaseMs: 1000 });
     expect(claimed.lease?.entry).toEqual(added);
@@ -164,11 +197,16 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('createRedisFrontierStore', 
     const other = (await store.claim({ now: 0, leaseMs: 60_000 })).lease!;
     expect(other.entry.url).toBe('http://a.test/q');
     const unchanged = lastFetchAfterHints(changed, { lastmod: fetchedAt, changefreq: 'weekly' });
-    await store.complete(other.id, { add: [entry('http://a.test/p', { hints: { lastmod: fetchedAt, changefreq: 'weekly' } })] });
+    await store.complete(other.id, {
+      add: [entry('http://a.test/p', { hints: { lastmod: fetchedAt, changefreq: 'weekly' } })],
+    });
     expect(await store.reopenDue({ dueBefore: unchanged.dueAt, limit: 10 })).toBe(0);
     expect(await claimRevisit()).toEqual({ ...page, revisit: unchanged });
     await store.add([entry('http://a.test/p', { hints: { changefreq: 'monthly' } })]);
-    expect(await claimRevisit()).toEqual({ ...page, revisit: lastFetchAfterHints(unchanged, { changefreq: 'monthly' }) });
+    expect(await claimRevisit()).toEqual({
+      ...page,
+      revisit: lastFetchAfterHints(unchanged, { changefreq: 'monthly' }),
+    });
     expect(await store.counts()).toEqual({ queued: 0, inFlight: 0, done: 2, activeHosts: 0 });
   });
 
@@ -203,7 +241,7 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('createRedisFrontierStore', 
     expect(await other.claim({ now: 1000, leaseMs: 60_000 })).toEqual({ lease: null, nextReadyAt: null });
   });
 
-  it('holds a dead worker\'s host a whole delay past its lease expiry', async () => {
+  it("holds a dead worker's host a whole delay past its lease expiry", async () => {
     const store = open({ defaultHostPolicy: { delayMs: 1000, maxInFlight: 1 } });
     await store.add([entry('http://a.test/1'), entry('http://a.test/2')]);
     const lost = await store.claim({ now: 0, leaseMs: 5000 }); // its worker dies
@@ -211,7 +249,13 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('createRedisFrontierStore', 
     // At 5000 the lease expires: the worker may have sent its request just before, so 6000.
     expect(await store.claim({ now: 5000, leaseMs: 5000 })).toEqual({ lease: null, nextReadyAt: 6000 });
     expect((await store.claim({ now: 6000, leaseMs: 5000 })).lease?.entry.url).toBe('http://a.test/1');
-    expect((await store.hostCounts())[0]).toMatchObject({ hostKey: 'a.test', queued: 1, inFlight: 1, done: 0, readyAt: 7000 });
+    expect((await store.hostCounts())[0]).toMatchObject({
+      hostKey: 'a.test',
+      queued: 1,
+      inFlight: 1,
+      done: 0,
+      readyAt: 7000,
+    });
   });
 
   it('never moves a host clock back under another request in flight', async () => {
@@ -233,9 +277,16 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('createRedisFrontierStore', 
       const now = round * 100;
       const request = { now, busyUntil: now + 100, withinLease: round % 2 === 0 };
       const turns = await Promise.all([one.takeHostTurn!('t.test', request), two.takeHostTurn!('t.test', request)]);
-      expect(turns.filter((t) => t.granted), `round ${round}`).toHaveLength(1);
+      expect(
+        turns.filter((t) => t.granted),
+        `round ${round}`,
+      ).toHaveLength(1);
       expect(turns.find((t) => !t.granted)).toEqual({ granted: false, retryAt: now + 100 });
-      for (const store of [one, two]) expect(await store.takeHostTurn!('t.test', { ...request, now: now + 99 })).toEqual({ granted: false, retryAt: now + 100 });
+      for (const store of [one, two])
+        expect(await store.takeHostTurn!('t.test', { ...request, now: now + 99 })).toEqual({
+          granted: false,
+          retryAt: now + 100,
+        });
     }
     // A URL queued at the host is scheduled at the clock the turns left, and at the next turn's.
     await two.add([entry('http://t.test/1')]);
@@ -243,15 +294,22 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('createRedisFrontierStore', 
     try {
       const ready = `politely:{${crawlIdOf.get(one)!}}:ready`;
       expect(await admin.zscore(ready, 't.test')).toBe('2000');
-      expect(await one.takeHostTurn!('t.test', { now: 2000, busyUntil: 2500, withinLease: false })).toEqual({ granted: true });
+      expect(await one.takeHostTurn!('t.test', { now: 2000, busyUntil: 2500, withinLease: false })).toEqual({
+        granted: true,
+      });
       expect(await admin.zscore(ready, 't.test')).toBe('2500');
     } finally {
       admin.disconnect();
     }
     expect(await one.claim({ now: 2499, leaseMs: 60_000 })).toEqual({ lease: null, nextReadyAt: 2500 });
     expect((await one.claim({ now: 2500, leaseMs: 60_000 })).lease?.entry.url).toBe('http://t.test/1');
-    expect(await two.takeHostTurn!('t.test', { now: 3500, busyUntil: 3600, withinLease: false })).toEqual({ granted: false, retryAt: 3550 }); // no room: the claim is in flight
-    await expect(one.takeHostTurn!('t.test', { now: Number.NaN, busyUntil: 1, withinLease: false })).rejects.toMatchObject({ code: 'ERR_INVALID_INPUT' });
+    expect(await two.takeHostTurn!('t.test', { now: 3500, busyUntil: 3600, withinLease: false })).toEqual({
+      granted: false,
+      retryAt: 3550,
+    }); // no room: the claim is in flight
+    await expect(
+      one.takeHostTurn!('t.test', { now: Number.NaN, busyUntil: 1, withinLease: false }),
+    ).rejects.toMatchObject({ code: 'ERR_INVALID_INPUT' });
   });
 
   it('never gives two workers on one crawl a turn at one host at the same moment', async () => {
@@ -271,7 +329,8 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('createRedisFrontierStore', 
     );
     turns.sort((a, b) => a.start - b.start);
     expect(new Set(turns.map((t) => t.worker))).toEqual(new Set([0, 1]));
-    for (let i = 1; i < turns.length; i++) expect(turns[i]!.start, `turn ${i}`).toBeGreaterThanOrEqual(turns[i - 1]!.end);
+    for (let i = 1; i < turns.length; i++)
+      expect(turns[i]!.start, `turn ${i}`).toBeGreaterThanOrEqual(turns[i - 1]!.end);
   });
 
   it('keeps crawls with different ids apart, and deleteRedisCrawl removes all of one', async () => {
@@ -292,8 +351,12 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('createRedisFrontierStore', 
   });
 
   it('rejects options without a crawl id, and bad claim times', async () => {
-    expect(() => createRedisFrontierStore({ redis: REDIS_URL })).toThrow(expect.objectContaining({ code: 'ERR_INVALID_OPTION' }));
-    expect(() => createRedisFrontierStore({ redis: 'http://nope', crawlId: 'x' })).toThrow(expect.objectContaining({ code: 'ERR_INVALID_OPTION' }));
+    expect(() => createRedisFrontierStore({ redis: REDIS_URL })).toThrow(
+      expect.objectContaining({ code: 'ERR_INVALID_OPTION' }),
+    );
+    expect(() => createRedisFrontierStore({ redis: 'http://nope', crawlId: 'x' })).toThrow(
+      expect.objectContaining({ code: 'ERR_INVALID_OPTION' }),
+    );
     await expect(open().claim({ now: Number.NaN, leaseMs: 1 })).rejects.toMatchObject({ code: 'ERR_INVALID_INPUT' });
   });
 });

@@ -1,8 +1,8 @@
 // The Redis URL check: everything it refuses, it refuses in one line that names the URL with its
 // password masked, before any connection is made.
 
-import { describe, expect, it } from 'vitest';
 import { PolitelyError } from '@politely/core';
+import { describe, expect, it } from 'vitest';
 import { maskRedisUrl, parseRedisUrl } from '../src/index.js';
 
 function refusal(url: string): string {
@@ -20,13 +20,39 @@ function refusal(url: string): string {
 
 describe('parseRedisUrl', () => {
   it('reads host, port, database, credentials and TLS', () => {
-    expect(parseRedisUrl('redis://127.0.0.1:6390/3')).toMatchObject({ tls: false, host: '127.0.0.1', port: 6390, db: 3, username: undefined, password: undefined, display: 'redis://127.0.0.1:6390/3' });
-    expect(parseRedisUrl('redis://localhost')).toMatchObject({ host: 'localhost', port: 6379, db: 0, display: 'redis://localhost:6379/0' });
+    expect(parseRedisUrl('redis://127.0.0.1:6390/3')).toMatchObject({
+      tls: false,
+      host: '127.0.0.1',
+      port: 6390,
+      db: 3,
+      username: undefined,
+      password: undefined,
+      display: 'redis://127.0.0.1:6390/3',
+    });
+    expect(parseRedisUrl('redis://localhost')).toMatchObject({
+      host: 'localhost',
+      port: 6379,
+      db: 0,
+      display: 'redis://localhost:6379/0',
+    });
     expect(parseRedisUrl('redis://localhost/')).toMatchObject({ db: 0 });
     expect(parseRedisUrl('REDIS://example.test:1/15')).toMatchObject({ host: 'example.test', port: 1, db: 15 });
-    expect(parseRedisUrl('redis://[::1]:7000/2')).toMatchObject({ host: '::1', port: 7000, db: 2, display: 'redis://[::1]:7000/2' });
-    expect(parseRedisUrl('redis://:s%40cret@h/0')).toMatchObject({ username: undefined, password: 's@cret', display: 'redis://:***@h:6379/0' });
-    expect(parseRedisUrl('redis://bob:pw@h:6380')).toMatchObject({ username: 'bob', password: 'pw', display: 'redis://bob:***@h:6380/0' });
+    expect(parseRedisUrl('redis://[::1]:7000/2')).toMatchObject({
+      host: '::1',
+      port: 7000,
+      db: 2,
+      display: 'redis://[::1]:7000/2',
+    });
+    expect(parseRedisUrl('redis://:s%40cret@h/0')).toMatchObject({
+      username: undefined,
+      password: 's@cret',
+      display: 'redis://:***@h:6379/0',
+    });
+    expect(parseRedisUrl('redis://bob:pw@h:6380')).toMatchObject({
+      username: 'bob',
+      password: 'pw',
+      display: 'redis://bob:***@h:6380/0',
+    });
     expect(parseRedisUrl('rediss://h.example/1?servername=cache.example&ca=%2Fetc%2Fca.pem')).toMatchObject({
       tls: true,
       port: 6379,
@@ -47,11 +73,15 @@ describe('parseRedisUrl', () => {
     expect(refusal('redis://127.0.0.1:6379/abc')).toBe(
       `redis: "redis://127.0.0.1:6379/abc" is not a usable Redis URL: the database (the path) must be a decimal integer such as /0, got '/abc'`,
     );
-    for (const path of ['/-1', '/1.5', '/0x1', '/1/2', '/ 1', '/1e3', '/9999999']) expect(refusal(`redis://h${path}`), path).toMatch(/database/);
+    for (const path of ['/-1', '/1.5', '/0x1', '/1/2', '/ 1', '/1e3', '/9999999'])
+      expect(refusal(`redis://h${path}`), path).toMatch(/database/);
   });
 
   it('refuses a port that is not an integer from 1 to 65535', () => {
-    for (const port of ['0', '65536', '99999', 'abc', '-1', '63.5']) expect(refusal(`redis://h:${port}/0`), port).toMatch(new RegExp(`the port must be an integer from 1 to 65535, got '${port.replace('.', '\\.')}'`));
+    for (const port of ['0', '65536', '99999', 'abc', '-1', '63.5'])
+      expect(refusal(`redis://h:${port}/0`), port).toMatch(
+        new RegExp(`the port must be an integer from 1 to 65535, got '${port.replace('.', '\\.')}'`),
+      );
     expect(parseRedisUrl('redis://h:/0').port).toBe(6379); // an empty port is the default, as in any URL
   });
 
@@ -70,7 +100,13 @@ describe('parseRedisUrl', () => {
   });
 
   it('never prints a password', () => {
-    for (const url of ['redis://:hunter2@h/abc', 'redis://u:hunter2@h:0/0', 'redis://u:hunter2@h/0?x=1', 'http://u:hunter2@h/0', 'redis://hunter2@h/0']) {
+    for (const url of [
+      'redis://:hunter2@h/abc',
+      'redis://u:hunter2@h:0/0',
+      'redis://u:hunter2@h/0?x=1',
+      'http://u:hunter2@h/0',
+      'redis://hunter2@h/0',
+    ]) {
       expect(refusal(url), url).not.toContain('hunter2');
     }
     expect(parseRedisUrl('redis://u:hunter2@h/0').display).not.toContain('hunter2');

@@ -11,11 +11,18 @@
 // that arrives after it was started after a settle and must obey the Retry-After: no tolerance
 // window is needed.
 
+import { type CrawlStats, createCrawler } from '@politely/crawler';
 import { describe, expect, it } from 'vitest';
-import { createCrawler, type CrawlStats } from '@politely/crawler';
-import { startRetryAfterSite, violations, type Site } from '../../../test/support/retry-after-site.js';
+import { type Site, startRetryAfterSite, violations } from '../../../test/support/retry-after-site.js';
 import { createRedisFrontierStore, createRedisRobotsCache } from '../src/index.js';
-import { deleteCrawls, REDIS_URL, redisDownReason, redisSuiteTitle, uniqueCrawlId, warnIfSkipped } from './redis-helpers.js';
+import {
+  deleteCrawls,
+  REDIS_URL,
+  redisDownReason,
+  redisSuiteTitle,
+  uniqueCrawlId,
+  warnIfSkipped,
+} from './redis-helpers.js';
 
 const redisDown = await redisDownReason();
 warnIfSkipped('retry-after-workers.test.ts', redisDown);
@@ -27,7 +34,15 @@ const PAGES = ['/p1', '/p2', '/p3', '/p4'];
 const SLOW_MS = 400;
 
 /** One 503 with `Retry-After: 2` to /p1 of four pages, held until both workers' requests are in. */
-const startSite = (): Promise<Site> => startRetryAfterSite({ status: 503, form: 'seconds', seconds: RETRY_AFTER_S, inFlight: 2, pages: PAGES.length, slowMs: SLOW_MS });
+const startSite = (): Promise<Site> =>
+  startRetryAfterSite({
+    status: 503,
+    form: 'seconds',
+    seconds: RETRY_AFTER_S,
+    inFlight: 2,
+    pages: PAGES.length,
+    slowMs: SLOW_MS,
+  });
 
 /** Requests to the host that arrived after the 503 was sent and before its Retry-After ran out. */
 const tooEarly = (site: Site): string[] => violations(site).hostWide;
@@ -39,7 +54,12 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('Retry-After across two Redi
     // Bounds the crawl: a worker that would wait on forever is stopped (its run() then resolves).
     const stop = new AbortController();
     const workers = [0, 1].map((worker) => {
-      const store = createRedisFrontierStore({ redis: REDIS_URL, crawlId, defaultHostPolicy: { delayMs: 0, maxInFlight: 2 }, idlePollMs: 20 });
+      const store = createRedisFrontierStore({
+        redis: REDIS_URL,
+        crawlId,
+        defaultHostPolicy: { delayMs: 0, maxInFlight: 2 },
+        idlePollMs: 20,
+      });
       const robotsCache = createRedisRobotsCache({ redis: REDIS_URL, crawlId });
       const requests: string[] = [];
       const crawler = createCrawler({
@@ -85,7 +105,11 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('Retry-After across two Redi
     expect(tooEarly(site), log.join('\n')).toEqual([]);
     // Every page was fetched, /p1 twice (the 503, then its retry), and nothing failed for good.
     expect(site.arrivals.filter((a) => a.path === '/p1')).toHaveLength(2);
-    for (const path of PAGES.slice(1)) expect(site.arrivals.filter((a) => a.path === path), path).toHaveLength(1);
+    for (const path of PAGES.slice(1))
+      expect(
+        site.arrivals.filter((a) => a.path === path),
+        path,
+      ).toHaveLength(1);
     expect(site.arrivals.filter((a) => a.path === '/robots.txt')).toHaveLength(1);
     expect(stats.reduce((sum, s) => sum + s.retries, 0)).toBe(1);
     expect(stats.reduce((sum, s) => sum + s.errors, 0)).toBe(0);

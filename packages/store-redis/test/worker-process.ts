@@ -1,23 +1,30 @@
 // A crawl worker in its own process (fixtures/crawl-worker.mjs), for the multi-worker tests: its
 // JSON-line events as they arrive (each stamped with when the test got it), its stderr, its exit.
 
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
 const WORKER = fileURLToPath(new URL('./fixtures/crawl-worker.mjs', import.meta.url));
 /** The workers run the BUILT packages. */
-const BUILT = ['../crawler/dist/index.js', '../core/dist/index.js', 'dist/index.js'].map((path) => new URL(path, `file://${packageDir}`));
+const BUILT = ['../crawler/dist/index.js', '../core/dist/index.js', 'dist/index.js'].map(
+  (path) => new URL(path, `file://${packageDir}`),
+);
 
 /** Throws, naming what is missing, unless the packages the workers import are built. */
 export function assertWorkersBuilt(): void {
   const missing = BUILT.filter((url) => !existsSync(url));
-  if (missing.length > 0) throw new Error(`the workers run the built packages: run \`pnpm build\` first (missing ${missing.map(String).join(', ')})`);
+  if (missing.length > 0)
+    throw new Error(
+      `the workers run the built packages: run \`pnpm build\` first (missing ${missing.map(String).join(', ')})`,
+    );
 }
 
 /** The page URLs a worker requested (its `request` events of kind `page`). */
-export function pageRequests(worker: { readonly events: readonly { readonly type?: unknown; readonly kind?: unknown; readonly url?: string }[] }): string[] {
+export function pageRequests(worker: {
+  readonly events: readonly { readonly type?: unknown; readonly kind?: unknown; readonly url?: string }[];
+}): string[] {
   return worker.events.filter((e) => e.type === 'request' && e.kind === 'page').map((e) => e.url ?? '');
 }
 
@@ -33,7 +40,10 @@ export interface WorkerProcess<E> {
 
 /** Starts the fixture worker with `config` (JSON on its command line). */
 export function startWorkerProcess<E extends object>(config: Record<string, unknown>): WorkerProcess<E> {
-  const child = spawn(process.execPath, [WORKER, JSON.stringify(config)], { cwd: packageDir, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [WORKER, JSON.stringify(config)], {
+    cwd: packageDir,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const worker: WorkerProcess<E> = {
     child,
     events: [],
@@ -58,11 +68,16 @@ export function startWorkerProcess<E extends object>(config: Record<string, unkn
 
 /** Kills every worker still running: a test's cleanup, whatever it ended with. */
 export function killWorkers(workers: readonly { readonly child: ChildProcess }[]): void {
-  for (const worker of workers) if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill('SIGKILL');
+  for (const worker of workers)
+    if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill('SIGKILL');
 }
 
 /** Polls `condition` every 20 ms until it holds; throws naming `what` after `timeoutMs`. */
-export async function waitUntil(what: string, timeoutMs: number, condition: () => boolean | Promise<boolean>): Promise<void> {
+export async function waitUntil(
+  what: string,
+  timeoutMs: number,
+  condition: () => boolean | Promise<boolean>,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);

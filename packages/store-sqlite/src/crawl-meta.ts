@@ -1,7 +1,7 @@
 // Small JSON values kept with the crawl (its stats, a CLI's settings): the `crawl_meta` table.
 
-import type { Database, Statement } from 'better-sqlite3';
 import { PolitelyError } from '@politely/core';
+import type { Database, Statement } from 'better-sqlite3';
 
 /** Reads and writes JSON values by key in the crawl file. */
 export interface CrawlMetadata {
@@ -16,11 +16,14 @@ export function createCrawlMetadata(db: Database): CrawlMetadata {
     `INSERT INTO crawl_meta (key, value, updated_at) VALUES (?, ?, ?)
      ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
   );
-  const read: Statement<[string], string> = db.prepare<[string], string>('SELECT value FROM crawl_meta WHERE key = ?').pluck();
+  const read: Statement<[string], string> = db
+    .prepare<[string], string>('SELECT value FROM crawl_meta WHERE key = ?')
+    .pluck();
   return {
     save(key, value) {
       const json = JSON.stringify(value);
-      if (json === undefined) throw new PolitelyError('ERR_INVALID_INPUT', `crawl metadata '${key}': the value is not JSON`);
+      if (json === undefined)
+        throw new PolitelyError('ERR_INVALID_INPUT', `crawl metadata '${key}': the value is not JSON`);
       write.run(key, json, Date.now());
     },
     load<T>(key: string): T | undefined {

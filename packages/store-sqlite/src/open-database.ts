@@ -8,8 +8,8 @@
 // which for a crawl means a few URLs fetched again. FULL would fsync at every commit, and a
 // crawler commits several times per page (claim, add links, complete).
 
-import Database from 'better-sqlite3';
 import { PolitelyError } from '@politely/core';
+import Database from 'better-sqlite3';
 import { migrate } from './schema.js';
 
 /** How a crawl file is opened. */
@@ -31,14 +31,19 @@ export interface CrawlDatabaseOptions {
 export type ResolvedCrawlDatabaseOptions = Required<CrawlDatabaseOptions>;
 
 function invalid(name: string, value: unknown, what: string): PolitelyError {
-  return new PolitelyError('ERR_INVALID_OPTION', `@politely/store-sqlite: ${name} must be ${what}, got ${String(value)}`);
+  return new PolitelyError(
+    'ERR_INVALID_OPTION',
+    `@politely/store-sqlite: ${name} must be ${what}, got ${String(value)}`,
+  );
 }
 
 export function resolveCrawlDatabaseOptions(options: CrawlDatabaseOptions = {}): ResolvedCrawlDatabaseOptions {
   const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
   const cacheSizeKiB = options.cacheSizeKiB ?? 65_536;
-  if (!Number.isInteger(busyTimeoutMs) || busyTimeoutMs < 0) throw invalid('busyTimeoutMs', busyTimeoutMs, 'an integer ≥ 0');
-  if (!Number.isInteger(cacheSizeKiB) || cacheSizeKiB < 64) throw invalid('cacheSizeKiB', cacheSizeKiB, 'an integer ≥ 64');
+  if (!Number.isInteger(busyTimeoutMs) || busyTimeoutMs < 0)
+    throw invalid('busyTimeoutMs', busyTimeoutMs, 'an integer ≥ 0');
+  if (!Number.isInteger(cacheSizeKiB) || cacheSizeKiB < 64)
+    throw invalid('cacheSizeKiB', cacheSizeKiB, 'an integer ≥ 64');
   return { busyTimeoutMs, cacheSizeKiB };
 }
 

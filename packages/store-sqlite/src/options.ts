@@ -2,7 +2,11 @@
 
 import { PolitelyError } from '@politely/core';
 import type { HostPolicy } from '@politely/frontier';
-import { resolveCrawlDatabaseOptions, type CrawlDatabaseOptions, type ResolvedCrawlDatabaseOptions } from './open-database.js';
+import {
+  type CrawlDatabaseOptions,
+  type ResolvedCrawlDatabaseOptions,
+  resolveCrawlDatabaseOptions,
+} from './open-database.js';
 
 export interface SqliteFrontierStoreOptions extends CrawlDatabaseOptions {
   /** The crawl file, created if missing; open the same file again to resume the crawl. Required. */
@@ -38,7 +42,9 @@ export interface ResolvedSqliteFrontierStoreOptions extends ResolvedCrawlDatabas
   readonly shared: boolean;
 }
 
-export function resolveSqliteFrontierStoreOptions(options: SqliteFrontierStoreOptions): ResolvedSqliteFrontierStoreOptions {
+export function resolveSqliteFrontierStoreOptions(
+  options: SqliteFrontierStoreOptions,
+): ResolvedSqliteFrontierStoreOptions {
   const fail = (message: string): never => {
     throw new PolitelyError('ERR_INVALID_OPTION', `createSqliteFrontierStore: ${message}`);
   };
@@ -46,10 +52,19 @@ export function resolveSqliteFrontierStoreOptions(options: SqliteFrontierStoreOp
   const delayMs = options.defaultHostPolicy?.delayMs ?? 0;
   const maxInFlight = options.defaultHostPolicy?.maxInFlight ?? 1;
   const idlePollMs = options.idlePollMs ?? 1000;
-  if (!(Number.isFinite(delayMs) && delayMs >= 0)) fail(`defaultHostPolicy.delayMs must be a number ≥ 0, got ${String(delayMs)}`);
-  if (!(Number.isInteger(maxInFlight) && maxInFlight >= 1)) fail(`defaultHostPolicy.maxInFlight must be an integer ≥ 1, got ${String(maxInFlight)}`);
-  if (!(Number.isFinite(idlePollMs) && idlePollMs > 0)) fail(`idlePollMs must be a number > 0, got ${String(idlePollMs)}`);
+  if (!(Number.isFinite(delayMs) && delayMs >= 0))
+    fail(`defaultHostPolicy.delayMs must be a number ≥ 0, got ${String(delayMs)}`);
+  if (!(Number.isInteger(maxInFlight) && maxInFlight >= 1))
+    fail(`defaultHostPolicy.maxInFlight must be an integer ≥ 1, got ${String(maxInFlight)}`);
+  if (!(Number.isFinite(idlePollMs) && idlePollMs > 0))
+    fail(`idlePollMs must be a number > 0, got ${String(idlePollMs)}`);
   const shared = options.shared ?? false;
   if (typeof shared !== 'boolean') fail(`shared must be true or false, got ${String(shared)}`);
-  return { ...resolveCrawlDatabaseOptions(options), path: options.path, defaultHostPolicy: { delayMs, maxInFlight }, idlePollMs, shared };
+  return {
+    ...resolveCrawlDatabaseOptions(options),
+    path: options.path,
+    defaultHostPolicy: { delayMs, maxInFlight },
+    idlePollMs,
+    shared,
+  };
 }

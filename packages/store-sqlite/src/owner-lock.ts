@@ -5,8 +5,8 @@
 // whoever opens the crawl knows that no live process holds a lease, and hands every URL that
 // was in flight back to its queue at once instead of waiting for the leases to expire.
 
-import Database from 'better-sqlite3';
 import { PolitelyError } from '@politely/core';
+import Database from 'better-sqlite3';
 
 /** What a crawl's owner leaves in the crawl file, for the message a second process gets. */
 export interface OwnerInfo {
@@ -34,7 +34,11 @@ export function takeOwnership(crawlPath: string, describeOwner: () => OwnerInfo 
   try {
     db = new Database(path, { timeout: 0 });
   } catch (error) {
-    throw new PolitelyError('ERR_INVALID_OPTION', `createSqliteFrontierStore: cannot create the lock file ${path}: ${(error as Error).message}`, { cause: error });
+    throw new PolitelyError(
+      'ERR_INVALID_OPTION',
+      `createSqliteFrontierStore: cannot create the lock file ${path}: ${(error as Error).message}`,
+      { cause: error },
+    );
   }
   try {
     // No journal file beside the lock file: nothing is ever written to it.
@@ -45,9 +49,13 @@ export function takeOwnership(crawlPath: string, describeOwner: () => OwnerInfo 
     if ((error as { code?: string }).code !== 'SQLITE_BUSY') throw error;
     const owner = safely(describeOwner);
     const who = owner === undefined ? 'another process' : `another process (pid ${owner.pid}, since ${owner.since})`;
-    throw new PolitelyError('ERR_STORE_IN_USE', `${crawlPath} is in use by ${who}: one process owns a crawl file (open it with shared: true to share it between processes)`, {
-      cause: error,
-    });
+    throw new PolitelyError(
+      'ERR_STORE_IN_USE',
+      `${crawlPath} is in use by ${who}: one process owns a crawl file (open it with shared: true to share it between processes)`,
+      {
+        cause: error,
+      },
+    );
   }
   return {
     release() {

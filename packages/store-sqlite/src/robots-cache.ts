@@ -2,14 +2,18 @@
 // so that a resumed crawl, or another process on the same file, does not fetch robots.txt again
 // before the record expires. Each call is one statement: SQLite makes it atomic by itself.
 
-import type { Database, Statement } from 'better-sqlite3';
 import type { RobotsCacheRecord, RobotsCacheStore } from '@politely/core';
-import { openCrawlDatabase, resolveCrawlDatabaseOptions, type CrawlDatabaseOptions } from './open-database.js';
+import type { Database, Statement } from 'better-sqlite3';
+import { type CrawlDatabaseOptions, openCrawlDatabase, resolveCrawlDatabaseOptions } from './open-database.js';
 import { migrate } from './schema.js';
 import type { SqliteFrontierStore } from './sqlite-store.js';
 
 /** Where the records go: the crawl's store (one file, one connection), an open database, or a file. */
-export type SqliteRobotsCacheSource = SqliteFrontierStore | Database | string | ({ readonly path: string } & CrawlDatabaseOptions);
+export type SqliteRobotsCacheSource =
+  | SqliteFrontierStore
+  | Database
+  | string
+  | ({ readonly path: string } & CrawlDatabaseOptions);
 
 /** A RobotsCacheStore in a crawl file. */
 export interface SqliteRobotsCache extends RobotsCacheStore {
@@ -23,7 +27,9 @@ export interface SqliteRobotsCache extends RobotsCacheStore {
  */
 export function createSqliteRobotsCache(source: SqliteRobotsCacheSource): SqliteRobotsCache {
   const { db, owned } = databaseOf(source);
-  const read: Statement<[string], string> = db.prepare<[string], string>('SELECT record FROM robots_cache WHERE origin = ?').pluck();
+  const read: Statement<[string], string> = db
+    .prepare<[string], string>('SELECT record FROM robots_cache WHERE origin = ?')
+    .pluck();
   const write: Statement<[string, string, number]> = db.prepare(
     `INSERT INTO robots_cache (origin, record, updated_at) VALUES (?, ?, ?)
      ON CONFLICT (origin) DO UPDATE SET record = excluded.record, updated_at = excluded.updated_at`,

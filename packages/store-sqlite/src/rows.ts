@@ -39,13 +39,20 @@ interface RequestColumn {
 
 /** The `request` column for an entry: null (no JSON work) when it carries none of these. */
 export function requestColumnOf(entry: FrontierEntry): string | null {
-  if (entry.label === undefined && entry.userData === undefined && entry.headers === undefined && entry.hints === undefined) return null;
+  if (
+    entry.label === undefined &&
+    entry.userData === undefined &&
+    entry.headers === undefined &&
+    entry.hints === undefined
+  )
+    return null;
   // JSON.stringify leaves out the fields that are undefined.
   return JSON.stringify({ label: entry.label, userData: entry.userData, headers: entry.headers, hints: entry.hints });
 }
 
 /** The columns of `urls` that `UrlRow` reads, for SELECT lists. */
-export const URL_COLUMNS = 'id, key, depth, priority, retries, kind, data, referrer, redirected_from, redirect_hops, request, last_fetch';
+export const URL_COLUMNS =
+  'id, key, depth, priority, retries, kind, data, referrer, redirected_from, redirect_hops, request, last_fetch';
 
 /**
  * The entry a row holds. The URL is the dedupe key, after `kind ` for a plugin resource. Only a

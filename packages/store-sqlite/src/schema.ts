@@ -34,8 +34,8 @@
 // A migration is appended, never edited: a file records the ones it had applied, and older code
 // refuses a file that has more than it knows.
 
-import type { Database } from 'better-sqlite3';
 import { PolitelyError } from '@politely/core';
+import type { Database } from 'better-sqlite3';
 
 const MIGRATIONS: readonly string[] = [
   // 1: frontier, robots cache, crawl metadata.

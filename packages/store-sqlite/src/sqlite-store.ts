@@ -5,13 +5,13 @@
 // twice. Nothing is cached between operations but prepared statements: the file is the truth.
 
 import { randomBytes } from 'node:crypto';
-import type { Database } from 'better-sqlite3';
 import {
-  dedupeKeyOf,
   type AddOptions,
   type AddOutcome,
   type ClaimRequest,
   type ClaimResult,
+  type CompleteOptions,
+  dedupeKeyOf,
   type FrontierCounts,
   type FrontierEntry,
   type FrontierStore,
@@ -19,21 +19,25 @@ import {
   type HostPolicy,
   type HostTurn,
   type HostTurnRequest,
-  type SettleOptions,
-  type CompleteOptions,
   type LastFetch,
+  lastFetchAfterHints,
   type ReopenRequest,
   type RevisitHints,
-  lastFetchAfterHints,
+  type SettleOptions,
 } from '@politely/frontier';
-import { createCrawlMetadata, type CrawlMetadata } from './crawl-meta.js';
+import type { Database } from 'better-sqlite3';
+import { type CrawlMetadata, createCrawlMetadata } from './crawl-meta.js';
 import { HostQueues, type QueueAppender } from './host-queues.js';
 import { keyHash } from './key-hash.js';
 import { openCrawlDatabase } from './open-database.js';
-import { takeOwnership, type OwnerInfo, type OwnerLock } from './owner-lock.js';
-import { resolveSqliteFrontierStoreOptions, type ResolvedSqliteFrontierStoreOptions, type SqliteFrontierStoreOptions } from './options.js';
+import {
+  type ResolvedSqliteFrontierStoreOptions,
+  resolveSqliteFrontierStoreOptions,
+  type SqliteFrontierStoreOptions,
+} from './options.js';
+import { type OwnerInfo, type OwnerLock, takeOwnership } from './owner-lock.js';
 import { entryOf, leaseIdOf, parseLeaseId, requestColumnOf } from './rows.js';
-import { prepareFrontierStatements, type FrontierStatements, type HostSlot } from './statements.js';
+import { type FrontierStatements, type HostSlot, prepareFrontierStatements } from './statements.js';
 
 /** A FrontierStore in a SQLite file, with the crawl's metadata beside it. */
 export interface SqliteFrontierStore extends FrontierStore {
@@ -135,12 +139,19 @@ class SqliteStore implements SqliteFrontierStore {
     this.meta = createCrawlMetadata(db);
     // `.immediate`: BEGIN IMMEDIATE takes the write lock up front, so a transaction that reads a
     // host's state and then writes it cannot be overtaken by another process in between.
-    this.transactAdd = immediate(db, (entries: readonly FrontierEntry[], maxPerHost: number) => this.addNow(entries, maxPerHost));
+    this.transactAdd = immediate(db, (entries: readonly FrontierEntry[], maxPerHost: number) =>
+      this.addNow(entries, maxPerHost),
+    );
     this.transactClaim = immediate(db, (now: number, leaseMs: number) => this.claimNow(now, leaseMs));
-    this.transactEnd = immediate(db, (leaseId: string, how: LeaseEnd, settle: Settle) => this.endLease(leaseId, how, settle));
+    this.transactEnd = immediate(db, (leaseId: string, how: LeaseEnd, settle: Settle) =>
+      this.endLease(leaseId, how, settle),
+    );
     // A page's links and its being done: one transaction, so one commit (one fsync) per page.
     this.transactComplete = immediate(db, (leaseId: string, options: CompleteOptions) => {
-      const added = options.add === undefined || options.add.length === 0 ? [] : this.addNow(options.add, options.addOptions?.maxPerHost ?? Infinity);
+      const added =
+        options.add === undefined || options.add.length === 0
+          ? []
+          : this.addNow(options.add, options.addOptions?.maxPerHost ?? Infinity);
       this.endLease(leaseId, 'complete', options, options.lastFetch);
       return added;
     });
@@ -205,7 +216,13 @@ class SqliteStore implements SqliteFrontierStore {
   async hostCounts(limit = Infinity): Promise<HostCounts[]> {
     // LIMIT -1: no limit.
     const rows = this.s.busiestHosts.all(Number.isFinite(limit) ? Math.max(0, Math.floor(limit)) : -1);
-    return rows.map((h) => ({ hostKey: h.key, queued: h.queued, inFlight: h.in_flight, done: h.done, readyAt: h.ready_at }));
+    return rows.map((h) => ({
+      hostKey: h.key,
+      queued: h.queued,
+      inFlight: h.in_flight,
+      done: h.done,
+      readyAt: h.ready_at,
+    }));
   }
 
   async saveStats(stats: unknown): Promise<void> {
@@ -240,7 +257,12 @@ class SqliteStore implements SqliteFrontierStore {
     return outcomes;
   }
 
-  private addOne(entry: FrontierEntry, maxPerHost: number, slots: Map<string, AddSlot>, appender: QueueAppender): AddOutcome {
+  private addOne(
+    entry: FrontierEntry,
+    maxPerHost: number,
+    slots: Map<string, AddSlot>,
+    appender: QueueAppender,
+  ): AddOutcome {
     const key = dedupeKeyOf(entry);
     const hash = keyHash(key);
     if (entry.hints === undefined) {
@@ -248,7 +270,8 @@ class SqliteStore implements SqliteFrontierStore {
     } else {
       const known = this.s.knownUrl.get(hash, key);
       if (known !== undefined) {
-        if (known.last_fetch !== null) this.applyHints(known.id, JSON.parse(known.last_fetch) as LastFetch, entry.hints);
+        if (known.last_fetch !== null)
+          this.applyHints(known.id, JSON.parse(known.last_fetch) as LastFetch, entry.hints);
         return 'duplicate';
       }
     }
@@ -296,7 +319,14 @@ class SqliteStore implements SqliteFrontierStore {
       const leaseExpiresAt = now + leaseMs;
       this.s.leaseUrl.run(token, leaseExpiresAt, row.id);
       this.s.hostClaimed.run(Math.max(host.ready_at, now) + host.delay_ms, host.id);
-      return { lease: { id: leaseIdOf(row.id, token), entry: entryOf(row, host.key), leaseExpiresAt, previousHostReadyAt: host.ready_at } };
+      return {
+        lease: {
+          id: leaseIdOf(row.id, token),
+          entry: entryOf(row, host.key),
+          leaseExpiresAt,
+          previousHostReadyAt: host.ready_at,
+        },
+      };
     }
   }
 
@@ -310,7 +340,8 @@ class SqliteStore implements SqliteFrontierStore {
     const host = this.s.hostTurnState.get(id)!;
     const clock = Math.max(host.ready_at, host.not_before);
     if (clock > now) return { granted: false, retryAt: clock };
-    if (!withinLease && host.in_flight >= host.max_in_flight) return { granted: false, retryAt: now + TURN_ROOM_POLL_MS };
+    if (!withinLease && host.in_flight >= host.max_in_flight)
+      return { granted: false, retryAt: now + TURN_ROOM_POLL_MS };
     this.s.hostTurnTaken.run(busyUntil, id);
     return { granted: true };
   }
@@ -366,7 +397,12 @@ class SqliteStore implements SqliteFrontierStore {
   }
 
   /** `lastFetch`: what a completion's fetch left; omitted, the URL keeps the one it had. */
-  private endLease(leaseId: string, how: LeaseEnd, { hostReadyAt, hostNotBefore }: Settle, lastFetch?: LastFetch): void {
+  private endLease(
+    leaseId: string,
+    how: LeaseEnd,
+    { hostReadyAt, hostNotBefore }: Settle,
+    lastFetch?: LastFetch,
+  ): void {
     const parsed = parseLeaseId(leaseId);
     if (parsed === null) return;
     // A lease that expired (and was perhaps claimed again) is stale: ending it does nothing.
@@ -376,7 +412,12 @@ class SqliteStore implements SqliteFrontierStore {
     if (how === 'complete') {
       if (lastFetch === undefined) this.s.urlDone.run(parsed.rowId);
       else {
-        this.s.urlDoneFetched.run({ lastFetch: JSON.stringify(lastFetch), dueAt: lastFetch.dueAt, fetchedAt: lastFetch.fetchedAt, id: parsed.rowId });
+        this.s.urlDoneFetched.run({
+          lastFetch: JSON.stringify(lastFetch),
+          dueAt: lastFetch.dueAt,
+          fetchedAt: lastFetch.fetchedAt,
+          id: parsed.rowId,
+        });
       }
       this.s.hostCompleted.run(host);
       return;

@@ -4,7 +4,7 @@
 // preparing fail, rather than a query scan, if that ever changes.
 
 import type { Database, Statement } from 'better-sqlite3';
-import { URL_COLUMNS, type HostRow, type UrlRow } from './rows.js';
+import { type HostRow, URL_COLUMNS, type UrlRow } from './rows.js';
 
 export interface HostSlot {
   readonly id: number;
@@ -44,7 +44,20 @@ export interface FrontierStatements {
   readonly setLastFetch: Statement<[string, number, number]>;
   /** key, key_hash, host_id, depth, priority, retries, kind, data, referrer, redirected_from, redirect_hops */
   readonly insertUrl: Statement<
-    [string, number, number, number, number, Nullable<number>, Nullable<string>, Nullable<string>, Nullable<string>, Nullable<string>, Nullable<number>, Nullable<string>]
+    [
+      string,
+      number,
+      number,
+      number,
+      number,
+      Nullable<number>,
+      Nullable<string>,
+      Nullable<string>,
+      Nullable<string>,
+      Nullable<string>,
+      Nullable<number>,
+      Nullable<string>,
+    ]
   >;
   readonly queue: Statement<[number, number], QueueRow>;
   readonly firstQueue: Statement<[number], QueueRow>;
@@ -73,8 +86,14 @@ export interface FrontierStatements {
   readonly hostTurnState: Statement<[number], HostTurnRow>;
   /** busyUntil, host id */
   readonly hostTurnTaken: Statement<[number, number]>;
-  readonly totals: Statement<[], { queued: number | null; in_flight: number | null; done: number | null; active: number }>;
-  readonly busiestHosts: Statement<[number], { key: string; queued: number; in_flight: number; done: number; ready_at: number }>;
+  readonly totals: Statement<
+    [],
+    { queued: number | null; in_flight: number | null; done: number | null; active: number }
+  >;
+  readonly busiestHosts: Statement<
+    [number],
+    { key: string; queued: number; in_flight: number; done: number; ready_at: number }
+  >;
 }
 
 /** The SET terms of a settle's clock and hold (parameters @readyAt, @notBefore). */
@@ -87,7 +106,9 @@ export function prepareFrontierStatements(db: Database): FrontierStatements {
     hostByKey: p('SELECT id, added FROM hosts WHERE key = ?'),
     insertHost: p('INSERT INTO hosts (key, delay_ms, max_in_flight) VALUES (?, ?, ?) RETURNING id, added'),
     hostAdded: p('UPDATE hosts SET added = ?, queued = queued + ? WHERE id = ?'),
-    urlExists: p<[number, string], 1>('SELECT 1 FROM urls INDEXED BY urls_dedupe WHERE key_hash = ? AND key = ?').pluck(),
+    urlExists: p<[number, string], 1>(
+      'SELECT 1 FROM urls INDEXED BY urls_dedupe WHERE key_hash = ? AND key = ?',
+    ).pluck(),
     knownUrl: p('SELECT id, last_fetch FROM urls INDEXED BY urls_dedupe WHERE key_hash = ? AND key = ?'),
     // Hints move the due time, never the fetch time: fetched_at stays as the completion wrote it.
     setLastFetch: p('UPDATE urls SET last_fetch = ?, due_at = ? WHERE id = ?'),
@@ -96,7 +117,9 @@ export function prepareFrontierStatements(db: Database): FrontierStatements {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     queue: p('SELECT priority, head_id, tail_id FROM queues WHERE host_id = ? AND priority = ?'),
-    firstQueue: p('SELECT priority, head_id, tail_id FROM queues WHERE host_id = ? AND head_id IS NOT NULL ORDER BY priority DESC LIMIT 1'),
+    firstQueue: p(
+      'SELECT priority, head_id, tail_id FROM queues WHERE host_id = ? AND head_id IS NOT NULL ORDER BY priority DESC LIMIT 1',
+    ),
     saveQueue: p(
       `INSERT INTO queues (host_id, priority, head_id, tail_id) VALUES (?, ?, ?, ?)
        ON CONFLICT (host_id, priority) DO UPDATE SET head_id = excluded.head_id, tail_id = excluded.tail_id`,
@@ -110,7 +133,9 @@ export function prepareFrontierStatements(db: Database): FrontierStatements {
     leaseUrl: p('UPDATE urls SET state = 1, next_id = NULL, lease_id = ?, lease_expires_at = ? WHERE id = ?'),
     hostClaimed: p('UPDATE hosts SET ready_at = ?, in_flight = in_flight + 1, queued = queued - 1 WHERE id = ?'),
     hostEmptied: p('UPDATE hosts SET queued = 0 WHERE id = ?'),
-    expiredLeases: p('SELECT id, host_id, priority FROM urls INDEXED BY urls_leases WHERE state = 1 AND lease_expires_at <= ?'),
+    expiredLeases: p(
+      'SELECT id, host_id, priority FROM urls INDEXED BY urls_leases WHERE state = 1 AND lease_expires_at <= ?',
+    ),
     earliestLeaseExpiry: p('SELECT min(lease_expires_at) AS at FROM urls INDEXED BY urls_leases WHERE state = 1'),
     leasedUrl: p('SELECT host_id, priority FROM urls WHERE id = ? AND state = 1 AND lease_id = ?'),
     urlDone: p('UPDATE urls SET state = 2, lease_id = NULL, lease_expires_at = NULL WHERE id = ?'),
@@ -158,6 +183,8 @@ export function prepareFrontierStatements(db: Database): FrontierStatements {
       `SELECT sum(queued) AS queued, sum(in_flight) AS in_flight, sum(done) AS done,
        count(*) FILTER (WHERE queued > 0 OR in_flight > 0) AS active FROM hosts`,
     ),
-    busiestHosts: p('SELECT key, queued, in_flight, done, ready_at FROM hosts ORDER BY queued + in_flight DESC, id LIMIT ?'),
+    busiestHosts: p(
+      'SELECT key, queued, in_flight, done, ready_at FROM hosts ORDER BY queued + in_flight DESC, id LIMIT ?',
+    ),
   };
 }

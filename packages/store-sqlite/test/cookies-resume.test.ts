@@ -1,9 +1,9 @@
 // The crawler's cookie jar in a SQLite crawl file: a resumed crawl keeps its session.
 
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { createSqliteFrontierStore } from '../src/index.js';
-import { startCookieSites, type CookieSites } from '../../../test/support/cookie-sites.js';
 import { expectCookiesSurviveResume, expectJarSavedDuringCrawl } from '../../../test/support/cookie-resume.js';
+import { type CookieSites, startCookieSites } from '../../../test/support/cookie-sites.js';
+import { createSqliteFrontierStore } from '../src/index.js';
 import { createTempDir } from './helpers.js';
 
 const temp = createTempDir('cookies');

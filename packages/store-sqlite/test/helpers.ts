@@ -1,9 +1,9 @@
 // Temporary crawl files for tests: one directory per test file, removed after.
 
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { FrontierEntry } from '@politely/frontier';
 
@@ -37,6 +37,7 @@ export const BUILT_CRAWLER = createRequire(import.meta.url).resolve('@politely/c
 
 export function assertBuilt(): void {
   for (const file of [BUILT_STORE, BUILT_CRAWLER]) {
-    if (!existsSync(file)) throw new Error(`${file} is missing: run \`pnpm build\` first (the fixtures run the built packages)`);
+    if (!existsSync(file))
+      throw new Error(`${file} is missing: run \`pnpm build\` first (the fixtures run the built packages)`);
   }
 }

@@ -3,15 +3,15 @@
 // nothing disallowed fetched, and no two requests to one host closer than its crawl-delay, the
 // gap across the kill and restart included.
 
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { type LoggedRequest, minGapMsByOrigin, violations } from '@politely/demo-web';
+import { startFleet } from '@politely/local-web';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { minGapMsByOrigin, violations, type LoggedRequest } from '@politely/demo-web';
-import { startFleet } from '@politely/local-web';
+import { wrongRequestData } from '../../../test/support/labelled-crawl.js';
 import { createSqliteFrontierStore } from '../src/index.js';
 import { assertBuilt, createTempDir } from './helpers.js';
-import { wrongRequestData } from '../../../test/support/labelled-crawl.js';
 
 const WORKER = fileURLToPath(new URL('./fixtures/crawl-worker.mjs', import.meta.url));
 const UA = 'PolitelyTest/1.0 (+http://example.invalid/bot)';
@@ -57,7 +57,10 @@ async function waitFor(condition: () => boolean, timeoutMs: number, what: string
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  return Promise.race([promise, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`${what}: no end after ${ms} ms`)), ms))]);
+  return Promise.race([
+    promise,
+    new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`${what}: no end after ${ms} ms`)), ms)),
+  ]);
 }
 
 const keyOf = (request: LoggedRequest): string => request.origin + request.path;
@@ -71,14 +74,18 @@ interface Handled {
   readonly userData: { readonly host?: unknown; readonly chain?: unknown };
 }
 
-const handledLines = (worker: Worker): Handled[] => worker.lines.filter((line): line is Record<string, unknown> & Handled => line.event === 'handled');
-
+const handledLines = (worker: Worker): Handled[] =>
+  worker.lines.filter((line): line is Record<string, unknown> & Handled => line.event === 'handled');
 
 /** The rows of the crawl file's `urls` table, read-only: URL, state (0 queued, 1 in flight, 2 done) and the request column. */
 function urlRows(path: string): { key: string; state: number; request: string | null }[] {
   const db = new Database(path, { readonly: true, fileMustExist: true });
   try {
-    return db.prepare('SELECT key, state, request FROM urls').all() as { key: string; state: number; request: string | null }[];
+    return db.prepare('SELECT key, state, request FROM urls').all() as {
+      key: string;
+      state: number;
+      request: string | null;
+    }[];
   } finally {
     db.close();
   }
@@ -87,10 +94,22 @@ function urlRows(path: string): { key: string; state: number; request: string | 
 describe('a SQLite-backed crawl killed with SIGKILL', () => {
   it('resumes from the file and finishes: nothing lost, duplicates within the in-flight bound, polite throughout', async () => {
     assertBuilt();
-    const web = await startFleet({ hosts: 4, pagesPerHost: 30, crawlDelaySeconds: CRAWL_DELAY_S, firstAddress: 180, userAgent: 'PolitelyTest' });
+    const web = await startFleet({
+      hosts: 4,
+      pagesPerHost: 30,
+      crawlDelaySeconds: CRAWL_DELAY_S,
+      firstAddress: 180,
+      userAgent: 'PolitelyTest',
+    });
     try {
       const path = temp.file('resume.db');
-      const config = { path, seeds: web.hosts.map((host) => `${host.origin}/`), concurrency: CONCURRENCY, leaseMs: 1500, userAgent: UA };
+      const config = {
+        path,
+        seeds: web.hosts.map((host) => `${host.origin}/`),
+        concurrency: CONCURRENCY,
+        leaseMs: 1500,
+        userAgent: UA,
+      };
       const expectedPages = web.hosts.reduce((sum, host) => sum + host.expectedAllowedPaths.length, 0);
 
       // Run 1: killed once the servers have seen about a third of the crawl.
@@ -104,7 +123,9 @@ describe('a SQLite-backed crawl killed with SIGKILL', () => {
       // Run 2: the same file. It must wait out the dead worker's leases and host clocks.
       const second = startWorker(config);
       expect(await withTimeout(second.exited, 60_000, 'the restarted crawl')).toBe(0);
-      const done = second.lines.find((line) => line.event === 'done') as { counts: { queued: number; inFlight: number } } | undefined;
+      const done = second.lines.find((line) => line.event === 'done') as
+        | { counts: { queued: number; inFlight: number } }
+        | undefined;
       expect(done?.counts).toMatchObject({ queued: 0, inFlight: 0 });
       const start = second.lines.find((line) => line.event === 'start') as { counts: { done: number; queued: number } };
       expect(start.counts.done).toBeGreaterThan(0); // it resumed: the first run's work was in the file
@@ -112,7 +133,9 @@ describe('a SQLite-backed crawl killed with SIGKILL', () => {
       const log = web.requestLog();
       // Every allowed page fetched, and nothing else but robots.txt.
       for (const host of web.hosts) {
-        const paths = new Set(log.filter((r) => r.origin === host.origin && r.path !== '/robots.txt').map((r) => r.path));
+        const paths = new Set(
+          log.filter((r) => r.origin === host.origin && r.path !== '/robots.txt').map((r) => r.path),
+        );
         expect([...paths].sort(), host.name).toEqual(host.expectedAllowedPaths);
       }
       // Nothing disallowed (the /private/ pages are linked from every page).
@@ -128,7 +151,10 @@ describe('a SQLite-backed crawl killed with SIGKILL', () => {
       for (const host of web.hosts) {
         const before = atKill.filter((r) => r.origin === host.origin);
         if (before.length >= 2 && before[0]!.path === '/robots.txt') {
-          expect(after.filter((r) => r.origin === host.origin && r.path === '/robots.txt'), host.name).toEqual([]);
+          expect(
+            after.filter((r) => r.origin === host.origin && r.path === '/robots.txt'),
+            host.name,
+          ).toEqual([]);
         }
       }
       // Politeness across both processes: the restarted crawl kept the host clocks of the file.
@@ -146,7 +172,13 @@ describe('a SQLite-backed crawl killed with SIGKILL', () => {
 
   it('keeps every request’s label and userData through the kill: the resumed crawl routes its queued links as ITEM with their data', async () => {
     assertBuilt();
-    const web = await startFleet({ hosts: 4, pagesPerHost: 30, crawlDelaySeconds: CRAWL_DELAY_S, firstAddress: 190, userAgent: 'PolitelyTest' });
+    const web = await startFleet({
+      hosts: 4,
+      pagesPerHost: 30,
+      crawlDelaySeconds: CRAWL_DELAY_S,
+      firstAddress: 190,
+      userAgent: 'PolitelyTest',
+    });
     try {
       const path = temp.file('labelled.db');
       const seeds = web.hosts.map((host) => `${host.origin}/`);
@@ -167,12 +199,18 @@ describe('a SQLite-backed crawl killed with SIGKILL', () => {
 
       // The file, as the kill left it: ITEM links waiting in the queue, each with its data.
       const rows = urlRows(path);
-      const queuedItems = rows.filter((row) => row.state === 0 && row.request !== null && (JSON.parse(row.request) as { label?: string }).label === 'ITEM');
+      const queuedItems = rows.filter(
+        (row) =>
+          row.state === 0 && row.request !== null && (JSON.parse(row.request) as { label?: string }).label === 'ITEM',
+      );
       expect(queuedItems.length, 'ITEM links queued in the file at the kill').toBeGreaterThan(0);
       for (const row of rows) {
         expect(row.request, row.key).not.toBeNull();
         const request = JSON.parse(row.request!) as { label?: string; userData?: Handled['userData'] };
-        const problem = wrongRequestData({ url: row.key, ...request, userData: request.userData ?? {} }, new Set(seeds));
+        const problem = wrongRequestData(
+          { url: row.key, ...request, userData: request.userData ?? {} },
+          new Set(seeds),
+        );
         expect(problem, 'the request column of a row').toBeNull();
       }
 
@@ -182,7 +220,9 @@ describe('a SQLite-backed crawl killed with SIGKILL', () => {
       const start = second.lines.find((line) => line.event === 'start') as { counts: { done: number; queued: number } };
       expect(start.counts.queued).toBeGreaterThan(0); // it resumed with labelled URLs waiting
       expect(start.counts.done).toBeGreaterThan(0);
-      const done = second.lines.find((line) => line.event === 'done') as { counts: { queued: number; inFlight: number } } | undefined;
+      const done = second.lines.find((line) => line.event === 'done') as
+        | { counts: { queued: number; inFlight: number } }
+        | undefined;
       expect(done?.counts).toMatchObject({ queued: 0, inFlight: 0 });
 
       // Every page either run handled carried the label and data it was enqueued with.
@@ -199,8 +239,13 @@ describe('a SQLite-backed crawl killed with SIGKILL', () => {
       const handledUrls = new Set(handled.map((line) => line.url));
       const log = web.requestLog();
       for (const host of web.hosts) {
-        expect(host.expectedAllowedPaths.filter((p) => !handledUrls.has(host.origin + p)), `${host.name}: allowed pages not handled`).toEqual([]);
-        const fetched = new Set(log.filter((r) => r.origin === host.origin && r.path !== '/robots.txt').map((r) => r.path));
+        expect(
+          host.expectedAllowedPaths.filter((p) => !handledUrls.has(host.origin + p)),
+          `${host.name}: allowed pages not handled`,
+        ).toEqual([]);
+        const fetched = new Set(
+          log.filter((r) => r.origin === host.origin && r.path !== '/robots.txt').map((r) => r.path),
+        );
         expect([...fetched].sort(), host.name).toEqual(host.expectedAllowedPaths);
       }
       const allowed = new Set(web.hosts.flatMap((host) => host.expectedAllowedPaths.map((p) => host.origin + p)));

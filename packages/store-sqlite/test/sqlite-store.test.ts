@@ -1,11 +1,22 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import type { RobotsCacheRecord } from '@politely/core';
+import {
+  type ClaimResult,
+  createMemoryFrontierStore,
+  type FrontierLease,
+  type FrontierStore,
+  type LastFetch,
+} from '@politely/frontier';
+import { describeFrontierStoreContract } from '@politely/frontier/testing';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import type { RobotsCacheRecord } from '@politely/core';
-import { createMemoryFrontierStore, type ClaimResult, type FrontierLease, type FrontierStore, type LastFetch } from '@politely/frontier';
-import { describeFrontierStoreContract } from '@politely/frontier/testing';
-import { createSqliteFrontierStore, createSqliteRobotsCache, SCHEMA_VERSION, type SqliteFrontierStore } from '../src/index.js';
+import {
+  createSqliteFrontierStore,
+  createSqliteRobotsCache,
+  SCHEMA_VERSION,
+  type SqliteFrontierStore,
+} from '../src/index.js';
 import { keyHash } from '../src/key-hash.js';
 import { assertBuilt, BUILT_STORE, createTempDir, entry } from './helpers.js';
 
@@ -32,7 +43,10 @@ describe('createSqliteFrontierStore', () => {
   /** A memory store and a SQLite store with the same random host policy, to be driven alike. */
   const storesAlike = (random: (n: number) => number): { memory: FrontierStore; sqlite: FrontierStore } => {
     const policy = { delayMs: random(3) * 100, maxInFlight: 1 + random(3) };
-    return { memory: createMemoryFrontierStore({ defaultHostPolicy: policy }), sqlite: openStore(temp.file(), policy.delayMs, policy.maxInFlight) };
+    return {
+      memory: createMemoryFrontierStore({ defaultHostPolicy: policy }),
+      sqlite: openStore(temp.file(), policy.delayMs, policy.maxInFlight),
+    };
   };
   afterEach(async () => {
     for (const store of open.splice(0)) await store.close();
@@ -53,7 +67,9 @@ describe('createSqliteFrontierStore', () => {
     const raw = new Database(path);
     raw.prepare('INSERT INTO schema_version (version, applied_at) VALUES (?, 0)').run(SCHEMA_VERSION + 1);
     raw.close();
-    expect(() => createSqliteFrontierStore({ path })).toThrow(new RegExp(`schema version ${SCHEMA_VERSION + 1} is newer`));
+    expect(() => createSqliteFrontierStore({ path })).toThrow(
+      new RegExp(`schema version ${SCHEMA_VERSION + 1} is newer`),
+    );
   });
 
   it('migrates a crawl file of schema 1 (no host holds): queues, clocks and counts kept, holds from then on', async () => {
@@ -71,11 +87,16 @@ describe('createSqliteFrontierStore', () => {
 
     const store = openStore(path, 1000, 2);
     expect(store.db.prepare('SELECT max(version) FROM schema_version').pluck().get()).toBe(SCHEMA_VERSION);
-    expect(store.db.prepare('SELECT key, ready_at, not_before FROM hosts').all()).toEqual([{ key: 'a.test', ready_at: 5000, not_before: 0 }]);
+    expect(store.db.prepare('SELECT key, ready_at, not_before FROM hosts').all()).toEqual([
+      { key: 'a.test', ready_at: 5000, not_before: 0 },
+    ]);
     expect(await store.counts()).toMatchObject({ queued: 2, inFlight: 0, done: 1 });
     expect(await store.claim({ now: 4999, leaseMs: 60_000 })).toEqual({ lease: null, nextReadyAt: 5000 });
     await store.setHostPolicy('a.test', { delayMs: 0 });
-    const [refused, ok] = [(await store.claim({ now: 5000, leaseMs: 60_000 })).lease!, (await store.claim({ now: 5000, leaseMs: 60_000 })).lease!];
+    const [refused, ok] = [
+      (await store.claim({ now: 5000, leaseMs: 60_000 })).lease!,
+      (await store.claim({ now: 5000, leaseMs: 60_000 })).lease!,
+    ];
     await store.retry(refused.id, { hostReadyAt: 9000, hostNotBefore: 9000 });
     await store.complete(ok.id, { hostReadyAt: 5100 });
     expect(await store.claim({ now: 8999, leaseMs: 60_000 })).toEqual({ lease: null, nextReadyAt: 9000 });
@@ -118,7 +139,8 @@ describe('createSqliteFrontierStore', () => {
     await one.retry(refused.id, { hostReadyAt: 2000, hostNotBefore: 2000 });
     await two.complete(ok.id, { hostReadyAt: 400 });
     await two.setHostPolicy('a.test', { readyAt: 0 });
-    for (const store of [one, two]) expect(await store.claim({ now: 1999, leaseMs: 60_000 })).toEqual({ lease: null, nextReadyAt: 2000 });
+    for (const store of [one, two])
+      expect(await store.claim({ now: 1999, leaseMs: 60_000 })).toEqual({ lease: null, nextReadyAt: 2000 });
     expect((await two.claim({ now: 2000, leaseMs: 60_000 })).lease?.entry.hostKey).toBe('a.test');
   });
 
@@ -129,10 +151,17 @@ describe('createSqliteFrontierStore', () => {
       const now = round * 100;
       const request = { now, busyUntil: now + 100, withinLease: round % 2 === 0 };
       const turns = await Promise.all([one.takeHostTurn('t.test', request), two.takeHostTurn('t.test', request)]);
-      expect(turns.filter((t) => t.granted), `round ${round}`).toHaveLength(1);
+      expect(
+        turns.filter((t) => t.granted),
+        `round ${round}`,
+      ).toHaveLength(1);
       expect(turns.find((t) => !t.granted)).toEqual({ granted: false, retryAt: now + 100 });
       // Whoever got it, neither store grants another before busyUntil.
-      for (const store of [one, two]) expect(await store.takeHostTurn('t.test', { ...request, now: now + 99 })).toEqual({ granted: false, retryAt: now + 100 });
+      for (const store of [one, two])
+        expect(await store.takeHostTurn('t.test', { ...request, now: now + 99 })).toEqual({
+          granted: false,
+          retryAt: now + 100,
+        });
     }
     // The host one store made is the other's too: a URL added there waits for the last turn's clock.
     await two.add([entry('http://t.test/1')]);
@@ -160,15 +189,23 @@ describe('createSqliteFrontierStore', () => {
       console.log(granted.join('\\n'));`;
     const outputs = await Promise.all([runNodeCode(worker), runNodeCode(worker)]);
     const turns = outputs
-      .flatMap((out, process) => out.split('\n').filter(Boolean).map((line) => ({ process, start: Number(line.split(' ')[0]), end: Number(line.split(' ')[1]) })))
+      .flatMap((out, process) =>
+        out
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => ({ process, start: Number(line.split(' ')[0]), end: Number(line.split(' ')[1]) })),
+      )
       .sort((a, b) => a.start - b.start);
     expect(new Set(turns.map((t) => t.process))).toEqual(new Set([0, 1]));
-    for (let i = 1; i < turns.length; i++) expect(turns[i]!.start, `turn ${i}`).toBeGreaterThanOrEqual(turns[i - 1]!.end);
+    for (let i = 1; i < turns.length; i++)
+      expect(turns[i]!.start, `turn ${i}`).toBeGreaterThanOrEqual(turns[i - 1]!.end);
   });
 
   it('rejects invalid options', () => {
     expect(() => createSqliteFrontierStore({ path: '' })).toThrow(/path/);
-    expect(() => createSqliteFrontierStore({ path: temp.file(), defaultHostPolicy: { maxInFlight: 0 } })).toThrow(/maxInFlight/);
+    expect(() => createSqliteFrontierStore({ path: temp.file(), defaultHostPolicy: { maxInFlight: 0 } })).toThrow(
+      /maxInFlight/,
+    );
     expect(() => createSqliteFrontierStore({ path: temp.file(), cacheSizeKiB: 1 })).toThrow(/cacheSizeKiB/);
   });
 
@@ -179,24 +216,43 @@ describe('createSqliteFrontierStore', () => {
     expect(outcomes.filter((o) => o === 'added')).toHaveLength(15_000);
     expect(outcomes.slice(15_000).every((o) => o === 'duplicate')).toBe(true);
     expect(await store.counts()).toEqual({ queued: 15_000, inFlight: 0, done: 0, activeHosts: 50 });
-    expect(await store.add([entry('http://h0.test/p/0'), entry('http://h0.test/p/new')])).toEqual(['duplicate', 'added']);
+    expect(await store.add([entry('http://h0.test/p/0'), entry('http://h0.test/p/new')])).toEqual([
+      'duplicate',
+      'added',
+    ]);
   });
 
   it('tells two URLs apart whose dedupe hashes are equal', async () => {
     const store = openStore(temp.file(), 0, 10);
     await store.add([entry('http://a.test/one')]);
     // Forge a collision: the stored hash of /one becomes that of /two.
-    store.db.prepare('UPDATE urls SET key_hash = ? WHERE key = ?').run(keyHash('http://a.test/two'), 'http://a.test/one');
+    store.db
+      .prepare('UPDATE urls SET key_hash = ? WHERE key = ?')
+      .run(keyHash('http://a.test/two'), 'http://a.test/one');
     expect(await store.add([entry('http://a.test/two'), entry('http://a.test/two')])).toEqual(['added', 'duplicate']);
-    expect(store.db.prepare('SELECT count(*) FROM urls WHERE key_hash = ?').pluck().get(keyHash('http://a.test/two'))).toBe(2);
-    const urls = [(await store.claim({ now: 0, leaseMs: 1000 })).lease?.entry.url, (await store.claim({ now: 0, leaseMs: 1000 })).lease?.entry.url];
+    expect(
+      store.db.prepare('SELECT count(*) FROM urls WHERE key_hash = ?').pluck().get(keyHash('http://a.test/two')),
+    ).toBe(2);
+    const urls = [
+      (await store.claim({ now: 0, leaseMs: 1000 })).lease?.entry.url,
+      (await store.claim({ now: 0, leaseMs: 1000 })).lease?.entry.url,
+    ];
     expect(urls).toEqual(['http://a.test/one', 'http://a.test/two']);
   });
 
   it('keeps a plugin resource apart from the page at the same URL, and gives both back whole', async () => {
     const store = openStore(temp.file(), 0, 10);
-    const sitemap = entry('http://a.test/sitemap.xml', { kind: 'sitemap', data: { from: 'robots' }, referrer: 'http://a.test/robots.txt' });
-    const page = entry('http://a.test/sitemap.xml', { redirectedFrom: 'http://a.test/old', redirectHops: 1, depth: 2, priority: -1 });
+    const sitemap = entry('http://a.test/sitemap.xml', {
+      kind: 'sitemap',
+      data: { from: 'robots' },
+      referrer: 'http://a.test/robots.txt',
+    });
+    const page = entry('http://a.test/sitemap.xml', {
+      redirectedFrom: 'http://a.test/old',
+      redirectHops: 1,
+      depth: 2,
+      priority: -1,
+    });
     expect(await store.add([sitemap, page])).toEqual(['added', 'added']);
     const first = await store.claim({ now: 0, leaseMs: 1000 });
     const second = await store.claim({ now: 0, leaseMs: 1000 });
@@ -215,7 +271,9 @@ describe('createSqliteFrontierStore', () => {
       for (let step = 0; step < 400; step++) {
         const op = random(10);
         if (op < 3) {
-          const batch = Array.from({ length: 1 + random(4) }, () => entry(`http://h.test/${random(60)}`, { priority: random(3) }));
+          const batch = Array.from({ length: 1 + random(4) }, () =>
+            entry(`http://h.test/${random(60)}`, { priority: random(3) }),
+          );
           expect(await sqlite.add(batch), `step ${step}`).toEqual(await memory.add(batch));
         } else if (op < 6) {
           const request = { now, leaseMs: 1000 + step }; // distinct expiries: no ties to break
@@ -255,15 +313,21 @@ describe('createSqliteFrontierStore', () => {
       const held: [string, string][] = [];
       // A revisit is told apart by the etag of the fetch it revisits. (The memory store hands out
       // the LastFetch as it was at reopenDue, the SQLite store as it is: hints given in between.)
-      const view = (r: ClaimResult) => (r.lease === null ? r : { ...r.lease, id: undefined, entry: { ...r.lease.entry, revisit: r.lease.entry.revisit?.etag } });
+      const view = (r: ClaimResult) =>
+        r.lease === null
+          ? r
+          : { ...r.lease, id: undefined, entry: { ...r.lease.entry, revisit: r.lease.entry.revisit?.etag } };
       let now = 0;
       for (let step = 0; step < 400; step++) {
         const op = random(14);
         if (op < 3) {
           // Hints on a third of the URLs. Every due time is unique (step × 10 + 0…4, a million
           // more for a far one, two for latestDueAt), so no tie between URLs is broken differently.
-          const hints = () => (random(3) === 0 ? { hints: { lastmod: random(2) === 0 ? step * 10 - 1 : random(step * 10 + 1) } } : {});
-          const batch = Array.from({ length: 1 + random(4) }, () => entry(`http://h.test/${random(40)}`, { priority: random(3), ...hints() }));
+          const hints = () =>
+            random(3) === 0 ? { hints: { lastmod: random(2) === 0 ? step * 10 - 1 : random(step * 10 + 1) } } : {};
+          const batch = Array.from({ length: 1 + random(4) }, () =>
+            entry(`http://h.test/${random(40)}`, { priority: random(3), ...hints() }),
+          );
           expect(await sqlite.add(batch), `step ${step}`).toEqual(await memory.add(batch));
         } else if (op < 6) {
           const request = { now, leaseMs: 1000 + step };
@@ -278,7 +342,10 @@ describe('createSqliteFrontierStore', () => {
           const options = random(2) === 0 ? {} : { hostReadyAt: now + random(500) };
           if (how === 'complete' && random(4) !== 0) {
             const dueAt = step * 10 + 1 + random(4) + (random(2) === 0 ? 1_000_000 : 0);
-            const fetched = { ...options, lastFetch: lastFetchAt(step * 10, dueAt, { etag: `"${step}"`, latestDueAt: 2_000_000 + step * 10 }) };
+            const fetched = {
+              ...options,
+              lastFetch: lastFetchAt(step * 10, dueAt, { etag: `"${step}"`, latestDueAt: 2_000_000 + step * 10 }),
+            };
             await memory.complete(m, fetched);
             await sqlite.complete(q, fetched);
           } else {
@@ -288,7 +355,11 @@ describe('createSqliteFrontierStore', () => {
         } else if (op < 11) {
           // fetchedBefore on a third of the calls: every fetchedAt is unique too (step × 10).
           const fetchedBefore = random(3) === 0 ? { fetchedBefore: random(step * 10 + 10) } : {};
-          const request = { dueBefore: random(5) === 0 ? 1_500_000 : random(step * 10 + 10), ...fetchedBefore, limit: 1 + random(4) };
+          const request = {
+            dueBefore: random(5) === 0 ? 1_500_000 : random(step * 10 + 10),
+            ...fetchedBefore,
+            limit: 1 + random(4),
+          };
           expect(await sqlite.reopenDue(request), `step ${step}`).toBe(await memory.reopenDue(request));
         } else {
           now += random(800);
@@ -302,8 +373,11 @@ describe('createSqliteFrontierStore', () => {
         await memory.complete(m);
         await sqlite.complete(q);
       }
-      expect(await sqlite.reopenDue({ dueBefore: Infinity, limit: Infinity })).toBe(await memory.reopenDue({ dueBefore: Infinity, limit: Infinity }));
-      const etags = async (store: FrontierStore) => (await drainLeases(store, now)).map(({ url, revisit }) => `${url} ${revisit?.etag}`);
+      expect(await sqlite.reopenDue({ dueBefore: Infinity, limit: Infinity })).toBe(
+        await memory.reopenDue({ dueBefore: Infinity, limit: Infinity }),
+      );
+      const etags = async (store: FrontierStore) =>
+        (await drainLeases(store, now)).map(({ url, revisit }) => `${url} ${revisit?.etag}`);
       expect(await etags(sqlite)).toEqual(await etags(memory));
       expect(await sqlite.counts()).toEqual(await memory.counts());
     }
@@ -316,7 +390,8 @@ describe('createSqliteFrontierStore', () => {
     const urls = Array.from({ length: 300 }, (_, i) => `http://h${i % 10}.test/${i}`);
     await store.add(urls.map((url) => entry(url)));
     for (let leases = await claimAll(store); leases.length > 0; leases = await claimAll(store)) {
-      for (const lease of leases) await store.complete(lease.id, { lastFetch: lastFetchAt(1, 2 + (lease.entry.url.length % 7)) });
+      for (const lease of leases)
+        await store.complete(lease.id, { lastFetch: lastFetchAt(1, 2 + (lease.entry.url.length % 7)) });
     }
     const worker = `
       const { createSqliteFrontierStore } = await import(${JSON.stringify(BUILT_STORE)});
@@ -333,8 +408,12 @@ describe('createSqliteFrontierStore', () => {
       }
       await store.close();
       console.log(lines.join('\\n'));`;
-    const lines = (await Promise.all([runNodeCode(worker), runNodeCode(worker), runNodeCode(worker)])).flatMap((out) => out.split('\n').filter(Boolean));
-    const reopened = lines.filter((line) => line.startsWith('reopened ')).map((line) => Number(line.slice('reopened '.length)));
+    const lines = (await Promise.all([runNodeCode(worker), runNodeCode(worker), runNodeCode(worker)])).flatMap((out) =>
+      out.split('\n').filter(Boolean),
+    );
+    const reopened = lines
+      .filter((line) => line.startsWith('reopened '))
+      .map((line) => Number(line.slice('reopened '.length)));
     expect(reopened.reduce((a, b) => a + b, 0)).toBe(300);
     const claimed = lines.filter((line) => !line.startsWith('reopened '));
     expect(claimed.sort()).toEqual(urls.map((url) => `${url} 1`).sort());
@@ -401,7 +480,9 @@ describe('createSqliteFrontierStore', () => {
     assertBuilt();
     const path = temp.file();
     const owner = openStore(path);
-    expect(() => createSqliteFrontierStore({ path })).toThrow(expect.objectContaining({ code: 'ERR_STORE_IN_USE', message: expect.stringContaining(`pid ${process.pid}`) }));
+    expect(() => createSqliteFrontierStore({ path })).toThrow(
+      expect.objectContaining({ code: 'ERR_STORE_IN_USE', message: expect.stringContaining(`pid ${process.pid}`) }),
+    );
     expect(() => createSqliteFrontierStore({ path, shared: true })).not.toThrow(); // a shared store does not ask
     const other = await runNodeCode(`
       const { createSqliteFrontierStore } = await import(${JSON.stringify(BUILT_STORE)});
@@ -417,7 +498,12 @@ describe('createSqliteFrontierStore', () => {
   it('hands back every lease left in flight when it takes the file over, at once', async () => {
     const path = temp.file();
     const first = createSqliteFrontierStore({ path, defaultHostPolicy: { delayMs: 0, maxInFlight: 3 } });
-    await first.add([entry('http://a.test/1'), entry('http://a.test/2'), entry('http://a.test/3'), entry('http://b.test/1')]);
+    await first.add([
+      entry('http://a.test/1'),
+      entry('http://a.test/2'),
+      entry('http://a.test/3'),
+      entry('http://b.test/1'),
+    ]);
     for (let i = 0; i < 3; i++) expect((await first.claim({ now: 0, leaseMs: 3_600_000 })).lease).not.toBeNull();
     await first.close(); // as if it had died with three leases out for an hour
     const second = createSqliteFrontierStore({ path });
@@ -439,13 +525,17 @@ describe('createSqliteFrontierStore', () => {
     await seed.add([entry('http://a.test/1'), entry('http://a.test/2')]);
     await seed.close();
     // A process that claims both URLs for an hour, says so, and waits to be killed.
-    const child = spawn(process.execPath, ['--input-type=module', '-e', `
+    const child = spawn(process.execPath, [
+      '--input-type=module',
+      '-e',
+      `
       const { createSqliteFrontierStore } = await import(${JSON.stringify(BUILT_STORE)});
       const store = createSqliteFrontierStore({ path: ${JSON.stringify(path)} });
       await store.claim({ now: Date.now(), leaseMs: 3_600_000 });
       await store.claim({ now: Date.now(), leaseMs: 3_600_000 });
       console.log('claimed');
-      setTimeout(() => {}, 60_000);`]);
+      setTimeout(() => {}, 60_000);`,
+    ]);
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('the child never claimed')), 15_000);
       child.stdout.on('data', (data: Buffer) => {
@@ -489,7 +579,14 @@ describe('createSqliteRobotsCache', () => {
     fetchedAt,
     expiresAt: fetchedAt + 86_400_000,
     consecutiveFailures: 0,
-    lastGood: { body: 'User-agent: *\nDisallow: /private/\n', bodyEncoding: 'utf-8', status: 200, url: `${origin}/robots.txt`, fetchedAt, truncatedAtCap: false },
+    lastGood: {
+      body: 'User-agent: *\nDisallow: /private/\n',
+      bodyEncoding: 'utf-8',
+      status: 200,
+      url: `${origin}/robots.txt`,
+      fetchedAt,
+      truncatedAtCap: false,
+    },
   });
 
   it('keeps the records in the crawl file, so a restarted crawl has them', async () => {
@@ -587,7 +684,9 @@ function runNode(script: string, args: readonly string[]): Promise<string> {
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${script} exited with ${code}: ${err}`))));
+    child.on('exit', (code) =>
+      code === 0 ? resolve(out) : reject(new Error(`${script} exited with ${code}: ${err}`)),
+    );
   });
 }
 
@@ -595,7 +694,6 @@ function runNode(script: string, args: readonly string[]): Promise<string> {
 function runNodeCode(code: string): Promise<string> {
   return runNode('--input-type=module', ['-e', code]);
 }
-
 
 /** A small deterministic generator: the same operations every run, for stores compared step by step. */
 function seededRandom(initial: number): (n: number) => number {

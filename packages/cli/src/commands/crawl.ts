@@ -2,18 +2,18 @@
 // lines or CSV, an HTML report, a live display, and a clean stop on Ctrl-C.
 
 import { isIP } from 'node:net';
-import { systemResolver, type HostResolver } from '@politely/core';
-import type { CrawlerPlugin } from '@politely/crawler';
 import { ChromiumRenderer } from '@politely/browser';
-import { type ExitCode, EXIT_OK } from '../exit-codes.js';
-import { write, type Io } from '../io.js';
-import { escapeControls } from '../input/quote-input.js';
-import { CRAWL_USAGE } from '../usage.js';
-import { HELP, parseCrawlOptions, type CrawlCommandOptions } from '../crawl/crawl-options.js';
+import { type HostResolver, systemResolver } from '@politely/core';
+import type { CrawlerPlugin } from '@politely/crawler';
+import { type CrawlCommandOptions, HELP, parseCrawlOptions } from '../crawl/crawl-options.js';
 import type { CrawlSessionConfig } from '../crawl/crawl-session.js';
-import { checkWritable, pageOutputs, warcOutput } from '../crawl/output-files.js';
-import { openStore, type OpenedStore } from '../crawl/store-option.js';
 import { egressSettings } from '../crawl/egress-options.js';
+import { checkWritable, pageOutputs, warcOutput } from '../crawl/output-files.js';
+import { type OpenedStore, openStore } from '../crawl/store-option.js';
+import { EXIT_OK, type ExitCode } from '../exit-codes.js';
+import { escapeControls } from '../input/quote-input.js';
+import { type Io, write } from '../io.js';
+import { CRAWL_USAGE } from '../usage.js';
 
 export async function runCrawl(args: readonly string[], io: Io): Promise<ExitCode> {
   const options = parseCrawlOptions(args);
@@ -28,13 +28,24 @@ export async function runCrawl(args: readonly string[], io: Io): Promise<ExitCod
     for (const note of store.notes ?? []) await write(io.stderr, `politely: ${escapeControls(note)}\n`);
     const resume = await resumes(store);
     outputs = pageOutputs(options.outFiles, { resume, overwrite: options.overwrite });
-    if (options.warcFile !== undefined) outputs.push(warcOutput(options.warcFile, { resume, overwrite: options.overwrite, cdx: options.cdx, maxFileBytes: options.warcMaxBytes }));
+    if (options.warcFile !== undefined)
+      outputs.push(
+        warcOutput(options.warcFile, {
+          resume,
+          overwrite: options.overwrite,
+          cdx: options.cdx,
+          maxFileBytes: options.warcMaxBytes,
+        }),
+      );
   } catch (error) {
     await store.close();
     throw error;
   }
   // The crawler is loaded once the command line is known to be good: usage errors stay quick.
-  const [{ runCrawlSession }, { sitemaps }] = await Promise.all([import('../crawl/crawl-session.js'), import('@politely/sitemap')]);
+  const [{ runCrawlSession }, { sitemaps }] = await Promise.all([
+    import('../crawl/crawl-session.js'),
+    import('@politely/sitemap'),
+  ]);
   const config: CrawlSessionConfig = {
     io,
     crawler: crawlerOptionsOf(options, options.sitemaps ? [sitemaps()] : []),
@@ -56,7 +67,10 @@ async function resumes(store: OpenedStore): Promise<boolean> {
   return counts.queued + counts.inFlight + counts.done > 0;
 }
 
-function crawlerOptionsOf(options: CrawlCommandOptions, plugins: readonly CrawlerPlugin[]): CrawlSessionConfig['crawler'] {
+function crawlerOptionsOf(
+  options: CrawlCommandOptions,
+  plugins: readonly CrawlerPlugin[],
+): CrawlSessionConfig['crawler'] {
   return {
     userAgent: options.userAgent,
     seeds: options.seeds,
@@ -105,7 +119,14 @@ function settingsOf(options: CrawlCommandOptions): [string, string][] {
     ['--concurrency', String(options.concurrency)],
     ['--per-host-concurrency', String(options.perHostConcurrency)],
     ['--sitemaps', options.sitemaps ? 'on' : 'off'],
-    ['--store', options.store.kind === 'memory' ? 'memory' : options.store.kind === 'sqlite' ? `sqlite:${options.store.path}` : options.store.url],
+    [
+      '--store',
+      options.store.kind === 'memory'
+        ? 'memory'
+        : options.store.kind === 'sqlite'
+          ? `sqlite:${options.store.path}`
+          : options.store.url,
+    ],
   ];
   if (options.maxPages !== undefined) settings.push(['--max-pages', String(options.maxPages)]);
   if (options.maxDepth !== undefined) settings.push(['--max-depth', String(options.maxDepth)]);
@@ -121,12 +142,19 @@ function settingsOf(options: CrawlCommandOptions): [string, string][] {
   if (options.purposes.length > 0) settings.push(['--purpose', options.purposes.join(', ')]);
   if (options.robotsTokens.length > 0) settings.push(['--robots-token', options.robotsTokens.join(', ')]);
   if (options.recrawl) settings.push(['--recrawl', 'revisit due URLs with conditional requests']);
-  if (options.politenessKey !== 'host') settings.push(['--politeness-key', `${options.politenessKey} (one clock per ${options.politenessKey === 'ip' ? 'server address' : 'registrable domain'})`]);
+  if (options.politenessKey !== 'host')
+    settings.push([
+      '--politeness-key',
+      `${options.politenessKey} (one clock per ${options.politenessKey === 'ip' ? 'server address' : 'registrable domain'})`,
+    ]);
   for (const [name, address] of options.resolve) settings.push(['--resolve', `${name} → ${address}`]);
   if (options.revisitMinMs !== undefined) settings.push(['--revisit-min', `${options.revisitMinMs} ms`]);
   if (options.revisitMaxMs !== undefined) settings.push(['--revisit-max', `${options.revisitMaxMs} ms`]);
   if (options.render) {
-    settings.push(['--render', `in Chromium${options.chromium === undefined ? '' : ` (${options.chromium})`}, until ${options.renderWaitUntil}; every sub-request through robots.txt, the address guard and its host's clock`]);
+    settings.push([
+      '--render',
+      `in Chromium${options.chromium === undefined ? '' : ` (${options.chromium})`}, until ${options.renderWaitUntil}; every sub-request through robots.txt, the address guard and its host's clock`,
+    ]);
   }
   settings.push(...egressSettings(options));
   return settings;

@@ -2,7 +2,7 @@
 // (there must be none), the tightest gap between two requests to one host against its delay,
 // and how many of the pages a complete polite crawl finds were fetched.
 
-import { minGapMsByOrigin, violations, type LocalWeb, type LoggedRequest } from '@politely/demo-web';
+import { type LocalWeb, type LoggedRequest, minGapMsByOrigin, violations } from '@politely/demo-web';
 
 export interface ServerChecks {
   /** Requests the servers logged. */
@@ -29,7 +29,8 @@ export function serverChecks(webs: readonly LocalWeb[], userAgent: string, minDe
     const delay = Math.max(minDelayMs, (host.crawlDelaySeconds ?? 0) * 1000);
     if (gap < delay) tooClose.push(`${host.name} (${gap.toFixed(0)} ms < ${delay} ms)`);
     const ratio = delay > 0 ? gap / delay : Infinity;
-    if (ratio < tightest.ratio) tightest = { ratio, text: `${host.name} ${gap.toFixed(0)} ms ${gap >= delay ? '≥' : '<'} ${delay} ms` };
+    if (ratio < tightest.ratio)
+      tightest = { ratio, text: `${host.name} ${gap.toFixed(0)} ms ${gap >= delay ? '≥' : '<'} ${delay} ms` };
   }
   let expected = 0;
   let found = 0;
@@ -38,5 +39,12 @@ export function serverChecks(webs: readonly LocalWeb[], userAgent: string, minDe
     expected += host.expectedAllowedPaths.length;
     found += host.expectedAllowedPaths.filter((path) => requested.has(path)).length;
   }
-  return { requests: log.length, violations: webs.flatMap((web) => violations(web, userAgent)), tooClose, tightest: tightest.text, expected, found };
+  return {
+    requests: log.length,
+    violations: webs.flatMap((web) => violations(web, userAgent)),
+    tooClose,
+    tightest: tightest.text,
+    expected,
+    found,
+  };
 }

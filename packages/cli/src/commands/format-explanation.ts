@@ -3,13 +3,13 @@
 import {
   ALL_USAGE_PURPOSES,
   productToken,
-  usageBeforeFetch,
   type RobotsCheckReason,
   type RobotsExplanation,
   type RobotsRule,
   type RobotsUserAgentLine,
   type UsageEvidence,
   type UsageReport,
+  usageBeforeFetch,
 } from '@politely/core';
 import type { RobotsDecision } from '../robots-source.js';
 
@@ -41,7 +41,10 @@ export function describeGroups(explanation: RobotsExplanation): string[] {
   if (explanation.groupKind === 'none') {
     return [`none: no group names '${explanation.productToken}' and there is no '*' group`];
   }
-  const why = explanation.groupKind === 'specific' ? `names '${explanation.productToken}'` : `'*': no group names '${explanation.productToken}'`;
+  const why =
+    explanation.groupKind === 'specific'
+      ? `names '${explanation.productToken}'`
+      : `'*': no group names '${explanation.productToken}'`;
   return explanation.groups.map((agents) => `${agents.map(describeAgentLine).join(', ')}  (${why})`);
 }
 
@@ -64,7 +67,10 @@ export function formatExplanation(url: string, explanation: RobotsExplanation): 
     `${verdictOf(explanation).padEnd(10)}  ${printable(url)}`,
     `  user agent:    ${printable(explanation.userAgent)} (product token '${explanation.productToken}')`,
     `  path:          ${explanation.path}`,
-    ...groups.map((group, i) => `  ${i === 0 ? (groups.length > 1 ? 'groups:       ' : 'group:        ') : '              '} ${group}`),
+    ...groups.map(
+      (group, i) =>
+        `  ${i === 0 ? (groups.length > 1 ? 'groups:       ' : 'group:        ') : '              '} ${group}`,
+    ),
     `  decided by:    ${describeBasis(explanation)}`,
   ];
   return `${rows.join('\n')}\n`;
@@ -84,7 +90,10 @@ export function explanationToJson(url: string, explanation: RobotsExplanation): 
     groups: explanation.groups.map((agents) =>
       agents.map(({ value, token, isGlobal, line }) => ({ value, token, isGlobal, line })),
     ),
-    rule: rule === undefined ? null : { type: rule.type, value: rule.value, pattern: rule.pattern, line: rule.line, text: rule.text },
+    rule:
+      rule === undefined
+        ? null
+        : { type: rule.type, value: rule.value, pattern: rule.pattern, line: rule.line, text: rule.text },
   };
 }
 
@@ -100,10 +109,15 @@ const REASON_TEXT: Record<RobotsCheckReason, string> = {
 
 /** The readable block for one URL's decision, from a file or a live robots.txt. */
 export function formatDecision(url: string, userAgent: string, decision: RobotsDecision): string {
-  const fetched = decision.robotsUrl === null ? [] : [`  robots.txt:    ${decision.robotsUrl} → ${decision.status ?? 'network error'} (${decision.reason})`];
+  const fetched =
+    decision.robotsUrl === null
+      ? []
+      : [`  robots.txt:    ${decision.robotsUrl} → ${decision.status ?? 'network error'} (${decision.reason})`];
   const usage = formatUsage(usageOfDecision(url, userAgent, decision));
   if (decision.explanation !== undefined) {
-    const block = formatExplanation(url, { ...decision.explanation, allowed: decision.allowed }).trimEnd().split('\n');
+    const block = formatExplanation(url, { ...decision.explanation, allowed: decision.allowed })
+      .trimEnd()
+      .split('\n');
     if (decision.reason === 'cached') fetched.push(`  note:          ${REASON_TEXT.cached}`);
     return `${[block[0]!, ...fetched, ...tokensRows(decision.explanation), ...block.slice(1), ...usage].join('\n')}\n`;
   }
@@ -142,7 +156,8 @@ export function describeUsageEvidence(source: Pick<UsageEvidence, 'kind' | 'text
 /** The `usage:` rows: each purpose's verdict and the lines that decided it. */
 export function formatUsage(report: UsageReport | null): string[] {
   if (report === null) return ['  usage:         no robots.txt rules apply: no preference stated'];
-  if (report.sources.length === 0) return ['  usage:         no Content-Usage or Content-Signal line applies: every purpose unknown'];
+  if (report.sources.length === 0)
+    return ['  usage:         no Content-Usage or Content-Signal line applies: every purpose unknown'];
   return ALL_USAGE_PURPOSES.map((purpose, i) => {
     const verdict = report.purposes[purpose];
     const by = verdict.sources.map(describeUsageEvidence).join('; ');
@@ -158,7 +173,12 @@ export function usageToJson(report: UsageReport | null): Record<string, unknown>
     const verdict = report.purposes[purpose];
     out[purpose] = {
       status: verdict.status,
-      sources: verdict.sources.map((s) => ({ kind: s.kind, ...(s.line === undefined ? {} : { line: s.line }), text: s.text, ...(s.token === undefined ? {} : { token: s.token }) })),
+      sources: verdict.sources.map((s) => ({
+        kind: s.kind,
+        ...(s.line === undefined ? {} : { line: s.line }),
+        text: s.text,
+        ...(s.token === undefined ? {} : { token: s.token }),
+      })),
     };
   }
   return out;
@@ -166,10 +186,31 @@ export function usageToJson(report: UsageReport | null): Record<string, unknown>
 
 /** The JSON object `robots explain --json` prints for one URL: at least allowed, reason, status. */
 export function decisionToJson(url: string, userAgent: string, decision: RobotsDecision): Record<string, unknown> {
-  const base = { url, allowed: decision.allowed, reason: decision.reason, status: decision.status, robotsUrl: decision.robotsUrl, usage: usageToJson(usageOfDecision(url, userAgent, decision)) };
+  const base = {
+    url,
+    allowed: decision.allowed,
+    reason: decision.reason,
+    status: decision.status,
+    robotsUrl: decision.robotsUrl,
+    usage: usageToJson(usageOfDecision(url, userAgent, decision)),
+  };
   if (decision.explanation === undefined) {
-    return { ...base, userAgent, productToken: productToken(userAgent), basis: decision.reason, groupKind: null, groups: [], rule: null };
+    return {
+      ...base,
+      userAgent,
+      productToken: productToken(userAgent),
+      basis: decision.reason,
+      groupKind: null,
+      groups: [],
+      rule: null,
+    };
   }
   const tokens = decision.explanation.tokens;
-  return { ...explanationToJson(url, decision.explanation), ...(tokens === undefined ? {} : { tokens: tokens.map((t) => ({ productToken: t.productToken, allowed: t.allowed })) }), ...base };
+  return {
+    ...explanationToJson(url, decision.explanation),
+    ...(tokens === undefined
+      ? {}
+      : { tokens: tokens.map((t) => ({ productToken: t.productToken, allowed: t.allowed })) }),
+    ...base,
+  };
 }

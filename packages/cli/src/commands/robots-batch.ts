@@ -1,15 +1,15 @@
 // `politely robots batch`: JSON lines in, one verdict per line out, in order, streamed.
 
-import { parseArgs } from 'node:util';
 import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
 import { parseRobotsTxt, type RobotsTxt } from '@politely/core';
 import { LruMap } from '@politely/core/internal';
 import { EXIT_FAILURE, EXIT_OK, type ExitCode } from '../exit-codes.js';
 import { escapeControls, toSafeJson } from '../input/quote-input.js';
-import { write, type Io } from '../io.js';
+import { type Io, write } from '../io.js';
 import { oneLine, parseOptions } from '../parse-options.js';
 import { ROBOTS_USAGE } from '../usage.js';
-import { readBatchLine, type BatchRequest } from './batch-line.js';
+import { type BatchRequest, readBatchLine } from './batch-line.js';
 
 /** Parsed robots.txt bodies kept: batches tend to check many URLs against few files. */
 const CACHE_ENTRIES = 1024;
@@ -55,7 +55,11 @@ export async function runRobotsBatch(args: readonly string[], io: Io): Promise<E
 /** Decides requests, parsing each distinct robots.txt body once. */
 function createDecider(): (request: BatchRequest) => Outcome {
   // Keyed by robots.txt body, which may be 500 KiB: bounded by the characters of the keys too.
-  const cache = new LruMap<string, RobotsTxt>({ maxSize: CACHE_ENTRIES, maxWeight: CACHE_KEY_CHARS, weigh: (body) => body.length });
+  const cache = new LruMap<string, RobotsTxt>({
+    maxSize: CACHE_ENTRIES,
+    maxWeight: CACHE_KEY_CHARS,
+    weigh: (body) => body.length,
+  });
   const robotsFor = (request: BatchRequest): RobotsTxt => {
     // Text and base64 bodies never share a key: the prefix tells them apart.
     const key = request.robots !== undefined ? `t${request.robots}` : `b${request.robotsB64 ?? ''}`;

@@ -2,15 +2,15 @@
 
 import { parseArgs } from 'node:util';
 import { CliError } from '../cli-error.js';
+import { network, robotsTokenOption } from '../crawl/crawl-options.js';
 import { EXIT_OK, EXIT_USAGE, type ExitCode } from '../exit-codes.js';
-import { write, type Io } from '../io.js';
 import { parseHttpUrl } from '../input/http-url.js';
 import { durationOption } from '../input/parse-number.js';
 import { escapeControls, quoteInput, toSafeJson } from '../input/quote-input.js';
+import { type Io, write } from '../io.js';
 import { parseOptions } from '../parse-options.js';
 import { createFileRobotsSource, createLiveRobotsSource, type RobotsSource } from '../robots-source.js';
 import { ROBOTS_USAGE } from '../usage.js';
-import { network, robotsTokenOption } from '../crawl/crawl-options.js';
 import { decisionToJson, formatDecision } from './format-explanation.js';
 
 const OPTIONS = {
@@ -46,11 +46,21 @@ export async function runRobotsExplain(args: readonly string[], io: Io): Promise
     return EXIT_OK;
   }
   if (values.ua === undefined) throw new CliError('robots explain: --ua UA is required (see politely robots --help)');
-  if (positionals.length === 0) throw new CliError('robots explain: give at least one URL (see politely robots --help)');
-  const timeoutMs = values.timeout === undefined ? 10_000 : durationOption('robots explain', '--timeout', values.timeout, 1);
+  if (positionals.length === 0)
+    throw new CliError('robots explain: give at least one URL (see politely robots --help)');
+  const timeoutMs =
+    values.timeout === undefined ? 10_000 : durationOption('robots explain', '--timeout', values.timeout, 1);
   const allowNet = (values['allow-net'] ?? []).map((cidr) => network('robots explain', '--allow-net', cidr));
   const tokens = (values['robots-token'] ?? []).map((token) => robotsTokenOption('robots explain', token));
-  const options: ExplainOptions = { robotsFile: values.robots, userAgent: values.ua, json: values.json === true, timeoutMs, allowNet, urls: positionals, tokens };
+  const options: ExplainOptions = {
+    robotsFile: values.robots,
+    userAgent: values.ua,
+    json: values.json === true,
+    timeoutMs,
+    allowNet,
+    urls: positionals,
+    tokens,
+  };
   const source = await selectRobotsSource(options);
   let exitCode: ExitCode = EXIT_OK;
   try {
@@ -58,7 +68,10 @@ export async function runRobotsExplain(args: readonly string[], io: Io): Promise
       const parsed = parseHttpUrl(url);
       if (parsed === null) {
         // Report it and go on with the other URLs; the exit code says something was wrong.
-        await write(io.stderr, `politely: robots explain: invalid URL ${quoteInput(url)}: not an absolute http(s) URL\n`);
+        await write(
+          io.stderr,
+          `politely: robots explain: invalid URL ${quoteInput(url)}: not an absolute http(s) URL\n`,
+        );
         exitCode = EXIT_USAGE;
         continue;
       }
@@ -78,6 +91,11 @@ export async function runRobotsExplain(args: readonly string[], io: Io): Promise
 
 /** A --robots file decides every URL; without one, each origin's live robots.txt does. */
 async function selectRobotsSource(options: ExplainOptions): Promise<RobotsSource> {
-  if (options.robotsFile === undefined) return createLiveRobotsSource({ timeoutMs: options.timeoutMs, userAgent: options.userAgent, allowNet: options.allowNet });
+  if (options.robotsFile === undefined)
+    return createLiveRobotsSource({
+      timeoutMs: options.timeoutMs,
+      userAgent: options.userAgent,
+      allowNet: options.allowNet,
+    });
   return createFileRobotsSource(options.robotsFile);
 }

@@ -4,8 +4,8 @@ import { parseArgs } from 'node:util';
 import { lintRobotsTxt, type RobotsDiagnostic } from '@politely/core';
 import { CliError } from '../cli-error.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type ExitCode } from '../exit-codes.js';
-import { write, type Io } from '../io.js';
 import { escapeControls, toSafeJson } from '../input/quote-input.js';
+import { type Io, write } from '../io.js';
 import { parseOptions } from '../parse-options.js';
 import { readRobotsFile } from '../read-robots-file.js';
 import { ROBOTS_USAGE } from '../usage.js';
@@ -66,7 +66,10 @@ export function formatReport(file: string, diagnostics: readonly RobotsDiagnosti
 /** `1 error, 2 warnings, 0 infos`, or `no problems found`. */
 export function summarize(diagnostics: readonly RobotsDiagnostic[]): string {
   if (diagnostics.length === 0) return 'no problems found';
-  const count = (severity: RobotsDiagnostic['severity']): number => diagnostics.filter((d) => d.severity === severity).length;
+  const count = (severity: RobotsDiagnostic['severity']): number =>
+    diagnostics.filter((d) => d.severity === severity).length;
   const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
-  return [plural(count('error'), 'error'), plural(count('warning'), 'warning'), plural(count('info'), 'info')].join(', ');
+  return [plural(count('error'), 'error'), plural(count('warning'), 'warning'), plural(count('info'), 'info')].join(
+    ', ',
+  );
 }

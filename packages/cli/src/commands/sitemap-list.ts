@@ -3,15 +3,15 @@
 
 import { parseArgs } from 'node:util';
 import { PolitelyError } from '@politely/core';
-import { createCrawler, type Crawler, type SkipEvent, type SkipReason } from '@politely/crawler';
-import { sitemaps, type SitemapUrlRecord } from '@politely/sitemap';
-import { network } from '../crawl/crawl-options.js';
+import { type Crawler, createCrawler, type SkipEvent, type SkipReason } from '@politely/crawler';
+import { type SitemapUrlRecord, sitemaps } from '@politely/sitemap';
 import { CliError } from '../cli-error.js';
+import { network } from '../crawl/crawl-options.js';
 import { EXIT_FAILURE, EXIT_OK, type ExitCode } from '../exit-codes.js';
-import { write, type Io } from '../io.js';
 import { parseHttpUrl } from '../input/http-url.js';
 import { durationOption } from '../input/parse-number.js';
 import { escapeControls, quoteInput, toSafeJson } from '../input/quote-input.js';
+import { type Io, write } from '../io.js';
 import { parseOptions } from '../parse-options.js';
 import { SITEMAP_USAGE } from '../usage.js';
 
@@ -27,7 +27,14 @@ const OPTIONS = {
 const HELP_FLAGS = new Set(['--help', '-h', 'help']);
 
 /** Skips that leave a sitemap unread: the listing is incomplete, so the exit code is 1. */
-const FAILED_SITEMAP: ReadonlySet<string> = new Set<SkipReason>(['robots', 'robots-unreachable', 'too-large', 'headers-too-large', 'too-many-redirects', 'unsupported-scheme']);
+const FAILED_SITEMAP: ReadonlySet<string> = new Set<SkipReason>([
+  'robots',
+  'robots-unreachable',
+  'too-large',
+  'headers-too-large',
+  'too-many-redirects',
+  'unsupported-scheme',
+]);
 
 interface ListTargets {
   /** Sites (a URL whose path is `/`): their robots.txt says where their sitemaps are. */
@@ -44,14 +51,21 @@ export async function runSitemap(args: readonly string[], io: Io): Promise<ExitC
     await write(io.stdout, SITEMAP_USAGE);
     return EXIT_OK;
   }
-  if (subcommand !== 'list') throw new CliError(`sitemap: unknown command ${quoteInput(subcommand)}`, { usage: SITEMAP_USAGE });
+  if (subcommand !== 'list')
+    throw new CliError(`sitemap: unknown command ${quoteInput(subcommand)}`, { usage: SITEMAP_USAGE });
   return runSitemapList(rest, io);
 }
 
 export async function runSitemapList(args: readonly string[], io: Io): Promise<ExitCode> {
   const { values, positionals } = parseOptions(
     args,
-    { command: 'sitemap list', usage: SITEMAP_USAGE, options: OPTIONS, allowPositionals: true, numeric: ['timeout', 'delay'] },
+    {
+      command: 'sitemap list',
+      usage: SITEMAP_USAGE,
+      options: OPTIONS,
+      allowPositionals: true,
+      numeric: ['timeout', 'delay'],
+    },
     (checked) => parseArgs({ args: checked, options: OPTIONS, allowPositionals: true, strict: true }),
   );
   if (values.help === true) {
@@ -59,8 +73,10 @@ export async function runSitemapList(args: readonly string[], io: Io): Promise<E
     return EXIT_OK;
   }
   if (values.ua === undefined) throw new CliError('sitemap list: --ua UA is required (see politely sitemap --help)');
-  if (positionals.length === 0) throw new CliError('sitemap list: give at least one site or sitemap URL (see politely sitemap --help)');
-  const timeoutMs = values.timeout === undefined ? 10_000 : durationOption('sitemap list', '--timeout', values.timeout, 1);
+  if (positionals.length === 0)
+    throw new CliError('sitemap list: give at least one site or sitemap URL (see politely sitemap --help)');
+  const timeoutMs =
+    values.timeout === undefined ? 10_000 : durationOption('sitemap list', '--timeout', values.timeout, 1);
   const delayMs = values.delay === undefined ? 250 : durationOption('sitemap list', '--delay', values.delay, 0);
   const allowNet = (values['allow-net'] ?? []).map((cidr) => network('sitemap list', '--allow-net', cidr));
   const targets = classify(positionals);
@@ -68,8 +84,10 @@ export async function runSitemapList(args: readonly string[], io: Io): Promise<E
   let failed = false;
   const crawler = createListCrawler(values.ua, timeoutMs, delayMs, allowNet, targets, {
     // Sitemaps are a stranger's text: what they say reaches the terminal with its controls escaped.
-    onUrl: (record) => write(io.stdout, json ? `${toSafeJson(recordToJson(record))}\n` : `${escapeControls(record.url)}\n`),
-    onNoSitemap: (origin) => void write(io.stderr, `politely: ${escapeControls(origin)}/robots.txt declares no sitemap\n`),
+    onUrl: (record) =>
+      write(io.stdout, json ? `${toSafeJson(recordToJson(record))}\n` : `${escapeControls(record.url)}\n`),
+    onNoSitemap: (origin) =>
+      void write(io.stderr, `politely: ${escapeControls(origin)}/robots.txt declares no sitemap\n`),
   });
   crawler.on('error', (event) => {
     if (event.willRetry) return;
@@ -90,7 +108,10 @@ function createListCrawler(
   delayMs: number,
   allowNet: readonly string[],
   targets: ListTargets,
-  report: { readonly onUrl: (record: SitemapUrlRecord) => Promise<void> | undefined; readonly onNoSitemap: (origin: string) => void },
+  report: {
+    readonly onUrl: (record: SitemapUrlRecord) => Promise<void> | undefined;
+    readonly onNoSitemap: (origin: string) => void;
+  },
 ): Crawler {
   try {
     return createCrawler({
@@ -116,7 +137,8 @@ function createListCrawler(
       ],
     });
   } catch (error) {
-    if (error instanceof PolitelyError && error.code === 'ERR_INVALID_OPTION') throw new CliError(`sitemap list: ${escapeControls(error.message)}`);
+    if (error instanceof PolitelyError && error.code === 'ERR_INVALID_OPTION')
+      throw new CliError(`sitemap list: ${escapeControls(error.message)}`);
     throw error;
   }
 }

@@ -10,15 +10,18 @@ import { parseHttpUrl } from '../input/http-url.js';
 import { durationOption, wholeNumberOption } from '../input/parse-number.js';
 import { quoteInput } from '../input/quote-input.js';
 import { parseOptions } from '../parse-options.js';
-import { parseEgressOptions, type EgressOptions } from './egress-options.js';
 import { CRAWL_USAGE } from '../usage.js';
+import { type EgressOptions, parseEgressOptions } from './egress-options.js';
 
 export const SCOPES: readonly ScopeMode[] = ['same-origin', 'same-host', 'same-domain', 'any'];
 export const LOG_FORMATS = ['plain', 'json'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
 
 /** Where the frontier lives: memory (lost on exit), a SQLite file, or a Redis database. */
-export type StoreSpec = { readonly kind: 'memory' } | { readonly kind: 'sqlite'; readonly path: string } | { readonly kind: 'redis'; readonly url: string };
+export type StoreSpec =
+  | { readonly kind: 'memory' }
+  | { readonly kind: 'sqlite'; readonly path: string }
+  | { readonly kind: 'redis'; readonly url: string };
 
 export interface CrawlCommandOptions extends EgressOptions {
   readonly userAgent: string;
@@ -131,48 +134,88 @@ const OPTIONS = {
 } as const;
 
 /** The options that take numbers (see input/parse-number.ts). */
-const NUMERIC = ['max-pages', 'max-depth', 'max-pages-per-host', 'max-redirects', 'max-body', 'max-links', 'retries', 'delay', 'concurrency', 'per-host-concurrency', 'timeout', 'status-interval', 'revisit-min', 'revisit-max', 'render-timeout', 'warc-max-size'];
+const NUMERIC = [
+  'max-pages',
+  'max-depth',
+  'max-pages-per-host',
+  'max-redirects',
+  'max-body',
+  'max-links',
+  'retries',
+  'delay',
+  'concurrency',
+  'per-host-concurrency',
+  'timeout',
+  'status-interval',
+  'revisit-min',
+  'revisit-max',
+  'render-timeout',
+  'warc-max-size',
+];
 
 /** `crawl --help` was asked for. */
 export const HELP = Symbol('help');
 
 export function parseCrawlOptions(args: readonly string[]): CrawlCommandOptions | typeof HELP {
-  const { values, positionals } = parseOptions(args, { command: 'crawl', usage: CRAWL_USAGE, options: OPTIONS, allowPositionals: true, numeric: NUMERIC }, (checked) =>
-    parseArgs({ args: checked, options: OPTIONS, allowPositionals: true, strict: true }),
+  const { values, positionals } = parseOptions(
+    args,
+    { command: 'crawl', usage: CRAWL_USAGE, options: OPTIONS, allowPositionals: true, numeric: NUMERIC },
+    (checked) => parseArgs({ args: checked, options: OPTIONS, allowPositionals: true, strict: true }),
   );
   if (values.help === true) return HELP;
   if (values.ua === undefined || values.ua.trim() === '') {
-    throw new CliError("crawl: --ua is required: name your crawler and how to reach you, e.g. --ua 'MyBot/1.0 (+https://example.com/bot)'");
+    throw new CliError(
+      "crawl: --ua is required: name your crawler and how to reach you, e.g. --ua 'MyBot/1.0 (+https://example.com/bot)'",
+    );
   }
   if (productToken(values.ua) === '') {
-    throw new CliError(`crawl: --ua must start with a product token (letters, '_' or '-'), which robots.txt groups are matched against, e.g. 'MyBot/1.0 (+https://example.com/bot)', got ${quoteInput(values.ua)}`);
+    throw new CliError(
+      `crawl: --ua must start with a product token (letters, '_' or '-'), which robots.txt groups are matched against, e.g. 'MyBot/1.0 (+https://example.com/bot)', got ${quoteInput(values.ua)}`,
+    );
   }
   if (positionals.length === 0) throw new CliError('crawl: give at least one seed URL (see politely crawl --help)');
   const store = parseStore(values.store);
   const crawlId = values['crawl-id'];
   if (crawlId !== undefined && store.kind !== 'redis') {
-    throw new CliError(`crawl: --crawl-id names a crawl in a redis:// store (a SQLite file is one crawl), got --store ${values.store === undefined ? 'memory' : quoteInput(values.store)}`);
+    throw new CliError(
+      `crawl: --crawl-id names a crawl in a redis:// store (a SQLite file is one crawl), got --store ${values.store === undefined ? 'memory' : quoteInput(values.store)}`,
+    );
   }
   if (store.kind === 'redis' && (crawlId === undefined || !/^[\w.:-]{1,100}$/.test(crawlId))) {
-    throw new CliError(`crawl: --store redis://… needs --crawl-id NAME (letters, digits, '.', ':', '_', '-'), got ${crawlId === undefined ? 'none' : quoteInput(crawlId)}`);
+    throw new CliError(
+      `crawl: --store redis://… needs --crawl-id NAME (letters, digits, '.', ':', '_', '-'), got ${crawlId === undefined ? 'none' : quoteInput(crawlId)}`,
+    );
   }
   const recrawl = values.recrawl === true;
   if (recrawl && store.kind === 'memory') {
-    throw new CliError('crawl: --recrawl revisits what an earlier crawl fetched: give its --store sqlite:FILE or --store redis://… --crawl-id NAME');
+    throw new CliError(
+      'crawl: --recrawl revisits what an earlier crawl fetched: give its --store sqlite:FILE or --store redis://… --crawl-id NAME',
+    );
   }
-  const revisitMinMs = optional(values['revisit-min'], (v) => durationOption('crawl', '--revisit-min', v, 0, MAX_REVISIT_MS));
-  const revisitMaxMs = optional(values['revisit-max'], (v) => durationOption('crawl', '--revisit-max', v, 0, MAX_REVISIT_MS));
+  const revisitMinMs = optional(values['revisit-min'], (v) =>
+    durationOption('crawl', '--revisit-min', v, 0, MAX_REVISIT_MS),
+  );
+  const revisitMaxMs = optional(values['revisit-max'], (v) =>
+    durationOption('crawl', '--revisit-max', v, 0, MAX_REVISIT_MS),
+  );
   if (revisitMinMs !== undefined && revisitMaxMs !== undefined && revisitMaxMs < revisitMinMs) {
-    throw new CliError(`crawl: --revisit-max (${values['revisit-max']}) must be at least --revisit-min (${values['revisit-min']})`);
+    throw new CliError(
+      `crawl: --revisit-max (${values['revisit-max']}) must be at least --revisit-min (${values['revisit-min']})`,
+    );
   }
   const warcFile = values.warc;
-  if (warcFile !== undefined && !/\.warc(\.gz)?$/i.test(warcFile)) throw new CliError(`crawl: --warc: the archive's name ends in .warc, or .warc.gz to compress it record by record, got ${quoteInput(warcFile)}`);
+  if (warcFile !== undefined && !/\.warc(\.gz)?$/i.test(warcFile))
+    throw new CliError(
+      `crawl: --warc: the archive's name ends in .warc, or .warc.gz to compress it record by record, got ${quoteInput(warcFile)}`,
+    );
   for (const flag of ['cdx', 'warc-max-size'] as const) {
-    if (values[flag] !== undefined && warcFile === undefined) throw new CliError(`crawl: --${flag} is about the WARC archive: give --warc FILE too`);
+    if (values[flag] !== undefined && warcFile === undefined)
+      throw new CliError(`crawl: --${flag} is about the WARC archive: give --warc FILE too`);
   }
   const render = values.render === true;
   for (const flag of ['render-wait', 'render-timeout', 'chromium'] as const) {
-    if (values[flag] !== undefined && !render) throw new CliError(`crawl: --${flag} sets how pages are rendered: give --render too`);
+    if (values[flag] !== undefined && !render)
+      throw new CliError(`crawl: --${flag} sets how pages are rendered: give --render too`);
   }
   return {
     userAgent: values.ua,
@@ -209,7 +252,8 @@ export function parseCrawlOptions(args: readonly string[]): CrawlCommandOptions 
     warcMaxBytes: optional(values['warc-max-size'], (v) => count('--warc-max-size', v, 65_536)),
     reportFile: values.report,
     log: values.log === undefined ? undefined : oneOf('--log', values.log, LOG_FORMATS),
-    statusIntervalMs: optional(values['status-interval'], (v) => durationOption('crawl', '--status-interval', v, 1)) ?? 2000,
+    statusIntervalMs:
+      optional(values['status-interval'], (v) => durationOption('crawl', '--status-interval', v, 1)) ?? 2000,
     allowNet: (values['allow-net'] ?? []).map((cidr) => network('crawl', '--allow-net', cidr)),
     purposes: [...new Set((values.purpose ?? []).map((name) => purposeOption('crawl', name)))],
     robotsTokens: (values['robots-token'] ?? []).map((token) => robotsTokenOption('crawl', token)),
@@ -226,20 +270,26 @@ function count(flag: string, value: string, min: number): number {
 }
 
 function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
-  if (!(allowed as readonly string[]).includes(value)) throw new CliError(`crawl: ${flag}: expected one of ${allowed.join(', ')}, got ${quoteInput(value)}`);
+  if (!(allowed as readonly string[]).includes(value))
+    throw new CliError(`crawl: ${flag}: expected one of ${allowed.join(', ')}, got ${quoteInput(value)}`);
   return value as T;
 }
 
 /** A purpose name (`--purpose`), checked now. */
 export function purposeOption(command: string, value: string): UsagePurpose {
-  if (!isUsagePurpose(value)) throw new CliError(`${command}: --purpose: expected one of ${ALL_USAGE_PURPOSES.join(', ')}, got ${quoteInput(value)}`);
+  if (!isUsagePurpose(value))
+    throw new CliError(
+      `${command}: --purpose: expected one of ${ALL_USAGE_PURPOSES.join(', ')}, got ${quoteInput(value)}`,
+    );
   return value;
 }
 
 /** A product token (`--robots-token`), checked now: letters, '_' and '-' only. */
 export function robotsTokenOption(command: string, value: string): string {
   if (value === '' || productToken(value) !== value) {
-    throw new CliError(`${command}: --robots-token: expected a product token (letters, '_' and '-' only, e.g. MyBot-Training), got ${quoteInput(value)}`);
+    throw new CliError(
+      `${command}: --robots-token: expected a product token (letters, '_' and '-' only, e.g. MyBot-Training), got ${quoteInput(value)}`,
+    );
   }
   return value;
 }
@@ -249,7 +299,9 @@ export function network(command: string, flag: string, value: string): string {
   try {
     parseCidr(value);
   } catch {
-    throw new CliError(`${command}: ${flag}: expected a network like 127.0.0.0/8 or an address, got ${quoteInput(value)}`);
+    throw new CliError(
+      `${command}: ${flag}: expected a network like 127.0.0.0/8 or an address, got ${quoteInput(value)}`,
+    );
   }
   return value;
 }
@@ -278,11 +330,20 @@ function resolveOption(values: readonly string[]): ReadonlyMap<string, string> {
   for (const value of values) {
     const colon = value.indexOf(':');
     const name = colon < 0 ? '' : value.slice(0, colon).trim().toLowerCase();
-    const address = colon < 0 ? '' : value.slice(colon + 1).trim().replace(/^\[|\]$/g, '');
+    const address =
+      colon < 0
+        ? ''
+        : value
+            .slice(colon + 1)
+            .trim()
+            .replace(/^\[|\]$/g, '');
     if (name === '' || isIP(address) === 0 || isIP(name) !== 0) {
-      throw new CliError(`crawl: --resolve: expected NAME:ADDRESS, a host name and the IP address to use for it (e.g. shop.test:127.0.0.5), got ${quoteInput(value)}`);
+      throw new CliError(
+        `crawl: --resolve: expected NAME:ADDRESS, a host name and the IP address to use for it (e.g. shop.test:127.0.0.5), got ${quoteInput(value)}`,
+      );
     }
-    if (pins.has(name) && pins.get(name) !== address) throw new CliError(`crawl: --resolve: ${quoteInput(name)} is given two addresses`);
+    if (pins.has(name) && pins.get(name) !== address)
+      throw new CliError(`crawl: --resolve: ${quoteInput(name)} is given two addresses`);
     pins.set(name, address);
   }
   return pins;

@@ -8,26 +8,35 @@
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { PolitelyError } from '@politely/core';
-import { createCrawler, isFatalCrawlError, type Crawler, type CrawlerOptions, type CrawlStats, type OutputOptions } from '@politely/crawler';
+import {
+  type Crawler,
+  type CrawlerOptions,
+  type CrawlStats,
+  createCrawler,
+  isFatalCrawlError,
+  type OutputOptions,
+} from '@politely/crawler';
 import { CliError } from '../cli-error.js';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_IO, EXIT_OK, EXIT_UNAVAILABLE, type ExitCode } from '../exit-codes.js';
-import { write, type Io } from '../io.js';
 import { escapeControls, quoteInput } from '../input/quote-input.js';
-import { createCrawlReportCollector, type CrawlReportCollector } from '../report/collect-report.js';
+import { type Io, write } from '../io.js';
+import { type CrawlReportCollector, createCrawlReportCollector } from '../report/collect-report.js';
 import { mergeReports } from '../report/merge-reports.js';
-import type { CrawlReportData } from '../report/report-data.js';
 import { renderCrawlReport } from '../report/render-report.js';
+import type { CrawlReportData } from '../report/report-data.js';
 import type { LogFormat } from './crawl-options.js';
-import { summaryJson, summaryText, type CrawlOutcome } from './crawl-summary.js';
+import { type CrawlOutcome, summaryJson, summaryText } from './crawl-summary.js';
 import { createLogDisplay } from './log-display.js';
 import { outputError } from './output-error.js';
 import type { OutputFile } from './output-files.js';
+import { type CrawlDisplay, createProgressDisplay } from './progress-display.js';
 import { pageRecordOf } from './record-page.js';
-import { createProgressDisplay, type CrawlDisplay } from './progress-display.js';
 import type { OpenedStore } from './store-option.js';
 
 /** The crawler's options the session does not set itself. */
-export type SessionCrawlerOptions = Omit<CrawlerOptions, 'handler' | 'signal' | 'store' | 'robotsCache' | 'outputs'> & { readonly minDelayMs: number };
+export type SessionCrawlerOptions = Omit<CrawlerOptions, 'handler' | 'signal' | 'store' | 'robotsCache' | 'outputs'> & {
+  readonly minDelayMs: number;
+};
 
 export interface CrawlSessionConfig {
   readonly io: Io;
@@ -65,13 +74,16 @@ export async function runCrawlSession(config: CrawlSessionConfig): Promise<Crawl
   const display = createDisplay(config, crawler);
   const stopSigint = onSigint(io, abort, config.display === 'progress');
   display?.start();
-  const earlierReport = collector === undefined ? undefined : await config.store.reportState?.load().catch(() => undefined);
+  const earlierReport =
+    collector === undefined ? undefined : await config.store.reportState?.load().catch(() => undefined);
   const reportOf = (stats: CrawlStats): CrawlReportData | undefined => {
     const current = collector?.finish(stats);
     return current === undefined || earlierReport === undefined ? current : mergeReports(earlierReport, current);
   };
   // A durable crawl keeps its report as it goes, so that a run that is killed still counts.
-  const stopSaving = saveReportEvery(REPORT_SAVE_INTERVAL_MS, config.store.reportState, () => reportOf(crawler.stats()));
+  const stopSaving = saveReportEvery(REPORT_SAVE_INTERVAL_MS, config.store.reportState, () =>
+    reportOf(crawler.stats()),
+  );
   let stats: CrawlStats | undefined;
   let failure: PolitelyError | undefined;
   let queued: number | undefined;
@@ -88,11 +100,19 @@ export async function runCrawlSession(config: CrawlSessionConfig): Promise<Crawl
     stopSaving();
     await display?.stop();
     detach?.();
-    if (failure !== undefined) queued = await crawler.store.counts().then((counts) => counts.queued + counts.inFlight, () => undefined);
+    if (failure !== undefined)
+      queued = await crawler.store.counts().then(
+        (counts) => counts.queued + counts.inFlight,
+        () => undefined,
+      );
   }
   const outputs = crawler.outputs();
   for (const output of outputs) {
-    if (output.cutBytes > 0) await write(io.stderr, `politely: ${escapeControls(`${quoteInput(output.path)}: cut ${output.cutBytes} bytes of a record left half-written by an interrupted run (or of pages it had not finished)`)}\n`);
+    if (output.cutBytes > 0)
+      await write(
+        io.stderr,
+        `politely: ${escapeControls(`${quoteInput(output.path)}: cut ${output.cutBytes} bytes of a record left half-written by an interrupted run (or of pages it had not finished)`)}\n`,
+      );
   }
   if (failure !== undefined) await write(io.stderr, `politely: ${escapeControls(failure.message)}\n`);
   const finalStats = { ...(stats ?? crawler.stats()), ...(queued === undefined ? {} : { queued }) };
@@ -100,7 +120,10 @@ export async function runCrawlSession(config: CrawlSessionConfig): Promise<Crawl
   const report = reportOf(finalStats);
   if (report !== undefined) await config.store.reportState?.save(report).catch(() => {});
   await config.store.close().catch(() => {});
-  const reportFailure = report !== undefined && config.reportFile !== undefined ? await writeReport(config.reportFile, renderCrawlReport(report)) : undefined;
+  const reportFailure =
+    report !== undefined && config.reportFile !== undefined
+      ? await writeReport(config.reportFile, renderCrawlReport(report))
+      : undefined;
   if (reportFailure !== undefined) await write(io.stderr, `politely: ${escapeControls(reportFailure.message)}\n`);
   const outcome: CrawlOutcome = {
     stats: finalStats,
@@ -112,14 +135,19 @@ export async function runCrawlSession(config: CrawlSessionConfig): Promise<Crawl
     store: config.store,
   };
   await write(io.stdout, config.display === 'json' ? summaryJson(outcome) : summaryText(outcome));
-  if (outcome.nothingFetched) await write(io.stderr, `politely: crawl: nothing was fetched: ${refusalText(finalStats)}\n`);
+  if (outcome.nothingFetched)
+    await write(io.stderr, `politely: crawl: nothing was fetched: ${refusalText(finalStats)}\n`);
   return { exitCode: exitCodeOf(outcome, failure ?? reportFailure), stats: finalStats, interrupted, report, outputs };
 }
 
 const REPORT_SAVE_INTERVAL_MS = 10_000;
 
 /** Saves the report every `intervalMs` while the crawl runs; returns the function that stops. */
-function saveReportEvery(intervalMs: number, state: OpenedStore['reportState'], current: () => CrawlReportData | undefined): () => void {
+function saveReportEvery(
+  intervalMs: number,
+  state: OpenedStore['reportState'],
+  current: () => CrawlReportData | undefined,
+): () => void {
   if (state === undefined) return () => {};
   const timer = setInterval(() => {
     const report = current();
@@ -179,7 +207,11 @@ function createCollector(config: CrawlSessionConfig): CrawlReportCollector {
   });
 }
 
-function buildCrawler(config: CrawlSessionConfig, signal: AbortSignal, collector: CrawlReportCollector | undefined): Crawler {
+function buildCrawler(
+  config: CrawlSessionConfig,
+  signal: AbortSignal,
+  collector: CrawlReportCollector | undefined,
+): Crawler {
   const { store, robotsCache } = config.store;
   const cache = collector === undefined ? robotsCache : collector.robotsCache(robotsCache);
   try {
@@ -192,7 +224,8 @@ function buildCrawler(config: CrawlSessionConfig, signal: AbortSignal, collector
       handler: (page) => page.push(pageRecordOf(page)),
     });
   } catch (error) {
-    if (error instanceof PolitelyError && error.code === 'ERR_INVALID_OPTION') throw new CliError(error.message.replace(/^createCrawler: /, 'crawl: '));
+    if (error instanceof PolitelyError && error.code === 'ERR_INVALID_OPTION')
+      throw new CliError(error.message.replace(/^createCrawler: /, 'crawl: '));
     throw error;
   }
 }
@@ -201,7 +234,11 @@ function createDisplay(config: CrawlSessionConfig, crawler: Crawler): CrawlDispl
   if (config.display === 'none') return undefined;
   if (config.display === 'progress') {
     const maxPages = config.crawler.maxPages;
-    return createProgressDisplay(crawler, config.io.stdout, maxPages === undefined || maxPages === Infinity ? undefined : maxPages);
+    return createProgressDisplay(
+      crawler,
+      config.io.stdout,
+      maxPages === undefined || maxPages === Infinity ? undefined : maxPages,
+    );
   }
   return createLogDisplay(crawler, config.io.stdout, config.display, config.statusIntervalMs);
 }
@@ -211,7 +248,10 @@ function onSigint(io: Io, abort: AbortController, terminal: boolean): () => void
   const listener = (): void => {
     if (!abort.signal.aborted) {
       abort.abort();
-      void write(io.stderr, '\npolitely: stopping: requests in flight end, then outputs are written (Ctrl-C again to quit now)\n');
+      void write(
+        io.stderr,
+        '\npolitely: stopping: requests in flight end, then outputs are written (Ctrl-C again to quit now)\n',
+      );
       return;
     }
     // The second Ctrl-C: the user wants out now. Give the cursor back if the bars hid it.

@@ -2,8 +2,8 @@
 // results went, and after Ctrl-C what was kept.
 
 import type { CrawlStats } from '@politely/crawler';
-import { bytes, duration } from '../report/html.js';
 import { escapeControls, toSafeJson } from '../input/quote-input.js';
+import { bytes, duration } from '../report/html.js';
 import type { OutputFile } from './output-files.js';
 import type { OpenedStore } from './store-option.js';
 
@@ -32,8 +32,8 @@ export function keptText(outcome: CrawlOutcome): string {
     outcome.failureCode === 'ERR_STORE'
       ? `the crawl's state in ${store.label} failed or is gone, so it cannot be resumed as it was`
       : store.durable
-    ? `${stats.queued} URLs still queued in ${store.label}: ${store.resumeHint}`
-    : `${stats.queued} URLs still queued in memory: lost on exit (${store.resumeHint})`;
+        ? `${stats.queued} URLs still queued in ${store.label}: ${store.resumeHint}`
+        : `${stats.queued} URLs still queued in memory: lost on exit (${store.resumeHint})`;
   return `${written}; ${queued}`;
 }
 
@@ -72,19 +72,27 @@ export function summaryText(outcome: CrawlOutcome): string {
   ];
   const r = stats.revisits;
   if (r.revisited > 0) {
-    lines.push(`  revisited   ${r.revisited}: ${r.notModified} not modified (304), ${r.unchanged} unchanged, ${r.changed} changed; ${bytes(r.bytesSaved)} not downloaded again`);
+    lines.push(
+      `  revisited   ${r.revisited}: ${r.notModified} not modified (304), ${r.unchanged} unchanged, ${r.changed} changed; ${bytes(r.bytesSaved)} not downloaded again`,
+    );
   }
   const rendering = stats.rendering;
   if (rendering.pageLoads > 0) {
-    lines.push(`  rendered    ${rendering.pageLoads} pages; ${rendering.subRequests} sub-requests sent, ${rendering.fromCache} answered by the cache, not sent: ${byCount(rendering.refused)}`);
+    lines.push(
+      `  rendered    ${rendering.pageLoads} pages; ${rendering.subRequests} sub-requests sent, ${rendering.fromCache} answered by the cache, not sent: ${byCount(rendering.refused)}`,
+    );
   }
   for (const file of outcome.outputs) {
     const earlier = file.earlier > 0 ? `, ${file.earlier} more from earlier runs` : '';
     if (file.format === 'warc') {
       const cdx = file.cdx === undefined ? '' : `; index ${file.cdx}`;
-      lines.push(`  archive     ${file.files.join(', ')} (${file.records} WARC records: ${file.responses} responses, ${file.revisits} revisits, their requests${earlier}${cdx})`);
+      lines.push(
+        `  archive     ${file.files.join(', ')} (${file.records} WARC records: ${file.responses} responses, ${file.revisits} revisits, their requests${earlier}${cdx})`,
+      );
     } else {
-      lines.push(`  results     ${file.path} (${file.records} ${file.format === 'csv' ? 'CSV rows' : 'JSON lines'}${earlier})`);
+      lines.push(
+        `  results     ${file.path} (${file.records} ${file.format === 'csv' ? 'CSV rows' : 'JSON lines'}${earlier})`,
+      );
     }
   }
   if (outcome.reportFile !== undefined) lines.push(`  report      ${outcome.reportFile}`);
@@ -111,7 +119,16 @@ export function summaryJson(outcome: CrawlOutcome): string {
     queued: stats.queued,
     durationMs: stats.durationMs,
     pagesPerSecond: Math.round(stats.pagesPerSecond * 100) / 100,
-    ...(stats.rendering.pageLoads === 0 ? {} : { rendering: { pageLoads: stats.rendering.pageLoads, subRequests: stats.rendering.subRequests, fromCache: stats.rendering.fromCache, refused: stats.rendering.refused } }),
+    ...(stats.rendering.pageLoads === 0
+      ? {}
+      : {
+          rendering: {
+            pageLoads: stats.rendering.pageLoads,
+            subRequests: stats.rendering.subRequests,
+            fromCache: stats.rendering.fromCache,
+            refused: stats.rendering.refused,
+          },
+        }),
     outputs: outcome.outputs,
     report: outcome.reportFile ?? null,
     store: outcome.store.label,

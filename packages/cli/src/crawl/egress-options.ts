@@ -41,7 +41,10 @@ function parseHeaders(lines: readonly string[]): Readonly<Record<string, string>
   for (const line of lines) {
     const colon = line.indexOf(':');
     const name = colon === -1 ? '' : line.slice(0, colon).trim();
-    if (name === '') throw new CliError(`crawl: --header: expected 'Name: value', e.g. --header 'Accept-Language: en', got ${quoteInput(line)}`);
+    if (name === '')
+      throw new CliError(
+        `crawl: --header: expected 'Name: value', e.g. --header 'Accept-Language: en', got ${quoteInput(line)}`,
+      );
     if (seen.has(name.toLowerCase())) throw new CliError(`crawl: --header: the ${name} header is given twice`);
     seen.add(name.toLowerCase());
     headers[name] = line.slice(colon + 1).trim();

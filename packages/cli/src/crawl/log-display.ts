@@ -3,15 +3,20 @@
 // lines with `--log json`.
 
 import type { Crawler } from '@politely/crawler';
-import { write } from '../io.js';
 import { escapeControls, toSafeJson } from '../input/quote-input.js';
+import { write } from '../io.js';
 import type { LogFormat } from './crawl-options.js';
-import { elapsedText, LiveStatusReader, skipsText, type LiveStatus } from './live-status.js';
+import { elapsedText, type LiveStatus, LiveStatusReader, skipsText } from './live-status.js';
 import type { CrawlDisplay } from './progress-display.js';
 
 type LogEvent = Readonly<Record<string, string | number | boolean | null | Readonly<Record<string, number>>>>;
 
-export function createLogDisplay(crawler: Crawler, stream: NodeJS.WritableStream, format: LogFormat, statusIntervalMs: number): CrawlDisplay {
+export function createLogDisplay(
+  crawler: Crawler,
+  stream: NodeJS.WritableStream,
+  format: LogFormat,
+  statusIntervalMs: number,
+): CrawlDisplay {
   const reader = new LiveStatusReader(crawler, Date.now());
   const kinds = new Map<string, string>();
   const stops: (() => void)[] = [];
@@ -19,11 +24,27 @@ export function createLogDisplay(crawler: Crawler, stream: NodeJS.WritableStream
 
   const emit = (event: LogEvent, plain: string): void => {
     // URLs, details and messages come from the web: nothing in them may act on a terminal.
-    void write(stream, format === 'json' ? `${toSafeJson({ time: new Date().toISOString(), ...event })}\n` : `${escapeControls(plain)}\n`);
+    void write(
+      stream,
+      format === 'json'
+        ? `${toSafeJson({ time: new Date().toISOString(), ...event })}\n`
+        : `${escapeControls(plain)}\n`,
+    );
   };
   const status = (live: LiveStatus): void =>
     emit(
-      { event: 'status', pages: live.pages, requests: live.requests, queued: live.queued, inFlight: live.inFlight, hosts: live.activeHosts, pagesPerSecond: round(live.rate), elapsedMs: live.elapsedMs, errors: live.errors, skipped: live.skipped },
+      {
+        event: 'status',
+        pages: live.pages,
+        requests: live.requests,
+        queued: live.queued,
+        inFlight: live.inFlight,
+        hosts: live.activeHosts,
+        pagesPerSecond: round(live.rate),
+        elapsedMs: live.elapsedMs,
+        errors: live.errors,
+        skipped: live.skipped,
+      },
       `status  ${live.pages} pages, ${live.requests} requests, ${live.queued} queued, ${live.activeHosts} hosts, ${live.rate.toFixed(1)} pages/s, ${live.errors} errors, skipped: ${skipsText(live.skipped, ', ')}, ${elapsedText(live.elapsedMs)}`,
     );
 
@@ -37,14 +58,27 @@ export function createLogDisplay(crawler: Crawler, stream: NodeJS.WritableStream
           const kind = kinds.get(event.url) ?? 'page';
           kinds.delete(event.url);
           emit(
-            { event: 'response', kind, url: event.url, status: event.status, ms: Math.round(event.durationMs), bytes: event.bytes },
+            {
+              event: 'response',
+              kind,
+              url: event.url,
+              status: event.status,
+              ms: Math.round(event.durationMs),
+              bytes: event.bytes,
+            },
             `${event.status} ${kind.padEnd(7)} ${event.url} (${Math.round(event.durationMs)} ms, ${event.bytes} B)`,
           );
         }),
         crawler.gate.on('fetch', (event) => {
           const status = event.status === null ? 'ERR' : String(event.status);
           emit(
-            { event: 'robots', url: event.url, status: event.status, outcome: event.outcome, ms: Math.round(event.durationMs) },
+            {
+              event: 'robots',
+              url: event.url,
+              status: event.status,
+              outcome: event.outcome,
+              ms: Math.round(event.durationMs),
+            },
             `${status} robots  ${event.url} (${event.outcome}, ${Math.round(event.durationMs)} ms)`,
           );
         }),
@@ -59,7 +93,14 @@ export function createLogDisplay(crawler: Crawler, stream: NodeJS.WritableStream
         crawler.on('error', (event) => {
           kinds.delete(event.url);
           emit(
-            { event: 'error', url: event.url, stage: event.stage, message: event.error.message, attempt: event.attempt, willRetry: event.willRetry },
+            {
+              event: 'error',
+              url: event.url,
+              stage: event.stage,
+              message: event.error.message,
+              attempt: event.attempt,
+              willRetry: event.willRetry,
+            },
             `error ${event.url}: ${event.error.message}${event.willRetry ? ' (will retry)' : ''}`,
           );
         }),

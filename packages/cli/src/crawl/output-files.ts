@@ -30,7 +30,9 @@ export function checkWritable(path: string, flag: string): void {
   try {
     accessSync(dirname(path) || '.', constants.W_OK);
   } catch (error) {
-    throw new CliError(`crawl: ${flag} ${quoteInput(path)}: cannot write there (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw new CliError(
+      `crawl: ${flag} ${quoteInput(path)}: cannot write there (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
   }
 }
 
@@ -49,10 +51,17 @@ export function pageOutputs(paths: readonly string[], options: CheckOutputsOptio
       if (code !== 'ENOENT') throw new CliError(`${flag}: cannot write there (${code ?? (error as Error).message})`);
     }
     if (size !== undefined && size > 0 && !options.resume && !options.overwrite) {
-      throw new CliError(`${flag}: the file already holds records: pass --overwrite to replace it, or resume the crawl that wrote it (the same --store)`);
+      throw new CliError(
+        `${flag}: the file already holds records: pass --overwrite to replace it, or resume the crawl that wrote it (the same --store)`,
+      );
     }
     const csv = path.toLowerCase().endsWith('.csv');
-    return { path, format: csv ? 'csv' : 'jsonl', ...(csv ? { fields: PAGE_RECORD_FIELDS } : {}), overwrite: options.overwrite };
+    return {
+      path,
+      format: csv ? 'csv' : 'jsonl',
+      ...(csv ? { fields: PAGE_RECORD_FIELDS } : {}),
+      overwrite: options.overwrite,
+    };
   });
 }
 
@@ -74,7 +83,15 @@ export function warcOutput(path: string, flags: WarcOutputFlags): OutputOptions 
     // No ledger: nothing written yet.
   }
   if (ledger && !flags.resume && !flags.overwrite) {
-    throw new CliError(`crawl: --warc ${quoteInput(path)}: an archive is already there (${quoteInput(`${path}.ledger`)}): pass --overwrite to replace it, or resume the crawl that wrote it (the same --store)`);
+    throw new CliError(
+      `crawl: --warc ${quoteInput(path)}: an archive is already there (${quoteInput(`${path}.ledger`)}): pass --overwrite to replace it, or resume the crawl that wrote it (the same --store)`,
+    );
   }
-  return { path, format: 'warc', cdx: flags.cdx, overwrite: flags.overwrite, ...(flags.maxFileBytes === undefined ? {} : { maxFileBytes: flags.maxFileBytes }) };
+  return {
+    path,
+    format: 'warc',
+    cdx: flags.cdx,
+    overwrite: flags.overwrite,
+    ...(flags.maxFileBytes === undefined ? {} : { maxFileBytes: flags.maxFileBytes }),
+  };
 }

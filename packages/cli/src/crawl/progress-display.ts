@@ -2,9 +2,9 @@
 // the page budget, or against all URLs known so far), with the frontier, hosts, rate, skips by
 // reason and elapsed time.
 
-import cliProgress from 'cli-progress';
 import type { Crawler } from '@politely/crawler';
-import { elapsedText, LiveStatusReader, skipsText, type LiveStatus } from './live-status.js';
+import cliProgress from 'cli-progress';
+import { elapsedText, type LiveStatus, LiveStatusReader, skipsText } from './live-status.js';
 
 export interface CrawlDisplay {
   start(): void;
@@ -14,7 +14,11 @@ export interface CrawlDisplay {
 
 const REFRESH_MS = 250;
 
-export function createProgressDisplay(crawler: Crawler, stream: NodeJS.WritableStream, maxPages: number | undefined): CrawlDisplay {
+export function createProgressDisplay(
+  crawler: Crawler,
+  stream: NodeJS.WritableStream,
+  maxPages: number | undefined,
+): CrawlDisplay {
   const reader = new LiveStatusReader(crawler, Date.now());
   const multibar = new cliProgress.MultiBar(
     {
@@ -41,11 +45,16 @@ export function createProgressDisplay(crawler: Crawler, stream: NodeJS.WritableS
     rate: status.rate.toFixed(1),
     elapsed: elapsedText(status.elapsedMs),
   });
-  const totalOf = (status: LiveStatus): number => Math.max(1, maxPages ?? status.pages + status.queued + status.inFlight);
+  const totalOf = (status: LiveStatus): number =>
+    Math.max(1, maxPages ?? status.pages + status.queued + status.inFlight);
   const draw = (status: LiveStatus): void => {
     pagesBar?.setTotal(totalOf(status));
     pagesBar?.update(status.pages, payload(status));
-    skipsBar?.update(0, { skips: skipsText(status.skipped), requests: String(status.requests), errors: String(status.errors) });
+    skipsBar?.update(0, {
+      skips: skipsText(status.skipped),
+      requests: String(status.requests),
+      errors: String(status.errors),
+    });
   };
   const refresh = async (): Promise<void> => {
     if (reading) return;
@@ -60,7 +69,12 @@ export function createProgressDisplay(crawler: Crawler, stream: NodeJS.WritableS
   return {
     start() {
       pagesBar = multibar.create(maxPages ?? 1, 0, { queued: '0', hosts: '0', rate: '0.0', elapsed: '0.0s' });
-      skipsBar = multibar.create(1, 0, { skips: 'none', requests: '0', errors: '0' }, { format: ' requests {requests} | errors {errors} | skipped: {skips}' });
+      skipsBar = multibar.create(
+        1,
+        0,
+        { skips: 'none', requests: '0', errors: '0' },
+        { format: ' requests {requests} | errors {errors} | skipped: {skips}' },
+      );
       timer = setInterval(() => void refresh(), REFRESH_MS);
     },
     async stop() {

@@ -20,7 +20,9 @@ export function pageRecordOf(page: PageContext, now: Date = new Date()): PageRec
     noindex: page.robots.noindex,
     nofollow: page.robots.nofollow,
     canonical: page.canonicalUrl,
-    usage: Object.fromEntries(ALL_USAGE_PURPOSES.map((purpose) => [purpose, page.usage.purposes[purpose].status])) as Record<UsagePurpose, UsageStatus>,
+    usage: Object.fromEntries(
+      ALL_USAGE_PURPOSES.map((purpose) => [purpose, page.usage.purposes[purpose].status]),
+    ) as Record<UsagePurpose, UsageStatus>,
     usageSources: page.usage.sources.map((source) => describeUsageSource(source, true)),
     change: page.change,
   };

@@ -43,7 +43,14 @@ export interface StoreSettings {
 export async function openStore(spec: StoreSpec, settings: StoreSettings): Promise<OpenedStore> {
   const defaultHostPolicy = { delayMs: settings.minDelayMs, maxInFlight: settings.perHostConcurrency };
   if (spec.kind === 'memory') {
-    return { store: undefined, robotsCache: undefined, label: 'memory', durable: false, resumeHint: 'use --store sqlite:FILE to keep them', close: async () => {} };
+    return {
+      store: undefined,
+      robotsCache: undefined,
+      label: 'memory',
+      durable: false,
+      resumeHint: 'use --store sqlite:FILE to keep them',
+      close: async () => {},
+    };
   }
   if (spec.kind === 'sqlite') {
     const sqlite = await import('@politely/store-sqlite').catch((error: unknown) => {
@@ -63,7 +70,10 @@ export async function openStore(spec: StoreSpec, settings: StoreSettings): Promi
       label: spec.path,
       durable: true,
       resumeHint: 'run the same command again to resume',
-      notes: reclaimed === 0 ? [] : [`${reclaimed} URLs in flight when the last run of ${spec.path} stopped went back to the queue`],
+      notes:
+        reclaimed === 0
+          ? []
+          : [`${reclaimed} URLs in flight when the last run of ${spec.path} stopped went back to the queue`],
       reportState: {
         load: () => store.loadMetadata<CrawlReportData>(REPORT_KEY),
         save: (report) => store.saveMetadata(REPORT_KEY, report),
@@ -133,9 +143,13 @@ async function warnIfNotDurable(
   link: ReturnType<typeof redis.createRedisLink>,
   say: (line: string) => void,
 ): Promise<void> {
-  const durability = await redis.checkRedisDurability(link).catch((error: unknown) => ({ checked: false as const, reason: (error as Error).message }));
+  const durability = await redis
+    .checkRedisDurability(link)
+    .catch((error: unknown) => ({ checked: false as const, reason: (error as Error).message }));
   if (!durability.checked) {
-    say(`warning: could not check whether ${link.display} keeps the crawl through a restart (CONFIG GET: ${durability.reason}); a durable crawl needs appendonly yes and maxmemory-policy noeviction`);
+    say(
+      `warning: could not check whether ${link.display} keeps the crawl through a restart (CONFIG GET: ${durability.reason}); a durable crawl needs appendonly yes and maxmemory-policy noeviction`,
+    );
   } else if (durability.problems.length > 0) {
     say(`warning: ${link.display} may lose this crawl: ${durability.problems.join('; ')}`);
   }

@@ -10,7 +10,9 @@ import { quoteInput } from './quote-input.js';
 export const MAX_DURATION_MS = 2_147_483_647;
 
 /** What a parse found: the number, or why there is none. */
-export type NumberParse = { readonly ok: true; readonly value: number } | { readonly ok: false; readonly problem: 'format' | 'range' };
+export type NumberParse =
+  | { readonly ok: true; readonly value: number }
+  | { readonly ok: false; readonly problem: 'format' | 'range' };
 
 const WHOLE = /^\d+$/;
 const DURATION = /^(\d+)(ms|s|m|h|d)?$/;
@@ -37,7 +39,11 @@ function inRange(value: number, min: number, max: number): NumberParse {
 }
 
 /** What a count option expects, as its error message says it. */
-export function describeWholeNumber(min: number, max = Number.MAX_SAFE_INTEGER, problem: 'format' | 'range' = 'format'): string {
+export function describeWholeNumber(
+  min: number,
+  max = Number.MAX_SAFE_INTEGER,
+  problem: 'format' | 'range' = 'format',
+): string {
   if (problem === 'range') return `a whole number from ${min} to ${max}`;
   return min === 0 ? 'a whole number' : `a whole number ≥ ${min}`;
 }
@@ -52,7 +58,13 @@ export function describeDuration(min: number, max = MAX_DURATION_MS, problem: 'f
  * A count option's value (pages, hops, bytes, requests), or a `CliError` (exit 2, no usage
  * text): `crawl: --max-pages: expected a whole number ≥ 1, got "ten"`.
  */
-export function wholeNumberOption(command: string, flag: string, value: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
+export function wholeNumberOption(
+  command: string,
+  flag: string,
+  value: string,
+  min: number,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
   const parsed = parseWholeNumber(value, min, max);
   if (parsed.ok) return parsed.value;
   throw badNumber(command, flag, describeWholeNumber(min, max, parsed.problem), value);
@@ -62,7 +74,13 @@ export function wholeNumberOption(command: string, flag: string, value: string, 
  * A duration option's value in milliseconds, or a `CliError` (exit 2, no usage text):
  * `crawl: --delay: expected a whole number of milliseconds (or 2s, 500ms), got "-5"`.
  */
-export function durationOption(command: string, flag: string, value: string, min: number, max = MAX_DURATION_MS): number {
+export function durationOption(
+  command: string,
+  flag: string,
+  value: string,
+  min: number,
+  max = MAX_DURATION_MS,
+): number {
   const parsed = parseDurationMs(value, min, max);
   if (parsed.ok) return parsed.value;
   throw badNumber(command, flag, describeDuration(min, max, parsed.problem), value);

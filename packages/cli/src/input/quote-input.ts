@@ -9,7 +9,8 @@ export const MAX_QUOTED_CHARS = 200;
 // C0 controls, DEL, C1 controls, the Arabic letter mark, LRM/RLM, line and paragraph separators,
 // bidi embeddings/overrides (U+202A–U+202E) and isolates (U+2066–U+2069).
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-const UNSAFE_BUT_NEWLINE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const UNSAFE_BUT_NEWLINE =
+  /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 // JSON's own short escapes, so that an escaped value reads as JSON does.
 const SHORT: Readonly<Record<string, string>> = { '\b': '\\b', '\t': '\\t', '\n': '\\n', '\f': '\\f', '\r': '\\r' };
@@ -36,7 +37,9 @@ export function escapeControls(text: string, options: { readonly keepNewlines?: 
 export function quoteInput(value: string): string {
   const length = countCodePoints(value);
   if (length <= MAX_QUOTED_CHARS) return escapeControls(JSON.stringify(value));
-  const head = Array.from(value.slice(0, 2 * MAX_QUOTED_CHARS)).slice(0, MAX_QUOTED_CHARS).join('');
+  const head = Array.from(value.slice(0, 2 * MAX_QUOTED_CHARS))
+    .slice(0, MAX_QUOTED_CHARS)
+    .join('');
   return `${escapeControls(JSON.stringify(`${head}…`))} (${length} characters)`;
 }
 

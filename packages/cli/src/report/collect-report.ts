@@ -11,9 +11,9 @@ import {
   type RobotsFetchEvent,
 } from '@politely/core';
 import {
-  describeUsageSource,
-  type CrawlStats,
   type Crawler,
+  type CrawlStats,
+  describeUsageSource,
   type RenderCounts,
   type RequestEvent,
   type SkipEvent,
@@ -164,7 +164,10 @@ function onRequest(seen: Seen, event: RequestEvent): void {
   const host = hostOf(seen, event.url, event.hostKey);
   if (host === undefined) return;
   const { at, kind, url, delayMs } = event;
-  const record = host.request({ at, kind, url, ...(delayMs === undefined ? {} : { delayMs }) }, seen.options.minDelayMs);
+  const record = host.request(
+    { at, kind, url, ...(delayMs === undefined ? {} : { delayMs }) },
+    seen.options.minDelayMs,
+  );
   seen.pending.set(event.url, { host, record });
   if (event.robots !== undefined) {
     const { reason, line, text } = event.robots;
@@ -281,13 +284,18 @@ function hostReports(seen: Seen, stats: CrawlStats): HostReport[] {
     host.requestCount > 0 || Object.keys(host.skips).some((reason) => reason !== 'duplicate' && reason !== 'scope');
   return [...seen.hosts.values()]
     .filter(worthReporting)
-    .map((host) => withRendering(host.report(labels?.get(host.hostKey), minDelayMs), stats.rendering.byHost[host.hostKey]))
+    .map((host) =>
+      withRendering(host.report(labels?.get(host.hostKey), minDelayMs), stats.rendering.byHost[host.hostKey]),
+    )
     .sort((a, b) => a.hostKey.localeCompare(b.hostKey, 'en', { numeric: true }));
 }
 
 /** Whether rendering did anything worth a table. */
 function rendered(counts: RenderCounts | undefined): counts is RenderCounts {
-  return counts !== undefined && (counts.pageLoads > 0 || counts.subRequests > 0 || counts.fromCache > 0 || Object.keys(counts.refused).length > 0);
+  return (
+    counts !== undefined &&
+    (counts.pageLoads > 0 || counts.subRequests > 0 || counts.fromCache > 0 || Object.keys(counts.refused).length > 0)
+  );
 }
 
 /** The crawl's render counts, without the per-host split. */

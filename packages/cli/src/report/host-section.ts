@@ -2,7 +2,14 @@
 // robots.txt fetches and decisions (with the deciding lines), statuses and skips.
 
 import { bytes, count, duration, escapeHtml, table } from './html.js';
-import type { HostReport, RenderReport, RevisitReport, RobotsDecisionReport, RobotsFetchReport, UsageReservationReport } from './report-data.js';
+import type {
+  HostReport,
+  RenderReport,
+  RevisitReport,
+  RobotsDecisionReport,
+  RobotsFetchReport,
+  UsageReservationReport,
+} from './report-data.js';
 import { gapChartSvg, timelineSvg } from './timeline-svg.js';
 
 export interface HostVerdict {
@@ -17,10 +24,18 @@ export interface HostVerdict {
 export function hostVerdict(host: HostReport): HostVerdict {
   const { gaps } = host;
   if (gaps.tooShort > 0) {
-    return { polite: false, mark: '✗', text: `${count(gaps.tooShort)} of ${count(gaps.count)} gaps shorter than the delay` };
+    return {
+      polite: false,
+      mark: '✗',
+      text: `${count(gaps.tooShort)} of ${count(gaps.count)} gaps shorter than the delay`,
+    };
   }
   if (gaps.count === 0 || gaps.minMs === null) {
-    return { polite: true, mark: '✓', text: host.requestCount === 0 ? 'no request made' : 'one request: no gap to measure' };
+    return {
+      polite: true,
+      mark: '✓',
+      text: host.requestCount === 0 ? 'no request made' : 'one request: no gap to measure',
+    };
   }
   return { polite: true, mark: '✓', text: `every gap ≥ its delay (tightest ${tightest(host)})` };
 }
@@ -34,7 +49,10 @@ export function tightest(host: HostReport): string {
 
 /** The host's name as shown: its label and its host name. */
 export function hostTitle(host: HostReport): string {
-  const title = host.label === undefined ? escapeHtml(host.hostKey) : `${escapeHtml(host.label)} <span class="key">${escapeHtml(host.hostKey)}</span>`;
+  const title =
+    host.label === undefined
+      ? escapeHtml(host.hostKey)
+      : `${escapeHtml(host.label)} <span class="key">${escapeHtml(host.hostKey)}</span>`;
   // A key shared by several host names (--politeness-key domain or ip): they share one clock.
   const names = [...new Set(host.origins.map((origin) => new URL(origin).hostname))];
   if (names.length <= 1 || (names.length === 1 && names[0] === host.hostKey)) return title;
@@ -57,7 +75,8 @@ export function robotsSummary(host: HostReport): string {
 }
 
 function delayText(host: HostReport): string {
-  const robots = host.crawlDelaySeconds === undefined ? 'no Crawl-delay for us' : `Crawl-delay ${host.crawlDelaySeconds} s`;
+  const robots =
+    host.crawlDelaySeconds === undefined ? 'no Crawl-delay for us' : `Crawl-delay ${host.crawlDelaySeconds} s`;
   return `delay kept ${duration(host.delayMs)} (${robots})`;
 }
 
@@ -73,7 +92,8 @@ function fetchRows(fetches: readonly RobotsFetchReport[], startedAt: number): st
 
 /** What decided: the line (`line 5: Disallow: /cart`) or why robots.txt gave no line. */
 function basisText(decision: RobotsDecisionReport): string {
-  if (decision.line !== undefined) return `<code>line ${escapeHtml(decision.line)}: ${escapeHtml(decision.text ?? '')}</code>`;
+  if (decision.line !== undefined)
+    return `<code>line ${escapeHtml(decision.line)}: ${escapeHtml(decision.text ?? '')}</code>`;
   const words: Record<string, string> = {
     rules: decision.allowed ? 'no rule matched' : 'disallowed',
     unavailable: 'robots.txt unavailable (4xx): all allowed',
@@ -117,14 +137,40 @@ export function usageSection(host: HostReport): string {
 /** What revisits found: one table row of counts (a host's, or the crawl's). */
 export function revisitTable(revisits: RevisitReport): string {
   const header = ['revisited', '304 not modified', 'unchanged 200', 'changed', 'bytes saved'];
-  return table(header, [[count(revisits.revisited), count(revisits.notModified), count(revisits.unchanged), count(revisits.changed), bytes(revisits.bytesSaved)].map(escapeHtml)], 'compact');
+  return table(
+    header,
+    [
+      [
+        count(revisits.revisited),
+        count(revisits.notModified),
+        count(revisits.unchanged),
+        count(revisits.changed),
+        bytes(revisits.bytesSaved),
+      ].map(escapeHtml),
+    ],
+    'compact',
+  );
 }
 
 /** What rendering cost: one table row (a host's, or the crawl's). */
 export function renderTable(rendering: RenderReport): string {
-  const refused = Object.entries(rendering.refused).sort((a, b) => b[1] - a[1]).map(([why, n]) => `${count(n)} ${why}`).join(', ');
+  const refused = Object.entries(rendering.refused)
+    .sort((a, b) => b[1] - a[1])
+    .map(([why, n]) => `${count(n)} ${why}`)
+    .join(', ');
   const header = ['pages rendered', 'sub-requests sent', 'answered by the cache', 'not sent'];
-  return table(header, [[count(rendering.pageLoads), count(rendering.subRequests), count(rendering.fromCache), refused === '' ? 'none' : refused].map(escapeHtml)], 'compact');
+  return table(
+    header,
+    [
+      [
+        count(rendering.pageLoads),
+        count(rendering.subRequests),
+        count(rendering.fromCache),
+        refused === '' ? 'none' : refused,
+      ].map(escapeHtml),
+    ],
+    'compact',
+  );
 }
 
 /** The host's rendering: '' when no rendered page loaded from it or asked anything of it. */
@@ -142,14 +188,21 @@ function revisitSection(host: HostReport): string {
 function countsTable(title: string, counts: Readonly<Record<string, number>>): string {
   const entries = Object.entries(counts).sort((a, b) => b[1] - a[1]);
   if (entries.length === 0) return '';
-  return `<div><h4>${escapeHtml(title)}</h4>${table(['', 'count'], entries.map(([key, n]) => [escapeHtml(key), escapeHtml(count(n))]), 'compact')}</div>`;
+  return `<div><h4>${escapeHtml(title)}</h4>${table(
+    ['', 'count'],
+    entries.map(([key, n]) => [escapeHtml(key), escapeHtml(count(n))]),
+    'compact',
+  )}</div>`;
 }
 
 function kindsText(host: HostReport): string {
   const kinds = new Map<string, number>();
   for (const request of host.requests) kinds.set(request.kind, (kinds.get(request.kind) ?? 0) + 1);
   const parts = [...kinds].map(([kind, n]) => `${count(n)} ${kind === 'robots' ? 'robots.txt' : kind}`);
-  const extra = host.requestCount > host.requests.length ? `, ${count(host.requestCount - host.requests.length)} more not drawn` : '';
+  const extra =
+    host.requestCount > host.requests.length
+      ? `, ${count(host.requestCount - host.requests.length)} more not drawn`
+      : '';
   return `${count(host.requestCount)} requests (${parts.join(', ')}${extra})`;
 }
 
@@ -158,8 +211,14 @@ export function hostSection(host: HostReport, id: string, startedAt: number, fin
   const verdict = hostVerdict(host);
   const facts = [kindsText(host), delayText(host), verdict.text];
   if (host.latency.meanMs !== null) facts.push(`mean latency ${duration(host.latency.meanMs)}`);
-  const decisions = host.decisions.length === 0 ? '<p class="muted">No robots.txt decision recorded.</p>' : table(['verdict', 'decided by', 'URLs', 'examples'], decisionRows(host.decisions));
-  const fetches = host.robotsFetches.length === 0 ? '<p class="muted">robots.txt was not fetched.</p>' : table(['at', 'URL', 'status', 'outcome', 'took'], fetchRows(host.robotsFetches, startedAt));
+  const decisions =
+    host.decisions.length === 0
+      ? '<p class="muted">No robots.txt decision recorded.</p>'
+      : table(['verdict', 'decided by', 'URLs', 'examples'], decisionRows(host.decisions));
+  const fetches =
+    host.robotsFetches.length === 0
+      ? '<p class="muted">robots.txt was not fetched.</p>'
+      : table(['at', 'URL', 'status', 'outcome', 'took'], fetchRows(host.robotsFetches, startedAt));
   return `<section class="host" id="${escapeHtml(id)}">
 <h3><span class="verdict ${verdict.polite ? 'ok' : 'bad'}" title="${verdict.polite ? 'polite' : 'not polite'}">${verdict.mark}</span> ${hostTitle(host)}</h3>
 <p class="facts">${facts.map(escapeHtml).join(' · ')}</p>

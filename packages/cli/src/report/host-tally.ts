@@ -2,7 +2,15 @@
 // the gaps between them measured as they come, robots.txt fetches and decisions, statuses,
 // skips and latencies. Plain bookkeeping, no I/O.
 
-import type { GapSummary, HostReport, ReportRequest, RevisitReport, RobotsDecisionReport, RobotsFetchReport, UsageReservationReport } from './report-data.js';
+import type {
+  GapSummary,
+  HostReport,
+  ReportRequest,
+  RevisitReport,
+  RobotsDecisionReport,
+  RobotsFetchReport,
+  UsageReservationReport,
+} from './report-data.js';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -74,7 +82,11 @@ export class HostTally {
     this.gapSumMs += gapMs;
     const ratio = delayMs > 0 ? gapMs / delayMs : Infinity;
     if (gapMs < delayMs) this.tooShort++;
-    if (this.minRatio === null || ratio < this.minRatio || (ratio === this.minRatio && gapMs < (this.minGapMs ?? Infinity))) {
+    if (
+      this.minRatio === null ||
+      ratio < this.minRatio ||
+      (ratio === this.minRatio && gapMs < (this.minGapMs ?? Infinity))
+    ) {
       this.minRatio = ratio;
       this.minGapMs = gapMs;
       this.delayAtMinMs = delayMs;
@@ -94,7 +106,13 @@ export class HostTally {
 
   /** A revisit's answer: `not-modified` (304), `unchanged`, `changed`; `savedBytes`: what a 304 did not send. */
   revisit(change: string, savedBytes: number): void {
-    this.revisits = addRevisit(this.revisits ?? NO_REVISITS, { revisited: 1, notModified: Number(change === 'not-modified'), unchanged: Number(change === 'unchanged'), changed: Number(change === 'changed'), bytesSaved: savedBytes });
+    this.revisits = addRevisit(this.revisits ?? NO_REVISITS, {
+      revisited: 1,
+      notModified: Number(change === 'not-modified'),
+      unchanged: Number(change === 'unchanged'),
+      changed: Number(change === 'changed'),
+      bytesSaved: savedBytes,
+    });
   }
 
   decision(decision: Omit<DecisionTally, 'count' | 'examples'>, url: string): void {
@@ -109,7 +127,8 @@ export class HostTally {
   reservation(purpose: string, kind: string, source: string, url: string, skipped: boolean): void {
     const key = JSON.stringify([purpose, source]);
     let tally = this.reservations.get(key);
-    if (tally === undefined) this.reservations.set(key, (tally = { purpose, kind, source, count: 0, skipped: 0, examples: [] }));
+    if (tally === undefined)
+      this.reservations.set(key, (tally = { purpose, kind, source, count: 0, skipped: 0, examples: [] }));
     tally.count++;
     if (skipped) tally.skipped++;
     if (tally.examples.length < this.limits.maxExamples && !tally.examples.includes(url)) tally.examples.push(url);
@@ -168,5 +187,7 @@ export function addRevisit(a: RevisitReport, b: RevisitReport): RevisitReport {
 export function sortReservations(reservations: UsageReservationReport[]): UsageReservationReport[] {
   const order = ['search', 'tdm', 'ai-train', 'ai-input', 'ai-train-images'];
   const rank = (purpose: string): number => (order.includes(purpose) ? order.indexOf(purpose) : order.length);
-  return reservations.sort((a, b) => rank(a.purpose) - rank(b.purpose) || b.count - a.count || a.source.localeCompare(b.source));
+  return reservations.sort(
+    (a, b) => rank(a.purpose) - rank(b.purpose) || b.count - a.count || a.source.localeCompare(b.source),
+  );
 }

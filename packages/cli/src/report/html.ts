@@ -1,7 +1,13 @@
 // Building HTML from strings that may come from the web: every value goes through `escapeHtml`
 // (text and attribute values alike), so a URL or a robots.txt line can never become markup.
 
-const ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const ESCAPES: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
 
 /** Escapes text for HTML and SVG, in element content and in quoted attribute values. */
 export function escapeHtml(value: string | number): string {

@@ -6,8 +6,15 @@
 // the last request of one run and the first of the next is not a gap the crawler kept, so it
 // is not measured.
 
-import type { CrawlReportData, GapSummary, HostReport, RenderReport, RobotsDecisionReport, UsageReservationReport } from './report-data.js';
 import { addRevisit, NO_REVISITS, sortReservations } from './host-tally.js';
+import type {
+  CrawlReportData,
+  GapSummary,
+  HostReport,
+  RenderReport,
+  RobotsDecisionReport,
+  UsageReservationReport,
+} from './report-data.js';
 
 export interface MergeLimits {
   /** Requests kept per host for its timeline. */
@@ -21,7 +28,11 @@ export interface MergeLimits {
 export const DEFAULT_MERGE_LIMITS: MergeLimits = { maxRequestsPerHost: 5000, maxExamples: 3, maxErrors: 200 };
 
 /** The report of the runs in `earlier` followed by `current`. */
-export function mergeReports(earlier: CrawlReportData, current: CrawlReportData, limits: MergeLimits = DEFAULT_MERGE_LIMITS): CrawlReportData {
+export function mergeReports(
+  earlier: CrawlReportData,
+  current: CrawlReportData,
+  limits: MergeLimits = DEFAULT_MERGE_LIMITS,
+): CrawlReportData {
   const pages = earlier.totals.pages + current.totals.pages;
   const durationMs = earlier.totals.durationMs + current.totals.durationMs;
   const hosts = new Map<string, HostReport>(earlier.hosts.map((host) => [host.hostKey, host]));
@@ -69,12 +80,21 @@ function mergeHosts(earlier: HostReport, current: HostReport, limits: MergeLimit
     decisions: mergeDecisions(earlier.decisions, current.decisions, limits.maxExamples),
     statuses: addCounts(earlier.statuses, current.statuses),
     skips: addCounts(earlier.skips, current.skips),
-    ...(earlier.usage === undefined && current.usage === undefined ? {} : { usage: mergeReservations(earlier.usage ?? [], current.usage ?? [], limits.maxExamples) }),
-    ...(earlier.revisits === undefined && current.revisits === undefined ? {} : { revisits: addRevisit(earlier.revisits ?? NO_REVISITS, current.revisits ?? NO_REVISITS) }),
+    ...(earlier.usage === undefined && current.usage === undefined
+      ? {}
+      : { usage: mergeReservations(earlier.usage ?? [], current.usage ?? [], limits.maxExamples) }),
+    ...(earlier.revisits === undefined && current.revisits === undefined
+      ? {}
+      : { revisits: addRevisit(earlier.revisits ?? NO_REVISITS, current.revisits ?? NO_REVISITS) }),
     ...mergedRendering(earlier.rendering, current.rendering),
     latency: {
       count: latencyCount,
-      meanMs: latencyCount === 0 ? null : (weighted(earlier.latency.meanMs, earlier.latency.count) + weighted(current.latency.meanMs, current.latency.count)) / latencyCount,
+      meanMs:
+        latencyCount === 0
+          ? null
+          : (weighted(earlier.latency.meanMs, earlier.latency.count) +
+              weighted(current.latency.meanMs, current.latency.count)) /
+            latencyCount,
       maxMs: maxOf(earlier.latency.maxMs, current.latency.maxMs),
     },
   };
@@ -94,7 +114,11 @@ export function mergeGaps(a: GapSummary, b: GapSummary): GapSummary {
   };
 }
 
-function mergeDecisions(a: readonly RobotsDecisionReport[], b: readonly RobotsDecisionReport[], maxExamples: number): RobotsDecisionReport[] {
+function mergeDecisions(
+  a: readonly RobotsDecisionReport[],
+  b: readonly RobotsDecisionReport[],
+  maxExamples: number,
+): RobotsDecisionReport[] {
   const byKey = new Map<string, RobotsDecisionReport>();
   for (const decision of [...a, ...b]) {
     const key = JSON.stringify([decision.allowed, decision.basis, decision.line, decision.text, decision.detail]);
@@ -103,13 +127,21 @@ function mergeDecisions(a: readonly RobotsDecisionReport[], b: readonly RobotsDe
       key,
       before === undefined
         ? decision
-        : { ...before, count: before.count + decision.count, examples: [...new Set([...before.examples, ...decision.examples])].slice(0, maxExamples) },
+        : {
+            ...before,
+            count: before.count + decision.count,
+            examples: [...new Set([...before.examples, ...decision.examples])].slice(0, maxExamples),
+          },
     );
   }
   return [...byKey.values()].sort((x, y) => Number(x.allowed) - Number(y.allowed) || y.count - x.count);
 }
 
-function mergeReservations(a: readonly UsageReservationReport[], b: readonly UsageReservationReport[], maxExamples: number): UsageReservationReport[] {
+function mergeReservations(
+  a: readonly UsageReservationReport[],
+  b: readonly UsageReservationReport[],
+  maxExamples: number,
+): UsageReservationReport[] {
   const byKey = new Map<string, UsageReservationReport>();
   for (const reservation of [...a, ...b]) {
     const key = JSON.stringify([reservation.purpose, reservation.source]);
@@ -139,7 +171,10 @@ const weighted = (mean: number | null, count: number): number => (mean === null 
 const maxOf = (a: number | null, b: number | null): number | null => (a === null ? b : b === null ? a : Math.max(a, b));
 
 /** Two runs' render counts added up; nothing when neither rendered. */
-function mergedRendering(earlier: RenderReport | undefined, current: RenderReport | undefined): { rendering?: RenderReport } {
+function mergedRendering(
+  earlier: RenderReport | undefined,
+  current: RenderReport | undefined,
+): { rendering?: RenderReport } {
   if (earlier === undefined) return current === undefined ? {} : { rendering: current };
   if (current === undefined) return { rendering: earlier };
   return {

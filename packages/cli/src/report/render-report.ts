@@ -3,7 +3,15 @@
 // the rest shows why: per host, every request on a time axis, every gap against its delay,
 // and every robots.txt decision with the line that made it.
 
-import { hostSection, hostTitle, hostVerdict, renderTable, revisitTable, robotsSummary, tightest } from './host-section.js';
+import {
+  hostSection,
+  hostTitle,
+  hostVerdict,
+  renderTable,
+  revisitTable,
+  robotsSummary,
+  tightest,
+} from './host-section.js';
 import { bytes, count, duration, escapeHtml, meter, table } from './html.js';
 import type { CrawlReportData, HostReport } from './report-data.js';
 import { REPORT_CSS } from './report-style.js';
@@ -53,14 +61,20 @@ ${errorsBlock(data)}
 }
 
 function metaLine(data: CrawlReportData): string {
-  const started = new Date(data.startedAt).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+  const started = new Date(data.startedAt)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, ' UTC');
   const seeds = data.seeds.length === 1 ? `seed ${data.seeds[0]}` : `${data.seeds.length} seeds`;
   return `${started} · ${duration(data.totals.durationMs)} · user agent ${data.userAgent} · ${seeds}`;
 }
 
 function politenessBanner(data: CrawlReportData): string {
   const impolite = data.hosts.filter((host) => !hostVerdict(host).polite);
-  const disallowed = data.hosts.reduce((sum, host) => sum + host.decisions.filter((d) => !d.allowed).reduce((n, d) => n + d.count, 0), 0);
+  const disallowed = data.hosts.reduce(
+    (sum, host) => sum + host.decisions.filter((d) => !d.allowed).reduce((n, d) => n + d.count, 0),
+    0,
+  );
   const robotsLine = `${count(disallowed)} URL${disallowed === 1 ? '' : 's'} that robots.txt disallowed (or could not be read for) were skipped, never requested.`;
   if (impolite.length === 0) {
     return `<div class="banner ok"><span class="verdict ok">✓</span> Polite: at every one of ${count(data.hosts.length)} hosts, requests started at least the host's delay apart.<small>${escapeHtml(robotsLine)}</small></div>`;
@@ -84,7 +98,11 @@ function glanceTable(hosts: readonly HostReport[], ids: ReadonlyMap<HostReport, 
       escapeHtml(count(disallowed)),
     ];
   });
-  return table(['polite', 'host', 'requests', 'robots.txt', 'delay', 'tightest gap', 'disallowed, skipped'], rows, 'glance');
+  return table(
+    ['polite', 'host', 'requests', 'robots.txt', 'delay', 'tightest gap', 'disallowed, skipped'],
+    rows,
+    'glance',
+  );
 }
 
 function totalCards(data: CrawlReportData): string {
@@ -114,20 +132,28 @@ function countsWithBars(counts: Readonly<Record<string, number>>, label: string,
   const entries = Object.entries(counts).sort((a, b) => b[1] - a[1]);
   if (entries.length === 0) return `<p class="muted">${escapeHtml(empty)}</p>`;
   const max = Math.max(...entries.map(([, n]) => n));
-  return table([label, 'count', ''], entries.map(([key, n]) => [escapeHtml(key), escapeHtml(count(n)), meter(n, max, color)]), 'compact');
+  return table(
+    [label, 'count', ''],
+    entries.map(([key, n]) => [escapeHtml(key), escapeHtml(count(n)), meter(n, max, color)]),
+    'compact',
+  );
 }
 
 function slowestHosts(hosts: readonly HostReport[], ids: ReadonlyMap<HostReport, string>): string {
-  const timed = hosts.filter((host) => host.latency.meanMs !== null).sort((a, b) => (b.latency.meanMs ?? 0) - (a.latency.meanMs ?? 0));
+  const timed = hosts
+    .filter((host) => host.latency.meanMs !== null)
+    .sort((a, b) => (b.latency.meanMs ?? 0) - (a.latency.meanMs ?? 0));
   if (timed.length === 0) return '<p class="muted">No response was timed.</p>';
   const max = timed[0]?.latency.meanMs ?? 0;
-  const rows = timed.slice(0, 10).map((host) => [
-    `<a href="#${escapeHtml(ids.get(host) ?? '')}">${hostTitle(host)}</a>`,
-    escapeHtml(duration(host.latency.meanMs ?? 0)),
-    escapeHtml(duration(host.latency.maxMs ?? 0)),
-    escapeHtml(count(host.latency.count)),
-    meter(host.latency.meanMs ?? 0, max, '#ea580c'),
-  ]);
+  const rows = timed
+    .slice(0, 10)
+    .map((host) => [
+      `<a href="#${escapeHtml(ids.get(host) ?? '')}">${hostTitle(host)}</a>`,
+      escapeHtml(duration(host.latency.meanMs ?? 0)),
+      escapeHtml(duration(host.latency.maxMs ?? 0)),
+      escapeHtml(count(host.latency.count)),
+      meter(host.latency.meanMs ?? 0, max, '#ea580c'),
+    ]);
   return table(['host', 'mean latency', 'slowest', 'responses', ''], rows, 'compact');
 }
 
@@ -136,18 +162,28 @@ function legend(): string {
     ['robots', 'robots.txt'],
     ['page', 'page'],
     ['sitemap', 'sitemap'],
-    ['sub-resource', 'a rendered page\'s request'],
+    ['sub-resource', "a rendered page's request"],
     ['client', '4xx/5xx'],
     ['failed', 'network error'],
   ];
-  const marks = items.map(([kind, label]) => `<span><i style="background:${KIND_COLORS[kind] ?? '#64748b'}"></i>${escapeHtml(label)}</span>`);
-  const bars = '<span><i style="background:#22c55e"></i>gap ≥ delay</span><span><i style="background:#dc2626"></i>gap shorter than the delay</span><span>- - - delay</span><span><i style="background:#86efac"></i>gap taller than the chart (cut)</span>';
+  const marks = items.map(
+    ([kind, label]) => `<span><i style="background:${KIND_COLORS[kind] ?? '#64748b'}"></i>${escapeHtml(label)}</span>`,
+  );
+  const bars =
+    '<span><i style="background:#22c55e"></i>gap ≥ delay</span><span><i style="background:#dc2626"></i>gap shorter than the delay</span><span>- - - delay</span><span><i style="background:#86efac"></i>gap taller than the chart (cut)</span>';
   return marks.join('') + bars;
 }
 
 function errorsBlock(data: CrawlReportData): string {
   if (data.errors.length === 0) return '';
-  const rows = data.errors.map((error) => [`<span class="url">${escapeHtml(error.url)}</span>`, escapeHtml(error.stage), escapeHtml(error.message)]);
-  const more = data.totals.errors > data.errors.length ? `<p class="muted">${escapeHtml(count(data.totals.errors - data.errors.length))} more not listed.</p>` : '';
+  const rows = data.errors.map((error) => [
+    `<span class="url">${escapeHtml(error.url)}</span>`,
+    escapeHtml(error.stage),
+    escapeHtml(error.message),
+  ]);
+  const more =
+    data.totals.errors > data.errors.length
+      ? `<p class="muted">${escapeHtml(count(data.totals.errors - data.errors.length))} more not listed.</p>`
+      : '';
   return `<h2>Errors</h2>${table(['URL', 'stage', 'error'], rows)}${more}`;
 }

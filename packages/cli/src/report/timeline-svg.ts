@@ -40,7 +40,8 @@ export function requestGaps(host: Pick<HostReport, 'requests' | 'delayMs'>): Req
   let previous: ReportRequest | undefined;
   for (const request of host.requests) {
     if (request.delayMs !== undefined) latestDelay = request.delayMs;
-    if (previous !== undefined) gaps.push({ gapMs: request.at - previous.at, delayMs: request.delayMs ?? latestDelay ?? host.delayMs, request });
+    if (previous !== undefined)
+      gaps.push({ gapMs: request.at - previous.at, delayMs: request.delayMs ?? latestDelay ?? host.delayMs, request });
     previous = request;
   }
   return gaps;
@@ -48,7 +49,8 @@ export function requestGaps(host: Pick<HostReport, 'requests' | 'delayMs'>): Req
 
 function colorOf(request: ReportRequest): string {
   if (request.status === null) return KIND_COLORS['failed'] as string;
-  if (request.status !== undefined && request.status >= 400 && request.kind !== 'robots') return KIND_COLORS['client'] as string;
+  if (request.status !== undefined && request.status >= 400 && request.kind !== 'robots')
+    return KIND_COLORS['client'] as string;
   return KIND_COLORS[request.kind] ?? (KIND_COLORS['other'] as string);
 }
 
@@ -78,7 +80,9 @@ export function timelineSvg(host: HostReport, startedAt: number, finishedAt: num
   for (let t = 0; t <= span + 1e-6; t += step) {
     ticks.push(`<line class="tick" x1="${f(x(startedAt + t))}" x2="${f(x(startedAt + t))}" y1="8" y2="40"/>`);
     const anchor = x(startedAt + t) > WIDTH - PAD_RIGHT - 24 ? 'end' : 'middle';
-    ticks.push(`<text class="axis" x="${f(x(startedAt + t))}" y="54" text-anchor="${anchor}">${escapeHtml(duration(t))}</text>`);
+    ticks.push(
+      `<text class="axis" x="${f(x(startedAt + t))}" y="54" text-anchor="${anchor}">${escapeHtml(duration(t))}</text>`,
+    );
   }
   const every = Math.max(1, Math.ceil(host.requests.length / MAX_MARKS));
   const marks = host.requests
@@ -140,7 +144,10 @@ export function gapChartSvg(host: HostReport): string {
   const delayLine = constant
     ? `<line class="delay" x1="${PAD_LEFT}" x2="${WIDTH - PAD_RIGHT}" y1="${f(y(maxDelay))}" y2="${f(y(maxDelay))}"/>`
     : `<polyline class="delay" fill="none" points="${drawn
-        .flatMap(({ gap }, i) => [`${f(PAD_LEFT + i * slot)},${f(y(gap.delayMs))}`, `${f(PAD_LEFT + (i + 1) * slot)},${f(y(gap.delayMs))}`])
+        .flatMap(({ gap }, i) => [
+          `${f(PAD_LEFT + i * slot)},${f(y(gap.delayMs))}`,
+          `${f(PAD_LEFT + (i + 1) * slot)},${f(y(gap.delayMs))}`,
+        ])
         .join(' ')}"/>`;
   const caption = `Gaps between consecutive requests to ${host.label ?? host.hostKey}, against the delay of ${Math.round(maxDelay)} ms`;
   return `<svg class="gaps" viewBox="0 0 ${WIDTH} ${height}" width="${WIDTH}" height="${height}" role="img" aria-label="${escapeHtml(caption)}">

@@ -172,7 +172,11 @@ export function isRecordCurrent(record: RobotsCacheRecord, now: number): boolean
  * disallows all until the origin has been unreachable longer than `unreachableAllowAfterMs`.
  * `status` is the status of the latest fetch (null for a network error).
  */
-export function robotsCacheBasisOf(record: RobotsCacheRecord, now: number, policy: RobotsCachePolicy): RobotsCacheBasis {
+export function robotsCacheBasisOf(
+  record: RobotsCacheRecord,
+  now: number,
+  policy: RobotsCachePolicy,
+): RobotsCacheBasis {
   const { status } = record;
   switch (record.outcome) {
     case 'success':
@@ -183,7 +187,8 @@ export function robotsCacheBasisOf(record: RobotsCacheRecord, now: number, polic
     case 'unreachable': {
       if (record.lastGood !== undefined) return { reason: 'cached', status, copy: record.lastGood };
       const since = record.unreachableSince ?? record.fetchedAt;
-      if (now - since > policy.unreachableAllowAfterMs) return { reason: 'unreachable-too-long', status, allowed: true };
+      if (now - since > policy.unreachableAllowAfterMs)
+        return { reason: 'unreachable-too-long', status, allowed: true };
       return { reason: 'unreachable', status, allowed: false };
     }
   }

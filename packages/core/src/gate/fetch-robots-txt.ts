@@ -84,7 +84,13 @@ async function followHops(options: FetchRobotsTxtOptions, responded: () => void)
       report({ status: null, outcome: 'unreachable', error: hop });
       // The fetch hands the HTTP client's error on as is, so the SSRF guard's code survives.
       const errorCode = hop instanceof PolitelyError ? hop.code : undefined;
-      return { outcome: 'unreachable', status: null, url, error: hop.message, ...(errorCode !== undefined && { errorCode }) };
+      return {
+        outcome: 'unreachable',
+        status: null,
+        url,
+        error: hop.message,
+        ...(errorCode !== undefined && { errorCode }),
+      };
     }
     const { status } = hop;
     const kind = classifyRobotsStatus(status);
@@ -138,7 +144,14 @@ function resultOf(
   }
   const overCap = response.body.length > maxBytes;
   const body = encodeRobotsBody(overCap ? response.body.subarray(0, maxBytes) : response.body);
-  return { outcome: 'success', status, url, ...body, truncatedAtCap: overCap || response.truncatedAtCap, ...withCacheControl };
+  return {
+    outcome: 'success',
+    status,
+    url,
+    ...body,
+    truncatedAtCap: overCap || response.truncatedAtCap,
+    ...withCacheControl,
+  };
 }
 
 /** The absolute http(s) URL a Location header points to, resolved against `base`. */

@@ -2,9 +2,9 @@
 // gate follows them, so a crawler can schedule each hop politely). The default is undici.
 
 import type { Dispatcher } from 'undici';
-import { optionChecks } from '../options/option-checks.js';
 import { checkNetworks } from '../http/address-guard.js';
 import { createHttpClient } from '../http/http-client.js';
+import { optionChecks } from '../options/option-checks.js';
 
 export interface RobotsFetchRequest {
   /** The absolute URL to GET: the origin's `/robots.txt` or a redirect target. */
@@ -75,12 +75,20 @@ interface ResolvedUndiciRobotsFetchOptions {
   readonly allowNet: readonly string[];
 }
 
-export function resolveUndiciRobotsFetchOptions(options: UndiciRobotsFetchOptions = {}): ResolvedUndiciRobotsFetchOptions {
+export function resolveUndiciRobotsFetchOptions(
+  options: UndiciRobotsFetchOptions = {},
+): ResolvedUndiciRobotsFetchOptions {
   const check = optionChecks('createUndiciRobotsFetch');
   const timeoutMs = check.timeoutMs('timeoutMs', options.timeoutMs, 10_000);
   const connectTimeoutMs = Math.min(check.timeoutMs('connectTimeoutMs', options.connectTimeoutMs, 10_000), timeoutMs);
   const allowNet = checkNetworks(check, 'allowNet', options.allowNet);
-  return { timeoutMs, connectTimeoutMs, dispatcher: options.dispatcher, blockPrivateNetworks: check.flag('blockPrivateNetworks', options.blockPrivateNetworks, false), allowNet };
+  return {
+    timeoutMs,
+    connectTimeoutMs,
+    dispatcher: options.dispatcher,
+    blockPrivateNetworks: check.flag('blockPrivateNetworks', options.blockPrivateNetworks, false),
+    allowNet,
+  };
 }
 
 /**
@@ -88,8 +96,14 @@ export function resolveUndiciRobotsFetchOptions(options: UndiciRobotsFetchOption
  * shared HTTP client of `../http`, with the robots.txt rule that reaching the cap is not an error.
  */
 export function createUndiciRobotsFetch(options?: UndiciRobotsFetchOptions): UndiciRobotsFetch {
-  const { timeoutMs, connectTimeoutMs, dispatcher, blockPrivateNetworks, allowNet } = resolveUndiciRobotsFetchOptions(options);
-  const client = createHttpClient({ connectTimeoutMs, blockPrivateNetworks, allowNet, ...(dispatcher === undefined ? {} : { dispatcher }) });
+  const { timeoutMs, connectTimeoutMs, dispatcher, blockPrivateNetworks, allowNet } =
+    resolveUndiciRobotsFetchOptions(options);
+  const client = createHttpClient({
+    connectTimeoutMs,
+    blockPrivateNetworks,
+    allowNet,
+    ...(dispatcher === undefined ? {} : { dispatcher }),
+  });
   const fetchRobots = async (request: RobotsFetchRequest): Promise<RobotsFetchResponse> => {
     const response = await client.get({
       url: request.url,
@@ -98,7 +112,12 @@ export function createUndiciRobotsFetch(options?: UndiciRobotsFetchOptions): Und
       timeoutMs,
       bodyLimit: { maxBytes: request.maxBytes, atLimit: 'truncate' },
     });
-    return { status: response.status, header: response.header, body: response.body, truncatedAtCap: response.truncated };
+    return {
+      status: response.status,
+      header: response.header,
+      body: response.body,
+      truncatedAtCap: response.truncated,
+    };
   };
   return Object.assign(fetchRobots, { close: () => client.close() });
 }

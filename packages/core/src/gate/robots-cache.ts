@@ -140,7 +140,10 @@ export function encodeRobotsBody(bytes: Uint8Array): { body: string; bodyEncodin
   try {
     return { body: UTF8.decode(bytes), bodyEncoding: 'utf-8' };
   } catch {
-    return { body: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64'), bodyEncoding: 'base64' };
+    return {
+      body: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64'),
+      bodyEncoding: 'base64',
+    };
   }
 }
 

@@ -1,11 +1,11 @@
 // The options of createRobotsGate, validated once and filled with their defaults.
 
+import { checkNetworks } from '../http/address-guard.js';
+import { optionChecks } from '../options/option-checks.js';
 import { MIN_ROBOTS_TXT_BYTES } from '../robots/parse.js';
 import { DEFAULT_ROBOTS_CACHE_POLICY, type RobotsCachePolicy } from './fetch-policy.js';
 import type { RobotsFetch } from './fetch-robots.js';
 import type { RobotsCacheStore } from './robots-cache.js';
-import { optionChecks } from '../options/option-checks.js';
-import { checkNetworks } from '../http/address-guard.js';
 
 export interface RobotsGateOptions {
   /**
@@ -127,7 +127,11 @@ export function resolveRobotsGateOptions(options: RobotsGateOptions = {}): Resol
     minBackoffMs: check.durationMs('minBackoffMs', options.minBackoffMs, defaults.minBackoffMs),
     maxBackoffMs: check.durationMs('maxBackoffMs', options.maxBackoffMs, defaults.maxBackoffMs),
     maxRetryAfterMs: check.durationMs('maxRetryAfterMs', options.maxRetryAfterMs, defaults.maxRetryAfterMs),
-    unreachableAllowAfterMs: check.durationMs('unreachableAllowAfterMs', options.unreachableAllowAfterMs, defaults.unreachableAllowAfterMs),
+    unreachableAllowAfterMs: check.durationMs(
+      'unreachableAllowAfterMs',
+      options.unreachableAllowAfterMs,
+      defaults.unreachableAllowAfterMs,
+    ),
   };
   check.ordered('minTtlMs', policy.minTtlMs, 'defaultTtlMs', policy.defaultTtlMs);
   check.ordered('defaultTtlMs', policy.defaultTtlMs, 'maxTtlMs', policy.maxTtlMs);

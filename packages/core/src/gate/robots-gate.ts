@@ -5,6 +5,7 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PolitelyError } from '../errors.js';
+import { LruMap } from '../lru-map.js';
 import { parseRobotsTxt } from '../robots/parse.js';
 import type { RobotsTxt } from '../robots/types.js';
 import { matchPathOf } from '../robots/url-path.js';
@@ -12,7 +13,6 @@ import { abortErrorOf, raceAbort } from './abort.js';
 import { isRecordCurrent, nextRobotsCacheRecord, robotsCacheBasisOf } from './fetch-policy.js';
 import { createUndiciRobotsFetch, type RobotsFetch } from './fetch-robots.js';
 import { fetchRobotsTxt, type RobotsFetchEvent } from './fetch-robots-txt.js';
-import { LruMap } from '../lru-map.js';
 import { robotsOriginOf, robotsTxtUrlOf } from './origin.js';
 import {
   createMemoryRobotsCache,
@@ -21,8 +21,12 @@ import {
   type RobotsCacheRecord,
   type RobotsCacheStore,
 } from './robots-cache.js';
-import { robotsCheckFactsOf, type RobotsCheck, type RobotsCheckFetch } from './robots-check.js';
-import { resolveRobotsGateOptions, type ResolvedRobotsGateOptions, type RobotsGateOptions } from './robots-gate-options.js';
+import { type RobotsCheck, type RobotsCheckFetch, robotsCheckFactsOf } from './robots-check.js';
+import {
+  type ResolvedRobotsGateOptions,
+  type RobotsGateOptions,
+  resolveRobotsGateOptions,
+} from './robots-gate-options.js';
 
 export interface RobotsCheckOptions {
   /** Stops waiting: the check rejects with `ERR_ABORTED` (a shared fetch carries on for others). */
@@ -118,7 +122,11 @@ class Gate implements RobotsGate {
   constructor(options: ResolvedRobotsGateOptions) {
     this.options = options;
     if (options.fetch === undefined) {
-      const fetch = createUndiciRobotsFetch({ timeoutMs: options.timeoutMs, blockPrivateNetworks: options.blockPrivateNetworks, allowNet: options.allowNet });
+      const fetch = createUndiciRobotsFetch({
+        timeoutMs: options.timeoutMs,
+        blockPrivateNetworks: options.blockPrivateNetworks,
+        allowNet: options.allowNet,
+      });
       this.fetch = fetch;
       this.closeFetch = () => fetch.close();
     } else {
@@ -133,7 +141,8 @@ class Gate implements RobotsGate {
   async check(url: string | URL, userAgent: string, options: RobotsCheckOptions = {}): Promise<RobotsCheck> {
     const origin = robotsOriginOf(url);
     const robotsUrl = robotsTxtUrlOf(origin);
-    if (matchPathOf(url) === '/robots.txt') return { allowed: true, reason: 'robots-txt', status: null, origin, robotsUrl };
+    if (matchPathOf(url) === '/robots.txt')
+      return { allowed: true, reason: 'robots-txt', status: null, origin, robotsUrl };
     const { record, fetch } = await this.currentRecord(origin, userAgent, options.signal);
     const basis = robotsCacheBasisOf(record, this.options.now(), this.options.policy);
     const { reason, status } = basis;
@@ -228,7 +237,11 @@ class Gate implements RobotsGate {
    * cache period. A holder that dies loses its lock when it expires, and a waiter takes over.
    * Only a fetch this gate made comes back with its times: a record another process stored does not.
    */
-  private async refresh(origin: string, previous: RobotsCacheRecord | undefined, userAgent: string): Promise<Refreshed> {
+  private async refresh(
+    origin: string,
+    previous: RobotsCacheRecord | undefined,
+    userAgent: string,
+  ): Promise<Refreshed> {
     const acquireFetchLock = this.store.acquireFetchLock?.bind(this.store);
     if (acquireFetchLock === undefined) return this.fetchAndStore(origin, previous, userAgent);
     // Long enough for a whole fetch: every hop may take up to timeoutMs.
@@ -258,7 +271,11 @@ class Gate implements RobotsGate {
     }
   }
 
-  private async fetchAndStore(origin: string, previous: RobotsCacheRecord | undefined, userAgent: string): Promise<Refreshed> {
+  private async fetchAndStore(
+    origin: string,
+    previous: RobotsCacheRecord | undefined,
+    userAgent: string,
+  ): Promise<Refreshed> {
     const { maxRedirects, maxBytes, timeoutMs, now, policy } = this.options;
     const { result, requestedAt, respondedAt } = await fetchRobotsTxt({
       origin,
@@ -281,7 +298,8 @@ class Gate implements RobotsGate {
   /** Keeps a current record for reuse by this process's next checks of the origin. */
   private remember(origin: string, record: RobotsCacheRecord): void {
     const { reuseRecordMs } = this.options;
-    if (reuseRecordMs > 0) this.recent.set(origin, { record, until: Math.min(record.expiresAt, this.options.now() + reuseRecordMs) });
+    if (reuseRecordMs > 0)
+      this.recent.set(origin, { record, until: Math.min(record.expiresAt, this.options.now() + reuseRecordMs) });
   }
 
   private emit(event: RobotsFetchEvent): void {

@@ -3,13 +3,13 @@
 // connect to, and the connection must then go to that very address: the book is the one
 // resolution both use, so no second lookup can answer differently.
 
-import { isIP } from 'node:net';
 import type { LookupAddress } from 'node:dns';
+import { isIP } from 'node:net';
 import { PolitelyError } from '../errors.js';
 import { LruMap } from '../lru-map.js';
 import { optionChecks } from '../options/option-checks.js';
-import { answerLookup, blockedAddressError, type AddressLookup, type AddressPolicy } from './address-guard.js';
-import { systemResolver, type HostResolver, type ResolvedAddress } from './host-resolver.js';
+import { type AddressLookup, type AddressPolicy, answerLookup, blockedAddressError } from './address-guard.js';
+import { type HostResolver, type ResolvedAddress, systemResolver } from './host-resolver.js';
 
 export interface AddressBookOptions {
   /**
@@ -98,25 +98,39 @@ export function createAddressBook(options: AddressBookOptions = {}): AddressBook
   const defaultTtlMs = check.durationMs('defaultTtlMs', options.defaultTtlMs, 60_000);
   const maxNames = check.count('maxNames', options.maxNames, 10_000, 1);
   const resolve = options.resolve ?? systemResolver;
-  if (typeof resolve !== 'function') check.fail(`resolve must be a function (hostname) => Promise<ResolvedAddress[]>, got ${String(resolve)}`);
+  if (typeof resolve !== 'function')
+    check.fail(`resolve must be a function (hostname) => Promise<ResolvedAddress[]>, got ${String(resolve)}`);
   const now = options.now ?? Date.now;
   const { policy } = options;
   const names = new LruMap<string, Entry>(maxNames);
 
   const ttlOf = (addresses: readonly ResolvedAddress[]): number => {
-    const ttls = addresses.map((entry) => entry.ttlSeconds).filter((ttl): ttl is number => typeof ttl === 'number' && ttl >= 0);
+    const ttls = addresses
+      .map((entry) => entry.ttlSeconds)
+      .filter((ttl): ttl is number => typeof ttl === 'number' && ttl >= 0);
     const ttlMs = ttls.length === 0 ? defaultTtlMs : Math.min(...ttls) * 1000;
     return Math.min(Math.max(ttlMs, minTtlMs), maxTtlMs);
   };
 
   /** Resolves `name` once, never rejecting: the answer or the error, and how long it holds. */
-  const resolveOnce = async (name: string): Promise<{ readonly ttlMs: number; readonly answer: readonly ResolvedAddress[] } | { readonly ttlMs: number; readonly error: PolitelyError }> => {
+  const resolveOnce = async (
+    name: string,
+  ): Promise<
+    | { readonly ttlMs: number; readonly answer: readonly ResolvedAddress[] }
+    | { readonly ttlMs: number; readonly error: PolitelyError }
+  > => {
     let answer: readonly ResolvedAddress[];
     try {
       answer = checkedAnswer(name, await resolve(name));
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
-      return { ttlMs: minTtlMs, error: error instanceof PolitelyError ? error : new PolitelyError('ERR_FETCH_FAILED', `cannot resolve ${name}: ${why}`, { cause: error }) };
+      return {
+        ttlMs: minTtlMs,
+        error:
+          error instanceof PolitelyError
+            ? error
+            : new PolitelyError('ERR_FETCH_FAILED', `cannot resolve ${name}: ${why}`, { cause: error }),
+      };
     }
     const ttlMs = ttlOf(answer);
     const refused = policy === undefined ? undefined : answer.find((address) => !policy.allows(address.address));
@@ -152,7 +166,8 @@ export function createAddressBook(options: AddressBookOptions = {}): AddressBook
     peek(hostname) {
       const name = hostname.replace(/^\[|\]$/g, '').toLowerCase();
       const family = isIP(name);
-      if (family !== 0) return policy === undefined || policy.allows(name) ? { address: name, family: family as 4 | 6 } : undefined;
+      if (family !== 0)
+        return policy === undefined || policy.allows(name) ? { address: name, family: family as 4 | 6 } : undefined;
       const cached = names.get(name);
       return cached !== undefined && now() < cached.expiresAt ? cached.addresses?.[0] : undefined;
     },
@@ -162,12 +177,24 @@ export function createAddressBook(options: AddressBookOptions = {}): AddressBook
 
 /** The resolver's answer, checked: at least one address, each an IP literal (family as written). */
 function checkedAnswer(name: string, answer: unknown): readonly ResolvedAddress[] {
-  if (!Array.isArray(answer)) throw new PolitelyError('ERR_FETCH_FAILED', `cannot resolve ${name}: the resolver returned ${String(answer)}, not a list of addresses`);
+  if (!Array.isArray(answer))
+    throw new PolitelyError(
+      'ERR_FETCH_FAILED',
+      `cannot resolve ${name}: the resolver returned ${String(answer)}, not a list of addresses`,
+    );
   if (answer.length === 0) throw new PolitelyError('ERR_FETCH_FAILED', `cannot resolve ${name}: no address`);
   return answer.map((entry: Partial<ResolvedAddress> | null) => {
     const family = isIP(String(entry?.address));
-    if (family === 0) throw new PolitelyError('ERR_FETCH_FAILED', `cannot resolve ${name}: the resolver returned ${JSON.stringify(entry?.address)}, not an IP address`);
-    return { address: entry!.address!, family: family as 4 | 6, ...(typeof entry!.ttlSeconds === 'number' ? { ttlSeconds: entry!.ttlSeconds } : {}) };
+    if (family === 0)
+      throw new PolitelyError(
+        'ERR_FETCH_FAILED',
+        `cannot resolve ${name}: the resolver returned ${JSON.stringify(entry?.address)}, not an IP address`,
+      );
+    return {
+      address: entry!.address!,
+      family: family as 4 | 6,
+      ...(typeof entry!.ttlSeconds === 'number' ? { ttlSeconds: entry!.ttlSeconds } : {}),
+    };
   });
 }
 

@@ -3,11 +3,11 @@
 // against the network it runs in. Checked after DNS resolution, on every connection (so on every
 // redirect hop), and the connection goes to the very address that was checked.
 
-import { isIP } from 'node:net';
 import type { LookupAddress } from 'node:dns';
+import { isIP } from 'node:net';
 import { PolitelyError } from '../errors.js';
 import type { OptionChecks } from '../options/option-checks.js';
-import { systemResolver, type HostResolver } from './host-resolver.js';
+import { type HostResolver, systemResolver } from './host-resolver.js';
 import { IPV4_SPECIAL_PURPOSE, IPV6_SPECIAL_PURPOSE, type SpecialPurposeBlock } from './special-purpose-addresses.js';
 
 // The rule: an address is refused unless it is globally reachable per the IANA special-purpose
@@ -37,7 +37,9 @@ interface Block extends SpecialPurposeBlock {
 }
 
 /** How an IPv6 block carries an IPv4 address, keyed by the block's prefix. */
-const EMBEDDINGS: Readonly<Record<string, { readonly label: string; readonly rule: 'same-host' | 'translated' | 'refused'; readonly at: number }>> = {
+const EMBEDDINGS: Readonly<
+  Record<string, { readonly label: string; readonly rule: 'same-host' | 'translated' | 'refused'; readonly at: number }>
+> = {
   '::ffff:0:0/96': { label: 'IPv4-mapped (RFC 4291)', rule: 'same-host', at: 12 },
   '::/96': { label: 'IPv4-compatible (RFC 4291, deprecated)', rule: 'same-host', at: 12 },
   '64:ff9b::/96': { label: 'NAT64 (RFC 6052)', rule: 'translated', at: 12 },
@@ -65,7 +67,10 @@ function addressBytes(address: string): Uint8Array | undefined {
   }
   const [head = '', tail] = text.split('::');
   const split = (part: string): string[] => (part === '' ? [] : part.split(':'));
-  const groups = tail === undefined ? split(head) : [...split(head), ...Array<string>(8 - split(head).length - split(tail).length).fill('0'), ...split(tail)];
+  const groups =
+    tail === undefined
+      ? split(head)
+      : [...split(head), ...Array<string>(8 - split(head).length - split(tail).length).fill('0'), ...split(tail)];
   const bytes = new Uint8Array(16);
   groups.forEach((group, i) => {
     const value = parseInt(group, 16);
@@ -141,7 +146,12 @@ function judge(bytes: Uint8Array): Verdict {
   const inner = judgeIPv4(ipv4);
   const description = `${embedding.label} embedding ${ipv4Text(ipv4)}, ${inner.description}`;
   if (embedding.rule === 'refused') {
-    return { reachable: false, description: inner.reachable ? `${description}; 6to4 relays are deprecated (RFC 7526), refused whatever it carries` : description };
+    return {
+      reachable: false,
+      description: inner.reachable
+        ? `${description}; 6to4 relays are deprecated (RFC 7526), refused whatever it carries`
+        : description,
+    };
   }
   return { reachable: inner.reachable, description, ...(embedding.rule === 'same-host' ? { sameHost: ipv4 } : {}) };
 }
@@ -150,7 +160,10 @@ function judge(bytes: Uint8Array): Verdict {
  * What an IP literal is to the guard, e.g. `Loopback (RFC 1122)` or `6to4 (RFC 3056) embedding
  * 127.0.0.1, Loopback (RFC 1122)`, and whether it is globally reachable (allowNet aside).
  */
-export function describeAddress(address: string): { readonly globallyReachable: boolean; readonly description: string } {
+export function describeAddress(address: string): {
+  readonly globallyReachable: boolean;
+  readonly description: string;
+} {
   const bytes = addressBytes(address);
   if (bytes === undefined) return { globallyReachable: false, description: 'not an IP address' };
   const { reachable, description } = judge(bytes);
@@ -169,10 +182,16 @@ export interface AddressPolicy {
 export function parseCidr(cidr: string): { address: string; prefix: number; family: 'ipv4' | 'ipv6' } {
   const [address = '', prefixText] = cidr.trim().split('/');
   const version = isIP(address);
-  if (version === 0) throw new PolitelyError('ERR_INVALID_OPTION', `invalid network '${cidr}': not an IP address or CIDR`);
+  if (version === 0)
+    throw new PolitelyError('ERR_INVALID_OPTION', `invalid network '${cidr}': not an IP address or CIDR`);
   const max = version === 4 ? 32 : 128;
   const prefix = prefixText === undefined ? max : Number(prefixText);
-  if (!Number.isInteger(prefix) || prefix < 0 || prefix > max || (prefixText !== undefined && !/^\d+$/.test(prefixText))) {
+  if (
+    !Number.isInteger(prefix) ||
+    prefix < 0 ||
+    prefix > max ||
+    (prefixText !== undefined && !/^\d+$/.test(prefixText))
+  ) {
     throw new PolitelyError('ERR_INVALID_OPTION', `invalid network '${cidr}': prefix must be 0–${max}`);
   }
   return { address, prefix, family: version === 4 ? 'ipv4' : 'ipv6' };
@@ -183,7 +202,11 @@ export function parseCidr(cidr: string): { address: string; prefix: number; fami
  * in `allowNet`. Anything that is not an IP literal is refused.
  */
 /** A list of CIDR networks (`127.0.0.0/8`, `fd00::/8`), each read by `parseCidr`; else `check.fail` names the option. */
-export function checkNetworks(check: Pick<OptionChecks, 'fail'>, name: string, value: readonly string[] | undefined): readonly string[] {
+export function checkNetworks(
+  check: Pick<OptionChecks, 'fail'>,
+  name: string,
+  value: readonly string[] | undefined,
+): readonly string[] {
   const list = value ?? [];
   if (!Array.isArray(list)) check.fail(`${name} must be an array of CIDR networks, got ${String(list)}`);
   for (const cidr of list) {
@@ -219,25 +242,42 @@ export function blockedAddressError(host: string, address: string): PolitelyErro
 }
 
 /** The callback of a net/tls `lookup`: one address and its family, or all of them with `all: true`. */
-export type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+export type LookupCallback = (
+  error: NodeJS.ErrnoException | null,
+  address: string | LookupAddress[],
+  family?: number,
+) => void;
 
 /** A `lookup` for net/tls.connect (undici's `connect.lookup`): resolves `hostname` for a socket. */
-export type AddressLookup = (hostname: string, options: { all?: boolean; family?: number | string }, callback: LookupCallback) => void;
+export type AddressLookup = (
+  hostname: string,
+  options: { all?: boolean; family?: number | string },
+  callback: LookupCallback,
+) => void;
 
 /**
  * Answers a lookup with what `addresses` settles to: the first address, or all of them with
  * `all: true`. The callback runs outside the promise, so net's own errors are not swallowed.
  */
-export function answerLookup(hostname: string, addresses: Promise<readonly LookupAddress[]>, all: boolean | undefined, callback: LookupCallback): void {
+export function answerLookup(
+  hostname: string,
+  addresses: Promise<readonly LookupAddress[]>,
+  all: boolean | undefined,
+  callback: LookupCallback,
+): void {
   addresses.then(
     (list) =>
       process.nextTick(() => {
         const first = list[0];
-        if (first === undefined) return callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), []);
+        if (first === undefined)
+          return callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), []);
         if (all === true) return callback(null, [...list]);
         callback(null, first.address, first.family);
       }),
-    (error: unknown) => process.nextTick(() => callback((error instanceof Error ? error : new Error(String(error))) as NodeJS.ErrnoException, [])),
+    (error: unknown) =>
+      process.nextTick(() =>
+        callback((error instanceof Error ? error : new Error(String(error))) as NodeJS.ErrnoException, []),
+      ),
   );
 }
 
@@ -255,7 +295,9 @@ export function createGuardedLookup(policy: AddressPolicy, resolve: HostResolver
       .then((answer) => {
         const refused = answer.find((entry) => !policy.allows(entry.address));
         if (refused !== undefined) throw blockedAddressError(hostname, refused.address);
-        return answer.filter((entry) => family === 0 || entry.family === family).map(({ address, family }) => ({ address, family }));
+        return answer
+          .filter((entry) => family === 0 || entry.family === family)
+          .map(({ address, family }) => ({ address, family }));
       });
     answerLookup(hostname, checked, options.all, callback);
   };
@@ -268,9 +310,14 @@ export function createGuardedLookup(policy: AddressPolicy, resolve: HostResolver
  * checks the name first (a name whose answer changes between the two lookups can still slip
  * through: the proxy's own egress rules are the second line).
  */
-export function checkHostAllowed(hostname: string, policy: AddressPolicy, resolve: HostResolver = systemResolver): Promise<void> {
+export function checkHostAllowed(
+  hostname: string,
+  policy: AddressPolicy,
+  resolve: HostResolver = systemResolver,
+): Promise<void> {
   const literal = hostname.replace(/^\[|\]$/g, '');
-  if (isIP(literal) !== 0) return policy.allows(literal) ? Promise.resolve() : Promise.reject(blockedAddressError(hostname, literal));
+  if (isIP(literal) !== 0)
+    return policy.allows(literal) ? Promise.resolve() : Promise.reject(blockedAddressError(hostname, literal));
   const lookup = createGuardedLookup(policy, resolve);
   return new Promise((resolve, reject) => {
     lookup(hostname, { all: true }, (error) => (error === null ? resolve() : reject(error)));

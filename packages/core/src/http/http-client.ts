@@ -2,13 +2,21 @@
 // fetch and the crawler's page fetch, so both speak HTTP the same way. Redirects are never
 // followed here: callers follow them by hand, so each hop passes robots.txt, scope and politeness.
 
+import { isIP } from 'node:net';
 import { Agent, type Dispatcher } from 'undici';
 import { PolitelyError } from '../errors.js';
-import { isIP } from 'node:net';
-import { answerLookup, blockedAddressError, checkHostAllowed, createAddressPolicy, createGuardedLookup, type AddressLookup, type AddressPolicy } from './address-guard.js';
-import { pinnedLookup, type AddressBook } from './address-book.js';
+import { type AddressBook, pinnedLookup } from './address-book.js';
+import {
+  type AddressLookup,
+  type AddressPolicy,
+  answerLookup,
+  blockedAddressError,
+  checkHostAllowed,
+  createAddressPolicy,
+  createGuardedLookup,
+} from './address-guard.js';
 import { createProxyAgent, parseProxyUrl } from './proxy.js';
-import { readBody, type BodyLimit } from './read-body.js';
+import { type BodyLimit, readBody } from './read-body.js';
 import { capturingDispatcher, WireCapture } from './wire-capture.js';
 
 export interface HttpClientOptions {
@@ -164,13 +172,22 @@ export interface HttpClient {
 
 export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
   const policy = options.blockPrivateNetworks === true ? createAddressPolicy(options.allowNet ?? []) : undefined;
-  const proxy = options.dispatcher === undefined && options.proxy !== undefined ? parseProxyUrl(options.proxy, 'createHttpClient') : undefined;
+  const proxy =
+    options.dispatcher === undefined && options.proxy !== undefined
+      ? parseProxyUrl(options.proxy, 'createHttpClient')
+      : undefined;
   const book = options.addresses;
   if (book !== undefined && options.dispatcher !== undefined) {
-    throw new PolitelyError('ERR_INVALID_OPTION', 'createHttpClient: addresses cannot be used with dispatcher: it makes its own connections');
+    throw new PolitelyError(
+      'ERR_INVALID_OPTION',
+      'createHttpClient: addresses cannot be used with dispatcher: it makes its own connections',
+    );
   }
   if (book !== undefined && proxy !== undefined) {
-    throw new PolitelyError('ERR_INVALID_OPTION', 'createHttpClient: addresses cannot be used with proxy: the proxy resolves target names itself');
+    throw new PolitelyError(
+      'ERR_INVALID_OPTION',
+      'createHttpClient: addresses cannot be used with proxy: the proxy resolves target names itself',
+    );
   }
   const limits = {
     connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
@@ -178,9 +195,14 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     maxHeaderBytes: options.maxHeaderBytes ?? 65_536,
     connectionsPerOrigin: options.connectionsPerOrigin ?? 4,
   };
-  const lookup = book !== undefined ? pinnedLookup(book, policy) : policy !== undefined ? createGuardedLookup(policy) : undefined;
+  const lookup =
+    book !== undefined ? pinnedLookup(book, policy) : policy !== undefined ? createGuardedLookup(policy) : undefined;
   const ownAgent: Dispatcher | undefined =
-    options.dispatcher !== undefined ? undefined : proxy !== undefined ? createProxyAgent({ proxy, policy, ...limits }) : createAgent(limits, lookup);
+    options.dispatcher !== undefined
+      ? undefined
+      : proxy !== undefined
+        ? createProxyAgent({ proxy, policy, ...limits })
+        : createAgent(limits, lookup);
   const dispatcher: Dispatcher = options.dispatcher ?? ownAgent!;
   const guard = policy === undefined ? undefined : { policy, resolveTargets: proxy !== undefined };
   // connectAddress needs connections the client opens itself.
@@ -224,7 +246,11 @@ interface PinnedAgents {
  * `connect.lookup` only swaps the IP, so Host, SNI and the certificate check keep the URL's name.
  * After `close`, requests go to the closed main dispatcher and fail as every other one does.
  */
-function createPinnedAgents(limits: Limits, policy: AddressPolicy | undefined, closedFallback: Dispatcher): PinnedAgents {
+function createPinnedAgents(
+  limits: Limits,
+  policy: AddressPolicy | undefined,
+  closedFallback: Dispatcher,
+): PinnedAgents {
   const agents = new Map<string, Agent>();
   let closed = false;
   return {
@@ -244,7 +270,10 @@ function createPinnedAgents(limits: Limits, policy: AddressPolicy | undefined, c
       }
       const family = isIP(address);
       const lookup: AddressLookup = (hostname, options, callback) => {
-        const answer = policy !== undefined && !policy.allows(address) ? Promise.reject(blockedAddressError(hostname, address)) : Promise.resolve([{ address, family }]);
+        const answer =
+          policy !== undefined && !policy.allows(address)
+            ? Promise.reject(blockedAddressError(hostname, address))
+            : Promise.resolve([{ address, family }]);
         answerLookup(hostname, answer, options.all, callback);
       };
       const agent = createAgent(limits, lookup);
@@ -289,16 +318,24 @@ function canonicalAddress(address: string): string {
 function connectAddressOf(request: HttpRequest, url: URL, sending: Sending): string | undefined {
   if (request.connectAddress === undefined) return undefined;
   if (sending.pinned === undefined) {
-    throw new PolitelyError('ERR_INVALID_INPUT', 'connectAddress needs connections the client opens itself: not with a proxy or a custom dispatcher');
+    throw new PolitelyError(
+      'ERR_INVALID_INPUT',
+      'connectAddress needs connections the client opens itself: not with a proxy or a custom dispatcher',
+    );
   }
   const address = String(request.connectAddress).replace(/^\[|\]$/g, '');
-  if (isIP(address) === 0) throw new PolitelyError('ERR_INVALID_INPUT', `connectAddress must be an IP address, got ${JSON.stringify(request.connectAddress)}`);
+  if (isIP(address) === 0)
+    throw new PolitelyError(
+      'ERR_INVALID_INPUT',
+      `connectAddress must be an IP address, got ${JSON.stringify(request.connectAddress)}`,
+    );
   const literal = url.hostname.replace(/^\[|\]$/g, '');
   if (isIP(literal) !== 0) {
     if (canonicalAddress(literal) === canonicalAddress(address)) return undefined;
     throw new PolitelyError('ERR_INVALID_INPUT', `connectAddress ${address} is not the URL's own address ${literal}`);
   }
-  if (sending.guard !== undefined && !sending.guard.policy.allows(address)) throw blockedAddressError(url.hostname, address);
+  if (sending.guard !== undefined && !sending.guard.policy.allows(address))
+    throw blockedAddressError(url.hostname, address);
   return address;
 }
 
@@ -342,9 +379,17 @@ async function get(sending: Sending, request: HttpRequest): Promise<HttpResponse
       // nobody reads it any more, so that error is expected and must not go unhandled.
       response.body.on('error', () => {});
       response.body.destroy();
-      throw new PolitelyError('ERR_BODY_TOO_LARGE', `body of ${declared} bytes is over the ${request.bodyLimit.maxBytes}-byte limit`);
+      throw new PolitelyError(
+        'ERR_BODY_TOO_LARGE',
+        `body of ${declared} bytes is over the ${request.bodyLimit.maxBytes}-byte limit`,
+      );
     }
-    const read = await readBody(response.body, headers['content-encoding'], request.bodyLimit, capture === undefined ? {} : { onRawChunk: capture.received.add });
+    const read = await readBody(
+      response.body,
+      headers['content-encoding'],
+      request.bodyLimit,
+      capture === undefined ? {} : { onRawChunk: capture.received.add },
+    );
     const { body, truncated } = read;
     return {
       url: request.url,
@@ -358,12 +403,20 @@ async function get(sending: Sending, request: HttpRequest): Promise<HttpResponse
       ...(capture === undefined
         ? {}
         : // Undecoded, the body is the payload as received: no second copy of it.
-          { exchange: exchangeOf(capture, sending, read.decoded ? capture.received.bytes() : body, truncated ? 'length' : undefined) }),
+          {
+            exchange: exchangeOf(
+              capture,
+              sending,
+              read.decoded ? capture.received.bytes() : body,
+              truncated ? 'length' : undefined,
+            ),
+          }),
     };
   } catch (error) {
     const thrown = toHttpError(error, request, deadline);
     // Before the response head there is nothing received to archive (DNS, refused, blocked…).
-    if (capture?.answered === true) exchangesOfErrors.set(thrown, exchangeOf(capture, sending, capture.received.bytes(), truncationOf(thrown)));
+    if (capture?.answered === true)
+      exchangesOfErrors.set(thrown, exchangeOf(capture, sending, capture.received.bytes(), truncationOf(thrown)));
     throw thrown;
   }
 }
@@ -383,7 +436,12 @@ export function exchangeOfError(error: unknown): HttpExchange | undefined {
   return typeof error === 'object' && error !== null ? exchangesOfErrors.get(error) : undefined;
 }
 
-function exchangeOf(capture: WireCapture, sending: Sending, payload: Uint8Array, truncated: HttpExchange['truncated']): HttpExchange {
+function exchangeOf(
+  capture: WireCapture,
+  sending: Sending,
+  payload: Uint8Array,
+  truncated: HttpExchange['truncated'],
+): HttpExchange {
   return {
     sentAt: capture.sentAt,
     // Through a proxy or someone else's dispatcher the socket's peer is not the server.
@@ -421,21 +479,29 @@ const UNDICI_TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADER
 function toHttpError(error: unknown, request: HttpRequest, deadline: AbortSignal): PolitelyError {
   if (error instanceof PolitelyError) {
     const prefix = `GET ${request.url}: `;
-    return error.message.startsWith(prefix) ? error : new PolitelyError(error.code, prefix + error.message, { cause: error.cause });
+    return error.message.startsWith(prefix)
+      ? error
+      : new PolitelyError(error.code, prefix + error.message, { cause: error.cause });
   }
   if (request.signal?.aborted === true) {
     return new PolitelyError('ERR_ABORTED', `GET ${request.url}: aborted`, { cause: request.signal.reason ?? error });
   }
   const code = (error as { code?: unknown } | null)?.code;
   if (deadline.aborted || (typeof code === 'string' && UNDICI_TIMEOUT_CODES.has(code))) {
-    return new PolitelyError('ERR_TIMEOUT', `GET ${request.url}: timed out after ${request.timeoutMs} ms`, { cause: error });
+    return new PolitelyError('ERR_TIMEOUT', `GET ${request.url}: timed out after ${request.timeoutMs} ms`, {
+      cause: error,
+    });
   }
   if ((error as { name?: unknown } | null)?.name === 'HTTPParserError') {
     const message = error instanceof Error ? error.message : String(error);
-    return new PolitelyError('ERR_PROTOCOL', `GET ${request.url}: the answer is not valid HTTP/1.1: ${message}`, { cause: error });
+    return new PolitelyError('ERR_PROTOCOL', `GET ${request.url}: the answer is not valid HTTP/1.1: ${message}`, {
+      cause: error,
+    });
   }
   if (code === 'UND_ERR_HEADERS_OVERFLOW') {
-    return new PolitelyError('ERR_HEADERS_TOO_LARGE', `GET ${request.url}: response headers too large`, { cause: error });
+    return new PolitelyError('ERR_HEADERS_TOO_LARGE', `GET ${request.url}: response headers too large`, {
+      cause: error,
+    });
   }
   const message = error instanceof Error ? error.message : String(error);
   return new PolitelyError('ERR_FETCH_FAILED', `GET ${request.url}: ${message}`, { cause: error });

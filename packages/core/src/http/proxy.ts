@@ -4,9 +4,9 @@
 // explicitly with allowNet, as a target there would have to be.
 
 import { isIP } from 'node:net';
-import { ProxyAgent, type Dispatcher } from 'undici';
+import { type Dispatcher, ProxyAgent } from 'undici';
 import { PolitelyError } from '../errors.js';
-import { createGuardedLookup, describeAddress, type AddressPolicy } from './address-guard.js';
+import { type AddressPolicy, createGuardedLookup, describeAddress } from './address-guard.js';
 
 /**
  * Checks a proxy URL: `http://host:port`, with optional `user:password@` (sent as Basic
@@ -15,7 +15,10 @@ import { createGuardedLookup, describeAddress, type AddressPolicy } from './addr
  */
 export function parseProxyUrl(value: unknown, where: string): URL {
   const fail = (why: string): never => {
-    throw new PolitelyError('ERR_INVALID_OPTION', `${where}: ${why}, got ${typeof value === 'string' ? JSON.stringify(maskPassword(value)) : String(value)}`);
+    throw new PolitelyError(
+      'ERR_INVALID_OPTION',
+      `${where}: ${why}, got ${typeof value === 'string' ? JSON.stringify(maskPassword(value)) : String(value)}`,
+    );
   };
   if (typeof value !== 'string') return fail('proxy must be an http:// URL');
   let url: URL;
@@ -25,7 +28,8 @@ export function parseProxyUrl(value: unknown, where: string): URL {
     return fail('proxy must be an absolute http:// URL such as http://proxy.example:3128');
   }
   if (url.protocol !== 'http:') fail('proxy must be an http:// URL (one forward proxy that speaks CONNECT)');
-  if ((url.pathname !== '/' && url.pathname !== '') || url.search !== '' || url.hash !== '') fail('proxy must be an origin (http://host:port), without a path, query or fragment');
+  if ((url.pathname !== '/' && url.pathname !== '') || url.search !== '' || url.hash !== '')
+    fail('proxy must be an origin (http://host:port), without a path, query or fragment');
   return url;
 }
 
@@ -83,7 +87,10 @@ function proxyLookup(policy: AddressPolicy, proxy: URL): ReturnType<typeof creat
   return (hostname, options, callback) =>
     lookup(hostname, options, (error, address, family) => {
       if (error instanceof PolitelyError) {
-        const refusal = new PolitelyError('ERR_ADDRESS_BLOCKED', `proxy ${displayProxyUrl(proxy)}: ${error.message}; a proxy on a private network must be allowed explicitly`);
+        const refusal = new PolitelyError(
+          'ERR_ADDRESS_BLOCKED',
+          `proxy ${displayProxyUrl(proxy)}: ${error.message}; a proxy on a private network must be allowed explicitly`,
+        );
         return callback(refusal as unknown as NodeJS.ErrnoException, []);
       }
       callback(error, address, family);

@@ -1,7 +1,7 @@
 // Reading a response body with a hard cap on DECODED bytes: a compression bomb stops at the cap,
 // and whatever lies beyond it is never read (the streams are destroyed).
 
-import { pipeline, Transform, type Readable } from 'node:stream';
+import { pipeline, type Readable, Transform } from 'node:stream';
 import { createBrotliDecompress, createUnzip } from 'node:zlib';
 import { PolitelyError } from '../errors.js';
 
@@ -35,7 +35,12 @@ function wireCapOf(limit: BodyLimit): number {
   return limit.maxBytes + WIRE_SLACK_BYTES;
 }
 
-export async function readBody(raw: Readable, contentEncoding: string | undefined, limit: BodyLimit, options: ReadBodyOptions = {}): Promise<ReadBody> {
+export async function readBody(
+  raw: Readable,
+  contentEncoding: string | undefined,
+  limit: BodyLimit,
+  options: ReadBodyOptions = {},
+): Promise<ReadBody> {
   // We destroy the body early (at the cap, or for an encoding we cannot decode); the error that
   // destroying emits is expected, and must not surface as an unhandled 'error' event.
   raw.on('error', ignore);

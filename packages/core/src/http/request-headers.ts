@@ -18,12 +18,15 @@ export const FORBIDDEN_REQUEST_HEADERS: ReadonlyMap<string, string> = new Map([
   ['trailer', 'a hop-by-hop header (RFC 9110 §6.6.2), managed by the HTTP client'],
   ['transfer-encoding', 'a hop-by-hop header (RFC 9112 §6.1), managed by the HTTP client'],
   ['upgrade', 'a hop-by-hop header (RFC 9110 §7.8), managed by the HTTP client'],
-  ['proxy-authorization', 'meant for a proxy, not the target: put credentials in the proxy URL (http://user:pass@host:port)'],
+  [
+    'proxy-authorization',
+    'meant for a proxy, not the target: put credentials in the proxy URL (http://user:pass@host:port)',
+  ],
   ['proxy-authenticate', 'a response header of proxies, never a request header'],
   ['host', 'written by the HTTP client from the URL'],
   ['content-length', 'written by the HTTP client (requests are GET, without a body)'],
   ['user-agent', "the crawler's identity: set it with the userAgent option"],
-  ['from', 'set with the from option (the operator\'s contact address)'],
+  ['from', "set with the from option (the operator's contact address)"],
 ]);
 
 /** An RFC 9110 field name: a token. */
@@ -52,12 +55,16 @@ export function checkRequestHeaders(
   }
   const checked: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
-    if (!TOKEN.test(name)) fail(`${JSON.stringify(name)} is not a valid header name (RFC 9110 §5.1: letters, digits and !#$%&'*+-.^_\`|~)`);
+    if (!TOKEN.test(name))
+      fail(`${JSON.stringify(name)} is not a valid header name (RFC 9110 §5.1: letters, digits and !#$%&'*+-.^_\`|~)`);
     const lower = name.toLowerCase();
     const why = FORBIDDEN_REQUEST_HEADERS.get(lower);
     if (why !== undefined) fail(`the ${name} header may not be set: it is ${why}`);
     if (typeof value !== 'string') fail(`the ${name} header's value must be a string, got ${describe(value)}`);
-    if (!FIELD_VALUE.test(value)) fail(`the ${name} header's value holds a CR, LF, NUL or other control character (header injection), got ${JSON.stringify(value)}`);
+    if (!FIELD_VALUE.test(value))
+      fail(
+        `the ${name} header's value holds a CR, LF, NUL or other control character (header injection), got ${JSON.stringify(value)}`,
+      );
     if (Object.hasOwn(checked, lower)) fail(`the ${name} header is given twice (header names are case-insensitive)`);
     checked[lower] = value.trim();
   }
@@ -65,7 +72,8 @@ export function checkRequestHeaders(
 }
 
 /** A mailbox as the `From` header carries it (RFC 9110 §10.1.2, RFC 5322 addr-spec, kept simple). */
-const MAILBOX = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+const MAILBOX =
+  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 
 /**
  * Checks the operator's contact address sent as `From` (RFC 9110 §10.1.2: the e-mail address of
@@ -75,7 +83,10 @@ const MAILBOX = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,
 export function checkContactAddress(value: unknown, where: string): string {
   const address = typeof value === 'string' ? value.trim() : undefined;
   if (address === undefined || address.length > 254 || !MAILBOX.test(address)) {
-    throw new PolitelyError('ERR_INVALID_OPTION', `${where} must be an e-mail address, the operator's contact (RFC 9110 §10.1.2), e.g. 'crawler-ops@example.com', got ${describe(value)}`);
+    throw new PolitelyError(
+      'ERR_INVALID_OPTION',
+      `${where} must be an e-mail address, the operator's contact (RFC 9110 §10.1.2), e.g. 'crawler-ops@example.com', got ${describe(value)}`,
+    );
   }
   return address;
 }

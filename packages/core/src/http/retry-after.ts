@@ -32,10 +32,18 @@ function daysInMonth(year: number, monthIndex: number): number {
   return new Date(Date.UTC(year, monthIndex + 1, 0)).getUTCDate();
 }
 
-function toEpochMs(year: number, monthName: string, day: number, hour: number, minute: number, second: number): number | undefined {
+function toEpochMs(
+  year: number,
+  monthName: string,
+  day: number,
+  hour: number,
+  minute: number,
+  second: number,
+): number | undefined {
   const month = MONTHS.indexOf(monthName as (typeof MONTHS)[number]);
   // 23:59:60 is a leap second (RFC 9110 5.6.7); Date.UTC carries it into the next minute.
-  if (month < 0 || day < 1 || day > daysInMonth(year, month) || hour > 23 || minute > 59 || second > 60) return undefined;
+  if (month < 0 || day < 1 || day > daysInMonth(year, month) || hour > 23 || minute > 59 || second > 60)
+    return undefined;
   const ms = new Date(0).setUTCFullYear(year, month, day);
   return ms + ((hour * 60 + minute) * 60 + second) * 1000;
 }

@@ -44,7 +44,9 @@ export class WireCapture {
 /** `dispatcher`, its requests' handlers wrapped to fill `capture`. Only for a captured request. */
 export function capturingDispatcher(dispatcher: Dispatcher, capture: WireCapture): Dispatcher {
   subscribeOnce();
-  return dispatcher.compose((dispatch) => (options, handler) => dispatch(options, new CapturingHandler(handler, capture)));
+  return dispatcher.compose(
+    (dispatch) => (options, handler) => dispatch(options, new CapturingHandler(handler, capture)),
+  );
 }
 
 /**
@@ -162,7 +164,10 @@ function takeHead(message: unknown): void {
 
 /** The path is the URL's own, or its absolute form when a dispatcher forwards to a proxy. */
 function isRequestOf(capture: WireCapture, request: SendHeadersMessage['request']): boolean {
-  return request.method === capture.method && (request.path === capture.path || request.path === capture.origin + capture.path);
+  return (
+    request.method === capture.method &&
+    (request.path === capture.path || request.path === capture.origin + capture.path)
+  );
 }
 
 /** Raw body chunks in order, joined once at the end. */

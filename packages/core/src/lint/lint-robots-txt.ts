@@ -6,9 +6,9 @@
 // Pure: no I/O, no clock.
 
 import { byteStringToText, isValidUtf8, toByteString } from '../robots/byte-string.js';
-import { DIRECTIVE_SPELLINGS, readLine, type Directive } from '../robots/directives.js';
-import { parseCrawlDelay, resolveParseRobotsTxtOptions, type ParseRobotsTxtOptions } from '../robots/parse.js';
-import { MAX_LINE_BYTES, tokenizeLines, type RawLine } from '../robots/tokenize.js';
+import { DIRECTIVE_SPELLINGS, type Directive, readLine } from '../robots/directives.js';
+import { type ParseRobotsTxtOptions, parseCrawlDelay, resolveParseRobotsTxtOptions } from '../robots/parse.js';
+import { MAX_LINE_BYTES, type RawLine, tokenizeLines } from '../robots/tokenize.js';
 import { isGlobalAgentValue, productToken } from '../robots/user-agent.js';
 import { isRobotsUsageLine, parseRobotsUsageLine } from '../usage/robots-usage.js';
 import type { UsageIssue } from '../usage/statement.js';
@@ -81,8 +81,16 @@ export interface RobotsDiagnostic {
 
 // Keys that other crawlers or old conventions use and that politely (like Google) ignores.
 const IGNORED_KEYS = new Set([
-  'host', 'clean-param', 'noindex', 'nofollow', 'noarchive', 'nosnippet', 'request-rate',
-  'visit-time', 'cache-delay', 'indexpage',
+  'host',
+  'clean-param',
+  'noindex',
+  'nofollow',
+  'noarchive',
+  'nosnippet',
+  'request-rate',
+  'visit-time',
+  'cache-delay',
+  'indexpage',
 ]);
 const MAX_QUOTED_CHARS = 80;
 const BOM = '\xef\xbb\xbf';
@@ -119,37 +127,72 @@ export function lintRobotsTxt(input: string | Uint8Array, options?: ParseRobotsT
   const last = lines[lines.length - 1];
   if (totalBytes > bytes.length && last !== undefined) {
     const ignored = totalBytes - bytes.length;
-    report(state, last.number, 'warning', 'size-limit-exceeded',
-      `the file is ${totalBytes} bytes; only the first ${bytes.length} are parsed and the last ${ignored} bytes are ignored (the parse stops in this line)`);
+    report(
+      state,
+      last.number,
+      'warning',
+      'size-limit-exceeded',
+      `the file is ${totalBytes} bytes; only the first ${bytes.length} are parsed and the last ${ignored} bytes are ignored (the parse stops in this line)`,
+    );
   }
   // Array.prototype.sort is stable: findings on one line keep their order.
   return state.out.sort((a, b) => a.line - b.line);
 }
 
-function report(state: LintState, line: number, severity: RobotsDiagnosticSeverity, code: RobotsDiagnosticCode, message: string): void {
+function report(
+  state: LintState,
+  line: number,
+  severity: RobotsDiagnosticSeverity,
+  code: RobotsDiagnosticCode,
+  message: string,
+): void {
   state.out.push({ line, severity, code, message });
 }
 
 function lintLine(state: LintState, raw: RawLine): void {
   const line = raw.number;
   if (raw.tooLong) {
-    report(state, line, 'warning', 'line-too-long', `line is longer than ${MAX_LINE_BYTES} bytes; the rest of it is ignored`);
+    report(
+      state,
+      line,
+      'warning',
+      'line-too-long',
+      `line is longer than ${MAX_LINE_BYTES} bytes; the rest of it is ignored`,
+    );
   }
   if (!isValidUtf8(raw.bytes)) {
-    report(state, line, 'warning', 'invalid-utf8', 'line is not valid UTF-8 (RFC 9309 asks for UTF-8); its non-ASCII bytes are matched as they are');
+    report(
+      state,
+      line,
+      'warning',
+      'invalid-utf8',
+      'line is not valid UTF-8 (RFC 9309 asks for UTF-8); its non-ASCII bytes are matched as they are',
+    );
   }
   const shape = readLine(raw.bytes);
-  if (shape.hasNul) report(state, line, 'warning', 'nul-byte', 'line holds a NUL byte; the rest of the line after it is ignored');
+  if (shape.hasNul)
+    report(state, line, 'warning', 'nul-byte', 'line holds a NUL byte; the rest of the line after it is ignored');
   if (shape.isBlank) return;
   const directive = shape.directive;
   const startsWithBom = directive !== null && directive.key.startsWith(BOM);
   if (startsWithBom) {
-    report(state, line, 'warning', 'bom-in-middle',
-      'a byte-order mark is only skipped at the very start of the file; here it is part of the key, so the line is not understood');
+    report(
+      state,
+      line,
+      'warning',
+      'bom-in-middle',
+      'a byte-order mark is only skipped at the very start of the file; here it is part of the key, so the line is not understood',
+    );
   }
   if (directive === null) {
     const what = shape.hasNul ? 'text before the NUL byte' : 'line';
-    report(state, line, 'warning', 'unparsable-line', `${what} is not a directive (expected \`key: value\`) and is ignored: ${quote(raw.bytes)}`);
+    report(
+      state,
+      line,
+      'warning',
+      'unparsable-line',
+      `${what} is not a directive (expected \`key: value\`) and is ignored: ${quote(raw.bytes)}`,
+    );
     return;
   }
   lintKey(state, line, directive, startsWithBom);
@@ -166,19 +209,35 @@ function lintKey(state: LintState, line: number, directive: Directive, startsWit
       report(state, line, 'info', 'ignored-directive', `${key} is not part of RFC 9309 and is ignored`);
     } else {
       const hint = closestSpelling(lower);
-      report(state, line, 'warning', 'unknown-directive',
-        `unknown directive ${key} is ignored${hint === null ? '' : ` (did you mean \`${hint}\`?)`}`);
+      report(
+        state,
+        line,
+        'warning',
+        'unknown-directive',
+        `unknown directive ${key} is ignored${hint === null ? '' : ` (did you mean \`${hint}\`?)`}`,
+      );
     }
     return;
   }
   const canonical = canonicalSpelling(directive.name);
   if (lower !== canonical) {
     const why = directive.typo ? 'an accepted misspelling' : 'keys are matched by prefix';
-    report(state, line, 'warning', 'accepted-typo', `${key} read as \`${canonical}\` (${why}; other crawlers may ignore this line)`);
+    report(
+      state,
+      line,
+      'warning',
+      'accepted-typo',
+      `${key} read as \`${canonical}\` (${why}; other crawlers may ignore this line)`,
+    );
   }
   if (directive.missingColon) {
-    report(state, line, 'info', 'missing-colon',
-      `missing colon: read as \`${canonical}: ${quote(directive.value, false)}\``);
+    report(
+      state,
+      line,
+      'info',
+      'missing-colon',
+      `missing colon: read as \`${canonical}: ${quote(directive.value, false)}\``,
+    );
   }
 }
 
@@ -193,7 +252,13 @@ function lintDirective(state: LintState, line: number, directive: Directive): vo
     case 'allow':
     case 'disallow':
       if (!state.inGroup) {
-        report(state, line, 'warning', 'rule-outside-group', `\`${directive.name}\` before any user-agent line belongs to no group and is ignored`);
+        report(
+          state,
+          line,
+          'warning',
+          'rule-outside-group',
+          `\`${directive.name}\` before any user-agent line belongs to no group and is ignored`,
+        );
         break;
       }
       state.sawRuleInGroup = true;
@@ -225,14 +290,26 @@ const USAGE_ISSUE_CODES: Readonly<Record<UsageIssue['kind'], RobotsDiagnosticCod
 function lintUsage(state: LintState, line: number, directive: Directive): void {
   const key = quote(directive.key);
   if (!state.inGroup) {
-    report(state, line, 'warning', 'usage-outside-group', `${key} before any user-agent line belongs to no group and is ignored`);
+    report(
+      state,
+      line,
+      'warning',
+      'usage-outside-group',
+      `${key} before any user-agent line belongs to no group and is ignored`,
+    );
     return;
   }
   const value = byteStringToText(directive.value);
   const name = byteStringToText(directive.key).toLowerCase();
   const rule = parseRobotsUsageLine({ name, key: directive.key, value, line, text: value });
   for (const issue of rule?.statement.issues ?? []) {
-    report(state, line, 'warning', USAGE_ISSUE_CODES[issue.kind], `${key}: ${issue.message.replace(CONTROL_CHARS, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`)}`);
+    report(
+      state,
+      line,
+      'warning',
+      USAGE_ISSUE_CODES[issue.kind],
+      `${key}: ${issue.message.replace(CONTROL_CHARS, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`)}`,
+    );
   }
 }
 
@@ -245,8 +322,13 @@ function lintUserAgent(state: LintState, line: number, value: string): void {
   const token = productToken(value);
   if (token === value) return;
   if (token.length === 0) {
-    report(state, line, 'warning', 'user-agent-not-a-token',
-      `user-agent ${quote(value)} does not start with a product token ([A-Za-z_-]); this line names no crawler`);
+    report(
+      state,
+      line,
+      'warning',
+      'user-agent-not-a-token',
+      `user-agent ${quote(value)} does not start with a product token ([A-Za-z_-]); this line names no crawler`,
+    );
   } else {
     report(state, line, 'info', 'user-agent-not-a-token', `user-agent ${quote(value)} is matched as \`${token}\``);
   }
@@ -255,8 +337,13 @@ function lintUserAgent(state: LintState, line: number, value: string): void {
 function lintRuleValue(state: LintState, line: number, directive: Directive): void {
   const value = directive.value;
   if (value.length === 0 || value.startsWith('/') || value.startsWith('*')) return;
-  report(state, line, 'warning', 'rule-not-a-path',
-    `${directive.name} value ${quote(value)} does not start with \`/\` or \`*\`, so it matches no URL path`);
+  report(
+    state,
+    line,
+    'warning',
+    'rule-not-a-path',
+    `${directive.name} value ${quote(value)} does not start with \`/\` or \`*\`, so it matches no URL path`,
+  );
 }
 
 function lintSitemap(state: LintState, line: number, value: string): void {
@@ -274,13 +361,31 @@ function lintSitemap(state: LintState, line: number, value: string): void {
 
 function lintCrawlDelay(state: LintState, line: number, value: string): void {
   if (parseCrawlDelay(value) === undefined) {
-    report(state, line, 'warning', 'invalid-crawl-delay', `crawl-delay ${quote(value)} is not a non-negative number of seconds; ignored`);
+    report(
+      state,
+      line,
+      'warning',
+      'invalid-crawl-delay',
+      `crawl-delay ${quote(value)} is not a non-negative number of seconds; ignored`,
+    );
     return;
   }
   if (!state.inGroup) {
-    report(state, line, 'warning', 'crawl-delay-outside-group', 'crawl-delay before any user-agent line belongs to no group and is ignored');
+    report(
+      state,
+      line,
+      'warning',
+      'crawl-delay-outside-group',
+      'crawl-delay before any user-agent line belongs to no group and is ignored',
+    );
   } else if (state.groupHasCrawlDelay) {
-    report(state, line, 'info', 'duplicate-crawl-delay', 'the group already has a crawl-delay; only the first one counts');
+    report(
+      state,
+      line,
+      'info',
+      'duplicate-crawl-delay',
+      'the group already has a crawl-delay; only the first one counts',
+    );
   } else {
     state.groupHasCrawlDelay = true;
   }

@@ -16,7 +16,13 @@ export interface OptionChecks {
   /**
    * A count: an integer ≥ `min`; with `unbounded`, `Infinity` too (no limit).
    */
-  count(name: string, value: number | undefined, fallback: number, min: number, options?: { readonly unbounded?: boolean }): number;
+  count(
+    name: string,
+    value: number | undefined,
+    fallback: number,
+    min: number,
+    options?: { readonly unbounded?: boolean },
+  ): number;
   /** `true` or `false` (`value` if given, else `fallback`). */
   flag(name: string, value: boolean | undefined, fallback: boolean): boolean;
   /** Fails unless `low ≤ high`. */
@@ -32,18 +38,23 @@ export function optionChecks(entryPoint: string): OptionChecks {
     fail,
     durationMs(name, value, fallback) {
       const ms = value ?? fallback;
-      if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) fail(`${name} must be a number of ms ≥ 0, got ${String(ms)}`);
+      if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0)
+        fail(`${name} must be a number of ms ≥ 0, got ${String(ms)}`);
       return ms;
     },
     timeoutMs(name, value, fallback) {
       const ms = value ?? fallback;
-      if (typeof ms !== 'number' || !Number.isFinite(ms) || ms <= 0) fail(`${name} must be a number of ms > 0, got ${String(ms)}`);
+      if (typeof ms !== 'number' || !Number.isFinite(ms) || ms <= 0)
+        fail(`${name} must be a number of ms > 0, got ${String(ms)}`);
       return ms;
     },
     count(name, value, fallback, min, options = {}) {
       const n = value ?? fallback;
       const whole = typeof n === 'number' && (Number.isInteger(n) || (options.unbounded === true && n === Infinity));
-      if (!whole || n < min) fail(`${name} must be an integer ≥ ${min}${options.unbounded === true ? ' (or Infinity)' : ''}, got ${String(n)}`);
+      if (!whole || n < min)
+        fail(
+          `${name} must be an integer ≥ ${min}${options.unbounded === true ? ' (or Infinity)' : ''}, got ${String(n)}`,
+        );
       return n;
     },
     flag(name, value, fallback) {

@@ -29,8 +29,7 @@ export function encodeRulePattern(value: string): string {
       }
     }
     if (code === 0x3f) inQuery = true;
-    const encode =
-      code < 0x20 || code >= 0x7f || (inQuery ? ENCODE_IN_QUERY.has(code) : ENCODE_IN_PATH.has(code));
+    const encode = code < 0x20 || code >= 0x7f || (inQuery ? ENCODE_IN_QUERY.has(code) : ENCODE_IN_PATH.has(code));
     out += encode ? percentEncodeByte(code) : value[i];
   }
   return out;

@@ -17,7 +17,10 @@ export function isUnreserved(code: number): boolean {
     (code >= 0x41 && code <= 0x5a) ||
     (code >= 0x61 && code <= 0x7a) ||
     (code >= 0x30 && code <= 0x39) ||
-    code === 0x2d || code === 0x2e || code === 0x5f || code === 0x7e
+    code === 0x2d ||
+    code === 0x2e ||
+    code === 0x5f ||
+    code === 0x7e
   );
 }
 

@@ -1,7 +1,14 @@
 // Matching: choose the groups for a crawler, compile their rules once, decide URLs.
 
 import { CompiledPattern } from './pattern.js';
-import type { RobotsAgents, RobotsExplanation, RobotsExtensionLine, RobotsGroup, RobotsRule, RobotsTxt } from './types.js';
+import type {
+  RobotsAgents,
+  RobotsExplanation,
+  RobotsExtensionLine,
+  RobotsGroup,
+  RobotsRule,
+  RobotsTxt,
+} from './types.js';
 import { matchPathOf } from './url-path.js';
 import { productToken } from './user-agent.js';
 
@@ -109,7 +116,9 @@ class ParsedRobotsTxt implements RobotsTxt {
 
   crawlDelay(userAgent: RobotsAgents): number | undefined {
     if (typeof userAgent === 'string') return this.ruleSetFor(userAgent).crawlDelay;
-    const delays = agentList(userAgent).map((agent) => this.ruleSetFor(agent).crawlDelay).filter((d) => d !== undefined);
+    const delays = agentList(userAgent)
+      .map((agent) => this.ruleSetFor(agent).crawlDelay)
+      .filter((d) => d !== undefined);
     return delays.length > 0 ? Math.max(...delays) : undefined;
   }
 
@@ -160,7 +169,13 @@ class ParsedRobotsTxt implements RobotsTxt {
     const entries = groups.flatMap((group) => this.compileGroup(group));
     entries.sort(byPrecedence);
     const delays = groups.map((g) => g.crawlDelay).filter((d): d is number => d !== undefined);
-    return { kind, groups, entries, crawlDelay: delays.length > 0 ? Math.max(...delays) : undefined, bySecondChar: new Map() };
+    return {
+      kind,
+      groups,
+      entries,
+      crawlDelay: delays.length > 0 ? Math.max(...delays) : undefined,
+      bySecondChar: new Map(),
+    };
   }
 
   private compileGroup(group: RobotsGroup): readonly MatchEntry[] {

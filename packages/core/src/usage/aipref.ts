@@ -3,7 +3,13 @@
 // Used by the `Content-Usage` header field and robots.txt rule (draft-ietf-aipref-attach-05).
 
 import { parseDictionary, Token } from 'structured-headers';
-import { emptyStatement, statementFromCategories, type UsageIssue, type UsagePreference, type UsageStatement } from './statement.js';
+import {
+  emptyStatement,
+  statementFromCategories,
+  type UsageIssue,
+  type UsagePreference,
+  type UsageStatement,
+} from './statement.js';
 import { AIPREF_VOCABULARY, type UsageVocabulary } from './vocabulary.js';
 
 /**
@@ -24,14 +30,20 @@ export function parseAiprefStatement(value: string, vocabulary: UsageVocabulary 
     dictionary = parseDictionary(value);
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
-    return emptyStatement([{ kind: 'syntax', message: `not an RFC 9651 dictionary (${why}); no preference is stated` }]);
+    return emptyStatement([
+      { kind: 'syntax', message: `not an RFC 9651 dictionary (${why}); no preference is stated` },
+    ]);
   }
   const known = new Set(vocabulary.categories.map((category) => category.label));
   const explicit = new Map<string, UsagePreference>();
   const issues: UsageIssue[] = [];
   for (const [key, member] of dictionary) {
     if (!known.has(key)) {
-      issues.push({ kind: 'unknown-category', label: key, message: `\`${key}\` is not a category of ${vocabulary.revision}; ignored` });
+      issues.push({
+        kind: 'unknown-category',
+        label: key,
+        message: `\`${key}\` is not a category of ${vocabulary.revision}; ignored`,
+      });
       continue;
     }
     const bare = member[0];

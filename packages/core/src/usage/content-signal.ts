@@ -12,7 +12,10 @@ import { CONTENT_SIGNAL_VOCABULARY, type UsageVocabulary } from './vocabulary.js
  * states nothing. When one key is given twice with different values, `no` wins (conservative).
  * Never throws.
  */
-export function parseContentSignal(value: string, vocabulary: UsageVocabulary = CONTENT_SIGNAL_VOCABULARY): UsageStatement {
+export function parseContentSignal(
+  value: string,
+  vocabulary: UsageVocabulary = CONTENT_SIGNAL_VOCABULARY,
+): UsageStatement {
   const known = new Set(vocabulary.categories.map((category) => category.label));
   const explicit = new Map<string, UsagePreference>();
   const issues: UsageIssue[] = [];
@@ -27,16 +30,28 @@ export function parseContentSignal(value: string, vocabulary: UsageVocabulary = 
     }
     const equals = entry.indexOf('=');
     if (equals === -1) {
-      issues.push({ kind: 'syntax', label: entry, message: `\`${shorten(entry)}\` is not \`name=yes\` or \`name=no\`; ignored` });
+      issues.push({
+        kind: 'syntax',
+        label: entry,
+        message: `\`${shorten(entry)}\` is not \`name=yes\` or \`name=no\`; ignored`,
+      });
       continue;
     }
     const key = entry.slice(0, equals).trim().toLowerCase();
-    const setting = entry.slice(equals + 1).trim().toLowerCase();
+    const setting = entry
+      .slice(equals + 1)
+      .trim()
+      .toLowerCase();
     if (!known.has(key)) {
-      issues.push({ kind: 'unknown-category', label: key, message: `\`${shorten(key)}\` is not a signal of ${vocabulary.revision}; ignored` });
+      issues.push({
+        kind: 'unknown-category',
+        label: key,
+        message: `\`${shorten(key)}\` is not a signal of ${vocabulary.revision}; ignored`,
+      });
       continue;
     }
-    const preference = setting === vocabulary.allow ? 'allowed' : setting === vocabulary.reserve ? 'reserved' : undefined;
+    const preference =
+      setting === vocabulary.allow ? 'allowed' : setting === vocabulary.reserve ? 'reserved' : undefined;
     if (preference === undefined) {
       issues.push({
         kind: 'invalid-value',

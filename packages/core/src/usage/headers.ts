@@ -46,29 +46,39 @@ export function headerUsageSources(headers: UsageHeaders, tokens: RobotsAgents =
   const contentUsage = headerValues(headers, 'content-usage');
   if (contentUsage.length > 0) {
     const text = contentUsage.join(', ');
-    out.push(sourceOf(
-      { kind: 'header-content-usage', text: `Content-Usage: ${text}`, revision: `draft-ietf-aipref-attach-05, ${AIPREF_VOCABULARY.revision}` },
-      parseContentUsageHeader(contentUsage),
-    ));
+    out.push(
+      sourceOf(
+        {
+          kind: 'header-content-usage',
+          text: `Content-Usage: ${text}`,
+          revision: `draft-ietf-aipref-attach-05, ${AIPREF_VOCABULARY.revision}`,
+        },
+        parseContentUsageHeader(contentUsage),
+      ),
+    );
   }
   const reservation = headerValues(headers, 'tdm-reservation');
   if (reservation.length > 0) {
     const preference = tdmReservationOf(reservation.join(', '));
     if (preference !== undefined) {
       const policy = preference === 'reserved' ? headerValues(headers, 'tdm-policy')[0]?.trim() : undefined;
-      out.push(sourceOf(
-        {
-          kind: 'tdm-header',
-          text: `tdm-reservation: ${reservation.join(', ')}`,
-          ...(policy ? { policy } : {}),
-          revision: TDMREP_VOCABULARY.revision,
-        },
-        statementForPurposes(TDMREP_VOCABULARY.purposes, preference, 'tdm-reservation'),
-      ));
+      out.push(
+        sourceOf(
+          {
+            kind: 'tdm-header',
+            text: `tdm-reservation: ${reservation.join(', ')}`,
+            ...(policy ? { policy } : {}),
+            revision: TDMREP_VOCABULARY.revision,
+          },
+          statementForPurposes(TDMREP_VOCABULARY.purposes, preference, 'tdm-reservation'),
+        ),
+      );
     }
   }
   for (const value of headerValues(headers, 'x-robots-tag')) {
-    out.push(...robotsDirectiveSources('x-robots-tag', `X-Robots-Tag: ${value}`, parseRobotsDirectives(value, true), tokens));
+    out.push(
+      ...robotsDirectiveSources('x-robots-tag', `X-Robots-Tag: ${value}`, parseRobotsDirectives(value, true), tokens),
+    );
   }
   return out;
 }

@@ -27,12 +27,21 @@ export function metaUsageSources(meta: readonly UsageMetaTag[], tokens: RobotsAg
     if (name === 'tdm-reservation') {
       const preference = tdmReservationOf(tag.content);
       if (preference === undefined) continue;
-      out.push(sourceOf(
-        { kind: 'tdm-meta', text, ...(preference === 'reserved' && policy ? { policy } : {}), revision: TDMREP_VOCABULARY.revision },
-        statementForPurposes(TDMREP_VOCABULARY.purposes, preference, 'tdm-reservation'),
-      ));
+      out.push(
+        sourceOf(
+          {
+            kind: 'tdm-meta',
+            text,
+            ...(preference === 'reserved' && policy ? { policy } : {}),
+            revision: TDMREP_VOCABULARY.revision,
+          },
+          statementForPurposes(TDMREP_VOCABULARY.purposes, preference, 'tdm-reservation'),
+        ),
+      );
     } else if (name === 'robots' || ours.has(name)) {
-      const directives = parseRobotsDirectives(tag.content).map((d) => (name === 'robots' ? d : { ...d, agent: tag.name.trim() }));
+      const directives = parseRobotsDirectives(tag.content).map((d) =>
+        name === 'robots' ? d : { ...d, agent: tag.name.trim() },
+      );
       out.push(...robotsDirectiveSources('meta-robots', text, directives, tokens));
     }
   }

@@ -58,10 +58,17 @@ export function robotsDirectiveSources(
     const purposes = Object.hasOwn(ROBOTS_META_DIRECTIVES, directive) ? ROBOTS_META_DIRECTIVES[directive] : undefined;
     if (purposes === undefined) continue;
     if (agent !== undefined && !ours.has(agent.toLowerCase())) continue;
-    out.push(sourceOf(
-      { kind, text, ...(agent !== undefined ? { token: agent } : {}), revision: 'noai/noimageai robots directives (no specification)' },
-      statementForPurposes(purposes, 'reserved', directive),
-    ));
+    out.push(
+      sourceOf(
+        {
+          kind,
+          text,
+          ...(agent !== undefined ? { token: agent } : {}),
+          revision: 'noai/noimageai robots directives (no specification)',
+        },
+        statementForPurposes(purposes, 'reserved', directive),
+      ),
+    );
   }
   return out;
 }

@@ -53,7 +53,9 @@ export function parseRobotsUsageLine(extension: RobotsExtensionLine): RobotsUsag
   const { path, statement: text } = splitPath(extension.value);
   let statement: UsageStatement;
   if (path !== undefined && text.length === 0) {
-    statement = emptyStatement([{ kind: 'syntax', message: `path \`${path}\` is not followed by a preference; the line states nothing` }]);
+    statement = emptyStatement([
+      { kind: 'syntax', message: `path \`${path}\` is not followed by a preference; the line states nothing` },
+    ]);
   } else {
     statement = kind === 'robots-content-usage' ? parseAiprefStatement(text) : parseContentSignal(text);
   }
@@ -84,7 +86,10 @@ function usageRulesOf(group: RobotsGroup): readonly CompiledUsageRule[] {
     for (const extension of group.extensions) {
       const rule = parseRobotsUsageLine(extension);
       if (rule === null) continue;
-      const pattern = rule.path === undefined ? null : new CompiledPattern(encodeRulePattern(toByteString(rule.path, Infinity).bytes));
+      const pattern =
+        rule.path === undefined
+          ? null
+          : new CompiledPattern(encodeRulePattern(toByteString(rule.path, Infinity).bytes));
       list.push({ rule, pattern });
     }
     rules = list;
@@ -115,7 +120,10 @@ export function robotsUsageSources(robots: RobotsTxt, url: string | URL, tokens:
     if (!robots.isAllowed(url, agent)) continue;
     const rules = robots.groupsFor(agent).flatMap(usageRulesOf);
     for (const kind of ['robots-content-usage', 'robots-content-signal'] as const) {
-      for (const { rule } of longestMatches(rules.filter((r) => r.rule.kind === kind), path)) {
+      for (const { rule } of longestMatches(
+        rules.filter((r) => r.rule.kind === kind),
+        path,
+      )) {
         if (seen.has(rule.extension)) continue;
         seen.add(rule.extension);
         const token = productToken(agent);
@@ -127,7 +135,10 @@ export function robotsUsageSources(robots: RobotsTxt, url: string | URL, tokens:
               line: rule.extension.line,
               ...(token.length > 0 ? { token } : {}),
               ...(rule.path !== undefined ? { path: rule.path } : {}),
-              revision: kind === 'robots-content-usage' ? `draft-ietf-aipref-attach-05, ${AIPREF_VOCABULARY.revision}` : CONTENT_SIGNAL_VOCABULARY.revision,
+              revision:
+                kind === 'robots-content-usage'
+                  ? `draft-ietf-aipref-attach-05, ${AIPREF_VOCABULARY.revision}`
+                  : CONTENT_SIGNAL_VOCABULARY.revision,
             },
             rule.statement,
           ),

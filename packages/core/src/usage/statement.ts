@@ -2,7 +2,13 @@
 // entry) as politely reads it: explicit preferences per category, then per politely purpose with
 // inheritance resolved inside the statement. Combining statements is verdict.ts's job.
 
-import { ALL_USAGE_PURPOSES, purposeAncestors, type UsageCategory, type UsagePurpose, type UsageVocabulary } from './vocabulary.js';
+import {
+  ALL_USAGE_PURPOSES,
+  purposeAncestors,
+  type UsageCategory,
+  type UsagePurpose,
+  type UsageVocabulary,
+} from './vocabulary.js';
 
 /** A stated preference: the use is allowed, or it is reserved (opted out of). */
 export type UsagePreference = 'allowed' | 'reserved';
@@ -24,8 +30,7 @@ export type UsagePurposePreferences = Readonly<Partial<Record<UsagePurpose, Usag
 
 /** Why part of a statement was not understood. Never an error: that part just states no preference. */
 export interface UsageIssue {
-  readonly kind:
-    /** The value is not in the expected syntax (not an RFC 9651 dictionary, `key` without `=`, a path without a preference). */
+  readonly kind: /** The value is not in the expected syntax (not an RFC 9651 dictionary, `key` without `=`, a path without a preference). */
     | 'syntax'
     /** A key that the vocabulary does not define; ignored. */
     | 'unknown-category'

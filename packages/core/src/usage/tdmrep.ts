@@ -100,15 +100,17 @@ export function matchTdmrep(file: TdmrepFile, url: string | URL): TdmrepRule | n
 export function tdmrepUsageSources(file: TdmrepFile, url: string | URL): UsageSource[] {
   const rule = matchTdmrep(file, url);
   if (rule === null) return [];
-  return [sourceOf(
-    {
-      kind: 'tdmrep-json',
-      text: rule.text,
-      path: rule.location,
-      entry: rule.index,
-      ...(rule.reservation === 'reserved' && rule.policy !== undefined ? { policy: rule.policy } : {}),
-      revision: TDMREP_VOCABULARY.revision,
-    },
-    statementForPurposes(TDMREP_VOCABULARY.purposes, rule.reservation, 'tdm-reservation'),
-  )];
+  return [
+    sourceOf(
+      {
+        kind: 'tdmrep-json',
+        text: rule.text,
+        path: rule.location,
+        entry: rule.index,
+        ...(rule.reservation === 'reserved' && rule.policy !== undefined ? { policy: rule.policy } : {}),
+        revision: TDMREP_VOCABULARY.revision,
+      },
+      statementForPurposes(TDMREP_VOCABULARY.purposes, rule.reservation, 'tdm-reservation'),
+    ),
+  ];
 }

@@ -17,7 +17,7 @@ import { metaUsageSources, type UsageMetaTag } from './meta.js';
 import { robotsUsageSources } from './robots-usage.js';
 import type { UsageEvidence, UsageSource } from './source.js';
 import type { UsageStatus } from './statement.js';
-import { tdmrepUsageSources, type TdmrepFile } from './tdmrep.js';
+import { type TdmrepFile, tdmrepUsageSources } from './tdmrep.js';
 import { ALL_USAGE_PURPOSES, type UsagePurpose } from './vocabulary.js';
 
 /** What the crawler knows about a URL. Everything but `url` is optional; absent means not known. */
@@ -81,9 +81,11 @@ export function combineUsage(sources: readonly UsageSource[]): UsageReport {
       (stated.preference === 'reserved' ? reserving : allowing).push({ ...location, ...stated });
     }
     purposes[purpose] =
-      reserving.length > 0 ? { status: 'reserved', sources: reserving }
-      : allowing.length > 0 ? { status: 'allowed', sources: allowing }
-      : { status: 'unknown', sources: [] };
+      reserving.length > 0
+        ? { status: 'reserved', sources: reserving }
+        : allowing.length > 0
+          ? { status: 'allowed', sources: allowing }
+          : { status: 'unknown', sources: [] };
   }
   return { purposes, sources: sources.filter((source) => Object.keys(source.purposes).length > 0) };
 }

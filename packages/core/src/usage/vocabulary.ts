@@ -46,7 +46,11 @@ export const USAGE_PURPOSES: readonly UsagePurposeDefinition[] = [
   { purpose: 'search', description: 'building a search index and showing links with short excerpts' },
   { purpose: 'tdm', description: 'text and data mining (EU Directive 2019/790, Art. 4)' },
   { purpose: 'ai-train', parent: 'tdm', description: 'training or fine-tuning AI models' },
-  { purpose: 'ai-input', parent: 'tdm', description: 'input to a generative AI model at answer time (retrieval, grounding)' },
+  {
+    purpose: 'ai-input',
+    parent: 'tdm',
+    description: 'input to a generative AI model at answer time (retrieval, grounding)',
+  },
   { purpose: 'ai-train-images', parent: 'ai-train', description: 'training AI models on the images of the page' },
 ];
 

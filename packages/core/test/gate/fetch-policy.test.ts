@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
-  DEFAULT_ROBOTS_CACHE_POLICY as POLICY,
   backoffDelayMs,
   cacheLifetimeMs,
   classifyRobotsStatus,
   isRecordCurrent,
   nextRobotsCacheRecord,
-  robotsCacheBasisOf,
+  DEFAULT_ROBOTS_CACHE_POLICY as POLICY,
   type RobotsFetchResult,
+  robotsCacheBasisOf,
 } from '../../src/gate/fetch-policy.js';
 import type { RobotsCacheRecord } from '../../src/gate/robots-cache.js';
 import { retryAfterMs } from '../../src/http/retry-after.js';
@@ -113,7 +113,13 @@ describe('backoffDelayMs', () => {
 describe('nextRobotsCacheRecord', () => {
   it('keeps a success for its lifetime, with its copy', () => {
     const record = nextRobotsCacheRecord(ORIGIN, undefined, { ...success, cacheControl: 'max-age=600' }, T0, POLICY);
-    expect(record).toMatchObject({ origin: ORIGIN, outcome: 'success', status: 200, fetchedAt: T0, consecutiveFailures: 0 });
+    expect(record).toMatchObject({
+      origin: ORIGIN,
+      outcome: 'success',
+      status: 200,
+      fetchedAt: T0,
+      consecutiveFailures: 0,
+    });
     expect(record.expiresAt).toBe(T0 + 10 * MINUTE);
     expect(record.lastGood).toMatchObject({ body: success.body, bodyEncoding: 'utf-8', status: 200, fetchedAt: T0 });
     expect(JSON.parse(JSON.stringify(record))).toEqual(record);
@@ -122,7 +128,12 @@ describe('nextRobotsCacheRecord', () => {
   it('counts failures in a row and remembers when they began, keeping the last good copy', () => {
     const good = nextRobotsCacheRecord(ORIGIN, undefined, success, T0, POLICY);
     const first = nextRobotsCacheRecord(ORIGIN, good, serverError(500), T0 + DAY, POLICY);
-    expect(first).toMatchObject({ outcome: 'unreachable', status: 500, consecutiveFailures: 1, unreachableSince: T0 + DAY });
+    expect(first).toMatchObject({
+      outcome: 'unreachable',
+      status: 500,
+      consecutiveFailures: 1,
+      unreachableSince: T0 + DAY,
+    });
     expect(first.expiresAt).toBe(T0 + DAY + MINUTE);
     expect(first.lastGood).toEqual(good.lastGood);
     const second = nextRobotsCacheRecord(ORIGIN, first, serverError(null), first.expiresAt, POLICY);
@@ -131,15 +142,30 @@ describe('nextRobotsCacheRecord', () => {
   });
 
   it('honours Retry-After on 429 and 503 only', () => {
-    expect(nextRobotsCacheRecord(ORIGIN, undefined, serverError(429, '600'), T0, POLICY).expiresAt).toBe(T0 + 10 * MINUTE);
-    expect(nextRobotsCacheRecord(ORIGIN, undefined, serverError(503, '600'), T0, POLICY).expiresAt).toBe(T0 + 10 * MINUTE);
+    expect(nextRobotsCacheRecord(ORIGIN, undefined, serverError(429, '600'), T0, POLICY).expiresAt).toBe(
+      T0 + 10 * MINUTE,
+    );
+    expect(nextRobotsCacheRecord(ORIGIN, undefined, serverError(503, '600'), T0, POLICY).expiresAt).toBe(
+      T0 + 10 * MINUTE,
+    );
     expect(nextRobotsCacheRecord(ORIGIN, undefined, serverError(500, '600'), T0, POLICY).expiresAt).toBe(T0 + MINUTE);
   });
 
   it('keeps the PolitelyError code of a network error, as plain JSON, until the next fetch', () => {
-    const blocked: RobotsFetchResult = { outcome: 'unreachable', status: null, url: URL_, error: 'refused', errorCode: 'ERR_ADDRESS_BLOCKED' };
+    const blocked: RobotsFetchResult = {
+      outcome: 'unreachable',
+      status: null,
+      url: URL_,
+      error: 'refused',
+      errorCode: 'ERR_ADDRESS_BLOCKED',
+    };
     const first = nextRobotsCacheRecord(ORIGIN, undefined, blocked, T0, POLICY);
-    expect(first).toMatchObject({ outcome: 'unreachable', consecutiveFailures: 1, error: 'refused', errorCode: 'ERR_ADDRESS_BLOCKED' });
+    expect(first).toMatchObject({
+      outcome: 'unreachable',
+      consecutiveFailures: 1,
+      error: 'refused',
+      errorCode: 'ERR_ADDRESS_BLOCKED',
+    });
     expect(JSON.parse(JSON.stringify(first))).toEqual(first);
     const then503 = nextRobotsCacheRecord(ORIGIN, first, serverError(503), first.expiresAt, POLICY);
     expect(then503.consecutiveFailures).toBe(2);
@@ -149,7 +175,13 @@ describe('nextRobotsCacheRecord', () => {
 
   it('drops the last good copy when the site answers 4xx', () => {
     const good = nextRobotsCacheRecord(ORIGIN, undefined, success, T0, POLICY);
-    const gone = nextRobotsCacheRecord(ORIGIN, good, { outcome: 'unavailable', status: 404, url: URL_ }, T0 + DAY, POLICY);
+    const gone = nextRobotsCacheRecord(
+      ORIGIN,
+      good,
+      { outcome: 'unavailable', status: 404, url: URL_ },
+      T0 + DAY,
+      POLICY,
+    );
     expect(gone).toMatchObject({ outcome: 'unavailable', consecutiveFailures: 0, expiresAt: T0 + 2 * DAY });
     expect(gone.lastGood).toBeUndefined();
     expect(gone.unreachableSince).toBeUndefined();
@@ -168,7 +200,11 @@ describe('robotsCacheBasisOf', () => {
     expect(robotsCacheBasisOf(record, T0, POLICY)).toEqual({ reason: 'unavailable', status: 404, allowed: true });
   });
   it('rfc9309 2.3.1.4: unreachable disallows everything', () => {
-    expect(robotsCacheBasisOf(at(serverError(503)), T0, POLICY)).toEqual({ reason: 'unreachable', status: 503, allowed: false });
+    expect(robotsCacheBasisOf(at(serverError(503)), T0, POLICY)).toEqual({
+      reason: 'unreachable',
+      status: 503,
+      allowed: false,
+    });
   });
   it('rfc9309 2.4: unreachable with a cached copy is decided by the copy', () => {
     const record = at(serverError(null), at(success));
@@ -177,7 +213,10 @@ describe('robotsCacheBasisOf', () => {
   it('rfc9309 2.3.1.4: unreachable for more than 30 days with no copy allows everything', () => {
     const record = at(serverError(500));
     expect(robotsCacheBasisOf(record, T0 + 30 * DAY, POLICY)).toMatchObject({ reason: 'unreachable', allowed: false });
-    expect(robotsCacheBasisOf(record, T0 + 30 * DAY + 1, POLICY)).toMatchObject({ reason: 'unreachable-too-long', allowed: true });
+    expect(robotsCacheBasisOf(record, T0 + 30 * DAY + 1, POLICY)).toMatchObject({
+      reason: 'unreachable-too-long',
+      allowed: true,
+    });
   });
   it('rfc9309 2.3.1.4: unreachable for more than 30 days with a copy keeps using the copy', () => {
     const record = at(serverError(500), at(success));

@@ -1,8 +1,13 @@
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import {
+  createUndiciRobotsFetch,
+  PolitelyError,
+  type RobotsFetchRequest,
+  type UndiciRobotsFetch,
+} from '@politely/core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createUndiciRobotsFetch, PolitelyError, type RobotsFetchRequest, type UndiciRobotsFetch } from '@politely/core';
-import { startServer, type TestServer } from '../../../../test/support/robots-server.js';
 import { rejection } from '../../../../test/support/rejection.js';
+import { startServer, type TestServer } from '../../../../test/support/robots-server.js';
 
 const KiB = 1024;
 let server: TestServer;
@@ -20,14 +25,20 @@ afterEach(async () => {
 });
 
 function request(path = '/robots.txt', fields: Partial<RobotsFetchRequest> = {}): RobotsFetchRequest {
-  return { url: server.origin + path, userAgent: 'TestBot/1.0', signal: new AbortController().signal, maxBytes: 500 * KiB, ...fields };
+  return {
+    url: server.origin + path,
+    userAgent: 'TestBot/1.0',
+    signal: new AbortController().signal,
+    maxBytes: 500 * KiB,
+    ...fields,
+  };
 }
-
 
 describe('createUndiciRobotsFetch', () => {
   it('returns status, headers and body, and sends the User-Agent and accept-encoding', async () => {
     fetchRobots = createUndiciRobotsFetch();
-    server.handle = (_req, res) => res.writeHead(200, { 'cache-control': 'max-age=60', 'x-two': ['a', 'b'] }).end('User-agent: *\n');
+    server.handle = (_req, res) =>
+      res.writeHead(200, { 'cache-control': 'max-age=60', 'x-two': ['a', 'b'] }).end('User-agent: *\n');
     const response = await fetchRobots(request());
     expect(response.status).toBe(200);
     expect(response.header('Cache-Control')).toBe('max-age=60');

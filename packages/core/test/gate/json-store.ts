@@ -8,7 +8,8 @@ export function createJsonStore(): RobotsCacheStore & { readonly texts: Map<stri
   const texts = new Map<string, string>();
   return {
     texts,
-    get: (origin) => Promise.resolve(texts.has(origin) ? (JSON.parse(texts.get(origin) ?? '') as RobotsCacheRecord) : undefined),
+    get: (origin) =>
+      Promise.resolve(texts.has(origin) ? (JSON.parse(texts.get(origin) ?? '') as RobotsCacheRecord) : undefined),
     set: (origin, record) => Promise.resolve(void texts.set(origin, JSON.stringify(record))),
     delete: (origin) => Promise.resolve(void texts.delete(origin)),
   };

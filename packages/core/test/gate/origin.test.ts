@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
 import { PolitelyError, robotsOriginOf, robotsTxtUrlOf } from '@politely/core';
+import { describe, expect, it } from 'vitest';
 
 describe('robotsOriginOf', () => {
   it('rfc9309 2.3: keeps scheme, host and port, and drops the rest', () => {

@@ -1,5 +1,5 @@
+import { createMemoryRobotsCache, PolitelyError, parseRobotsTxt, type RobotsCacheRecord } from '@politely/core';
 import { describe, expect, it } from 'vitest';
-import { createMemoryRobotsCache, parseRobotsTxt, PolitelyError, type RobotsCacheRecord } from '@politely/core';
 import { decodeRobotsBody, encodeRobotsBody } from '../../src/gate/robots-cache.js';
 
 const record = (origin: string): RobotsCacheRecord => ({
@@ -49,7 +49,9 @@ describe('encodeRobotsBody', () => {
   });
 
   it('keeps any other body as base64 of its bytes, which parse as they were', () => {
-    const bytes = Uint8Array.from([...'User-agent: *\nDisallow: /caf'].map((c) => c.charCodeAt(0)).concat([0xe9, 0x0a]));
+    const bytes = Uint8Array.from(
+      [...'User-agent: *\nDisallow: /caf'].map((c) => c.charCodeAt(0)).concat([0xe9, 0x0a]),
+    );
     const encoded = encodeRobotsBody(bytes);
     expect(encoded.bodyEncoding).toBe('base64');
     const decoded = decodeRobotsBody(encoded);

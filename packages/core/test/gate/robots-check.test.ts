@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ROBOTS_CACHE_POLICY as POLICY, nextRobotsCacheRecord, type RobotsFetchResult } from '../../src/gate/fetch-policy.js';
+import {
+  nextRobotsCacheRecord,
+  DEFAULT_ROBOTS_CACHE_POLICY as POLICY,
+  type RobotsFetchResult,
+} from '../../src/gate/fetch-policy.js';
 import { robotsCheckFactsOf } from '../../src/gate/robots-check.js';
 
 const T0 = Date.parse('2025-01-01T00:00:00Z');
@@ -11,16 +15,28 @@ const unreachable = (errorCode?: 'ERR_ADDRESS_BLOCKED' | 'ERR_TIMEOUT'): RobotsF
   url: URL_,
   ...(errorCode !== undefined && { errorCode }),
 });
-const success: RobotsFetchResult = { outcome: 'success', status: 200, url: URL_, body: '', bodyEncoding: 'utf-8', truncatedAtCap: false };
+const success: RobotsFetchResult = {
+  outcome: 'success',
+  status: 200,
+  url: URL_,
+  body: '',
+  bodyEncoding: 'utf-8',
+  truncatedAtCap: false,
+};
 
 describe('robotsCheckFactsOf', () => {
   it('gives failures and retryAt on unreachable answers only', () => {
     const first = nextRobotsCacheRecord(ORIGIN, undefined, unreachable(), T0, POLICY);
     const second = nextRobotsCacheRecord(ORIGIN, first, unreachable(), first.expiresAt, POLICY);
-    expect(robotsCheckFactsOf(first, 'unreachable', undefined)).toEqual({ failures: 1, retryAt: T0 + POLICY.minBackoffMs });
+    expect(robotsCheckFactsOf(first, 'unreachable', undefined)).toEqual({
+      failures: 1,
+      retryAt: T0 + POLICY.minBackoffMs,
+    });
     expect(robotsCheckFactsOf(second, 'unreachable', undefined)).toEqual({ failures: 2, retryAt: second.expiresAt });
     expect(robotsCheckFactsOf(second, 'unreachable-too-long', undefined)).toEqual({});
-    expect(robotsCheckFactsOf(nextRobotsCacheRecord(ORIGIN, undefined, success, T0, POLICY), 'rules', undefined)).toEqual({});
+    expect(
+      robotsCheckFactsOf(nextRobotsCacheRecord(ORIGIN, undefined, success, T0, POLICY), 'rules', undefined),
+    ).toEqual({});
   });
 
   it('carries the fetch it is given', () => {

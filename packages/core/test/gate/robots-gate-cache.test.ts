@@ -1,7 +1,6 @@
 // The gate's cache: lifetimes, stale copies during outages, bounds, single-flight, sharing.
 
 import { gzipSync } from 'node:zlib';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   createMemoryRobotsCache,
   createRobotsGate,
@@ -10,16 +9,17 @@ import {
   type RobotsGate,
   type RobotsGateOptions,
 } from '@politely/core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   createClock,
   DAY,
   HOUR,
+  LOOPBACK,
   MINUTE,
   robotsTxt,
   SECOND,
   startServer,
   type TestServer,
-  LOOPBACK,
 } from '../../../../test/support/robots-server.js';
 import { createJsonStore } from './json-store.js';
 
@@ -49,7 +49,6 @@ function makeGate(options: RobotsGateOptions = {}): RobotsGate {
   gates.push(gate);
   return gate;
 }
-
 
 describe('createRobotsGate', () => {
   it('rfc9309 2.4: caches for 24 hours by default', async () => {
@@ -153,7 +152,11 @@ describe('createRobotsGate', () => {
   it('reuses a current record for reuseRecordMs before it reads the store again, and sees another worker’s record after it', async () => {
     const store = createMemoryRobotsCache();
     let reads = 0;
-    const counting: RobotsCacheStore = { get: (origin) => (reads++, store.get(origin)), set: (o, r) => store.set(o, r), delete: (o) => store.delete(o) };
+    const counting: RobotsCacheStore = {
+      get: (origin) => (reads++, store.get(origin)),
+      set: (o, r) => store.set(o, r),
+      delete: (o) => store.delete(o),
+    };
     makeGate({ cache: counting, reuseRecordMs: 2 * SECOND });
     a.handle = robotsTxt(200, 'User-agent: *\nDisallow: /x\n');
     await gate.check(`${a.origin}/x`, UA); // read (empty), fetch, stored and remembered
@@ -242,8 +245,14 @@ describe('createRobotsGate', () => {
 
   it('gives the sitemaps of an origin, fetching robots.txt once', async () => {
     makeGate();
-    a.handle = robotsTxt(200, 'Sitemap: https://a.example/one.xml\nUser-agent: *\nDisallow:\nSitemap: https://a.example/two.xml\n');
-    expect(await gate.sitemaps(`${a.origin}/any/page`)).toEqual(['https://a.example/one.xml', 'https://a.example/two.xml']);
+    a.handle = robotsTxt(
+      200,
+      'Sitemap: https://a.example/one.xml\nUser-agent: *\nDisallow:\nSitemap: https://a.example/two.xml\n',
+    );
+    expect(await gate.sitemaps(`${a.origin}/any/page`)).toEqual([
+      'https://a.example/one.xml',
+      'https://a.example/two.xml',
+    ]);
     expect(await gate.sitemaps(a.origin)).toHaveLength(2);
     await gate.check(`${a.origin}/x`, UA);
     expect(a.hits()).toBe(1);
@@ -284,6 +293,8 @@ describe('createRobotsGate', () => {
     await expect(aborted).rejects.toMatchObject({ code: 'ERR_ABORTED' });
     expect(await other).toMatchObject({ allowed: false, reason: 'rules' });
     expect(a.hits()).toBe(1);
-    await expect(gate.check(`${a.origin}/x`, UA, { signal: AbortSignal.abort() })).rejects.toMatchObject({ code: 'ERR_ABORTED' });
+    await expect(gate.check(`${a.origin}/x`, UA, { signal: AbortSignal.abort() })).rejects.toMatchObject({
+      code: 'ERR_ABORTED',
+    });
   });
 });

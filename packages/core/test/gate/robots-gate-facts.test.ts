@@ -2,7 +2,6 @@
 // robots.txt fetch it waited on (and when), the failures in a row and when robots.txt is fetched
 // again, and whether the SSRF guard refused the host.
 
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   createHttpClient,
   createRobotsGate,
@@ -12,14 +11,15 @@ import {
   type RobotsGate,
   type RobotsGateOptions,
 } from '@politely/core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   createClock,
+  type Handler,
   LOOPBACK,
   MINUTE,
   robotsTxt,
   SECOND,
   startServer,
-  type Handler,
   type TestServer,
 } from '../../../../test/support/robots-server.js';
 import { createJsonStore } from './json-store.js';
@@ -51,7 +51,6 @@ const slow =
   (req, res) =>
     void setTimeout(() => handler(req, res), ms);
 
-
 describe('RobotsCheck.fetch', () => {
   it('is there for the check that fetched and for a concurrent check that joined it, not for a later cached check', async () => {
     const gate = makeGate();
@@ -78,8 +77,10 @@ describe('RobotsCheck.fetch', () => {
   it('spans every hop: requested as the first began, responded when the last response was in', async () => {
     const gate = makeGate();
     server.handle = (req, res) => {
-      if (req.url === '/robots.txt') return void setTimeout(() => res.writeHead(301, { location: '/moved.txt' }).end(), 60);
-      if (req.url === '/moved.txt') return void setTimeout(() => res.writeHead(200).end('User-agent: *\nDisallow: /x\n'), 60);
+      if (req.url === '/robots.txt')
+        return void setTimeout(() => res.writeHead(301, { location: '/moved.txt' }).end(), 60);
+      if (req.url === '/moved.txt')
+        return void setTimeout(() => res.writeHead(200).end('User-agent: *\nDisallow: /x\n'), 60);
       res.writeHead(404).end();
     };
     const before = Date.now();
@@ -184,7 +185,13 @@ describe('RobotsCheck.addressBlocked', () => {
     const gate = createRobotsGate({ userAgent: UA, blockPrivateNetworks: true }); // no allowNet: 127.0.0.1 is refused
     gates.push(gate);
     const first = await gate.check(url('/x'), UA);
-    expect(first).toMatchObject({ allowed: false, reason: 'unreachable', status: null, addressBlocked: true, failures: 1 });
+    expect(first).toMatchObject({
+      allowed: false,
+      reason: 'unreachable',
+      status: null,
+      addressBlocked: true,
+      failures: 1,
+    });
     expect(first.fetch).toBeDefined();
     const second = await gate.check(url('/y'), UA);
     expect(second).toMatchObject({ allowed: false, reason: 'unreachable', addressBlocked: true });
@@ -220,7 +227,12 @@ describe('RobotsCheck.addressBlocked', () => {
         timeoutMs: 5000,
         bodyLimit: { maxBytes: request.maxBytes, atLimit: 'truncate' },
       });
-      return { status: response.status, header: response.header, body: response.body, truncatedAtCap: response.truncated };
+      return {
+        status: response.status,
+        header: response.header,
+        body: response.body,
+        truncatedAtCap: response.truncated,
+      };
     };
     try {
       const store = createJsonStore();

@@ -2,9 +2,15 @@
 // request per origin across all gates, and a holder that dies hands over when its lock expires.
 
 import { performance } from 'node:perf_hooks';
+import {
+  createRobotsGate,
+  type RobotsCacheRecord,
+  type RobotsCacheStore,
+  type RobotsGate,
+  type RobotsGateOptions,
+} from '@politely/core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createRobotsGate, type RobotsCacheRecord, type RobotsCacheStore, type RobotsGate, type RobotsGateOptions } from '@politely/core';
-import { robotsTxt, startServer, type TestServer, LOOPBACK } from '../../../../test/support/robots-server.js';
+import { LOOPBACK, robotsTxt, startServer, type TestServer } from '../../../../test/support/robots-server.js';
 
 const UA = 'TestBot/1.0';
 let a: TestServer;
@@ -49,7 +55,8 @@ function createLockingStore(): LockingStore {
   };
   const store: LockingStore = {
     attempts: [],
-    get: (origin) => Promise.resolve(texts.has(origin) ? (JSON.parse(texts.get(origin) ?? '') as RobotsCacheRecord) : undefined),
+    get: (origin) =>
+      Promise.resolve(texts.has(origin) ? (JSON.parse(texts.get(origin) ?? '') as RobotsCacheRecord) : undefined),
     set: (origin, record) => Promise.resolve(void texts.set(origin, JSON.stringify(record))),
     delete: (origin) => Promise.resolve(void texts.delete(origin)),
     acquireFetchLock(origin, ttlMs) {
@@ -85,7 +92,14 @@ function successRecord(origin: string, body: string): RobotsCacheRecord {
     fetchedAt: now,
     expiresAt: now + 60_000,
     consecutiveFailures: 0,
-    lastGood: { body, bodyEncoding: 'utf-8', status: 200, url: `${origin}/robots.txt`, fetchedAt: now, truncatedAtCap: false },
+    lastGood: {
+      body,
+      bodyEncoding: 'utf-8',
+      status: 200,
+      url: `${origin}/robots.txt`,
+      fetchedAt: now,
+      truncatedAtCap: false,
+    },
   };
 }
 
@@ -95,7 +109,9 @@ describe('createRobotsGate with a store that has acquireFetchLock', () => {
     a.handle = (req, res) => setTimeout(() => robotsTxt(200, 'User-agent: *\nDisallow: /x\n')(req, res), 150);
     const workers = [makeGate(store), makeGate(store), makeGate(store)];
     const checks = await Promise.all(
-      workers.flatMap((gate) => Array.from({ length: 20 }, (_, i) => gate.check(`${a.origin}/${i % 2 === 0 ? 'x' : 'y'}/${i}`, UA))),
+      workers.flatMap((gate) =>
+        Array.from({ length: 20 }, (_, i) => gate.check(`${a.origin}/${i % 2 === 0 ? 'x' : 'y'}/${i}`, UA)),
+      ),
     );
     expect(a.hits('/robots.txt')).toBe(1);
     expect(checks.filter((check) => !check.allowed)).toHaveLength(30);

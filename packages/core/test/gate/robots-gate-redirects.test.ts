@@ -1,13 +1,13 @@
 // The gate follows robots.txt redirects itself (RFC 9309 2.3.1.2), one hop at a time.
 
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createRobotsGate, type RobotsFetchEvent, type RobotsGate, type RobotsGateOptions } from '@politely/core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   createClock,
   type Handler,
+  LOOPBACK,
   startServer,
   type TestServer,
-  LOOPBACK,
 } from '../../../../test/support/robots-server.js';
 
 const UA = 'TestBot/1.0';
@@ -81,7 +81,11 @@ describe('createRobotsGate', () => {
       const location = req.url === '/robots.txt' ? '/loop' : '/robots.txt';
       res.writeHead(302, { location }).end();
     };
-    expect(await gate.check(`${a.origin}/secret`, UA)).toMatchObject({ allowed: true, reason: 'unavailable', status: 302 });
+    expect(await gate.check(`${a.origin}/secret`, UA)).toMatchObject({
+      allowed: true,
+      reason: 'unavailable',
+      status: 302,
+    });
     expect(a.hits()).toBe(2);
     expect(events.at(-1)).toMatchObject({ outcome: 'unavailable', redirectError: 'redirect-loop' });
   });
@@ -89,7 +93,11 @@ describe('createRobotsGate', () => {
   it('treats a redirect without a usable Location as a 404', async () => {
     makeGate();
     a.handle = (_req, res) => res.writeHead(301).end();
-    expect(await gate.check(`${a.origin}/secret`, UA)).toMatchObject({ allowed: true, reason: 'unavailable', status: 301 });
+    expect(await gate.check(`${a.origin}/secret`, UA)).toMatchObject({
+      allowed: true,
+      reason: 'unavailable',
+      status: 301,
+    });
     a.handle = (_req, res) => res.writeHead(301, { location: 'ftp://a.example/robots.txt' }).end();
     await gate.invalidate(a.origin);
     expect(await gate.check(`${a.origin}/secret`, UA)).toMatchObject({ allowed: true, reason: 'unavailable' });
@@ -106,7 +114,11 @@ describe('createRobotsGate', () => {
     expect(check).toMatchObject({ allowed: false, reason: 'rules', status: 200, origin: a.origin });
     expect(b.hits('/shared-robots.txt')).toBe(1);
     // b's own robots.txt is a separate origin's, not touched by that redirect
-    expect(await gate.check(`${b.origin}/from-b/page`, UA)).toMatchObject({ allowed: true, reason: 'unavailable', status: 404 });
+    expect(await gate.check(`${b.origin}/from-b/page`, UA)).toMatchObject({
+      allowed: true,
+      reason: 'unavailable',
+      status: 404,
+    });
   });
 
   it('reports every hop as a fetch event', async () => {
@@ -115,7 +127,9 @@ describe('createRobotsGate', () => {
     gate.on('fetch', (event) => events.push(event));
     a.handle = chainOf(2);
     await gate.check(`${a.origin}/x`, UA);
-    expect(events.map(({ url, status, outcome, redirects, origin }) => ({ url, status, outcome, redirects, origin }))).toEqual([
+    expect(
+      events.map(({ url, status, outcome, redirects, origin }) => ({ url, status, outcome, redirects, origin })),
+    ).toEqual([
       { url: `${a.origin}/robots.txt`, status: 301, outcome: 'redirect', redirects: 0, origin: a.origin },
       { url: `${a.origin}/hop1`, status: 301, outcome: 'redirect', redirects: 1, origin: a.origin },
       { url: `${a.origin}/hop2`, status: 200, outcome: 'success', redirects: 2, origin: a.origin },

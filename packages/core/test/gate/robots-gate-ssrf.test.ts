@@ -1,7 +1,8 @@
 // The gate's own fetch carries the SSRF guard, on by default: robots.txt is never requested from
 // a loopback or private address unless allowNet lets it through.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { createRobotsGate, PolitelyError, type RobotsFetchEvent } from '@politely/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { robotsTxt, startServer, type TestServer } from '../../../../test/support/robots-server.js';
 
 let server: TestServer;
@@ -30,7 +31,10 @@ describe('the robots gate and the SSRF guard', () => {
     for (const options of [{ allowNet: ['127.0.0.1'] }, { blockPrivateNetworks: false }]) {
       const gate = createRobotsGate({ userAgent: 'GuardBot', ...options });
       try {
-        expect(await gate.check(`${server.origin}/private/x`, 'GuardBot')).toMatchObject({ allowed: false, reason: 'rules' });
+        expect(await gate.check(`${server.origin}/private/x`, 'GuardBot')).toMatchObject({
+          allowed: false,
+          reason: 'rules',
+        });
         expect(await gate.check(`${server.origin}/public`, 'GuardBot')).toMatchObject({ allowed: true });
       } finally {
         await gate.close();

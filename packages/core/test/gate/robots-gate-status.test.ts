@@ -1,6 +1,5 @@
 // The gate against a live server: what each HTTP outcome of robots.txt means (RFC 9309 2.3.1).
 
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   createRobotsGate,
   PolitelyError,
@@ -8,15 +7,16 @@ import {
   type RobotsGate,
   type RobotsGateOptions,
 } from '@politely/core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   createClock,
   DAY,
+  LOOPBACK,
   MINUTE,
   robotsTxt,
   SECOND,
   startServer,
   type TestServer,
-  LOOPBACK,
 } from '../../../../test/support/robots-server.js';
 
 const UA = 'TestBot/1.0';
@@ -60,7 +60,9 @@ describe('createRobotsGate', () => {
 
   it('rfc9309 2.3.1.1: parses whatever valid lines an HTML page holds', async () => {
     makeGate();
-    server.handle = robotsTxt(200, '<html><body>\nUser-agent: *\nDisallow: /x\n</body></html>', { 'content-type': 'text/html' });
+    server.handle = robotsTxt(200, '<html><body>\nUser-agent: *\nDisallow: /x\n</body></html>', {
+      'content-type': 'text/html',
+    });
     expect(await gate.check(url('/x'), UA)).toMatchObject({ allowed: false, reason: 'rules' });
   });
 
@@ -78,23 +80,26 @@ describe('createRobotsGate', () => {
     });
   });
 
-  it.each([429, 500, 503])('rfc9309 2.3.1.4: %i means everything is disallowed, retried only after backoff', async (status) => {
-    makeGate();
-    server.handle = robotsTxt(status, 'User-agent: *\nAllow: /\n');
-    expect(await gate.check(url('/a'), UA)).toMatchObject({ allowed: false, reason: 'unreachable', status });
-    clock.advance(30 * SECOND);
-    expect(await gate.check(url('/b'), UA)).toMatchObject({ allowed: false, reason: 'unreachable', status });
-    expect(server.hits('/robots.txt')).toBe(1); // backoff: answered from the negative state
-    clock.advance(31 * SECOND); // past the first 60 s
-    await gate.check(url('/c'), UA);
-    expect(server.hits('/robots.txt')).toBe(2);
-    clock.advance(61 * SECOND); // the second delay is 120 s
-    await gate.check(url('/d'), UA);
-    expect(server.hits('/robots.txt')).toBe(2);
-    clock.advance(60 * SECOND);
-    await gate.check(url('/e'), UA);
-    expect(server.hits('/robots.txt')).toBe(3);
-  });
+  it.each([429, 500, 503])(
+    'rfc9309 2.3.1.4: %i means everything is disallowed, retried only after backoff',
+    async (status) => {
+      makeGate();
+      server.handle = robotsTxt(status, 'User-agent: *\nAllow: /\n');
+      expect(await gate.check(url('/a'), UA)).toMatchObject({ allowed: false, reason: 'unreachable', status });
+      clock.advance(30 * SECOND);
+      expect(await gate.check(url('/b'), UA)).toMatchObject({ allowed: false, reason: 'unreachable', status });
+      expect(server.hits('/robots.txt')).toBe(1); // backoff: answered from the negative state
+      clock.advance(31 * SECOND); // past the first 60 s
+      await gate.check(url('/c'), UA);
+      expect(server.hits('/robots.txt')).toBe(2);
+      clock.advance(61 * SECOND); // the second delay is 120 s
+      await gate.check(url('/d'), UA);
+      expect(server.hits('/robots.txt')).toBe(2);
+      clock.advance(60 * SECOND);
+      await gate.check(url('/e'), UA);
+      expect(server.hits('/robots.txt')).toBe(3);
+    },
+  );
 
   it('recovers when the server answers again after the backoff', async () => {
     makeGate();
@@ -162,7 +167,11 @@ describe('createRobotsGate', () => {
     makeGate();
     const gone = await startServer();
     await gone.close();
-    expect(await gate.check(`${gone.origin}/x`, UA)).toMatchObject({ allowed: false, reason: 'unreachable', status: null });
+    expect(await gate.check(`${gone.origin}/x`, UA)).toMatchObject({
+      allowed: false,
+      reason: 'unreachable',
+      status: null,
+    });
   });
 
   it('rfc9309 2.3.1.4: unreachable for more than 30 days with no copy means everything is allowed', async () => {
@@ -172,14 +181,22 @@ describe('createRobotsGate', () => {
     clock.advance(29 * DAY);
     expect(await gate.check(url('/x'), UA)).toMatchObject({ allowed: false, reason: 'unreachable', status: 500 });
     clock.advance(2 * DAY);
-    expect(await gate.check(url('/x'), UA)).toMatchObject({ allowed: true, reason: 'unreachable-too-long', status: 500 });
+    expect(await gate.check(url('/x'), UA)).toMatchObject({
+      allowed: true,
+      reason: 'unreachable-too-long',
+      status: 500,
+    });
     expect(server.hits()).toBe(3);
   });
 
   it('allows /robots.txt itself without fetching it', async () => {
     makeGate();
     server.handle = robotsTxt(200, 'User-agent: *\nDisallow: /\n');
-    expect(await gate.check(url('/robots.txt'), UA)).toMatchObject({ allowed: true, reason: 'robots-txt', status: null });
+    expect(await gate.check(url('/robots.txt'), UA)).toMatchObject({
+      allowed: true,
+      reason: 'robots-txt',
+      status: null,
+    });
     expect(server.hits()).toBe(0);
   });
 
@@ -221,7 +238,12 @@ describe('createRobotsGate', () => {
       status: null,
     });
     expect(requests).toEqual([
-      { url: 'https://injected.example/robots.txt', userAgent: UA, signal: expect.any(AbortSignal), maxBytes: 500 * 1024 },
+      {
+        url: 'https://injected.example/robots.txt',
+        userAgent: UA,
+        signal: expect.any(AbortSignal),
+        maxBytes: 500 * 1024,
+      },
     ]);
     expect(requests[0]?.signal.aborted).toBe(true);
   });

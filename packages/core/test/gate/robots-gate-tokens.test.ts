@@ -2,12 +2,21 @@
 // restrictive verdict wins and the check says which token decided; and the check hands back the
 // parsed robots.txt it was decided by (for its usage lines), without a second fetch or parse.
 
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createRobotsGate, type RobotsGate } from '@politely/core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { LOOPBACK, robotsTxt, startServer, type TestServer } from '../../../../test/support/robots-server.js';
 
 const UA = 'TokenBot/1.0';
-const ROBOTS = ['User-agent: TokenBot', 'Allow: /', 'Crawl-delay: 1', '', 'User-agent: TokenBot-Training', 'Disallow: /train/', 'Crawl-delay: 3', ''].join('\n');
+const ROBOTS = [
+  'User-agent: TokenBot',
+  'Allow: /',
+  'Crawl-delay: 1',
+  '',
+  'User-agent: TokenBot-Training',
+  'Disallow: /train/',
+  'Crawl-delay: 3',
+  '',
+].join('\n');
 let server: TestServer;
 const gates: RobotsGate[] = [];
 
@@ -32,7 +41,13 @@ describe('RobotsGate.check with several tokens', () => {
     const gate = makeGate();
     const tokens = ['TokenBot', 'TokenBot-Training'];
     const blocked = await gate.check(`${server.origin}/train/a`, UA, { tokens });
-    expect(blocked).toMatchObject({ allowed: false, reason: 'rules', token: 'TokenBot-Training', crawlDelay: 3, rule: { line: 6, text: 'Disallow: /train/' } });
+    expect(blocked).toMatchObject({
+      allowed: false,
+      reason: 'rules',
+      token: 'TokenBot-Training',
+      crawlDelay: 3,
+      rule: { line: 6, text: 'Disallow: /train/' },
+    });
     const open = await gate.check(`${server.origin}/page`, UA, { tokens });
     expect(open).toMatchObject({ allowed: true, token: 'TokenBot', crawlDelay: 3 });
     // One token (the default): the other group does not apply, and no token is named.

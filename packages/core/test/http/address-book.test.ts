@@ -1,9 +1,15 @@
 // The address book: a DNS cache that pins one address per name for the answer's bounded TTL, with
 // an injected resolver and clock (no DNS, no network), and the guard's lookup through a resolver.
 
+import {
+  createAddressBook,
+  createAddressPolicy,
+  type HostResolver,
+  type ResolvedAddress,
+  systemResolver,
+} from '@politely/core';
 import { describe, expect, it } from 'vitest';
-import { createAddressBook, createAddressPolicy, systemResolver, type HostResolver, type ResolvedAddress } from '@politely/core';
-import { checkHostAllowed, createGuardedLookup, type AddressLookup } from '../../src/http/address-guard.js';
+import { type AddressLookup, checkHostAllowed, createGuardedLookup } from '../../src/http/address-guard.js';
 import { refusal } from './guard-helpers.js';
 
 /** A resolver answering from `table` (a function of the name, so a test can change the answer), counting its calls. */
@@ -12,14 +18,19 @@ function tableResolver(table: Record<string, readonly ResolvedAddress[] | Error>
   const resolve: HostResolver = async (hostname) => {
     calls.push(hostname);
     const answer = table[hostname];
-    if (answer === undefined) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+    if (answer === undefined)
+      throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
     if (answer instanceof Error) throw answer;
     return answer;
   };
   return { resolve, calls, table };
 }
 
-const v4 = (address: string, ttlSeconds?: number): ResolvedAddress => ({ address, family: 4, ...(ttlSeconds === undefined ? {} : { ttlSeconds }) });
+const v4 = (address: string, ttlSeconds?: number): ResolvedAddress => ({
+  address,
+  family: 4,
+  ...(ttlSeconds === undefined ? {} : { ttlSeconds }),
+});
 
 function clock(start = 1_000_000) {
   const state = { t: start };
@@ -60,7 +71,13 @@ describe('createAddressBook', () => {
       'mixed.test': [v4('192.0.2.4', 30), v4('192.0.2.5', 20)],
     });
     const time = clock();
-    const book = createAddressBook({ resolve: dns.resolve, now: time.now, minTtlMs: 1_000, maxTtlMs: 300_000, defaultTtlMs: 60_000 });
+    const book = createAddressBook({
+      resolve: dns.resolve,
+      now: time.now,
+      minTtlMs: 1_000,
+      maxTtlMs: 300_000,
+      defaultTtlMs: 60_000,
+    });
     const names = ['zero.test', 'day.test', 'none.test', 'mixed.test'];
     for (const name of names) await book.address(name);
     const fresh = (): string[] => names.filter((name) => book.peek(name) !== undefined);
@@ -154,7 +171,11 @@ describe('createAddressBook', () => {
   });
 
   it('forgets the least recently used name beyond maxNames', async () => {
-    const dns = tableResolver({ 'a.test': [v4('192.0.2.1')], 'b.test': [v4('192.0.2.2')], 'c.test': [v4('192.0.2.3')] });
+    const dns = tableResolver({
+      'a.test': [v4('192.0.2.1')],
+      'b.test': [v4('192.0.2.2')],
+      'c.test': [v4('192.0.2.3')],
+    });
     const book = createAddressBook({ resolve: dns.resolve, maxNames: 2 });
     await book.address('a.test');
     await book.address('b.test');
@@ -166,10 +187,17 @@ describe('createAddressBook', () => {
   });
 
   it('lookup answers with the pin only, even when all addresses are asked for', async () => {
-    const dns = tableResolver({ 'two.test': [v4('127.0.0.5'), { address: '::1', family: 6 }], 'private.test': [v4('10.0.0.1')] });
+    const dns = tableResolver({
+      'two.test': [v4('127.0.0.5'), { address: '::1', family: 6 }],
+      'private.test': [v4('10.0.0.1')],
+    });
     const book = createAddressBook({ resolve: dns.resolve, policy: createAddressPolicy(['127.0.0.0/8', '::1/128']) });
     expect(await lookupResult(book.lookup, 'two.test')).toEqual({ error: null, address: '127.0.0.5', family: 4 });
-    expect(await lookupResult(book.lookup, 'two.test', { all: true })).toEqual({ error: null, address: [{ address: '127.0.0.5', family: 4 }], family: undefined });
+    expect(await lookupResult(book.lookup, 'two.test', { all: true })).toEqual({
+      error: null,
+      address: [{ address: '127.0.0.5', family: 4 }],
+      family: undefined,
+    });
     expect(await lookupResult(book.lookup, 'two.test', { family: 6 })).toMatchObject({ address: '127.0.0.5' }); // the pin, whatever family is asked
     expect(dns.calls).toEqual(['two.test']);
     const refused = await lookupResult(book.lookup, 'private.test');
@@ -177,15 +205,22 @@ describe('createAddressBook', () => {
   });
 
   it('checks its options', () => {
-    expect(() => createAddressBook({ minTtlMs: 10_000, maxTtlMs: 1_000 })).toThrow(/createAddressBook: minTtlMs \(10000\) must not exceed maxTtlMs \(1000\)/);
+    expect(() => createAddressBook({ minTtlMs: 10_000, maxTtlMs: 1_000 })).toThrow(
+      /createAddressBook: minTtlMs \(10000\) must not exceed maxTtlMs \(1000\)/,
+    );
     expect(() => createAddressBook({ maxNames: 0 })).toThrow(/maxNames must be an integer ≥ 1/);
     expect(() => createAddressBook({ defaultTtlMs: -1 })).toThrow(/defaultTtlMs must be a number of ms ≥ 0/);
-    expect(() => createAddressBook({ resolve: 'dns' as unknown as HostResolver })).toThrow(/resolve must be a function/);
+    expect(() => createAddressBook({ resolve: 'dns' as unknown as HostResolver })).toThrow(
+      /resolve must be a function/,
+    );
   });
 });
 
 describe('the guarded lookup through an injected resolver', () => {
-  const dns = tableResolver({ 'loop.test': [v4('127.0.0.5'), { address: '::1', family: 6 }], 'mixed.test': [v4('127.0.0.5'), v4('10.0.0.1')] });
+  const dns = tableResolver({
+    'loop.test': [v4('127.0.0.5'), { address: '::1', family: 6 }],
+    'mixed.test': [v4('127.0.0.5'), v4('10.0.0.1')],
+  });
   const policy = createAddressPolicy(['127.0.0.0/8', '::1/128']);
 
   it('hands back the first checked address, or all of them, or those of the family asked for', async () => {

@@ -3,11 +3,11 @@
 // connects. The client has no injectable resolver, so node:dns's lookup (which the guard's lookup
 // calls) is replaced for this file with a table of made-up names; any other name is ENOTFOUND.
 
+import type { LookupAddress } from 'node:dns';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { LookupAddress } from 'node:dns';
+import { createHttpClient, type PolitelyError } from '@politely/core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createHttpClient, PolitelyError } from '@politely/core';
 import { guardRequest, refusal } from './guard-helpers.js';
 
 const fakeDns = vi.hoisted(() => {
@@ -30,7 +30,8 @@ const fakeDns = vi.hoisted(() => {
     const addresses = (table[hostname] ?? []).map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
     setImmediate(() => {
       const first = addresses[0];
-      if (first === undefined) return done(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), []);
+      if (first === undefined)
+        return done(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), []);
       if (all) done(null, addresses);
       else done(null, first.address, first.family);
     });
@@ -56,8 +57,6 @@ afterAll(async () => {
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
 });
-
-
 
 describe('a name that resolves to an IPv6 form carrying a non-public IPv4 address', () => {
   it('the made-up names are really resolved through the guard (the control)', async () => {

@@ -3,11 +3,11 @@
 // has it) count connections, and net.connect (what undici opens plain-HTTP sockets with) is
 // watched, so "no connection was attempted" is observed, not assumed.
 
-import net from 'node:net';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import net from 'node:net';
 import { createHttpClient } from '@politely/core';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { guardRequest, refusal } from './guard-helpers.js';
 
 interface CountingServer {
@@ -46,8 +46,6 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-
-
 const connections = (): number => v4.connections + (v6?.connections ?? 0);
 
 describe('createHttpClient refuses IPv6 literals that reach an IPv4 host or a private network', () => {
@@ -80,7 +78,9 @@ describe('createHttpClient refuses IPv6 literals that reach an IPv4 host or a pr
     const client = createHttpClient({ blockPrivateNetworks: true, allowNet: ['127.0.0.0/8'] });
     const before = connections();
     for (const literal of ['64:ff9b::7f00:1', '2002:7f00:1::1', '2001::80ff:fffe']) {
-      expect((await refusal(client.get(guardRequest(`http://[${literal}]:${v4.port}/`)))).code, literal).toBe('ERR_ADDRESS_BLOCKED');
+      expect((await refusal(client.get(guardRequest(`http://[${literal}]:${v4.port}/`)))).code, literal).toBe(
+        'ERR_ADDRESS_BLOCKED',
+      );
     }
     expect(connect).not.toHaveBeenCalled();
     expect(connections()).toBe(before);

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAddressPolicy, createHttpClient, parseCidr } from '@politely/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { guardRequest, refusal } from './guard-helpers.js';
 
 let server: Server;
@@ -20,17 +20,29 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-
-
 describe('createAddressPolicy', () => {
   const policy = createAddressPolicy([]);
   it('refuses loopback, private, link-local, unique-local and unspecified addresses', () => {
-    for (const address of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '0.0.0.0', '::1', '::', 'fd00::1', 'fe80::1', '::ffff:10.0.0.1', '100.64.0.1']) {
+    for (const address of [
+      '127.0.0.1',
+      '10.1.2.3',
+      '172.16.0.1',
+      '192.168.1.1',
+      '169.254.169.254',
+      '0.0.0.0',
+      '::1',
+      '::',
+      'fd00::1',
+      'fe80::1',
+      '::ffff:10.0.0.1',
+      '100.64.0.1',
+    ]) {
       expect(policy.allows(address), address).toBe(false);
     }
   });
   it('allows public addresses', () => {
-    for (const address of ['93.184.216.34', '8.8.8.8', '2606:4700::1111', '172.32.0.1']) expect(policy.allows(address), address).toBe(true);
+    for (const address of ['93.184.216.34', '8.8.8.8', '2606:4700::1111', '172.32.0.1'])
+      expect(policy.allows(address), address).toBe(true);
   });
   it('lets an allow-list open private networks', () => {
     const open = createAddressPolicy(['127.0.0.0/8', '10.0.0.5']);
@@ -78,7 +90,9 @@ describe('createHttpClient with blockPrivateNetworks', () => {
 
   it('refuses the cloud metadata address', async () => {
     const client = createHttpClient({ blockPrivateNetworks: true, allowNet: ['127.0.0.0/8'] });
-    expect((await refusal(client.get(guardRequest('http://169.254.169.254/latest/meta-data/')))).code).toBe('ERR_ADDRESS_BLOCKED');
+    expect((await refusal(client.get(guardRequest('http://169.254.169.254/latest/meta-data/')))).code).toBe(
+      'ERR_ADDRESS_BLOCKED',
+    );
     await client.close();
   });
 });

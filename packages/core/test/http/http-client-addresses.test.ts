@@ -4,9 +4,16 @@
 
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import {
+  createAddressBook,
+  createAddressPolicy,
+  createHttpClient,
+  type HostResolver,
+  type PolitelyError,
+  type ResolvedAddress,
+} from '@politely/core';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAddressBook, createAddressPolicy, createHttpClient, type HostResolver, type PolitelyError, type ResolvedAddress } from '@politely/core';
 import { guardRequest, refusal } from './guard-helpers.js';
 
 interface LoopbackServer {
@@ -68,7 +75,8 @@ function loopbackResolver(extra: Record<string, readonly string[]> = {}) {
   const resolve: HostResolver = async (hostname) => {
     calls.push(hostname);
     const addresses = table[hostname];
-    if (addresses === undefined) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+    if (addresses === undefined)
+      throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
     return addresses.map((address): ResolvedAddress => ({ address, family: address.includes(':') ? 6 : 4 }));
   };
   return { resolve, calls, table };
@@ -123,11 +131,16 @@ describe('createHttpClient({ addresses })', () => {
       const client = createHttpClient({ addresses, blockPrivateNetworks: true, allowNet: ['127.0.0.0/8'] });
       const error = await refusal(client.get(guardRequest(`http://mixed.test:${port}/`)));
       expect(error.code).toBe('ERR_ADDRESS_BLOCKED');
-      expect(error.message).toContain(`GET http://mixed.test:${port}/: refused to connect to mixed.test: 10.0.0.1 is Private-Use`);
+      expect(error.message).toContain(
+        `GET http://mixed.test:${port}/: refused to connect to mixed.test: 10.0.0.1 is Private-Use`,
+      );
       await client.close();
     }
     // The client without allowNet refuses loopback, whatever the (policy-less) book says.
-    const strict = createHttpClient({ addresses: createAddressBook({ resolve: dns.resolve }), blockPrivateNetworks: true });
+    const strict = createHttpClient({
+      addresses: createAddressBook({ resolve: dns.resolve }),
+      blockPrivateNetworks: true,
+    });
     expect((await refusal(strict.get(guardRequest(`http://a.test:${port}/`)))).code).toBe('ERR_ADDRESS_BLOCKED');
     await strict.close();
     expect(servers.five.connections).toBe(before);
@@ -137,17 +150,24 @@ describe('createHttpClient({ addresses })', () => {
     const client = createHttpClient({ addresses: createAddressBook({ resolve: loopbackResolver().resolve }) });
     const error = await refusal(client.get(guardRequest(`http://gone.test:${port}/`)));
     expect(error.code).toBe('ERR_FETCH_FAILED');
-    expect(error.message).toBe(`GET http://gone.test:${port}/: cannot resolve gone.test: getaddrinfo ENOTFOUND gone.test`);
+    expect(error.message).toBe(
+      `GET http://gone.test:${port}/: cannot resolve gone.test: getaddrinfo ENOTFOUND gone.test`,
+    );
     await client.close();
   });
 
   it('is refused with a proxy or a dispatcher', () => {
     const addresses = createAddressBook();
     expect(() => createHttpClient({ addresses, proxy: 'http://127.0.0.4:3128', allowNet: ['127.0.0.4/32'] })).toThrow(
-      expect.objectContaining({ code: 'ERR_INVALID_OPTION', message: expect.stringContaining('addresses cannot be used with proxy') }),
+      expect.objectContaining({
+        code: 'ERR_INVALID_OPTION',
+        message: expect.stringContaining('addresses cannot be used with proxy'),
+      }),
     );
     const dispatcher = new Agent();
-    expect(() => createHttpClient({ addresses, dispatcher })).toThrow(expect.objectContaining({ code: 'ERR_INVALID_OPTION' }));
+    expect(() => createHttpClient({ addresses, dispatcher })).toThrow(
+      expect.objectContaining({ code: 'ERR_INVALID_OPTION' }),
+    );
     void dispatcher.close();
   });
 });
@@ -158,11 +178,16 @@ describe('HttpRequest.connectAddress', () => {
     const client = createHttpClient({ addresses, blockPrivateNetworks: true, allowNet: ['127.0.0.0/8'] });
     try {
       expect((await addresses.address('a.test')).address).toBe('127.0.0.5');
-      const response = await client.get({ ...guardRequest(`http://a.test:${port}/pinned`), connectAddress: '127.0.0.6' });
+      const response = await client.get({
+        ...guardRequest(`http://a.test:${port}/pinned`),
+        connectAddress: '127.0.0.6',
+      });
       expect(text(response.body)).toBe('six');
       expect(servers.six.hosts.at(-1)).toBe(`a.test:${port}`);
       // A name no resolver knows: connectAddress needs none.
-      expect(text((await client.get({ ...guardRequest(`http://nowhere.test:${port}/`), connectAddress: '127.0.0.5' })).body)).toBe('five');
+      expect(
+        text((await client.get({ ...guardRequest(`http://nowhere.test:${port}/`), connectAddress: '127.0.0.5' })).body),
+      ).toBe('five');
     } finally {
       await client.close();
     }
@@ -172,11 +197,15 @@ describe('HttpRequest.connectAddress', () => {
     const client = createHttpClient({ blockPrivateNetworks: true, allowNet: ['127.0.0.5/32'] });
     const before = servers.six.connections;
     try {
-      const error = await refusal(client.get({ ...guardRequest(`http://a.test:${port}/`), connectAddress: '127.0.0.6' }));
+      const error = await refusal(
+        client.get({ ...guardRequest(`http://a.test:${port}/`), connectAddress: '127.0.0.6' }),
+      );
       expect(error.code).toBe('ERR_ADDRESS_BLOCKED');
       expect(error.message).toContain('refused to connect to a.test: 127.0.0.6 is Loopback');
       expect(servers.six.connections).toBe(before);
-      expect(text((await client.get({ ...guardRequest(`http://a.test:${port}/`), connectAddress: '127.0.0.5' })).body)).toBe('five');
+      expect(
+        text((await client.get({ ...guardRequest(`http://a.test:${port}/`), connectAddress: '127.0.0.5' })).body),
+      ).toBe('five');
     } finally {
       await client.close();
     }
@@ -189,7 +218,9 @@ describe('HttpRequest.connectAddress', () => {
       expect(bad.code).toBe('ERR_INVALID_INPUT');
       const same = await client.get({ ...guardRequest(`http://127.0.0.6:${port}/`), connectAddress: '127.0.0.6' });
       expect(text(same.body)).toBe('six');
-      const other = await refusal(client.get({ ...guardRequest(`http://127.0.0.6:${port}/`), connectAddress: '127.0.0.5' }));
+      const other = await refusal(
+        client.get({ ...guardRequest(`http://127.0.0.6:${port}/`), connectAddress: '127.0.0.5' }),
+      );
       expect(other.code).toBe('ERR_INVALID_INPUT');
       expect(other.message).toContain("connectAddress 127.0.0.5 is not the URL's own address 127.0.0.6");
     } finally {
@@ -199,8 +230,13 @@ describe('HttpRequest.connectAddress', () => {
 
   it('is refused with a proxy or a custom dispatcher', async () => {
     const dispatcher = new Agent();
-    for (const client of [createHttpClient({ proxy: 'http://127.0.0.4:9', blockPrivateNetworks: true, allowNet: ['127.0.0.0/8'] }), createHttpClient({ dispatcher })]) {
-      const error = await refusal(client.get({ ...guardRequest(`http://a.test:${port}/`), connectAddress: '127.0.0.5' }));
+    for (const client of [
+      createHttpClient({ proxy: 'http://127.0.0.4:9', blockPrivateNetworks: true, allowNet: ['127.0.0.0/8'] }),
+      createHttpClient({ dispatcher }),
+    ]) {
+      const error = await refusal(
+        client.get({ ...guardRequest(`http://a.test:${port}/`), connectAddress: '127.0.0.5' }),
+      );
       expect(error.code).toBe('ERR_INVALID_INPUT');
       expect(error.message).toContain('connectAddress needs connections the client opens itself');
       await client.close();
@@ -209,20 +245,34 @@ describe('HttpRequest.connectAddress', () => {
   });
 
   it('closes the least recently used address’s Agent beyond 256 addresses, and later requests still work', async () => {
-    const client = createHttpClient({ blockPrivateNetworks: true, allowNet: ['127.0.0.0/8'], connectTimeoutMs: 2000, keepAliveTimeoutMs: 60_000 });
+    const client = createHttpClient({
+      blockPrivateNetworks: true,
+      allowNet: ['127.0.0.0/8'],
+      connectTimeoutMs: 2000,
+      keepAliveTimeoutMs: 60_000,
+    });
     try {
-      expect(text((await client.get({ ...guardRequest(`http://a.test:${port}/`), connectAddress: '127.0.0.6' })).body)).toBe('six');
+      expect(
+        text((await client.get({ ...guardRequest(`http://a.test:${port}/`), connectAddress: '127.0.0.6' })).body),
+      ).toBe('six');
       await until(() => servers.six.sockets.size === 1); // kept alive
       // 256 other addresses where nothing listens (refused at once): 127.0.0.6's Agent is evicted.
       const others = Array.from({ length: 256 }, (_, i) => `127.1.${(i + 1) >> 8}.${(i + 1) & 0xff}`);
       for (let i = 0; i < others.length; i += 32) {
         const codes = await Promise.all(
-          others.slice(i, i + 32).map((address) => client.get({ ...guardRequest(`http://a.test:${port}/`), connectAddress: address }).then(() => 'reached', (error: PolitelyError) => error.code)),
+          others.slice(i, i + 32).map((address) =>
+            client.get({ ...guardRequest(`http://a.test:${port}/`), connectAddress: address }).then(
+              () => 'reached',
+              (error: PolitelyError) => error.code,
+            ),
+          ),
         );
         expect(codes.every((code) => code === 'ERR_FETCH_FAILED' || code === 'reached')).toBe(true);
       }
       await until(() => servers.six.sockets.size === 0); // its keep-alive connection closed
-      expect(text((await client.get({ ...guardRequest(`http://a.test:${port}/`), connectAddress: '127.0.0.6' })).body)).toBe('six');
+      expect(
+        text((await client.get({ ...guardRequest(`http://a.test:${port}/`), connectAddress: '127.0.0.6' })).body),
+      ).toBe('six');
     } finally {
       await client.close();
     }
@@ -230,7 +280,12 @@ describe('HttpRequest.connectAddress', () => {
 
   it('client.close() closes every Agent, the main one and each address’s', async () => {
     const dns = loopbackResolver();
-    const client = createHttpClient({ addresses: createAddressBook({ resolve: dns.resolve }), blockPrivateNetworks: true, allowNet: ['127.0.0.0/8'], keepAliveTimeoutMs: 60_000 });
+    const client = createHttpClient({
+      addresses: createAddressBook({ resolve: dns.resolve }),
+      blockPrivateNetworks: true,
+      allowNet: ['127.0.0.0/8'],
+      keepAliveTimeoutMs: 60_000,
+    });
     await client.get(guardRequest(`http://a.test:${port}/`));
     await client.get({ ...guardRequest(`http://a.test:${port}/`), connectAddress: '127.0.0.6' });
     await until(() => servers.five.sockets.size === 1 && servers.six.sockets.size === 1);

@@ -2,13 +2,13 @@
 // the response head as received and the body before content decoding. A raw TCP server on
 // loopback, so the test knows every byte on the wire both ways.
 
-import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
+import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
 import { gzipSync } from 'node:zlib';
+import { createHttpClient, exchangeOfError, type HttpExchange, type HttpRequest, PolitelyError } from '@politely/core';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLoopbackProxy } from '../../../../test/support/loopback-proxy.js';
-import { createHttpClient, exchangeOfError, PolitelyError, type HttpExchange, type HttpRequest } from '@politely/core';
 
 /** Answers one request head on `socket` with raw bytes. */
 type Route = (socket: Socket) => void;
@@ -37,7 +37,9 @@ const routes: Record<string, Route> = {
     socket.write(GZIPPED);
   },
   '/noise-gzip': (socket) => {
-    socket.write(latin1(`HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: ${NOISE_GZIPPED.length}\r\n\r\n`));
+    socket.write(
+      latin1(`HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: ${NOISE_GZIPPED.length}\r\n\r\n`),
+    );
     socket.write(NOISE_GZIPPED);
   },
   '/big': (socket) => {
@@ -103,7 +105,9 @@ beforeAll(async () => {
 afterAll(async () => {
   await client.close();
   for (const socket of openSockets) socket.destroy();
-  await Promise.all(servers.filter((server) => server.listening).map((server) => new Promise((resolve) => server.close(resolve))));
+  await Promise.all(
+    servers.filter((server) => server.listening).map((server) => new Promise((resolve) => server.close(resolve))),
+  );
 });
 
 function request(url: string, extra: Partial<HttpRequest> = {}): HttpRequest {
@@ -253,14 +257,21 @@ describe('capture: the response', () => {
   it('is not there without capture', async () => {
     const response = await client.get(request(`${main.base}/head?which=plain`, { capture: false }));
     expect(response.exchange).toBeUndefined();
-    const omitted = await client.get({ url: `${main.base}/head?which=omitted`, headers: {}, timeoutMs: 5000, bodyLimit: { maxBytes: 100, atLimit: 'fail' } });
+    const omitted = await client.get({
+      url: `${main.base}/head?which=omitted`,
+      headers: {},
+      timeoutMs: 5000,
+      bodyLimit: { maxBytes: 100, atLimit: 'fail' },
+    });
     expect(omitted.exchange).toBeUndefined();
   });
 });
 
 describe('capture: a body cut short', () => {
   it('is a prefix of what was sent, truncated for length, at a truncating cap', async () => {
-    const response = await client.get(request(`${main.base}/big`, { bodyLimit: { maxBytes: 1000, atLimit: 'truncate' } }));
+    const response = await client.get(
+      request(`${main.base}/big`, { bodyLimit: { maxBytes: 1000, atLimit: 'truncate' } }),
+    );
     expect(response.truncated).toBe(true);
     const exchange = response.exchange!;
     expect(exchange.truncated).toBe('length');
@@ -269,7 +280,9 @@ describe('capture: a body cut short', () => {
   });
 
   it('is a prefix of the encoded bytes sent when the decoded body meets the cap', async () => {
-    const response = await client.get(request(`${main.base}/noise-gzip`, { bodyLimit: { maxBytes: 1000, atLimit: 'truncate' } }));
+    const response = await client.get(
+      request(`${main.base}/noise-gzip`, { bodyLimit: { maxBytes: 1000, atLimit: 'truncate' } }),
+    );
     const exchange = response.exchange!;
     expect(exchange.truncated).toBe('length');
     expect(exchange.payload.length).toBeGreaterThan(0);
@@ -277,7 +290,9 @@ describe('capture: a body cut short', () => {
   });
 
   it('comes with the error when the declared length is over a failing cap, the body unread', async () => {
-    const error = await failure(client.get(request(`${main.base}/declared-big`, { bodyLimit: { maxBytes: 1000, atLimit: 'fail' } })));
+    const error = await failure(
+      client.get(request(`${main.base}/declared-big`, { bodyLimit: { maxBytes: 1000, atLimit: 'fail' } })),
+    );
     expect(error.code).toBe('ERR_BODY_TOO_LARGE');
     const exchange = exchangeOfError(error)!;
     expect(exchange).toBeDefined();
@@ -290,7 +305,9 @@ describe('capture: a body cut short', () => {
 
   it('comes with the error when a body goes over a failing cap, up to the cap', async () => {
     // No declared length to refuse up front: the body (11 bytes) goes over the cap while read.
-    const error = await failure(client.get(request(`${main.base}/chunked?over=cap`, { bodyLimit: { maxBytes: 4, atLimit: 'fail' } })));
+    const error = await failure(
+      client.get(request(`${main.base}/chunked?over=cap`, { bodyLimit: { maxBytes: 4, atLimit: 'fail' } })),
+    );
     expect(error.code).toBe('ERR_BODY_TOO_LARGE');
     const exchange = exchangeOfError(error)!;
     expect(exchange.truncated).toBe('length');

@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { createHttpClient, type HttpRequest, PolitelyError } from '@politely/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHttpClient, PolitelyError, type HttpRequest } from '@politely/core';
 
 type Route = (req: IncomingMessage, res: ServerResponse) => void;
 const routes = new Map<string, Route>();
@@ -29,7 +29,9 @@ routes.set('/bomb', (_req, res) => {
 // A gzip stream that never ends and never decodes to anything: a header, then empty stored
 // blocks (5 bytes each) for as long as the client reads. Only a cap on received bytes stops it.
 const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 0x03]);
-const EMPTY_STORED_BLOCKS = Buffer.concat(Array.from({ length: 3277 }, () => Buffer.from([0x00, 0x00, 0x00, 0xff, 0xff])));
+const EMPTY_STORED_BLOCKS = Buffer.concat(
+  Array.from({ length: 3277 }, () => Buffer.from([0x00, 0x00, 0x00, 0xff, 0xff])),
+);
 let emptyBlockBytesSent = 0;
 routes.set('/empty-blocks', (_req, res) => {
   res.writeHead(200, { 'content-encoding': 'gzip' });
@@ -85,7 +87,10 @@ afterAll(async () => {
 });
 
 async function failure(promise: Promise<unknown>): Promise<PolitelyError> {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(PolitelyError);
   return error as PolitelyError;
 }
@@ -124,7 +129,9 @@ describe('createHttpClient', () => {
     expect(error.message).toContain('encoded body larger than');
     // Stopped near the limit, not at the server's 64 MB (the rest is what socket buffers held).
     expect(emptyBlockBytesSent).toBeLessThan(30_000_000);
-    const truncated = await client.get(request('/empty-blocks', { timeoutMs: 10_000, bodyLimit: { maxBytes: 50_000, atLimit: 'truncate' } }));
+    const truncated = await client.get(
+      request('/empty-blocks', { timeoutMs: 10_000, bodyLimit: { maxBytes: 50_000, atLimit: 'truncate' } }),
+    );
     expect(truncated.truncated).toBe(true);
     expect(truncated.body).toHaveLength(0);
   });

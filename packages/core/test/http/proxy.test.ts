@@ -4,9 +4,9 @@
 
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpClient, PolitelyError } from '@politely/core';
-import { startLoopbackProxy, type LoopbackProxy } from '../../../../test/support/loopback-proxy.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LoopbackProxy, startLoopbackProxy } from '../../../../test/support/loopback-proxy.js';
 import { guardRequest, refusal } from './guard-helpers.js';
 
 let proxy: LoopbackProxy;
@@ -34,9 +34,16 @@ afterAll(async () => {
 
 describe('createHttpClient({ proxy })', () => {
   it('reaches an allowed target through the proxy, with the request headers, and every Set-Cookie apart', async () => {
-    const client = createHttpClient({ proxy: proxy.url, blockPrivateNetworks: true, allowNet: ['127.0.0.4/32', '127.0.0.2/32'] });
+    const client = createHttpClient({
+      proxy: proxy.url,
+      blockPrivateNetworks: true,
+      allowNet: ['127.0.0.4/32', '127.0.0.2/32'],
+    });
     try {
-      const response = await client.get({ ...guardRequest(`${targetUrl}/via-proxy`), headers: { 'user-agent': 'GuardTest/1.0', from: 'ops@example.com' } });
+      const response = await client.get({
+        ...guardRequest(`${targetUrl}/via-proxy`),
+        headers: { 'user-agent': 'GuardTest/1.0', from: 'ops@example.com' },
+      });
       expect(response.status).toBe(200);
       expect(new TextDecoder().decode(response.body)).toBe('through');
       expect(response.headerValues('Set-Cookie')).toEqual(['a=1; Path=/', 'b=2; Path=/']);
@@ -45,7 +52,10 @@ describe('createHttpClient({ proxy })', () => {
       await client.close();
     }
     expect(proxy.log).toContainEqual({ method: 'CONNECT', target: new URL(targetUrl).host });
-    expect(seen.find((r) => r.path === '/via-proxy')?.headers).toMatchObject({ 'user-agent': 'GuardTest/1.0', from: 'ops@example.com' });
+    expect(seen.find((r) => r.path === '/via-proxy')?.headers).toMatchObject({
+      'user-agent': 'GuardTest/1.0',
+      from: 'ops@example.com',
+    });
   });
 
   it('refuses a private target not in allowNet before the proxy is asked, by address and by name', async () => {
@@ -81,7 +91,11 @@ describe('createHttpClient({ proxy })', () => {
   });
 
   it('refuses a private proxy given by name when it connects, naming the proxy', async () => {
-    const client = createHttpClient({ proxy: `http://localhost:${proxy.port}`, blockPrivateNetworks: true, allowNet: ['127.0.0.2/32'] });
+    const client = createHttpClient({
+      proxy: `http://localhost:${proxy.port}`,
+      blockPrivateNetworks: true,
+      allowNet: ['127.0.0.2/32'],
+    });
     try {
       const error = await refusal(client.get(guardRequest(`${targetUrl}/by-name`)));
       expect(error.code).toBe('ERR_ADDRESS_BLOCKED');
@@ -92,7 +106,12 @@ describe('createHttpClient({ proxy })', () => {
   });
 
   it('refuses a proxy URL that is not http://host:port, masking a password', () => {
-    for (const bad of ['socks5://127.0.0.1:1080', 'https://proxy.example:3128', 'proxy.example:3128', 'http://proxy.example:3128/path']) {
+    for (const bad of [
+      'socks5://127.0.0.1:1080',
+      'https://proxy.example:3128',
+      'proxy.example:3128',
+      'http://proxy.example:3128/path',
+    ]) {
       expect(() => createHttpClient({ proxy: bad })).toThrow(/createHttpClient: proxy must be/);
     }
     expect(() => createHttpClient({ proxy: 'ftp://user:secret@proxy.example' })).toThrow(/user:\*\*\*@/);

@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
 import { checkContactAddress, checkRequestHeaders, PolitelyError } from '@politely/core';
 import { FORBIDDEN_REQUEST_HEADERS } from '@politely/core/internal';
+import { describe, expect, it } from 'vitest';
 
 /** The PolitelyError `run` throws (failing the test if it throws nothing or something else). */
 function thrown(run: () => unknown): PolitelyError {
@@ -31,7 +31,9 @@ const FORBIDDEN = [
 
 describe('checkRequestHeaders', () => {
   it('returns the headers with names lower-cased and values trimmed', () => {
-    expect(checkRequestHeaders({ 'Accept-Language': ' fr, en;q=0.5 ', 'X-Trace': 'a1', Cookie: 'a=b' }, 'test')).toEqual({
+    expect(
+      checkRequestHeaders({ 'Accept-Language': ' fr, en;q=0.5 ', 'X-Trace': 'a1', Cookie: 'a=b' }, 'test'),
+    ).toEqual({
       'accept-language': 'fr, en;q=0.5',
       'x-trace': 'a1',
       cookie: 'a=b',
@@ -72,7 +74,9 @@ describe('checkRequestHeaders', () => {
   });
 
   it('refuses values that are not strings, sets that are not objects, and a name given twice', () => {
-    expect(thrown(() => checkRequestHeaders({ 'X-N': 1 }, 'w')).message).toContain("the X-N header's value must be a string, got 1");
+    expect(thrown(() => checkRequestHeaders({ 'X-N': 1 }, 'w')).message).toContain(
+      "the X-N header's value must be a string, got 1",
+    );
     expect(thrown(() => checkRequestHeaders(['a'], 'w')).message).toContain('got an array');
     expect(thrown(() => checkRequestHeaders('a: b', 'w')).message).toContain('must be an object');
     expect(thrown(() => checkRequestHeaders(null, 'w')).message).toContain('got null');
@@ -80,7 +84,9 @@ describe('checkRequestHeaders', () => {
   });
 
   it('throws the code asked for (ERR_INVALID_INPUT for a request of a running crawl)', () => {
-    expect(thrown(() => checkRequestHeaders({ Host: 'x' }, 'page.enqueue', 'ERR_INVALID_INPUT')).code).toBe('ERR_INVALID_INPUT');
+    expect(thrown(() => checkRequestHeaders({ Host: 'x' }, 'page.enqueue', 'ERR_INVALID_INPUT')).code).toBe(
+      'ERR_INVALID_INPUT',
+    );
   });
 });
 
@@ -90,7 +96,16 @@ describe('checkContactAddress', () => {
     expect(checkContactAddress('a.b+bot@mail.example.co.uk', 'from')).toBe('a.b+bot@mail.example.co.uk');
   });
 
-  it.each([['not-an-address'], ['@example.com'], ['ops@'], ['ops@localhost'], ['ops@example.com\r\nX: y'], ['Ops <ops@example.com>'], [''], [42]])('refuses %j, naming where', (value) => {
+  it.each([
+    ['not-an-address'],
+    ['@example.com'],
+    ['ops@'],
+    ['ops@localhost'],
+    ['ops@example.com\r\nX: y'],
+    ['Ops <ops@example.com>'],
+    [''],
+    [42],
+  ])('refuses %j, naming where', (value) => {
     const error = thrown(() => checkContactAddress(value, 'createCrawler: from'));
     expect(error.code).toBe('ERR_INVALID_OPTION');
     expect(error.message).toContain('createCrawler: from must be an e-mail address');

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
 import { parseHttpDate as exportedParseHttpDate, retryAfterMs as exportedRetryAfterMs } from '@politely/core';
+import { describe, expect, it } from 'vitest';
 import { parseHttpDate, retryAfterMs } from '../../src/http/retry-after.js';
 
 const NOW = Date.UTC(2026, 10, 22, 0, 0, 0); // Sun, 22 Nov 2026 00:00:00 GMT

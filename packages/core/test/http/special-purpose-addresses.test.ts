@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { blockedAddressError, createAddressPolicy, describeAddress } from '../../src/http/address-guard.js';
-import { IPV4_SPECIAL_PURPOSE, IPV6_SPECIAL_PURPOSE, type SpecialPurposeBlock } from '../../src/http/special-purpose-addresses.js';
+import {
+  IPV4_SPECIAL_PURPOSE,
+  IPV6_SPECIAL_PURPOSE,
+  type SpecialPurposeBlock,
+} from '../../src/http/special-purpose-addresses.js';
 
 // The test's own model of the rule, on BigInts (the guard works on bytes): the most specific row
 // decides; embedded IPv4 forms are judged by the IPv4 address; 6to4 and Teredo are always refused.
@@ -8,7 +12,8 @@ import { IPV4_SPECIAL_PURPOSE, IPV6_SPECIAL_PURPOSE, type SpecialPurposeBlock } 
 const guard = createAddressPolicy([]);
 
 function toBigInt(address: string): { value: bigint; width: 32 | 128 } {
-  if (!address.includes(':')) return { value: address.split('.').reduce((n, octet) => (n << 8n) | BigInt(octet), 0n), width: 32 };
+  if (!address.includes(':'))
+    return { value: address.split('.').reduce((n, octet) => (n << 8n) | BigInt(octet), 0n), width: 32 };
   let text = address;
   const quad = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
   if (quad !== null) {
@@ -29,7 +34,9 @@ function fromBigInt(value: bigint, width: 32 | 128): string {
 
 /** The same IPv6 address, fully written out, zero-padded and upper case: `0000:0000:…:7F00:0001`. */
 const expandedUpper = (value: bigint): string =>
-  Array.from({ length: 8 }, (_, i) => ((value >> BigInt(112 - 16 * i)) & 0xffffn).toString(16).padStart(4, '0')).join(':').toUpperCase();
+  Array.from({ length: 8 }, (_, i) => ((value >> BigInt(112 - 16 * i)) & 0xffffn).toString(16).padStart(4, '0'))
+    .join(':')
+    .toUpperCase();
 /** The compressed spelling WHATWG URL parsing gives: `::7f00:1`. */
 const compressed = (address: string): string => new URL(`http://[${address}]/`).hostname.slice(1, -1);
 
@@ -72,14 +79,56 @@ describe('the special-purpose tables', () => {
   it('hold every block the guard must know, with well-formed rows', () => {
     const prefixes = rows.map((r) => r.block.prefix);
     for (const prefix of [
-      '0.0.0.0/8', '10.0.0.0/8', '100.64.0.0/10', '127.0.0.0/8', '169.254.0.0/16', '172.16.0.0/12', '192.0.0.0/24',
-      '192.0.0.0/29', '192.0.0.8/32', '192.0.0.9/32', '192.0.0.10/32', '192.0.0.170/32', '192.0.0.171/32', '192.0.2.0/24',
-      '192.31.196.0/24', '192.52.193.0/24', '192.88.99.0/24', '192.168.0.0/16', '192.175.48.0/24', '198.18.0.0/15',
-      '198.51.100.0/24', '203.0.113.0/24', '240.0.0.0/4', '255.255.255.255/32', '224.0.0.0/4',
-      '::1/128', '::/128', '::ffff:0:0/96', '64:ff9b::/96', '64:ff9b:1::/48', '100::/64', '2001::/23', '2001::/32',
-      '2001:1::1/128', '2001:1::2/128', '2001:2::/48', '2001:3::/32', '2001:4:112::/48', '2001:10::/28', '2001:20::/28',
-      '2001:30::/28', '2001:db8::/32', '2002::/16', '2620:4f:8000::/48', 'fc00::/7', 'fe80::/10', 'ff00::/8', '3fff::/20',
-      '5f00::/16', '::/96',
+      '0.0.0.0/8',
+      '10.0.0.0/8',
+      '100.64.0.0/10',
+      '127.0.0.0/8',
+      '169.254.0.0/16',
+      '172.16.0.0/12',
+      '192.0.0.0/24',
+      '192.0.0.0/29',
+      '192.0.0.8/32',
+      '192.0.0.9/32',
+      '192.0.0.10/32',
+      '192.0.0.170/32',
+      '192.0.0.171/32',
+      '192.0.2.0/24',
+      '192.31.196.0/24',
+      '192.52.193.0/24',
+      '192.88.99.0/24',
+      '192.168.0.0/16',
+      '192.175.48.0/24',
+      '198.18.0.0/15',
+      '198.51.100.0/24',
+      '203.0.113.0/24',
+      '240.0.0.0/4',
+      '255.255.255.255/32',
+      '224.0.0.0/4',
+      '::1/128',
+      '::/128',
+      '::ffff:0:0/96',
+      '64:ff9b::/96',
+      '64:ff9b:1::/48',
+      '100::/64',
+      '2001::/23',
+      '2001::/32',
+      '2001:1::1/128',
+      '2001:1::2/128',
+      '2001:2::/48',
+      '2001:3::/32',
+      '2001:4:112::/48',
+      '2001:10::/28',
+      '2001:20::/28',
+      '2001:30::/28',
+      '2001:db8::/32',
+      '2002::/16',
+      '2620:4f:8000::/48',
+      'fc00::/7',
+      'fe80::/10',
+      'ff00::/8',
+      '3fff::/20',
+      '5f00::/16',
+      '::/96',
     ]) {
       expect(prefixes, prefix).toContain(prefix);
     }
@@ -112,8 +161,12 @@ describe('every registry row', () => {
       }
       // The registry's own verdict for the block holds at its first address whenever no more
       // specific row and no embedded address overrides it.
-      const plain = !['::ffff:0:0/96', '::/96', '::ffff:0:0:0/96', '64:ff9b::/96', '2002::/16', '2001::/32'].includes(block.prefix);
-      const overridden = rows.some((r) => r.block !== block && r.width === width && r.bits > bits && first >= r.first && first <= r.last);
+      const plain = !['::ffff:0:0/96', '::/96', '::ffff:0:0:0/96', '64:ff9b::/96', '2002::/16', '2001::/32'].includes(
+        block.prefix,
+      );
+      const overridden = rows.some(
+        (r) => r.block !== block && r.width === width && r.bits > bits && first >= r.first && first <= r.last,
+      );
       if (plain && !overridden) {
         expect(guard.allows(fromBigInt(first, width))).toBe(block.globallyReachable);
         expect(describeAddress(fromBigInt(first, width)).description).toBe(`${block.name} (${block.rfc})`);
@@ -163,12 +216,24 @@ describe('IPv6 forms that carry an IPv4 address', () => {
     ['2002:7f00:1::1', false, '6to4 (RFC 3056) embedding 127.0.0.1, Loopback (RFC 1122)'],
     ['2002:0a00:0001::1', false, '6to4 (RFC 3056) embedding 10.0.0.1, Private-Use (RFC 1918)'],
     ['2002:A9FE:A9FE::', false, '6to4 (RFC 3056) embedding 169.254.169.254'],
-    ['2002:808:808::1', false, '6to4 (RFC 3056) embedding 8.8.8.8, a public address; 6to4 relays are deprecated (RFC 7526)'],
+    [
+      '2002:808:808::1',
+      false,
+      '6to4 (RFC 3056) embedding 8.8.8.8, a public address; 6to4 relays are deprecated (RFC 7526)',
+    ],
     // RFC 4380's example: server 65.54.227.120, client 192.0.2.45 stored inverted (3fff:fdd2).
-    ['2001:0:4136:e378:8000:63bf:3fff:fdd2', false, 'Teredo (RFC 4380), a tunnel to 192.0.2.45 (Documentation (TEST-NET-1) (RFC 5737)) through server 65.54.227.120'],
+    [
+      '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+      false,
+      'Teredo (RFC 4380), a tunnel to 192.0.2.45 (Documentation (TEST-NET-1) (RFC 5737)) through server 65.54.227.120',
+    ],
     // A Teredo address whose client is 127.0.0.1 (80ff:fffe inverted), and one to a public client.
     ['2001::80ff:fffe', false, 'a tunnel to 127.0.0.1 (Loopback (RFC 1122))'],
-    ['2001:0:808:808::f7f7:f7f7', false, 'Teredo (RFC 4380), a tunnel to 8.8.8.8 (a public address) through server 8.8.8.8'],
+    [
+      '2001:0:808:808::f7f7:f7f7',
+      false,
+      'Teredo (RFC 4380), a tunnel to 8.8.8.8 (a public address) through server 8.8.8.8',
+    ],
   ];
   for (const [address, allowed, description] of cases) {
     it(`${address} is ${allowed ? 'allowed' : 'refused'}: ${description}`, () => {
@@ -187,10 +252,26 @@ describe('IPv6 forms that carry an IPv4 address', () => {
 
 describe('spellings', () => {
   it('reads compressed, expanded, upper-case and zone-id spellings alike', () => {
-    for (const address of ['fe80::1%eth0', 'FE80::1%25eth0', 'fe80:0:0:0:0:0:0:1%1', 'FE80:0000:0000:0000:0000:0000:0000:0001', 'fd00::1', 'FD12:3456::1', '::1', '0:0:0:0:0:0:0:1', '0000:0000:0000:0000:0000:0000:0000:0001']) {
+    for (const address of [
+      'fe80::1%eth0',
+      'FE80::1%25eth0',
+      'fe80:0:0:0:0:0:0:1%1',
+      'FE80:0000:0000:0000:0000:0000:0000:0001',
+      'fd00::1',
+      'FD12:3456::1',
+      '::1',
+      '0:0:0:0:0:0:0:1',
+      '0000:0000:0000:0000:0000:0000:0000:0001',
+    ]) {
       expect(guard.allows(address), address).toBe(false);
     }
-    for (const address of ['2606:4700::1111', '2606:4700:0:0:0:0:0:1111', '2606:4700:0000:0000:0000:0000:0000:1111', '2606:4700::1111'.toUpperCase(), '2001:4860:4860::8888']) {
+    for (const address of [
+      '2606:4700::1111',
+      '2606:4700:0:0:0:0:0:1111',
+      '2606:4700:0000:0000:0000:0000:0000:1111',
+      '2606:4700::1111'.toUpperCase(),
+      '2001:4860:4860::8888',
+    ]) {
       expect(guard.allows(address), address).toBe(true);
     }
     expect(describeAddress('fe80::1%eth0').description).toBe('Link-Local Unicast (RFC 4291)');
@@ -203,7 +284,15 @@ describe('spellings', () => {
   });
 
   it('allows public addresses of both families', () => {
-    for (const address of ['8.8.8.8', '1.1.1.1', '93.184.216.34', '172.32.0.1', '100.128.0.1', '2606:4700::1111', '2a00:1450:4001::1']) {
+    for (const address of [
+      '8.8.8.8',
+      '1.1.1.1',
+      '93.184.216.34',
+      '172.32.0.1',
+      '100.128.0.1',
+      '2606:4700::1111',
+      '2a00:1450:4001::1',
+    ]) {
       expect(guard.allows(address), address).toBe(true);
     }
   });
@@ -212,14 +301,29 @@ describe('spellings', () => {
 describe('allowNet', () => {
   it('opens an IPv4 network, and the IPv4-mapped and IPv4-compatible spellings of its hosts', () => {
     const open = createAddressPolicy(['127.0.0.0/8']);
-    for (const address of ['127.0.0.1', '127.9.9.9', '::ffff:127.0.0.1', '::ffff:7f00:1', '::FFFF:7F00:0001', '::127.0.0.1', '::7f00:1']) {
+    for (const address of [
+      '127.0.0.1',
+      '127.9.9.9',
+      '::ffff:127.0.0.1',
+      '::ffff:7f00:1',
+      '::FFFF:7F00:0001',
+      '::127.0.0.1',
+      '::7f00:1',
+    ]) {
       expect(open.allows(address), address).toBe(true);
     }
   });
 
   it('does not open NAT64, 6to4 or Teredo addresses that embed an allowed IPv4 address: they reach other machines', () => {
     const open = createAddressPolicy(['127.0.0.0/8', '10.0.0.0/8']);
-    for (const address of ['64:ff9b::7f00:1', '2002:7f00:1::1', '2002:a00:1::1', '2001::80ff:fffe', '::ffff:0:127.0.0.1', '::ffff:192.168.0.1']) {
+    for (const address of [
+      '64:ff9b::7f00:1',
+      '2002:7f00:1::1',
+      '2002:a00:1::1',
+      '2001::80ff:fffe',
+      '::ffff:0:127.0.0.1',
+      '::ffff:192.168.0.1',
+    ]) {
       expect(open.allows(address), address).toBe(false);
     }
   });
@@ -246,7 +350,9 @@ describe('blockedAddressError', () => {
   it('names the host, the address and what the registries call it', () => {
     const error = blockedAddressError('evil.test', '2002:7f00:1::1');
     expect(error.code).toBe('ERR_ADDRESS_BLOCKED');
-    expect(error.message).toContain('refused to connect to evil.test: 2002:7f00:1::1 is 6to4 (RFC 3056) embedding 127.0.0.1, Loopback (RFC 1122)');
+    expect(error.message).toContain(
+      'refused to connect to evil.test: 2002:7f00:1::1 is 6to4 (RFC 3056) embedding 127.0.0.1, Loopback (RFC 1122)',
+    );
     expect(error.message).toContain('allowNet');
     expect(blockedAddressError('[64:ff9b::a9fe:a9fe]', '64:ff9b::a9fe:a9fe').message).toContain(
       '64:ff9b::a9fe:a9fe is NAT64 (RFC 6052) embedding 169.254.169.254, Link Local (RFC 3927)',

@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import { lintRobotsTxt, parseRobotsTxt, PolitelyError } from '@politely/core';
-import { MIN_ROBOTS_TXT_BYTES } from '@politely/core/internal';
 import type { RobotsDiagnostic } from '@politely/core';
+import { lintRobotsTxt, PolitelyError, parseRobotsTxt } from '@politely/core';
+import { MIN_ROBOTS_TXT_BYTES } from '@politely/core/internal';
+import { describe, expect, it } from 'vitest';
 
 /** [line, code] pairs, the shape most assertions compare. */
 const found = (diagnostics: readonly RobotsDiagnostic[]) => diagnostics.map((d) => [d.line, d.code]);
@@ -26,7 +26,10 @@ describe('lintRobotsTxt', () => {
 
   it('unknown-directive: names the key and suggests a near standard key', () => {
     const diagnostics = lint('User-agent: *', 'unicorns: /extinct', 'Usr-agent: x');
-    expect(found(diagnostics)).toEqual([[2, 'unknown-directive'], [3, 'unknown-directive']]);
+    expect(found(diagnostics)).toEqual([
+      [2, 'unknown-directive'],
+      [3, 'unknown-directive'],
+    ]);
     expect(diagnostics[0]).toMatchObject({ severity: 'warning' });
     expect(diagnostics[0]?.message).toContain('`unicorns`');
     expect(diagnostics[1]?.message).toContain('did you mean `user-agent`?');
@@ -34,13 +37,27 @@ describe('lintRobotsTxt', () => {
 
   it('ignored-directive: known non-standard keys are info, not warnings', () => {
     const diagnostics = lint('User-agent: *', 'Noindex: /a', 'Host: example.com');
-    expect(found(diagnostics)).toEqual([[2, 'ignored-directive'], [3, 'ignored-directive']]);
+    expect(found(diagnostics)).toEqual([
+      [2, 'ignored-directive'],
+      [3, 'ignored-directive'],
+    ]);
     expect(diagnostics.every((d) => d.severity === 'info')).toBe(true);
   });
 
   it('google: accepted-typo for the reference typos and for keys that only match by prefix', () => {
-    const diagnostics = lint('useragent: *', 'Dissallow: /a', 'allowed: /b', 'site-map: https://e.example/s.xml', 'Disallow: /c');
-    expect(found(diagnostics)).toEqual([[1, 'accepted-typo'], [2, 'accepted-typo'], [3, 'accepted-typo'], [4, 'accepted-typo']]);
+    const diagnostics = lint(
+      'useragent: *',
+      'Dissallow: /a',
+      'allowed: /b',
+      'site-map: https://e.example/s.xml',
+      'Disallow: /c',
+    );
+    expect(found(diagnostics)).toEqual([
+      [1, 'accepted-typo'],
+      [2, 'accepted-typo'],
+      [3, 'accepted-typo'],
+      [4, 'accepted-typo'],
+    ]);
     expect(diagnostics[1]?.message).toContain('`Dissallow` read as `disallow`');
     expect(diagnostics[2]?.message).toContain('`allowed` read as `allow`');
     expect(diagnostics[0]?.severity).toBe('warning');
@@ -48,27 +65,48 @@ describe('lintRobotsTxt', () => {
 
   it('google: missing-colon is info, and a typo without colon reports both', () => {
     const diagnostics = lint('User-agent *', 'disallow /c', 'disalow /d');
-    expect(found(diagnostics)).toEqual([[1, 'missing-colon'], [2, 'missing-colon'], [3, 'accepted-typo'], [3, 'missing-colon']]);
+    expect(found(diagnostics)).toEqual([
+      [1, 'missing-colon'],
+      [2, 'missing-colon'],
+      [3, 'accepted-typo'],
+      [3, 'missing-colon'],
+    ]);
     expect(diagnostics[1]).toMatchObject({ severity: 'info' });
     expect(diagnostics[1]?.message).toContain('`disallow: /c`');
   });
 
   it('unparsable-line: text that is neither a directive nor a comment', () => {
     const diagnostics = lint('User-agent: *', 'absolutely random line', 'Error #and comment', ': no key');
-    expect(found(diagnostics)).toEqual([[2, 'unparsable-line'], [3, 'unparsable-line'], [4, 'unparsable-line']]);
+    expect(found(diagnostics)).toEqual([
+      [2, 'unparsable-line'],
+      [3, 'unparsable-line'],
+      [4, 'unparsable-line'],
+    ]);
   });
 
   it('google: rule-outside-group for rules before the first user-agent line', () => {
     const diagnostics = lint('# header', 'Disallow: /early', 'Allow: /early/ok', 'User-agent: *', 'Disallow: /late');
-    expect(found(diagnostics)).toEqual([[2, 'rule-outside-group'], [3, 'rule-outside-group']]);
+    expect(found(diagnostics)).toEqual([
+      [2, 'rule-outside-group'],
+      [3, 'rule-outside-group'],
+    ]);
     expect(diagnostics[0]?.severity).toBe('warning');
     // It agrees with the parser: the early rules are in no group.
     expect(parseRobotsTxt('Disallow: /early\nUser-agent: *').groups[0]?.rules).toEqual([]);
   });
 
   it('rule-not-a-path: a value that cannot match a path', () => {
-    const diagnostics = lint('User-agent: *', 'Disallow: private', 'Disallow: http://example.com/x', 'Disallow:', 'Allow: */x');
-    expect(found(diagnostics)).toEqual([[2, 'rule-not-a-path'], [3, 'rule-not-a-path']]);
+    const diagnostics = lint(
+      'User-agent: *',
+      'Disallow: private',
+      'Disallow: http://example.com/x',
+      'Disallow:',
+      'Allow: */x',
+    );
+    expect(found(diagnostics)).toEqual([
+      [2, 'rule-not-a-path'],
+      [3, 'rule-not-a-path'],
+    ]);
   });
 
   it('invalid-sitemap-url is an error for relative, empty and non-http URLs', () => {
@@ -79,7 +117,11 @@ describe('lintRobotsTxt', () => {
       'Sitemap: ftp://example.com/s.xml',
       'Sitemap: http://example.com/s.xml # comment',
     );
-    expect(found(diagnostics)).toEqual([[1, 'invalid-sitemap-url'], [3, 'invalid-sitemap-url'], [4, 'invalid-sitemap-url']]);
+    expect(found(diagnostics)).toEqual([
+      [1, 'invalid-sitemap-url'],
+      [3, 'invalid-sitemap-url'],
+      [4, 'invalid-sitemap-url'],
+    ]);
     expect(diagnostics.every((d) => d.severity === 'error')).toBe(true);
     expect(diagnostics[0]?.message).toContain('`/sitemap.xml`');
   });
@@ -100,13 +142,23 @@ describe('lintRobotsTxt', () => {
     expect(lintRobotsTxt(body, { maxBytes: body.length })).toEqual([]);
   });
 
-  it('invalid-utf8: a Uint8Array in Latin-1 is flagged per line, with the parser\'s line numbers', () => {
+  it("invalid-utf8: a Uint8Array in Latin-1 is flagged per line, with the parser's line numbers", () => {
     const latin1 = Uint8Array.from([
-      ...new TextEncoder().encode('User-agent: *\r\nDisallow: /caf'), 0xe9, 0x0d, 0x0a,
-      ...new TextEncoder().encode('Disallow: /ok\r\nDisallow: /na'), 0xef, 0x76, 0x65, 0x0a,
+      ...new TextEncoder().encode('User-agent: *\r\nDisallow: /caf'),
+      0xe9,
+      0x0d,
+      0x0a,
+      ...new TextEncoder().encode('Disallow: /ok\r\nDisallow: /na'),
+      0xef,
+      0x76,
+      0x65,
+      0x0a,
     ]);
     const diagnostics = lintRobotsTxt(latin1);
-    expect(found(diagnostics)).toEqual([[2, 'invalid-utf8'], [4, 'invalid-utf8']]);
+    expect(found(diagnostics)).toEqual([
+      [2, 'invalid-utf8'],
+      [4, 'invalid-utf8'],
+    ]);
     expect(parseRobotsTxt(latin1).groups[0]?.rules.map((r) => r.line)).toEqual([2, 3, 4]);
     // Valid UTF-8 bytes are not flagged.
     expect(lintRobotsTxt(new TextEncoder().encode('User-agent: *\nDisallow: /café\n'))).toEqual([]);
@@ -119,7 +171,10 @@ describe('lintRobotsTxt', () => {
 
   it('nul-byte: the line ends at the NUL', () => {
     const diagnostics = lint('User-agent: *', 'Disallow: /a\0junk', '\0only junk');
-    expect(found(diagnostics)).toEqual([[2, 'nul-byte'], [3, 'nul-byte']]);
+    expect(found(diagnostics)).toEqual([
+      [2, 'nul-byte'],
+      [3, 'nul-byte'],
+    ]);
   });
 
   it('google: bom-in-middle for a byte-order mark that is not at the start of the file', () => {
@@ -129,7 +184,14 @@ describe('lintRobotsTxt', () => {
   });
 
   it('invalid-crawl-delay, crawl-delay-outside-group and duplicate-crawl-delay', () => {
-    const diagnostics = lint('Crawl-delay: 5', 'User-agent: *', 'Crawl-delay: soon', 'Crawl-delay: -1', 'Crawl-delay: 2', 'crawl-delay: 3');
+    const diagnostics = lint(
+      'Crawl-delay: 5',
+      'User-agent: *',
+      'Crawl-delay: soon',
+      'Crawl-delay: -1',
+      'Crawl-delay: 2',
+      'crawl-delay: 3',
+    );
     expect(found(diagnostics)).toEqual([
       [1, 'crawl-delay-outside-group'],
       [3, 'invalid-crawl-delay'],
@@ -137,7 +199,11 @@ describe('lintRobotsTxt', () => {
       [6, 'duplicate-crawl-delay'],
     ]);
     // It agrees with the parser: the first valid delay of the group counts.
-    expect(parseRobotsTxt('Crawl-delay: 5\nUser-agent: *\nCrawl-delay: soon\nCrawl-delay: 2\ncrawl-delay: 3').crawlDelay('x')).toBe(2);
+    expect(
+      parseRobotsTxt('Crawl-delay: 5\nUser-agent: *\nCrawl-delay: soon\nCrawl-delay: 2\ncrawl-delay: 3').crawlDelay(
+        'x',
+      ),
+    ).toBe(2);
   });
 
   it('duplicate-crawl-delay is per group: a new group may set its own', () => {
@@ -152,8 +218,17 @@ describe('lintRobotsTxt', () => {
   });
 
   it('rfc9309 2.2.1: user-agent-not-a-token says what the value is matched as', () => {
-    const diagnostics = lint('User-agent: Googlebot/2.1', 'User-agent: *bot', 'User-agent: * # all', 'User-agent: Foo_Bar-baz', 'Disallow: /');
-    expect(found(diagnostics)).toEqual([[1, 'user-agent-not-a-token'], [2, 'user-agent-not-a-token']]);
+    const diagnostics = lint(
+      'User-agent: Googlebot/2.1',
+      'User-agent: *bot',
+      'User-agent: * # all',
+      'User-agent: Foo_Bar-baz',
+      'Disallow: /',
+    );
+    expect(found(diagnostics)).toEqual([
+      [1, 'user-agent-not-a-token'],
+      [2, 'user-agent-not-a-token'],
+    ]);
     expect(diagnostics[0]).toMatchObject({ severity: 'info' });
     expect(diagnostics[0]?.message).toContain('`Googlebot/2.1` is matched as `Googlebot`');
     expect(diagnostics[1]).toMatchObject({ severity: 'warning' });
@@ -161,7 +236,11 @@ describe('lintRobotsTxt', () => {
 
   it('sorts by line and counts lines as the parser does (CR, LF, CRLF, no final newline)', () => {
     const diagnostics = lintRobotsTxt('Disallow: /a\rUser-agent: *\r\nunicorns: 1\n\nSitemap: x');
-    expect(found(diagnostics)).toEqual([[1, 'rule-outside-group'], [3, 'unknown-directive'], [5, 'invalid-sitemap-url']]);
+    expect(found(diagnostics)).toEqual([
+      [1, 'rule-outside-group'],
+      [3, 'unknown-directive'],
+      [5, 'invalid-sitemap-url'],
+    ]);
     const lines = diagnostics.map((d) => d.line);
     expect(lines).toEqual([...lines].sort((a, b) => a - b));
   });

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
 import { PolitelyError, parseRobotsTxt } from '@politely/core';
+import { describe, expect, it } from 'vitest';
 
 const UA = 'FooBot/1.2 (+https://foo.example/bot)';
 
@@ -11,14 +11,18 @@ describe('parseRobotsTxt', () => {
   });
 
   it('rfc9309 2.2.1: groups for the same agent are merged', () => {
-    const robots = parseRobotsTxt('User-agent: FooBot\nDisallow: /a\nUser-agent: other\nDisallow: /\nUser-agent: foobot\nDisallow: /b\n');
+    const robots = parseRobotsTxt(
+      'User-agent: FooBot\nDisallow: /a\nUser-agent: other\nDisallow: /\nUser-agent: foobot\nDisallow: /b\n',
+    );
     expect(robots.isAllowed('http://x/a', UA)).toBe(false);
     expect(robots.isAllowed('http://x/b', UA)).toBe(false);
     expect(robots.isAllowed('http://x/c', UA)).toBe(true);
   });
 
   it('google: sitemap and unknown lines neither close a group nor belong to one', () => {
-    const robots = parseRobotsTxt('User-agent: FooBot\nSitemap: https://x/s1.xml\nUser-agent: *\nDisallow: /\n# end\nSitemap: https://x/s2.xml');
+    const robots = parseRobotsTxt(
+      'User-agent: FooBot\nSitemap: https://x/s1.xml\nUser-agent: *\nDisallow: /\n# end\nSitemap: https://x/s2.xml',
+    );
     expect(robots.groups).toHaveLength(1);
     expect(robots.sitemaps).toEqual(['https://x/s1.xml', 'https://x/s2.xml']);
     expect(robots.isAllowed('http://x/a', UA)).toBe(false);
@@ -65,7 +69,12 @@ describe('parseRobotsTxt', () => {
 
   it('rfc9309 2.2.2: /robots.txt is allowed however its path is percent-encoded, not with a query', () => {
     const robots = parseRobotsTxt('User-agent: *\nDisallow: /\nDisallow: /robots.txt\n');
-    for (const url of ['https://x/robots%2Etxt', 'https://x/robots%2etxt', 'https://x/%72obots.txt', 'https://x/%72%6F%62%6F%74%73.txt']) {
+    for (const url of [
+      'https://x/robots%2Etxt',
+      'https://x/robots%2etxt',
+      'https://x/%72obots.txt',
+      'https://x/%72%6F%62%6F%74%73.txt',
+    ]) {
       expect(robots.isAllowed(url, UA), url).toBe(true);
     }
     expect(robots.isAllowed('https://x/robots.txt?x=1', UA)).toBe(false);
@@ -73,7 +82,9 @@ describe('parseRobotsTxt', () => {
   });
 
   it('keeps crawl-delay per group as an extension', () => {
-    const robots = parseRobotsTxt('User-agent: *\nCrawl-delay: 5\nDisallow: /x\n\nUser-agent: FooBot\nCrawl-delay: 0.5\n');
+    const robots = parseRobotsTxt(
+      'User-agent: *\nCrawl-delay: 5\nDisallow: /x\n\nUser-agent: FooBot\nCrawl-delay: 0.5\n',
+    );
     expect(robots.crawlDelay(UA)).toBe(0.5);
     expect(robots.crawlDelay('Other')).toBe(5);
     expect(parseRobotsTxt('User-agent: *\nCrawl-delay: soon\n').crawlDelay(UA)).toBeUndefined();
@@ -148,8 +159,16 @@ describe('RobotsTxt.explain', () => {
   });
 
   it('says when no rule of the chosen group matches, and when no group applies', () => {
-    expect(robots.explain('http://x/other', UA)).toMatchObject({ allowed: true, basis: 'no-matching-rule', groupKind: 'specific' });
-    expect(robots.explain('http://x/other', 'Zed')).toMatchObject({ allowed: false, groupKind: 'global', rule: { line: 2 } });
+    expect(robots.explain('http://x/other', UA)).toMatchObject({
+      allowed: true,
+      basis: 'no-matching-rule',
+      groupKind: 'specific',
+    });
+    expect(robots.explain('http://x/other', 'Zed')).toMatchObject({
+      allowed: false,
+      groupKind: 'global',
+      rule: { line: 2 },
+    });
     expect(parseRobotsTxt('User-agent: A\nDisallow: /\n').explain('http://x/', UA)).toMatchObject({
       allowed: true,
       basis: 'no-matching-group',

@@ -1,14 +1,28 @@
+import { parseRobotsTxt } from '@politely/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseRobotsTxt } from '@politely/core';
 
 // Lines that look like robots.txt, so that random files exercise groups and rules.
 const robotsLine = fc.oneof(
-  fc.constantFrom('User-agent: *', 'User-agent: FooBot', 'user-agent BarBot', 'Disallow: /', 'Allow: /a', 'Sitemap: http://x/s.xml', '', '# c', 'Crawl-delay: 1'),
-  fc.tuple(fc.constantFrom('Allow', 'Disallow', 'disalow', 'useragent'), fc.string({ maxLength: 12 })).map(([k, v]) => `${k}: ${v}`),
+  fc.constantFrom(
+    'User-agent: *',
+    'User-agent: FooBot',
+    'user-agent BarBot',
+    'Disallow: /',
+    'Allow: /a',
+    'Sitemap: http://x/s.xml',
+    '',
+    '# c',
+    'Crawl-delay: 1',
+  ),
+  fc
+    .tuple(fc.constantFrom('Allow', 'Disallow', 'disalow', 'useragent'), fc.string({ maxLength: 12 }))
+    .map(([k, v]) => `${k}: ${v}`),
   fc.string({ maxLength: 30 }),
 );
-const robotsBody = fc.tuple(fc.array(robotsLine, { maxLength: 20 }), fc.constantFrom('\n', '\r\n', '\r')).map(([lines, eol]) => lines.join(eol));
+const robotsBody = fc
+  .tuple(fc.array(robotsLine, { maxLength: 20 }), fc.constantFrom('\n', '\r\n', '\r'))
+  .map(([lines, eol]) => lines.join(eol));
 const url = fc.oneof(fc.webUrl({ withQueryParameters: true, withFragments: true }), fc.string({ maxLength: 40 }));
 const userAgent = fc.oneof(fc.constantFrom('FooBot', 'foobot/1.0', 'BarBot', '*', ''), fc.string({ maxLength: 10 }));
 
@@ -29,7 +43,8 @@ describe('parseRobotsTxt (properties)', () => {
         const robots = parseRobotsTxt(body);
         const explanation = robots.explain(u, ua);
         expect(explanation.allowed).toBe(robots.isAllowed(u, ua));
-        if (explanation.basis === 'rule') expect(explanation.rule?.type).toBe(explanation.allowed ? 'allow' : 'disallow');
+        if (explanation.basis === 'rule')
+          expect(explanation.rule?.type).toBe(explanation.allowed ? 'allow' : 'disallow');
       }),
       { numRuns: 2000 },
     );

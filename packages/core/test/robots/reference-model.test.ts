@@ -1,6 +1,6 @@
+import { parseRobotsTxt } from '@politely/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseRobotsTxt } from '@politely/core';
 import { toByteString } from '../../src/robots/byte-string.js';
 import { readLine } from '../../src/robots/directives.js';
 import { encodeRulePattern } from '../../src/robots/pattern.js';
@@ -19,7 +19,10 @@ function referenceAllowed(body: string, userAgent: string, url: string): boolean
   const path = matchPathOf(url);
   if (path === '/robots.txt') return true;
   const agent = token(userAgent).toLowerCase();
-  let global = false, specific = false, everSpecific = false, separator = false;
+  let global = false,
+    specific = false,
+    everSpecific = false,
+    separator = false;
   const best = { allowSpecific: -1, disallowSpecific: -1, allowGlobal: -1, disallowGlobal: -1 };
   const record = (allow: boolean, priority: number) => {
     const key = `${allow ? 'allow' : 'disallow'}${specific ? 'Specific' : 'Global'}` as keyof typeof best;
@@ -40,7 +43,8 @@ function referenceAllowed(body: string, userAgent: string, url: string): boolean
       else if (d.name === 'allow') {
         const slash = pattern.lastIndexOf('/');
         const alt = pattern.slice(0, slash + 1) + '$';
-        if (slash !== -1 && pattern.startsWith('/index.htm', slash) && referenceMatches(path, alt)) record(true, alt.length);
+        if (slash !== -1 && pattern.startsWith('/index.htm', slash) && referenceMatches(path, alt))
+          record(true, alt.length);
       }
     }
   }
@@ -50,15 +54,29 @@ function referenceAllowed(body: string, userAgent: string, url: string): boolean
   return true;
 }
 
-const agentValue = fc.constantFrom('*', '* extra', '*bot', 'FooBot', 'foobot/2.0', 'Foo Bar', 'BarBot', '', 'Baz_Bot-x');
-const ruleValue = fc.array(fc.constantFrom('/', 'a', 'b', '*', '$', '.html', 'index.html', '?', '%61', 'ツ', ' '), { maxLength: 6 }).map((p) => p.join(''));
+const agentValue = fc.constantFrom(
+  '*',
+  '* extra',
+  '*bot',
+  'FooBot',
+  'foobot/2.0',
+  'Foo Bar',
+  'BarBot',
+  '',
+  'Baz_Bot-x',
+);
+const ruleValue = fc
+  .array(fc.constantFrom('/', 'a', 'b', '*', '$', '.html', 'index.html', '?', '%61', 'ツ', ' '), { maxLength: 6 })
+  .map((p) => p.join(''));
 const line = fc.oneof(
   agentValue.map((v) => `User-agent: ${v}`),
   fc.tuple(fc.constantFrom('Allow', 'Disallow', 'disalow', 'allow'), ruleValue).map(([k, v]) => `${k}: ${v}`),
   fc.constantFrom('', '# comment', 'Sitemap: http://x/s.xml', 'Crawl-delay: 3', 'unknown: x', 'junk line here'),
 );
 const body = fc.array(line, { maxLength: 14 }).map((lines) => lines.join('\n'));
-const pathPart = fc.array(fc.constantFrom('/', 'a', 'b', '.html', 'index.html', '?', 'x=1', '%61', 'ツ'), { maxLength: 6 }).map((p) => p.join(''));
+const pathPart = fc
+  .array(fc.constantFrom('/', 'a', 'b', '.html', 'index.html', '?', 'x=1', '%61', 'ツ'), { maxLength: 6 })
+  .map((p) => p.join(''));
 const url = pathPart.map((p) => `http://site.example/${p}`);
 const userAgent = fc.constantFrom('FooBot', 'foobot/1.0 (+http://x)', 'Foo', 'BarBot', 'Other', 'Baz_Bot-x', '');
 

@@ -1,8 +1,8 @@
 // Usage preferences in robots.txt: extension lines kept by the parser, Content-Usage rules
 // (draft-ietf-aipref-attach-05 §3) and Content-Signal lines, and several product tokens.
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
 import { lintRobotsTxt, parseRobotsTxt, robotsUsageSources, usageBeforeFetch, usageOf } from '@politely/core';
+import { describe, expect, it } from 'vitest';
 
 const MANAGED = readFileSync(new URL('./fixtures/cloudflare-managed-robots.txt', import.meta.url), 'utf8');
 const status = (robotsTxt: string, url: string, tokens: string | string[] = 'MyBot') =>
@@ -12,14 +12,16 @@ const status = (robotsTxt: string, url: string, tokens: string | string[] = 'MyB
 
 describe('robots.txt extension lines', () => {
   it('keeps non-standard lines per group and outside any group, with line numbers, and does not change matching', () => {
-    const robots = parseRobotsTxt([
-      'Host: example.com',
-      'Content-Usage: train-ai=n',
-      'User-agent: *',
-      'Content-Signal: search=yes, ai-train=no # managed',
-      'Disallow: /private',
-      'Clean-param: ref /articles/',
-    ].join('\n'));
+    const robots = parseRobotsTxt(
+      [
+        'Host: example.com',
+        'Content-Usage: train-ai=n',
+        'User-agent: *',
+        'Content-Signal: search=yes, ai-train=no # managed',
+        'Disallow: /private',
+        'Clean-param: ref /articles/',
+      ].join('\n'),
+    );
     expect(robots.extensions).toEqual([
       { name: 'host', key: 'Host', value: 'example.com', line: 1, text: 'Host: example.com' },
       { name: 'content-usage', key: 'Content-Usage', value: 'train-ai=n', line: 2, text: 'Content-Usage: train-ai=n' },
@@ -65,7 +67,11 @@ describe('Content-Usage in robots.txt (draft-ietf-aipref-attach-05 §3)', () => 
   });
 
   it('cites the deciding line with its number, token and path', () => {
-    const report = usageOf({ url: 'https://example.com/ai-ok/page', robots: parseRobotsTxt(FIGURE_2), tokens: ['MyBot'] });
+    const report = usageOf({
+      url: 'https://example.com/ai-ok/page',
+      robots: parseRobotsTxt(FIGURE_2),
+      tokens: ['MyBot'],
+    });
     expect(report.purposes['ai-train'].sources).toEqual([
       expect.objectContaining({
         kind: 'robots-content-usage',
@@ -114,11 +120,17 @@ describe('Content-Usage in robots.txt (draft-ietf-aipref-attach-05 §3)', () => 
   });
 
   it('a Content-Usage line outside any group applies to no crawler', () => {
-    expect(status('Content-Usage: train-ai=n\nUser-agent: *\nAllow: /\n', 'https://example.com/')['ai-train']).toBe('unknown');
+    expect(status('Content-Usage: train-ai=n\nUser-agent: *\nAllow: /\n', 'https://example.com/')['ai-train']).toBe(
+      'unknown',
+    );
   });
 
   it('usageBeforeFetch: a reservation in robots.txt is known without fetching the page', () => {
-    const report = usageBeforeFetch({ url: 'https://example.com/test', robots: parseRobotsTxt(FIGURE_2), tokens: 'MyBot' });
+    const report = usageBeforeFetch({
+      url: 'https://example.com/test',
+      robots: parseRobotsTxt(FIGURE_2),
+      tokens: 'MyBot',
+    });
     expect(report.purposes['ai-train'].status).toBe('reserved');
   });
 });
@@ -132,7 +144,13 @@ describe('Content-Signal in robots.txt', () => {
       tdm: 'unknown',
     });
     const sources = robotsUsageSources(parseRobotsTxt(MANAGED), 'https://www.example.com/article', 'MyBot');
-    expect(sources).toEqual([expect.objectContaining({ kind: 'robots-content-signal', line: 29, text: 'Content-signal: search=yes, ai-train=no' })]);
+    expect(sources).toEqual([
+      expect.objectContaining({
+        kind: 'robots-content-signal',
+        line: 29,
+        text: 'Content-signal: search=yes, ai-train=no',
+      }),
+    ]);
   });
 
   it('a crawler with its own group (GPTBot) gets no signal: that group has none, and it may not crawl', () => {
@@ -160,18 +178,24 @@ describe('several product tokens', () => {
   ].join('\n');
   const robots = parseRobotsTxt(ROBOTS);
 
-  it('every token\'s group applies; the most restrictive verdict wins', () => {
+  it("every token's group applies; the most restrictive verdict wins", () => {
     expect(robots.isAllowed('https://example.com/a', ['MyBot', 'MyBot-Training'])).toBe(true);
     expect(robots.isAllowed('https://example.com/private/a', ['MyBot', 'MyBot-Training'])).toBe(false);
     expect(robots.isAllowed('https://example.com/news/a', ['MyBot', 'MyBot-Training'])).toBe(false);
     expect(robots.isAllowed('https://example.com/news/a', 'MyBot')).toBe(true);
   });
 
-  it('explain names the token that decided and keeps every token\'s explanation', () => {
-    const explanation = robots.explain('https://example.com/news/a', ['MyBot/2.0 (+https://example.com/bot)', 'MyBot-Training']);
+  it("explain names the token that decided and keeps every token's explanation", () => {
+    const explanation = robots.explain('https://example.com/news/a', [
+      'MyBot/2.0 (+https://example.com/bot)',
+      'MyBot-Training',
+    ]);
     expect(explanation).toMatchObject({ allowed: false, productToken: 'MyBot-Training', basis: 'rule' });
     expect(explanation.rule?.line).toBe(6);
-    expect(explanation.tokens?.map((t) => [t.productToken, t.allowed])).toEqual([['MyBot', true], ['MyBot-Training', false]]);
+    expect(explanation.tokens?.map((t) => [t.productToken, t.allowed])).toEqual([
+      ['MyBot', true],
+      ['MyBot-Training', false],
+    ]);
     const allowed = robots.explain('https://example.com/a', ['MyBot', 'MyBot-Training']);
     expect(allowed).toMatchObject({ allowed: true, productToken: 'MyBot' });
   });
@@ -183,16 +207,24 @@ describe('several product tokens', () => {
   });
 
   it('crawl-delay with several tokens is the largest', () => {
-    const delays = parseRobotsTxt('User-agent: a\nDisallow: /x\nCrawl-delay: 1\nUser-agent: b\nDisallow: /x\nCrawl-delay: 3\n');
+    const delays = parseRobotsTxt(
+      'User-agent: a\nDisallow: /x\nCrawl-delay: 1\nUser-agent: b\nDisallow: /x\nCrawl-delay: 3\n',
+    );
     expect(delays.crawlDelay(['a', 'b'])).toBe(3);
     expect(delays.crawlDelay(['a'])).toBe(1);
     expect(delays.crawlDelay([])).toBeUndefined();
   });
 
-  it('usage lines of every token\'s group apply, combined conservatively', () => {
+  it("usage lines of every token's group apply, combined conservatively", () => {
     const report = usageOf({ url: 'https://example.com/a', robots, tokens: ['MyBot', 'MyBot-Training'] });
-    expect(report.purposes.search).toMatchObject({ status: 'allowed', sources: [expect.objectContaining({ token: 'MyBot', line: 3 })] });
-    expect(report.purposes['ai-train']).toMatchObject({ status: 'reserved', sources: [expect.objectContaining({ token: 'MyBot-Training', line: 7 })] });
+    expect(report.purposes.search).toMatchObject({
+      status: 'allowed',
+      sources: [expect.objectContaining({ token: 'MyBot', line: 3 })],
+    });
+    expect(report.purposes['ai-train']).toMatchObject({
+      status: 'reserved',
+      sources: [expect.objectContaining({ token: 'MyBot-Training', line: 7 })],
+    });
   });
 
   it('a Content-Usage line is cited once when several tokens fall back to the same * group', () => {

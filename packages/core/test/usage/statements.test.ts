@@ -1,15 +1,16 @@
 // Statements of preference in each vocabulary, with the exact examples of the documents.
-import { describe, expect, it } from 'vitest';
+
 import {
   AIPREF_VOCABULARY,
   parseAiprefStatement,
   parseContentSignal,
   parseContentUsageHeader,
   purposeAncestors,
-  tdmrepCanDecide,
   tdmReservationOf,
+  tdmrepCanDecide,
   type UsageVocabulary,
 } from '@politely/core';
+import { describe, expect, it } from 'vitest';
 
 const prefs = (statement: { purposes: Record<string, { preference: string } | undefined> }) =>
   Object.fromEntries(Object.entries(statement.purposes).map(([purpose, p]) => [purpose, p?.preference]));
@@ -24,7 +25,7 @@ describe('AI Preferences statements (draft-ietf-aipref-vocab-08 §6)', () => {
     expect(statement.issues).toEqual([]);
   });
 
-  it('`ai-use` (§4.2, Table 1) is politely\'s ai-input', () => {
+  it("`ai-use` (§4.2, Table 1) is politely's ai-input", () => {
     expect(prefs(parseAiprefStatement('ai-use=n'))).toEqual({ 'ai-input': 'reserved' });
   });
 
@@ -35,7 +36,10 @@ describe('AI Preferences statements (draft-ietf-aipref-vocab-08 §6)', () => {
   });
 
   it('§6.5.2: parameters are ignored; only the selected value counts', () => {
-    expect(prefs(parseAiprefStatement('train-ai;allow=n, train-ai=y'))).toEqual({ 'ai-train': 'allowed', 'ai-train-images': 'allowed' });
+    expect(prefs(parseAiprefStatement('train-ai;allow=n, train-ai=y'))).toEqual({
+      'ai-train': 'allowed',
+      'ai-train-images': 'allowed',
+    });
     expect(parseAiprefStatement('train-ai;has;parameters="?";').purposes).toEqual({});
   });
 
@@ -57,7 +61,7 @@ describe('AI Preferences statements (draft-ietf-aipref-vocab-08 §6)', () => {
     expect(parseAiprefStatement('train-ai=yes').purposes).toEqual({});
   });
 
-  it('a nested vocabulary (as in revisions up to -05) is a data change: an unstated category takes its parent\'s preference', () => {
+  it("a nested vocabulary (as in revisions up to -05) is a data change: an unstated category takes its parent's preference", () => {
     const nested: UsageVocabulary = {
       ...AIPREF_VOCABULARY,
       revision: 'test vocabulary with nesting',
@@ -67,7 +71,11 @@ describe('AI Preferences statements (draft-ietf-aipref-vocab-08 §6)', () => {
         { label: 'train-genai', parent: 'train-ai', purposes: ['ai-train'] },
       ],
     };
-    expect(prefs(parseAiprefStatement('all=n', nested))).toMatchObject({ search: 'reserved', tdm: 'reserved', 'ai-train': 'reserved' });
+    expect(prefs(parseAiprefStatement('all=n', nested))).toMatchObject({
+      search: 'reserved',
+      tdm: 'reserved',
+      'ai-train': 'reserved',
+    });
     // More specific wins inside one statement.
     const statement = parseAiprefStatement('all=n, train-ai=y', nested);
     expect(statement.purposes['ai-train']).toEqual({ preference: 'allowed', label: 'train-ai' });
@@ -75,7 +83,10 @@ describe('AI Preferences statements (draft-ietf-aipref-vocab-08 §6)', () => {
   });
 
   it('the Content-Usage header: several field lines are one dictionary (RFC 9651 §4.2)', () => {
-    expect(prefs(parseContentUsageHeader(['train-ai=n', 'search=y']))).toMatchObject({ 'ai-train': 'reserved', search: 'allowed' });
+    expect(prefs(parseContentUsageHeader(['train-ai=n', 'search=y']))).toMatchObject({
+      'ai-train': 'reserved',
+      search: 'allowed',
+    });
   });
 });
 
@@ -94,7 +105,13 @@ describe('Content Signals (draft-romm-aipref-contentsignals-00)', () => {
   it('malformed entries state nothing but do not void the others', () => {
     const statement = parseContentSignal('ai-train=no, search, ai-input=maybe, ai_train=no, , unknown=yes');
     expect(prefs(statement)).toEqual({ 'ai-train': 'reserved', 'ai-train-images': 'reserved' });
-    expect(statement.issues.map((i) => i.kind)).toEqual(['syntax', 'invalid-value', 'unknown-category', 'syntax', 'unknown-category']);
+    expect(statement.issues.map((i) => i.kind)).toEqual([
+      'syntax',
+      'invalid-value',
+      'unknown-category',
+      'syntax',
+      'unknown-category',
+    ]);
   });
 
   it('a key given twice with different values: no wins', () => {
@@ -109,7 +126,8 @@ describe('TDMRep values (W3C CG Final Report, 10 May 2024)', () => {
     expect(tdmReservationOf(' 0 ')).toBe('allowed');
     expect(tdmReservationOf(1)).toBe('reserved');
     expect(tdmReservationOf('1, 1')).toBe('reserved');
-    for (const value of ['yes', 'true', '2', '1, 0', '', true, null, undefined, {}]) expect(tdmReservationOf(value)).toBeUndefined();
+    for (const value of ['yes', 'true', '2', '1, 0', '', true, null, undefined, {}])
+      expect(tdmReservationOf(value)).toBeUndefined();
   });
 });
 

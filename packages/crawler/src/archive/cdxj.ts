@@ -56,7 +56,10 @@ export function cdxjTimestamp(date: Date | number): string {
   const when = new Date(time);
   const year = when.getUTCFullYear();
   if (!Number.isFinite(time) || year < 0 || year > 9999) {
-    throw new PolitelyError('ERR_INVALID_INPUT', `a CDXJ timestamp needs a date in years 0 to 9999, got ${String(date)}`);
+    throw new PolitelyError(
+      'ERR_INVALID_INPUT',
+      `a CDXJ timestamp needs a date in years 0 to 9999, got ${String(date)}`,
+    );
   }
   const two = (value: number): string => String(value).padStart(2, '0');
   return `${String(year).padStart(4, '0')}${two(when.getUTCMonth() + 1)}${two(when.getUTCDate())}${two(when.getUTCHours())}${two(when.getUTCMinutes())}${two(when.getUTCSeconds())}`;
@@ -96,7 +99,10 @@ function digestValue(digest: string): string {
  * line break in it would cut the line; those (and other controls) are percent-escaped.
  */
 function keyText(key: string): string {
-  return key.replace(/[\u0000-\u0020\u007f]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+  return key.replace(
+    /[\u0000-\u0020\u007f]/g,
+    (char) => `%${char.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
+  );
 }
 
 function checkInteger(name: string, value: number): number {

@@ -3,7 +3,7 @@
 // archive (warc-archive.ts) decides the kind from what it has written before.
 
 import type { HttpExchange } from '@politely/core';
-import { sha256Digest, warcRecordBytes, warcRecordId, type WarcRecordBytes } from './warc-record.js';
+import { sha256Digest, type WarcRecordBytes, warcRecordBytes, warcRecordId } from './warc-record.js';
 
 /** The content types of HTTP blocks (WARC 1.1 §6.3). */
 const HTTP_RESPONSE = 'application/http;msgtype=response';
@@ -60,7 +60,12 @@ export function payloadDigestOf(exchange: HttpExchange): string {
   return sha256Digest([exchange.payload]);
 }
 
-export function exchangeRecords(url: string, exchange: HttpExchange, kind: ResponseKind, payloadDigest: string): ExchangeRecords {
+export function exchangeRecords(
+  url: string,
+  exchange: HttpExchange,
+  kind: ResponseKind,
+  payloadDigest: string,
+): ExchangeRecords {
   const date = exchange.sentAt;
   const responseId = warcRecordId();
   const head = responseHead(exchange);
@@ -68,17 +73,49 @@ export function exchangeRecords(url: string, exchange: HttpExchange, kind: Respo
   if (exchange.remoteAddress !== undefined) common.push(['WARC-IP-Address', exchange.remoteAddress]);
   let response: WarcRecordBytes & { readonly type: 'response' | 'revisit' };
   if (kind.kind === 'response') {
-    const fields = exchange.truncated === undefined ? common : [...common, ['WARC-Truncated', exchange.truncated] as const];
-    response = { ...warcRecordBytes({ type: 'response', id: responseId, date, fields, contentType: HTTP_RESPONSE, block: [head, exchange.payload], payload: { digest: payloadDigest } }), type: 'response' };
+    const fields =
+      exchange.truncated === undefined ? common : [...common, ['WARC-Truncated', exchange.truncated] as const];
+    response = {
+      ...warcRecordBytes({
+        type: 'response',
+        id: responseId,
+        date,
+        fields,
+        contentType: HTTP_RESPONSE,
+        block: [head, exchange.payload],
+        payload: { digest: payloadDigest },
+      }),
+      type: 'response',
+    };
   } else {
     const profile = kind.kind === 'identical' ? IDENTICAL_PAYLOAD_PROFILE : NOT_MODIFIED_PROFILE;
     const fields: (readonly [string, string])[] = [...common, ['WARC-Profile', profile]];
     if (kind.original !== undefined) {
-      fields.push(['WARC-Refers-To', kind.original.id], ['WARC-Refers-To-Target-URI', url], ['WARC-Refers-To-Date', new Date(kind.original.date).toISOString()]);
+      fields.push(
+        ['WARC-Refers-To', kind.original.id],
+        ['WARC-Refers-To-Target-URI', url],
+        ['WARC-Refers-To-Date', new Date(kind.original.date).toISOString()],
+      );
     }
     // identical-payload-digest names the payload it stands for; a 304 has none of its own.
-    const payload = kind.kind === 'identical' ? { digest: payloadDigest } : kind.original === undefined ? undefined : { digest: kind.original.payloadDigest };
-    response = { ...warcRecordBytes({ type: 'revisit', id: responseId, date, fields, contentType: HTTP_RESPONSE, block: [head], ...(payload === undefined ? {} : { payload }) }), type: 'revisit' };
+    const payload =
+      kind.kind === 'identical'
+        ? { digest: payloadDigest }
+        : kind.original === undefined
+          ? undefined
+          : { digest: kind.original.payloadDigest };
+    response = {
+      ...warcRecordBytes({
+        type: 'revisit',
+        id: responseId,
+        date,
+        fields,
+        contentType: HTTP_RESPONSE,
+        block: [head],
+        ...(payload === undefined ? {} : { payload }),
+      }),
+      type: 'revisit',
+    };
   }
   const requestId = warcRecordId();
   const request = warcRecordBytes({

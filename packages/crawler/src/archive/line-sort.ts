@@ -17,7 +17,7 @@
 // a line like the others; the result ends with a newline (or is empty).
 
 import { createReadStream } from 'node:fs';
-import { open, rename, rm, type FileHandle } from 'node:fs/promises';
+import { type FileHandle, open, rename, rm } from 'node:fs/promises';
 import { PolitelyError } from '@politely/core';
 import { Heap } from '@politely/core/internal';
 
@@ -84,10 +84,16 @@ function resolveOptions(path: string, options: SortLinesOptions): Settings {
   const maxMemoryBytes = options.maxMemoryBytes ?? DEFAULT_MAX_MEMORY_BYTES;
   const maxOpenRuns = options.maxOpenRuns ?? DEFAULT_MAX_OPEN_RUNS;
   if (!Number.isSafeInteger(maxMemoryBytes) || maxMemoryBytes < 1) {
-    throw new PolitelyError('ERR_INVALID_OPTION', `maxMemoryBytes must be a positive integer, got ${String(maxMemoryBytes)}`);
+    throw new PolitelyError(
+      'ERR_INVALID_OPTION',
+      `maxMemoryBytes must be a positive integer, got ${String(maxMemoryBytes)}`,
+    );
   }
   if (!Number.isSafeInteger(maxOpenRuns) || maxOpenRuns < 2) {
-    throw new PolitelyError('ERR_INVALID_OPTION', `maxOpenRuns must be an integer of 2 or more, got ${String(maxOpenRuns)}`);
+    throw new PolitelyError(
+      'ERR_INVALID_OPTION',
+      `maxOpenRuns must be an integer of 2 or more, got ${String(maxOpenRuns)}`,
+    );
   }
   // Read buffers no bigger than the memory allowed (but not absurdly small: one read per byte).
   const chunkBytes = Math.min(MAX_CHUNK_BYTES, Math.max(MIN_CHUNK_BYTES, maxMemoryBytes));
@@ -132,7 +138,11 @@ async function writeRun(run: Buffer[], temps: TempFiles): Promise<string> {
 }
 
 /** Merges runs in passes, `maxOpenRuns` at a time, until at most `maxOpenRuns` are left. */
-async function mergeDown(runPaths: string[], settings: Settings, temps: TempFiles): Promise<{ runPaths: string[]; passes: number }> {
+async function mergeDown(
+  runPaths: string[],
+  settings: Settings,
+  temps: TempFiles,
+): Promise<{ runPaths: string[]; passes: number }> {
   let current = runPaths;
   let passes = 0;
   // Each pass divides the number of runs by `maxOpenRuns` (2 or more): at most log2(runs) passes.
@@ -188,7 +198,8 @@ async function* readLines(path: string, chunkBytes: number): AsyncGenerator<Buff
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       let start = 0;
       for (let end = chunk.indexOf(NEWLINE); end !== -1; end = chunk.indexOf(NEWLINE, start)) {
-        const line = partial.length === 0 ? chunk.subarray(start, end) : Buffer.concat([...partial, chunk.subarray(start, end)]);
+        const line =
+          partial.length === 0 ? chunk.subarray(start, end) : Buffer.concat([...partial, chunk.subarray(start, end)]);
         partial = [];
         start = end + 1;
         if (line.length > 0) yield line;
@@ -292,7 +303,9 @@ class TempFiles {
 function checkAborted(settings: Settings): void {
   const signal = settings.signal;
   if (signal?.aborted === true) {
-    throw new PolitelyError('ERR_ABORTED', `sorting ${settings.path} was aborted; the file is as it was`, { cause: signal.reason });
+    throw new PolitelyError('ERR_ABORTED', `sorting ${settings.path} was aborted; the file is as it was`, {
+      cause: signal.reason,
+    });
   }
 }
 
@@ -300,7 +313,8 @@ function checkAborted(settings: Settings): void {
 function sortError(path: string, cause: unknown): PolitelyError {
   if (cause instanceof PolitelyError) return cause;
   const code = (cause as NodeJS.ErrnoException | undefined)?.code;
-  const reason = cause instanceof Error ? cause.message.replace(/, (open|read|write|close|fsync|rename) '.*'$/, '') : String(cause);
+  const reason =
+    cause instanceof Error ? cause.message.replace(/, (open|read|write|close|fsync|rename) '.*'$/, '') : String(cause);
   const text = code !== undefined && !reason.startsWith(code) ? `${code}: ${reason}` : reason;
   return new PolitelyError('ERR_OUTPUT', `could not sort ${path}: ${text}`, { cause });
 }

@@ -202,7 +202,9 @@ function stripQuerySessionId(query: string): string {
 function sortQuery(query: string): string {
   const pairs = query.split('&').map((argument) => {
     const equals = argument.indexOf('=');
-    return equals === -1 ? { argument, name: argument, value: undefined } : { argument, name: argument.slice(0, equals), value: argument.slice(equals + 1) };
+    return equals === -1
+      ? { argument, name: argument, value: undefined }
+      : { argument, name: argument.slice(0, equals), value: argument.slice(equals + 1) };
   });
   pairs.sort((a, b) => compareText(a.name, b.name) || compareValue(a.value, b.value));
   return pairs.map((pair) => pair.argument).join('&');

@@ -17,14 +17,26 @@ import { readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename } from 'node:path';
+import { type HttpExchange, PolitelyError } from '@politely/core';
 import { LruMap } from '@politely/core/internal';
-import { PolitelyError, type HttpExchange } from '@politely/core';
 import { AppendFile, outputError } from '../files/append-file.js';
-import type { ResolvedWarcOutput } from './warc-options.js';
 import { cdxjLine, sortCdxjFile } from './cdxj.js';
-import { exchangeRecords, isConditional, payloadDigestOf, type ArchivedCapture, type ResponseKind } from './exchange-records.js';
-import { removeFilesFrom, warcFileNames, warcFilePath, WarcFiles, type WarcFileNames } from './warc-files.js';
-import { readWarcLedger, WARC_LEDGER_SUFFIX, warcCommitLine, warcLedgerHeaderLine, type WarcCommit } from './warc-ledger.js';
+import {
+  type ArchivedCapture,
+  exchangeRecords,
+  isConditional,
+  payloadDigestOf,
+  type ResponseKind,
+} from './exchange-records.js';
+import { removeFilesFrom, type WarcFileNames, WarcFiles, warcFileNames, warcFilePath } from './warc-files.js';
+import {
+  readWarcLedger,
+  WARC_LEDGER_SUFFIX,
+  type WarcCommit,
+  warcCommitLine,
+  warcLedgerHeaderLine,
+} from './warc-ledger.js';
+import type { ResolvedWarcOutput } from './warc-options.js';
 import { warcFieldsBlock, warcRecordBytes, warcRecordId } from './warc-record.js';
 
 /** URLs whose last whole response the archive remembers, for revisit records. */
@@ -136,7 +148,16 @@ export class WarcArchive {
     const encoded = await this.files!.encode([records.response.parts, records.request.parts]);
     this.checkOpen();
     await new Promise<void>((resolve, reject) => {
-      this.queue.push({ url, exchange, payloadDigest, type: records.response.type, responseId: records.response.id, encoded, resolve, reject });
+      this.queue.push({
+        url,
+        exchange,
+        payloadDigest,
+        type: records.response.type,
+        responseId: records.response.id,
+        encoded,
+        resolve,
+        reject,
+      });
       this.flushing ??= this.flushQueue().finally(() => (this.flushing = undefined));
     });
   }
@@ -194,7 +215,8 @@ export class WarcArchive {
         type,
       });
       // A cut payload is no original to refer to: only whole ones are remembered.
-      if (type === 'response' && exchange.truncated === undefined) captures.push([url, payloadDigest, entry.responseId, exchange.sentAt]);
+      if (type === 'response' && exchange.truncated === undefined)
+        captures.push([url, payloadDigest, entry.responseId, exchange.sentAt]);
     });
     await this.index?.append(index);
     await this.commit({ records: placed.length * 2, ...(captures.length === 0 ? {} : { captures }) });
@@ -225,7 +247,8 @@ export class WarcArchive {
     await this.closeFiles().catch((error: unknown) => this.fail(error));
     if (this.failure !== undefined) throw this.failure;
     // Sorted once the last line is in: pywb finds records by binary search.
-    if (wasOpen && this.output.cdx !== undefined) await sortCdxjFile(this.output.cdx).catch((error: unknown) => this.fail(error));
+    if (wasOpen && this.output.cdx !== undefined)
+      await sortCdxjFile(this.output.cdx).catch((error: unknown) => this.fail(error));
     if (this.failure !== undefined) throw this.failure;
   }
 
@@ -234,10 +257,20 @@ export class WarcArchive {
   /** A fresh archive: file 0 with its warcinfo, a new ledger (and index). */
   private async begin(): Promise<void> {
     const first = warcFilePath(this.names, 0);
-    const existing = await Promise.all([first, this.ledgerPath].map((path) => stat(path).then((info) => info.size > 0, () => false)));
+    const existing = await Promise.all(
+      [first, this.ledgerPath].map((path) =>
+        stat(path).then(
+          (info) => info.size > 0,
+          () => false,
+        ),
+      ),
+    );
     if (existing.some(Boolean)) {
       if (!this.output.overwrite) {
-        throw new PolitelyError('ERR_OUTPUT', `could not write ${first}: it already holds an archive and this crawl is not resuming the one that wrote it: set overwrite: true to replace it, or resume that crawl (the same store)`);
+        throw new PolitelyError(
+          'ERR_OUTPUT',
+          `could not write ${first}: it already holds an archive and this crawl is not resuming the one that wrote it: set overwrite: true to replace it, or resume that crawl (the same store)`,
+        );
       }
       await removeFilesFrom(this.names, 0);
     }
@@ -250,34 +283,57 @@ export class WarcArchive {
 
   /** Resumes into the archive its ledger describes; false when there is nothing to resume (begin anew). */
   private async resume(): Promise<boolean> {
-    const read = await readWarcLedger(this.ledgerPath, (url, capture) => this.captures.set(url, capture)).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return null;
-      throw outputError(this.ledgerPath, error);
-    });
+    const read = await readWarcLedger(this.ledgerPath, (url, capture) => this.captures.set(url, capture)).catch(
+      (error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return null;
+        throw outputError(this.ledgerPath, error);
+      },
+    );
     if (read === null || read?.last === undefined) {
       const first = warcFilePath(this.names, 0);
-      const holds = await stat(first).then((info) => info.size > 0, () => false);
+      const holds = await stat(first).then(
+        (info) => info.size > 0,
+        () => false,
+      );
       // Files without a ledger that says what is whole in them: not ours to cut or to append to.
-      if (holds && read === null) throw new PolitelyError('ERR_OUTPUT', `could not write ${first}: it holds an archive but its ledger ${this.ledgerPath} is missing, so what is whole in it is unknown: move the files away, or set overwrite: true on a fresh crawl`);
+      if (holds && read === null)
+        throw new PolitelyError(
+          'ERR_OUTPUT',
+          `could not write ${first}: it holds an archive but its ledger ${this.ledgerPath} is missing, so what is whole in it is unknown: move the files away, or set overwrite: true on a fresh crawl`,
+        );
       this.captures.clear();
       return false;
     }
-    if (read === undefined) throw new PolitelyError('ERR_OUTPUT', `could not write ${this.output.path}: ${this.ledgerPath} is not a WARC ledger`);
+    if (read === undefined)
+      throw new PolitelyError(
+        'ERR_OUTPUT',
+        `could not write ${this.output.path}: ${this.ledgerPath} is not a WARC ledger`,
+      );
     const last: WarcCommit = read.last;
     const path = warcFilePath(this.names, last.file);
-    const size = await stat(path).then((info) => info.size, (error: unknown) => {
-      throw outputError(path, error);
-    });
-    if (size < last.end) throw new PolitelyError('ERR_OUTPUT', `could not write ${path}: it holds ${size} bytes, fewer than the ${last.end} its ledger ${this.ledgerPath} records: was it changed?`);
+    const size = await stat(path).then(
+      (info) => info.size,
+      (error: unknown) => {
+        throw outputError(path, error);
+      },
+    );
+    if (size < last.end)
+      throw new PolitelyError(
+        'ERR_OUTPUT',
+        `could not write ${path}: it holds ${size} bytes, fewer than the ${last.end} its ledger ${this.ledgerPath} records: was it changed?`,
+      );
     this.files = await WarcFiles.open(this.names, this.output.maxFileBytes, last.file, 'append');
-    if (size > last.end && !(await this.files.truncateTo(last.end))) throw outputError(path, new Error(`could not cut the ${size - last.end} bytes past its last committed record`));
+    if (size > last.end && !(await this.files.truncateTo(last.end)))
+      throw outputError(path, new Error(`could not cut the ${size - last.end} bytes past its last committed record`));
     this.counts.cutBytes = size - last.end;
     await removeFilesFrom(this.names, last.file + 1);
     this.ledger = await AppendFile.open(this.ledgerPath, { mode: 'append' });
-    if (read.wholeBytes < read.totalBytes && !(await this.ledger.truncateTo(read.wholeBytes))) throw outputError(this.ledgerPath, new Error('could not cut its half-written last line'));
+    if (read.wholeBytes < read.totalBytes && !(await this.ledger.truncateTo(read.wholeBytes)))
+      throw outputError(this.ledgerPath, new Error('could not cut its half-written last line'));
     if (this.output.cdx !== undefined) {
       this.index = await AppendFile.open(this.output.cdx, { mode: 'append' });
-      if (this.index.size > last.cdx && !(await this.index.truncateTo(last.cdx))) throw outputError(this.output.cdx, new Error('could not cut the lines past its last commit'));
+      if (this.index.size > last.cdx && !(await this.index.truncateTo(last.cdx)))
+        throw outputError(this.output.cdx, new Error('could not cut the lines past its last commit'));
     }
     this.counts.earlier = read.records;
     this.written.push(path);
@@ -327,7 +383,12 @@ export class WarcArchive {
 
   private async commit(entry: Pick<WarcCommit, 'records' | 'captures'>): Promise<void> {
     const files = this.files!;
-    const commit: WarcCommit = { file: files.current.number, end: files.current.size, cdx: this.index?.size ?? 0, ...entry };
+    const commit: WarcCommit = {
+      file: files.current.number,
+      end: files.current.size,
+      cdx: this.index?.size ?? 0,
+      ...entry,
+    };
     await this.ledger!.append(warcCommitLine(commit));
   }
 
@@ -335,18 +396,26 @@ export class WarcArchive {
   private kindOf(url: string, exchange: HttpExchange, payloadDigest: string): ResponseKind {
     const original = this.captures.get(url);
     if (exchange.status === 304 && isConditional(exchange)) return { kind: 'not-modified', original };
-    if (original !== undefined && exchange.truncated === undefined && original.payloadDigest === payloadDigest) return { kind: 'identical', original };
+    if (original !== undefined && exchange.truncated === undefined && original.payloadDigest === payloadDigest)
+      return { kind: 'identical', original };
     return { kind: 'response' };
   }
 
   private checkOpen(): void {
     if (this.failure !== undefined) throw this.failure;
-    if (this.state !== 'open') throw new PolitelyError('ERR_OUTPUT', `could not write ${this.output.path}: the archive is ${this.state === 'new' ? 'not open yet' : 'closed'}`);
+    if (this.state !== 'open')
+      throw new PolitelyError(
+        'ERR_OUTPUT',
+        `could not write ${this.output.path}: the archive is ${this.state === 'new' ? 'not open yet' : 'closed'}`,
+      );
   }
 
   private fail(error: unknown): PolitelyError {
     if (this.failure === undefined) {
-      this.failure = error instanceof PolitelyError && error.code === 'ERR_OUTPUT' ? error : outputError(this.files?.current.path ?? this.output.path, error);
+      this.failure =
+        error instanceof PolitelyError && error.code === 'ERR_OUTPUT'
+          ? error
+          : outputError(this.files?.current.path ?? this.output.path, error);
       this.hooks.onFailure(this.failure);
     }
     return this.failure;
@@ -363,6 +432,8 @@ let crawlerVersion: string | undefined;
 
 /** This package's version, for the warcinfo's `software` (read once, when an archive first needs it). */
 function versionOfCrawler(): string {
-  crawlerVersion ??= (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  crawlerVersion ??= (
+    JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+  ).version;
   return crawlerVersion;
 }

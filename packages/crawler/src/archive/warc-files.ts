@@ -44,7 +44,12 @@ export class WarcFiles {
   ) {}
 
   /** Opens file `number` (`truncate`: a new, empty one). */
-  static async open(names: WarcFileNames, maxFileBytes: number, number: number, mode: 'append' | 'truncate'): Promise<WarcFiles> {
+  static async open(
+    names: WarcFileNames,
+    maxFileBytes: number,
+    number: number,
+    mode: 'append' | 'truncate',
+  ): Promise<WarcFiles> {
     return new WarcFiles(names, maxFileBytes, number, await AppendFile.open(warcFilePath(names, number), { mode }));
   }
 

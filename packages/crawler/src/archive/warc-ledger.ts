@@ -49,7 +49,10 @@ export interface WarcLedgerRead {
  * Reads a ledger, calling `onCapture` for each capture in commit order (the newest last); undefined
  * when the file is not a WARC ledger (no header line, another version, a line out of order).
  */
-export async function readWarcLedger(path: string, onCapture: (url: string, capture: ArchivedCapture) => void): Promise<WarcLedgerRead | undefined> {
+export async function readWarcLedger(
+  path: string,
+  onCapture: (url: string, capture: ArchivedCapture) => void,
+): Promise<WarcLedgerRead | undefined> {
   let header = false;
   let valid = true;
   let last: WarcCommit | undefined;
@@ -65,7 +68,11 @@ export async function readWarcLedger(path: string, onCapture: (url: string, capt
         return;
       }
       const commit = asCommit(value);
-      if (commit === undefined || (last !== undefined && (commit.file < last.file || (commit.file === last.file && commit.end < last.end) || commit.cdx < last.cdx))) {
+      if (
+        commit === undefined ||
+        (last !== undefined &&
+          (commit.file < last.file || (commit.file === last.file && commit.end < last.end) || commit.cdx < last.cdx))
+      ) {
         valid = false;
         return;
       }
@@ -80,7 +87,8 @@ export async function readWarcLedger(path: string, onCapture: (url: string, capt
 }
 
 function asCommit(value: Record<string, unknown> | undefined): WarcCommit | undefined {
-  if (value === undefined || ![value.file, value.end, value.cdx, value.records].every(Number.isInteger)) return undefined;
+  if (value === undefined || ![value.file, value.end, value.cdx, value.records].every(Number.isInteger))
+    return undefined;
   if (value.captures !== undefined && !Array.isArray(value.captures)) return undefined;
   return value as unknown as WarcCommit;
 }

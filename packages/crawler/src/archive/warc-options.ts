@@ -26,14 +26,25 @@ const DEFAULT_MAX_WARC_FILE_BYTES = 1024 ** 3;
 /** Below this a file could not hold a warcinfo and one exchange of any size. */
 const MIN_WARC_FILE_BYTES = 64 * 1024;
 
-export function resolveWarcOutput(output: WarcOutputInput, name: string, label: string, check: OptionChecks): ResolvedWarcOutput {
-  if (output.fields !== undefined) check.fail(`${label}: fields are for CSV (the columns); a WARC archive holds exchanges, not records`);
+export function resolveWarcOutput(
+  output: WarcOutputInput,
+  name: string,
+  label: string,
+  check: OptionChecks,
+): ResolvedWarcOutput {
+  if (output.fields !== undefined)
+    check.fail(`${label}: fields are for CSV (the columns); a WARC archive holds exchanges, not records`);
   const lower = output.path.toLowerCase();
-  if (!lower.endsWith('.warc') && !lower.endsWith('.warc.gz')) check.fail(`${label}: a WARC archive's path ends in .warc or .warc.gz (compressed record by record)`);
+  if (!lower.endsWith('.warc') && !lower.endsWith('.warc.gz'))
+    check.fail(`${label}: a WARC archive's path ends in .warc or .warc.gz (compressed record by record)`);
   const maxFileBytes = output.maxFileBytes ?? DEFAULT_MAX_WARC_FILE_BYTES;
-  if (!Number.isSafeInteger(maxFileBytes) || maxFileBytes < MIN_WARC_FILE_BYTES) check.fail(`${label}: maxFileBytes must be a whole number of bytes, at least ${MIN_WARC_FILE_BYTES}, got ${String(output.maxFileBytes)}`);
+  if (!Number.isSafeInteger(maxFileBytes) || maxFileBytes < MIN_WARC_FILE_BYTES)
+    check.fail(
+      `${label}: maxFileBytes must be a whole number of bytes, at least ${MIN_WARC_FILE_BYTES}, got ${String(output.maxFileBytes)}`,
+    );
   const { cdx } = output;
-  if (cdx !== undefined && typeof cdx !== 'boolean' && (typeof cdx !== 'string' || cdx.trim() === '')) check.fail(`${label}: cdx must be true, false or a file name, got ${JSON.stringify(cdx) ?? String(cdx)}`);
+  if (cdx !== undefined && typeof cdx !== 'boolean' && (typeof cdx !== 'string' || cdx.trim() === ''))
+    check.fail(`${label}: cdx must be true, false or a file name, got ${JSON.stringify(cdx) ?? String(cdx)}`);
   const { stem } = warcFileNames(output.path);
   return {
     path: output.path,

@@ -55,7 +55,12 @@ export function warcDate(ms: number): string {
 
 export function warcRecordBytes(input: WarcRecordInput): WarcRecordBytes {
   const blockLength = input.block.reduce((sum, part) => sum + part.length, 0);
-  const payloadDigest = input.payload === undefined ? undefined : 'digest' in input.payload ? input.payload.digest : sha256Digest(input.payload.parts);
+  const payloadDigest =
+    input.payload === undefined
+      ? undefined
+      : 'digest' in input.payload
+        ? input.payload.digest
+        : sha256Digest(input.payload.parts);
   let head = `WARC/1.1${CRLF}WARC-Type: ${input.type}${CRLF}WARC-Record-ID: ${input.id}${CRLF}WARC-Date: ${warcDate(input.date)}${CRLF}`;
   for (const [name, value] of input.fields) head += `${name}: ${oneLine(value)}${CRLF}`;
   head += `Content-Type: ${input.contentType}${CRLF}`;
@@ -64,7 +69,11 @@ export function warcRecordBytes(input: WarcRecordInput): WarcRecordBytes {
   head += `Content-Length: ${blockLength}${CRLF}${CRLF}`;
   // Header values are ASCII (URLs are serialised percent-encoded); UTF-8 keeps anything else whole.
   const headBytes = Buffer.from(head, 'utf8');
-  return { parts: [headBytes, ...input.block, END_OF_RECORD], length: headBytes.length + blockLength + END_OF_RECORD.length, payloadDigest };
+  return {
+    parts: [headBytes, ...input.block, END_OF_RECORD],
+    length: headBytes.length + blockLength + END_OF_RECORD.length,
+    payloadDigest,
+  };
 }
 
 /** A field value never spans lines: a CR or LF in it would forge a field. */

@@ -1,8 +1,8 @@
 // A crawl's cookies, when on: the session its requests use, and the jar kept in the store.
 
-import type { CookieJar } from 'tough-cookie';
 import type { FrontierStore } from '@politely/frontier';
-import { createCookieSession, type CookieSession } from './cookie-session.js';
+import type { CookieJar } from 'tough-cookie';
+import { type CookieSession, createCookieSession } from './cookie-session.js';
 import { createJarPersistence } from './jar-persistence.js';
 
 /** How long after a cookie changed the jar is saved (once, however many change meanwhile). */
@@ -17,7 +17,11 @@ export interface CrawlCookies {
   flush(): Promise<void>;
 }
 
-export function createCrawlCookies(jar: CookieJar | undefined, store: FrontierStore, onError: (error: unknown) => void): CrawlCookies {
+export function createCrawlCookies(
+  jar: CookieJar | undefined,
+  store: FrontierStore,
+  onError: (error: unknown) => void,
+): CrawlCookies {
   if (jar === undefined) return { session: undefined, restore: async () => {}, flush: async () => {} };
   const persistence = createJarPersistence(jar, store, { debounceMs: SAVE_DEBOUNCE_MS, onError });
   return {

@@ -3,8 +3,8 @@
 // write per `debounceMs` at most, whatever the number of cookies set), and saved when the run
 // ends. A store without metadata (the memory store) keeps nothing: the jar lives for one run.
 
-import { Cookie, type CookieJar } from 'tough-cookie';
 import type { FrontierStore } from '@politely/frontier';
+import { Cookie, type CookieJar } from 'tough-cookie';
 
 /** The store's metadata key of the serialized jar. */
 export const COOKIE_JAR_KEY = 'politely:cookie-jar';
@@ -29,8 +29,13 @@ interface SavedJar {
   readonly cookies?: readonly unknown[];
 }
 
-export function createJarPersistence(jar: CookieJar, store: FrontierStore, settings: JarPersistenceSettings): JarPersistence {
-  if (store.saveMetadata === undefined || store.loadMetadata === undefined) return { restore: async () => {}, changed: () => {}, flush: async () => {} };
+export function createJarPersistence(
+  jar: CookieJar,
+  store: FrontierStore,
+  settings: JarPersistenceSettings,
+): JarPersistence {
+  if (store.saveMetadata === undefined || store.loadMetadata === undefined)
+    return { restore: async () => {}, changed: () => {}, flush: async () => {} };
   const saveMetadata = store.saveMetadata.bind(store);
   const loadMetadata = store.loadMetadata.bind(store) as (key: string) => Promise<SavedJar | undefined>;
   let timer: NodeJS.Timeout | undefined;

@@ -20,13 +20,13 @@
 
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { PolitelyError } from '@politely/core';
+import { RoomSignal } from '../files/room-signal.js';
 import type { ResolvedOutput } from './output-options.js';
-import { OutputWriter, type OutputStatus } from './output-writer.js';
+import { type OutputStatus, OutputWriter } from './output-writer.js';
 import { PageRecords } from './page-records.js';
 import { settleAll, validate, writeAll } from './push-records.js';
 import type { DatasetRecord } from './record-text.js';
 import { TailLock } from './tail-lock.js';
-import { RoomSignal } from '../files/room-signal.js';
 
 export interface DatasetHooks {
   /** A record is written (or accepted, with no outputs); `url` is its page's, if a handler pushed it. */
@@ -107,7 +107,8 @@ export class Dataset {
     if (!this.hasOutputs) return this.emit(records, undefined);
     if (records.length === 0) return;
     const bytes = jsons.reduce((sum, json) => sum + json.length + 1, 0);
-    while (this.outsideBytes >= OUTSIDE_HIGH_WATER_MARK && this.flushing !== undefined && this.failure === undefined) await this.room.wait();
+    while (this.outsideBytes >= OUTSIDE_HIGH_WATER_MARK && this.flushing !== undefined && this.failure === undefined)
+      await this.room.wait();
     if (this.failure !== undefined) throw this.failure;
     await new Promise<void>((resolve, reject) => {
       this.outside.push({ records, jsons, bytes, resolve, reject });
@@ -137,13 +138,18 @@ export class Dataset {
   /** @internal */
   checkOpen(): void {
     if (this.failure !== undefined) throw this.failure;
-    if (this.state === 'closed') throw new PolitelyError('ERR_INVALID_INPUT', 'push(): the crawl has ended and its outputs are closed');
-    if (this.state === 'new' && this.hasOutputs) throw new PolitelyError('ERR_INVALID_INPUT', 'push(): the outputs are not open yet');
+    if (this.state === 'closed')
+      throw new PolitelyError('ERR_INVALID_INPUT', 'push(): the crawl has ended and its outputs are closed');
+    if (this.state === 'new' && this.hasOutputs)
+      throw new PolitelyError('ERR_INVALID_INPUT', 'push(): the outputs are not open yet');
   }
 
   /** @internal A write failed: every push from now on rejects with it, and the crawl stops. */
   fail(error: unknown): PolitelyError {
-    const failure = error instanceof PolitelyError ? error : new PolitelyError('ERR_OUTPUT', `could not write the dataset: ${String(error)}`, { cause: error });
+    const failure =
+      error instanceof PolitelyError
+        ? error
+        : new PolitelyError('ERR_OUTPUT', `could not write the dataset: ${String(error)}`, { cause: error });
     if (this.failure === undefined) {
       this.failure = failure;
       this.room.open();
@@ -189,5 +195,4 @@ export class Dataset {
       }
     }
   }
-
 }

@@ -61,7 +61,12 @@ export async function readLedger(path: string): Promise<LedgerRead | undefined> 
     (line) => {
       const value = parseJsonObjectLine(line);
       if (header === undefined) {
-        if (value?.politely === 'dataset-ledger' && value.version === 1 && (value.format === 'jsonl' || value.format === 'csv')) header = value as unknown as LedgerHeader;
+        if (
+          value?.politely === 'dataset-ledger' &&
+          value.version === 1 &&
+          (value.format === 'jsonl' || value.format === 'csv')
+        )
+          header = value as unknown as LedgerHeader;
         else valid = false;
         return;
       }

@@ -3,7 +3,7 @@
 
 import { resolve } from 'node:path';
 import type { OptionChecks } from '@politely/core/internal';
-import { resolveWarcOutput, type ResolvedWarcOutput } from '../archive/warc-options.js';
+import { type ResolvedWarcOutput, resolveWarcOutput } from '../archive/warc-options.js';
 
 /** One file the crawl's records are written to (see `CrawlerOptions.outputs`). */
 export interface OutputOptions {
@@ -83,29 +83,37 @@ export function resolveOutputs(outputs: readonly OutputOptions[] | undefined, ch
   let warc: ResolvedWarcOutput | undefined;
   outputs.forEach((output: OutputOptions, index) => {
     const name = `outputs[${index}]`;
-    if (typeof output !== 'object' || output === null) check.fail(`${name} must be an object { path, format }, got ${String(output)}`);
+    if (typeof output !== 'object' || output === null)
+      check.fail(`${name} must be an object { path, format }, got ${String(output)}`);
     const { path } = output;
-    if (typeof path !== 'string' || path.trim() === '') check.fail(`${name}.path must be a file name, got ${JSON.stringify(path) ?? String(path)}`);
+    if (typeof path !== 'string' || path.trim() === '')
+      check.fail(`${name}.path must be a file name, got ${JSON.stringify(path) ?? String(path)}`);
     const label = `${name} (${JSON.stringify(path)})`;
     const format = output.format ?? defaultFormat(path);
-    if (format !== 'jsonl' && format !== 'csv' && format !== 'warc') check.fail(`${label}: format must be 'jsonl', 'csv' or 'warc', got ${JSON.stringify(format) ?? String(format)}`);
+    if (format !== 'jsonl' && format !== 'csv' && format !== 'warc')
+      check.fail(`${label}: format must be 'jsonl', 'csv' or 'warc', got ${JSON.stringify(format) ?? String(format)}`);
     const absolute = resolve(path);
     const other = seen.get(absolute);
     if (other !== undefined) check.fail(`${label}: the same file as outputs[${other}]; list each file once`);
     seen.set(absolute, index);
     if (format === 'warc') {
-      if (warc !== undefined) check.fail(`${label}: a crawl has one WARC archive; outputs[${seen.get(resolve(warc.path))}] is one already`);
+      if (warc !== undefined)
+        check.fail(`${label}: a crawl has one WARC archive; outputs[${seen.get(resolve(warc.path))}] is one already`);
       warc = resolveWarcOutput(output, name, label, check);
       return;
     }
-    if (output.maxFileBytes !== undefined || output.cdx !== undefined) check.fail(`${label}: maxFileBytes and cdx are for a WARC archive (format 'warc')`);
+    if (output.maxFileBytes !== undefined || output.cdx !== undefined)
+      check.fail(`${label}: maxFileBytes and cdx are for a WARC archive (format 'warc')`);
     const fields = output.fields;
     if (fields !== undefined) {
-      if (format !== 'csv') check.fail(`${label}: fields are for CSV (the columns); a JSON lines output writes each record whole`);
-      if (!Array.isArray(fields) || fields.length === 0) check.fail(`${label}: fields must be a non-empty array of column names`);
+      if (format !== 'csv')
+        check.fail(`${label}: fields are for CSV (the columns); a JSON lines output writes each record whole`);
+      if (!Array.isArray(fields) || fields.length === 0)
+        check.fail(`${label}: fields must be a non-empty array of column names`);
       const names = new Set<string>();
       for (const field of fields) {
-        if (typeof field !== 'string' || field === '') check.fail(`${label}: fields must be non-empty strings, got ${JSON.stringify(field) ?? String(field)}`);
+        if (typeof field !== 'string' || field === '')
+          check.fail(`${label}: fields must be non-empty strings, got ${JSON.stringify(field) ?? String(field)}`);
         if (names.has(field)) check.fail(`${label}: fields name the column ${JSON.stringify(field)} twice`);
         names.add(field);
       }

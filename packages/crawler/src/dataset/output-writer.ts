@@ -62,7 +62,10 @@ export class OutputWriter {
     const ledgerPath = path + LEDGER_SUFFIX;
     if (size === 0 || !resume) {
       if (size > 0 && !output.overwrite) {
-        throw new PolitelyError('ERR_OUTPUT', `could not write ${path}: it already holds records and this crawl is not resuming the one that wrote them: set overwrite: true to replace them, or resume that crawl (the same store)`);
+        throw new PolitelyError(
+          'ERR_OUTPUT',
+          `could not write ${path}: it already holds records and this crawl is not resuming the one that wrote them: set overwrite: true to replace them, or resume that crawl (the same store)`,
+        );
       }
       const file = await AppendFile.open(path, { mode: 'truncate' });
       const ledger = await openLedger(ledgerPath, output.format, file);
@@ -80,13 +83,19 @@ export class OutputWriter {
       throw outputError(ledgerPath, error);
     });
     if (ledgerRead !== undefined && ledgerRead.format !== format) {
-      throw new PolitelyError('ERR_OUTPUT', `could not write ${path}: it holds ${ledgerRead.format === 'csv' ? 'CSV' : 'JSON lines'} (its ledger says so), not ${format}`);
+      throw new PolitelyError(
+        'ERR_OUTPUT',
+        `could not write ${path}: it holds ${ledgerRead.format === 'csv' ? 'CSV' : 'JSON lines'} (its ledger says so), not ${format}`,
+      );
     }
     let end: number;
     let earlier: number;
     if (ledgerRead !== undefined) {
       if (ledgerRead.end > size) {
-        throw new PolitelyError('ERR_OUTPUT', `could not write ${path}: it holds ${size} bytes, fewer than the ${ledgerRead.end} its ledger ${ledgerPath} records: was it changed? Remove the ledger to take the file as it is, or set overwrite: true on a fresh crawl`);
+        throw new PolitelyError(
+          'ERR_OUTPUT',
+          `could not write ${path}: it holds ${size} bytes, fewer than the ${ledgerRead.end} its ledger ${ledgerPath} records: was it changed? Remove the ledger to take the file as it is, or set overwrite: true on a fresh crawl`,
+        );
       }
       end = ledgerRead.end;
       earlier = ledgerRead.records;
@@ -109,7 +118,8 @@ export class OutputWriter {
         if (end > 0) await ledger.append(ledgerEntryLine(end, earlier, undefined));
       } else {
         ledger = await AppendFile.open(ledgerPath, { mode: 'append' });
-        if (ledgerRead.wholeBytes < ledgerRead.totalBytes && !(await ledger.truncateTo(ledgerRead.wholeBytes))) throw outputError(ledgerPath, new Error('could not cut its half-written last line'));
+        if (ledgerRead.wholeBytes < ledgerRead.totalBytes && !(await ledger.truncateTo(ledgerRead.wholeBytes)))
+          throw outputError(ledgerPath, new Error('could not cut its half-written last line'));
       }
     } catch (error) {
       await file.close().catch(() => {});
@@ -120,9 +130,16 @@ export class OutputWriter {
       columns = await readCsvHeader(path).catch((error: unknown) => {
         throw outputError(path, error);
       });
-      if (columns !== undefined && output.fields !== undefined && columns.join('\u0000') !== output.fields.join('\u0000')) {
+      if (
+        columns !== undefined &&
+        output.fields !== undefined &&
+        columns.join('\u0000') !== output.fields.join('\u0000')
+      ) {
         await Promise.all([file.close(), ledger.close()]).catch(() => {});
-        throw new PolitelyError('ERR_OUTPUT', `could not write ${path}: its header row (${columns.join(',')}) is not the fields given (${output.fields.join(',')}); resume into the file the crawl wrote, or start a fresh crawl with overwrite: true`);
+        throw new PolitelyError(
+          'ERR_OUTPUT',
+          `could not write ${path}: its header row (${columns.join(',')}) is not the fields given (${output.fields.join(',')}); resume into the file the crawl wrote, or start a fresh crawl with overwrite: true`,
+        );
       }
     }
     const writer = new OutputWriter(output, file, ledger, columns, ledgerRead?.pages ?? new Set(), earlier, size - end);
@@ -145,7 +162,13 @@ export class OutputWriter {
   }
 
   status(): OutputStatus {
-    return { path: this.output.path, format: this.output.format, records: this.written, earlier: this.earlier, cutBytes: this.cutBytes };
+    return {
+      path: this.output.path,
+      format: this.output.format,
+      records: this.written,
+      earlier: this.earlier,
+      cutBytes: this.cutBytes,
+    };
   }
 
   /** The text of `records` (their JSON texts given) in this output's format; a CSV header first if none is written. */

@@ -6,9 +6,9 @@
 
 import { PolitelyError } from '@politely/core';
 import type { OutputWriter } from './output-writer.js';
-import type { TailLock } from './tail-lock.js';
 import { RECORDS_PER_APPEND, settleAll, validate, writeAll } from './push-records.js';
 import type { DatasetRecord } from './record-text.js';
+import type { TailLock } from './tail-lock.js';
 
 /** What a page's records need of the crawl's dataset (dataset.ts), which makes them. */
 export interface PageDataset {
@@ -57,7 +57,12 @@ export class PageRecords {
    */
   push(input: DatasetRecord | readonly DatasetRecord[]): Promise<void> {
     if (this.ended) {
-      return Promise.reject(new PolitelyError('ERR_INVALID_INPUT', `page.push(): the handler of ${this.url} has ended, and its records are committed; push before it resolves, or use crawler.push()`));
+      return Promise.reject(
+        new PolitelyError(
+          'ERR_INVALID_INPUT',
+          `page.push(): the handler of ${this.url} has ended, and its records are committed; push before it resolves, or use crawler.push()`,
+        ),
+      );
     }
     const write = this.write(input);
     const tracked = write.catch((error: unknown) => {

@@ -23,9 +23,17 @@ export function recordJson(record: unknown): string {
   try {
     json = JSON.stringify(record);
   } catch (error) {
-    throw new PolitelyError('ERR_INVALID_INPUT', `push(): the record is not JSON-serialisable (${(error as Error).message})`, { cause: error });
+    throw new PolitelyError(
+      'ERR_INVALID_INPUT',
+      `push(): the record is not JSON-serialisable (${(error as Error).message})`,
+      { cause: error },
+    );
   }
-  if (json === undefined || !json.startsWith('{')) throw new PolitelyError('ERR_INVALID_INPUT', `push(): the record is not a JSON object (its toJSON() gave ${json ?? 'undefined'})`);
+  if (json === undefined || !json.startsWith('{'))
+    throw new PolitelyError(
+      'ERR_INVALID_INPUT',
+      `push(): the record is not a JSON object (its toJSON() gave ${json ?? 'undefined'})`,
+    );
   return json;
 }
 
@@ -37,7 +45,10 @@ function describe(value: unknown): string {
 
 /** The columns of a CSV output whose first record is `record`: its own keys, in order. */
 export function columnsOf(record: object): string[] {
-  const source = typeof (record as { toJSON?: unknown }).toJSON === 'function' ? ((record as { toJSON(): unknown }).toJSON() as object) : record;
+  const source =
+    typeof (record as { toJSON?: unknown }).toJSON === 'function'
+      ? ((record as { toJSON(): unknown }).toJSON() as object)
+      : record;
   return Object.keys(source).filter((key) => {
     const value = (source as Record<string, unknown>)[key];
     return typeof value !== 'function' && typeof value !== 'symbol';
@@ -46,7 +57,9 @@ export function columnsOf(record: object): string[] {
 
 /** One CSV row (ending in CRLF) of `record` under `columns`. */
 export function csvRecordRow(record: object, columns: readonly string[]): string {
-  const source = (typeof (record as { toJSON?: unknown }).toJSON === 'function' ? (record as { toJSON(): unknown }).toJSON() : record) as Record<string, unknown>;
+  const source = (
+    typeof (record as { toJSON?: unknown }).toJSON === 'function' ? (record as { toJSON(): unknown }).toJSON() : record
+  ) as Record<string, unknown>;
   let row = '';
   for (let i = 0; i < columns.length; i++) {
     if (i > 0) row += ',';

@@ -2,7 +2,7 @@
 // already decoded, and never when nobody reads it (the crawler's own extraction is a streaming
 // pass, html-scan.ts, that builds no tree).
 
-import { load, type CheerioAPI } from 'cheerio';
+import { type CheerioAPI, load } from 'cheerio';
 import { capHtmlNesting } from './nesting-cap.js';
 
 let documentsBuilt = 0;

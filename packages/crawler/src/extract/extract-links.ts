@@ -4,9 +4,9 @@
 // URL, invalid options) throws.
 
 import { PolitelyError } from '@politely/core';
-import { resolveExtractOptions, type ExtractOptions, type ResolvedExtractOptions } from './extract-options.js';
-import { scanHtml, type HtmlFacts } from './html-scan.js';
-import { resolveRobotsDirectives, type PageRobotsDirectives } from './meta-robots.js';
+import { type ExtractOptions, type ResolvedExtractOptions, resolveExtractOptions } from './extract-options.js';
+import { type HtmlFacts, scanHtml } from './html-scan.js';
+import { type PageRobotsDirectives, resolveRobotsDirectives } from './meta-robots.js';
 
 /** Links found on the page but not returned, by reason. Duplicates and self-links are not counted. */
 export interface SkippedLinkCounts {
@@ -59,7 +59,10 @@ const isHttp = (url: URL): boolean => url.protocol === 'http:' || url.protocol =
 /** The tokens of a space-separated attribute (`rel`), lowercased. */
 function tokensOf(value: string | undefined): string[] {
   if (value === undefined) return [];
-  return trimAscii(value).toLowerCase().split(ASCII_WHITESPACE).filter((token) => token !== '');
+  return trimAscii(value)
+    .toLowerCase()
+    .split(ASCII_WHITESPACE)
+    .filter((token) => token !== '');
 }
 
 /** Parses `href` against `base`, as an absolute http(s) URL without fragment, or says why not. */
@@ -100,7 +103,10 @@ function readCanonicalUrl(links: HtmlFacts['linkRels'], base: URL): string | nul
 
 function readTitle(title: string | undefined): string | null {
   if (title === undefined) return null;
-  const text = title.split(ASCII_WHITESPACE).filter((word) => word !== '').join(' ');
+  const text = title
+    .split(ASCII_WHITESPACE)
+    .filter((word) => word !== '')
+    .join(' ');
   return text === '' ? null : text;
 }
 

@@ -21,7 +21,7 @@
 // `<title>` or `<style>` inside `<svg>` (htmlparser2's tokenizer reads them as raw text), and
 // `--!>` comment ends.
 
-import { Tokenizer, type QuoteType, type TokenizerCallbacks } from 'htmlparser2';
+import { type QuoteType, Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
 import {
   CONTEXT_TAGS,
   createTreeContext,
@@ -62,7 +62,12 @@ const OTHER_TAG = '';
  * ignoring ASCII case, or `OTHER_TAG`. Reads the characters in place: no string is made for
  * the many tags of a page that the scan does not act on.
  */
-function knownNameAt(html: string, start: number, end: number, byLength: ReadonlyMap<number, readonly string[]>): string {
+function knownNameAt(
+  html: string,
+  start: number,
+  end: number,
+  byLength: ReadonlyMap<number, readonly string[]>,
+): string {
   const candidates = byLength.get(end - start);
   if (candidates === undefined) return OTHER_TAG;
   for (const name of candidates) {

@@ -8,10 +8,49 @@
 /** Nesting depth kept; deeper elements are flattened into their 512th ancestor. */
 export const MAX_HTML_NESTING = 512;
 
-const VOID_ELEMENTS = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'param', 'source', 'track', 'wbr', 'keygen', 'frame']);
+const VOID_ELEMENTS = new Set([
+  'area',
+  'base',
+  'br',
+  'col',
+  'embed',
+  'hr',
+  'img',
+  'input',
+  'link',
+  'meta',
+  'param',
+  'source',
+  'track',
+  'wbr',
+  'keygen',
+  'frame',
+]);
 // Elements whose end tag may be left out (a list of 10,000 <li> without </li> is flat, not deep):
 // they never count as nesting and are never dropped.
-const OPTIONAL_END = new Set(['html', 'head', 'body', 'p', 'li', 'dt', 'dd', 'option', 'optgroup', 'tr', 'td', 'th', 'tbody', 'thead', 'tfoot', 'colgroup', 'caption', 'rb', 'rt', 'rtc', 'rp']);
+const OPTIONAL_END = new Set([
+  'html',
+  'head',
+  'body',
+  'p',
+  'li',
+  'dt',
+  'dd',
+  'option',
+  'optgroup',
+  'tr',
+  'td',
+  'th',
+  'tbody',
+  'thead',
+  'tfoot',
+  'colgroup',
+  'caption',
+  'rb',
+  'rt',
+  'rtc',
+  'rp',
+]);
 // Their content is text up to their end tag: `<div>` inside a script string is not a tag.
 const RAW_TEXT = new Set(['script', 'style', 'textarea', 'title', 'xmp', 'iframe', 'noembed', 'noframes', 'plaintext']);
 // Links are what the crawler reads: never dropped, whatever the depth; nor the roots of foreign
@@ -96,7 +135,16 @@ function endOfTagName(html: string, from: number): number {
   let at = from;
   while (at < html.length) {
     const code = html.charCodeAt(at);
-    if (code === 0x3e || code === 0x2f || code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0c || code === 0x0d) break;
+    if (
+      code === 0x3e ||
+      code === 0x2f ||
+      code === 0x20 ||
+      code === 0x09 ||
+      code === 0x0a ||
+      code === 0x0c ||
+      code === 0x0d
+    )
+      break;
     at++;
   }
   return at;

@@ -1,7 +1,7 @@
 // One page request, one hop, classified: a final response, a redirect to follow by hand, or a
 // failure (retryable or a skip). The HTTP work itself is core's shared client.
 
-import { PolitelyError, type BodyLimit, type HttpClient, type HttpResponse } from '@politely/core';
+import { type BodyLimit, type HttpClient, type HttpResponse, PolitelyError } from '@politely/core';
 import type { SkipReason } from '../skip-reasons.js';
 import { outgoingHeaders, type RequestProfile } from './request-profile.js';
 
@@ -30,20 +30,35 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
  * Fetches `url` with the crawl's headers and the request's own (`ownHeaders`); with cookies on,
  * sends the jar's cookies for the URL and stores what the response sets (a redirect's too).
  */
-export async function fetchPage(url: string, settings: PageFetchSettings, signal: AbortSignal, ownHeaders?: Readonly<Record<string, string>>): Promise<PageFetchOutcome> {
+export async function fetchPage(
+  url: string,
+  settings: PageFetchSettings,
+  signal: AbortSignal,
+  ownHeaders?: Readonly<Record<string, string>>,
+): Promise<PageFetchOutcome> {
   let response: HttpResponse;
   try {
     const cookie = settings.cookies === undefined ? '' : await settings.cookies.cookieFor(url);
     response = await settings.client.get({
       url,
-      headers: outgoingHeaders(settings, settings.conditional === undefined ? { accept: settings.accept } : { accept: settings.accept, ...settings.conditional }, ownHeaders, cookie),
+      headers: outgoingHeaders(
+        settings,
+        settings.conditional === undefined
+          ? { accept: settings.accept }
+          : { accept: settings.accept, ...settings.conditional },
+        ownHeaders,
+        cookie,
+      ),
       signal,
       timeoutMs: settings.timeoutMs,
       bodyLimit: settings.bodyLimit,
       ...(settings.connectAddress === undefined ? {} : { connectAddress: settings.connectAddress }),
     });
   } catch (error) {
-    const failure = error instanceof PolitelyError ? error : new PolitelyError('ERR_FETCH_FAILED', `GET ${url}: ${String(error)}`, { cause: error });
+    const failure =
+      error instanceof PolitelyError
+        ? error
+        : new PolitelyError('ERR_FETCH_FAILED', `GET ${url}: ${String(error)}`, { cause: error });
     if (failure.code === 'ERR_BODY_TOO_LARGE') return { kind: 'skip', reason: 'too-large', error: failure };
     if (failure.code === 'ERR_HEADERS_TOO_LARGE') return { kind: 'skip', reason: 'headers-too-large', error: failure };
     if (failure.code === 'ERR_ADDRESS_BLOCKED') return { kind: 'skip', reason: 'blocked-address', error: failure };

@@ -1,6 +1,6 @@
 // The crawler's own HTTP client, built from its options: the SSRF guard, the limits, the proxy.
 
-import { createHttpClient, PolitelyError, type AddressBook, type HttpClient } from '@politely/core';
+import { type AddressBook, createHttpClient, type HttpClient, PolitelyError } from '@politely/core';
 import type { ResolvedCrawlerOptions } from '../options.js';
 
 /**
@@ -20,7 +20,8 @@ export function ownHttpClient(options: ResolvedCrawlerOptions, addresses: Addres
       ...(addresses === undefined ? {} : { addresses }),
     });
   } catch (error) {
-    if (error instanceof PolitelyError && error.code === 'ERR_INVALID_OPTION') throw new PolitelyError(error.code, `createCrawler: ${error.message}`);
+    if (error instanceof PolitelyError && error.code === 'ERR_INVALID_OPTION')
+      throw new PolitelyError(error.code, `createCrawler: ${error.message}`);
     throw error;
   }
 }

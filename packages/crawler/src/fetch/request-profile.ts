@@ -34,6 +34,8 @@ export function outgoingHeaders(
   headers['user-agent'] = profile.userAgent;
   if (profile.from !== undefined) headers['from'] = profile.from;
   else delete headers['from'];
-  if (cookie !== '') headers['cookie'] = headers['cookie'] === undefined || headers['cookie'] === '' ? cookie : `${headers['cookie']}; ${cookie}`;
+  if (cookie !== '')
+    headers['cookie'] =
+      headers['cookie'] === undefined || headers['cookie'] === '' ? cookie : `${headers['cookie']}; ${cookie}`;
   return headers;
 }

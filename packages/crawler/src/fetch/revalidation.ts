@@ -4,8 +4,8 @@
 // http-cache-semantics' job, a well-kept library, not hand-written here. Pure.
 
 import { createHash } from 'node:crypto';
-import CachePolicy from 'http-cache-semantics';
 import type { LastFetch, PageChange } from '@politely/frontier';
+import CachePolicy from 'http-cache-semantics';
 import type { KeptValidators } from '../frontier/revisit-schedule.js';
 
 /** The response headers a caching policy needs: the rest would only fill the store. */
@@ -93,15 +93,23 @@ export function revalidate(url: string, last: LastFetch | undefined, answer: Fet
         : revalidatedPolicy(previous, url, last.status, answer.headers);
     return { change: 'not-modified', policy, storable: policy.storable(), contentHash: last.contentHash };
   }
-  const policy = new CachePolicy(request, { status: answer.status, headers: cachingHeadersOf(answer.headers) }, POLICY_OPTIONS);
+  const policy = new CachePolicy(
+    request,
+    { status: answer.status, headers: cachingHeadersOf(answer.headers) },
+    POLICY_OPTIONS,
+  );
   const contentHash = contentHashOf(answer.body);
   let change: PageChange = 'new';
-  if (last !== undefined) change = last.contentHash === contentHash && last.status === answer.status ? 'unchanged' : 'changed';
+  if (last !== undefined)
+    change = last.contentHash === contentHash && last.status === answer.status ? 'unchanged' : 'changed';
   return { change, policy, storable: policy.storable(), contentHash };
 }
 
 /** What the schedule needs of a revalidation: how long it is fresh, and the validators to keep. */
-export function scheduleFactsOf(revalidation: Revalidation): { readonly freshMs: number; readonly kept?: KeptValidators } {
+export function scheduleFactsOf(revalidation: Revalidation): {
+  readonly freshMs: number;
+  readonly kept?: KeptValidators;
+} {
   if (!revalidation.storable) return { freshMs: 0 };
   const headers = revalidation.policy.responseHeaders();
   const etag = headers['etag'];
@@ -121,9 +129,21 @@ export function scheduleFactsOf(revalidation: Revalidation): { readonly freshMs:
  * When the 304 names no validator the library can match (a server that repeats neither ETag
  * nor Last-Modified), it is still this URL's answer to our validators: merged by hand.
  */
-function revalidatedPolicy(previous: CachePolicy, url: string, status: number, headers: Readonly<Record<string, string>>): CachePolicy {
-  const revalidated = previous.revalidatedPolicy(policyRequest(url), { status: 304, headers: cachingHeadersOf(headers) });
+function revalidatedPolicy(
+  previous: CachePolicy,
+  url: string,
+  status: number,
+  headers: Readonly<Record<string, string>>,
+): CachePolicy {
+  const revalidated = previous.revalidatedPolicy(policyRequest(url), {
+    status: 304,
+    headers: cachingHeadersOf(headers),
+  });
   if (revalidated.matches) return revalidated.policy;
   const stored = (previous.toObject() as { resh?: Record<string, string> }).resh ?? {};
-  return new CachePolicy(policyRequest(url), { status, headers: { ...cachingHeadersOf(stored), ...cachingHeadersOf(headers) } }, POLICY_OPTIONS);
+  return new CachePolicy(
+    policyRequest(url),
+    { status, headers: { ...cachingHeadersOf(stored), ...cachingHeadersOf(headers) } },
+    POLICY_OPTIONS,
+  );
 }

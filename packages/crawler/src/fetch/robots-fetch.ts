@@ -20,7 +20,12 @@ export interface RobotsFetchHooks {
 /** The crawl-wide part of every robots.txt request (the User-Agent is the gate's). */
 export type RobotsRequestProfile = Pick<RequestProfile, 'from' | 'headers'>;
 
-export function createCrawlerRobotsFetch(client: HttpClient, timeoutMs: number, hooks: RobotsFetchHooks, profile: RobotsRequestProfile = {}): RobotsFetch {
+export function createCrawlerRobotsFetch(
+  client: HttpClient,
+  timeoutMs: number,
+  hooks: RobotsFetchHooks,
+  profile: RobotsRequestProfile = {},
+): RobotsFetch {
   return async (request) => {
     const url = new URL(request.url);
     hooks.onRequest(url, Date.now());
@@ -32,6 +37,11 @@ export function createCrawlerRobotsFetch(client: HttpClient, timeoutMs: number, 
       timeoutMs,
       bodyLimit: { maxBytes: request.maxBytes, atLimit: 'truncate' },
     });
-    return { status: response.status, header: response.header, body: response.body, truncatedAtCap: response.truncated };
+    return {
+      status: response.status,
+      header: response.header,
+      body: response.body,
+      truncatedAtCap: response.truncated,
+    };
   };
 }

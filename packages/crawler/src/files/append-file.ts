@@ -15,7 +15,7 @@
 // A failed write may have put part of its text in the file: the file is cut back to the last
 // whole write, where the OS allows, so that it never ends in half a record.
 
-import { open, type FileHandle } from 'node:fs/promises';
+import { type FileHandle, open } from 'node:fs/promises';
 import { PolitelyError } from '@politely/core';
 import { RoomSignal } from './room-signal.js';
 
@@ -62,7 +62,13 @@ export class AppendFile {
       throw outputError(path, error);
     }
     const stat = await handle.stat();
-    return new AppendFile(path, handle, stat.isFile() ? stat.size : 0, stat.isFile(), options.highWaterMark ?? DEFAULT_HIGH_WATER_MARK);
+    return new AppendFile(
+      path,
+      handle,
+      stat.isFile() ? stat.size : 0,
+      stat.isFile(),
+      options.highWaterMark ?? DEFAULT_HIGH_WATER_MARK,
+    );
   }
 
   /** The error that ended this file's writes, if one did. */
@@ -78,7 +84,8 @@ export class AppendFile {
   /** Appends `text` (UTF-8) or bytes; resolves when it is in the file, rejects with ERR_OUTPUT when it cannot be. */
   async append(text: string | Uint8Array): Promise<void> {
     // Backpressure: while the buffer is full, wait for the write under way (it empties it).
-    while (this.pendingBytes >= this.highWaterMark && this.writing !== undefined && this.failure === undefined) await this.room.wait();
+    while (this.pendingBytes >= this.highWaterMark && this.writing !== undefined && this.failure === undefined)
+      await this.room.wait();
     if (this.failure !== undefined) throw this.failure;
     if (this.closed) throw outputError(this.path, new Error('the file was closed'));
     return new Promise<void>((resolve, reject) => {
@@ -88,7 +95,6 @@ export class AppendFile {
       this.writing ??= this.writePending().finally(() => (this.writing = undefined));
     });
   }
-
 
   /**
    * Cuts the file back to `size` bytes (the records of a page that was handed back). Only for a
@@ -113,7 +119,8 @@ export class AppendFile {
     await this.writing;
     let closeError: unknown;
     // Where the OS buffers writes, an I/O error can surface only now.
-    if (this.failure === undefined && this.regular) await this.handle.sync().catch((error: unknown) => (closeError = error));
+    if (this.failure === undefined && this.regular)
+      await this.handle.sync().catch((error: unknown) => (closeError = error));
     await this.handle.close().catch((error: unknown) => (closeError ??= error));
     if (this.failure !== undefined) throw this.failure;
     if (closeError !== undefined) throw (this.failure = outputError(this.path, closeError));
@@ -128,11 +135,14 @@ export class AppendFile {
       this.waiters = [];
       this.room.open();
       try {
-        const bytes = parts.every((part) => typeof part === 'string') ? Buffer.from(parts.join(''), 'utf8') : Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part, 'utf8') : part)));
+        const bytes = parts.every((part) => typeof part === 'string')
+          ? Buffer.from(parts.join(''), 'utf8')
+          : Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part, 'utf8') : part)));
         await writeAll(this.handle, bytes);
         // A file deleted (or whose folder was removed) takes writes without complaint, into an
         // inode no one can open again: that is a loss, so it fails like a full disk.
-        if (this.regular && (await this.handle.stat()).nlink === 0) throw new Error('the file was deleted (or its folder removed) while the crawl wrote to it');
+        if (this.regular && (await this.handle.stat()).nlink === 0)
+          throw new Error('the file was deleted (or its folder removed) while the crawl wrote to it');
         this.whole += bytes.length;
         for (const waiter of waiters) waiter.resolve();
       } catch (error) {
@@ -161,7 +171,10 @@ async function writeAll(handle: FileHandle, bytes: Buffer): Promise<void> {
 /** ERR_OUTPUT naming the file and the system's reason (`ENOSPC: no space left on device`). */
 export function outputError(path: string, cause: unknown): PolitelyError {
   const code = (cause as NodeJS.ErrnoException | undefined)?.code;
-  const reason = cause instanceof Error ? cause.message.replace(/, (open|write|close|fsync|ftruncate|rename|read)( '.*')?$/, '') : String(cause);
+  const reason =
+    cause instanceof Error
+      ? cause.message.replace(/, (open|write|close|fsync|ftruncate|rename|read)( '.*')?$/, '')
+      : String(cause);
   const text = code !== undefined && !reason.startsWith(code) ? `${code}: ${reason}` : reason;
   return new PolitelyError('ERR_OUTPUT', `could not write ${path}: ${text}`, { cause });
 }

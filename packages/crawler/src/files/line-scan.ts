@@ -17,7 +17,12 @@ export interface LinesScanned {
  * Calls `onLine` with each whole line of `path` (its line break included), streaming; with
  * `csvQuotes`, a line break inside quotes does not end a line. Stops early once `enough()`.
  */
-export async function scanLines(path: string, csvQuotes: boolean, onLine: (line: string) => void, enough: () => boolean = () => false): Promise<LinesScanned> {
+export async function scanLines(
+  path: string,
+  csvQuotes: boolean,
+  onLine: (line: string) => void,
+  enough: () => boolean = () => false,
+): Promise<LinesScanned> {
   let wholeBytes = 0;
   let totalBytes = 0;
   let inQuotes = false;

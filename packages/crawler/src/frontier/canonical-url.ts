@@ -138,11 +138,17 @@ export function canonicalizeUrl(
   }
   const protocol = url.protocol;
   if (protocol !== 'http:' && protocol !== 'https:') {
-    return fail('unsupported-scheme', `Unsupported scheme "${protocol}" in ${quote(url.href)}: only http and https are crawled`);
+    return fail(
+      'unsupported-scheme',
+      `Unsupported scheme "${protocol}" in ${quote(url.href)}: only http and https are crawled`,
+    );
   }
   const canonical = canonicalHref(url, opts);
   if (canonical.length > opts.maxLength) {
-    return fail('too-long', `URL is ${canonical.length} characters, over the maxLength of ${opts.maxLength}: ${quote(canonical)}`);
+    return fail(
+      'too-long',
+      `URL is ${canonical.length} characters, over the maxLength of ${opts.maxLength}: ${quote(canonical)}`,
+    );
   }
   return { ok: true, url: canonical };
 }

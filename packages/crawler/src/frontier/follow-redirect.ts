@@ -16,14 +16,28 @@ export interface UnfollowedRedirect {
 }
 
 /** Queues the redirect's target; resolves with the skip when the hop cannot be followed. */
-export async function followRedirect(entry: FrontierEntry, location: string, maxRedirects: number, frontier: Frontier): Promise<UnfollowedRedirect | undefined> {
+export async function followRedirect(
+  entry: FrontierEntry,
+  location: string,
+  maxRedirects: number,
+  frontier: Frontier,
+): Promise<UnfollowedRedirect | undefined> {
   const hops = (entry.redirectHops ?? 0) + 1;
-  if (hops > maxRedirects) return { url: entry.url, skip: { reason: 'too-many-redirects', detail: `more than ${maxRedirects} redirects` }, referrer: entry.referrer };
+  if (hops > maxRedirects)
+    return {
+      url: entry.url,
+      skip: { reason: 'too-many-redirects', detail: `more than ${maxRedirects} redirects` },
+      referrer: entry.referrer,
+    };
   let target: string;
   try {
     target = new URL(location, entry.url).href;
   } catch {
-    return { url: location, skip: { reason: 'invalid-url', detail: `redirect from ${entry.url} to an invalid URL` }, referrer: entry.url };
+    return {
+      url: location,
+      skip: { reason: 'invalid-url', detail: `redirect from ${entry.url} to an invalid URL` },
+      referrer: entry.url,
+    };
   }
   await frontier.add([
     {

@@ -1,11 +1,16 @@
 // frontier.add: normalise → scope → depth → dedupe (in the store). Every refusal is a skip
 // with a reason, reported through `onSkip`, never an exception.
 
-import type { RevisitHints, AddOptions, AddOutcome, FrontierEntry, FrontierStore } from '@politely/frontier';
-import { canonicalizeUrl, resolveCanonicalUrlOptions, type CanonicalUrlFailureReason, type CanonicalUrlOptions } from './canonical-url.js';
+import type { AddOptions, AddOutcome, FrontierEntry, FrontierStore, RevisitHints } from '@politely/frontier';
+import type { SkipDetail, SkipReason } from '../skip-reasons.js';
+import {
+  type CanonicalUrlFailureReason,
+  type CanonicalUrlOptions,
+  canonicalizeUrl,
+  resolveCanonicalUrlOptions,
+} from './canonical-url.js';
 import type { ScopePredicate } from './scope.js';
 import { detectTrap, type ResolvedTrapDetection } from './trap-detector.js';
-import type { SkipDetail, SkipReason } from '../skip-reasons.js';
 
 /** A URL's politeness key, or why it can have none (its host resolves to an address the crawl may not reach). */
 export type KeyVerdict = { readonly key: string } | { readonly skip: SkipDetail };
@@ -115,7 +120,12 @@ export function createFrontier(settings: FrontierSettings): Frontier {
         const entry = entries[i]!;
         if (outcome === 'added') added++;
         else if (outcome === 'duplicate') settings.onSkip(entry.url, { reason: 'duplicate' }, entry.referrer);
-        else settings.onSkip(entry.url, { reason: 'max-pages-per-host', detail: `more than ${settings.maxPagesPerHost} URLs on ${entry.hostKey}` }, entry.referrer);
+        else
+          settings.onSkip(
+            entry.url,
+            { reason: 'max-pages-per-host', detail: `more than ${settings.maxPagesPerHost} URLs on ${entry.hostKey}` },
+            entry.referrer,
+          );
       });
       if (added > 0) settings.onAdded?.();
       return added;
@@ -124,10 +134,16 @@ export function createFrontier(settings: FrontierSettings): Frontier {
   return frontier;
 
   /** The entry for a request that passes every rule, but its key; with its parsed URL. */
-  function admit(request: FrontierRequest): { readonly entry: Omit<FrontierEntry, 'hostKey'>; readonly url: URL } | null {
+  function admit(
+    request: FrontierRequest,
+  ): { readonly entry: Omit<FrontierEntry, 'hostKey'>; readonly url: URL } | null {
     const canonical = canonicalizeUrl(request.url, canonicalOptions);
     if (!canonical.ok) {
-      settings.onSkip(request.url, { reason: CANONICAL_FAILURE[canonical.reason], detail: canonical.message }, request.referrer);
+      settings.onSkip(
+        request.url,
+        { reason: CANONICAL_FAILURE[canonical.reason], detail: canonical.message },
+        request.referrer,
+      );
       return null;
     }
     const url = new URL(canonical.url);
@@ -142,7 +158,11 @@ export function createFrontier(settings: FrontierSettings): Frontier {
       return null;
     }
     if (request.depth > settings.maxDepth) {
-      settings.onSkip(canonical.url, { reason: 'depth', detail: `depth ${request.depth} > maxDepth ${settings.maxDepth}` }, request.referrer);
+      settings.onSkip(
+        canonical.url,
+        { reason: 'depth', detail: `depth ${request.depth} > maxDepth ${settings.maxDepth}` },
+        request.referrer,
+      );
       return null;
     }
     const entry = {

@@ -33,7 +33,11 @@ export interface RequestData {
  * URL and what is wrong (`code` lets seeds, checked with the options, use ERR_INVALID_OPTION).
  * Returns the data in the form stored: fields absent when not given.
  */
-export function checkRequestData(url: string, data: RequestData, code: 'ERR_INVALID_INPUT' | 'ERR_INVALID_OPTION' = 'ERR_INVALID_INPUT'): RequestData {
+export function checkRequestData(
+  url: string,
+  data: RequestData,
+  code: 'ERR_INVALID_INPUT' | 'ERR_INVALID_OPTION' = 'ERR_INVALID_INPUT',
+): RequestData {
   const { label, userData, headers } = data;
   const fail = (message: string): never => {
     throw new PolitelyError(code, `request ${url}: ${message}`);
@@ -47,9 +51,11 @@ export function checkRequestData(url: string, data: RequestData, code: 'ERR_INVA
     const problem = jsonProblem(userData, 'userData', 0);
     if (problem !== undefined) fail(problem);
     const bytes = Buffer.byteLength(JSON.stringify(userData));
-    if (bytes > MAX_USER_DATA_BYTES) fail(`userData is ${bytes} bytes as JSON, over the ${MAX_USER_DATA_BYTES}-byte cap`);
+    if (bytes > MAX_USER_DATA_BYTES)
+      fail(`userData is ${bytes} bytes as JSON, over the ${MAX_USER_DATA_BYTES}-byte cap`);
   }
-  const checkedHeaders = headers === undefined ? undefined : checkRequestHeaders(headers, `request ${url}: headers`, code);
+  const checkedHeaders =
+    headers === undefined ? undefined : checkRequestHeaders(headers, `request ${url}: headers`, code);
   return {
     ...(label === undefined ? {} : { label }),
     ...(userData === undefined ? {} : { userData }),
@@ -61,7 +67,8 @@ export function checkRequestData(url: string, data: RequestData, code: 'ERR_INVA
 function jsonProblem(value: unknown, path: string, depth: number): string | undefined {
   if (depth > MAX_DEPTH) return `${path} nests deeper than ${MAX_DEPTH} levels`;
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return undefined;
-  if (typeof value === 'number') return Number.isFinite(value) ? undefined : `${path} is ${value}, which JSON cannot hold`;
+  if (typeof value === 'number')
+    return Number.isFinite(value) ? undefined : `${path} is ${value}, which JSON cannot hold`;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const problem = jsonProblem(value[i], `${path}[${i}]`, depth + 1);

@@ -42,11 +42,18 @@ export function changeFrequencyOf(text: string | undefined): ChangeFrequency | u
  * a week stayed the same for at least a week, and one found changed after a day changes at
  * least daily.
  */
-export function nextIntervalMs(last: LastFetch | undefined, change: PageChange, fetchedAt: number, bounds: RevisitBounds, changefreq?: ChangeFrequency): number {
+export function nextIntervalMs(
+  last: LastFetch | undefined,
+  change: PageChange,
+  fetchedAt: number,
+  bounds: RevisitBounds,
+  changefreq?: ChangeFrequency,
+): number {
   let interval = bounds.minMs;
   if (last !== undefined) {
     const elapsed = Math.max(0, fetchedAt - last.fetchedAt);
-    if (change === 'not-modified' || change === 'unchanged') interval = Math.max(last.intervalMs, elapsed) * UNCHANGED_FACTOR;
+    if (change === 'not-modified' || change === 'unchanged')
+      interval = Math.max(last.intervalMs, elapsed) * UNCHANGED_FACTOR;
     else interval = Math.min(last.intervalMs, elapsed) * CHANGED_FACTOR;
   }
   const ceiling = Math.min(bounds.maxMs, changefreq === undefined ? Infinity : CHANGEFREQ_CEILING[changefreq]);
@@ -83,7 +90,12 @@ export interface FetchFacts {
  * and when the URL is due again. A `lastmod` at or before the fetch means the sitemap knows of no
  * change since: not due until a sitemap says otherwise, or until `latestDueAt`.
  */
-export function nextLastFetch(last: LastFetch | undefined, hints: RevisitHints | undefined, facts: FetchFacts, bounds: RevisitBounds): LastFetch {
+export function nextLastFetch(
+  last: LastFetch | undefined,
+  hints: RevisitHints | undefined,
+  facts: FetchFacts,
+  bounds: RevisitBounds,
+): LastFetch {
   const { fetchedAt, kept } = facts;
   const notModified = facts.change === 'not-modified' && last !== undefined;
   const intervalMs = nextIntervalMs(last, facts.change, fetchedAt, bounds, hints?.changefreq);

@@ -3,8 +3,8 @@
 // precomputed and the public-suffix lookup runs only for hosts that could match.
 
 import { PolitelyError } from '@politely/core';
-import { registrableDomainOf, withoutTrailingDot } from './registrable-domain.js';
 import { compileGlob, statelessRegExp } from './canonical-url.js';
+import { registrableDomainOf, withoutTrailingDot } from './registrable-domain.js';
 
 /** Answers whether a URL is in scope. */
 export type ScopePredicate = (url: URL) => boolean;
@@ -96,7 +96,11 @@ function sameDomainScope(seeds: readonly URL[]): ScopePredicate {
     // off-site links before the public-suffix lookup decides (`x.a.github.io` ends with
     // `.github.io` yet is not in it), against every seed domain at once.
     for (const domain of domains) {
-      if (host.length > domain.length && host.endsWith(domain) && host.charCodeAt(host.length - domain.length - 1) === 0x2e) {
+      if (
+        host.length > domain.length &&
+        host.endsWith(domain) &&
+        host.charCodeAt(host.length - domain.length - 1) === 0x2e
+      ) {
         return domainSet.has(domainOf(host));
       }
     }
@@ -122,12 +126,10 @@ const domainOf = (hostname: string): string => registrableDomainOf(hostname, tru
 function patternScope(patterns: ScopePatterns, seeds: readonly URL[]): ScopePredicate {
   const exclude = compilePatterns(patterns.exclude ?? [], 'exclude');
   if (patterns.include !== undefined && patterns.include.length === 0) {
-    throw invalidOption('scope.include is empty, so nothing would be in scope: omit it to keep to the seeds\' domains');
+    throw invalidOption("scope.include is empty, so nothing would be in scope: omit it to keep to the seeds' domains");
   }
   const include =
-    patterns.include === undefined
-      ? sameDomainScope(seeds)
-      : compilePatterns(patterns.include, 'include');
+    patterns.include === undefined ? sameDomainScope(seeds) : compilePatterns(patterns.include, 'include');
   return (url) => isWebUrl(url) && include(url) && !exclude(url);
 }
 
@@ -166,5 +168,9 @@ function isWebUrl(url: URL): boolean {
 }
 
 function invalidOption(message: string, cause?: unknown): PolitelyError {
-  return new PolitelyError('ERR_INVALID_OPTION', `createScope: ${message}`, cause === undefined ? undefined : { cause });
+  return new PolitelyError(
+    'ERR_INVALID_OPTION',
+    `createScope: ${message}`,
+    cause === undefined ? undefined : { cause },
+  );
 }

@@ -229,7 +229,8 @@ function calendarPathTail(
   if (last.length === 2) {
     const before = n >= 2 ? segments[n - 2]! : '';
     const yearFirst = n >= 3 ? segments[n - 3]! : '';
-    if (isYearSegment(yearFirst) && isMonthSegment(before) && isDaySegment(last)) date = `${yearFirst}-${before}-${last}`;
+    if (isYearSegment(yearFirst) && isMonthSegment(before) && isDaySegment(last))
+      date = `${yearFirst}-${before}-${last}`;
     else if (isYearSegment(before) && isMonthSegment(last)) date = `${before}-${last}`;
     else return null;
   } else {
@@ -298,7 +299,12 @@ function calendarQueryValue(
   if (length === 4) {
     if (digitsValue(search, from, 4) === -1 || !isYearName(name)) return null;
     const year = search.slice(from, to);
-    return yearOutOfRange(digitsValue(year, 0, 4), `calendar year ${year} in query parameter ${quote(name)}`, calendar, clock);
+    return yearOutOfRange(
+      digitsValue(year, 0, 4),
+      `calendar year ${year} in query parameter ${quote(name)}`,
+      calendar,
+      clock,
+    );
   }
   if (length !== 7 && length !== 8 && length !== 10) return null;
   // Eight bare digits are as often an id (`?id=12340101`) as a date: only date-named parameters.
@@ -306,7 +312,12 @@ function calendarQueryValue(
   const value = search.slice(from, to);
   if (!isDate(value)) return null;
   const date = formatDate(value);
-  return yearOutOfRange(digitsValue(date, 0, 4), `calendar date ${date} in query parameter ${quote(name)}`, calendar, clock);
+  return yearOutOfRange(
+    digitsValue(date, 0, 4),
+    `calendar date ${date} in query parameter ${quote(name)}`,
+    calendar,
+    clock,
+  );
 }
 
 /** `yr`, or a name ending in `year` (`startYear`, `from_year`), in any case. (Not `y`: a map coordinate as often as a year.) */
@@ -336,7 +347,8 @@ function yearOutOfRange(
   const current = currentYear(clock);
   // A clock giving NaN (an invalid Date) compares false both ways: no calendar verdict.
   if (year - current > calendar.yearsAhead) return `${what} is more than ${plural(calendar.yearsAhead, 'year')} ahead`;
-  if (current - year > calendar.yearsBehind) return `${what} is more than ${plural(calendar.yearsBehind, 'year')} behind`;
+  if (current - year > calendar.yearsBehind)
+    return `${what} is more than ${plural(calendar.yearsBehind, 'year')} behind`;
   return null;
 }
 
@@ -351,7 +363,13 @@ function isDate(s: string): boolean {
     case 8:
       return digitsValue(s, 0, 4) !== -1 && isMonthAt(s, 4) && isDayAt(s, 6);
     case 10:
-      return digitsValue(s, 0, 4) !== -1 && s.charCodeAt(4) === 0x2d && isMonthAt(s, 5) && s.charCodeAt(7) === 0x2d && isDayAt(s, 8);
+      return (
+        digitsValue(s, 0, 4) !== -1 &&
+        s.charCodeAt(4) === 0x2d &&
+        isMonthAt(s, 5) &&
+        s.charCodeAt(7) === 0x2d &&
+        isDayAt(s, 8)
+      );
     default:
       return false;
   }
@@ -418,7 +436,8 @@ function invalidOption(message: string): PolitelyError {
 
 function describeValue(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'number' || typeof value === 'boolean' || value === null || value === undefined) return String(value);
+  if (typeof value === 'number' || typeof value === 'boolean' || value === null || value === undefined)
+    return String(value);
   return typeof value;
 }
 

@@ -23,7 +23,9 @@ export function createKnownRobotsCheck(
   userAgent: RobotsAgents,
   options: KnownRobotsOptions = { ttlMs: 2000, maxOrigins: 1024 },
 ): KnownRobotsCheck {
-  const memo = new LruMap<string, { readonly at: number; readonly robots: Promise<RobotsTxt | undefined> }>(options.maxOrigins);
+  const memo = new LruMap<string, { readonly at: number; readonly robots: Promise<RobotsTxt | undefined> }>(
+    options.maxOrigins,
+  );
   const robotsOf = (url: URL): Promise<RobotsTxt | undefined> => {
     const now = Date.now();
     const known = memo.get(url.origin);
@@ -41,6 +43,10 @@ export function createKnownRobotsCheck(
     if (robots === undefined) return undefined;
     const explanation = robots.explain(url, userAgent);
     if (explanation.allowed) return undefined;
-    return robotsSkip(explanation.rule, 'robots.txt', typeof userAgent === 'string' ? undefined : explanation.productToken);
+    return robotsSkip(
+      explanation.rule,
+      'robots.txt',
+      typeof userAgent === 'string' ? undefined : explanation.productToken,
+    );
   };
 }

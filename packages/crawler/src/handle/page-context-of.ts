@@ -2,20 +2,13 @@
 // (pipeline/stages/handle.ts), the request it answers, and ways to enqueue URLs and push records.
 
 import type { HttpResponse, UsageReport } from '@politely/core';
+import type { FrontierEntry, LastFetch, PageChange } from '@politely/frontier';
 import type { createLazyDocument } from '../extract/document.js';
 import type { ExtractedPage } from '../extract/extract-links.js';
 import { linksUnder } from '../extract/select-links.js';
 import type { Frontier } from '../frontier/frontier.js';
-import type { FrontierEntry } from '@politely/frontier';
-import type { LastFetch, PageChange } from '@politely/frontier';
 import { checkRequestData } from '../frontier/request-data.js';
-import type {
-  EnqueueLinksOptions,
-  EnqueueOptions,
-  PageContext,
-  PageRequest,
-  RequestOptions,
-} from '../page-context.js';
+import type { EnqueueLinksOptions, EnqueueOptions, PageContext, PageRequest, RequestOptions } from '../page-context.js';
 
 /** The page as read: its text, its DOM on demand, and what extraction found (HTML 2xx only). */
 export interface ReadPage {

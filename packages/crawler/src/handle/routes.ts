@@ -32,6 +32,12 @@ export function createRouter(handler: PageHandler | undefined, handlers: RouteHa
   return (label) => {
     const route = (label === undefined ? undefined : routes.get(label)) ?? fallback;
     if (route !== undefined) return route;
-    return { handler: null, missing: label === undefined ? 'a request without a label, and handlers has no default' : `no handler for label ${JSON.stringify(label)}, and handlers has no default` };
+    return {
+      handler: null,
+      missing:
+        label === undefined
+          ? 'a request without a label, and handlers has no default'
+          : `no handler for label ${JSON.stringify(label)}, and handlers has no default`,
+    };
   };
 }

@@ -2,11 +2,11 @@
 // back. A processor's failure is reported and the crawl goes on; an abort or an error that ends
 // the crawl is thrown on.
 
-import { PolitelyError, type HttpResponse } from '@politely/core';
+import { type HttpResponse, PolitelyError } from '@politely/core';
 import type { FrontierEntry } from '@politely/frontier';
 import { isFatalCrawlError } from '../fatal-error.js';
-import type { CrawlReporter } from '../reporter.js';
 import type { PluginContext, ResourceProcessor } from '../plugin.js';
+import type { CrawlReporter } from '../reporter.js';
 
 /** A plugin's processor for one resource kind, with the context of the plugin that declared it. */
 export interface PluginResourceKind {

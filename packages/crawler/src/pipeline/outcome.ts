@@ -2,11 +2,10 @@
 // URL's turn, and the only thing `settle` (pipeline/settle.ts) acts on. A stage never ends a
 // lease itself: it says what happened, and what that means for the host's clock.
 
+import type { FrontierEntry, FrontierLease, LastFetch } from '@politely/frontier';
 import type { ErrorEvent } from '../events.js';
-import type { SkipDetail } from '../skip-reasons.js';
-import type { FrontierEntry, FrontierLease } from '@politely/frontier';
-import type { LastFetch } from '@politely/frontier';
 import type { ClockChange } from '../politeness/index.js';
+import type { SkipDetail } from '../skip-reasons.js';
 
 /** Why a URL goes back to its queue without an attempt being counted. */
 export type ReleaseReason =
@@ -31,7 +30,12 @@ export type UrlOutcome =
    * frontier admitted, and `lastFetch`: what to remember of the fetch for a recrawl, both stored
    * with its completion in one step (FrontierStore.complete).
    */
-  | { readonly kind: 'done'; readonly clock: ClockChange; readonly links?: readonly FrontierEntry[]; readonly lastFetch?: LastFetch }
+  | {
+      readonly kind: 'done';
+      readonly clock: ClockChange;
+      readonly links?: readonly FrontierEntry[];
+      readonly lastFetch?: LastFetch;
+    }
   /** Not fetched, for good: the URL is done and a skip is reported. */
   | { readonly kind: 'skipped'; readonly skip: SkipDetail; readonly clock: ClockChange }
   /** Failed for good: the URL is done and an error is reported. */
@@ -56,13 +60,23 @@ export function settlementOf(outcome: UrlOutcome): Settlement {
 }
 
 /** The clock for a claim that made no request: handed back as it stood before the claim. */
-export const handBack = (lease: Pick<FrontierLease, 'previousHostReadyAt'>): ClockChange => ({ handBackTo: lease.previousHostReadyAt });
+export const handBack = (lease: Pick<FrontierLease, 'previousHostReadyAt'>): ClockChange => ({
+  handBackTo: lease.previousHostReadyAt,
+});
 
-export const done = (clock: ClockChange = {}, links: readonly FrontierEntry[] = [], lastFetch?: LastFetch): UrlOutcome => ({
+export const done = (
+  clock: ClockChange = {},
+  links: readonly FrontierEntry[] = [],
+  lastFetch?: LastFetch,
+): UrlOutcome => ({
   kind: 'done',
   clock,
   ...(links.length === 0 ? {} : { links }),
   ...(lastFetch === undefined ? {} : { lastFetch }),
 });
 export const skipped = (skip: SkipDetail, clock: ClockChange = {}): UrlOutcome => ({ kind: 'skipped', skip, clock });
-export const released = (reason: ReleaseReason, clock: ClockChange): UrlOutcome => ({ kind: 'released', reason, clock });
+export const released = (reason: ReleaseReason, clock: ClockChange): UrlOutcome => ({
+  kind: 'released',
+  reason,
+  clock,
+});

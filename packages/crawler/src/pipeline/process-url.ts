@@ -12,22 +12,22 @@
 // takes the same path, with its plugin's processor in place of the page's stages.
 
 import { PolitelyError, type RobotsCheck } from '@politely/core';
-import { robotsSkip } from '../skip-reasons.js';
-import { followRedirect } from '../frontier/follow-redirect.js';
 import type { FrontierEntry, FrontierLease } from '@politely/frontier';
+import { followRedirect } from '../frontier/follow-redirect.js';
 import { tooSoonToRevisit } from '../frontier/revisit-schedule.js';
-import { runProcessor, type PluginResourceKind } from '../handle/run-processor.js';
+import { type PluginResourceKind, runProcessor } from '../handle/run-processor.js';
 import type { ResolvedCrawlerOptions } from '../options.js';
-import { pacedAfter, sleepUntil, type ClockChange } from '../politeness/index.js';
+import { type ClockChange, pacedAfter, sleepUntil } from '../politeness/index.js';
+import { robotsSkip } from '../skip-reasons.js';
 import { done, handBack, released, skipped, type UrlOutcome } from './outcome.js';
 import type { CrawlServices } from './services.js';
-import * as robots from './stages/robots.js';
-import * as usage from './stages/usage.js';
-import * as turn from './stages/turn.js';
 import * as fetch from './stages/fetch.js';
+import * as handle from './stages/handle.js';
 import * as render from './stages/render.js';
 import * as revisit from './stages/revisit.js';
-import * as handle from './stages/handle.js';
+import * as robots from './stages/robots.js';
+import * as turn from './stages/turn.js';
+import * as usage from './stages/usage.js';
 
 /** How far a walk has come, for the host's clock if it ends by an exception. */
 interface WalkProgress {
@@ -52,7 +52,10 @@ export class UrlProcessor {
   private readonly revisits: revisit.RevisitStageSettings;
   private readonly handle: handle.HandlePageSettings;
 
-  constructor(options: ResolvedCrawlerOptions, private readonly services: CrawlServices) {
+  constructor(
+    options: ResolvedCrawlerOptions,
+    private readonly services: CrawlServices,
+  ) {
     this.robots = robots.settingsFrom(options, services);
     this.usage = new usage.UsageStage(usage.settingsFrom(options, services));
     this.turn = turn.settingsFrom(options, services);

@@ -3,11 +3,11 @@
 // (`settingsFrom(options, services)` in stages/): a new option touches only the stage that uses it.
 
 import type { HttpClient, RobotsGate } from '@politely/core';
+import type { FrontierStore } from '@politely/frontier';
 import type { CookieSession } from '../cookies/cookie-session.js';
 import type { Dataset } from '../dataset/dataset.js';
 import type { CrawlerEmitter } from '../events.js';
 import type { Frontier } from '../frontier/frontier.js';
-import type { FrontierStore } from '@politely/frontier';
 import type { KnownRobotsCheck } from '../gate/known-robots.js';
 import type { PluginResourceKind } from '../handle/run-processor.js';
 import type { RenderSession } from '../page-renderer.js';

@@ -8,8 +8,8 @@
 // what the store cannot know yet: a hold met by a request whose handler still runs.
 
 import type { AddOptions, AddOutcome, FrontierLease, FrontierStore, SettleOptions } from '@politely/frontier';
-import { HostHolds, type ClockChange } from '../politeness/index.js';
 import { postponed } from '../frontier/revisit-schedule.js';
+import { type ClockChange, HostHolds } from '../politeness/index.js';
 import { settlementOf, type UrlOutcome } from './outcome.js';
 
 export class LeaseSettler {
@@ -74,7 +74,12 @@ export class LeaseSettler {
         // A revisit that fetched nothing keeps its memory, due again from now: a crawl revisits
         // a URL once (reopenDue takes only URLs due before the crawl began).
         const revisit = lease.entry.revisit;
-        const lastFetch = outcome.kind === 'done' && outcome.lastFetch !== undefined ? outcome.lastFetch : revisit === undefined ? undefined : postponed(revisit, now);
+        const lastFetch =
+          outcome.kind === 'done' && outcome.lastFetch !== undefined
+            ? outcome.lastFetch
+            : revisit === undefined
+              ? undefined
+              : postponed(revisit, now);
         return this.store.complete(lease.id, {
           ...options,
           ...(links.length === 0 ? {} : { add: links, addOptions: this.addOptions }),
@@ -95,6 +100,9 @@ export class LeaseSettler {
     const hostNotBefore = this.holds.current(hostKey, now);
     const handBack = this.perHostConcurrency === 1 ? clock.handBackTo : undefined;
     const readyAt = this.paces.readyAt(hostKey, this.holds.readyAt(hostKey, clock.readyAt ?? handBack, now), now);
-    return { ...(readyAt === undefined ? {} : { hostReadyAt: readyAt }), ...(hostNotBefore === undefined ? {} : { hostNotBefore }) };
+    return {
+      ...(readyAt === undefined ? {} : { hostReadyAt: readyAt }),
+      ...(hostNotBefore === undefined ? {} : { hostNotBefore }),
+    };
   }
 }

@@ -31,7 +31,11 @@
 // Retry-After either. No per-URL "not before" is needed in the store.
 
 /** The time a settle should set the host's clock to: never before a hold still in force. */
-export function settledReadyAt(proposed: number | undefined, holdUntil: number | undefined, now: number): number | undefined {
+export function settledReadyAt(
+  proposed: number | undefined,
+  holdUntil: number | undefined,
+  now: number,
+): number | undefined {
   // Nothing proposed: the store keeps its clock, which no settle of ours moved before the hold.
   if (proposed === undefined || holdUntil === undefined || holdUntil <= now) return proposed;
   return Math.max(proposed, holdUntil);

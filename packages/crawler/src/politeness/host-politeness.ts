@@ -53,11 +53,15 @@ export class HostPoliteness {
   learnCrawlDelay(hostKey: string, origin: string, crawlDelaySeconds: number | undefined): boolean {
     const pace = this.pace(hostKey);
     const before = this.delayMs(hostKey);
-    const delay = hostDelayMs(crawlDelaySeconds, { minDelayMs: this.settings.minDelayMs, maxDelayMs: this.settings.maxCrawlDelayMs });
+    const delay = hostDelayMs(crawlDelaySeconds, {
+      minDelayMs: this.settings.minDelayMs,
+      maxDelayMs: this.settings.maxCrawlDelayMs,
+    });
     const known = pace.originDelays.get(origin);
     if (known !== delay) {
       pace.originDelays.delete(origin);
-      if (pace.originDelays.size >= MAX_ORIGINS_PER_KEY) pace.originDelays.delete(pace.originDelays.keys().next().value!);
+      if (pace.originDelays.size >= MAX_ORIGINS_PER_KEY)
+        pace.originDelays.delete(pace.originDelays.keys().next().value!);
       pace.originDelays.set(origin, delay);
       pace.baseDelayMs = Math.max(this.settings.minDelayMs, ...pace.originDelays.values());
     }
@@ -77,7 +81,10 @@ export class HostPoliteness {
     const pace = this.pace(hostKey);
     pace.failures++;
     this.adapt(pace, latencyMs, status);
-    return Math.max(this.delayMs(hostKey), backoffMs(pace.failures, { baseMs: this.settings.backoffBaseMs, maxMs: this.settings.backoffMaxMs }));
+    return Math.max(
+      this.delayMs(hostKey),
+      backoffMs(pace.failures, { baseMs: this.settings.backoffBaseMs, maxMs: this.settings.backoffMaxMs }),
+    );
   }
 
   private adapt(pace: HostPace, latencyMs: number, status: number | null): void {
@@ -97,7 +104,13 @@ export class HostPoliteness {
     let pace = this.hosts.get(hostKey);
     if (pace === undefined) {
       if (this.hosts.size >= MAX_HOSTS) this.hosts.delete(this.hosts.keys().next().value!);
-      pace = { baseDelayMs: this.settings.minDelayMs, originDelays: new Map(), adaptiveMs: 0, failures: 0, announced: false };
+      pace = {
+        baseDelayMs: this.settings.minDelayMs,
+        originDelays: new Map(),
+        adaptiveMs: 0,
+        failures: 0,
+        announced: false,
+      };
     } else {
       this.hosts.delete(hostKey); // re-insert: Map order is our recency order
     }

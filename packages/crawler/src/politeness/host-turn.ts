@@ -37,7 +37,11 @@ export class HostTurns {
   private readonly waiters = new Map<string, Set<() => void>>();
 
   constructor(private readonly settings: HostTurnSettings) {
-    if (settings.store.takeHostTurn === undefined) throw new PolitelyError('ERR_INVALID_OPTION', 'createCrawler: rendering needs a store with takeHostTurn (the stores of politely have it)');
+    if (settings.store.takeHostTurn === undefined)
+      throw new PolitelyError(
+        'ERR_INVALID_OPTION',
+        'createCrawler: rendering needs a store with takeHostTurn (the stores of politely have it)',
+      );
   }
 
   /**
@@ -47,7 +51,8 @@ export class HostTurns {
   async take(hostKey: string, withinLease: boolean, signal: AbortSignal): Promise<HeldTurn> {
     const { settings } = this;
     for (;;) {
-      if (signal.aborted || settings.signal.aborted) throw new PolitelyError('ERR_ABORTED', `sub-request to ${hostKey}: the page or the crawl stopped`);
+      if (signal.aborted || settings.signal.aborted)
+        throw new PolitelyError('ERR_ABORTED', `sub-request to ${hostKey}: the page or the crawl stopped`);
       const pace = settings.paceOf(hostKey);
       if (pace !== undefined && pace > Date.now()) {
         await this.sleep(hostKey, pace, signal);
@@ -56,7 +61,11 @@ export class HostTurns {
       const now = Date.now();
       // The clock is held past the longest the request may take, so that nothing else starts
       // before its answer is in and sets the real pace.
-      const turn = await settings.store.takeHostTurn!(hostKey, { now, busyUntil: now + settings.requestTimeoutMs + 1000, withinLease });
+      const turn = await settings.store.takeHostTurn!(hostKey, {
+        now,
+        busyUntil: now + settings.requestTimeoutMs + 1000,
+        withinLease,
+      });
       if (turn.granted) return { hostKey, end: (readyAt) => this.end(hostKey, readyAt) };
       await this.sleep(hostKey, Math.min(turn.retryAt, Date.now() + BUSY_POLL_MS), signal);
     }

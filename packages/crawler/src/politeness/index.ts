@@ -10,9 +10,12 @@
 //
 // The store keeps each host's clock; pipeline/settle.ts is the one place a lease ends and it moves.
 
-export type { PolitenessKeyMode, PolitenessKeys } from './politeness-key.js';
-export { POLITENESS_KEY_MODES, createPolitenessKeys } from './politeness-key.js';
+export type { AdaptiveDelayInput, BackoffOptions, DelayBounds } from './delay.js';
+export { adaptiveDelayMs, backoffMs, hostDelayMs, retryAfterMs } from './delay.js';
+export { HostHolds } from './host-clock.js';
 export { HostPoliteness } from './host-politeness.js';
+export type { HeldTurn } from './host-turn.js';
+export { HostTurns, sleepUntil } from './host-turn.js';
 export type { ClockChange } from './pace.js';
 export {
   clockAfterFailure,
@@ -23,8 +26,5 @@ export {
   pacedAfter,
   responseHeadAt,
 } from './pace.js';
-export type { AdaptiveDelayInput, BackoffOptions, DelayBounds } from './delay.js';
-export { adaptiveDelayMs, backoffMs, hostDelayMs, retryAfterMs } from './delay.js';
-export { HostHolds } from './host-clock.js';
-export type { HeldTurn } from './host-turn.js';
-export { HostTurns, sleepUntil } from './host-turn.js';
+export type { PolitenessKeyMode, PolitenessKeys } from './politeness-key.js';
+export { createPolitenessKeys, POLITENESS_KEY_MODES } from './politeness-key.js';

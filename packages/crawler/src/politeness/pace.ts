@@ -52,7 +52,11 @@ export function pacedAfter(headAt: number, delayMs: number): ClockChange {
  * fetch, that request used the host's turn: the clock runs from its response. Otherwise no
  * request was made, and the clock as it stood before the claim is handed back.
  */
-export function clockAfterRobots(fetchedRobots: { readonly respondedAt: number } | undefined, delayMs: number, previousReadyAt: number): ClockChange {
+export function clockAfterRobots(
+  fetchedRobots: { readonly respondedAt: number } | undefined,
+  delayMs: number,
+  previousReadyAt: number,
+): ClockChange {
   if (fetchedRobots === undefined) return { handBackTo: previousReadyAt };
   return { readyAt: fetchedRobots.respondedAt + CLOCK_GRAIN_MS + delayMs };
 }
@@ -63,7 +67,11 @@ export function clockAfterRobots(fetchedRobots: { readonly respondedAt: number }
  * after the failed fetch this check made, if it made one (a backoff shorter than the delay must
  * not bring the next request closer).
  */
-export function clockAfterRobotsFailure(retryAt: number, fetchedRobots: { readonly respondedAt: number } | undefined, delayMs: number): ClockChange {
+export function clockAfterRobotsFailure(
+  retryAt: number,
+  fetchedRobots: { readonly respondedAt: number } | undefined,
+  delayMs: number,
+): ClockChange {
   const paced = fetchedRobots === undefined ? retryAt : fetchedRobots.respondedAt + CLOCK_GRAIN_MS + delayMs;
   return holdUntil(Math.max(retryAt, paced));
 }

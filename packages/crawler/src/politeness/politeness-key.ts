@@ -3,10 +3,10 @@
 // its host name resolves to (every name a shared server hosts). The store schedules by the key;
 // robots.txt stays per origin (RFC 9309).
 
-import { PolitelyError } from '@politely/core';
 import { isIP } from 'node:net';
-import { registrableDomainOf } from '../frontier/registrable-domain.js';
+import { PolitelyError } from '@politely/core';
 import type { KeyVerdict } from '../frontier/frontier.js';
+import { registrableDomainOf } from '../frontier/registrable-domain.js';
 
 export type PolitenessKeyMode = 'host' | 'domain' | 'ip';
 export const POLITENESS_KEY_MODES: readonly PolitenessKeyMode[] = ['host', 'domain', 'ip'];
@@ -16,7 +16,6 @@ export interface AddressPins {
   address(hostname: string): Promise<{ readonly address: string }>;
   peek(hostname: string): { readonly address: string } | undefined;
 }
-
 
 export interface PolitenessKeys {
   readonly mode: PolitenessKeyMode;
@@ -33,13 +32,22 @@ const bare = (hostname: string): string => hostname.replace(/^\[|\]$/g, '');
 /** `pins` is required in `ip` mode (the crawler makes one from its `resolver`). */
 export function createPolitenessKeys(mode: PolitenessKeyMode, pins: AddressPins | undefined): PolitenessKeys {
   if (mode === 'host') {
-    return { mode, keyOf: (url) => ({ key: url.hostname }), knownKeyOf: (url) => url.hostname, connectAddressOf: () => undefined };
+    return {
+      mode,
+      keyOf: (url) => ({ key: url.hostname }),
+      knownKeyOf: (url) => url.hostname,
+      connectAddressOf: () => undefined,
+    };
   }
   if (mode === 'domain') {
     const keyOf = (url: URL): string => registrableDomainOf(url.hostname, false);
     return { mode, keyOf: (url) => ({ key: keyOf(url) }), knownKeyOf: keyOf, connectAddressOf: () => undefined };
   }
-  if (pins === undefined) throw new PolitelyError('ERR_INVALID_OPTION', "createCrawler: politenessKey 'ip' needs an address book to pin host names to addresses");
+  if (pins === undefined)
+    throw new PolitelyError(
+      'ERR_INVALID_OPTION',
+      "createCrawler: politenessKey 'ip' needs an address book to pin host names to addresses",
+    );
   return {
     mode,
     keyOf: async (url) => {
@@ -48,7 +56,8 @@ export function createPolitenessKeys(mode: PolitenessKeyMode, pins: AddressPins 
       try {
         return { key: (await pins.address(host)).address };
       } catch (error) {
-        if (error instanceof PolitelyError && error.code === 'ERR_ADDRESS_BLOCKED') return { skip: { reason: 'blocked-address', detail: error.message } };
+        if (error instanceof PolitelyError && error.code === 'ERR_ADDRESS_BLOCKED')
+          return { skip: { reason: 'blocked-address', detail: error.message } };
         // Unresolvable now: keyed by its name, so that its fetch meets the error, is retried and reported.
         return { key: url.hostname };
       }

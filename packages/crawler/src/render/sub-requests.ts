@@ -12,20 +12,20 @@ import type { CookieSession } from '../cookies/cookie-session.js';
 import type { CrawlerEmitter } from '../events.js';
 import { fetchPage, type PageFetchOutcome } from '../fetch/fetch-page.js';
 import type { KnownRobotsCheck } from '../gate/known-robots.js';
+import type { BrowserAnswer, BrowserRequest } from '../page-renderer.js';
 import {
   clockAfterResponse,
   clockAfterRobots,
-  HostTurns,
-  responseHeadAt,
-  retryAfterMs,
   type HeldTurn,
   type HostPoliteness,
+  HostTurns,
   type PolitenessKeys,
+  responseHeadAt,
+  retryAfterMs,
 } from '../politeness/index.js';
 import type { CrawlReporter } from '../reporter.js';
 import { robotsSkip, type SkipDetail } from '../skip-reasons.js';
 import type { RenderRefusal, StatsRecorder } from '../stats.js';
-import type { BrowserAnswer, BrowserRequest } from '../page-renderer.js';
 import { SubResourceCache } from './sub-resource-cache.js';
 
 /** What the crawl's cache of sub-resources keeps at most (scripts, styles, API answers a server lets it keep). */
@@ -90,12 +90,19 @@ export class SubRequests {
   private readonly turns: HostTurns;
 
   constructor(private readonly settings: SubRequestSettings) {
-    this.turns = new HostTurns({ store: settings.store, requestTimeoutMs: settings.requestTimeoutMs, signal: settings.signal, paceOf: settings.paceOf });
+    this.turns = new HostTurns({
+      store: settings.store,
+      requestTimeoutMs: settings.requestTimeoutMs,
+      signal: settings.signal,
+      paceOf: settings.paceOf,
+    });
   }
 
   /** Answers one request of `page`. Never rejects. */
   answer(page: RenderingPage, request: BrowserRequest): Promise<BrowserAnswer> {
-    const answered = this.answerOrThrow(page, request).catch(() => (page.signal.aborted || this.settings.signal.aborted ? ABORTED : FAILED));
+    const answered = this.answerOrThrow(page, request).catch(() =>
+      page.signal.aborted || this.settings.signal.aborted ? ABORTED : FAILED,
+    );
     page.pending.add(answered);
     void answered.finally(() => page.pending.delete(answered));
     return answered;
@@ -114,12 +121,14 @@ export class SubRequests {
     } catch {
       return this.refuse(page, request.url, 'scheme', undefined);
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return this.refuse(page, request.url, 'scheme', undefined);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      return this.refuse(page, request.url, 'scheme', undefined);
     if (settings.blockedTypes.has(request.resourceType)) return this.refuse(page, url.href, 'resource-type', undefined);
     if (!SENDABLE_METHODS.has(request.method.toUpperCase())) return this.refuse(page, url.href, 'method', undefined);
     // An address the guard refuses gets nothing, not even a robots.txt request.
     const literal = url.hostname.replace(/^\[|\]$/g, '');
-    if (settings.addressPolicy !== undefined && isIP(literal) !== 0 && !settings.addressPolicy.allows(literal)) return this.refuse(page, url.href, 'blocked-address', undefined);
+    if (settings.addressPolicy !== undefined && isIP(literal) !== 0 && !settings.addressPolicy.allows(literal))
+      return this.refuse(page, url.href, 'blocked-address', undefined);
     // robots.txt already known to disallow it: refused without waiting for the host.
     const known = await settings.knownRobots(url);
     if (known !== undefined) return this.refuse(page, url.href, 'robots', { ...known, kind: 'sub-resource' });
@@ -138,9 +147,15 @@ export class SubRequests {
     const firstTurn = await this.turn(hostKey, withinLease, page);
     let check: RobotsCheck;
     try {
-      check = await settings.gate.check(url, settings.userAgent, { signal: page.signal, ...(settings.tokens.length > 1 ? { tokens: settings.tokens } : {}) });
+      check = await settings.gate.check(url, settings.userAgent, {
+        signal: page.signal,
+        ...(settings.tokens.length > 1 ? { tokens: settings.tokens } : {}),
+      });
       if (settings.politeness.learnCrawlDelay(hostKey, url.origin, check.crawlDelay)) {
-        await settings.store.setHostPolicy(hostKey, { delayMs: settings.politeness.delayMs(hostKey), maxInFlight: settings.perHostConcurrency });
+        await settings.store.setHostPolicy(hostKey, {
+          delayMs: settings.politeness.delayMs(hostKey),
+          maxInFlight: settings.perHostConcurrency,
+        });
       }
     } catch (error) {
       // A turn always ends, or its host would wait for it until its busy time runs out.
@@ -150,13 +165,24 @@ export class SubRequests {
     const refusal = refusalOf(check);
     if (check.fetch !== undefined) {
       // The turn went to robots.txt: paced from its answer; the request takes a turn of its own.
-      await this.endTurn(firstTurn, page, clockAfterRobots(check.fetch, settings.politeness.delayMs(hostKey), 0).readyAt ?? Date.now());
+      await this.endTurn(
+        firstTurn,
+        page,
+        clockAfterRobots(check.fetch, settings.politeness.delayMs(hostKey), 0).readyAt ?? Date.now(),
+      );
     } else if (refusal !== undefined) {
       // No request was made in this turn: the host is ready again at once.
       await this.endTurn(firstTurn, page, Date.now());
     }
     if (refusal !== undefined) {
-      return this.refuse(page, url.href, refusal, refusal === 'robots' ? { ...robotsSkip(check.rule, check.reason, check.token), kind: 'sub-resource' } : undefined);
+      return this.refuse(
+        page,
+        url.href,
+        refusal,
+        refusal === 'robots'
+          ? { ...robotsSkip(check.rule, check.reason, check.token), kind: 'sub-resource' }
+          : undefined,
+      );
     }
     const turn = check.fetch === undefined ? firstTurn : await this.turn(hostKey, withinLease, page);
     return this.send(page, url, accept, cached.kind === 'stale' ? cached.conditional : undefined, turn, check.reason);
@@ -178,7 +204,15 @@ export class SubRequests {
     settings.stats.requests++;
     settings.stats.renderSubRequest(hostKey);
     if (settings.emitter.listens('request')) {
-      settings.emitter.emit('request', { url: url.href, hostKey, kind: 'sub-resource', at: startedAt, delayMs: politeness.delayMs(hostKey), robots: { reason: robotsReason }, page: page.entry.url });
+      settings.emitter.emit('request', {
+        url: url.href,
+        hostKey,
+        kind: 'sub-resource',
+        at: startedAt,
+        delayMs: politeness.delayMs(hostKey),
+        robots: { reason: robotsReason },
+        page: page.entry.url,
+      });
     }
     let outcome: PageFetchOutcome;
     try {
@@ -205,14 +239,21 @@ export class SubRequests {
     const endedAt = Date.now();
     if (outcome.kind === 'skip' || outcome.kind === 'failure') {
       await this.endTurn(turn, page, endedAt + politeness.delayMs(hostKey));
-      if (outcome.kind === 'skip' && outcome.reason === 'blocked-address') return this.refuse(page, url.href, 'blocked-address', undefined);
+      if (outcome.kind === 'skip' && outcome.reason === 'blocked-address')
+        return this.refuse(page, url.href, 'blocked-address', undefined);
       settings.stats.renderRefused(hostKey, 'failed');
       return outcome.kind === 'skip' ? BLOCKED : FAILED;
     }
     const { response } = outcome;
     const headAt = responseHeadAt(endedAt, response.timing);
     if (settings.emitter.listens('response')) {
-      settings.emitter.emit('response', { url: url.href, status: response.status, durationMs: endedAt - startedAt, bytes: response.body.length, contentType: response.header('content-type') });
+      settings.emitter.emit('response', {
+        url: url.href,
+        status: response.status,
+        durationMs: endedAt - startedAt,
+        bytes: response.body.length,
+        contentType: response.header('content-type'),
+      });
     }
     const clock = clockAfterResponse({
       headAt,
@@ -224,11 +265,13 @@ export class SubRequests {
     await this.endTurn(turn, page, clock.readyAt ?? headAt + politeness.delayMs(hostKey));
     settings.stats.bytes += response.body.length;
     const headers: [string, string][] = [];
-    for (const name of Object.keys(response.headers)) for (const value of response.headerValues(name)) headers.push([name, value]);
+    for (const name of Object.keys(response.headers))
+      for (const value of response.headerValues(name)) headers.push([name, value]);
     const body = Buffer.from(response.body.buffer, response.body.byteOffset, response.body.byteLength);
     // A 304 to a revalidation answers from the cache; a response the server lets a cache keep is kept.
     const fromCache = this.cache.received(url.href, accept, response, headers, body);
-    if (fromCache?.kind === 'fresh') return { kind: 'response', status: fromCache.status, headers: fromCache.headers, body: fromCache.body };
+    if (fromCache?.kind === 'fresh')
+      return { kind: 'response', status: fromCache.status, headers: fromCache.headers, body: fromCache.body };
     return { kind: 'response', status: response.status, headers, body };
   }
 
@@ -258,7 +301,11 @@ export class SubRequests {
 }
 
 /** Why the gate's check refuses a sub-request, or undefined when it may be sent. */
-function refusalOf(check: { readonly allowed: boolean; readonly addressBlocked?: true; readonly reason: string }): RenderRefusal | undefined {
+function refusalOf(check: {
+  readonly allowed: boolean;
+  readonly addressBlocked?: true;
+  readonly reason: string;
+}): RenderRefusal | undefined {
   if (check.addressBlocked === true) return 'blocked-address';
   if (check.reason === 'unreachable') return 'robots-unreachable';
   return check.allowed ? undefined : 'robots';

@@ -7,8 +7,8 @@
 // http-cache-semantics', a well-kept library. Bounded in bytes, least recently used first out;
 // one per crawl, in memory.
 
-import CachePolicy from 'http-cache-semantics';
 import type { HttpResponse } from '@politely/core';
+import CachePolicy from 'http-cache-semantics';
 
 /** What the cache holds for a URL: the policy, and the answer as it was last received. */
 interface Cached {
@@ -20,7 +20,12 @@ interface Cached {
 
 /** A lookup's verdict: answer from the cache, revalidate with these headers, or fetch. */
 export type CacheLookup =
-  | { readonly kind: 'fresh'; readonly status: number; readonly headers: readonly (readonly [string, string])[]; readonly body: Buffer }
+  | {
+      readonly kind: 'fresh';
+      readonly status: number;
+      readonly headers: readonly (readonly [string, string])[];
+      readonly body: Buffer;
+    }
   | { readonly kind: 'stale'; readonly conditional: Readonly<Record<string, string>> }
   | { readonly kind: 'miss' };
 
@@ -43,7 +48,12 @@ export class SubResourceCache {
     this.entries.set(url, cached);
     const request = requestOf(url, accept);
     if (cached.policy.satisfiesWithoutRevalidation(request)) {
-      return { kind: 'fresh', status: cached.status, headers: withHeaders(cached.headers, cached.policy.responseHeaders()), body: cached.body };
+      return {
+        kind: 'fresh',
+        status: cached.status,
+        headers: withHeaders(cached.headers, cached.policy.responseHeaders()),
+        body: cached.body,
+      };
     }
     const conditional: Record<string, string> = {};
     const revalidation = cached.policy.revalidationHeaders(request);
@@ -59,7 +69,13 @@ export class SubResourceCache {
    * it (resolves with the cached answer); a storable response is kept. Resolves with the answer
    * to give the page: the cached one for a 304 that matched, else undefined (give the response).
    */
-  received(url: string, accept: string, response: HttpResponse, headers: readonly (readonly [string, string])[], body: Buffer): CacheLookup | undefined {
+  received(
+    url: string,
+    accept: string,
+    response: HttpResponse,
+    headers: readonly (readonly [string, string])[],
+    body: Buffer,
+  ): CacheLookup | undefined {
     const request = requestOf(url, accept);
     const cached = this.entries.get(url);
     const responseOfPolicy = { status: response.status, headers: response.headers };
@@ -67,13 +83,23 @@ export class SubResourceCache {
       const { policy, modified } = cached.policy.revalidatedPolicy(request, responseOfPolicy);
       if (!modified) {
         cached.policy = policy;
-        return { kind: 'fresh', status: cached.status, headers: withHeaders(cached.headers, policy.responseHeaders()), body: cached.body };
+        return {
+          kind: 'fresh',
+          status: cached.status,
+          headers: withHeaders(cached.headers, policy.responseHeaders()),
+          body: cached.body,
+        };
       }
       return undefined;
     }
     const policy = new CachePolicy(request, responseOfPolicy, POLICY_OPTIONS);
     if (!policy.storable() || response.status !== 200 || body.length > this.maxBytes / 8) return undefined;
-    if (policy.timeToLive() === 0 && response.header('etag') === undefined && response.header('last-modified') === undefined) return undefined;
+    if (
+      policy.timeToLive() === 0 &&
+      response.header('etag') === undefined &&
+      response.header('last-modified') === undefined
+    )
+      return undefined;
     this.forget(url);
     this.entries.set(url, { policy, status: response.status, headers, body });
     this.bytes += body.length;
@@ -95,7 +121,10 @@ export class SubResourceCache {
 const requestOf = (url: string, accept: string): CachePolicy.Request => ({ url, method: 'GET', headers: { accept } });
 
 /** The kept headers with the policy's updated ones (Age, a 304's new validators) over them. */
-function withHeaders(kept: readonly (readonly [string, string])[], updated: CachePolicy.Headers): (readonly [string, string])[] {
+function withHeaders(
+  kept: readonly (readonly [string, string])[],
+  updated: CachePolicy.Headers,
+): (readonly [string, string])[] {
   const replaced = new Set(Object.keys(updated));
   const merged: (readonly [string, string])[] = kept.filter(([name]) => !replaced.has(name));
   for (const [name, value] of Object.entries(updated)) {

@@ -1,11 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PolitelyError } from '@politely/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { getSurt } from 'warcio';
-import { PolitelyError } from '@politely/core';
-import { cdxjLine, cdxjTimestamp, sortCdxjFile, surtKey, type CdxjEntry } from '../../src/archive/cdxj.js';
+import { type CdxjEntry, cdxjLine, cdxjTimestamp, sortCdxjFile, surtKey } from '../../src/archive/cdxj.js';
 import { sortLinesFile } from '../../src/archive/line-sort.js';
 
 // URLs on which our key and warcio.js's getSurt agree (and python `surt`, which pywb uses).
@@ -66,33 +66,133 @@ const AGREED = [
 // Where we part from warcio.js on purpose: pywb computes its lookup key with python `surt`, and
 // a CDXJ line is found only if its key is exactly that; warcio.js's getSurt is a simplification.
 const DIFFERENT: readonly { url: string; ours: string; warcio: string; why: string }[] = [
-  { url: 'http://example.com/foo/', ours: 'com,example)/foo', warcio: 'com,example)/foo/', why: 'surt drops a trailing slash (but the root /)' },
-  { url: 'http://archive.org/goo/?', ours: 'org,archive)/goo', warcio: 'org,archive)/goo/', why: 'the same, with an empty query dropped' },
-  { url: 'http://example.com/foo//bar', ours: 'com,example)/foo/bar', warcio: 'com,example)/foo//bar', why: 'surt drops empty path segments' },
-  { url: 'http://example.com//twoslashes?more//slashes', ours: 'com,example)/twoslashes?more//slashes', warcio: 'com,example)//twoslashes?more//slashes', why: 'the same; the query is left alone' },
-  { url: 'http://example.com/%7Euser/', ours: 'com,example)/~user', warcio: 'com,example)/%7euser/', why: 'surt decodes escapes and re-escapes only what must be' },
-  { url: 'http://host/%2525252525252525', ours: 'host)/%25', warcio: 'host)/%2525252525252525', why: 'surt decodes escapes until none is left' },
-  { url: 'http://example.com/a%2F..%2Fb', ours: 'com,example)/b', warcio: 'com,example)/a%2f..%2fb', why: 'a decoded %2F is a path separator to surt' },
-  { url: 'http://example.com/?q=%22x%22', ours: 'com,example)/?q="x"', warcio: 'com,example)/?q=%22x%22', why: 'the query is decoded and re-escaped too' },
-  { url: 'http://example.com/?a=1%262', ours: 'com,example)/?2&a=1', warcio: 'com,example)/?a=1%262', why: 'a decoded %26 separates arguments before they are sorted' },
+  {
+    url: 'http://example.com/foo/',
+    ours: 'com,example)/foo',
+    warcio: 'com,example)/foo/',
+    why: 'surt drops a trailing slash (but the root /)',
+  },
+  {
+    url: 'http://archive.org/goo/?',
+    ours: 'org,archive)/goo',
+    warcio: 'org,archive)/goo/',
+    why: 'the same, with an empty query dropped',
+  },
+  {
+    url: 'http://example.com/foo//bar',
+    ours: 'com,example)/foo/bar',
+    warcio: 'com,example)/foo//bar',
+    why: 'surt drops empty path segments',
+  },
+  {
+    url: 'http://example.com//twoslashes?more//slashes',
+    ours: 'com,example)/twoslashes?more//slashes',
+    warcio: 'com,example)//twoslashes?more//slashes',
+    why: 'the same; the query is left alone',
+  },
+  {
+    url: 'http://example.com/%7Euser/',
+    ours: 'com,example)/~user',
+    warcio: 'com,example)/%7euser/',
+    why: 'surt decodes escapes and re-escapes only what must be',
+  },
+  {
+    url: 'http://host/%2525252525252525',
+    ours: 'host)/%25',
+    warcio: 'host)/%2525252525252525',
+    why: 'surt decodes escapes until none is left',
+  },
+  {
+    url: 'http://example.com/a%2F..%2Fb',
+    ours: 'com,example)/b',
+    warcio: 'com,example)/a%2f..%2fb',
+    why: 'a decoded %2F is a path separator to surt',
+  },
+  {
+    url: 'http://example.com/?q=%22x%22',
+    ours: 'com,example)/?q="x"',
+    warcio: 'com,example)/?q=%22x%22',
+    why: 'the query is decoded and re-escaped too',
+  },
+  {
+    url: 'http://example.com/?a=1%262',
+    ours: 'com,example)/?2&a=1',
+    warcio: 'com,example)/?a=1%262',
+    why: 'a decoded %26 separates arguments before they are sorted',
+  },
   { url: 'http://a.com/?a=%zz', ours: 'com,a)/?a=%25zz', warcio: 'com,a)/?a=%zz', why: 'a lone % is escaped' },
-  { url: 'http://example.com/`{}|^', ours: 'com,example)/`{}|^', warcio: 'com,example)/%60%7B%7D|^', why: 'printable ASCII is not escaped' },
-  { url: 'http://example.com/?a-b=1&a=2', ours: 'com,example)/?a=2&a-b=1', warcio: 'com,example)/?a-b=1&a=2', why: 'surt sorts arguments by name, then value; warcio sorts whole arguments' },
-  { url: 'http://WWW.EXAMPLE.COM/', ours: 'com,example)/', warcio: 'com,example,www)/', why: 'surt drops www. after lowercasing the host; warcio before' },
-  { url: 'http://user:pass@www.example.com/', ours: 'com,example)/', warcio: 'com,example,www)/', why: 'surt drops www. from the host, wherever the user info is' },
-  { url: 'HTTP://Example.COM/Path', ours: 'com,example)/path', warcio: 'HTTP://Example.COM/Path', why: 'a scheme is case-insensitive' },
-  { url: 'http://example.com./x', ours: 'com,example)/x', warcio: ',com,example)/x', why: 'surt drops the dots at the ends of a host' },
-  { url: 'http://www.google.com.../', ours: 'com,google)/', warcio: ',,,com,google)/', why: 'and collapses runs of dots' },
-  { url: 'http://[::1]:8080/x', ours: '::1:8080)/x', warcio: '[::1]:8080)/x', why: 'surt keys an IPv6 host without its brackets' },
-  { url: 'http://https://order.1and1.com/', ours: 'com,1and1,order)/', warcio: 'https)//order.1and1.com/', why: 'surt mends a doubled scheme' },
+  {
+    url: 'http://example.com/`{}|^',
+    ours: 'com,example)/`{}|^',
+    warcio: 'com,example)/%60%7B%7D|^',
+    why: 'printable ASCII is not escaped',
+  },
+  {
+    url: 'http://example.com/?a-b=1&a=2',
+    ours: 'com,example)/?a=2&a-b=1',
+    warcio: 'com,example)/?a-b=1&a=2',
+    why: 'surt sorts arguments by name, then value; warcio sorts whole arguments',
+  },
+  {
+    url: 'http://WWW.EXAMPLE.COM/',
+    ours: 'com,example)/',
+    warcio: 'com,example,www)/',
+    why: 'surt drops www. after lowercasing the host; warcio before',
+  },
+  {
+    url: 'http://user:pass@www.example.com/',
+    ours: 'com,example)/',
+    warcio: 'com,example,www)/',
+    why: 'surt drops www. from the host, wherever the user info is',
+  },
+  {
+    url: 'HTTP://Example.COM/Path',
+    ours: 'com,example)/path',
+    warcio: 'HTTP://Example.COM/Path',
+    why: 'a scheme is case-insensitive',
+  },
+  {
+    url: 'http://example.com./x',
+    ours: 'com,example)/x',
+    warcio: ',com,example)/x',
+    why: 'surt drops the dots at the ends of a host',
+  },
+  {
+    url: 'http://www.google.com.../',
+    ours: 'com,google)/',
+    warcio: ',,,com,google)/',
+    why: 'and collapses runs of dots',
+  },
+  {
+    url: 'http://[::1]:8080/x',
+    ours: '::1:8080)/x',
+    warcio: '[::1]:8080)/x',
+    why: 'surt keys an IPv6 host without its brackets',
+  },
+  {
+    url: 'http://https://order.1and1.com/',
+    ours: 'com,1and1,order)/',
+    warcio: 'https)//order.1and1.com/',
+    why: 'surt mends a doubled scheme',
+  },
   {
     url: 'http://example.com/index.php?PHPSESSID=0123456789abcdefghijklemopqrstuv&action=profile;u=4221',
     ours: 'com,example)/index.php?action=profile;u=4221',
     warcio: 'com,example)/index.php?action=profile;u=4221&phpsessid=0123456789abcdefghijklemopqrstuv',
     why: 'surt takes session ids out of the query',
   },
-  { url: 'http://example.com/(S(4hqa0555fwsecu455xqckv45))/mileg.aspx', ours: 'com,example)/mileg.aspx', warcio: 'com,example)/(s(4hqa0555fwsecu455xqckv45))/mileg.aspx', why: 'and ASP.NET session ids out of the path' },
-  { url: 'http://München.de/Straße', ours: 'de,xn--mnchen-3ya)/stra%c3%9fe', warcio: 'de,xn--mnchen-3ya)/stra%C3%9Fe', why: 'surt lowercases escapes too (warcio lowercases before the URL parser escapes)' },
+  {
+    url: 'http://example.com/(S(4hqa0555fwsecu455xqckv45))/mileg.aspx',
+    ours: 'com,example)/mileg.aspx',
+    warcio: 'com,example)/(s(4hqa0555fwsecu455xqckv45))/mileg.aspx',
+    why: 'and ASP.NET session ids out of the path',
+  },
+  {
+    url: 'http://München.de/Straße',
+    ours: 'de,xn--mnchen-3ya)/stra%c3%9fe',
+    warcio: 'de,xn--mnchen-3ya)/stra%C3%9Fe',
+    why: 'surt lowercases escapes too (warcio lowercases before the URL parser escapes)',
+  },
 ];
 
 describe('surtKey', () => {
@@ -113,13 +213,19 @@ describe('surtKey', () => {
     expect(surtKey('http://archive.org/goo/')).toBe('org,archive)/goo');
     expect(surtKey('http://archive.org/goo/?b&a')).toBe('org,archive)/goo?a&b');
     expect(surtKey('http://archive.org/goo/?a=2&b&a=1')).toBe('org,archive)/goo?a=1&a=2&b');
-    expect(surtKey('http://example.com/?CFID=1169580&CFTOKEN=48630702&dtstamp=22%2F08%2F2006%7C06%3A58%3A11')).toBe('com,example)/?dtstamp=22/08/2006|06:58:11');
-    expect(surtKey('http://example.com/?one=two&phpsessid=0123456789abcdefghijklemopqrstuv')).toBe('com,example)/?&one=two');
+    expect(surtKey('http://example.com/?CFID=1169580&CFTOKEN=48630702&dtstamp=22%2F08%2F2006%7C06%3A58%3A11')).toBe(
+      'com,example)/?dtstamp=22/08/2006|06:58:11',
+    );
+    expect(surtKey('http://example.com/?one=two&phpsessid=0123456789abcdefghijklemopqrstuv')).toBe(
+      'com,example)/?&one=two',
+    );
     expect(
       surtKey(
         'http://visit.webhosting.yahoo.com/visit.gif?&r=http%3A//web.archive.org/web/20090517140029/http%3A//anthonystewarthead.electric-chi.com/&b=Netscape%205.0%20%28Windows%3B%20en-US%29&s=1366x768&o=Win32&c=24&j=true&v=1.2',
       ),
-    ).toBe('com,yahoo,webhosting,visit)/visit.gif?&b=netscape%205.0%20(windows;%20en-us)&c=24&j=true&o=win32&r=http://web.archive.org/web/20090517140029/http://anthonystewarthead.electric-chi.com/&s=1366x768&v=1.2');
+    ).toBe(
+      'com,yahoo,webhosting,visit)/visit.gif?&b=netscape%205.0%20(windows;%20en-us)&c=24&j=true&o=win32&r=http://web.archive.org/web/20090517140029/http://anthonystewarthead.electric-chi.com/&s=1366x768&v=1.2',
+    );
   });
 
   it('keys a URL and its WHATWG href alike, and never throws', () => {
@@ -134,7 +240,15 @@ describe('surtKey', () => {
       }
       if (href !== undefined) expect(surtKey(href), url).toBe(surtKey(url));
     }
-    for (const odd of ['http://', 'https://[', 'http://%', 'javascript:alert(1)', 'data:text/html,<p>', '\u0000', 'http://a.com/' + '%'.repeat(1000)]) {
+    for (const odd of [
+      'http://',
+      'https://[',
+      'http://%',
+      'javascript:alert(1)',
+      'data:text/html,<p>',
+      '\u0000',
+      'http://a.com/' + '%'.repeat(1000),
+    ]) {
       expect(() => surtKey(odd)).not.toThrow();
     }
   });
@@ -162,10 +276,24 @@ describe('cdxjLine', () => {
 
   it('gives a revisit the mime warc/revisit, and leaves out the mime of a response without one', () => {
     const revisit = cdxjLine({ ...RESPONSE, type: 'revisit', status: 304, date: Date.UTC(2026, 11, 31, 23, 59, 59) });
-    expect(revisit).toMatch(/^com,example\)\/a\?a=1&b=2 20261231235959 \{"url":"[^"]+","mime":"warc\/revisit","status":"304",/);
-    const bare = JSON.parse(cdxjLine({ ...RESPONSE, mime: undefined }).split(' ').slice(2).join(' ')) as Record<string, string>;
+    expect(revisit).toMatch(
+      /^com,example\)\/a\?a=1&b=2 20261231235959 \{"url":"[^"]+","mime":"warc\/revisit","status":"304",/,
+    );
+    const bare = JSON.parse(
+      cdxjLine({ ...RESPONSE, mime: undefined })
+        .split(' ')
+        .slice(2)
+        .join(' '),
+    ) as Record<string, string>;
     expect(Object.keys(bare)).toEqual(['url', 'status', 'digest', 'length', 'offset', 'filename']);
-    expect(JSON.parse(cdxjLine({ ...RESPONSE, mime: '  application/json ;x=y' }).split(' ').slice(2).join(' '))).toMatchObject({ mime: 'application/json' });
+    expect(
+      JSON.parse(
+        cdxjLine({ ...RESPONSE, mime: '  application/json ;x=y' })
+          .split(' ')
+          .slice(2)
+          .join(' '),
+      ),
+    ).toMatchObject({ mime: 'application/json' });
   });
 
   it('keeps one line per record: no space or line break in the key', () => {
@@ -203,7 +331,9 @@ describe('sortCdxjFile', () => {
       return seed;
     };
     for (let i = 0; i < count; i += 1) {
-      const host = ['com,example)', 'com,example,api)', 'org,archive)', 'de,bücher)', 'com,example)/a'][next() % 5] as string;
+      const host = ['com,example)', 'com,example,api)', 'org,archive)', 'de,bücher)', 'com,example)/a'][
+        next() % 5
+      ] as string;
       const path = `/${'abcxyzé~'.slice(0, next() % 8)}${next() % 50}`;
       lines.push(`${host}${path} 2026010${next() % 9}000000 {"url":"http://x/${i}","n":${next() % 7}}`);
       if (i % 37 === 0) lines.push('');
@@ -282,7 +412,9 @@ describe('sortCdxjFile', () => {
     await writeFile(path, text);
     // The sorted file cannot be created where it must go: a directory is in the way.
     await mkdir(`${path}.sorting`);
-    await expect(sortCdxjFile(path, { maxMemoryBytes: 1024 })).rejects.toThrow(new RegExp(`could not sort ${path.replaceAll(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: EISDIR`));
+    await expect(sortCdxjFile(path, { maxMemoryBytes: 1024 })).rejects.toThrow(
+      new RegExp(`could not sort ${path.replaceAll(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: EISDIR`),
+    );
     expect(await readFile(path, 'utf8')).toBe(text);
     expect((await readdir(dir)).sort()).toEqual(['index.cdxj', 'index.cdxj.sorting']);
   });
@@ -293,12 +425,16 @@ describe('sortCdxjFile', () => {
     await writeFile(path, text);
     const controller = new AbortController();
     controller.abort(new Error('stop'));
-    await expect(sortCdxjFile(path, { maxMemoryBytes: 512, signal: controller.signal })).rejects.toMatchObject({ code: 'ERR_ABORTED' });
+    await expect(sortCdxjFile(path, { maxMemoryBytes: 512, signal: controller.signal })).rejects.toMatchObject({
+      code: 'ERR_ABORTED',
+    });
     expect(await readFile(path, 'utf8')).toBe(text);
     expect(await readdir(dir)).toEqual(['index.cdxj']);
   });
 
   it('refuses a memory budget that is not a positive integer', async () => {
-    await expect(sortCdxjFile(join(dir, 'x'), { maxMemoryBytes: 0 })).rejects.toMatchObject({ code: 'ERR_INVALID_OPTION' });
+    await expect(sortCdxjFile(join(dir, 'x'), { maxMemoryBytes: 0 })).rejects.toMatchObject({
+      code: 'ERR_INVALID_OPTION',
+    });
   });
 });

@@ -2,15 +2,29 @@
 // reader and by Webrecorder's warcio), revisits, rolling, resume after a torn write, refusals,
 // a write that fails, and the CDXJ index.
 
-import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { type HttpExchange, PolitelyError } from '@politely/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PolitelyError, type HttpExchange } from '@politely/core';
+import {
+  checkReferences,
+  readWarcFile,
+  readWithWarcio,
+  type WarcFileRead,
+} from '../../../../test/support/warc-reader.js';
 import { WarcArchive } from '../../src/archive/warc-archive.js';
 import type { ResolvedWarcOutput } from '../../src/archive/warc-options.js';
-import { checkReferences, readWarcFile, readWithWarcio, type WarcFileRead } from '../../../../test/support/warc-reader.js';
 
 let dir: string;
 beforeEach(() => {
@@ -18,10 +32,22 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-const INFO = { userAgent: 'ArchiveBot/1.0 (+https://example.test/bot)', from: 'ops@example.test', robotsTokens: ['ArchiveBot'], purposes: [] };
+const INFO = {
+  userAgent: 'ArchiveBot/1.0 (+https://example.test/bot)',
+  from: 'ops@example.test',
+  robotsTokens: ['ArchiveBot'],
+  purposes: [],
+};
 
 function output(overrides: Partial<ResolvedWarcOutput> = {}): ResolvedWarcOutput {
-  return { path: join(dir, 'crawl.warc.gz'), format: 'warc', maxFileBytes: 1024 ** 3, cdx: undefined, overwrite: false, ...overrides };
+  return {
+    path: join(dir, 'crawl.warc.gz'),
+    format: 'warc',
+    maxFileBytes: 1024 ** 3,
+    cdx: undefined,
+    overwrite: false,
+    ...overrides,
+  };
 }
 
 let clock = Date.UTC(2026, 10, 24, 8, 0, 0);
@@ -44,7 +70,11 @@ function exchange(path: string, body: string | Uint8Array, extra: Partial<HttpEx
   };
 }
 
-async function openArchive(out: ResolvedWarcOutput, resume = false, failures: PolitelyError[] = []): Promise<WarcArchive> {
+async function openArchive(
+  out: ResolvedWarcOutput,
+  resume = false,
+  failures: PolitelyError[] = [],
+): Promise<WarcArchive> {
   const archive = new WarcArchive(out, INFO, { onFailure: (error) => failures.push(error) });
   await archive.open(resume);
   return archive;
@@ -90,7 +120,8 @@ describe('WarcArchive', () => {
     expect(fields).toContain('robots: classic');
     expect(fields).toMatch(/^software: politely\/\d+\.\d+\.\d+/m);
     // The head as received, byte for byte, but for the chunked transfer coding undici removed.
-    const head = 'HTTP/1.1 200 OK Then\r\nContent-Type: text/html\r\nX-Dup: 1\r\nset-cookie: a=1\r\nX-Dup: 2\r\nX-Latin: caf\u00e9\r\n\r\n';
+    const head =
+      'HTTP/1.1 200 OK Then\r\nContent-Type: text/html\r\nX-Dup: 1\r\nset-cookie: a=1\r\nX-Dup: 2\r\nX-Latin: caf\u00e9\r\n\r\n';
     expect(response!.block.subarray(0, head.length).toString('latin1')).toBe(head);
     expect(response!.http!.payload.equals(Buffer.from(page.payload))).toBe(true);
     expect(response!.header('WARC-Target-URI')).toBe('http://site.test/a');
@@ -99,7 +130,12 @@ describe('WarcArchive', () => {
     expect(response!.header('WARC-Truncated')).toBeUndefined();
     expect(request!.block.toString('latin1')).toBe(page.requestHead);
     expect(request!.header('WARC-Concurrent-To')).toBe(response!.header('WARC-Record-ID'));
-    expect(archive.status()).toMatchObject({ records: 3, responses: 1, revisits: 0, files: [join(dir, 'crawl-00000.warc.gz')] });
+    expect(archive.status()).toMatchObject({
+      records: 3,
+      responses: 1,
+      revisits: 0,
+      files: [join(dir, 'crawl-00000.warc.gz')],
+    });
     const third = await readWithWarcio(warcFiles()[0]!);
     expect(third.map((record) => record.type)).toEqual(['warcinfo', 'response', 'request']);
     expect(Buffer.from(third[1]!.payload).equals(Buffer.from(page.payload))).toBe(true);
@@ -134,8 +170,15 @@ describe('WarcArchive', () => {
   it('writes a 304 to a revalidation as a server-not-modified revisit', async () => {
     const archive = await openArchive(output());
     await archive.record('http://site.test/a', exchange('/a', 'body', { rawHeaders: [['ETag', '"v1"']] }));
-    const revalidation = exchange('/a', '', { status: 304, statusText: 'Not Modified', rawHeaders: [['ETag', '"v1"']] });
-    await archive.record('http://site.test/a', { ...revalidation, requestHead: revalidation.requestHead.replace('\r\n\r\n', '\r\nIf-None-Match: "v1"\r\n\r\n') });
+    const revalidation = exchange('/a', '', {
+      status: 304,
+      statusText: 'Not Modified',
+      rawHeaders: [['ETag', '"v1"']],
+    });
+    await archive.record('http://site.test/a', {
+      ...revalidation,
+      requestHead: revalidation.requestHead.replace('\r\n\r\n', '\r\nIf-None-Match: "v1"\r\n\r\n'),
+    });
     await archive.close();
     const [read] = await readAll();
     const revisit = read!.records.find((record) => record.type === 'revisit')!;
@@ -159,18 +202,23 @@ describe('WarcArchive', () => {
   it('rolls to a new numbered file before one would pass its limit, each beginning with its warcinfo', async () => {
     const limit = 64 * 1024;
     const archive = await openArchive(output({ path: join(dir, 'crawl.warc'), maxFileBytes: limit }));
-    for (let i = 0; i < 40; i++) await archive.record(`http://site.test/p/${i}`, exchange(`/p/${i}`, `page ${i} `.repeat(600)));
+    for (let i = 0; i < 40; i++)
+      await archive.record(`http://site.test/p/${i}`, exchange(`/p/${i}`, `page ${i} `.repeat(600)));
     await archive.close();
     const reads = await readAll();
     expect(reads.length).toBeGreaterThanOrEqual(4);
     const files = warcFiles();
-    expect(files.map((file) => file.slice(dir.length + 1))).toEqual(reads.map((_, i) => `crawl-${String(i).padStart(5, '0')}.warc`));
+    expect(files.map((file) => file.slice(dir.length + 1))).toEqual(
+      reads.map((_, i) => `crawl-${String(i).padStart(5, '0')}.warc`),
+    );
     for (const [i, read] of reads.entries()) {
       expect(statSync(files[i]!).size).toBeLessThanOrEqual(limit);
       expect(read.records[0]!.type).toBe('warcinfo');
       expect(read.records[0]!.header('WARC-Filename')).toBe(`crawl-${String(i).padStart(5, '0')}.warc`);
     }
-    const pages = reads.flatMap((read) => read.records.filter((record) => record.type === 'response').map((record) => record.header('WARC-Target-URI')));
+    const pages = reads.flatMap((read) =>
+      read.records.filter((record) => record.type === 'response').map((record) => record.header('WARC-Target-URI')),
+    );
     expect(pages).toEqual(Array.from({ length: 40 }, (_, i) => `http://site.test/p/${i}`));
     expect(archive.status().files).toEqual(files);
   });
@@ -200,7 +248,9 @@ describe('WarcArchive', () => {
     expect(records.filter((record) => record.type === 'warcinfo')).toHaveLength(1);
     const revisit = records.find((record) => record.type === 'revisit')!;
     expect(revisit.header('WARC-Target-URI')).toBe('http://site.test/p/0');
-    const original = records.find((record) => record.type === 'response' && record.header('WARC-Target-URI') === 'http://site.test/p/0')!;
+    const original = records.find(
+      (record) => record.type === 'response' && record.header('WARC-Target-URI') === 'http://site.test/p/0',
+    )!;
     expect(revisit.header('WARC-Refers-To')).toBe(original.header('WARC-Record-ID'));
     const index = readFileSync(out.cdx!, 'utf8').trimEnd().split('\n');
     expect(index).toHaveLength(5);
@@ -237,7 +287,9 @@ describe('WarcArchive', () => {
     await archive.record('http://site.test/a', exchange('/a', 'a'));
     // The file deleted under the crawl: the next write is a loss, reported as such.
     for (const file of warcFiles()) rmSync(file);
-    const error = (await archive.record('http://site.test/b', exchange('/b', 'b')).catch((failure: unknown) => failure)) as PolitelyError;
+    const error = (await archive
+      .record('http://site.test/b', exchange('/b', 'b'))
+      .catch((failure: unknown) => failure)) as PolitelyError;
     expect(error.code).toBe('ERR_OUTPUT');
     expect(error.message).toContain('crawl-00000.warc.gz');
     await expect(archive.record('http://site.test/c', exchange('/c', 'c'))).rejects.toBe(error);
@@ -248,7 +300,8 @@ describe('WarcArchive', () => {
   it('indexes responses and revisits in a sorted CDXJ file whose offsets find the records', async () => {
     const cdx = join(dir, 'crawl.cdxj');
     const archive = await openArchive(output({ cdx }));
-    for (const path of ['/z', '/b', '/a', '/b']) await archive.record(`http://site.test${path}`, exchange(path, `body of ${path}`));
+    for (const path of ['/z', '/b', '/a', '/b'])
+      await archive.record(`http://site.test${path}`, exchange(path, `body of ${path}`));
     await archive.close();
     const lines = readFileSync(cdx, 'utf8').trimEnd().split('\n');
     expect(lines).toHaveLength(4);
@@ -256,11 +309,20 @@ describe('WarcArchive', () => {
     const file = readFileSync(warcFiles()[0]!);
     for (const line of lines) {
       const [key, stamp, json] = [line.slice(0, line.indexOf(' ')), line.split(' ')[1], line.slice(line.indexOf('{'))];
-      const entry = JSON.parse(json) as { url: string; offset: string; length: string; filename: string; status: string; mime: string };
+      const entry = JSON.parse(json) as {
+        url: string;
+        offset: string;
+        length: string;
+        filename: string;
+        status: string;
+        mime: string;
+      };
       expect(key).toBe(`test,site)${new URL(entry.url).pathname}`);
       expect(stamp).toMatch(/^\d{14}$/);
       expect(entry.filename).toBe('crawl-00000.warc.gz');
-      const record = gunzipSync(file.subarray(Number(entry.offset), Number(entry.offset) + Number(entry.length))).toString('latin1');
+      const record = gunzipSync(
+        file.subarray(Number(entry.offset), Number(entry.offset) + Number(entry.length)),
+      ).toString('latin1');
       expect(record).toContain(`WARC-Target-URI: ${entry.url}\r\n`);
       expect(record).toMatch(entry.mime === 'warc/revisit' ? /WARC-Type: revisit/ : /WARC-Type: response/);
     }

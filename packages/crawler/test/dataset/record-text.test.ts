@@ -1,6 +1,13 @@
-import { describe, expect, it } from 'vitest';
 import { PolitelyError } from '@politely/core';
-import { columnsOf, csvField, csvHeader, csvRecordRow, parseCsvRecord, recordJson } from '../../src/dataset/record-text.js';
+import { describe, expect, it } from 'vitest';
+import {
+  columnsOf,
+  csvField,
+  csvHeader,
+  csvRecordRow,
+  parseCsvRecord,
+  recordJson,
+} from '../../src/dataset/record-text.js';
 
 describe('records as text', () => {
   it('a JSON line is JSON.stringify of a plain object; anything else is ERR_INVALID_INPUT', () => {
@@ -33,10 +40,18 @@ describe('records as text', () => {
     const columns = columnsOf({ name: 'x', price: 1, tags: [], seen: null });
     expect(columns).toEqual(['name', 'price', 'tags', 'seen']);
     expect(csvHeader(columns)).toBe('name,price,tags,seen\r\n');
-    const row = csvRecordRow({ price: 9.5, name: 'Mug, "large"', tags: ['a', 'b,c'], extra: 'dropped', seen: new Date(Date.UTC(2026, 0, 2)) }, columns);
+    const row = csvRecordRow(
+      { price: 9.5, name: 'Mug, "large"', tags: ['a', 'b,c'], extra: 'dropped', seen: new Date(Date.UTC(2026, 0, 2)) },
+      columns,
+    );
     expect(row).toBe('"Mug, ""large""",9.5,"[""a"",""b,c""]",2026-01-02T00:00:00.000Z\r\n');
     expect(csvRecordRow({ name: null, price: Number.NaN, tags: { k: true } }, columns)).toBe(',,"{""k"":true}",\r\n');
     // What is written reads back the same (the parser resume uses).
-    expect(parseCsvRecord(row.slice(0, -2))).toEqual(['Mug, "large"', '9.5', '["a","b,c"]', '2026-01-02T00:00:00.000Z']);
+    expect(parseCsvRecord(row.slice(0, -2))).toEqual([
+      'Mug, "large"',
+      '9.5',
+      '["a","b,c"]',
+      '2026-01-02T00:00:00.000Z',
+    ]);
   });
 });

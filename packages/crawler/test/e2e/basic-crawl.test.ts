@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCrawler, type SkipEvent } from '@politely/crawler';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const log: { path: string; at: number }[] = [];
 let server: Server;
@@ -21,15 +21,20 @@ const pages: Record<string, string> = {
 beforeAll(async () => {
   server = createServer((req, res) => {
     log.push({ path: req.url ?? '', at: performance.now() });
-    if (req.url === '/robots.txt') { res.end('User-agent: *\nDisallow: /private\nCrawl-delay: 0.2\n'); return; }
+    if (req.url === '/robots.txt') {
+      res.end('User-agent: *\nDisallow: /private\nCrawl-delay: 0.2\n');
+      return;
+    }
     if (req.url === '/redirect') {
       res.writeHead(301, { location: '/final' });
-      { res.end(); return; }
+      res.end();
+      return;
     }
     const page = pages[req.url ?? ''];
     if (page === undefined) {
       res.statusCode = 404;
-      { res.end('nope'); return; }
+      res.end('nope');
+      return;
     }
     res.setHeader('content-type', 'text/html; charset=utf-8');
     res.end(`<html><body>${page}</body></html>`);
@@ -69,10 +74,19 @@ describe('createCrawler', () => {
     // Server-measured gaps between consecutive requests never below the crawl-delay.
     for (let i = 1; i < log.length; i++) expect(log[i]!.at - log[i - 1]!.at).toBeGreaterThanOrEqual(195);
 
-    expect(handled.find((h) => h.finalUrl === `${base}/final`)).toMatchObject({ url: `${base}/redirect`, status: 200, title: 'final' });
+    expect(handled.find((h) => h.finalUrl === `${base}/final`)).toMatchObject({
+      url: `${base}/redirect`,
+      status: 200,
+      title: 'final',
+    });
     expect(skips.filter((s) => s.reason === 'robots').map((s) => s.url)).toEqual([`${base}/private/x`]);
     expect(skips.find((s) => s.reason === 'robots')?.detail).toContain('Disallow: /private');
-    expect(skips.filter((s) => s.reason === 'nofollow').map((s) => s.url).sort()).toEqual([`${base}/hidden`, `${base}/nf`]);
+    expect(
+      skips
+        .filter((s) => s.reason === 'nofollow')
+        .map((s) => s.url)
+        .sort(),
+    ).toEqual([`${base}/hidden`, `${base}/nf`]);
     expect(stats).toMatchObject({ pages: 5, robotsRequests: 1, requests: 7, errors: 0, queued: 0, aborted: false });
     expect(stats.skipped.robots).toBe(1);
     expect(stats.skipped.duplicate).toBeGreaterThan(0);

@@ -2,10 +2,10 @@
 // redirect's Set-Cookie counts, robots.txt neither sends nor keeps any, and no cookie crosses to
 // another site. Judged by the servers' logs.
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CookieJar } from 'tough-cookie';
 import { createCrawler } from '@politely/crawler';
-import { startCookieSites, type CookieSites } from '../../../../test/support/cookie-sites.js';
+import { CookieJar } from 'tough-cookie';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CookieSites, startCookieSites } from '../../../../test/support/cookie-sites.js';
 
 const UA = 'CookieBot/1.0 (+http://example.invalid/bot)';
 let sites: CookieSites;
@@ -18,7 +18,15 @@ afterAll(async () => {
 });
 
 const crawl = (cookies: boolean | CookieJar) =>
-  createCrawler({ userAgent: UA, seeds: [`${sites.home.base}/`], scope: 'any', allowNet: ['127.0.0.0/8'], minDelayMs: 0, cookies, handler: () => {} });
+  createCrawler({
+    userAgent: UA,
+    seeds: [`${sites.home.base}/`],
+    scope: 'any',
+    allowNet: ['127.0.0.0/8'],
+    minDelayMs: 0,
+    cookies,
+    handler: () => {},
+  });
 
 describe('cookies', () => {
   it('sends a cookie set by one response on the next requests to that site, and to no other site', async () => {

@@ -4,18 +4,22 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PolitelyError } from '@politely/core';
-import { createCrawler, type CrawlerOptions, type OutputOptions, type RecordEvent } from '@politely/crawler';
+import { type CrawlerOptions, createCrawler, type OutputOptions, type RecordEvent } from '@politely/crawler';
 import { createMemoryFrontierStore, type FrontierStore } from '@politely/frontier';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../../../../test/support/site-server.js';
 import { parseCsvRecord } from '../../src/dataset/record-text.js';
 import { expectInvalidOption } from '../expect-invalid-option.js';
-import { startServer, type TestServer } from '../../../../test/support/site-server.js';
 
 // 12 pages: /p/N links to /p/N+1 and /p/N+2.
 const PAGES = 12;
 const page = (n: number): string =>
-  `<html><head><title>Page ${n}</title></head><body>${[1, 2].map((i) => n + i).filter((m) => m < PAGES).map((m) => `<a href="/p/${m}">${m}</a>`).join('')}</body></html>`;
+  `<html><head><title>Page ${n}</title></head><body>${[1, 2]
+    .map((i) => n + i)
+    .filter((m) => m < PAGES)
+    .map((m) => `<a href="/p/${m}">${m}</a>`)
+    .join('')}</body></html>`;
 
 let server: TestServer;
 let dir: string;
@@ -82,7 +86,10 @@ describe('page.push and outputs', () => {
           // /p/0 waits, after its push, until two other pages' records are written.
           if (page.finalUrl.endsWith('/p/0')) {
             await page.enqueue([`${server.base}/p/5`, `${server.base}/p/6`]);
-            const waited = await Promise.race([othersDone.then(() => 'others committed'), new Promise((resolve) => setTimeout(resolve, 10_000, 'timed out'))]);
+            const waited = await Promise.race([
+              othersDone.then(() => 'others committed'),
+              new Promise((resolve) => setTimeout(resolve, 10_000, 'timed out')),
+            ]);
             expect(waited).toBe('others committed');
           }
         },
@@ -94,7 +101,11 @@ describe('page.push and outputs', () => {
     });
     const stats = await crawler.run();
     expect(stats.errors).toBe(0);
-    expect(jsonLines(out).map((r) => String(r.url).replace(server.base, '')).slice(0, 2)).not.toContain('/p/0');
+    expect(
+      jsonLines(out)
+        .map((r) => String(r.url).replace(server.base, ''))
+        .slice(0, 2),
+    ).not.toContain('/p/0');
     expect(jsonLines(out).map((r) => String(r.url).replace(server.base, ''))).toContain('/p/0');
   });
 
@@ -107,8 +118,16 @@ describe('page.push and outputs', () => {
         outputs: [{ path: jsonl }, { path: csv }],
         handler: async (page) => {
           const n = Number(page.finalUrl.split('/').pop());
-          await page.push({ page: n, title: page.$('title').text(), note: `a "quoted", comma\nand a line break`, tags: ['x', n] });
-          await page.push([{ page: n, part: 2 }, { page: n, part: 3, extra: true }]);
+          await page.push({
+            page: n,
+            title: page.$('title').text(),
+            note: `a "quoted", comma\nand a line break`,
+            tags: ['x', n],
+          });
+          await page.push([
+            { page: n, part: 2 },
+            { page: n, part: 3, extra: true },
+          ]);
         },
       }),
     );
@@ -120,18 +139,28 @@ describe('page.push and outputs', () => {
     expect(lines).toHaveLength(PAGES * 3);
     for (let n = 0; n < PAGES; n++) {
       const own = lines.filter((line) => line.page === n);
-      expect(own).toEqual([{ page: n, title: `Page ${n}`, note: 'a "quoted", comma\nand a line break', tags: ['x', n] }, { page: n, part: 2 }, { page: n, part: 3, extra: true }]);
+      expect(own).toEqual([
+        { page: n, title: `Page ${n}`, note: 'a "quoted", comma\nand a line break', tags: ['x', n] },
+        { page: n, part: 2 },
+        { page: n, part: 3, extra: true },
+      ]);
     }
     const rows = csvRows(csv);
     expect(rows[0]).toEqual(['page', 'title', 'note', 'tags']);
     expect(rows).toHaveLength(1 + PAGES * 3);
     const first = rows.find((row) => row[0] === '3' && row[1] === 'Page 3');
     expect(first).toEqual(['3', 'Page 3', 'a "quoted", comma\nand a line break', '["x",3]']);
-    expect(rows.filter((row) => row[0] === '3' && row[1] === '')).toEqual([['3', '', '', ''], ['3', '', '', '']]);
+    expect(rows.filter((row) => row[0] === '3' && row[1] === '')).toEqual([
+      ['3', '', '', ''],
+      ['3', '', '', ''],
+    ]);
 
     expect(events).toHaveLength(PAGES * 3);
     expect(new Set(events.map((event) => event.url))).toEqual(new Set(allPages()));
-    expect(events.find((event) => (event.record as { part?: number }).part === 3 && event.url === `${server.base}/p/5`)?.record).toEqual({ page: 5, part: 3, extra: true });
+    expect(
+      events.find((event) => (event.record as { part?: number }).part === 3 && event.url === `${server.base}/p/5`)
+        ?.record,
+    ).toEqual({ page: 5, part: 3, extra: true });
     expect(crawler.outputs()).toEqual([
       { path: jsonl, format: 'jsonl', records: PAGES * 3, earlier: 0, cutBytes: 0 },
       { path: csv, format: 'csv', records: PAGES * 3, earlier: 0, cutBytes: 0 },
@@ -187,8 +216,16 @@ describe('page.push and outputs', () => {
     expect(lines.filter((line) => line.from === 'inside')).toHaveLength(5);
     expect(lines.filter((line) => line.from === 'listener')).toHaveLength(5);
     // Records pushed inside a handler carry its page's URL; those from outside none.
-    expect(events.filter((event) => (event.record as { from: string }).from === 'inside').every((event) => event.url === (event.record as { url: string }).url)).toBe(true);
-    expect(events.filter((event) => ['before', 'listener'].includes((event.record as { from: string }).from)).every((event) => event.url === undefined)).toBe(true);
+    expect(
+      events
+        .filter((event) => (event.record as { from: string }).from === 'inside')
+        .every((event) => event.url === (event.record as { url: string }).url),
+    ).toBe(true);
+    expect(
+      events
+        .filter((event) => ['before', 'listener'].includes((event.record as { from: string }).from))
+        .every((event) => event.url === undefined),
+    ).toBe(true);
     const late = (await failureOf(crawler.push({ from: 'after' }))) as PolitelyError;
     expect(late.code).toBe('ERR_INVALID_INPUT');
     expect(late.message).toMatch(/the crawl has ended/);
@@ -314,7 +351,9 @@ describe('existing files, resume', () => {
   it('a fresh crawl refuses a file that holds records unless overwrite; a resumed crawl appends and writes no page twice', async () => {
     const out = join(dir, 'resume.jsonl');
     writeFileSync(out, '{"old":true}\n');
-    const refused = (await failureOf(createCrawler(base({ outputs: [{ path: out }], handler: () => {} })).run())) as PolitelyError;
+    const refused = (await failureOf(
+      createCrawler(base({ outputs: [{ path: out }], handler: () => {} })).run(),
+    )) as PolitelyError;
     expect(refused.code).toBe('ERR_OUTPUT');
     expect(refused.message).toMatch(/already holds records .*overwrite: true/);
     expect(readFileSync(out, 'utf8')).toBe('{"old":true}\n');
@@ -324,7 +363,9 @@ describe('existing files, resume', () => {
     const first = createCrawler(base({ store, maxPages: 5, outputs: [{ path: out, overwrite: true }], handler }));
     await first.run();
     expect(jsonLines(out)).toHaveLength(5);
-    expect(readFileSync(`${out}.ledger`, 'utf8').split('\n')[0]).toBe('{"politely":"dataset-ledger","version":1,"format":"jsonl"}');
+    expect(readFileSync(`${out}.ledger`, 'utf8').split('\n')[0]).toBe(
+      '{"politely":"dataset-ledger","version":1,"format":"jsonl"}',
+    );
     // Half a record, as a kill mid-write leaves it.
     writeFileSync(out, `${readFileSync(out, 'utf8')}{"url":"http://half`);
     const second = createCrawler(base({ store, outputs: [{ path: out }], handler }));
@@ -332,7 +373,11 @@ describe('existing files, resume', () => {
     const urls = jsonLines(out).map((line) => line.url);
     expect(urls).toHaveLength(PAGES);
     expect(new Set(urls)).toEqual(new Set(allPages()));
-    expect(second.outputs()[0]).toMatchObject({ records: PAGES - 5, earlier: 5, cutBytes: '{"url":"http://half'.length });
+    expect(second.outputs()[0]).toMatchObject({
+      records: PAGES - 5,
+      earlier: 5,
+      cutBytes: '{"url":"http://half'.length,
+    });
   });
 
   it('pages in the ledger are not written again when fetched again (committed, but not done when the process died)', async () => {
@@ -358,39 +403,78 @@ describe('CSV columns given as fields', () => {
   it('the header is written at once (an empty table if nothing is pushed); resuming with other fields is refused', async () => {
     const out = join(dir, 'fields.csv');
     const store = fresh();
-    await createCrawler(base({ store, maxPages: 0, outputs: [{ path: out, fields: ['name', 'price'] }], handler: () => {} })).run();
+    await createCrawler(
+      base({ store, maxPages: 0, outputs: [{ path: out, fields: ['name', 'price'] }], handler: () => {} }),
+    ).run();
     expect(readFileSync(out, 'utf8')).toBe('name,price\r\n');
     await store.add([{ url: `${server.base}/p/0`, hostKey: '127.0.0.1', depth: 0, priority: 0 }]);
-    const other = (await failureOf(createCrawler(base({ store, outputs: [{ path: out, fields: ['name', 'cost'] }], handler: () => {} })).run())) as PolitelyError;
+    const other = (await failureOf(
+      createCrawler(base({ store, outputs: [{ path: out, fields: ['name', 'cost'] }], handler: () => {} })).run(),
+    )) as PolitelyError;
     expect(other.code).toBe('ERR_OUTPUT');
     expect(other.message).toContain('its header row (name,price) is not the fields given (name,cost)');
-    const same = createCrawler(base({ store, maxPages: 2, outputs: [{ path: out, fields: ['name', 'price'] }], handler: (page) => page.push({ price: 2, name: page.finalUrl, other: 'x' }) }));
+    const same = createCrawler(
+      base({
+        store,
+        maxPages: 2,
+        outputs: [{ path: out, fields: ['name', 'price'] }],
+        handler: (page) => page.push({ price: 2, name: page.finalUrl, other: 'x' }),
+      }),
+    );
     await same.run();
     const rows = csvRows(out);
     expect(rows[0]).toEqual(['name', 'price']);
-    expect(rows.slice(1)).toEqual([[expect.stringContaining('/p/'), '2'], [expect.stringContaining('/p/'), '2']]);
+    expect(rows.slice(1)).toEqual([
+      [expect.stringContaining('/p/'), '2'],
+      [expect.stringContaining('/p/'), '2'],
+    ]);
   });
 });
 
 describe('outputs options', () => {
   it('are validated with errors that name the output', () => {
-    const build = (outputs: unknown) => () => createCrawler({ userAgent: UA, outputs: outputs as readonly OutputOptions[] });
+    const build = (outputs: unknown) => () =>
+      createCrawler({ userAgent: UA, outputs: outputs as readonly OutputOptions[] });
     expectInvalidOption(build('out.jsonl'), 'outputs must be an array');
     expectInvalidOption(build([null]), 'outputs[0] must be an object');
     expectInvalidOption(build([{ path: '' }]), 'outputs[0].path must be a file name');
-    expectInvalidOption(build([{ path: 'a.jsonl' }, { path: 'b.xml', format: 'xml' }]), 'outputs[1] ("b.xml"): format must be \'jsonl\', \'csv\' or \'warc\', got "xml"');
+    expectInvalidOption(
+      build([{ path: 'a.jsonl' }, { path: 'b.xml', format: 'xml' }]),
+      "outputs[1] (\"b.xml\"): format must be 'jsonl', 'csv' or 'warc', got \"xml\"",
+    );
     expectInvalidOption(build([{ path: 'a.jsonl', fields: ['a'] }]), 'outputs[0] ("a.jsonl"): fields are for CSV');
-    expectInvalidOption(build([{ path: 'a.csv', fields: [] }]), 'outputs[0] ("a.csv"): fields must be a non-empty array');
+    expectInvalidOption(
+      build([{ path: 'a.csv', fields: [] }]),
+      'outputs[0] ("a.csv"): fields must be a non-empty array',
+    );
     expectInvalidOption(build([{ path: 'a.csv', fields: ['x', 'x'] }]), 'the column "x" twice');
     expectInvalidOption(build([{ path: 'a.csv', overwrite: 'yes' }]), 'outputs[0].overwrite must be true or false');
-    expectInvalidOption(build([{ path: 'a.csv' }, { path: './a.csv' }]), 'outputs[1] ("./a.csv"): the same file as outputs[0]');
+    expectInvalidOption(
+      build([{ path: 'a.csv' }, { path: './a.csv' }]),
+      'outputs[1] ("./a.csv"): the same file as outputs[0]',
+    );
     // A WARC archive's own options.
     expectInvalidOption(build([{ path: 'a.warc.gz', fields: ['a'] }]), 'outputs[0] ("a.warc.gz"): fields are for CSV');
-    expectInvalidOption(build([{ path: 'a.warc', maxFileBytes: 10 }]), 'outputs[0] ("a.warc"): maxFileBytes must be a whole number of bytes, at least 65536, got 10');
-    expectInvalidOption(build([{ path: 'a.jsonl', cdx: true }]), 'outputs[0] ("a.jsonl"): maxFileBytes and cdx are for a WARC archive');
-    expectInvalidOption(build([{ path: 'a.warc' }, { path: 'b.warc.gz' }]), 'outputs[1] ("b.warc.gz"): a crawl has one WARC archive; outputs[0] is one already');
-    expectInvalidOption(build([{ path: 'a.txt', format: 'warc' }]), 'outputs[0] ("a.txt"): a WARC archive\'s path ends in .warc or .warc.gz');
-    expectInvalidOption(build([{ path: 'a.warc', cdx: 5 }]), 'outputs[0] ("a.warc"): cdx must be true, false or a file name, got 5');
+    expectInvalidOption(
+      build([{ path: 'a.warc', maxFileBytes: 10 }]),
+      'outputs[0] ("a.warc"): maxFileBytes must be a whole number of bytes, at least 65536, got 10',
+    );
+    expectInvalidOption(
+      build([{ path: 'a.jsonl', cdx: true }]),
+      'outputs[0] ("a.jsonl"): maxFileBytes and cdx are for a WARC archive',
+    );
+    expectInvalidOption(
+      build([{ path: 'a.warc' }, { path: 'b.warc.gz' }]),
+      'outputs[1] ("b.warc.gz"): a crawl has one WARC archive; outputs[0] is one already',
+    );
+    expectInvalidOption(
+      build([{ path: 'a.txt', format: 'warc' }]),
+      'outputs[0] ("a.txt"): a WARC archive\'s path ends in .warc or .warc.gz',
+    );
+    expectInvalidOption(
+      build([{ path: 'a.warc', cdx: 5 }]),
+      'outputs[0] ("a.warc"): cdx must be true, false or a file name, got 5',
+    );
     expectInvalidOption(build([{ path: 'a.warc', overwrite: 'yes' }]), 'outputs[0].overwrite must be true or false');
   });
 });

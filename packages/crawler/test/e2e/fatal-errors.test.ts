@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PolitelyError } from '@politely/core';
 import { createCrawler, isFatalCrawlError } from '@politely/crawler';
 import { createMemoryFrontierStore, type FrontierStore } from '@politely/frontier';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../../test/support/site-server.js';
 
 // 40 pages, each linking to the next five: a crawl with many URLs queued at any moment.
@@ -58,7 +58,10 @@ describe('crawler.run() and errors that end a crawl', () => {
     // A URL counts as done only once its handler resolved.
     expect(counts.done).toBe(written.length);
     const queued = await drain(store);
-    const fetchedPages = server.paths().filter((path) => path.startsWith('/p/')).map((path) => `${server.base}${path}`);
+    const fetchedPages = server
+      .paths()
+      .filter((path) => path.startsWith('/p/'))
+      .map((path) => `${server.base}${path}`);
     const notWritten = [...new Set(fetchedPages)].filter((url) => !written.includes(url));
     // The page whose record failed, and any page aborted in flight, went back to the queue.
     for (const url of notWritten) expect(queued).toContain(url);
@@ -96,7 +99,13 @@ describe('crawler.run() and errors that end a crawl', () => {
         return inner.claim(request);
       },
     };
-    const crawler = createCrawler({ userAgent: USER_AGENT, seeds: [`${server.base}/p/0`], allowNet: ['127.0.0.0/8'], store, perHostConcurrency: 2 });
+    const crawler = createCrawler({
+      userAgent: USER_AGENT,
+      seeds: [`${server.base}/p/0`],
+      allowNet: ['127.0.0.0/8'],
+      store,
+      perHostConcurrency: 2,
+    });
     const failure = await crawler.run().then(
       () => undefined,
       (error: unknown) => error,
@@ -138,7 +147,14 @@ async function drain(store: FrontierStore): Promise<string[]> {
 describe('crawler.run() lifecycle', () => {
   it('counts its stats from run(), not from construction, and runs once: a second call says to make a new crawler', async () => {
     const store = createMemoryFrontierStore({ defaultHostPolicy: { delayMs: 0, maxInFlight: 2 } });
-    const crawler = createCrawler({ userAgent: USER_AGENT, seeds: [`${server.base}/p/0`], allowNet: ['127.0.0.0/8'], store, maxPages: 3, minDelayMs: 0 });
+    const crawler = createCrawler({
+      userAgent: USER_AGENT,
+      seeds: [`${server.base}/p/0`],
+      allowNet: ['127.0.0.0/8'],
+      store,
+      maxPages: 3,
+      minDelayMs: 0,
+    });
     await new Promise((resolve) => setTimeout(resolve, 300));
     const before = Date.now();
     const stats = await crawler.run();

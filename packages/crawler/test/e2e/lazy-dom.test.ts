@@ -5,8 +5,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCrawler, type PageContext } from '../../src/index.js';
 import { countDocumentsBuilt } from '../../src/extract/document.js';
+import { createCrawler, type PageContext } from '../../src/index.js';
 
 const PAGES = 12;
 let server: Server;
@@ -36,7 +36,13 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 async function crawl(handler: (page: PageContext) => Promise<void>): Promise<{ pages: number; documents: number }> {
   requested.length = 0;
   const before = countDocumentsBuilt();
-  const crawler = createCrawler({ userAgent: 'LazyBot/1.0', seeds: [`${base}/p/0`], allowNet: ['127.0.0.0/8'], minDelayMs: 0, handler });
+  const crawler = createCrawler({
+    userAgent: 'LazyBot/1.0',
+    seeds: [`${base}/p/0`],
+    allowNet: ['127.0.0.0/8'],
+    minDelayMs: 0,
+    handler,
+  });
   const stats = await crawler.run();
   return { pages: stats.pages, documents: countDocumentsBuilt() - before };
 }
@@ -48,7 +54,9 @@ describe('page.$', () => {
       titles.push(page.text.slice(0, 40));
     });
     expect(result).toEqual({ pages: PAGES, documents: 0 });
-    expect(requested.filter((path) => path.startsWith('/p/')).sort()).toEqual(Array.from({ length: PAGES }, (_, n) => `/p/${n}`).sort());
+    expect(requested.filter((path) => path.startsWith('/p/')).sort()).toEqual(
+      Array.from({ length: PAGES }, (_, n) => `/p/${n}`).sort(),
+    );
   });
 
   it('a handler that reads page.$ gets one DOM per page, however often it reads it', async () => {

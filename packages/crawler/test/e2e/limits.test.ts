@@ -1,9 +1,10 @@
 // The crawler's limits against a real server: links per page, the trap heuristic, the header
 // limit, and the safe defaults every limit has.
+
+import { type CrawlerOptions, type CrawlStats, createCrawler, type SkipEvent } from '@politely/crawler';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCrawler, type CrawlerOptions, type CrawlStats, type SkipEvent } from '@politely/crawler';
+import { type Handler, startServer, type TestServer } from '../../../../test/support/site-server.js';
 import { resolveCrawlerOptions } from '../../src/options.js';
-import { startServer, type Handler, type TestServer } from '../../../../test/support/site-server.js';
 
 const USER_AGENT = 'LimitBot/1.0 (+http://example.invalid/bot)';
 const html = (body: string): string => `<!doctype html><html><body>${body}</body></html>`;
@@ -13,7 +14,9 @@ let server: TestServer;
 beforeAll(async () => {
   const routes: Record<string, string | Handler> = {
     '/robots.txt': 'User-agent: *\nAllow: /\n',
-    '/': html('<a href="/many">many</a> <a href="/loop/a/">loop</a> <a href="/cal/2026/11">calendar</a> <a href="/search?q=a">search</a> <a href="/big-head">head</a>'),
+    '/': html(
+      '<a href="/many">many</a> <a href="/loop/a/">loop</a> <a href="/cal/2026/11">calendar</a> <a href="/search?q=a">search</a> <a href="/big-head">head</a>',
+    ),
     // 50 distinct links; the first test takes 10.
     '/many': html(Array.from({ length: 50 }, (_, i) => `<a href="/t/${i}">${i}</a>`).join('')),
     '/big-head': (_req, res) => {
@@ -38,7 +41,9 @@ function endlessPage(path: string): string | undefined {
   return undefined;
 }
 
-async function crawl(overrides: Partial<CrawlerOptions>): Promise<{ skips: SkipEvent[]; stats: CrawlStats; fetched: string[] }> {
+async function crawl(
+  overrides: Partial<CrawlerOptions>,
+): Promise<{ skips: SkipEvent[]; stats: CrawlStats; fetched: string[] }> {
   const skips: SkipEvent[] = [];
   const crawler = createCrawler({
     userAgent: USER_AGENT,

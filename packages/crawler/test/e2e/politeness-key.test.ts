@@ -3,11 +3,18 @@
 // address, the server never sees two requests closer than the delay; keyed by domain,
 // a.example.test and b.example.test share a clock and example.org has its own; keyed by host
 // (the default), every name has its own clock, which the server sees as a crowd.
-import { afterEach, describe, expect, it } from 'vitest';
+
 import type { HostResolver } from '@politely/core';
-import { createCrawler, type CrawlerOptions, type CrawlStats, type RequestEvent, type SkipEvent } from '@politely/crawler';
+import {
+  type CrawlerOptions,
+  type CrawlStats,
+  createCrawler,
+  type RequestEvent,
+  type SkipEvent,
+} from '@politely/crawler';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type LoggedRequest, startServer, type TestServer } from '../../../../test/support/site-server.js';
 import { expectInvalidOption } from '../expect-invalid-option.js';
-import { startServer, type LoggedRequest, type TestServer } from '../../../../test/support/site-server.js';
 
 const UA = 'KeyBot/1.0 (+https://example.com/bot)';
 const servers: TestServer[] = [];
@@ -37,7 +44,8 @@ async function sharedServer(crawlDelayOf: (host: string) => number | undefined =
 const loopbackResolver =
   (names: readonly string[]): HostResolver =>
   async (hostname) => {
-    if (!names.includes(hostname)) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+    if (!names.includes(hostname))
+      throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
     return [{ address: '127.0.0.1', family: 4, ttlSeconds: 60 }];
   };
 
@@ -93,7 +101,11 @@ describe('politenessKey', () => {
 
   it("'ip' with two requests allowed in flight per key: each start is still a delay after the last", async () => {
     const server = await sharedServer();
-    const { stats } = await crawl(server, NAMES.slice(0, 8), { politenessKey: 'ip', minDelayMs: DELAY, perHostConcurrency: 2 });
+    const { stats } = await crawl(server, NAMES.slice(0, 8), {
+      politenessKey: 'ip',
+      minDelayMs: DELAY,
+      perHostConcurrency: 2,
+    });
     expect(stats.pages).toBe(24);
     expect(smallestGap(server.log)).toBeGreaterThanOrEqual(DELAY - 2);
   });
@@ -105,7 +117,8 @@ describe('politenessKey', () => {
     expect(smallestGap(server.log)).toBeLessThan(DELAY / 2);
     expect(new Set(requests.map((event) => event.hostKey))).toEqual(new Set(NAMES));
     // Per name, the delay holds.
-    for (const name of NAMES) expect(smallestGap(server.log.filter((entry) => hostOf(entry) === name)), name).toBeGreaterThanOrEqual(DELAY - 2);
+    for (const name of NAMES)
+      expect(smallestGap(server.log.filter((entry) => hostOf(entry) === name)), name).toBeGreaterThanOrEqual(DELAY - 2);
   });
 
   it("'domain': a.example.test and b.example.test share one clock, at the larger crawl-delay of the two; example.org keeps its own", async () => {
@@ -117,7 +130,9 @@ describe('politenessKey', () => {
     const exampleOrg = server.log.filter((entry) => hostOf(entry).endsWith('example.org'));
     expect(exampleTest).toHaveLength(8);
     // Once b.example.test's robots.txt said 0.2 s, the key keeps 200 ms for a.example.test too.
-    const afterDelayKnown = exampleTest.slice(exampleTest.findIndex((entry) => hostOf(entry) === 'b.example.test' && entry.path === '/robots.txt'));
+    const afterDelayKnown = exampleTest.slice(
+      exampleTest.findIndex((entry) => hostOf(entry) === 'b.example.test' && entry.path === '/robots.txt'),
+    );
     expect(smallestGap(afterDelayKnown)).toBeGreaterThanOrEqual(198);
     expect(smallestGap(exampleTest)).toBeGreaterThanOrEqual(DELAY - 2);
     expect(smallestGap(exampleOrg)).toBeGreaterThanOrEqual(DELAY - 2);
@@ -129,7 +144,9 @@ describe('politenessKey', () => {
   it("'ip': a name that resolves to an address the crawl may not reach is skipped when queued, and never requested", async () => {
     const server = await sharedServer();
     const port = new URL(server.base).port;
-    const resolver: HostResolver = async (hostname) => [{ address: hostname === 'inside.test' ? '10.1.2.3' : '127.0.0.1', family: 4 }];
+    const resolver: HostResolver = async (hostname) => [
+      { address: hostname === 'inside.test' ? '10.1.2.3' : '127.0.0.1', family: 4 },
+    ];
     const crawler = createCrawler({
       userAgent: UA,
       seeds: [`http://ok.test:${port}/`, `http://inside.test:${port}/`],
@@ -143,17 +160,37 @@ describe('politenessKey', () => {
     crawler.on('skip', (event) => skips.push(event));
     const stats = await crawler.run();
     expect(stats.pages).toBe(3);
-    expect(skips.filter((skip) => skip.reason === 'blocked-address').map((skip) => skip.url)).toEqual([`http://inside.test:${port}/`]);
+    expect(skips.filter((skip) => skip.reason === 'blocked-address').map((skip) => skip.url)).toEqual([
+      `http://inside.test:${port}/`,
+    ]);
     expect(server.log.every((entry) => hostOf(entry) === 'ok.test')).toBe(true);
   });
 
   it("'ip': a name with several addresses is keyed by the one it connects to, the first", async () => {
-    const server = await startServer({ '/': '<html><body><a href="/p1">1</a></body></html>', '/p1': 'one', '/robots.txt': 'User-agent: *\nAllow: /\n' }, '127.0.0.2');
+    const server = await startServer(
+      {
+        '/': '<html><body><a href="/p1">1</a></body></html>',
+        '/p1': 'one',
+        '/robots.txt': 'User-agent: *\nAllow: /\n',
+      },
+      '127.0.0.2',
+    );
     servers.push(server);
     const port = new URL(server.base).port;
     // Nothing listens on 127.0.0.1 at this port: a connection to the second address would fail.
-    const resolver: HostResolver = async () => [{ address: '127.0.0.2', family: 4 }, { address: '127.0.0.1', family: 4 }];
-    const crawler = createCrawler({ userAgent: UA, seeds: [`http://multi.test:${port}/`], allowNet: ['127.0.0.0/8'], resolver, politenessKey: 'ip', minDelayMs: 0, maxRetries: 0 });
+    const resolver: HostResolver = async () => [
+      { address: '127.0.0.2', family: 4 },
+      { address: '127.0.0.1', family: 4 },
+    ];
+    const crawler = createCrawler({
+      userAgent: UA,
+      seeds: [`http://multi.test:${port}/`],
+      allowNet: ['127.0.0.0/8'],
+      resolver,
+      politenessKey: 'ip',
+      minDelayMs: 0,
+      maxRetries: 0,
+    });
     const requests: RequestEvent[] = [];
     crawler.on('request', (event) => requests.push(event));
     const stats = await crawler.run();
@@ -181,13 +218,24 @@ describe('politenessKey', () => {
     const stats = await crawler.run();
     expect(stats.pages).toBe(3);
     // Its robots.txt cannot be fetched (the name does not resolve): its URLs are skipped as such.
-    expect(skips.filter((skip) => skip.url.includes('gone.test')).map((skip) => [skip.url, skip.reason])).toEqual([[`http://gone.test:${port}/`, 'robots-unreachable']]);
+    expect(skips.filter((skip) => skip.url.includes('gone.test')).map((skip) => [skip.url, skip.reason])).toEqual([
+      [`http://gone.test:${port}/`, 'robots-unreachable'],
+    ]);
     expect(server.log.every((entry) => hostOf(entry) === 'ok.test')).toBe(true);
   });
 
   it('refuses a key it does not know, and ip keys or a resolver with a proxy', () => {
-    expectInvalidOption(() => createCrawler({ userAgent: UA, politenessKey: 'server' as never }), 'politenessKey must be one of host, domain, ip');
-    expectInvalidOption(() => createCrawler({ userAgent: UA, politenessKey: 'ip', proxy: 'http://203.0.113.5:3128' }), "politenessKey 'ip' cannot be used with a proxy");
-    expectInvalidOption(() => createCrawler({ userAgent: UA, resolver: async () => [], proxy: 'http://203.0.113.5:3128' }), 'resolver cannot be used with a proxy');
+    expectInvalidOption(
+      () => createCrawler({ userAgent: UA, politenessKey: 'server' as never }),
+      'politenessKey must be one of host, domain, ip',
+    );
+    expectInvalidOption(
+      () => createCrawler({ userAgent: UA, politenessKey: 'ip', proxy: 'http://203.0.113.5:3128' }),
+      "politenessKey 'ip' cannot be used with a proxy",
+    );
+    expectInvalidOption(
+      () => createCrawler({ userAgent: UA, resolver: async () => [], proxy: 'http://203.0.113.5:3128' }),
+      'resolver cannot be used with a proxy',
+    );
   });
 });

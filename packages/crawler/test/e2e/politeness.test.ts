@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
 import { createCrawler, type ErrorEvent, type SkipEvent } from '@politely/crawler';
+import { afterEach, describe, expect, it } from 'vitest';
 import { smallestGapMs, startServer, type TestServer } from '../../../../test/support/site-server.js';
 
 const UA = 'TestBot/1.0 (+http://example.invalid/bot)';
@@ -24,7 +24,14 @@ describe('createCrawler politeness', () => {
       '/': links('/a'),
     });
     const skips: SkipEvent[] = [];
-    const crawler = createCrawler({ userAgent: UA, allowNet: ['127.0.0.0/8'], seeds: [`${site.base}/`], minDelayMs: 0, backoffBaseMs: 20, maxRobotsRetries: 2 });
+    const crawler = createCrawler({
+      userAgent: UA,
+      allowNet: ['127.0.0.0/8'],
+      seeds: [`${site.base}/`],
+      minDelayMs: 0,
+      backoffBaseMs: 20,
+      maxRobotsRetries: 2,
+    });
     crawler.on('skip', (s) => skips.push(s));
     const stats = await crawler.run();
     expect(new Set(site.paths())).toEqual(new Set(['/robots.txt']));
@@ -41,13 +48,19 @@ describe('createCrawler politeness', () => {
         calls++;
         if (calls === 1) {
           res.writeHead(429, { 'retry-after': '1' });
-          { res.end(); return; }
+          res.end();
+          return;
         }
         res.end('ok');
       },
     });
     const errors: ErrorEvent[] = [];
-    const crawler = createCrawler({ userAgent: UA, allowNet: ['127.0.0.0/8'], seeds: [`${site.base}/`], minDelayMs: 0 });
+    const crawler = createCrawler({
+      userAgent: UA,
+      allowNet: ['127.0.0.0/8'],
+      seeds: [`${site.base}/`],
+      minDelayMs: 0,
+    });
     crawler.on('error', (e) => errors.push(e));
     const stats = await crawler.run();
     const pageRequests = site.log.filter((r) => r.path === '/');
@@ -67,7 +80,12 @@ describe('createCrawler politeness', () => {
       },
     });
     const skips: SkipEvent[] = [];
-    const crawler = createCrawler({ userAgent: UA, allowNet: ['127.0.0.0/8'], seeds: [`${site.base}/`], minDelayMs: 0 });
+    const crawler = createCrawler({
+      userAgent: UA,
+      allowNet: ['127.0.0.0/8'],
+      seeds: [`${site.base}/`],
+      minDelayMs: 0,
+    });
     crawler.on('skip', (s) => skips.push(s));
     await crawler.run();
     expect(site.paths()).toEqual(['/robots.txt', '/']);
@@ -87,33 +105,61 @@ describe('createCrawler politeness', () => {
     });
     const skips: SkipEvent[] = [];
     const errors: ErrorEvent[] = [];
-    const crawler = createCrawler({ userAgent: UA, allowNet: ['127.0.0.0/8'], seeds: [`${site.base}/`], minDelayMs: 0, maxBodyBytes: 100_000, requestTimeoutMs: 300, maxRetries: 0 });
+    const crawler = createCrawler({
+      userAgent: UA,
+      allowNet: ['127.0.0.0/8'],
+      seeds: [`${site.base}/`],
+      minDelayMs: 0,
+      maxBodyBytes: 100_000,
+      requestTimeoutMs: 300,
+      maxRetries: 0,
+    });
     crawler.on('skip', (s) => skips.push(s));
     crawler.on('error', (e) => errors.push(e));
     const stats = await crawler.run();
     expect(skips.filter((s) => s.reason === 'too-large').map((s) => s.url)).toEqual([`${site.base}/big`]);
-    expect(errors.map((e) => [e.url, (e.error as { code?: string }).code, e.willRetry])).toEqual([[`${site.base}/slow`, 'ERR_TIMEOUT', false]]);
+    expect(errors.map((e) => [e.url, (e.error as { code?: string }).code, e.willRetry])).toEqual([
+      [`${site.base}/slow`, 'ERR_TIMEOUT', false],
+    ]);
     expect(stats.pages).toBe(2); // / and /fine
     expect(site.paths()).toContain('/fine');
   });
 
   it('never lets two requests to one host come closer than its crawl-delay, across many URLs', async () => {
     const paths = Array.from({ length: 8 }, (_, i) => `/p${i}`);
-    const routes: Record<string, string> = { '/robots.txt': 'User-agent: TestBot\nCrawl-delay: 0.15\n', '/': links(...paths) };
+    const routes: Record<string, string> = {
+      '/robots.txt': 'User-agent: TestBot\nCrawl-delay: 0.15\n',
+      '/': links(...paths),
+    };
     for (const p of paths) routes[p] = 'page';
     const site = await serve(routes);
-    await createCrawler({ userAgent: UA, allowNet: ['127.0.0.0/8'], seeds: [`${site.base}/`], minDelayMs: 0, concurrency: 8 }).run();
+    await createCrawler({
+      userAgent: UA,
+      allowNet: ['127.0.0.0/8'],
+      seeds: [`${site.base}/`],
+      minDelayMs: 0,
+      concurrency: 8,
+    }).run();
     expect(site.log).toHaveLength(10);
     expect(smallestGapMs(site.log)).toBeGreaterThanOrEqual(149);
   });
 
   it('stops on abort, keeping the queued URLs in the store', async () => {
     const paths = Array.from({ length: 20 }, (_, i) => `/p${i}`);
-    const routes: Record<string, string> = { '/robots.txt': 'User-agent: *\nCrawl-delay: 0.05\n', '/': links(...paths) };
+    const routes: Record<string, string> = {
+      '/robots.txt': 'User-agent: *\nCrawl-delay: 0.05\n',
+      '/': links(...paths),
+    };
     for (const p of paths) routes[p] = 'page';
     const site = await serve(routes);
     const controller = new AbortController();
-    const crawler = createCrawler({ userAgent: UA, allowNet: ['127.0.0.0/8'], seeds: [`${site.base}/`], minDelayMs: 0, signal: controller.signal });
+    const crawler = createCrawler({
+      userAgent: UA,
+      allowNet: ['127.0.0.0/8'],
+      seeds: [`${site.base}/`],
+      minDelayMs: 0,
+      signal: controller.signal,
+    });
     crawler.on('response', () => {
       if (site.paths().length >= 5) controller.abort();
     });

@@ -2,11 +2,11 @@
 // the SSRF guard still refuses a private target behind it (the proxy is never asked for it), and a
 // private proxy is refused unless allowNet allows it.
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCrawler, type SkipEvent } from '@politely/crawler';
-import { startLoopbackProxy, type LoopbackProxy } from '../../../../test/support/loopback-proxy.js';
-import { expectInvalidOption } from '../expect-invalid-option.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LoopbackProxy, startLoopbackProxy } from '../../../../test/support/loopback-proxy.js';
 import { startServer, type TestServer } from '../../../../test/support/site-server.js';
+import { expectInvalidOption } from '../expect-invalid-option.js';
 
 const UA = 'ProxyBot/1.0 (+http://example.invalid/bot)';
 let proxy: LoopbackProxy;
@@ -16,7 +16,10 @@ let forbidden: TestServer;
 beforeAll(async () => {
   // Three loopback addresses, so allowNet can open the proxy and one target only.
   proxy = await startLoopbackProxy('127.0.0.4');
-  allowed = await startServer({ '/robots.txt': 'User-agent: *\nAllow: /\n', '/': '<a href="/a">a</a>', '/a': '<p>a</p>' }, '127.0.0.2');
+  allowed = await startServer(
+    { '/robots.txt': 'User-agent: *\nAllow: /\n', '/': '<a href="/a">a</a>', '/a': '<p>a</p>' },
+    '127.0.0.2',
+  );
   forbidden = await startServer({ '/robots.txt': 'User-agent: *\nAllow: /\n', '/': '<p>internal</p>' }, '127.0.0.3');
 });
 afterAll(async () => {
@@ -40,13 +43,18 @@ describe('createCrawler({ proxy })', () => {
 
     expect(stats.pages).toBe(2);
     expect(allowed.paths().sort()).toEqual(['/', '/a', '/robots.txt']);
-    expect(allowed.log.every((r) => r.headers['user-agent'] === UA && r.headers['from'] === 'ops@example.com')).toBe(true);
+    expect(allowed.log.every((r) => r.headers['user-agent'] === UA && r.headers['from'] === 'ops@example.com')).toBe(
+      true,
+    );
     // Every request to the allowed target went through the proxy's tunnels; nothing else did.
     const asked = new Set(proxy.log.map((entry) => `${entry.method} ${entry.target}`));
     expect([...asked]).toEqual([`CONNECT ${new URL(allowed.base).host}`]);
     // The private target and the name that resolves to loopback: refused by the crawler itself.
     expect(forbidden.log).toEqual([]);
-    const blocked = skips.filter((skip) => skip.reason === 'blocked-address').map((skip) => skip.url).sort();
+    const blocked = skips
+      .filter((skip) => skip.reason === 'blocked-address')
+      .map((skip) => skip.url)
+      .sort();
     expect(blocked).toEqual([`${forbidden.base}/`, 'http://localhost:9/'].sort());
   });
 

@@ -4,24 +4,24 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
 import {
-  createCrawler,
   type CrawlerOptions,
   type CrawlStats,
+  createCrawler,
   type PageContext,
   type RevisitEvent,
   type SkipEvent,
 } from '@politely/crawler';
 import { createMemoryFrontierStore, type FrontierStore } from '@politely/frontier';
-import { expectInvalidOption } from '../expect-invalid-option.js';
+import { afterEach, describe, expect, it } from 'vitest';
 import {
-  smallestGapMs,
-  startServer,
   type Handler,
   type LoggedRequest,
+  smallestGapMs,
+  startServer,
   type TestServer,
 } from '../../../../test/support/site-server.js';
+import { expectInvalidOption } from '../expect-invalid-option.js';
 
 const UA = 'RecrawlBot/1.0 (+https://example.com/bot)';
 const servers: TestServer[] = [];
@@ -39,7 +39,10 @@ interface Site {
   edit(path: string, html: string): void;
 }
 
-async function site(pages: Record<string, string>, options: { headers?: Record<string, Record<string, string>>; robots?: () => string } = {}): Promise<Site> {
+async function site(
+  pages: Record<string, string>,
+  options: { headers?: Record<string, Record<string, string>>; robots?: () => string } = {},
+): Promise<Site> {
   const bodies = new Map(Object.entries(pages));
   const versions = new Map<string, number>();
   const page =
@@ -48,7 +51,11 @@ async function site(pages: Record<string, string>, options: { headers?: Record<s
       const body = bodies.get(path)!;
       const version = versions.get(path) ?? 1;
       const etag = `"${path.length}-${version}"`;
-      const headers = { etag, 'last-modified': new Date(Date.UTC(2026, 0, version)).toUTCString(), ...options.headers?.[path] };
+      const headers = {
+        etag,
+        'last-modified': new Date(Date.UTC(2026, 0, version)).toUTCString(),
+        ...options.headers?.[path],
+      };
       if (req.headers['if-none-match'] === etag) {
         res.writeHead(304, headers);
         res.end();
@@ -57,7 +64,9 @@ async function site(pages: Record<string, string>, options: { headers?: Record<s
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...headers });
       res.end(body);
     };
-  const routes: Record<string, Handler | string> = Object.fromEntries([...bodies.keys()].map((path) => [path, page(path)]));
+  const routes: Record<string, Handler | string> = Object.fromEntries(
+    [...bodies.keys()].map((path) => [path, page(path)]),
+  );
   routes['/robots.txt'] = (_req, res) => {
     res.setHeader('content-type', 'text/plain');
     res.end(options.robots?.() ?? 'User-agent: *\nAllow: /\n');
@@ -74,7 +83,8 @@ async function site(pages: Record<string, string>, options: { headers?: Record<s
   };
 }
 
-const links = (title: string, ...paths: string[]): string => `<html><head><title>${title}</title></head><body>${paths.map((p) => `<a href="${p}">${p}</a>`).join('')}</body></html>`;
+const links = (title: string, ...paths: string[]): string =>
+  `<html><head><title>${title}</title></head><body>${paths.map((p) => `<a href="${p}">${p}</a>`).join('')}</body></html>`;
 
 interface CrawlResult {
   readonly handled: PageContext[];
@@ -105,7 +115,13 @@ async function crawl(target: Site, store: FrontierStore, options: Partial<Crawle
   crawler.on('revisit', (event) => revisits.push(event));
   crawler.on('skip', (event) => skips.push(event));
   const stats = await crawler.run();
-  return { handled, revisits, skips, stats, requests: target.server.log.slice(from).filter((entry) => entry.path !== '/robots.txt') };
+  return {
+    handled,
+    revisits,
+    skips,
+    stats,
+    requests: target.server.log.slice(from).filter((entry) => entry.path !== '/robots.txt'),
+  };
 }
 
 const paths = (requests: readonly LoggedRequest[]): string[] => requests.map((entry) => entry.path).sort();
@@ -125,20 +141,41 @@ describe('recrawl', () => {
     // /c is new: the changed /a links to it (a 404 here), and it is crawled as usual.
     expect(paths(second.requests)).toEqual(['/', '/a', '/b', '/c']);
     const revisitRequests = second.requests.filter((request) => request.path !== '/c');
-    for (const request of revisitRequests) expect(request.headers['if-none-match'], request.path).toBe(`"${request.path.length}-1"`);
-    for (const request of revisitRequests) expect(request.headers['if-modified-since'], request.path).toBe('Thu, 01 Jan 2026 00:00:00 GMT');
+    for (const request of revisitRequests)
+      expect(request.headers['if-none-match'], request.path).toBe(`"${request.path.length}-1"`);
+    for (const request of revisitRequests)
+      expect(request.headers['if-modified-since'], request.path).toBe('Thu, 01 Jan 2026 00:00:00 GMT');
     expect(second.requests.find((request) => request.path === '/c')!.headers['if-none-match']).toBeUndefined();
 
     const byPath = new Map(second.handled.map((page) => [new URL(page.url).pathname, page]));
-    expect(byPath.get('/b')).toMatchObject({ status: 304, notModified: true, change: 'not-modified', text: '', links: [] });
+    expect(byPath.get('/b')).toMatchObject({
+      status: 304,
+      notModified: true,
+      change: 'not-modified',
+      text: '',
+      links: [],
+    });
     expect(byPath.get('/b')!.previousFetch).toMatchObject({ status: 200, etag: '"2-1"', bytes: bBytes });
     expect(byPath.get('/a')).toMatchObject({ status: 200, notModified: false, change: 'changed' });
     expect(byPath.get('/a')!.$('title').text()).toBe('a, edited');
-    expect(second.revisits.map((event) => [new URL(event.url).pathname, event.change]).sort()).toEqual([['/', 'not-modified'], ['/a', 'changed'], ['/b', 'not-modified']]);
-    expect(second.revisits.find((event) => event.url.endsWith('/b'))).toMatchObject({ status: 304, bytes: 0, savedBytes: bBytes, previous: { status: 200 } });
+    expect(second.revisits.map((event) => [new URL(event.url).pathname, event.change]).sort()).toEqual([
+      ['/', 'not-modified'],
+      ['/a', 'changed'],
+      ['/b', 'not-modified'],
+    ]);
+    expect(second.revisits.find((event) => event.url.endsWith('/b'))).toMatchObject({
+      status: 304,
+      bytes: 0,
+      savedBytes: bBytes,
+      previous: { status: 200 },
+    });
     expect(second.stats.revisits).toMatchObject({ revisited: 3, notModified: 2, unchanged: 0, changed: 1 });
-    expect(Object.values(second.stats.revisits.byHost)).toEqual([expect.objectContaining({ revisited: 3, notModified: 2, changed: 1 })]);
-    expect(second.stats.revisits.bytesSaved).toBe(first.handled.filter((page) => !page.url.endsWith('/a')).reduce((sum, page) => sum + page.body.length, 0));
+    expect(Object.values(second.stats.revisits.byHost)).toEqual([
+      expect.objectContaining({ revisited: 3, notModified: 2, changed: 1 }),
+    ]);
+    expect(second.stats.revisits.bytesSaved).toBe(
+      first.handled.filter((page) => !page.url.endsWith('/a')).reduce((sum, page) => sum + page.body.length, 0),
+    );
 
     // A revisitMaxMs lowered to 0 keeps nothing back, whatever the intervals and due times say.
     const third = await crawl(web, store, { recrawl: true, revisitMaxMs: 0 });
@@ -146,7 +183,10 @@ describe('recrawl', () => {
   });
 
   it('follows the new links of a changed page; not the links of an unchanged 200 unless followUnchangedLinks', async () => {
-    const web = await site({ '/': links('home', '/a') , '/a': links('a') }, { headers: { '/': { 'cache-control': 'no-store' } } });
+    const web = await site(
+      { '/': links('home', '/a'), '/a': links('a') },
+      { headers: { '/': { 'cache-control': 'no-store' } } },
+    );
     const store = createMemoryFrontierStore();
     await crawl(web, store);
     web.edit('/a', links('a', '/new'));
@@ -159,7 +199,9 @@ describe('recrawl', () => {
     expect(seedRequest.headers['if-modified-since']).toBeUndefined();
     const seed = second.handled.find((page) => page.url === web.url('/'))!;
     expect(seed).toMatchObject({ status: 200, change: 'unchanged', notModified: true });
-    expect(second.skips.filter((skip) => skip.reason === 'duplicate').map((skip) => skip.url)).not.toContain(web.url('/a'));
+    expect(second.skips.filter((skip) => skip.reason === 'duplicate').map((skip) => skip.url)).not.toContain(
+      web.url('/a'),
+    );
 
     const followed = await crawl(web, store, { recrawl: true, revisitMaxMs: 0, followUnchangedLinks: true });
     expect(followed.handled.find((page) => page.url === web.url('/'))!.change).toBe('unchanged');
@@ -170,7 +212,12 @@ describe('recrawl', () => {
   it('leaves fresh pages (max-age) alone and revalidates no-cache ones; never keeps one past revisitMaxMs', async () => {
     const web = await site(
       { '/': links('home', '/fresh', '/no-cache'), '/fresh': links('fresh'), '/no-cache': links('no-cache') },
-      { headers: { '/fresh': { 'cache-control': 'max-age=3600' }, '/no-cache': { 'cache-control': 'no-cache, max-age=3600' } } },
+      {
+        headers: {
+          '/fresh': { 'cache-control': 'max-age=3600' },
+          '/no-cache': { 'cache-control': 'no-cache, max-age=3600' },
+        },
+      },
     );
     const store = createMemoryFrontierStore();
     await crawl(web, store);
@@ -193,7 +240,10 @@ describe('recrawl', () => {
 
   it('passes every revisit through robots.txt as it is now: a newly disallowed page is skipped, kept, and the crawl ends', async () => {
     let robots = 'User-agent: *\nAllow: /\n';
-    const web = await site({ '/': links('home', '/a', '/b'), '/a': links('a'), '/b': links('b') }, { robots: () => robots });
+    const web = await site(
+      { '/': links('home', '/a', '/b'), '/a': links('a'), '/b': links('b') },
+      { robots: () => robots },
+    );
     const store = createMemoryFrontierStore();
     await crawl(web, store);
     robots = 'User-agent: *\nDisallow: /a\n';
@@ -209,7 +259,12 @@ describe('recrawl', () => {
   });
 
   it('keeps the requests of a recrawl apart by the host delay', async () => {
-    const web = await site(Object.fromEntries([['/', links('home', ...Array.from({ length: 6 }, (_, i) => `/p${i}`))], ...Array.from({ length: 6 }, (_, i) => [`/p${i}`, links(`p${i}`)])]));
+    const web = await site(
+      Object.fromEntries([
+        ['/', links('home', ...Array.from({ length: 6 }, (_, i) => `/p${i}`))],
+        ...Array.from({ length: 6 }, (_, i) => [`/p${i}`, links(`p${i}`)]),
+      ]),
+    );
     const store = createMemoryFrontierStore();
     await crawl(web, store, { minDelayMs: 40 });
     const from = web.server.log.length;
@@ -219,9 +274,10 @@ describe('recrawl', () => {
   });
 
   it('keeps a page its usage preferences withheld from handlers withheld on a 304', async () => {
-    const web = await site(
-      { '/': links('home', '/reserved'), '/reserved': '<html><head><meta name="tdm-reservation" content="1"></head><body>mine</body></html>' },
-    );
+    const web = await site({
+      '/': links('home', '/reserved'),
+      '/reserved': '<html><head><meta name="tdm-reservation" content="1"></head><body>mine</body></html>',
+    });
     const store = createMemoryFrontierStore();
     const first = await crawl(web, store, { purposes: ['tdm'] });
     expect(first.handled.map((page) => page.url)).toEqual([web.url('/')]);
@@ -240,12 +296,18 @@ describe('recrawl', () => {
     const handler = async (page: PageContext) => page.push({ url: page.url, change: page.change });
     await crawl(web, store, { outputs: [{ path: out }], handler });
     await crawl(web, store, { outputs: [{ path: out }], handler, recrawl: true });
-    const lines = (await readFile(out, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { url: string; change: string });
+    const lines = (await readFile(out, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { url: string; change: string });
     expect(lines.map((line) => line.change)).toEqual(['new', 'new', 'not-modified', 'not-modified']);
   });
 
   it('refuses revisit bounds that cannot hold', () => {
-    expectInvalidOption(() => createCrawler({ userAgent: UA, revisitMinMs: 10, revisitMaxMs: 5 }), 'revisitMaxMs (5) must be at least revisitMinMs (10)');
+    expectInvalidOption(
+      () => createCrawler({ userAgent: UA, revisitMinMs: 10, revisitMaxMs: 5 }),
+      'revisitMaxMs (5) must be at least revisitMinMs (10)',
+    );
     expectInvalidOption(() => createCrawler({ userAgent: UA, revisitMinMs: -1 }), 'revisitMinMs');
   });
 });

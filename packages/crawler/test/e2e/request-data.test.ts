@@ -7,7 +7,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PolitelyError } from '@politely/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createCrawler, MAX_USER_DATA_BYTES, type CrawlerOptions, type ErrorEvent, type PageContext, type SkipEvent } from '../../src/index.js';
+import {
+  type CrawlerOptions,
+  createCrawler,
+  type ErrorEvent,
+  MAX_USER_DATA_BYTES,
+  type PageContext,
+  type SkipEvent,
+} from '../../src/index.js';
 import { expectInvalidOption } from '../expect-invalid-option.js';
 
 const UA = 'RouteBot/1.0 (+http://example.invalid/bot)';
@@ -18,12 +25,16 @@ const headersOf = new Map<string, import('node:http').IncomingHttpHeaders>();
 
 const html = (body: string): string => `<!doctype html><html><head><title>t</title></head><body>${body}</body></html>`;
 const PAGES: Record<string, string> = {
-  '/': html('<a class="category" href="/cat/garden">Garden</a><a class="category" href="/cat/tools">Tools</a><a href="/about">About</a>'),
+  '/': html(
+    '<a class="category" href="/cat/garden">Garden</a><a class="category" href="/cat/tools">Tools</a><a href="/about">About</a>',
+  ),
   '/cat/garden': html(
     '<ul><li><a class="product" href="/p/garden-1">1</a></li><li><a class="product" href="p/../../p/garden-2#reviews">2</a></li>' +
       '<li><a class="product" rel="nofollow" href="/p/garden-secret">secret</a></li></ul><nav><a href="/next">next</a></nav>',
   ),
-  '/cat/tools': html('<div class="product"><a href="/p/tools-1">1</a></div><a class="product" href="/p/tools-2">2</a><nav><a href="/next">next</a></nav>'),
+  '/cat/tools': html(
+    '<div class="product"><a href="/p/tools-1">1</a></div><a class="product" href="/p/tools-2">2</a><nav><a href="/next">next</a></nav>',
+  ),
   '/about': html('<p>about</p>'),
   '/next': html('<p>next</p>'),
 };
@@ -33,10 +44,12 @@ beforeAll(async () => {
     const path = req.url ?? '';
     requested.push(path);
     headersOf.set(path, req.headers);
-    if (path === '/robots.txt') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /p/tools-2\n');
+    if (path === '/robots.txt')
+      return void res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /p/tools-2\n');
     const redirect = /^\/go\/(.+)$/.exec(path);
     if (redirect !== null) return void res.writeHead(302, { location: `/p/${redirect[1]}` }).end();
-    const page = PAGES[path] ?? (path.startsWith('/p/') ? html(`<h1 itemprop="name">${path.slice(3)}</h1>`) : undefined);
+    const page =
+      PAGES[path] ?? (path.startsWith('/p/') ? html(`<h1 itemprop="name">${path.slice(3)}</h1>`) : undefined);
     if (page === undefined) return void res.writeHead(404).end();
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);
   });
@@ -60,7 +73,10 @@ interface Seen {
 
 const pathOf = (url: string): string => new URL(url).pathname;
 
-async function crawl(options: Omit<CrawlerOptions, 'userAgent'>, during?: (crawler: ReturnType<typeof createCrawler>) => Promise<void>) {
+async function crawl(
+  options: Omit<CrawlerOptions, 'userAgent'>,
+  during?: (crawler: ReturnType<typeof createCrawler>) => Promise<void>,
+) {
   const crawler = createCrawler({ userAgent: UA, allowNet: ['127.0.0.0/8'], minDelayMs: 0, maxPages: 100, ...options });
   const skips: SkipEvent[] = [];
   const errors: ErrorEvent[] = [];
@@ -73,7 +89,14 @@ async function crawl(options: Omit<CrawlerOptions, 'userAgent'>, during?: (crawl
 
 /** A handler that writes what it saw under `route` to `seen`. */
 const recorder = (route: string, seen: Seen[]) => (page: PageContext) =>
-  void seen.push({ route, path: pathOf(page.finalUrl), requested: pathOf(page.request.url), label: page.request.label, userData: page.request.userData, depth: page.request.depth });
+  void seen.push({
+    route,
+    path: pathOf(page.finalUrl),
+    requested: pathOf(page.request.url),
+    label: page.request.label,
+    userData: page.request.userData,
+    depth: page.request.depth,
+  });
 
 describe('routes, labels and userData', () => {
   it('a listing → detail crawl: each route gets its pages, userData travels, and links followed by themselves go to default', async () => {
@@ -86,20 +109,31 @@ describe('routes, labels and userData', () => {
           recorder('HOME', seen)(page);
           for (const link of page.$('a.category').toArray()) {
             const name = page.$(link).text();
-            await page.enqueue(new URL(page.$(link).attr('href')!, page.finalUrl).href, { label: 'CATEGORY', userData: { category: name, run: page.request.userData.run } });
+            await page.enqueue(new URL(page.$(link).attr('href')!, page.finalUrl).href, {
+              label: 'CATEGORY',
+              userData: { category: name, run: page.request.userData.run },
+            });
           }
         },
         CATEGORY: async (page) => {
           recorder('CATEGORY', seen)(page);
-          counts[pathOf(page.finalUrl)] = await page.enqueueLinks({ selector: '.product', label: 'PRODUCT', userData: { category: page.request.userData.category }, priority: 5 });
+          counts[pathOf(page.finalUrl)] = await page.enqueueLinks({
+            selector: '.product',
+            label: 'PRODUCT',
+            userData: { category: page.request.userData.category },
+            priority: 5,
+          });
         },
         PRODUCT: recorder('PRODUCT', seen),
         default: recorder('default', seen),
       },
     });
     expect(errors).toEqual([]);
-    const byRoute = (route: string) => seen.filter((s) => s.route === route).sort((a, b) => a.path.localeCompare(b.path));
-    expect(byRoute('HOME')).toEqual([{ route: 'HOME', path: '/', requested: '/', label: 'HOME', userData: { run: 7 }, depth: 0 }]);
+    const byRoute = (route: string) =>
+      seen.filter((s) => s.route === route).sort((a, b) => a.path.localeCompare(b.path));
+    expect(byRoute('HOME')).toEqual([
+      { route: 'HOME', path: '/', requested: '/', label: 'HOME', userData: { run: 7 }, depth: 0 },
+    ]);
     expect(byRoute('CATEGORY').map((s) => [s.path, s.userData])).toEqual([
       ['/cat/garden', { category: 'Garden', run: 7 }],
       ['/cat/tools', { category: 'Tools', run: 7 }],
@@ -140,7 +174,11 @@ describe('routes, labels and userData', () => {
     });
     // garden-1 and garden-2 (the nofollow one never), then only /next is new.
     expect(results).toEqual([2, 1]);
-    expect(seen.map((s) => `${s.route} ${s.path}`).sort()).toEqual(['OTHER /next', 'PRODUCT /p/garden-1', 'PRODUCT /p/garden-2']);
+    expect(seen.map((s) => `${s.route} ${s.path}`).sort()).toEqual([
+      'OTHER /next',
+      'PRODUCT /p/garden-1',
+      'PRODUCT /p/garden-2',
+    ]);
   });
 
   it('a page no route takes is an error event naming its label, and the crawl goes on', async () => {
@@ -155,15 +193,31 @@ describe('routes, labels and userData', () => {
       ['/about', 'handler'],
       ['/next', 'handler'],
     ]);
-    expect(errors.find((e) => e.url.endsWith('/about'))!.error).toMatchObject({ code: 'ERR_NO_ROUTE', message: expect.stringContaining('no handler for label "NOPE"') });
+    expect(errors.find((e) => e.url.endsWith('/about'))!.error).toMatchObject({
+      code: 'ERR_NO_ROUTE',
+      message: expect.stringContaining('no handler for label "NOPE"'),
+    });
     expect(errors.find((e) => e.url.endsWith('/next'))!.error.message).toContain('without a label');
     expect(stats.pages).toBe(3);
   });
 
   it('a redirect hop keeps its request’s label and userData', async () => {
     const seen: Seen[] = [];
-    await crawl({ seeds: [{ url: `${base}/go/garden-1`, label: 'PRODUCT', userData: { from: 'feed' } }], followLinks: false, handlers: { PRODUCT: recorder('PRODUCT', seen) } });
-    expect(seen).toEqual([{ route: 'PRODUCT', path: '/p/garden-1', requested: '/go/garden-1', label: 'PRODUCT', userData: { from: 'feed' }, depth: 0 }]);
+    await crawl({
+      seeds: [{ url: `${base}/go/garden-1`, label: 'PRODUCT', userData: { from: 'feed' } }],
+      followLinks: false,
+      handlers: { PRODUCT: recorder('PRODUCT', seen) },
+    });
+    expect(seen).toEqual([
+      {
+        route: 'PRODUCT',
+        path: '/p/garden-1',
+        requested: '/go/garden-1',
+        label: 'PRODUCT',
+        userData: { from: 'feed' },
+        depth: 0,
+      },
+    ]);
     expect(requested).toEqual(['/robots.txt', '/go/garden-1', '/p/garden-1']);
   });
 
@@ -173,7 +227,10 @@ describe('routes, labels and userData', () => {
       expect(await crawler.enqueue(`${base}/p/garden-1`, { label: 'PRODUCT', userData: { when: 'before' } })).toBe(1);
       const off = crawler.on('response', () => {
         off();
-        void crawler.enqueue([`${base}/p/garden-2`, `${base}/p/tools-1`], { label: 'PRODUCT', userData: { when: 'during' } });
+        void crawler.enqueue([`${base}/p/garden-2`, `${base}/p/tools-1`], {
+          label: 'PRODUCT',
+          userData: { when: 'during' },
+        });
       });
     });
     expect(seen.map((s) => [s.path, s.userData]).sort()).toEqual([
@@ -199,7 +256,8 @@ describe('per-request headers', () => {
           PLAIN: () => {},
         },
       },
-      async (crawler) => void (await crawler.enqueue(`${base}/next`, { headers: { 'x-outside': '1' }, label: 'PLAIN' })),
+      async (crawler) =>
+        void (await crawler.enqueue(`${base}/next`, { headers: { 'x-outside': '1' }, label: 'PLAIN' })),
     );
     expect(headersOf.get('/')).toMatchObject({ 'x-seed': 'home', 'accept-language': 'en', 'x-crawl': 'all' });
     expect(headersOf.get('/about')).toMatchObject({ 'accept-language': 'de', 'x-crawl': 'all' });
@@ -215,7 +273,10 @@ describe('per-request headers', () => {
   it('refuses a hop-by-hop header, Host, User-Agent or From with ERR_INVALID_INPUT naming the header', async () => {
     const crawler = createCrawler({ userAgent: UA, allowNet: ['127.0.0.0/8'] });
     for (const name of ['Connection', 'Transfer-Encoding', 'Host', 'User-Agent', 'From']) {
-      const refusal = await crawler.enqueue(`${base}/`, { headers: { [name]: 'x' } }).then(() => null, (error: unknown) => error);
+      const refusal = await crawler.enqueue(`${base}/`, { headers: { [name]: 'x' } }).then(
+        () => null,
+        (error: unknown) => error,
+      );
       expect(refusal, name).toBeInstanceOf(PolitelyError);
       expect((refusal as PolitelyError).code).toBe('ERR_INVALID_INPUT');
       expect((refusal as Error).message).toContain(name.toLowerCase() === 'user-agent' ? 'User-Agent' : name);
@@ -231,7 +292,12 @@ describe('request data is checked where it enters', () => {
       seeds: [`${base}/about`],
       followLinks: false,
       handler: async (page) => {
-        for (const userData of [{ blob: 'x'.repeat(MAX_USER_DATA_BYTES) }, { when: new Date(0) }, { n: Number.NaN }, { f: () => 1 } as unknown as Record<string, unknown>]) {
+        for (const userData of [
+          { blob: 'x'.repeat(MAX_USER_DATA_BYTES) },
+          { when: new Date(0) },
+          { n: Number.NaN },
+          { f: () => 1 } as unknown as Record<string, unknown>,
+        ]) {
           await page.enqueue(`${base}/next`, { userData }).catch((error: unknown) => refusals.push(error));
         }
         await page.enqueue(`${base}/next`, { label: '' }).catch((error: unknown) => refusals.push(error));
@@ -255,9 +321,20 @@ describe('request data is checked where it enters', () => {
 
   it('crawler.enqueue refuses bad data with ERR_INVALID_INPUT; bad seeds and route options with ERR_INVALID_OPTION', async () => {
     const crawler = createCrawler({ userAgent: UA, allowNet: ['127.0.0.0/8'] });
-    await expect(crawler.enqueue(`${base}/`, { userData: [1, 2] as unknown as Record<string, unknown> })).rejects.toThrow(/userData must be a plain object, got an array/);
-    expectInvalidOption(() => createCrawler({ userAgent: UA, seeds: [{ url: `${base}/`, label: 7 as unknown as string }] }), 'label must be a non-empty string');
-    expectInvalidOption(() => createCrawler({ userAgent: UA, handler: () => {}, handlers: { default: () => {} } }), 'either handler or handlers');
-    expectInvalidOption(() => createCrawler({ userAgent: UA, handlers: { PRODUCT: 'nope' as unknown as () => void } }), 'handlers["PRODUCT"] must be a function');
+    await expect(
+      crawler.enqueue(`${base}/`, { userData: [1, 2] as unknown as Record<string, unknown> }),
+    ).rejects.toThrow(/userData must be a plain object, got an array/);
+    expectInvalidOption(
+      () => createCrawler({ userAgent: UA, seeds: [{ url: `${base}/`, label: 7 as unknown as string }] }),
+      'label must be a non-empty string',
+    );
+    expectInvalidOption(
+      () => createCrawler({ userAgent: UA, handler: () => {}, handlers: { default: () => {} } }),
+      'either handler or handlers',
+    );
+    expectInvalidOption(
+      () => createCrawler({ userAgent: UA, handlers: { PRODUCT: 'nope' as unknown as () => void } }),
+      'handlers["PRODUCT"] must be a function',
+    );
   });
 });

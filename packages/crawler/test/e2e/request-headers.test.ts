@@ -2,11 +2,11 @@
 // crawler makes (robots.txt, pages, redirect hops, plugin resources), a request's own headers on
 // top, and the crawler's identity over all of them. Judged by the servers' own logs.
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCrawler, type CrawlerPlugin } from '@politely/crawler';
+import { type CrawlerPlugin, createCrawler } from '@politely/crawler';
 import { createMemoryFrontierStore } from '@politely/frontier';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LoggedRequest, startServer, type TestServer } from '../../../../test/support/site-server.js';
 import { expectInvalidOption } from '../expect-invalid-option.js';
-import { startServer, type LoggedRequest, type TestServer } from '../../../../test/support/site-server.js';
 
 const UA = 'HeaderBot/1.0 (+http://example.invalid/bot)';
 const FROM = 'crawler-ops@example.com';
@@ -20,7 +20,11 @@ const redirect = (location: () => string) => (_req: unknown, res: import('node:h
 beforeAll(async () => {
   // The other site's robots.txt moved: the gate's redirect hop carries the headers too.
   other = await startServer(
-    { '/robots.txt': redirect(() => '/robots-moved.txt'), '/robots-moved.txt': 'User-agent: *\nAllow: /\n', '/away': '<p>away</p>' },
+    {
+      '/robots.txt': redirect(() => '/robots-moved.txt'),
+      '/robots-moved.txt': 'User-agent: *\nAllow: /\n',
+      '/away': '<p>away</p>',
+    },
     '127.0.0.2',
   );
   site = await startServer({
@@ -50,11 +54,18 @@ const probePlugin = (url: () => string): CrawlerPlugin => ({
   },
 });
 
-const entry = (url: string, headers: Record<string, string>) => ({ url, hostKey: new URL(url).hostname, depth: 0, priority: 0, headers });
-const request = (server: TestServer, path: string): LoggedRequest | undefined => server.log.find((r) => r.path === path);
+const entry = (url: string, headers: Record<string, string>) => ({
+  url,
+  hostKey: new URL(url).hostname,
+  depth: 0,
+  priority: 0,
+  headers,
+});
+const request = (server: TestServer, path: string): LoggedRequest | undefined =>
+  server.log.find((r) => r.path === path);
 
 describe('request headers on the wire', () => {
-  it('sends crawl-wide headers and From on robots.txt, pages, redirect hops and plugin resources; a request\'s own on top; the identity over all', async () => {
+  it("sends crawl-wide headers and From on robots.txt, pages, redirect hops and plugin resources; a request's own on top; the identity over all", async () => {
     const store = createMemoryFrontierStore({ defaultHostPolicy: { delayMs: 0, maxInFlight: 1 } });
     // Requests with their own headers, as page.enqueue will queue them (the store takes them as they are:
     // even a User-Agent a store might hold does not replace the crawler's).
@@ -80,7 +91,21 @@ describe('request headers on the wire', () => {
 
     const all = [...site.log, ...other.log];
     expect(all.map((r) => r.path).sort()).toEqual(
-      ['/', '/a', '/hop', '/landing', '/own', '/own-hop', '/own-target', '/own-away', '/away', '/resource', '/robots.txt', '/robots.txt', '/robots-moved.txt'].sort(),
+      [
+        '/',
+        '/a',
+        '/hop',
+        '/landing',
+        '/own',
+        '/own-hop',
+        '/own-target',
+        '/own-away',
+        '/away',
+        '/resource',
+        '/robots.txt',
+        '/robots.txt',
+        '/robots-moved.txt',
+      ].sort(),
     );
     for (const logged of all) {
       expect(logged.headers['user-agent'], logged.path).toBe(UA);
@@ -91,7 +116,11 @@ describe('request headers on the wire', () => {
     expect(request(other, '/robots-moved.txt')?.headers['accept-language']).toBe('fr');
     expect(request(site, '/landing')?.headers['accept-language']).toBe('fr');
     // A request's own headers override the crawl's; the hop to the same origin keeps them, the hop away drops them.
-    expect(request(site, '/own')?.headers).toMatchObject({ 'x-token': 'abc', 'accept-language': 'de', 'user-agent': UA });
+    expect(request(site, '/own')?.headers).toMatchObject({
+      'x-token': 'abc',
+      'accept-language': 'de',
+      'user-agent': UA,
+    });
     expect(request(site, '/own-hop')?.headers['x-token']).toBe('hop');
     expect(request(site, '/own-target')?.headers['x-token']).toBe('hop');
     expect(request(site, '/own-away')?.headers['x-token']).toBe('away');
@@ -103,7 +132,12 @@ describe('request headers on the wire', () => {
 
   it('sends no From header without the from option', async () => {
     site.log.length = 0;
-    const crawler = createCrawler({ userAgent: UA, seeds: [`${site.base}/a`], allowNet: ['127.0.0.0/8'], minDelayMs: 0 });
+    const crawler = createCrawler({
+      userAgent: UA,
+      seeds: [`${site.base}/a`],
+      allowNet: ['127.0.0.0/8'],
+      minDelayMs: 0,
+    });
     await crawler.run();
     expect(site.log.length).toBeGreaterThan(0);
     expect(site.log.every((r) => r.headers['from'] === undefined && r.headers['user-agent'] === UA)).toBe(true);
@@ -113,18 +147,36 @@ describe('request headers on the wire', () => {
 describe('createCrawler options headers, from, cookies, proxy', () => {
   const base = { userAgent: UA };
   it('refuses a forbidden or malformed header, naming it', () => {
-    for (const name of ['Host', 'User-Agent', 'Connection', 'Transfer-Encoding', 'Proxy-Authorization', 'Content-Length', 'From']) {
+    for (const name of [
+      'Host',
+      'User-Agent',
+      'Connection',
+      'Transfer-Encoding',
+      'Proxy-Authorization',
+      'Content-Length',
+      'From',
+    ]) {
       expectInvalidOption(() => createCrawler({ ...base, headers: { [name]: 'x' } }), 'createCrawler: headers', name);
     }
     expectInvalidOption(() => createCrawler({ ...base, headers: { 'X-A': 'a\r\nB: c' } }), 'X-A', 'CR, LF');
   });
 
   it('refuses a from that is not an e-mail address', () => {
-    expectInvalidOption(() => createCrawler({ ...base, from: 'the ops team' }), 'createCrawler: from', '"the ops team"');
+    expectInvalidOption(
+      () => createCrawler({ ...base, from: 'the ops team' }),
+      'createCrawler: from',
+      '"the ops team"',
+    );
   });
 
   it('refuses cookies that are neither a flag nor a jar, and a proxy that is not http://host:port', () => {
-    expectInvalidOption(() => createCrawler({ ...base, cookies: 'yes' as unknown as boolean }), 'cookies must be true, false or a tough-cookie CookieJar');
-    expectInvalidOption(() => createCrawler({ ...base, proxy: 'socks5://127.0.0.1:1080' }), 'createCrawler: proxy must be an http:// URL');
+    expectInvalidOption(
+      () => createCrawler({ ...base, cookies: 'yes' as unknown as boolean }),
+      'cookies must be true, false or a tough-cookie CookieJar',
+    );
+    expectInvalidOption(
+      () => createCrawler({ ...base, proxy: 'socks5://127.0.0.1:1080' }),
+      'createCrawler: proxy must be an http:// URL',
+    );
   });
 });

@@ -1,9 +1,10 @@
 // The enqueue-time robots pre-check: links a known robots.txt disallows are skipped without
 // waiting for their host's turn, and a page of many links costs a few cache reads, not one each
 // (with a shared Redis cache, each read is a round trip).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { createMemoryRobotsCache, type RobotsCacheStore } from '@politely/core';
 import { createCrawler, type SkipEvent } from '@politely/crawler';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../../test/support/site-server.js';
 
 const LINKS = 2000;

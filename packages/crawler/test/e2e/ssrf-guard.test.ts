@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
 import { createCrawler, type SkipEvent } from '@politely/crawler';
+import { afterEach, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../../test/support/site-server.js';
 
 const UA = 'TestBot/1.0 (+http://example.invalid/bot)';
@@ -45,7 +45,9 @@ describe('createCrawler SSRF guard', () => {
   });
 
   it('names a bad allowNet entry with a typed error', () => {
-    expect(() => createCrawler({ userAgent: UA, allowNet: ['10.0.0.0/40'] })).toThrowError(/allowNet: invalid network '10.0.0.0\/40'/);
+    expect(() => createCrawler({ userAgent: UA, allowNet: ['10.0.0.0/40'] })).toThrowError(
+      /allowNet: invalid network '10.0.0.0\/40'/,
+    );
   });
 
   it('lets an allowed network through', async () => {

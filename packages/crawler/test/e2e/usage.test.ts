@@ -5,11 +5,17 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
 import type { UsagePurpose } from '@politely/core';
-import { createCrawler, type CrawlerOptions, type PageContext, type SkipEvent, type UsageEvent } from '@politely/crawler';
+import {
+  type CrawlerOptions,
+  createCrawler,
+  type PageContext,
+  type SkipEvent,
+  type UsageEvent,
+} from '@politely/crawler';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Handler, smallestGapMs, startServer, type TestServer } from '../../../../test/support/site-server.js';
 import { expectInvalidOption } from '../expect-invalid-option.js';
-import { smallestGapMs, startServer, type Handler, type TestServer } from '../../../../test/support/site-server.js';
 
 const UA = 'UsageBot/1.0 (+https://example.com/bot)';
 const TDMREP = '/.well-known/tdmrep.json';
@@ -27,16 +33,21 @@ async function serve(routes: Record<string, Handler | string>): Promise<TestServ
   return server;
 }
 
-const links = (...paths: string[]): string => `<html><body>${paths.map((p) => `<a href="${p}">${p}</a>`).join('')}</body></html>`;
-const json = (body: unknown): Handler => (_req, res) => {
-  res.setHeader('content-type', 'application/json');
-  res.end(JSON.stringify(body));
-};
-const withHeaders = (headers: Record<string, string>, body = '<html><body>page</body></html>'): Handler => (_req, res) => {
-  res.setHeader('content-type', 'text/html; charset=utf-8');
-  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-  res.end(body);
-};
+const links = (...paths: string[]): string =>
+  `<html><body>${paths.map((p) => `<a href="${p}">${p}</a>`).join('')}</body></html>`;
+const json =
+  (body: unknown): Handler =>
+  (_req, res) => {
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify(body));
+  };
+const withHeaders =
+  (headers: Record<string, string>, body = '<html><body>page</body></html>'): Handler =>
+  (_req, res) => {
+    res.setHeader('content-type', 'text/html; charset=utf-8');
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    res.end(body);
+  };
 
 interface CrawlResult {
   handled: PageContext[];
@@ -66,17 +77,36 @@ async function crawl(server: TestServer, options: Partial<CrawlerOptions> = {}):
   return { handled, skips, usage, stats };
 }
 
-const usageSkips = (skips: readonly SkipEvent[]): SkipEvent[] => skips.filter((skip) => skip.reason === 'usage-reserved');
+const usageSkips = (skips: readonly SkipEvent[]): SkipEvent[] =>
+  skips.filter((skip) => skip.reason === 'usage-reserved');
 const pathOf = (url: string): string => new URL(url).pathname;
 
 describe('options', () => {
   it('validates purposes and robotsTokens', () => {
-    expectInvalidOption(() => createCrawler({ userAgent: UA, purposes: ['ai-training' as UsagePurpose] }), 'purposes', '"ai-training"', 'ai-train');
-    expectInvalidOption(() => createCrawler({ userAgent: UA, purposes: 'ai-train' as unknown as UsagePurpose[] }), 'purposes must be an array');
-    expectInvalidOption(() => createCrawler({ userAgent: UA, robotsTokens: ['UsageBot/2.0'] }), 'robotsTokens', 'UsageBot/2.0');
+    expectInvalidOption(
+      () => createCrawler({ userAgent: UA, purposes: ['ai-training' as UsagePurpose] }),
+      'purposes',
+      '"ai-training"',
+      'ai-train',
+    );
+    expectInvalidOption(
+      () => createCrawler({ userAgent: UA, purposes: 'ai-train' as unknown as UsagePurpose[] }),
+      'purposes must be an array',
+    );
+    expectInvalidOption(
+      () => createCrawler({ userAgent: UA, robotsTokens: ['UsageBot/2.0'] }),
+      'robotsTokens',
+      'UsageBot/2.0',
+    );
     expectInvalidOption(() => createCrawler({ userAgent: UA, robotsTokens: [''] }), 'robotsTokens');
     expectInvalidOption(() => createCrawler({ userAgent: UA, tdmrepCacheMs: -1 }), 'tdmrepCacheMs');
-    expect(() => createCrawler({ userAgent: UA, purposes: ['ai-train', 'search', 'ai-train'], robotsTokens: ['UsageBot-Training'] })).not.toThrow();
+    expect(() =>
+      createCrawler({
+        userAgent: UA,
+        purposes: ['ai-train', 'search', 'ai-train'],
+        robotsTokens: ['UsageBot-Training'],
+      }),
+    ).not.toThrow();
   });
 });
 
@@ -105,12 +135,19 @@ describe('robots.txt Content-Usage and Content-Signal lines', () => {
     expect(handled.map((page) => pathOf(page.url)).sort()).toEqual(['/', '/open']);
     const reserved = usageSkips(skips);
     expect(reserved.map((skip) => pathOf(skip.url)).sort()).toEqual(['/signal-no/b', '/train-no/a']);
-    expect(reserved.find((skip) => skip.url.endsWith('/train-no/a'))!.detail).toBe('ai-train reserved by robots.txt line 3: Content-Usage: /train-no/ train-ai=n');
-    expect(reserved.find((skip) => skip.url.endsWith('/signal-no/b'))!.detail).toBe('ai-train reserved by robots.txt line 4: Content-Signal: /signal-no/ ai-train=no, search=yes');
+    expect(reserved.find((skip) => skip.url.endsWith('/train-no/a'))!.detail).toBe(
+      'ai-train reserved by robots.txt line 3: Content-Usage: /train-no/ train-ai=n',
+    );
+    expect(reserved.find((skip) => skip.url.endsWith('/signal-no/b'))!.detail).toBe(
+      'ai-train reserved by robots.txt line 4: Content-Signal: /signal-no/ ai-train=no, search=yes',
+    );
     expect(stats.skipped['usage-reserved']).toBe(2);
     // ai-train is within tdm: TDMRep can decide it, so tdmrep.json was asked for once (a 404: no preference).
     expect(server.paths().filter((path) => path === TDMREP)).toHaveLength(1);
-    expect(usage.filter((event) => event.stage === 'before-fetch').map((event) => event.reserved)).toEqual([['ai-train'], ['ai-train']]);
+    expect(usage.filter((event) => event.stage === 'before-fetch').map((event) => event.reserved)).toEqual([
+      ['ai-train'],
+      ['ai-train'],
+    ]);
   });
 
   it('with no purposes, fetches everything, asks for no tdmrep.json, and page.usage still reports', async () => {
@@ -120,7 +157,11 @@ describe('robots.txt Content-Usage and Content-Signal lines', () => {
     expect(usageSkips(skips)).toEqual([]);
     const trainNo = handled.find((page) => page.url.endsWith('/train-no/a'))!;
     expect(trainNo.usage.purposes['ai-train'].status).toBe('reserved');
-    expect(trainNo.usage.purposes['ai-train'].sources[0]).toMatchObject({ kind: 'robots-content-usage', line: 3, path: '/train-no/' });
+    expect(trainNo.usage.purposes['ai-train'].sources[0]).toMatchObject({
+      kind: 'robots-content-usage',
+      line: 3,
+      path: '/train-no/',
+    });
     const signalNo = handled.find((page) => page.url.endsWith('/signal-no/b'))!;
     expect(signalNo.usage.purposes['ai-train'].status).toBe('reserved');
     expect(signalNo.usage.purposes.search.status).toBe('allowed');
@@ -150,7 +191,12 @@ describe('/.well-known/tdmrep.json', () => {
     it(`skips what it reserves without a request; fetched once, paced like any request (perHostConcurrency ${perHostConcurrency})`, async () => {
       const server = await serve(routes(3));
       const delay = 120;
-      const { handled, skips } = await crawl(server, { purposes: ['tdm'], minDelayMs: delay, perHostConcurrency, concurrency: 4 });
+      const { handled, skips } = await crawl(server, {
+        purposes: ['tdm'],
+        minDelayMs: delay,
+        perHostConcurrency,
+        concurrency: 4,
+      });
       expect(server.paths().filter((path) => path.startsWith('/tdm-no/'))).toEqual([]);
       expect(server.paths().filter((path) => path === TDMREP)).toHaveLength(1);
       expect(handled.map((page) => pathOf(page.url)).sort()).toEqual(['/', '/open/0', '/open/1', '/open/2']);
@@ -229,7 +275,10 @@ describe('pages reserved by their own headers and meta tags', () => {
     for (const path of reservedPaths) expect(server.paths()).toContain(path);
     expect(server.paths()).toContain('/behind');
     expect(handled.map((page) => pathOf(page.url)).sort()).toEqual(['/', '/behind', '/plain']);
-    const written = (await readFile(out, 'utf8')).trim().split('\n').map((line) => pathOf((JSON.parse(line) as { url: string }).url));
+    const written = (await readFile(out, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => pathOf((JSON.parse(line) as { url: string }).url));
     expect(written.sort()).toEqual(['/', '/behind', '/plain']);
     const details = Object.fromEntries(usageSkips(skips).map((skip) => [pathOf(skip.url), skip.detail]));
     expect(details).toEqual({
@@ -240,7 +289,12 @@ describe('pages reserved by their own headers and meta tags', () => {
     });
     expect(stats.skipped['usage-reserved']).toBe(4);
     const after = usage.filter((event) => event.stage === 'after-fetch');
-    expect(after.filter((event) => event.reserved.length > 0).map((event) => pathOf(event.url)).sort()).toEqual([...reservedPaths].sort());
+    expect(
+      after
+        .filter((event) => event.reserved.length > 0)
+        .map((event) => pathOf(event.url))
+        .sort(),
+    ).toEqual([...reservedPaths].sort());
   });
 
   it('with no purposes, every page reaches the handler and page.usage says what each reserves', async () => {
@@ -248,7 +302,9 @@ describe('pages reserved by their own headers and meta tags', () => {
     const { handled, skips } = await crawl(server);
     expect(usageSkips(skips)).toEqual([]);
     const byPath = new Map(handled.map((page) => [pathOf(page.url), page]));
-    expect(byPath.get('/h-content-usage')!.usage.purposes['ai-train'].sources[0]).toMatchObject({ kind: 'header-content-usage' });
+    expect(byPath.get('/h-content-usage')!.usage.purposes['ai-train'].sources[0]).toMatchObject({
+      kind: 'header-content-usage',
+    });
     expect(byPath.get('/h-tdm')!.usage.purposes.tdm.status).toBe('reserved');
     expect(byPath.get('/m-tdm')!.usage.purposes['ai-train'].sources[0]).toMatchObject({ kind: 'tdm-meta' });
     expect(byPath.get('/m-noai')!.usage.purposes['ai-input'].status).toBe('reserved');
@@ -257,8 +313,20 @@ describe('pages reserved by their own headers and meta tags', () => {
 });
 
 describe('robotsTokens', () => {
-  const robots = ['User-agent: UsageBot', 'Allow: /', '', 'User-agent: UsageBot-Training', 'Disallow: /secret', ''].join('\n');
-  const routes = (): Record<string, string> => ({ '/robots.txt': robots, '/': links('/secret', '/public'), '/secret': links(), '/public': links() });
+  const robots = [
+    'User-agent: UsageBot',
+    'Allow: /',
+    '',
+    'User-agent: UsageBot-Training',
+    'Disallow: /secret',
+    '',
+  ].join('\n');
+  const routes = (): Record<string, string> => ({
+    '/robots.txt': robots,
+    '/': links('/secret', '/public'),
+    '/secret': links(),
+    '/public': links(),
+  });
 
   it("a disallow in the second token's group blocks the URL, and the skip says which token decided", async () => {
     const server = await serve(routes());
@@ -279,10 +347,20 @@ describe('robotsTokens', () => {
   it("the second token's Content-Usage lines count too", async () => {
     const server = await serve({
       ...routes(),
-      '/robots.txt': ['User-agent: UsageBot', 'Allow: /', '', 'User-agent: UsageBot-Training', 'Allow: /', 'Content-Usage: /public train-ai=n', ''].join('\n'),
+      '/robots.txt': [
+        'User-agent: UsageBot',
+        'Allow: /',
+        '',
+        'User-agent: UsageBot-Training',
+        'Allow: /',
+        'Content-Usage: /public train-ai=n',
+        '',
+      ].join('\n'),
     });
     const { skips } = await crawl(server, { robotsTokens: ['UsageBot-Training'], purposes: ['ai-train'] });
     expect(server.paths()).not.toContain('/public');
-    expect(usageSkips(skips).find((skip) => skip.url.endsWith('/public'))!.detail).toBe('ai-train reserved by robots.txt line 6 (UsageBot-Training): Content-Usage: /public train-ai=n');
+    expect(usageSkips(skips).find((skip) => skip.url.endsWith('/public'))!.detail).toBe(
+      'ai-train reserved by robots.txt line 6 (UsageBot-Training): Content-Usage: /public train-ai=n',
+    );
   });
 });

@@ -3,9 +3,9 @@
 // The equivalence test holds the streaming pass to what this yields; both go through the same
 // resolution (extractFromFacts), so any difference is a difference in what the HTML holds.
 
-import type { ExtractOptions } from '../../src/extract/extract-options.js';
 import { createLazyDocument } from '../../src/extract/document.js';
-import { extractFromFacts, type ExtractedPage } from '../../src/extract/extract-links.js';
+import { type ExtractedPage, extractFromFacts } from '../../src/extract/extract-links.js';
+import type { ExtractOptions } from '../../src/extract/extract-options.js';
 import type { HtmlFacts } from '../../src/extract/html-scan.js';
 
 export function domFactsOf(html: string): HtmlFacts {

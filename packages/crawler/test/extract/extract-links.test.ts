@@ -1,8 +1,8 @@
-import { describe, expect, it } from 'vitest';
 import { PolitelyError } from '@politely/core';
+import { describe, expect, it } from 'vitest';
 import { extractPage } from '../../src/extract/extract-links.js';
-import { resolveExtractOptions } from '../../src/extract/extract-options.js';
 import type { ExtractOptions } from '../../src/extract/extract-options.js';
+import { resolveExtractOptions } from '../../src/extract/extract-options.js';
 
 const PAGE = 'https://example.com/dir/page.html?q=1';
 const extract = (body: string, options: Partial<ExtractOptions> = {}, pageUrl = PAGE) =>
@@ -12,7 +12,9 @@ const anchors = (...hrefs: string[]) => hrefs.map((href) => `<a href="${href}">x
 
 describe('extractPage', () => {
   it('resolves relative links against the page URL', () => {
-    expect(linksOf(anchors('other.html', '../up', '/root', '?q=2', '//cdn.example.org/x', 'HTTP://EXAMPLE.com:80/y'))).toEqual([
+    expect(
+      linksOf(anchors('other.html', '../up', '/root', '?q=2', '//cdn.example.org/x', 'HTTP://EXAMPLE.com:80/y')),
+    ).toEqual([
       'https://example.com/dir/other.html',
       'https://example.com/up',
       'https://example.com/root',
@@ -25,15 +27,13 @@ describe('extractPage', () => {
   it('reads a[href] and area[href] in document order, and nothing else', () => {
     const body = `<map><area href="/area1"></map><a href="/a1">a</a><a name="no-href">x</a>
       <link href="/stylesheet" rel="stylesheet"><img src="/img.png"><area href="/area2">`;
-    expect(linksOf(body)).toEqual([
-      'https://example.com/area1',
-      'https://example.com/a1',
-      'https://example.com/area2',
-    ]);
+    expect(linksOf(body)).toEqual(['https://example.com/area1', 'https://example.com/a1', 'https://example.com/area2']);
   });
 
   it('resolves against the first <base href>, itself resolved against the page URL', () => {
-    const absolute = extract(`<head><base href="https://base.example.net/b/"><base href="/ignored/"></head>${anchors('x')}`);
+    const absolute = extract(
+      `<head><base href="https://base.example.net/b/"><base href="/ignored/"></head>${anchors('x')}`,
+    );
     expect(absolute.baseUrl).toBe('https://base.example.net/b/');
     expect(absolute.links).toEqual(['https://base.example.net/b/x']);
 
@@ -63,7 +63,16 @@ describe('extractPage', () => {
 
   it('skips non-http(s) schemes and counts them', () => {
     const page = extract(
-      anchors('mailto:a@example.com', 'javascript:alert(1)', 'tel:+123', 'data:text/html,hi', 'ftp://f.example.com/', 'JavaScript:void(0)', 'java\tscript:x', 'https://ok.example.com/'),
+      anchors(
+        'mailto:a@example.com',
+        'javascript:alert(1)',
+        'tel:+123',
+        'data:text/html,hi',
+        'ftp://f.example.com/',
+        'JavaScript:void(0)',
+        'java\tscript:x',
+        'https://ok.example.com/',
+      ),
     );
     expect(page.links).toEqual(['https://ok.example.com/']);
     expect(page.skippedLinks).toEqual({ scheme: 7, invalid: 0, overLimit: 0 });
@@ -107,9 +116,12 @@ describe('extractPage', () => {
   });
 
   it('nofollowRels: ugc and sponsored can be made nofollow', () => {
-    const page = extract('<a href="/u" rel="UGC">u</a><a href="/s" rel="sponsored">s</a><a href="/n" rel="nofollow">n</a>', {
-      nofollowRels: ['ugc', 'Sponsored'],
-    });
+    const page = extract(
+      '<a href="/u" rel="UGC">u</a><a href="/s" rel="sponsored">s</a><a href="/n" rel="nofollow">n</a>',
+      {
+        nofollowRels: ['ugc', 'Sponsored'],
+      },
+    );
     expect(page.links).toEqual(['https://example.com/n']);
     expect(page.nofollowLinks).toEqual(['https://example.com/u', 'https://example.com/s']);
   });
@@ -150,7 +162,9 @@ describe('extractPage', () => {
     expect(ours.robots.sources).toEqual([{ source: 'meta-agent', value: 'nofollow' }]);
     expect(ours.links).toEqual([]);
 
-    const theirs = extract(`<meta name="googlebot" content="noindex, nofollow"><meta name="MyBotNews" content="none">${anchors('/a')}`);
+    const theirs = extract(
+      `<meta name="googlebot" content="noindex, nofollow"><meta name="MyBotNews" content="none">${anchors('/a')}`,
+    );
     expect(theirs.robots).toEqual({ noindex: false, nofollow: false, sources: [] });
     expect(theirs.links).toEqual(['https://example.com/a']);
   });
@@ -217,7 +231,7 @@ describe('extractPage', () => {
   it('never throws on malformed HTML', () => {
     const garbage = [
       '<a href="/open">unclosed <div><p><a href="/nested"><table><tr><td><a href="/cell"',
-      '<<<>>><a href=/unquoted>x<a href=\'/single\'>y</',
+      "<<<>>><a href=/unquoted>x<a href='/single'>y</",
       '\u0000\uFFFD\uD800<a href="/after-nul">z</a><!-- unclosed comment <a href="/hidden">',
       '<html><html><head><body><body><a href="/doubled">',
       '</a></div></p><script>document.write("<a href=/script>")</script>',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { resolveRobotsDirectives } from '../../src/extract/meta-robots.js';
 import type { ResolveRobotsDirectivesInput } from '../../src/extract/meta-robots.js';
+import { resolveRobotsDirectives } from '../../src/extract/meta-robots.js';
 
 const resolve = (input: Partial<ResolveRobotsDirectivesInput>) =>
   resolveRobotsDirectives({ metaRobots: [], metaAgent: [], xRobotsTag: [], productToken: 'MyBot', ...input });

@@ -1,9 +1,10 @@
 import { load } from 'cheerio';
 import { describe, expect, it } from 'vitest';
-import { capHtmlNesting, MAX_HTML_NESTING } from '../../src/extract/nesting-cap.js';
 import { extractPage } from '../../src/extract/extract-links.js';
+import { capHtmlNesting, MAX_HTML_NESTING } from '../../src/extract/nesting-cap.js';
 
-const nested = (depth: number, inner: string): string => `<html><body>${'<div>'.repeat(depth)}${inner}${'</div>'.repeat(depth)}</body></html>`;
+const nested = (depth: number, inner: string): string =>
+  `<html><body>${'<div>'.repeat(depth)}${inner}${'</div>'.repeat(depth)}</body></html>`;
 
 /** Depth of the deepest element in a parsed document. */
 function treeDepth(html: string): number {
@@ -58,7 +59,17 @@ describe('capHtmlNesting', () => {
   });
 
   it('never throws and ends on unterminated tags, quotes and comments', () => {
-    for (const html of ['<div', '<div title="x', "<div a='", '<!-- never closed', '<script>never closed', '<', '</', '<>'.repeat(3000), '<div>'.repeat(3000) + '<a href="']) {
+    for (const html of [
+      '<div',
+      '<div title="x',
+      "<div a='",
+      '<!-- never closed',
+      '<script>never closed',
+      '<',
+      '</',
+      '<>'.repeat(3000),
+      '<div>'.repeat(3000) + '<a href="',
+    ]) {
       expect(() => capHtmlNesting(html, 16)).not.toThrow();
     }
   });
@@ -66,7 +77,12 @@ describe('capHtmlNesting', () => {
   it('takes time linear in the depth, and parsing after it too', () => {
     const small = nested(4000, '<a href="/x">x</a>');
     const large = nested(32_000, '<a href="/x">x</a>');
-    const ratio = cpuMs(() => load(capHtmlNesting(large))('a').length) / Math.max(0.5, cpuMs(() => load(capHtmlNesting(small))('a').length));
+    const ratio =
+      cpuMs(() => load(capHtmlNesting(large))('a').length) /
+      Math.max(
+        0.5,
+        cpuMs(() => load(capHtmlNesting(small))('a').length),
+      );
     // 8× the input: a linear pass is ~8×, the uncapped parse is ~64×.
     expect(ratio).toBeLessThan(30);
   });

@@ -1,12 +1,12 @@
-import fc from 'fast-check';
 import { PolitelyError } from '@politely/core';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  type CanonicalUrlOptions,
   canonicalizeUrl,
   compileGlob,
   resolveCanonicalUrlOptions,
   TRACKING_QUERY_PARAMS,
-  type CanonicalUrlOptions,
 } from '../../src/frontier/canonical-url.js';
 
 /** The canonical URL, failing the test when there is none. */
@@ -78,18 +78,28 @@ describe('canonicalizeUrl', () => {
   });
 
   it('keeps query parameters and their order by default', () => {
-    expect(canonical('http://example.com/p?utm_source=x&b=2&a=1&&')).toBe('http://example.com/p?utm_source=x&b=2&a=1&&');
+    expect(canonical('http://example.com/p?utm_source=x&b=2&a=1&&')).toBe(
+      'http://example.com/p?utm_source=x&b=2&a=1&&',
+    );
   });
 
   it('drops configured query parameters: exact names, globs and RegExps', () => {
     const options = { dropQueryParams: ['utm_*', 'fbclid', /^ref$/i] };
-    expect(canonical('http://example.com/p?utm_source=a&id=7&utm_medium=b&fbclid=z&REF=q', options)).toBe('http://example.com/p?id=7');
-    expect(canonical('http://example.com/p?xutm_source=a&utm=b', options)).toBe('http://example.com/p?xutm_source=a&utm=b');
+    expect(canonical('http://example.com/p?utm_source=a&id=7&utm_medium=b&fbclid=z&REF=q', options)).toBe(
+      'http://example.com/p?id=7',
+    );
+    expect(canonical('http://example.com/p?xutm_source=a&utm=b', options)).toBe(
+      'http://example.com/p?xutm_source=a&utm=b',
+    );
   });
 
   it('matches dropped names after percent-decoding and + as space', () => {
-    expect(canonical('http://example.com/p?utm%5Fsource=a&id=1', { dropQueryParams: ['utm_*'] })).toBe('http://example.com/p?id=1');
-    expect(canonical('http://example.com/p?a+b=1&c%20d=2&e=3', { dropQueryParams: ['a b', 'c d'] })).toBe('http://example.com/p?e=3');
+    expect(canonical('http://example.com/p?utm%5Fsource=a&id=1', { dropQueryParams: ['utm_*'] })).toBe(
+      'http://example.com/p?id=1',
+    );
+    expect(canonical('http://example.com/p?a+b=1&c%20d=2&e=3', { dropQueryParams: ['a b', 'c d'] })).toBe(
+      'http://example.com/p?e=3',
+    );
     expect(canonical('http://example.com/p?%E9=1&x=2', { dropQueryParams: ['%E9'] })).toBe('http://example.com/p?x=2');
   });
 
@@ -101,7 +111,9 @@ describe('canonicalizeUrl', () => {
 
   it('TRACKING_QUERY_PARAMS drops the common tracking tags', () => {
     expect(
-      canonical('https://example.com/?utm_campaign=x&fbclid=1&gclid=2&msclkid=3&page=2', { dropQueryParams: TRACKING_QUERY_PARAMS }),
+      canonical('https://example.com/?utm_campaign=x&fbclid=1&gclid=2&msclkid=3&page=2', {
+        dropQueryParams: TRACKING_QUERY_PARAMS,
+      }),
     ).toBe('https://example.com/?page=2');
   });
 
@@ -141,13 +153,20 @@ describe('canonicalizeUrl', () => {
     expect(canonical(base + 'a'.repeat(2048 - base.length))).toHaveLength(2048);
     const result = canonicalizeUrl(base + 'a'.repeat(2049 - base.length));
     expect(result).toMatchObject({ ok: false, reason: 'too-long' });
-    expect(canonical(base + 'a'.repeat(5000), { maxLength: Number.POSITIVE_INFINITY })).toHaveLength(base.length + 5000);
+    expect(canonical(base + 'a'.repeat(5000), { maxLength: Number.POSITIVE_INFINITY })).toHaveLength(
+      base.length + 5000,
+    );
   });
 
   it('measures the length after canonicalisation (fragment and dropped parameters do not count)', () => {
     const options = { maxLength: 30, dropQueryParams: ['utm_*'] };
-    expect(canonical('http://example.com/p?utm_source=a-long-campaign-name#and-a-long-fragment', options)).toBe('http://example.com/p');
-    expect(canonicalizeUrl('http://example.com/%7e%7e%7e%7e%7e', { maxLength: 24 })).toEqual({ ok: true, url: 'http://example.com/~~~~~' });
+    expect(canonical('http://example.com/p?utm_source=a-long-campaign-name#and-a-long-fragment', options)).toBe(
+      'http://example.com/p',
+    );
+    expect(canonicalizeUrl('http://example.com/%7e%7e%7e%7e%7e', { maxLength: 24 })).toEqual({
+      ok: true,
+      url: 'http://example.com/~~~~~',
+    });
   });
 
   it('reports invalid-url, naming the input, for strings that are not absolute URLs', () => {
@@ -159,7 +178,14 @@ describe('canonicalizeUrl', () => {
   });
 
   it('reports unsupported-scheme, naming the input, for anything but http and https', () => {
-    for (const input of ['ftp://example.com/f', 'mailto:a@example.com', 'javascript:void(0)', 'file:///etc/passwd', 'data:text/plain,x', 'ws://example.com/']) {
+    for (const input of [
+      'ftp://example.com/f',
+      'mailto:a@example.com',
+      'javascript:void(0)',
+      'file:///etc/passwd',
+      'data:text/plain,x',
+      'ws://example.com/',
+    ]) {
       const result = canonicalizeUrl(input);
       expect(result).toMatchObject({ ok: false, reason: 'unsupported-scheme' });
       if (!result.ok) expect(result.message).toContain(input.slice(0, 6));
@@ -182,7 +208,25 @@ describe('canonicalizeUrl', () => {
       maxLength: Number.POSITIVE_INFINITY,
     });
     // Web URLs, plus escapes, case, tracking parameters and dot segments spliced into them.
-    const noise = fc.constantFrom('', '%7e', '%2f', '%2F', '%c3%a9', '%41', '/./', '/../', '//', '?', '&', '&utm_source=x', '#f', 'WWW.', 'ツ', '%zz', '+');
+    const noise = fc.constantFrom(
+      '',
+      '%7e',
+      '%2f',
+      '%2F',
+      '%c3%a9',
+      '%41',
+      '/./',
+      '/../',
+      '//',
+      '?',
+      '&',
+      '&utm_source=x',
+      '#f',
+      'WWW.',
+      'ツ',
+      '%zz',
+      '+',
+    );
     const url = fc
       .tuple(fc.webUrl({ withQueryParameters: true, withFragments: true }), noise, fc.nat(), fc.boolean())
       .map(([u, extra, at, upper]) => {
@@ -237,7 +281,14 @@ describe('resolveCanonicalUrlOptions', () => {
   it('compiles dropQueryParams into one matcher, ignoring g and y flags', () => {
     const matches = resolveCanonicalUrlOptions({ dropQueryParams: ['utm_*', 'ref', /^x\d$/gy] }).isDroppedQueryParam;
     expect(matches).not.toBeNull();
-    expect(['utm_source', 'utm_', 'ref', 'x1', 'x1', 'x2'].map((n) => matches?.(n))).toEqual([true, true, true, true, true, true]);
+    expect(['utm_source', 'utm_', 'ref', 'x1', 'x1', 'x2'].map((n) => matches?.(n))).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]);
     expect(['utm', 'Utm_source', 'refs', 'x12'].map((n) => matches?.(n))).toEqual([false, false, false, false]);
   });
 

@@ -2,15 +2,16 @@
 // target is queued like any URL (scope, dedupe) carrying only the hop count and the origin of the
 // chain; a hop too many or a bad Location is a skip to report.
 
-import { beforeEach, describe, expect, it } from 'vitest';
 import { createMemoryFrontierStore, type FrontierEntry, type FrontierStore } from '@politely/frontier';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createPolitenessKeys } from '../../src/politeness/index.js';
 
 const hostKeys = createPolitenessKeys('host', undefined);
-import type { SkipDetail } from '../../src/skip-reasons.js';
+
 import { followRedirect } from '../../src/frontier/follow-redirect.js';
 import { createFrontier, type Frontier } from '../../src/frontier/frontier.js';
 import { createScope } from '../../src/frontier/scope.js';
+import type { SkipDetail } from '../../src/skip-reasons.js';
 import { entryFor } from '../pipeline/pipeline-helpers.js';
 
 const SEED = 'http://site.test/';
@@ -74,7 +75,9 @@ describe('followRedirect: the target is queued', () => {
   it('along a chain, keeps the URL first requested and counts the hops', async () => {
     const hop = { ...page, url: 'http://site.test/second', redirectedFrom: 'http://site.test/first', redirectHops: 2 };
     await followRedirect(hop, '/third', MAX_REDIRECTS, frontier);
-    expect(await queued()).toMatchObject([{ url: 'http://site.test/third', redirectedFrom: 'http://site.test/first', redirectHops: 3 }]);
+    expect(await queued()).toMatchObject([
+      { url: 'http://site.test/third', redirectedFrom: 'http://site.test/first', redirectHops: 3 },
+    ]);
   });
 
   it('resolves a relative Location against the URL that answered', async () => {
@@ -103,14 +106,18 @@ describe('followRedirect: the target is queued', () => {
   it('a page’s target passes the scope like any link: off-site, it is skipped and nothing queued', async () => {
     await followRedirect(page, 'https://elsewhere.example/', MAX_REDIRECTS, frontier);
     expect(await queued()).toEqual([]);
-    expect(skips).toEqual([{ url: 'https://elsewhere.example/', skip: { reason: 'scope' }, referrer: 'http://site.test/list' }]);
+    expect(skips).toEqual([
+      { url: 'https://elsewhere.example/', skip: { reason: 'scope' }, referrer: 'http://site.test/list' },
+    ]);
   });
 
   it('a target already queued is a duplicate, not a second entry', async () => {
     await frontier.add([{ url: 'http://site.test/known', depth: 0 }]);
     await followRedirect(page, '/known', MAX_REDIRECTS, frontier);
     expect((await queued()).map((e) => e.url)).toEqual(['http://site.test/known']);
-    expect(skips).toEqual([{ url: 'http://site.test/known', skip: { reason: 'duplicate' }, referrer: 'http://site.test/list' }]);
+    expect(skips).toEqual([
+      { url: 'http://site.test/known', skip: { reason: 'duplicate' }, referrer: 'http://site.test/list' },
+    ]);
   });
 });
 
@@ -126,8 +133,12 @@ describe('followRedirect: a hop that cannot be followed', () => {
   });
 
   it('maxRedirects 0 follows none; the last allowed hop is still followed', async () => {
-    expect(await followRedirect(page, '/next', 0, frontier)).toMatchObject({ skip: { reason: 'too-many-redirects', detail: 'more than 0 redirects' } });
-    expect(await followRedirect({ ...page, redirectHops: MAX_REDIRECTS - 1 }, '/next', MAX_REDIRECTS, frontier)).toBeUndefined();
+    expect(await followRedirect(page, '/next', 0, frontier)).toMatchObject({
+      skip: { reason: 'too-many-redirects', detail: 'more than 0 redirects' },
+    });
+    expect(
+      await followRedirect({ ...page, redirectHops: MAX_REDIRECTS - 1 }, '/next', MAX_REDIRECTS, frontier),
+    ).toBeUndefined();
     expect(await queued()).toMatchObject([{ url: 'http://site.test/next', redirectHops: MAX_REDIRECTS }]);
   });
 
@@ -143,6 +154,8 @@ describe('followRedirect: a hop that cannot be followed', () => {
   it('a Location with an unsupported scheme is queued through the frontier, which skips it', async () => {
     expect(await followRedirect(page, 'ftp://site.test/file', MAX_REDIRECTS, frontier)).toBeUndefined();
     expect(await queued()).toEqual([]);
-    expect(skips).toMatchObject([{ url: 'ftp://site.test/file', skip: { reason: 'unsupported-scheme' }, referrer: 'http://site.test/list' }]);
+    expect(skips).toMatchObject([
+      { url: 'ftp://site.test/file', skip: { reason: 'unsupported-scheme' }, referrer: 'http://site.test/list' },
+    ]);
   });
 });

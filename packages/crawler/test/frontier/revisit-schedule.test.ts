@@ -1,6 +1,6 @@
+import { type LastFetch, lastFetchAfterHints } from '@politely/frontier';
 import { describe, expect, it } from 'vitest';
-import { lastFetchAfterHints, type LastFetch } from '@politely/frontier';
-import { conditionalHeaders, revalidate, scheduleFactsOf, type Revalidation } from '../../src/fetch/revalidation.js';
+import { conditionalHeaders, type Revalidation, revalidate, scheduleFactsOf } from '../../src/fetch/revalidation.js';
 import { changeFrequencyOf, nextIntervalMs, nextLastFetch, postponed } from '../../src/frontier/revisit-schedule.js';
 
 const URL_A = 'http://127.0.0.1:9/a';
@@ -27,9 +27,17 @@ function firstFetch(headers: Record<string, string>, at = Date.now(), text = 'he
 
 describe('revalidation', () => {
   it('keeps the validators and sends them back: If-None-Match and If-Modified-Since', () => {
-    const last = firstFetch({ etag: '"abc"', 'last-modified': 'Mon, 02 Nov 2026 10:00:00 GMT', 'set-cookie': 'a=b', server: 'x' });
+    const last = firstFetch({
+      etag: '"abc"',
+      'last-modified': 'Mon, 02 Nov 2026 10:00:00 GMT',
+      'set-cookie': 'a=b',
+      server: 'x',
+    });
     expect(last).toMatchObject({ etag: '"abc"', lastModified: 'Mon, 02 Nov 2026 10:00:00 GMT', status: 200, bytes: 5 });
-    expect(conditionalHeaders(URL_A, last)).toEqual({ 'if-none-match': '"abc"', 'if-modified-since': 'Mon, 02 Nov 2026 10:00:00 GMT' });
+    expect(conditionalHeaders(URL_A, last)).toEqual({
+      'if-none-match': '"abc"',
+      'if-modified-since': 'Mon, 02 Nov 2026 10:00:00 GMT',
+    });
     // Only the caching headers are kept: not cookies, not the server's name.
     expect(JSON.stringify(last.cachePolicy)).not.toContain('a=b');
   });
@@ -54,19 +62,39 @@ describe('revalidation', () => {
 
   it('tells a 304, an unchanged body and a changed one apart', () => {
     const last = firstFetch({ etag: '"abc"' }, Date.now(), 'same');
-    expect(revalidate(URL_A, last, { status: 304, headers: { etag: '"abc"' }, body: new Uint8Array() }).change).toBe('not-modified');
-    expect(revalidate(URL_A, last, { status: 200, headers: { etag: '"abc"' }, body: body('same') }).change).toBe('unchanged');
-    expect(revalidate(URL_A, last, { status: 200, headers: { etag: '"def"' }, body: body('other') }).change).toBe('changed');
+    expect(revalidate(URL_A, last, { status: 304, headers: { etag: '"abc"' }, body: new Uint8Array() }).change).toBe(
+      'not-modified',
+    );
+    expect(revalidate(URL_A, last, { status: 200, headers: { etag: '"abc"' }, body: body('same') }).change).toBe(
+      'unchanged',
+    );
+    expect(revalidate(URL_A, last, { status: 200, headers: { etag: '"def"' }, body: body('other') }).change).toBe(
+      'changed',
+    );
     expect(revalidate(URL_A, last, { status: 404, headers: {}, body: body('same') }).change).toBe('changed');
     expect(revalidate(URL_A, undefined, { status: 200, headers: {}, body: body('same') }).change).toBe('new');
   });
 
   it('after a 304 keeps the last body’s status, hash and size, and the validators the 304 updates', () => {
     const now = Date.now();
-    const last = firstFetch({ etag: '"abc"', 'last-modified': 'Mon, 02 Nov 2026 10:00:00 GMT' }, now - DAY, 'x'.repeat(5000));
-    const revalidation = revalidate(URL_A, last, { status: 304, headers: { etag: '"abc"', 'cache-control': 'max-age=600' }, body: new Uint8Array() });
+    const last = firstFetch(
+      { etag: '"abc"', 'last-modified': 'Mon, 02 Nov 2026 10:00:00 GMT' },
+      now - DAY,
+      'x'.repeat(5000),
+    );
+    const revalidation = revalidate(URL_A, last, {
+      status: 304,
+      headers: { etag: '"abc"', 'cache-control': 'max-age=600' },
+      body: new Uint8Array(),
+    });
     const next = nextLastFetch(last, undefined, factsOf(revalidation, now, 304, 0), bounds);
-    expect(next).toMatchObject({ status: 200, bytes: 5000, contentHash: last.contentHash, etag: '"abc"', lastModified: 'Mon, 02 Nov 2026 10:00:00 GMT' });
+    expect(next).toMatchObject({
+      status: 200,
+      bytes: 5000,
+      contentHash: last.contentHash,
+      etag: '"abc"',
+      lastModified: 'Mon, 02 Nov 2026 10:00:00 GMT',
+    });
     // Fresh for the 304's max-age; unchanged for a day, so the interval grew past it.
     expect(next.intervalMs).toBe(Math.round(DAY * 1.5));
     expect(next.dueAt).toBe(now + next.intervalMs);
@@ -117,7 +145,10 @@ describe('when a URL is due', () => {
     expect(same.dueAt).toBe(at + bounds.maxMs);
     expect(lastFetchAfterHints(same, { lastmod: at + 5 }).dueAt).toBe(at);
     expect(lastFetchAfterHints(same, { lastmod: at - 5 }).dueAt).toBe(same.latestDueAt);
-    expect(lastFetchAfterHints(same, { changefreq: 'daily' })).toMatchObject({ dueAt: same.dueAt, hints: { lastmod: at - 1, changefreq: 'daily' } });
+    expect(lastFetchAfterHints(same, { changefreq: 'daily' })).toMatchObject({
+      dueAt: same.dueAt,
+      hints: { lastmod: at - 1, changefreq: 'daily' },
+    });
   });
 
   it('a revisit that fetched nothing is due again from now, not before', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { expectInvalidOption } from '../expect-invalid-option.js';
 import { createScope, DEFAULT_SCOPE, type ScopeOption } from '../../src/frontier/scope.js';
+import { expectInvalidOption } from '../expect-invalid-option.js';
 
 /** Which of `urls` the scope lets through. */
 function inScope(scope: ScopeOption, seeds: readonly string[], urls: readonly string[]): string[] {
@@ -31,8 +31,16 @@ describe('createScope', () => {
   });
 
   it("'same-host' keeps the hostname of any seed, whatever the scheme and port", () => {
-    const urls = ['https://example.com/a', 'http://example.com:8080/b', 'https://www.example.com/a', 'https://sub.example.com/'];
-    expect(inScope('same-host', ['https://example.com/'], urls)).toEqual(['https://example.com/a', 'http://example.com:8080/b']);
+    const urls = [
+      'https://example.com/a',
+      'http://example.com:8080/b',
+      'https://www.example.com/a',
+      'https://sub.example.com/',
+    ];
+    expect(inScope('same-host', ['https://example.com/'], urls)).toEqual([
+      'https://example.com/a',
+      'http://example.com:8080/b',
+    ]);
   });
 
   it("'same-domain' keeps the registrable domain: apex, www and other subdomains", () => {
@@ -53,28 +61,55 @@ describe('createScope', () => {
 
   it("'same-domain' knows multi-label public suffixes: a.example.co.uk ~ b.example.co.uk, not other.co.uk", () => {
     const urls = ['https://b.example.co.uk/', 'https://example.co.uk/', 'https://other.co.uk/', 'https://co.uk/'];
-    expect(inScope('same-domain', ['https://a.example.co.uk/'], urls)).toEqual(['https://b.example.co.uk/', 'https://example.co.uk/']);
+    expect(inScope('same-domain', ['https://a.example.co.uk/'], urls)).toEqual([
+      'https://b.example.co.uk/',
+      'https://example.co.uk/',
+    ]);
   });
 
   it("'same-domain' treats private suffixes as suffixes: a.github.io and b.github.io are different sites", () => {
-    const urls = ['https://a.github.io/other-repo', 'https://docs.a.github.io/', 'https://b.github.io/', 'https://github.io/'];
-    expect(inScope('same-domain', ['https://a.github.io/repo'], urls)).toEqual(['https://a.github.io/other-repo', 'https://docs.a.github.io/']);
+    const urls = [
+      'https://a.github.io/other-repo',
+      'https://docs.a.github.io/',
+      'https://b.github.io/',
+      'https://github.io/',
+    ];
+    expect(inScope('same-domain', ['https://a.github.io/repo'], urls)).toEqual([
+      'https://a.github.io/other-repo',
+      'https://docs.a.github.io/',
+    ]);
   });
 
   it("'same-domain' with a bare public suffix as seed keeps only that host, not its tenants", () => {
-    expect(inScope('same-domain', ['https://github.io/'], ['https://github.io/x', 'https://a.github.io/', 'https://x.a.github.io/'])).toEqual([
-      'https://github.io/x',
-    ]);
+    expect(
+      inScope(
+        'same-domain',
+        ['https://github.io/'],
+        ['https://github.io/x', 'https://a.github.io/', 'https://x.a.github.io/'],
+      ),
+    ).toEqual(['https://github.io/x']);
   });
 
   it("'same-domain' decides by the public-suffix list even with several seed domains that nest", () => {
     const seeds = ['https://github.io/', 'https://foo.github.io/'];
-    expect(inScope('same-domain', seeds, ['https://x.foo.github.io/', 'https://bar.github.io/'])).toEqual(['https://x.foo.github.io/']);
+    expect(inScope('same-domain', seeds, ['https://x.foo.github.io/', 'https://bar.github.io/'])).toEqual([
+      'https://x.foo.github.io/',
+    ]);
   });
 
   it("'same-domain' compares IP addresses as themselves", () => {
-    const urls = ['http://127.0.0.1:9000/', 'https://127.0.0.1/', 'http://127.0.0.2:8080/', 'http://0.0.1/', 'http://[::1]:8080/', 'http://[::2]/'];
-    expect(inScope('same-domain', ['http://127.0.0.1:8080/'], urls)).toEqual(['http://127.0.0.1:9000/', 'https://127.0.0.1/']);
+    const urls = [
+      'http://127.0.0.1:9000/',
+      'https://127.0.0.1/',
+      'http://127.0.0.2:8080/',
+      'http://0.0.1/',
+      'http://[::1]:8080/',
+      'http://[::2]/',
+    ];
+    expect(inScope('same-domain', ['http://127.0.0.1:8080/'], urls)).toEqual([
+      'http://127.0.0.1:9000/',
+      'https://127.0.0.1/',
+    ]);
     expect(inScope('same-domain', ['http://[::1]/'], urls)).toEqual(['http://[::1]:8080/']);
   });
 
@@ -84,14 +119,15 @@ describe('createScope', () => {
   });
 
   it("'same-domain' ignores a trailing dot on the host", () => {
-    expect(inScope('same-domain', ['https://example.com/'], ['https://www.example.com./', 'https://example.com./'])).toEqual([
-      'https://www.example.com./',
-      'https://example.com./',
-    ]);
+    expect(
+      inScope('same-domain', ['https://example.com/'], ['https://www.example.com./', 'https://example.com./']),
+    ).toEqual(['https://www.example.com./', 'https://example.com./']);
   });
 
   it("'same-domain' matches IDN seeds and punycode URLs alike", () => {
-    expect(inScope('same-domain', ['http://müller.eu/'], ['http://www.xn--mller-kva.eu/', 'http://mueller.eu/'])).toEqual(['http://www.xn--mller-kva.eu/']);
+    expect(
+      inScope('same-domain', ['http://müller.eu/'], ['http://www.xn--mller-kva.eu/', 'http://mueller.eu/']),
+    ).toEqual(['http://www.xn--mller-kva.eu/']);
   });
 
   it('gives the same answer for a host asked again (remembered answers)', () => {
@@ -141,7 +177,12 @@ describe('createScope', () => {
 
   it('exclude wins over include', () => {
     const scope = { include: ['https://example.com/*'], exclude: ['*/logout*', /[?&]sort=/] };
-    const urls = ['https://example.com/a', 'https://example.com/logout', 'https://example.com/x/logout?next=/', 'https://example.com/list?page=2&sort=asc'];
+    const urls = [
+      'https://example.com/a',
+      'https://example.com/logout',
+      'https://example.com/x/logout?next=/',
+      'https://example.com/list?page=2&sort=asc',
+    ];
     expect(inScope(scope, [], urls)).toEqual(['https://example.com/a']);
   });
 
@@ -157,9 +198,9 @@ describe('createScope', () => {
       seen.push(url.href);
       return url.pathname.startsWith('/keep');
     };
-    expect(inScope(predicate, ['https://example.com/'], ['https://elsewhere.test/keep', 'https://example.com/drop'])).toEqual([
-      'https://elsewhere.test/keep',
-    ]);
+    expect(
+      inScope(predicate, ['https://example.com/'], ['https://elsewhere.test/keep', 'https://example.com/drop']),
+    ).toEqual(['https://elsewhere.test/keep']);
     expect(seen).toEqual(['https://elsewhere.test/keep', 'https://example.com/drop']);
     const truthy = ((): unknown => 1) as unknown as (url: URL) => boolean;
     expect(createScope(truthy, [])(new URL('https://example.com/'))).toBe(false);
@@ -187,8 +228,14 @@ describe('createScope', () => {
     expectInvalidOption(() => createScope('same-site' as ScopeOption, ['https://example.com/']), 'same-site');
     expectInvalidOption(() => createScope({ include: [] }, ['https://example.com/']), 'include');
     expectInvalidOption(() => createScope(/example/ as unknown as ScopeOption, []), '{ include: [...] }');
-    expectInvalidOption(() => createScope(['https://example.com/*'] as unknown as ScopeOption, []), '{ include: [...] }');
+    expectInvalidOption(
+      () => createScope(['https://example.com/*'] as unknown as ScopeOption, []),
+      '{ include: [...] }',
+    );
     expectInvalidOption(() => createScope({ include: [42 as unknown as string] }, []), 'include');
-    expectInvalidOption(() => createScope({ exclude: [null as unknown as string] }, ['https://example.com/']), 'exclude');
+    expectInvalidOption(
+      () => createScope({ exclude: [null as unknown as string] }, ['https://example.com/']),
+      'exclude',
+    );
   });
 });

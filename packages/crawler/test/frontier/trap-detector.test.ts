@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { expectInvalidOption as expectInvalidOptionError } from '../expect-invalid-option.js';
 import {
   detectTrap,
-  resolveTrapDetection,
   type ResolvedTrapDetection,
+  resolveTrapDetection,
   type TrapDetectionOptions,
 } from '../../src/frontier/trap-detector.js';
+import { expectInvalidOption as expectInvalidOptionError } from '../expect-invalid-option.js';
 
 // Every calendar test runs in mid-2026 unless it says otherwise.
 const NOW_2026 = Date.UTC(2026, 5, 15);
@@ -74,7 +74,10 @@ describe('detectTrap', () => {
     ['/c?yr=9999', "calendar year 9999 in query parameter 'yr' is more than 2 years ahead"],
     ['/c?yr=0001', "calendar year 0001 in query parameter 'yr' is more than 20 years behind"],
     ['/c?startYear=1900', "calendar year 1900 in query parameter 'startYear' is more than 20 years behind"],
-    ['/c?day=2026-05-17&next=2031-06-01', "calendar date 2031-06-01 in query parameter 'next' is more than 2 years ahead"],
+    [
+      '/c?day=2026-05-17&next=2031-06-01',
+      "calendar date 2031-06-01 in query parameter 'next' is more than 2 years ahead",
+    ],
   ] as const)('%s is a trap: %s', (url, reason) => {
     expect(trapOf(url)).toContain(reason);
   });
@@ -212,7 +215,12 @@ describe('detectTrap', () => {
   });
   const pathOf = (n: number): URL => new URL('http://example.com' + segments(n, (i) => `s${i >> 1}`) + '/');
   const queryOf = (n: number): URL =>
-    new URL('http://example.com/s?' + params(n, (i) => (i % 3 === 0 ? `year${i >> 1}=2026` : `p${i >> 1}=2026-05-${String((i % 28) + 1).padStart(2, '0')}`)));
+    new URL(
+      'http://example.com/s?' +
+        params(n, (i) =>
+          i % 3 === 0 ? `year${i >> 1}=2026` : `p${i >> 1}=2026-05-${String((i % 28) + 1).padStart(2, '0')}`,
+        ),
+    );
 
   it('decides a 2,000-segment path and a 2,000-parameter query quickly', () => {
     const path = pathOf(2000);
@@ -250,9 +258,40 @@ describe('detectTrap', () => {
   });
 
   it('never throws, and keeps reasons short, for any URL (fast-check)', () => {
-    const token = fc.constantFrom('/', '//', '/a', '/a/b', '?', '&', '=', '%', '%zz', '%C3%A9', '2031', '-05', '05', '/2031/05', 'q=1', 'year=', 'y=0001', '..', '#', 'ツ', '\uD800');
-    const input = fc.array(fc.oneof(token, fc.string({ unit: 'binary', maxLength: 4 })), { maxLength: 60 }).map((parts) => parts.join(''));
-    const strict = resolve({ maxConsecutiveRepeats: 1, maxSegmentOccurrences: 1, maxQueryParamRepeats: 1, maxPathSegments: 3, maxQueryParams: 2, calendar: { yearsAhead: 0, yearsBehind: 0 } });
+    const token = fc.constantFrom(
+      '/',
+      '//',
+      '/a',
+      '/a/b',
+      '?',
+      '&',
+      '=',
+      '%',
+      '%zz',
+      '%C3%A9',
+      '2031',
+      '-05',
+      '05',
+      '/2031/05',
+      'q=1',
+      'year=',
+      'y=0001',
+      '..',
+      '#',
+      'ツ',
+      '\uD800',
+    );
+    const input = fc
+      .array(fc.oneof(token, fc.string({ unit: 'binary', maxLength: 4 })), { maxLength: 60 })
+      .map((parts) => parts.join(''));
+    const strict = resolve({
+      maxConsecutiveRepeats: 1,
+      maxSegmentOccurrences: 1,
+      maxQueryParamRepeats: 1,
+      maxPathSegments: 3,
+      maxQueryParams: 2,
+      calendar: { yearsAhead: 0, yearsBehind: 0 },
+    });
     fc.assert(
       fc.property(input, (tail) => {
         let url: URL;
@@ -320,13 +359,22 @@ describe('resolveTrapDetection', () => {
   });
 
   it('names the bad value in the message', () => {
-    expectInvalidOption(() => resolveTrapDetection({ maxPathSegments: 0 }), 'maxPathSegments must be a positive integer or Infinity, got 0');
+    expectInvalidOption(
+      () => resolveTrapDetection({ maxPathSegments: 0 }),
+      'maxPathSegments must be a positive integer or Infinity, got 0',
+    );
     expectInvalidOption(() => resolveTrapDetection({ calendar: { yearsAhead: -1 } }), 'got -1');
   });
 
   it('accepts zero years and Infinity limits', () => {
-    const resolved = resolveTrapDetection({ maxQueryLength: Number.POSITIVE_INFINITY, calendar: { yearsAhead: 0, yearsBehind: 0 } });
-    expect(resolved).toMatchObject({ maxQueryLength: Number.POSITIVE_INFINITY, calendar: { yearsAhead: 0, yearsBehind: 0 } });
+    const resolved = resolveTrapDetection({
+      maxQueryLength: Number.POSITIVE_INFINITY,
+      calendar: { yearsAhead: 0, yearsBehind: 0 },
+    });
+    expect(resolved).toMatchObject({
+      maxQueryLength: Number.POSITIVE_INFINITY,
+      calendar: { yearsAhead: 0, yearsBehind: 0 },
+    });
   });
 });
 

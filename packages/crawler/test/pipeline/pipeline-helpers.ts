@@ -2,8 +2,14 @@
 // logs every request on the crawler's own clock (Date.now), a server that does not speak HTTP, a
 // closed port, and small builders for entries and leases.
 
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import { type AddressInfo, createServer as createTcpServer, type Socket } from 'node:net';
 import type { FrontierEntry, FrontierLease, FrontierStore } from '@politely/frontier';
 
 export const UA = 'PipeBot/1.0 (+http://example.invalid/bot)';
@@ -41,7 +47,9 @@ export async function startLoopback(routes: Record<string, Route | string> = {})
     const route = Object.hasOwn(table, path) ? table[path] : undefined;
     if (route === undefined) res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
     else if (typeof route === 'string') {
-      res.writeHead(200, { 'content-type': path === '/robots.txt' ? 'text/plain' : 'text/html; charset=utf-8' }).end(route);
+      res
+        .writeHead(200, { 'content-type': path === '/robots.txt' ? 'text/plain' : 'text/html; charset=utf-8' })
+        .end(route);
     } else route(req, res);
   });
   await listen(server);
@@ -68,7 +76,11 @@ export function answer(status: number, headers: Record<string, string> = {}, bod
 }
 
 /** A TCP server that answers every connection with bytes that are not HTTP, then hangs up. */
-export async function startGarbageServer(): Promise<{ readonly base: string; readonly connections: () => number; close(): Promise<void> }> {
+export async function startGarbageServer(): Promise<{
+  readonly base: string;
+  readonly connections: () => number;
+  close(): Promise<void>;
+}> {
   let connections = 0;
   const sockets = new Set<Socket>();
   const server = createTcpServer((socket) => {
@@ -124,7 +136,9 @@ export async function hostReadyAt(store: FrontierStore, hostKey: string): Promis
 /** Every ordering of `items`. */
 export function permutations<T>(items: readonly T[]): T[][] {
   if (items.length <= 1) return [[...items]];
-  return items.flatMap((item, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]));
+  return items.flatMap((item, i) =>
+    permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]),
+  );
 }
 
 /**
@@ -132,7 +146,10 @@ export function permutations<T>(items: readonly T[]): T[][] {
  * aside for a collector, until `graceMs` after it settles; returns its result and what escaped.
  * For showing an error a library throws from an event nobody listens to, without failing the run.
  */
-export async function uncaughtDuring<T>(work: () => Promise<T>, graceMs = 100): Promise<{ readonly result: T; readonly uncaught: unknown[] }> {
+export async function uncaughtDuring<T>(
+  work: () => Promise<T>,
+  graceMs = 100,
+): Promise<{ readonly result: T; readonly uncaught: unknown[] }> {
   const uncaught: unknown[] = [];
   const collect = (error: unknown): void => void uncaught.push(error);
   const saved = process.listeners('uncaughtException');

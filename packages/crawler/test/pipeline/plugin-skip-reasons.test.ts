@@ -2,11 +2,18 @@
 // reason is reported (event names the plugin, stats count it), an undeclared one throws, a bad
 // declaration is refused when the crawler is created, and the crawler's own reasons stay open to plugins.
 
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PolitelyError } from '@politely/core';
-import { createCrawler, type CrawlerPlugin, type CrawlStats, type ErrorEvent, type PluginContext, type SkipEvent } from '../../src/index.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type CrawlerPlugin,
+  type CrawlStats,
+  createCrawler,
+  type ErrorEvent,
+  type PluginContext,
+  type SkipEvent,
+} from '../../src/index.js';
 import { expectInvalidOption } from '../expect-invalid-option.js';
-import { LOOPBACK, startLoopback, UA, type LoopbackServer } from './pipeline-helpers.js';
+import { LOOPBACK, type LoopbackServer, startLoopback, UA } from './pipeline-helpers.js';
 
 let server: LoopbackServer;
 
@@ -19,12 +26,18 @@ afterEach(() => server.reset());
 const KIND = 'widget';
 
 /** A plugin that queues one resource of its kind at start and runs `onProcess` for it (no fetch). */
-function widgetPlugin(name: string, skipReasons: Record<string, string>, onProcess: (context: PluginContext) => void, kind = KIND): CrawlerPlugin {
+function widgetPlugin(
+  name: string,
+  skipReasons: Record<string, string>,
+  onProcess: (context: PluginContext) => void,
+  kind = KIND,
+): CrawlerPlugin {
   return {
     name,
     skipReasons,
     processors: { [kind]: { fetch: false, process: async (context) => onProcess(context) } },
-    start: async (context) => void (await context.enqueue([{ url: `${server.base}/${kind}`, depth: 0, kind, skipScope: true }])),
+    start: async (context) =>
+      void (await context.enqueue([{ url: `${server.base}/${kind}`, depth: 0, kind, skipScope: true }])),
   };
 }
 
@@ -48,8 +61,14 @@ async function crawl(plugins: CrawlerPlugin[]): Promise<Run> {
 // Reported through the crawler's one reporter: the event names the plugin, the stats count the reason.
 describe('a plugin reports its declared skip reason', () => {
   it('skip event with plugin = its name, counted in stats.skipped', async () => {
-    const run = await crawl([widgetPlugin('my-plugin', { 'my-reason': 'a widget we do not want' }, (ctx) => ctx.skip(`${server.base}/unwanted`, 'my-reason', 'too shiny'))]);
-    expect(run.skips).toEqual([{ url: `${server.base}/unwanted`, reason: 'my-reason', detail: 'too shiny', plugin: 'my-plugin' }]);
+    const run = await crawl([
+      widgetPlugin('my-plugin', { 'my-reason': 'a widget we do not want' }, (ctx) =>
+        ctx.skip(`${server.base}/unwanted`, 'my-reason', 'too shiny'),
+      ),
+    ]);
+    expect(run.skips).toEqual([
+      { url: `${server.base}/unwanted`, reason: 'my-reason', detail: 'too shiny', plugin: 'my-plugin' },
+    ]);
     expect(run.stats.skipped).toEqual({ 'my-reason': 1 });
     expect(run.errors).toEqual([]);
     // The resource was processed without a fetch: only robots.txt was requested.
@@ -116,21 +135,41 @@ describe('a plugin reports a reason it did not declare', () => {
 
 // Declarations are checked once, when the crawler is created.
 describe('createCrawler checks the declared reasons', () => {
-  const create = (...plugins: CrawlerPlugin[]) => () => createCrawler({ userAgent: UA, plugins });
-  const declaring = (name: string, ...reasons: string[]): CrawlerPlugin => ({ name, skipReasons: Object.fromEntries(reasons.map((r) => [r, 'why'])) });
+  const create =
+    (...plugins: CrawlerPlugin[]) =>
+    () =>
+      createCrawler({ userAgent: UA, plugins });
+  const declaring = (name: string, ...reasons: string[]): CrawlerPlugin => ({
+    name,
+    skipReasons: Object.fromEntries(reasons.map((r) => [r, 'why'])),
+  });
 
   it('refuses one of the crawler’s own reasons', () => {
-    expectInvalidOption(create(declaring('p', 'robots')), 'createCrawler', "plugin 'p'", "'robots'", "the crawler's own");
+    expectInvalidOption(
+      create(declaring('p', 'robots')),
+      'createCrawler',
+      "plugin 'p'",
+      "'robots'",
+      "the crawler's own",
+    );
     expectInvalidOption(create(declaring('p', 'fine-reason', 'too-large')), "'too-large'");
   });
 
   it('refuses a reason another plugin declared', () => {
-    expectInvalidOption(create(declaring('first', 'shared-reason'), declaring('second', 'shared-reason')), "plugin 'second'", "'shared-reason'", "plugin 'first'");
+    expectInvalidOption(
+      create(declaring('first', 'shared-reason'), declaring('second', 'shared-reason')),
+      "plugin 'second'",
+      "'shared-reason'",
+      "plugin 'first'",
+    );
   });
 
-  it.each(['My-Reason', 'my_reason', 'my reason', 'reason-', '-reason', 'my--reason', '1reason', ''])('refuses %j: not kebab-case', (reason) => {
-    expectInvalidOption(create(declaring('p', reason)), "plugin 'p'", JSON.stringify(reason), 'kebab-case');
-  });
+  it.each(['My-Reason', 'my_reason', 'my reason', 'reason-', '-reason', 'my--reason', '1reason', ''])(
+    'refuses %j: not kebab-case',
+    (reason) => {
+      expectInvalidOption(create(declaring('p', reason)), "plugin 'p'", JSON.stringify(reason), 'kebab-case');
+    },
+  );
 
   it('accepts kebab-case reasons of its own, in several plugins (and runs)', async () => {
     const crawler = create(declaring('a', 'a-reason', 'x2-y3'), declaring('b', 'b-reason'))();

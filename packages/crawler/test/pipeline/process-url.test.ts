@@ -3,25 +3,26 @@
 // URL at a time: the outcomes the e2e tests do not isolate, judged by the store, the events and
 // the server's log.
 
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createHttpClient, createRobotsGate, PolitelyError, type HttpClient, type RobotsGate } from '@politely/core';
+import { createHttpClient, createRobotsGate, type HttpClient, PolitelyError, type RobotsGate } from '@politely/core';
 import { createMemoryFrontierStore, type FrontierLease, type FrontierStore } from '@politely/frontier';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createPolitenessKeys, HostPoliteness } from '../../src/politeness/index.js';
 
 const hostKeys = createPolitenessKeys('host', undefined);
+
 import { Dataset } from '../../src/dataset/dataset.js';
 import { CrawlerEmitter, type ErrorEvent, type RequestEvent, type SkipEvent } from '../../src/events.js';
 import { createCrawlerRobotsFetch } from '../../src/fetch/robots-fetch.js';
 import { createFrontier, type Frontier } from '../../src/frontier/frontier.js';
 import { createScope } from '../../src/frontier/scope.js';
 import type { PluginResourceKind } from '../../src/handle/run-processor.js';
-import { resolveCrawlerOptions, type CrawlerOptions } from '../../src/options.js';
-import { pluginContexts, type CrawlContext } from '../../src/plugin-context.js';
+import { type CrawlerOptions, resolveCrawlerOptions } from '../../src/options.js';
 import { UrlProcessor } from '../../src/pipeline/process-url.js';
 import { LeaseSettler } from '../../src/pipeline/settle.js';
+import { type CrawlContext, pluginContexts } from '../../src/plugin-context.js';
 import { CrawlReporter } from '../../src/reporter.js';
 import { StatsRecorder } from '../../src/stats.js';
-import { answer, claimAt, hostReadyAt, LOOPBACK, startLoopback, UA, type LoopbackServer } from './pipeline-helpers.js';
+import { answer, claimAt, hostReadyAt, LOOPBACK, type LoopbackServer, startLoopback, UA } from './pipeline-helpers.js';
 
 const DELAY = 50;
 const HOST = '127.0.0.1';
@@ -60,7 +61,9 @@ function recordingCalls(store: FrontierStore, calls: string[]): FrontierStore {
     ...store,
     add: (entries, options) => (calls.push(`add ${entries.map((e) => e.url).join(' ')}`), store.add(entries, options)),
     claim: (request) => (calls.push('claim'), store.claim(request)),
-    complete: (id, options) => (calls.push(`complete${(options?.add ?? []).map((e) => ` ${e.url}`).join('')}`), store.complete(id, options)),
+    complete: (id, options) => (
+      calls.push(`complete${(options?.add ?? []).map((e) => ` ${e.url}`).join('')}`), store.complete(id, options)
+    ),
     release: (id, options) => (calls.push('release'), store.release(id, options)),
     retry: (id, options) => (calls.push('retry'), store.retry(id, options)),
     setHostPolicy: (hostKey, policy) => store.setHostPolicy(hostKey, policy),
@@ -71,10 +74,23 @@ function recordingCalls(store: FrontierStore, calls: string[]): FrontierStore {
 }
 
 /** The processor and its parts, built as crawler.ts builds them. */
-function buildPipeline(raw: Omit<Partial<CrawlerOptions>, 'userAgent'> = {}, signal = new AbortController().signal): Pipeline {
+function buildPipeline(
+  raw: Omit<Partial<CrawlerOptions>, 'userAgent'> = {},
+  signal = new AbortController().signal,
+): Pipeline {
   const options = resolveCrawlerOptions({ userAgent: UA, allowNet: LOOPBACK, minDelayMs: DELAY, ...raw });
-  const client: HttpClient = createHttpClient({ blockPrivateNetworks: options.blockPrivateNetworks, allowNet: options.allowNet, connectTimeoutMs: options.connectTimeoutMs, maxHeaderBytes: options.maxHeaderBytes });
-  const store = recordingCalls(createMemoryFrontierStore({ defaultHostPolicy: { delayMs: options.minDelayMs, maxInFlight: options.perHostConcurrency } }), storeCalls);
+  const client: HttpClient = createHttpClient({
+    blockPrivateNetworks: options.blockPrivateNetworks,
+    allowNet: options.allowNet,
+    connectTimeoutMs: options.connectTimeoutMs,
+    maxHeaderBytes: options.maxHeaderBytes,
+  });
+  const store = recordingCalls(
+    createMemoryFrontierStore({
+      defaultHostPolicy: { delayMs: options.minDelayMs, maxInFlight: options.perHostConcurrency },
+    }),
+    storeCalls,
+  );
   const emitter = new CrawlerEmitter();
   const stats = new StatsRecorder();
   const reporter = new CrawlReporter(emitter, stats);
@@ -109,7 +125,8 @@ function buildPipeline(raw: Omit<Partial<CrawlerOptions>, 'userAgent'> = {}, sig
   };
   const resourceKinds = new Map<string, PluginResourceKind>();
   for (const { plugin, context } of pluginContexts(options.plugins, crawl, reporter)) {
-    for (const [kind, processor] of Object.entries(plugin.processors ?? {})) resourceKinds.set(kind, { processor, context });
+    for (const [kind, processor] of Object.entries(plugin.processors ?? {}))
+      resourceKinds.set(kind, { processor, context });
   }
   const fatal: unknown[] = [];
   const processor = new UrlProcessor(options, {
@@ -121,7 +138,13 @@ function buildPipeline(raw: Omit<Partial<CrawlerOptions>, 'userAgent'> = {}, sig
     frontier,
     gate,
     client,
-    politeness: new HostPoliteness({ minDelayMs: options.minDelayMs, maxCrawlDelayMs: options.maxCrawlDelayMs, backoffBaseMs: options.backoffBaseMs, backoffMaxMs: options.backoffMaxMs, adaptive: options.adaptiveDelay }),
+    politeness: new HostPoliteness({
+      minDelayMs: options.minDelayMs,
+      maxCrawlDelayMs: options.maxCrawlDelayMs,
+      backoffBaseMs: options.backoffBaseMs,
+      backoffMaxMs: options.backoffMaxMs,
+      adaptive: options.adaptiveDelay,
+    }),
     emitter,
     stats,
     reporter,
@@ -129,7 +152,11 @@ function buildPipeline(raw: Omit<Partial<CrawlerOptions>, 'userAgent'> = {}, sig
     pageBudget: { started: 0, max: options.maxPages },
     resourceKinds,
     onFatal: (error) => void fatal.push(error),
-    dataset: new Dataset([], { onRecord: undefined, listens: () => false, onFailure: (error) => void fatal.push(error) }),
+    dataset: new Dataset([], {
+      onRecord: undefined,
+      listens: () => false,
+      onFailure: (error) => void fatal.push(error),
+    }),
   });
   const skips: SkipEvent[] = [];
   const errors: ErrorEvent[] = [];
@@ -137,7 +164,18 @@ function buildPipeline(raw: Omit<Partial<CrawlerOptions>, 'userAgent'> = {}, sig
   emitter.on('skip', (e) => skips.push(e));
   emitter.on('error', (e) => errors.push(e));
   emitter.on('request', (e) => requests.push(e));
-  const pipeline: Pipeline = { processor, store, frontier, gate, stats, skips, errors, requests, fatal, close: async () => void (await Promise.all([gate.close(), client.close()])) };
+  const pipeline: Pipeline = {
+    processor,
+    store,
+    frontier,
+    gate,
+    stats,
+    skips,
+    errors,
+    requests,
+    fatal,
+    close: async () => void (await Promise.all([gate.close(), client.close()])),
+  };
   pipelines.push(pipeline);
   return pipeline;
 }
@@ -200,7 +238,15 @@ describe('UrlProcessor: robots', () => {
     await p.frontier.add([{ url: url('/private/x'), depth: 1, referrer: url('/list'), skipScope: true }]);
     await processNext(p);
 
-    expect(p.skips).toEqual([{ url: url('/private/x'), reason: 'robots', detail: 'line 3: Disallow: /private', rule: { line: 3, text: 'Disallow: /private' }, referrer: url('/list') }]);
+    expect(p.skips).toEqual([
+      {
+        url: url('/private/x'),
+        reason: 'robots',
+        detail: 'line 3: Disallow: /private',
+        rule: { line: 3, text: 'Disallow: /private' },
+        referrer: url('/list'),
+      },
+    ]);
     expect(p.stats.skipped).toEqual({ robots: 1 });
     expect(server.paths()).toEqual(['/robots.txt']);
     expect(await p.store.counts()).toMatchObject({ queued: 0, inFlight: 0, done: 1 });
@@ -417,7 +463,9 @@ describe('UrlProcessor: after the fetch', () => {
     await warmRobots(p);
     await queue(p, '/flaky');
     await processNext(p);
-    expect(p.errors).toMatchObject([{ url: url('/flaky'), stage: 'fetch', attempt: 1, willRetry: true, error: { code: 'ERR_FETCH_FAILED' } }]);
+    expect(p.errors).toMatchObject([
+      { url: url('/flaky'), stage: 'fetch', attempt: 1, willRetry: true, error: { code: 'ERR_FETCH_FAILED' } },
+    ]);
     expect(p.stats).toMatchObject({ retries: 1, errors: 0, pages: 0 });
     const again = await processNext(p);
     expect(again.entry.retries).toBe(1);
@@ -463,7 +511,10 @@ describe('UrlProcessor: after the fetch', () => {
   it('a fatal handler error after the fetch still paces the host from the response', async () => {
     server.routes['/robots.txt'] = 'User-agent: *\nAllow: /\n';
     server.routes['/page'] = '<p>page</p>';
-    const p = buildPipeline({ minDelayMs: 5000, handler: () => Promise.reject(new PolitelyError('ERR_OUTPUT', 'disk full')) });
+    const p = buildPipeline({
+      minDelayMs: 5000,
+      handler: () => Promise.reject(new PolitelyError('ERR_OUTPUT', 'disk full')),
+    });
     await warmRobots(p);
     await queue(p, '/page');
     await processNext(p);

@@ -13,7 +13,11 @@ describe('CrawlReporter', () => {
     const reporter = new CrawlReporter(emitter, stats);
     expect(emitter.listens('skip')).toBe(false);
     reporter.skip('http://a.test/x', { reason: 'scope' });
-    reporter.skip('http://a.test/y', { reason: 'robots', detail: 'line 2: Disallow: /y', rule: { line: 2, text: 'Disallow: /y' } }, 'http://a.test/');
+    reporter.skip(
+      'http://a.test/y',
+      { reason: 'robots', detail: 'line 2: Disallow: /y', rule: { line: 2, text: 'Disallow: /y' } },
+      'http://a.test/',
+    );
 
     const heard: SkipEvent[] = [];
     const stop = emitter.on('skip', (event) => heard.push(event));

@@ -2,10 +2,10 @@
 // complete, release or retry; its clock paces or holds the host; a hold noted before its URL
 // settles travels with whichever settle of the host comes first, and is never undone by a pace.
 
-import { describe, expect, it } from 'vitest';
 import { PolitelyError } from '@politely/core';
-import { createMemoryFrontierStore } from '@politely/frontier';
 import type { FrontierStore } from '@politely/frontier';
+import { createMemoryFrontierStore } from '@politely/frontier';
+import { describe, expect, it } from 'vitest';
 import { done, handBack, released, settlementOf, skipped, type UrlOutcome } from '../../src/pipeline/outcome.js';
 import { LeaseSettler } from '../../src/pipeline/settle.js';
 import { claimAt, hostReadyAt } from './pipeline-helpers.js';
@@ -16,7 +16,12 @@ const HOST = 'settle.test';
 const OTHER = 'other.test';
 const error = new PolitelyError('ERR_FETCH_FAILED', 'HTTP 503');
 
-async function storeWith(paths: readonly string[], maxInFlight = 1, host = HOST, store?: FrontierStore): Promise<FrontierStore> {
+async function storeWith(
+  paths: readonly string[],
+  maxInFlight = 1,
+  host = HOST,
+  store?: FrontierStore,
+): Promise<FrontierStore> {
   const target = store ?? createMemoryFrontierStore({ defaultHostPolicy: { delayMs: DELAY, maxInFlight } });
   await target.add(paths.map((path) => ({ url: `http://${host}${path}`, hostKey: host, depth: 1, priority: 0 })));
   return target;
@@ -39,7 +44,13 @@ describe('settlementOf', () => {
     const skip = skipped({ reason: 'robots' });
     const failed: UrlOutcome = { kind: 'failed', error, stage: 'fetch', clock: {} };
     const retry: UrlOutcome = { kind: 'retry', error, clock: {} };
-    expect([released('stopping', {}), retry, done(), skip, failed].map(settlementOf)).toEqual(['release', 'retry', 'complete', 'complete', 'complete']);
+    expect([released('stopping', {}), retry, done(), skip, failed].map(settlementOf)).toEqual([
+      'release',
+      'retry',
+      'complete',
+      'complete',
+      'complete',
+    ]);
   });
 });
 
@@ -153,7 +164,11 @@ describe('LeaseSettler: holds', () => {
   it('a settle’s own hold is noted by the settle (heldUntil knows it afterwards)', async () => {
     const store = await storeWith(['/a', '/b']);
     const settler = new LeaseSettler(store, 1);
-    await settler.settle(await claimAt(store, T0), { kind: 'retry', error, clock: { readyAt: T0 + 4000, notBefore: T0 + 4000 } }, T0 + 10);
+    await settler.settle(
+      await claimAt(store, T0),
+      { kind: 'retry', error, clock: { readyAt: T0 + 4000, notBefore: T0 + 4000 } },
+      T0 + 10,
+    );
     expect(settler.heldUntil(HOST, T0 + 3999)).toBe(T0 + 4000);
   });
 
@@ -201,6 +216,9 @@ describe('LeaseSettler: a hand-back after a later claim of the host', () => {
     const b = await claimAt(store, T0 + DELAY); // B's request starts now
     await settler.settle(a, released('page-budget', handBack(a)), T0 + DELAY + 100);
     expect(b.previousHostReadyAt).toBe(T0 + DELAY);
-    expect(await store.claim({ now: T0 + DELAY + 100, leaseMs: 1 })).toEqual({ lease: null, nextReadyAt: T0 + 2 * DELAY });
+    expect(await store.claim({ now: T0 + DELAY + 100, leaseMs: 1 })).toEqual({
+      lease: null,
+      nextReadyAt: T0 + 2 * DELAY,
+    });
   });
 });

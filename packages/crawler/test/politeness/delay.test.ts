@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
 import { retryAfterMs as coreRetryAfterMs } from '@politely/core';
 import { retryAfterMs as publicRetryAfterMs } from '@politely/crawler';
+import { describe, expect, it } from 'vitest';
 import { adaptiveDelayMs, backoffMs, hostDelayMs, retryAfterMs } from '../../src/politeness/delay.js';
 
 describe('hostDelayMs', () => {

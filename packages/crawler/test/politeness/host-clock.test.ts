@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
 import { createMemoryFrontierStore, type FrontierLease, type FrontierStore } from '@politely/frontier';
-import { createCrawler } from '../../src/crawler.js';
+import { describe, expect, it } from 'vitest';
 import { startServer } from '../../../../test/support/site-server.js';
+import { createCrawler } from '../../src/crawler.js';
 import { HostHolds, raisedHold, settledReadyAt } from '../../src/politeness/host-clock.js';
 
 describe('settledReadyAt', () => {
@@ -84,7 +84,13 @@ async function startHost(inFlight: number, delayMs = 0): Promise<Harness> {
 }
 
 /** Settles `lease` at `now` as the crawler does; returns the hold it asked for, if any. */
-async function settle({ store, holds }: Harness, lease: FrontierLease, answer: Answer, now: number, delayMs = 0): Promise<number | undefined> {
+async function settle(
+  { store, holds }: Harness,
+  lease: FrontierLease,
+  answer: Answer,
+  now: number,
+  delayMs = 0,
+): Promise<number | undefined> {
   switch (answer.kind) {
     case 'ok':
       await store.complete(lease.id, { hostReadyAt: holds.readyAt(HOST, now + delayMs, now)!, ...held(holds, now) });
@@ -95,7 +101,10 @@ async function settle({ store, holds }: Harness, lease: FrontierLease, answer: A
       return notBefore;
     }
     case 'hand-back':
-      await store.release(lease.id, { hostReadyAt: holds.readyAt(HOST, lease.previousHostReadyAt, now)!, ...held(holds, now) });
+      await store.release(lease.id, {
+        hostReadyAt: holds.readyAt(HOST, lease.previousHostReadyAt, now)!,
+        ...held(holds, now),
+      });
       return undefined;
   }
 }
@@ -108,11 +117,17 @@ function held(holds: HostHolds, now: number): { hostNotBefore?: number } {
 
 function permutations<T>(items: readonly T[]): T[][] {
   if (items.length <= 1) return [[...items]];
-  return items.flatMap((item, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]));
+  return items.flatMap((item, i) =>
+    permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]),
+  );
 }
 
 /** The first time (ms, scanning from `from` in 10 ms steps) a URL can be claimed, and which. */
-async function firstClaim(store: FrontierStore, from: number, until: number): Promise<{ at: number; url: string } | undefined> {
+async function firstClaim(
+  store: FrontierStore,
+  from: number,
+  until: number,
+): Promise<{ at: number; url: string } | undefined> {
   for (let now = from; now <= until; now += 10) {
     const claimed = await store.claim({ now, leaseMs: 60_000 });
     if (claimed.lease !== null) return { at: now, url: claimed.lease.entry.url };
@@ -184,10 +199,15 @@ describe('the host clock with several requests in flight, answers in any order',
           expect(next!.at, label).toBeGreaterThanOrEqual(hostNotBefore);
           // …and no refused URL before its own, however long the crawl runs on.
           const claims = [next!];
-          for (let more = await firstClaim(harness.store, next!.at, 20_000); more !== undefined; more = await firstClaim(harness.store, more.at, 20_000)) {
+          for (
+            let more = await firstClaim(harness.store, next!.at, 20_000);
+            more !== undefined;
+            more = await firstClaim(harness.store, more.at, 20_000)
+          ) {
             claims.push(more);
           }
-          for (const claim of claims) expect(claim.at, `${label}: ${claim.url}`).toBeGreaterThanOrEqual(notBefore.get(claim.url) ?? 0);
+          for (const claim of claims)
+            expect(claim.at, `${label}: ${claim.url}`).toBeGreaterThanOrEqual(notBefore.get(claim.url) ?? 0);
           expect(claims.map((c) => c.url)).toEqual(expect.arrayContaining([...notBefore.keys()]));
         }
       });

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { HostPoliteness } from '../../src/politeness/host-politeness.js';
 
-const settings = { minDelayMs: 250, maxCrawlDelayMs: 30_000, backoffBaseMs: 1000, backoffMaxMs: 60_000, adaptive: undefined };
+const settings = {
+  minDelayMs: 250,
+  maxCrawlDelayMs: 30_000,
+  backoffBaseMs: 1000,
+  backoffMaxMs: 60_000,
+  adaptive: undefined,
+};
 
 describe('HostPoliteness: a key shared by several origins', () => {
   it('keeps the largest crawl-delay any origin on the key asks for, and follows an origin that changes its own', () => {

@@ -2,8 +2,8 @@
 // waiter woken when a turn of this process ends (not at the far busy time the store answers with
 // while a turn's request is out), and a store without turns refused at once.
 
-import { describe, expect, it } from 'vitest';
 import { createMemoryFrontierStore } from '@politely/frontier';
+import { describe, expect, it } from 'vitest';
 import { HostTurns } from '../../src/politeness/host-turn.js';
 
 const settings = (paceOf: (hostKey: string) => number | undefined = () => undefined) => ({
@@ -34,7 +34,9 @@ describe('HostTurns', () => {
 
   it('waits for the pace this process knows before it asks the store', async () => {
     const paceUntil = Date.now() + 150;
-    const turns = new HostTurns(settings((hostKey) => (hostKey === 'a.test' && Date.now() < paceUntil ? paceUntil : undefined)));
+    const turns = new HostTurns(
+      settings((hostKey) => (hostKey === 'a.test' && Date.now() < paceUntil ? paceUntil : undefined)),
+    );
     const started = Date.now();
     await turns.take('a.test', true, new AbortController().signal);
     expect(Date.now()).toBeGreaterThanOrEqual(paceUntil);

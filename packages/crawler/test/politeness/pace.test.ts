@@ -1,10 +1,10 @@
 // The pace arithmetic (politeness/pace.ts) on a fake clock, and what its ClockChanges do to a
 // real memory store's host clock when several requests at one host settle in any order.
 
-import { describe, expect, it } from 'vitest';
 import { PolitelyError } from '@politely/core';
-import { createMemoryFrontierStore } from '@politely/frontier';
 import type { FrontierLease, FrontierStore } from '@politely/frontier';
+import { createMemoryFrontierStore } from '@politely/frontier';
+import { describe, expect, it } from 'vitest';
 import { done, type UrlOutcome } from '../../src/pipeline/outcome.js';
 import { LeaseSettler } from '../../src/pipeline/settle.js';
 import {
@@ -29,7 +29,9 @@ describe('responseHeadAt', () => {
     expect(responseHeadAt(T0, { totalMs: 300.75, headersMs: 100.25 })).toBeCloseTo(T0 - 199.5, 6);
   });
   it('does not depend on when the request was sent (only the body time counts)', () => {
-    expect(responseHeadAt(T0, { totalMs: 5000, headersMs: 4900 })).toBe(responseHeadAt(T0, { totalMs: 100, headersMs: 0 }));
+    expect(responseHeadAt(T0, { totalMs: 5000, headersMs: 4900 })).toBe(
+      responseHeadAt(T0, { totalMs: 100, headersMs: 0 }),
+    );
   });
 });
 
@@ -59,10 +61,16 @@ describe('clockAfterRobots', () => {
 // robots.txt unreachable: hold until the gate's next attempt, and never sooner than the delay.
 describe('clockAfterRobotsFailure', () => {
   it('holds until retryAt when the backoff outlasts the delay', () => {
-    expect(clockAfterRobotsFailure(T0 + 5000, { respondedAt: T0 + 100 }, 2000)).toEqual({ readyAt: T0 + 5000, notBefore: T0 + 5000 });
+    expect(clockAfterRobotsFailure(T0 + 5000, { respondedAt: T0 + 100 }, 2000)).toEqual({
+      readyAt: T0 + 5000,
+      notBefore: T0 + 5000,
+    });
   });
   it('holds a delay (+1 ms grain) after the failed response when the delay outlasts the backoff', () => {
-    expect(clockAfterRobotsFailure(T0 + 1100, { respondedAt: T0 + 100 }, 2000)).toEqual({ readyAt: T0 + 2101, notBefore: T0 + 2101 });
+    expect(clockAfterRobotsFailure(T0 + 1100, { respondedAt: T0 + 100 }, 2000)).toEqual({
+      readyAt: T0 + 2101,
+      notBefore: T0 + 2101,
+    });
   });
   it('holds until retryAt when this check made no fetch (another claim’s or worker’s record)', () => {
     expect(clockAfterRobotsFailure(T0 + 1100, undefined, 60_000)).toEqual({ readyAt: T0 + 1100, notBefore: T0 + 1100 });
@@ -73,16 +81,24 @@ describe('clockAfterRobotsFailure', () => {
 describe('clockAfterFailure', () => {
   const at = T0 + 1000;
   it('holds for the Retry-After when it is longer than the backoff', () => {
-    expect(clockAfterFailure({ at, backoffMs: 500, retryAfterMs: 2000, maxWaitMs: 60_000 })).toEqual(holdUntil(at + 2000));
+    expect(clockAfterFailure({ at, backoffMs: 500, retryAfterMs: 2000, maxWaitMs: 60_000 })).toEqual(
+      holdUntil(at + 2000),
+    );
   });
   it('holds for the backoff when it is longer than the Retry-After', () => {
-    expect(clockAfterFailure({ at, backoffMs: 4000, retryAfterMs: 2000, maxWaitMs: 60_000 })).toEqual(holdUntil(at + 4000));
+    expect(clockAfterFailure({ at, backoffMs: 4000, retryAfterMs: 2000, maxWaitMs: 60_000 })).toEqual(
+      holdUntil(at + 4000),
+    );
   });
   it('caps the Retry-After at maxWaitMs (a server asking for an hour)', () => {
-    expect(clockAfterFailure({ at, backoffMs: 500, retryAfterMs: 3_600_000, maxWaitMs: 10_000 })).toEqual(holdUntil(at + 10_000));
+    expect(clockAfterFailure({ at, backoffMs: 500, retryAfterMs: 3_600_000, maxWaitMs: 10_000 })).toEqual(
+      holdUntil(at + 10_000),
+    );
   });
   it('holds for the backoff alone when no Retry-After came', () => {
-    expect(clockAfterFailure({ at, backoffMs: 1500, retryAfterMs: undefined, maxWaitMs: 10_000 })).toEqual(holdUntil(at + 1500));
+    expect(clockAfterFailure({ at, backoffMs: 1500, retryAfterMs: undefined, maxWaitMs: 10_000 })).toEqual(
+      holdUntil(at + 1500),
+    );
   });
   it('takes a Retry-After of 0 as no wait beyond the backoff', () => {
     expect(clockAfterFailure({ at, backoffMs: 700, retryAfterMs: 0, maxWaitMs: 10_000 })).toEqual(holdUntil(at + 700));
@@ -97,15 +113,24 @@ describe('clockAfterResponse', () => {
     expect(clockAfterResponse({ ...base, status: 200 })).toEqual({ readyAt: headAt + 250 });
     expect(clockAfterResponse({ ...base, status: 200, retryAfterMs: 5000 })).toEqual({ readyAt: headAt + 250 });
   });
-  it.each([429, 503])('holds a %i with Retry-After: notBefore = head + Retry-After, readyAt not before it', (status) => {
-    const clock = clockAfterResponse({ ...base, status, retryAfterMs: 2000 });
-    expect(clock).toEqual({ readyAt: headAt + 2000, notBefore: headAt + 2000 });
-  });
+  it.each([429, 503])(
+    'holds a %i with Retry-After: notBefore = head + Retry-After, readyAt not before it',
+    (status) => {
+      const clock = clockAfterResponse({ ...base, status, retryAfterMs: 2000 });
+      expect(clock).toEqual({ readyAt: headAt + 2000, notBefore: headAt + 2000 });
+    },
+  );
   it('keeps the pace when it is later than the hold (a long delay, a short Retry-After)', () => {
-    expect(clockAfterResponse({ ...base, delayMs: 5000, status: 503, retryAfterMs: 1000 })).toEqual({ readyAt: headAt + 5000, notBefore: headAt + 1000 });
+    expect(clockAfterResponse({ ...base, delayMs: 5000, status: 503, retryAfterMs: 1000 })).toEqual({
+      readyAt: headAt + 5000,
+      notBefore: headAt + 1000,
+    });
   });
   it('caps the Retry-After at maxWaitMs', () => {
-    expect(clockAfterResponse({ ...base, status: 429, retryAfterMs: 86_400_000, maxWaitMs: 10_000 })).toEqual({ readyAt: headAt + 10_000, notBefore: headAt + 10_000 });
+    expect(clockAfterResponse({ ...base, status: 429, retryAfterMs: 86_400_000, maxWaitMs: 10_000 })).toEqual({
+      readyAt: headAt + 10_000,
+      notBefore: headAt + 10_000,
+    });
   });
   it('only paces a 503 without Retry-After, and a 500 with one', () => {
     expect(clockAfterResponse({ ...base, status: 503 })).toEqual({ readyAt: headAt + 250 });
@@ -139,23 +164,58 @@ interface Answer {
 
 const ok: Answer = {
   name: '200',
-  outcome: (now) => done(clockAfterResponse({ headAt: responseHeadAt(now, TIMING), delayMs: DELAY, status: 200, retryAfterMs: undefined, maxWaitMs: CAP })),
+  outcome: (now) =>
+    done(
+      clockAfterResponse({
+        headAt: responseHeadAt(now, TIMING),
+        delayMs: DELAY,
+        status: 200,
+        retryAfterMs: undefined,
+        maxWaitMs: CAP,
+      }),
+    ),
 };
 const retried503 = (retryAfterMs: number): Answer => ({
   name: `503 Retry-After ${retryAfterMs} ms (retried)`,
-  outcome: (now) => ({ kind: 'retry', error, clock: clockAfterFailure({ at: responseHeadAt(now, TIMING), backoffMs: 500, retryAfterMs, maxWaitMs: CAP }) }),
+  outcome: (now) => ({
+    kind: 'retry',
+    error,
+    clock: clockAfterFailure({ at: responseHeadAt(now, TIMING), backoffMs: 500, retryAfterMs, maxWaitMs: CAP }),
+  }),
 });
 const last429: Answer = {
   name: '429 Retry-After 1 h on a last attempt (capped)',
-  outcome: (now) => done(clockAfterResponse({ headAt: responseHeadAt(now, TIMING), delayMs: DELAY, status: 429, retryAfterMs: 3_600_000, maxWaitMs: CAP })),
+  outcome: (now) =>
+    done(
+      clockAfterResponse({
+        headAt: responseHeadAt(now, TIMING),
+        delayMs: DELAY,
+        status: 429,
+        retryAfterMs: 3_600_000,
+        maxWaitMs: CAP,
+      }),
+    ),
 };
 const last503Bare: Answer = {
   name: '503 without Retry-After on a last attempt',
-  outcome: (now) => done(clockAfterResponse({ headAt: responseHeadAt(now, TIMING), delayMs: DELAY, status: 503, retryAfterMs: undefined, maxWaitMs: CAP })),
+  outcome: (now) =>
+    done(
+      clockAfterResponse({
+        headAt: responseHeadAt(now, TIMING),
+        delayMs: DELAY,
+        status: 503,
+        retryAfterMs: undefined,
+        maxWaitMs: CAP,
+      }),
+    ),
 };
 const networkError: Answer = {
   name: 'network error (backoff 1.5 s)',
-  outcome: (now) => ({ kind: 'retry', error, clock: clockAfterFailure({ at: now, backoffMs: 1500, retryAfterMs: undefined, maxWaitMs: CAP }) }),
+  outcome: (now) => ({
+    kind: 'retry',
+    error,
+    clock: clockAfterFailure({ at: now, backoffMs: 1500, retryAfterMs: undefined, maxWaitMs: CAP }),
+  }),
 };
 
 const HOST = 'pace.test';
@@ -163,14 +223,24 @@ const HOST = 'pace.test';
 /** A host with `inFlight` URLs claimed DELAY apart (and one more queued, so the host stays schedulable). */
 async function hostInFlight(inFlight: number): Promise<{ store: FrontierStore; leases: FrontierLease[] }> {
   const store = createMemoryFrontierStore({ defaultHostPolicy: { delayMs: DELAY, maxInFlight: inFlight } });
-  await store.add(Array.from({ length: inFlight + 1 }, (_, i) => ({ url: `http://${HOST}/p${i}`, hostKey: HOST, depth: 0, priority: 0 })));
+  await store.add(
+    Array.from({ length: inFlight + 1 }, (_, i) => ({
+      url: `http://${HOST}/p${i}`,
+      hostKey: HOST,
+      depth: 0,
+      priority: 0,
+    })),
+  );
   const leases: FrontierLease[] = [];
   for (let i = 0; i < inFlight; i++) leases.push(await claimAt(store, T0 + i * DELAY));
   return { store, leases };
 }
 
 /** Settles the answers in `order`, one every 40 ms after the last claim; returns every outcome settled, in order. */
-async function settleInOrder(answers: readonly Answer[], order: readonly number[]): Promise<{ store: FrontierStore; settled: UrlOutcome[] }> {
+async function settleInOrder(
+  answers: readonly Answer[],
+  order: readonly number[],
+): Promise<{ store: FrontierStore; settled: UrlOutcome[] }> {
   const { store, leases } = await hostInFlight(answers.length);
   const settler = new LeaseSettler(store, answers.length);
   const settled: UrlOutcome[] = [];
@@ -208,7 +278,11 @@ describe('ClockChanges from the pace functions, settled in every order through L
     }
   });
 
-  const fours: Array<{ name: string; answers: Answer[]; largestHoldFrom: (settleAt: (index: number) => number) => number }> = [
+  const fours: Array<{
+    name: string;
+    answers: Answer[];
+    largestHoldFrom: (settleAt: (index: number) => number) => number;
+  }> = [
     {
       name: 'retried 503 RA 2 s, 200, 429 RA 1 h capped at 5 s, network error',
       answers: [retried503(2000), ok, last429, networkError],

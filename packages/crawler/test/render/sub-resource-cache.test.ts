@@ -7,7 +7,11 @@ import { SubResourceCache } from '../../src/render/sub-resource-cache.js';
 
 const URL_A = 'http://127.0.0.1:9/static/app.js';
 
-function response(status: number, headers: Record<string, string>, body = ''): { response: HttpResponse; pairs: [string, string][]; body: Buffer } {
+function response(
+  status: number,
+  headers: Record<string, string>,
+  body = '',
+): { response: HttpResponse; pairs: [string, string][]; body: Buffer } {
   const lower = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
   return {
     response: {
@@ -31,7 +35,11 @@ describe('SubResourceCache', () => {
   it('answers a response with max-age from the cache, with the body and status as received', () => {
     const cache = new SubResourceCache(1024 * 1024);
     expect(cache.lookup(URL_A, '*/*').kind).toBe('miss');
-    const first = response(200, { 'cache-control': 'max-age=60', date: now(), 'content-type': 'text/javascript' }, 'console.log(1)');
+    const first = response(
+      200,
+      { 'cache-control': 'max-age=60', date: now(), 'content-type': 'text/javascript' },
+      'console.log(1)',
+    );
     expect(cache.received(URL_A, '*/*', first.response, first.pairs, first.body)).toBeUndefined();
     const hit = cache.lookup(URL_A, '*/*');
     expect(hit.kind).toBe('fresh');

@@ -1,7 +1,7 @@
 // The news host's articles: deterministic, dated, tagged, some reviewing shop products.
 
 import { createRandom, paragraph, pick } from '../random.js';
-import { demoProducts, slugOf, type DemoProduct } from './catalog.js';
+import { type DemoProduct, demoProducts, slugOf } from './catalog.js';
 import type { DemoOrigins } from './demo-hosts.js';
 
 export interface DemoArticle {

@@ -35,19 +35,22 @@ export const DEMO_CATEGORIES: readonly DemoCategory[] = [
 ];
 
 const ITEMS: Readonly<Record<string, readonly string[]>> = {
-  kitchen: (
-    'Cutting Board|Chef Knife|Salad Bowl|Pepper Mill|Tea Kettle|Spice Rack|Bread Tin|Mixing Spoon|Cast Iron Pan|Butter Dish'
-  ).split('|'),
-  garden: (
-    'Watering Can|Hand Trowel|Seed Tray|Pruning Shears|Bird Feeder|Plant Pot|Garden Hose|Compost Bin|Leaf Rake|Garden Kneeler'
-  ).split('|'),
+  kitchen:
+    'Cutting Board|Chef Knife|Salad Bowl|Pepper Mill|Tea Kettle|Spice Rack|Bread Tin|Mixing Spoon|Cast Iron Pan|Butter Dish'.split(
+      '|',
+    ),
+  garden:
+    'Watering Can|Hand Trowel|Seed Tray|Pruning Shears|Bird Feeder|Plant Pot|Garden Hose|Compost Bin|Leaf Rake|Garden Kneeler'.split(
+      '|',
+    ),
   books: (
     'The Patient Crawler|Robots and Rules|Notes from the Orchard|A Quiet Harbour|The Copper Lantern|' +
     'Letters to a Librarian|Maps of the Meadow|The Steady Engine|Winter Ledger|The Shared Window'
   ).split('|'),
-  tools: (
-    'Claw Hammer|Screwdriver Set|Hand Saw|Spirit Level|Tape Measure|Bench Clamp|Chisel Set|Utility Knife|Socket Wrench|Block Plane'
-  ).split('|'),
+  tools:
+    'Claw Hammer|Screwdriver Set|Hand Saw|Spirit Level|Tape Measure|Bench Clamp|Chisel Set|Utility Knife|Socket Wrench|Block Plane'.split(
+      '|',
+    ),
 };
 
 const ADJECTIVES = ['Sturdy', 'Classic', 'Compact', 'Heritage', 'Everyday', 'Deluxe', 'Nordic', 'Rustic'];
@@ -57,7 +60,10 @@ const LIMITED = [
 ];
 
 export function slugOf(text: string): string {
-  return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 }
 
 let cached: readonly DemoProduct[] | undefined;
@@ -77,11 +83,18 @@ function buildProducts(): DemoProduct[] {
       products.push(makeProduct(random, name, category.slug, products.length, false));
     }
   }
-  for (const limited of LIMITED) products.push(makeProduct(random, limited.name, limited.category, products.length, true));
+  for (const limited of LIMITED)
+    products.push(makeProduct(random, limited.name, limited.category, products.length, true));
   return products;
 }
 
-function makeProduct(random: () => number, name: string, category: string, index: number, sitemapOnly: boolean): DemoProduct {
+function makeProduct(
+  random: () => number,
+  name: string,
+  category: string,
+  index: number,
+  sitemapOnly: boolean,
+): DemoProduct {
   const slug = slugOf(name);
   const cents = pick(random, [0, 50, 90, 95]);
   return {

@@ -3,8 +3,8 @@
 
 import type { HostSpec } from '../host-spec.js';
 import { linkList, renderPage } from '../html.js';
-import { htmlResource, textResource, type Resource } from '../resource.js';
-import { demoFooter, type DemoOrigins } from './demo-hosts.js';
+import { htmlResource, type Resource, textResource } from '../resource.js';
+import { type DemoOrigins, demoFooter } from './demo-hosts.js';
 import { docsPaths, docsSitemapXml } from './docs.js';
 
 const SITE = 'Loopback Static';
@@ -23,7 +23,8 @@ export function buildCdn(origins: DemoOrigins): HostSpec {
   resources.set('/sitemaps/docs.xml', textResource(docsSitemapXml(origins), 'application/xml; charset=utf-8'));
   return {
     name: 'cdn',
-    description: "A static host with no robots.txt (404: allow all) serving the docs host's sitemap (a cross-host sitemap).",
+    description:
+      "A static host with no robots.txt (404: allow all) serving the docs host's sitemap (a cross-host sitemap).",
     robotsStatus: 404,
     robotsTxt: '',
     resources,

@@ -48,7 +48,8 @@ export interface DemoWebOptions {
   readonly cacheControl?: string;
 }
 
-export type ResolvedDemoWebOptions = Required<Omit<DemoWebOptions, 'cacheControl'>> & Pick<DemoWebOptions, 'cacheControl'>;
+export type ResolvedDemoWebOptions = Required<Omit<DemoWebOptions, 'cacheControl'>> &
+  Pick<DemoWebOptions, 'cacheControl'>;
 
 export function resolveDemoWebOptions(options: DemoWebOptions = {}): ResolvedDemoWebOptions {
   const resolved = {

@@ -5,9 +5,9 @@
 import type { HostSpec } from '../host-spec.js';
 import { a, escapeHtml, linkList, renderPage } from '../html.js';
 import { createRandom, paragraph } from '../random.js';
-import { htmlResource, textResource, type Resource } from '../resource.js';
+import { htmlResource, type Resource, textResource } from '../resource.js';
 import { urlsetXml } from '../sitemap-files.js';
-import { demoFooter, type DemoOrigins } from './demo-hosts.js';
+import { type DemoOrigins, demoFooter } from './demo-hosts.js';
 
 const SITE = 'politely docs';
 
@@ -34,7 +34,16 @@ Sitemap: ${origins.cdn}/sitemaps/docs.xml
 `;
 }
 
-const GUIDES = ['getting-started', 'robots-txt', 'crawl-delay', 'sitemaps', 'redirects', 'scopes', 'storage', 'deployment'];
+const GUIDES = [
+  'getting-started',
+  'robots-txt',
+  'crawl-delay',
+  'sitemaps',
+  'redirects',
+  'scopes',
+  'storage',
+  'deployment',
+];
 const API = [
   'createCrawler',
   'parseRobotsTxt',
@@ -55,7 +64,14 @@ const NAV = [
 
 /** Paths of the docs pages a crawler should find (the cdn's sitemap lists them). */
 export function docsPaths(): string[] {
-  return ['/', '/faq', '/changelog', '/api/', ...GUIDES.map((g) => `/guide/${g}`), ...API.map((name) => `/api/${name}`)];
+  return [
+    '/',
+    '/faq',
+    '/changelog',
+    '/api/',
+    ...GUIDES.map((g) => `/guide/${g}`),
+    ...API.map((name) => `/api/${name}`),
+  ];
 }
 
 export function buildDocs(origins: DemoOrigins): HostSpec {
@@ -71,7 +87,10 @@ export function buildDocs(origins: DemoOrigins): HostSpec {
     ['/changelog', 'Changelog'],
     ['/v1/migration', 'Migrating from v1'],
   ]);
-  resources.set('/', page('Documentation', `<h2>Guides</h2>\n${linkList(guideLinks)}\n<h2>Reference</h2>\n${reference}`));
+  resources.set(
+    '/',
+    page('Documentation', `<h2>Guides</h2>\n${linkList(guideLinks)}\n<h2>Reference</h2>\n${reference}`),
+  );
   resources.set('/api/', page('API reference', linkList(apiLinks)));
   const prose = (): string => `<p>${escapeHtml(paragraph(random))}</p>`;
   resources.set('/faq', page('FAQ', `${prose()}<p>${a('/search?q=robots', 'Search the docs')}</p>`));
@@ -86,7 +105,8 @@ ${next === undefined ? '' : `<p>Next: ${a(`/guide/${next}`, titleOf(next))}</p>`
     resources.set(`/guide/${guide}.pdf`, textResource(`%PDF-1.4\n% ${guide}\n`, 'application/pdf'));
     resources.set(`/v1/guide/${guide}`, page(`${titleOf(guide)} (v1)`, '<p>This is the old version.</p>'));
   });
-  for (const name of API) resources.set(`/api/${name}`, page(`${name}()`, `<pre><code>${name}(…)</code></pre>${prose()}`));
+  for (const name of API)
+    resources.set(`/api/${name}`, page(`${name}()`, `<pre><code>${name}(…)</code></pre>${prose()}`));
   const migration = `<p>Most options kept their names. ${a('/v1/migration/details', 'All the details')}</p>`;
   resources.set('/v1/migration', page('Migrating from v1', migration));
   resources.set('/v1/migration/details', page('Migration details', '<p>Every renamed option.</p>'));
@@ -105,7 +125,9 @@ ${next === undefined ? '' : `<p>Next: ${a(`/guide/${next}`, titleOf(next))}</p>`
 
 /** The cross-host sitemap of the docs, served by the cdn host. */
 export function docsSitemapXml(origins: DemoOrigins): string {
-  return urlsetXml(docsPaths().map((path) => ({ loc: origins.docs + path, lastmod: '2026-10-30', changefreq: 'monthly' })));
+  return urlsetXml(
+    docsPaths().map((path) => ({ loc: origins.docs + path, lastmod: '2026-10-30', changefreq: 'monthly' })),
+  );
 }
 
 function titleOf(slug: string): string {

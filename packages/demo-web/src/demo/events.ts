@@ -4,8 +4,8 @@
 
 import type { HostSpec } from '../host-spec.js';
 import { a, escapeHtml, linkList, renderPage } from '../html.js';
-import { htmlResource, redirectResource, textResource, type Resource } from '../resource.js';
-import { demoFooter, type DemoOrigins } from './demo-hosts.js';
+import { htmlResource, type Resource, redirectResource, textResource } from '../resource.js';
+import { type DemoOrigins, demoFooter } from './demo-hosts.js';
 
 const SITE = 'Loopback Events';
 const CALENDAR = /^\/calendar\/(\d{4})\/(\d{2})$/;
@@ -49,7 +49,10 @@ export function buildEvents(origins: DemoOrigins): HostSpec {
   const resources = new Map<string, Resource>();
   const page = (title: string, main: string): Resource =>
     htmlResource(renderPage({ siteName: SITE, title, nav: NAV, main, footer: demoFooter(origins) }));
-  resources.set('/', page('Upcoming events', `${eventList(EVENTS)}\n<p>${a('/calendar/2026/11', 'Browse the calendar')}</p>`));
+  resources.set(
+    '/',
+    page('Upcoming events', `${eventList(EVENTS)}\n<p>${a('/calendar/2026/11', 'Browse the calendar')}</p>`),
+  );
   resources.set('/calendar/', redirectResource(302, '/calendar/2026/11'));
   for (const event of EVENTS) {
     resources.set(`/events/${event.slug}`, page(event.title, eventHtml(event)));

@@ -3,7 +3,7 @@
 
 import type { HostSpec } from '../host-spec.js';
 import { a, escapeHtml, renderPage } from '../html.js';
-import { htmlResource, textResource, type Resource } from '../resource.js';
+import { htmlResource, type Resource, textResource } from '../resource.js';
 import { urlsetXml } from '../sitemap-files.js';
 import { DEMO_HOST_NAMES, type DemoHostName, type DemoOrigins } from './demo-hosts.js';
 
@@ -40,14 +40,26 @@ export function buildHub(origins: DemoOrigins): HostSpec {
   const items = DEMO_HOST_NAMES.filter((name) => name !== 'hub').map(
     (name) => `<li>${a(`${origins[name]}/`, name)}: ${escapeHtml(BLURBS[name])}</li>`,
   );
-  resources.set('/', page('Directory', `<p>Eight small sites on loopback addresses, for a polite crawler to visit.</p>
+  resources.set(
+    '/',
+    page(
+      'Directory',
+      `<p>Eight small sites on loopback addresses, for a polite crawler to visit.</p>
 <ul class="hosts">
 ${items.join('\n')}
 </ul>
-<p>${a('/about', 'About this web')} · ${a('/admin/', 'Administration')}</p>`));
-  resources.set('/about', page('About', `<p>Each site runs on its own address (127.0.0.x) with its own robots.txt.</p>
+<p>${a('/about', 'About this web')} · ${a('/admin/', 'Administration')}</p>`,
+    ),
+  );
+  resources.set(
+    '/about',
+    page(
+      'About',
+      `<p>Each site runs on its own address (127.0.0.x) with its own robots.txt.</p>
 <p>Start at ${a(`${origins.shop}/category/garden`, 'the garden department')}
-or ${a(`${origins.legacy}/shop`, 'the old shop address')}.</p>`));
+or ${a(`${origins.legacy}/shop`, 'the old shop address')}.</p>`,
+    ),
+  );
   resources.set('/admin/', page('Administration', '<p>Sign in first.</p>'));
   resources.set('/admin/users', page('Users', '<p>Nobody here.</p>'));
   const xml = 'application/xml; charset=utf-8';

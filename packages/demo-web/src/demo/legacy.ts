@@ -3,9 +3,9 @@
 
 import type { HostSpec } from '../host-spec.js';
 import { a, linkList, renderPage } from '../html.js';
-import { htmlResource, redirectResource, type Resource } from '../resource.js';
+import { htmlResource, type Resource, redirectResource } from '../resource.js';
 import { demoProducts } from './catalog.js';
-import { demoFooter, type DemoOrigins } from './demo-hosts.js';
+import { type DemoOrigins, demoFooter } from './demo-hosts.js';
 
 const SITE = 'Loopback Supply (old site)';
 
@@ -22,7 +22,11 @@ export function buildLegacy(origins: DemoOrigins): HostSpec {
   const page = (title: string, main: string): Resource =>
     htmlResource(renderPage({ siteName: SITE, title, nav: [['/', 'Home']], main, footer: demoFooter(origins) }));
   const moved = demoProducts().slice(0, 5);
-  resources.set('/', page('We have moved', `<p>Our shop lives at a new address now.</p>
+  resources.set(
+    '/',
+    page(
+      'We have moved',
+      `<p>Our shop lives at a new address now.</p>
 ${linkList([
   ['/shop', 'The new shop (301, to another host)'],
   ['/chain/start', 'A redirect chain (302 → 301 → 307 → page)'],
@@ -32,9 +36,12 @@ ${linkList([
   ['/moved', 'Our story (308)'],
   ['/private/', 'Staff area (disallowed)'],
   ...moved.map((product) => [`/old-products/${product.slug}`, `${product.name} (old link)`] as const),
-])}`));
+])}`,
+    ),
+  );
   resources.set('/shop', redirectResource(301, `${origins.shop}/`));
-  for (const product of moved) resources.set(`/old-products/${product.slug}`, redirectResource(301, origins.shop + product.path));
+  for (const product of moved)
+    resources.set(`/old-products/${product.slug}`, redirectResource(301, origins.shop + product.path));
   resources.set('/chain/start', redirectResource(302, '/chain/step-2'));
   resources.set('/chain/step-2', redirectResource(301, `${origins.legacy}/chain/step-3`));
   resources.set('/chain/step-3', redirectResource(307, '/chain/end'));

@@ -4,11 +4,11 @@
 
 import type { HostSpec } from '../host-spec.js';
 import { a, escapeHtml, linkList, renderPage } from '../html.js';
-import { htmlResource, textResource, type Resource } from '../resource.js';
-import { atomXml, rssXml, textSitemap, type Feed } from '../sitemap-files.js';
-import { DEMO_TAGS, demoArticles, type DemoArticle } from './articles.js';
+import { htmlResource, type Resource, textResource } from '../resource.js';
+import { atomXml, type Feed, rssXml, textSitemap } from '../sitemap-files.js';
+import { DEMO_TAGS, type DemoArticle, demoArticles } from './articles.js';
 import { demoProducts } from './catalog.js';
-import { demoFooter, type DemoOrigins } from './demo-hosts.js';
+import { type DemoOrigins, demoFooter } from './demo-hosts.js';
 
 const SITE = 'The Loopback Gazette';
 const PER_PAGE = 8;
@@ -43,7 +43,9 @@ export function buildNews(origins: DemoOrigins): HostSpec {
   const resources = new Map<string, Resource>();
   const head = `<link rel="alternate" type="application/rss+xml" title="${SITE}" href="/feed.xml">`;
   const page = (title: string, main: string, extraHead = ''): Resource =>
-    htmlResource(renderPage({ siteName: SITE, title, nav: NAV, main, head: head + extraHead, footer: demoFooter(origins) }));
+    htmlResource(
+      renderPage({ siteName: SITE, title, nav: NAV, main, head: head + extraHead, footer: demoFooter(origins) }),
+    );
   const pages = Math.ceil(articles.length / PER_PAGE);
   for (let n = 1; n <= pages; n++) {
     const listed = articles.slice((n - 1) * PER_PAGE, n * PER_PAGE);
@@ -86,10 +88,7 @@ function dateOf(article: DemoArticle): string {
 }
 
 function listHtml(listed: readonly DemoArticle[], n: number, pages: number): string {
-  const items = listed.map(
-    (article) =>
-      `<li class="teaser">${a(article.path, article.title)} ${dateOf(article)}</li>`,
-  );
+  const items = listed.map((article) => `<li class="teaser">${a(article.path, article.title)} ${dateOf(article)}</li>`);
   const pager = Array.from({ length: pages }, (_, i) =>
     i + 1 === n ? `<span>${n}</span>` : a(archivePath(i + 1), String(i + 1)),
   );
@@ -111,7 +110,10 @@ function extraLinks(article: DemoArticle, origins: DemoOrigins): string[] {
     9: a('/articles/the-story-we-pulled', 'An article we have since removed'),
     12: a(`${origins.legacy}/chain/start`, 'Follow the redirect chain'),
     16: `${a('/feed.xml', 'Our RSS feed')} and ${a('/atom.xml', 'our Atom feed')}`,
-    19: oldProduct === undefined ? undefined : a(`${origins.legacy}/old-products/${oldProduct.slug}`, 'An old product link'),
+    19:
+      oldProduct === undefined
+        ? undefined
+        : a(`${origins.legacy}/old-products/${oldProduct.slug}`, 'An old product link'),
     23: a(`${origins.docs}/`, 'The documentation'),
   };
   const extra = links[article.number];
@@ -129,7 +131,9 @@ function articleHtml(article: DemoArticle, origins: DemoOrigins): string {
   return `<article>
 <p class="byline">By <span class="author">${escapeHtml(article.author)}</span>, ${dateOf(article)}</p>
 ${article.paragraphs.map((text) => `<p>${escapeHtml(text)}</p>`).join('\n')}
-${extraLinks(article, origins).map((html) => `<p>${html}</p>`).join('\n')}
+${extraLinks(article, origins)
+  .map((html) => `<p>${html}</p>`)
+  .join('\n')}
 <p class="tags">Tags: ${article.tags.map((tag) => a(`/tags/${tag}`, tag)).join(', ')}</p>
 <p>${a(`${article.path}/print`, 'Print version')} · ${a(`${article.path}/comments`, 'Comments', 'nofollow')}</p>
 </article>
@@ -137,12 +141,21 @@ ${extraLinks(article, origins).map((html) => `<p>${html}</p>`).join('\n')}
 ${linkList(related)}`;
 }
 
-function addAbout(resources: Map<string, Resource>, page: (title: string, main: string, head?: string) => Resource): void {
-  resources.set('/about', page('About the Gazette', `<p>News about polite crawling, published every other day.</p>
+function addAbout(
+  resources: Map<string, Resource>,
+  page: (title: string, main: string, head?: string) => Resource,
+): void {
+  resources.set(
+    '/about',
+    page(
+      'About the Gazette',
+      `<p>News about polite crawling, published every other day.</p>
 ${linkList([
   ['/about/legal', 'Legal notice'],
   ['/drafts/spring-preview', 'Spring preview (staff only)'],
-])}`));
+])}`,
+    ),
+  );
   resources.set(
     '/about/legal',
     page(
@@ -172,7 +185,10 @@ function addFeeds(resources: Map<string, Resource>, origin: string, articles: re
       summary: article.paragraphs[0] ?? '',
     })),
   });
-  resources.set('/feed.xml', textResource(rssXml(feed('/feed.xml', articles.length)), 'application/rss+xml; charset=utf-8'));
+  resources.set(
+    '/feed.xml',
+    textResource(rssXml(feed('/feed.xml', articles.length)), 'application/rss+xml; charset=utf-8'),
+  );
   resources.set('/atom.xml', textResource(atomXml(feed('/atom.xml', 10)), 'application/atom+xml; charset=utf-8'));
   const lines = textSitemap(sitemapPaths(articles).map((path) => origin + path));
   resources.set('/sitemap.txt', textResource(lines, 'text/plain; charset=utf-8'));

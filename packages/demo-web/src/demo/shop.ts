@@ -5,11 +5,11 @@
 import { gzipSync } from 'node:zlib';
 import type { HostSpec } from '../host-spec.js';
 import { a, escapeHtml, linkList, renderPage } from '../html.js';
-import { binaryResource, htmlResource, textResource, type Resource } from '../resource.js';
+import { binaryResource, htmlResource, type Resource, textResource } from '../resource.js';
 import { sitemapIndexXml, urlsetXml } from '../sitemap-files.js';
-import { DEMO_CATEGORIES, demoProducts, type DemoProduct } from './catalog.js';
-import { demoFooter, type DemoOrigins } from './demo-hosts.js';
 import { articleAbout } from './articles.js';
+import { DEMO_CATEGORIES, type DemoProduct, demoProducts } from './catalog.js';
+import { type DemoOrigins, demoFooter } from './demo-hosts.js';
 
 const SITE = 'Loopback Supply Co.';
 const PAGE_SIZE = 6;
@@ -55,7 +55,10 @@ export function buildShop(origins: DemoOrigins): HostSpec {
   resources.set('/', page('Welcome', homeHtml(products)));
   resources.set('/about', page('About the shop', aboutHtml()));
   resources.set('/account/help', page('Account help', '<p>Forgot your password? Write to help@shop.invalid.</p>'));
-  resources.set('/account/', page('Your account', `<p>Orders and addresses. ${a('/account/orders', 'Your orders')}</p>`));
+  resources.set(
+    '/account/',
+    page('Your account', `<p>Orders and addresses. ${a('/account/orders', 'Your orders')}</p>`),
+  );
   resources.set('/account/orders', page('Your orders', '<p>No orders yet.</p>'));
   resources.set('/checkout/', page('Checkout', '<p>Your basket is empty.</p>'));
   resources.set('/checkout/gift-cards', page('Gift cards', '<p>Gift cards are sold at checkout.</p>'));
@@ -67,7 +70,8 @@ export function buildShop(origins: DemoOrigins): HostSpec {
       resources.set(categoryPath(category.slug, n), page(`${category.name}${n > 1 ? ` (page ${n})` : ''}`, html));
     }
   }
-  for (const product of products) resources.set(product.path, page(product.name, productHtml(product, products, origins)));
+  for (const product of products)
+    resources.set(product.path, page(product.name, productHtml(product, products, origins)));
   addApi(resources, products);
   addSitemaps(resources, origin, products);
   return {
@@ -78,7 +82,8 @@ export function buildShop(origins: DemoOrigins): HostSpec {
     robotsStatus: 200,
     robotsTxt: shopRobotsTxt(origin),
     resources,
-    resolve: (path) => (isListingVariant(path) ? page('Sorted listing', '<p>The same products, sorted.</p>') : undefined),
+    resolve: (path) =>
+      isListingVariant(path) ? page('Sorted listing', '<p>The same products, sorted.</p>') : undefined,
     sitemapFiles: ['/sitemap_index.xml', '/sitemaps/products.xml', '/sitemaps/pages.xml.gz'].map((p) => origin + p),
     sitemapLocs: [...products.map((product) => origin + product.path), ...pageLocs(origin)],
   };
@@ -176,7 +181,10 @@ function addApi(resources: Map<string, Resource>, products: readonly DemoProduct
   const stock = products.map(({ sku, inStock }) => ({ sku, inStock }));
   resources.set('/api/public/catalog.json', textResource(JSON.stringify({ products: catalog }, null, 1), json));
   resources.set('/api/stock.json', textResource(JSON.stringify({ stock }), json));
-  resources.set('/api/stock.json?fields=sku', textResource(JSON.stringify({ stock: stock.map(({ sku }) => ({ sku })) }), json));
+  resources.set(
+    '/api/stock.json?fields=sku',
+    textResource(JSON.stringify({ stock: stock.map(({ sku }) => ({ sku })) }), json),
+  );
 }
 
 function pageLocs(origin: string): string[] {

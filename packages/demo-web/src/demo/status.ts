@@ -4,7 +4,7 @@
 import type { HostSpec } from '../host-spec.js';
 import { linkList, renderPage } from '../html.js';
 import { htmlResource, type Resource } from '../resource.js';
-import { demoFooter, type DemoOrigins } from './demo-hosts.js';
+import { type DemoOrigins, demoFooter } from './demo-hosts.js';
 
 const SITE = 'Loopback Status';
 const INCIDENTS = ['2026-10-09', '2026-10-21', '2026-11-02'];

@@ -37,5 +37,10 @@ export function solidPng(colour: string, size = 16): Buffer {
   // Each row: filter type 0 (none), then the pixels.
   const row = Buffer.concat([Buffer.from([0]), ...Array.from({ length: size }, () => rgb)]);
   const pixels = Buffer.concat(Array.from({ length: size }, () => row));
-  return Buffer.concat([SIGNATURE, chunk('IHDR', header), chunk('IDAT', deflateSync(pixels)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    SIGNATURE,
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(pixels)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }

@@ -8,7 +8,7 @@
 //   allowed, the analytics.js it loads is not.
 
 import type { HostSpec } from '../host-spec.js';
-import { binaryResource, textResource, type Resource } from '../resource.js';
+import { binaryResource, type Resource, textResource } from '../resource.js';
 import { solidPng } from './png.js';
 import {
   categoryPageCount,
@@ -18,9 +18,9 @@ import {
   RENDER_PRIVATE_URL,
   RENDER_SHELL_TITLE,
   RENDER_SITE_NAME,
-  renderProducts,
   type RenderOrigins,
   type RenderPageTruth,
+  renderProducts,
 } from './render-truth.js';
 
 export const APP_ROBOTS_TXT = `# App Shop: crawlers welcome, but not in our analytics or your account.
@@ -175,36 +175,49 @@ function appResources(origins: RenderOrigins, pages: readonly RenderPageTruth[])
   for (const page of pages) resources.set(page.path, shell);
   resources.set('/static/app.js', script(APP_JS));
   const products = renderProducts();
-  resources.set('/api/catalogue', json({
-    name: RENDER_SITE_NAME,
-    products: products.length,
-    categories: RENDER_CATEGORIES.map((category) => ({ slug: category.slug, name: category.name, products: productsIn(category.slug).length })),
-  }));
+  resources.set(
+    '/api/catalogue',
+    json({
+      name: RENDER_SITE_NAME,
+      products: products.length,
+      categories: RENDER_CATEGORIES.map((category) => ({
+        slug: category.slug,
+        name: category.name,
+        products: productsIn(category.slug).length,
+      })),
+    }),
+  );
   for (const category of RENDER_CATEGORIES) {
     const inCategory = productsIn(category.slug);
     const count = categoryPageCount(category.slug);
     for (let page = 1; page <= count; page++) {
       const shown = inCategory.slice((page - 1) * RENDER_PAGE_SIZE, page * RENDER_PAGE_SIZE);
-      resources.set(`/api/categories/${category.slug}?page=${page}`, json({
-        slug: category.slug,
-        name: category.name,
-        page,
-        pages: count,
-        products: shown.map((product) => ({ id: product.id, name: product.name, price: product.price })),
-      }));
+      resources.set(
+        `/api/categories/${category.slug}?page=${page}`,
+        json({
+          slug: category.slug,
+          name: category.name,
+          page,
+          pages: count,
+          products: shown.map((product) => ({ id: product.id, name: product.name, price: product.price })),
+        }),
+      );
     }
   }
   for (const product of products) {
     const category = RENDER_CATEGORIES.find((c) => c.slug === product.category);
-    resources.set(`/api/products/${product.id}`, json({
-      id: product.id,
-      name: product.name,
-      price: product.price,
-      currency: 'EUR',
-      description: product.description,
-      category: { slug: product.category, name: category?.name ?? product.category },
-      image: `/images/${product.id}.png`,
-    }));
+    resources.set(
+      `/api/products/${product.id}`,
+      json({
+        id: product.id,
+        name: product.name,
+        price: product.price,
+        currency: 'EUR',
+        description: product.description,
+        category: { slug: product.category, name: category?.name ?? product.category },
+        image: `/images/${product.id}.png`,
+      }),
+    );
     resources.set(`/images/${product.id}.png`, binaryResource(solidPng(product.colour), 'image/png'));
   }
   return resources;
@@ -224,7 +237,8 @@ export function buildRenderSites(origins: RenderOrigins, pages: readonly RenderP
   };
   const cdn: HostSpec = {
     name: 'cdn',
-    description: "A third-party script host with its own robots.txt (Crawl-delay 0.2): /lib/widget.js allowed, the /lib/analytics.js it loads disallowed.",
+    description:
+      'A third-party script host with its own robots.txt (Crawl-delay 0.2): /lib/widget.js allowed, the /lib/analytics.js it loads disallowed.',
     robotsStatus: 200,
     robotsTxt: CDN_ROBOTS_TXT,
     resources: new Map([

@@ -52,18 +52,102 @@ export const RENDER_CATEGORIES: readonly RenderCategory[] = [
 ];
 
 const PRODUCTS: readonly RenderProduct[] = [
-  { id: 'brass-desk-lamp', name: 'Brass desk lamp', category: 'lamps', price: 89, description: 'A hinged arm and a warm bulb.', colour: '#c9a227' },
-  { id: 'paper-lantern', name: 'Paper lantern', category: 'lamps', price: 24.5, description: 'Rice paper on a bamboo frame.', colour: '#f2e8cf' },
-  { id: 'reading-floor-lamp', name: 'Reading floor lamp', category: 'lamps', price: 139, description: 'Tall, dimmable, quiet.', colour: '#3d405b' },
-  { id: 'clip-on-spotlight', name: 'Clip-on spotlight', category: 'lamps', price: 19.9, description: 'Clamps to any shelf.', colour: '#e07a5f' },
-  { id: 'oak-dining-chair', name: 'Oak dining chair', category: 'chairs', price: 175, description: 'Solid oak, oiled.', colour: '#a47148' },
-  { id: 'folding-stool', name: 'Folding stool', category: 'chairs', price: 35, description: 'Folds flat behind a door.', colour: '#81b29a' },
-  { id: 'wicker-armchair', name: 'Wicker armchair', category: 'chairs', price: 210, description: 'Woven by hand.', colour: '#d4a373' },
-  { id: 'office-chair', name: 'Office chair', category: 'chairs', price: 249, description: 'Adjustable in five ways.', colour: '#264653' },
-  { id: 'wool-runner', name: 'Wool runner', category: 'rugs', price: 120, description: 'For a long hallway.', colour: '#9c6644' },
-  { id: 'jute-round-rug', name: 'Jute round rug', category: 'rugs', price: 79, description: 'Natural fibre, 120 cm across.', colour: '#ccd5ae' },
-  { id: 'striped-kilim', name: 'Striped kilim', category: 'rugs', price: 160, description: 'Flat-woven, reversible.', colour: '#bc4749' },
-  { id: 'bath-mat', name: 'Cotton bath mat', category: 'rugs', price: 22, description: 'Dries overnight.', colour: '#8ecae6' },
+  {
+    id: 'brass-desk-lamp',
+    name: 'Brass desk lamp',
+    category: 'lamps',
+    price: 89,
+    description: 'A hinged arm and a warm bulb.',
+    colour: '#c9a227',
+  },
+  {
+    id: 'paper-lantern',
+    name: 'Paper lantern',
+    category: 'lamps',
+    price: 24.5,
+    description: 'Rice paper on a bamboo frame.',
+    colour: '#f2e8cf',
+  },
+  {
+    id: 'reading-floor-lamp',
+    name: 'Reading floor lamp',
+    category: 'lamps',
+    price: 139,
+    description: 'Tall, dimmable, quiet.',
+    colour: '#3d405b',
+  },
+  {
+    id: 'clip-on-spotlight',
+    name: 'Clip-on spotlight',
+    category: 'lamps',
+    price: 19.9,
+    description: 'Clamps to any shelf.',
+    colour: '#e07a5f',
+  },
+  {
+    id: 'oak-dining-chair',
+    name: 'Oak dining chair',
+    category: 'chairs',
+    price: 175,
+    description: 'Solid oak, oiled.',
+    colour: '#a47148',
+  },
+  {
+    id: 'folding-stool',
+    name: 'Folding stool',
+    category: 'chairs',
+    price: 35,
+    description: 'Folds flat behind a door.',
+    colour: '#81b29a',
+  },
+  {
+    id: 'wicker-armchair',
+    name: 'Wicker armchair',
+    category: 'chairs',
+    price: 210,
+    description: 'Woven by hand.',
+    colour: '#d4a373',
+  },
+  {
+    id: 'office-chair',
+    name: 'Office chair',
+    category: 'chairs',
+    price: 249,
+    description: 'Adjustable in five ways.',
+    colour: '#264653',
+  },
+  {
+    id: 'wool-runner',
+    name: 'Wool runner',
+    category: 'rugs',
+    price: 120,
+    description: 'For a long hallway.',
+    colour: '#9c6644',
+  },
+  {
+    id: 'jute-round-rug',
+    name: 'Jute round rug',
+    category: 'rugs',
+    price: 79,
+    description: 'Natural fibre, 120 cm across.',
+    colour: '#ccd5ae',
+  },
+  {
+    id: 'striped-kilim',
+    name: 'Striped kilim',
+    category: 'rugs',
+    price: 160,
+    description: 'Flat-woven, reversible.',
+    colour: '#bc4749',
+  },
+  {
+    id: 'bath-mat',
+    name: 'Cotton bath mat',
+    category: 'rugs',
+    price: 22,
+    description: 'Dries overnight.',
+    colour: '#8ecae6',
+  },
 ];
 
 /** Every product of the render web (a copy), in catalogue order. */
@@ -147,20 +231,37 @@ export function renderPageTruths(origins: RenderOrigins): RenderPageTruth[] {
     return { url: abs(path), path, title, links: [...new Set([...nav, ...links])].map(abs), subrequests };
   };
   const pages: RenderPageTruth[] = [
-    page('/', `Catalogue — ${PRODUCTS.length} products`, RENDER_CATEGORIES.map((category) => `/category/${category.slug}`)),
+    page(
+      '/',
+      `Catalogue — ${PRODUCTS.length} products`,
+      RENDER_CATEGORIES.map((category) => `/category/${category.slug}`),
+    ),
   ];
   for (const category of RENDER_CATEGORIES) {
     const products = productsIn(category.slug);
     const count = categoryPageCount(category.slug);
     for (let n = 1; n <= count; n++) {
-      const shown = products.slice((n - 1) * RENDER_PAGE_SIZE, n * RENDER_PAGE_SIZE).map((product) => `/products/${product.id}`);
-      const pager = [...(n > 1 ? [categoryPath(category.slug, n - 1)] : []), ...(n < count ? [categoryPath(category.slug, n + 1)] : [])];
-      const title = n === 1 ? `${category.name} — ${RENDER_SITE_NAME}` : `${category.name}, page ${n} — ${RENDER_SITE_NAME}`;
+      const shown = products
+        .slice((n - 1) * RENDER_PAGE_SIZE, n * RENDER_PAGE_SIZE)
+        .map((product) => `/products/${product.id}`);
+      const pager = [
+        ...(n > 1 ? [categoryPath(category.slug, n - 1)] : []),
+        ...(n < count ? [categoryPath(category.slug, n + 1)] : []),
+      ];
+      const title =
+        n === 1 ? `${category.name} — ${RENDER_SITE_NAME}` : `${category.name}, page ${n} — ${RENDER_SITE_NAME}`;
       pages.push(page(categoryPath(category.slug, n), title, [...shown, ...pager]));
     }
   }
   for (const product of PRODUCTS) {
-    pages.push(page(`/products/${product.id}`, `${product.name} — ${RENDER_SITE_NAME}`, [`/category/${product.category}`], `/images/${product.id}.png`));
+    pages.push(
+      page(
+        `/products/${product.id}`,
+        `${product.name} — ${RENDER_SITE_NAME}`,
+        [`/category/${product.category}`],
+        `/images/${product.id}.png`,
+      ),
+    );
   }
   return pages;
 }
@@ -284,7 +385,8 @@ export function judgeRenderCrawl(
     }
   }
   for (const [url, entry] of refused) if (entry.type === 'document') entry.from = linkedFrom.get(url) ?? entry.from;
-  const byUrlOrder = <T extends { url: string }>(list: T[]): T[] => list.sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
+  const byUrlOrder = <T extends { url: string }>(list: T[]): T[] =>
+    list.sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
   return {
     userAgent,
     entryUrl,
@@ -292,7 +394,14 @@ export function judgeRenderCrawl(
     renderedTitles: Object.fromEntries(loaded.map((page) => [page.url, page.title])),
     renderedOnlyLinks: [...new Set(loaded.flatMap((page) => page.links))].sort(),
     requested: byUrlOrder([...requested.values()]),
-    neverRequested: byUrlOrder([...refused].map(([url, entry]) => ({ url, type: entry.type, reason: entry.reason, from: [...entry.from].sort() }))),
+    neverRequested: byUrlOrder(
+      [...refused].map(([url, entry]) => ({
+        url,
+        type: entry.type,
+        reason: entry.reason,
+        from: [...entry.from].sort(),
+      })),
+    ),
     robotsFirst,
   };
 }

@@ -5,19 +5,19 @@
 
 import { LocalWebError } from '../errors.js';
 import { checkAddressRange, checkPort } from '../listen.js';
-import { startLocalWeb, type HostPaths } from '../local-web.js';
+import { type HostPaths, startLocalWeb } from '../local-web.js';
 import { robotsFacts } from '../robots-facts.js';
 import type { LocalWeb } from '../types.js';
 import { buildRenderSites } from './render-sites.js';
 import {
+  type JudgedHost,
   judgeRenderCrawl,
   RENDER_HOST_NAMES,
-  renderPageTruths,
-  type JudgedHost,
   type RenderCrawlTruth,
   type RenderHostName,
   type RenderOrigins,
   type RenderPageTruth,
+  renderPageTruths,
 } from './render-truth.js';
 
 export interface RenderWebOptions {
@@ -67,8 +67,14 @@ function hostPaths(truth: RenderCrawlTruth, origins: readonly string[]): HostPat
   const on = (origin: string, urls: readonly { url: string }[]): string[] =>
     urls.filter((entry) => entry.url.startsWith(`${origin}/`)).map((entry) => entry.url.slice(origin.length));
   return origins.map((origin) => ({
-    expectedAllowedPaths: on(origin, truth.requested.filter((request) => request.type !== 'robots')).sort(),
-    disallowedKnownPaths: on(origin, truth.neverRequested.filter((request) => request.reason === 'robots-disallowed')).sort(),
+    expectedAllowedPaths: on(
+      origin,
+      truth.requested.filter((request) => request.type !== 'robots'),
+    ).sort(),
+    disallowedKnownPaths: on(
+      origin,
+      truth.neverRequested.filter((request) => request.reason === 'robots-disallowed'),
+    ).sort(),
     nofollowPaths: [],
     sitemapOnlyPaths: [],
   }));
@@ -86,7 +92,8 @@ export async function startRenderWeb(options: RenderWebOptions = {}): Promise<Re
   const userAgent = options.userAgent ?? 'PolitelyDemo';
   checkPort(port, 'startRenderWeb');
   checkAddressRange(firstAddress, RENDER_HOST_NAMES.length, 'startRenderWeb');
-  if (userAgent.trim() === '') throw new LocalWebError('ERR_INVALID_OPTION', 'startRenderWeb: userAgent must not be empty');
+  if (userAgent.trim() === '')
+    throw new LocalWebError('ERR_INVALID_OPTION', 'startRenderWeb: userAgent must not be empty');
   let pages: RenderPageTruth[] = [];
   const web = await startLocalWeb({
     hostCount: RENDER_HOST_NAMES.length,

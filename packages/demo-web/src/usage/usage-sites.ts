@@ -11,8 +11,15 @@
 
 import type { HostSpec } from '../host-spec.js';
 import { a, escapeHtml, linkList, renderPage } from '../html.js';
-import { htmlResource, textResource, type Resource } from '../resource.js';
-import { pageTruth, USAGE_HOST_NAMES, type UsageHostName, type UsageOrigins, type UsagePageDeclaration, type UsagePageTruth } from './usage-truth.js';
+import { htmlResource, type Resource, textResource } from '../resource.js';
+import {
+  pageTruth,
+  USAGE_HOST_NAMES,
+  type UsageHostName,
+  type UsageOrigins,
+  type UsagePageDeclaration,
+  type UsagePageTruth,
+} from './usage-truth.js';
 
 /** A built site: what it serves, and the truth about each of its pages. */
 export interface UsageSite {
@@ -35,8 +42,10 @@ const SITE_NAMES: Readonly<Record<UsageHostName, string>> = {
 
 const BLURBS: Readonly<Record<UsageHostName, string>> = {
   hub: 'this directory (robots.txt allows every use by Content-Signal)',
-  managed: 'a Cloudflare-style managed robots.txt: Content-Signal search=yes, ai-train=no; AI crawlers disallowed by name',
-  scoped: 'path-scoped Content-Usage rules in robots.txt: /research/ reserved for AI training and AI use, /public/ allowing training',
+  managed:
+    'a Cloudflare-style managed robots.txt: Content-Signal search=yes, ai-train=no; AI crawlers disallowed by name',
+  scoped:
+    'path-scoped Content-Usage rules in robots.txt: /research/ reserved for AI training and AI use, /public/ allowing training',
   headers: 'the Content-Usage response header on some pages, X-Robots-Tag: noai or noimageai on others',
   tdmrep: 'TDMRep: /.well-known/tdmrep.json, tdm-reservation headers and meta tags, meta robots noai',
 };
@@ -52,11 +61,15 @@ interface SiteDefinition {
 }
 
 function metaHtml(page: UsagePageDeclaration): string {
-  return (page.meta ?? []).map((tag) => `<meta name="${escapeHtml(tag.name)}" content="${escapeHtml(tag.content)}">`).join('\n');
+  return (page.meta ?? [])
+    .map((tag) => `<meta name="${escapeHtml(tag.name)}" content="${escapeHtml(tag.content)}">`)
+    .join('\n');
 }
 
 function footer(origins: UsageOrigins, self: UsageHostName): string {
-  const others = USAGE_HOST_NAMES.filter((name) => name !== self).map((name) => a(`${origins[name]}/`, SITE_NAMES[name]));
+  const others = USAGE_HOST_NAMES.filter((name) => name !== self).map((name) =>
+    a(`${origins[name]}/`, SITE_NAMES[name]),
+  );
   return `<p>Other sites on the usage web: ${others.join(' · ')}.</p>`;
 }
 
@@ -68,7 +81,10 @@ function buildSite(definition: SiteDefinition, origins: UsageOrigins): UsageSite
     const html = renderPage({
       siteName,
       title: page.title,
-      nav: [['/', 'Home'], [`${origins.hub}/`, 'All sites']],
+      nav: [
+        ['/', 'Home'],
+        [`${origins.hub}/`, 'All sites'],
+      ],
       main: `${page.main}\n<p class="usage-note">${escapeHtml(page.note)}</p>`,
       footer: footer(origins, definition.host),
       head: metaHtml(page),
@@ -77,7 +93,13 @@ function buildSite(definition: SiteDefinition, origins: UsageOrigins): UsageSite
     resources.set(page.path, { ...resource, headers: { ...resource.headers, ...(page.headers ?? {}) } });
   }
   return {
-    spec: { name: definition.host, description: definition.description, robotsStatus: 200, robotsTxt: definition.robotsTxt, resources },
+    spec: {
+      name: definition.host,
+      description: definition.description,
+      robotsStatus: 200,
+      robotsTxt: definition.robotsTxt,
+      resources,
+    },
     pages: definition.pages.map((page) => pageTruth(definition.host, origin, page)),
     ...(definition.tdmrepJson === undefined ? {} : { tdmrepJson: definition.tdmrepJson }),
   };
@@ -85,7 +107,10 @@ function buildSite(definition: SiteDefinition, origins: UsageOrigins): UsageSite
 
 /** `<ul>` of the given pages, linked by path. */
 function pageList(pages: readonly UsagePageDeclaration[]): string {
-  return linkList(pages.map((page) => [page.path, page.title] as const), 'pages');
+  return linkList(
+    pages.map((page) => [page.path, page.title] as const),
+    'pages',
+  );
 }
 
 // ----- hub ---------------------------------------------------------------------------------------
@@ -124,12 +149,17 @@ function buildHub(origins: UsageOrigins, sites: readonly UsageSite[]): UsageSite
       path: '/about',
       title: 'About',
       main: '<p>Each site runs on its own loopback address with its own robots.txt. Nothing here is reserved.</p>',
-      note: 'Allowed for search, AI input and AI training by the hub\'s Content-Signal line.',
+      note: "Allowed for search, AI input and AI training by the hub's Content-Signal line.",
       ...HUB_VERDICTS,
     },
   ];
   return buildSite(
-    { host: 'hub', description: `The usage web's entry page: links every page of every site. ${BLURBS.hub}.`, robotsTxt: HUB_ROBOTS_TXT, pages },
+    {
+      host: 'hub',
+      description: `The usage web's entry page: links every page of every site. ${BLURBS.hub}.`,
+      robotsTxt: HUB_ROBOTS_TXT,
+      pages,
+    },
     origins,
   );
 }
@@ -202,7 +232,16 @@ Disallow: /feedback
 `;
 
 /** The product tokens the managed robots.txt disallows by name (the web's user agent must be none of them). */
-export const MANAGED_BLOCKED_TOKENS = ['Amazonbot', 'Applebot-Extended', 'Bytespider', 'CCBot', 'ClaudeBot', 'Google-Extended', 'GPTBot', 'meta-externalagent'] as const;
+export const MANAGED_BLOCKED_TOKENS = [
+  'Amazonbot',
+  'Applebot-Extended',
+  'Bytespider',
+  'CCBot',
+  'ClaudeBot',
+  'Google-Extended',
+  'GPTBot',
+  'meta-externalagent',
+] as const;
 
 const MANAGED_VERDICTS = {
   allowed: { search: ['robots-content-signal'] },
@@ -211,23 +250,55 @@ const MANAGED_VERDICTS = {
 
 function buildManaged(origins: UsageOrigins): UsageSite {
   const posts: UsagePageDeclaration[] = [
-    { path: '/blog/first-light', title: 'First light', main: '<p>Sunrise over the harbour, shot on film.</p>', note: 'A post: search allowed, AI training reserved by the managed Content-signal line.', ...MANAGED_VERDICTS },
-    { path: '/blog/long-exposure', title: 'Long exposure', main: '<p>Traffic trails on the ring road.</p>', note: 'A post: search allowed, AI training reserved by the managed Content-signal line.', ...MANAGED_VERDICTS },
+    {
+      path: '/blog/first-light',
+      title: 'First light',
+      main: '<p>Sunrise over the harbour, shot on film.</p>',
+      note: 'A post: search allowed, AI training reserved by the managed Content-signal line.',
+      ...MANAGED_VERDICTS,
+    },
+    {
+      path: '/blog/long-exposure',
+      title: 'Long exposure',
+      main: '<p>Traffic trails on the ring road.</p>',
+      note: 'A post: search allowed, AI training reserved by the managed Content-signal line.',
+      ...MANAGED_VERDICTS,
+    },
   ];
   const pages: UsagePageDeclaration[] = [
     {
       path: '/',
       title: 'Photo journal',
-      main: `<p>Photographs and notes. Our robots.txt is the one our CDN manages.</p>\n${pageList([{ path: '/blog/', title: 'Blog', main: '', note: '' }, { path: '/pricing', title: 'Prints and pricing', main: '', note: '' }])}\n<p>${a('/lp/spring-sale', 'Spring sale')} · ${a('/feedback', 'Feedback')}</p>`,
+      main: `<p>Photographs and notes. Our robots.txt is the one our CDN manages.</p>\n${pageList([
+        { path: '/blog/', title: 'Blog', main: '', note: '' },
+        { path: '/pricing', title: 'Prints and pricing', main: '', note: '' },
+      ])}\n<p>${a('/lp/spring-sale', 'Spring sale')} · ${a('/feedback', 'Feedback')}</p>`,
       note: 'Search allowed, AI training reserved (Content-signal: search=yes, ai-train=no in the * group); /lp and /feedback are disallowed.',
       ...MANAGED_VERDICTS,
     },
-    { path: '/blog/', title: 'Blog', main: pageList(posts), note: 'The blog index: search allowed, AI training reserved.', ...MANAGED_VERDICTS },
+    {
+      path: '/blog/',
+      title: 'Blog',
+      main: pageList(posts),
+      note: 'The blog index: search allowed, AI training reserved.',
+      ...MANAGED_VERDICTS,
+    },
     ...posts,
-    { path: '/pricing', title: 'Prints and pricing', main: '<p>Prints from 20 euros.</p>', note: 'Search allowed, AI training reserved.', ...MANAGED_VERDICTS },
+    {
+      path: '/pricing',
+      title: 'Prints and pricing',
+      main: '<p>Prints from 20 euros.</p>',
+      note: 'Search allowed, AI training reserved.',
+      ...MANAGED_VERDICTS,
+    },
   ];
   return buildSite(
-    { host: 'managed', description: `Cloudflare-style managed robots.txt: ${BLURBS.managed}.`, robotsTxt: MANAGED_ROBOTS_TXT, pages },
+    {
+      host: 'managed',
+      description: `Cloudflare-style managed robots.txt: ${BLURBS.managed}.`,
+      robotsTxt: MANAGED_ROBOTS_TXT,
+      pages,
+    },
     origins,
   );
 }
@@ -248,37 +319,96 @@ Content-Usage: /public/ train-ai=y, search=y
 
 const SCOPED_DEFAULT = { allowed: { search: ['robots-content-usage'] } } as const;
 const SCOPED_RESEARCH = {
-  reserved: { 'ai-train': ['robots-content-usage'], 'ai-input': ['robots-content-usage'], 'ai-train-images': ['robots-content-usage'] },
+  reserved: {
+    'ai-train': ['robots-content-usage'],
+    'ai-input': ['robots-content-usage'],
+    'ai-train-images': ['robots-content-usage'],
+  },
 } as const;
 const SCOPED_PUBLIC = {
-  allowed: { search: ['robots-content-usage'], 'ai-train': ['robots-content-usage'], 'ai-train-images': ['robots-content-usage'] },
+  allowed: {
+    search: ['robots-content-usage'],
+    'ai-train': ['robots-content-usage'],
+    'ai-train-images': ['robots-content-usage'],
+  },
 } as const;
 
 function buildScoped(origins: UsageOrigins): UsageSite {
   const research: UsagePageDeclaration[] = [
-    { path: '/research/corpus-study', title: 'A corpus study', main: '<p>Word frequencies in 19th-century letters.</p>', note: 'Under /research/: AI training and AI use reserved by `Content-Usage: /research/ train-ai=n, ai-use=n`; search unknown (the longer /research/ rule decides, and it says nothing about search).', ...SCOPED_RESEARCH },
-    { path: '/research/field-notes', title: 'Field notes', main: '<p>Notes from the spring survey.</p>', note: 'Under /research/: AI training and AI use reserved; search unknown.', ...SCOPED_RESEARCH },
+    {
+      path: '/research/corpus-study',
+      title: 'A corpus study',
+      main: '<p>Word frequencies in 19th-century letters.</p>',
+      note: 'Under /research/: AI training and AI use reserved by `Content-Usage: /research/ train-ai=n, ai-use=n`; search unknown (the longer /research/ rule decides, and it says nothing about search).',
+      ...SCOPED_RESEARCH,
+    },
+    {
+      path: '/research/field-notes',
+      title: 'Field notes',
+      main: '<p>Notes from the spring survey.</p>',
+      note: 'Under /research/: AI training and AI use reserved; search unknown.',
+      ...SCOPED_RESEARCH,
+    },
   ];
   const open: UsagePageDeclaration[] = [
-    { path: '/public/open-data', title: 'Open data', main: '<p>Tables anyone may reuse.</p>', note: 'Under /public/: AI training and search allowed by `Content-Usage: /public/ train-ai=y, search=y`.', ...SCOPED_PUBLIC },
-    { path: '/public/handbook', title: 'Handbook', main: '<p>How the lab works.</p>', note: 'Under /public/: AI training and search allowed.', ...SCOPED_PUBLIC },
+    {
+      path: '/public/open-data',
+      title: 'Open data',
+      main: '<p>Tables anyone may reuse.</p>',
+      note: 'Under /public/: AI training and search allowed by `Content-Usage: /public/ train-ai=y, search=y`.',
+      ...SCOPED_PUBLIC,
+    },
+    {
+      path: '/public/handbook',
+      title: 'Handbook',
+      main: '<p>How the lab works.</p>',
+      note: 'Under /public/: AI training and search allowed.',
+      ...SCOPED_PUBLIC,
+    },
   ];
   const pages: UsagePageDeclaration[] = [
     {
       path: '/',
       title: 'Research lab',
-      main: `${pageList([{ path: '/research/', title: 'Research', main: '', note: '' }, { path: '/public/', title: 'Public material', main: '', note: '' }, { path: '/about', title: 'About', main: '', note: '' }])}\n<p>${a('/drafts/next-paper', 'Next paper (draft)')}</p>`,
+      main: `${pageList([
+        { path: '/research/', title: 'Research', main: '', note: '' },
+        { path: '/public/', title: 'Public material', main: '', note: '' },
+        { path: '/about', title: 'About', main: '', note: '' },
+      ])}\n<p>${a('/drafts/next-paper', 'Next paper (draft)')}</p>`,
       note: 'Search allowed by the path-less `Content-Usage: search=y`; nothing said about AI.',
       ...SCOPED_DEFAULT,
     },
-    { path: '/about', title: 'About', main: '<p>A small lab.</p>', note: 'Search allowed by the path-less rule.', ...SCOPED_DEFAULT },
-    { path: '/research/', title: 'Research', main: pageList(research), note: 'The /research/ index: AI training and AI use reserved; search unknown.', ...SCOPED_RESEARCH },
+    {
+      path: '/about',
+      title: 'About',
+      main: '<p>A small lab.</p>',
+      note: 'Search allowed by the path-less rule.',
+      ...SCOPED_DEFAULT,
+    },
+    {
+      path: '/research/',
+      title: 'Research',
+      main: pageList(research),
+      note: 'The /research/ index: AI training and AI use reserved; search unknown.',
+      ...SCOPED_RESEARCH,
+    },
     ...research,
-    { path: '/public/', title: 'Public material', main: pageList(open), note: 'The /public/ index: AI training and search allowed.', ...SCOPED_PUBLIC },
+    {
+      path: '/public/',
+      title: 'Public material',
+      main: pageList(open),
+      note: 'The /public/ index: AI training and search allowed.',
+      ...SCOPED_PUBLIC,
+    },
     ...open,
   ];
   return buildSite(
-    { host: 'scoped', description: `Path-scoped Content-Usage rules in robots.txt: ${BLURBS.scoped}; /drafts/ disallowed.`, robotsTxt: SCOPED_ROBOTS_TXT, pages },
+    {
+      host: 'scoped',
+      description: `Path-scoped Content-Usage rules in robots.txt: ${BLURBS.scoped}; /drafts/ disallowed.`,
+      robotsTxt: SCOPED_ROBOTS_TXT,
+      pages,
+    },
     origins,
   );
 }
@@ -298,7 +428,11 @@ function buildHeaders(origins: UsageOrigins): UsageSite {
       main: '<p>Reuse welcome.</p>',
       note: 'Content-Usage: train-ai=y, search=y: AI training and search allowed.',
       headers: { 'content-usage': 'train-ai=y, search=y' },
-      allowed: { search: ['header-content-usage'], 'ai-train': ['header-content-usage'], 'ai-train-images': ['header-content-usage'] },
+      allowed: {
+        search: ['header-content-usage'],
+        'ai-train': ['header-content-usage'],
+        'ai-train-images': ['header-content-usage'],
+      },
     },
     {
       path: '/articles/no-training',
@@ -315,13 +449,17 @@ function buildHeaders(origins: UsageOrigins): UsageSite {
       note: 'Content-Usage: search=y, train-ai=n, ai-use=n: search allowed, AI training and AI use reserved.',
       headers: { 'content-usage': 'search=y, train-ai=n, ai-use=n' },
       allowed: { search: ['header-content-usage'] },
-      reserved: { 'ai-train': ['header-content-usage'], 'ai-input': ['header-content-usage'], 'ai-train-images': ['header-content-usage'] },
+      reserved: {
+        'ai-train': ['header-content-usage'],
+        'ai-input': ['header-content-usage'],
+        'ai-train-images': ['header-content-usage'],
+      },
     },
   ];
   const members: UsagePageDeclaration[] = [
     {
       path: '/members/essay',
-      title: 'A members\' essay',
+      title: "A members' essay",
       main: '<p>Long read.</p>',
       note: 'X-Robots-Tag: noai: AI training and AI input reserved.',
       headers: { 'x-robots-tag': 'noai' },
@@ -340,7 +478,7 @@ function buildHeaders(origins: UsageOrigins): UsageSite {
       path: '/gallery/',
       title: 'Gallery',
       main: `<p>Drawings.</p>${linkList([['/gallery/mixed', 'Mixed signals']])}`,
-      note: 'X-Robots-Tag: noimageai: AI training on the page\'s images reserved; nothing else.',
+      note: "X-Robots-Tag: noimageai: AI training on the page's images reserved; nothing else.",
       headers: { 'x-robots-tag': 'noimageai' },
       reserved: { 'ai-train-images': ['x-robots-tag'] },
     },
@@ -365,7 +503,12 @@ function buildHeaders(origins: UsageOrigins): UsageSite {
     ...gallery,
   ];
   return buildSite(
-    { host: 'headers', description: `Usage preferences in response headers: ${BLURBS.headers}.`, robotsTxt: HEADERS_ROBOTS_TXT, pages },
+    {
+      host: 'headers',
+      description: `Usage preferences in response headers: ${BLURBS.headers}.`,
+      robotsTxt: HEADERS_ROBOTS_TXT,
+      pages,
+    },
     origins,
   );
 }
@@ -382,36 +525,62 @@ export const TDM_POLICY_PATH = '/policies/tdm-policy.json';
 
 function tdmPolicyJson(origin: string): string {
   // An ODRL offer, the form TDMRep's tdm-policy points to.
-  return `${JSON.stringify({
-    '@context': ['http://www.w3.org/ns/odrl.jsonld', { tdm: 'http://www.w3.org/ns/tdmrep#' }],
-    '@type': 'Offer',
-    uid: `${origin}${TDM_POLICY_PATH}`,
-    profile: 'http://www.w3.org/ns/tdmrep',
-    assigner: { uid: `${origin}/`, 'vcard:fn': 'TDMRep Library', 'vcard:hasEmail': 'licensing@example.invalid' },
-    permission: [{ target: `${origin}/catalogue/`, action: 'tdm:mine', duty: [{ action: 'compensate' }] }],
-  }, null, 2)}\n`;
+  return `${JSON.stringify(
+    {
+      '@context': ['http://www.w3.org/ns/odrl.jsonld', { tdm: 'http://www.w3.org/ns/tdmrep#' }],
+      '@type': 'Offer',
+      uid: `${origin}${TDM_POLICY_PATH}`,
+      profile: 'http://www.w3.org/ns/tdmrep',
+      assigner: { uid: `${origin}/`, 'vcard:fn': 'TDMRep Library', 'vcard:hasEmail': 'licensing@example.invalid' },
+      permission: [{ target: `${origin}/catalogue/`, action: 'tdm:mine', duty: [{ action: 'compensate' }] }],
+    },
+    null,
+    2,
+  )}\n`;
 }
 
 function buildTdmrep(origins: UsageOrigins): UsageSite {
   const origin = origins.tdmrep;
   const policy = `${origin}${TDM_POLICY_PATH}`;
-  const tdmrepJson = `${JSON.stringify([
-    { location: '/catalogue/', 'tdm-reservation': 1, 'tdm-policy': policy },
-    { location: '/open/', 'tdm-reservation': 0 },
-  ], null, 2)}\n`;
+  const tdmrepJson = `${JSON.stringify(
+    [
+      { location: '/catalogue/', 'tdm-reservation': 1, 'tdm-policy': policy },
+      { location: '/open/', 'tdm-reservation': 0 },
+    ],
+    null,
+    2,
+  )}\n`;
   const allTdm = (kind: 'tdmrep-json' | 'tdm-header' | 'tdm-meta') =>
     ({ tdm: [kind], 'ai-train': [kind], 'ai-input': [kind], 'ai-train-images': [kind] }) as const;
   const catalogue: UsagePageDeclaration[] = [
-    { path: '/catalogue/atlas-1890', title: 'Atlas, 1890', main: '<p>A scanned atlas.</p>', note: 'Reserved for TDM (and so AI training and AI input) by tdmrep.json rule 0, location /catalogue/, with a tdm-policy.', reserved: allTdm('tdmrep-json') },
-    { path: '/catalogue/herbarium', title: 'Herbarium sheets', main: '<p>Pressed plants, photographed.</p>', note: 'Reserved for TDM by tdmrep.json rule 0.', reserved: allTdm('tdmrep-json') },
+    {
+      path: '/catalogue/atlas-1890',
+      title: 'Atlas, 1890',
+      main: '<p>A scanned atlas.</p>',
+      note: 'Reserved for TDM (and so AI training and AI input) by tdmrep.json rule 0, location /catalogue/, with a tdm-policy.',
+      reserved: allTdm('tdmrep-json'),
+    },
+    {
+      path: '/catalogue/herbarium',
+      title: 'Herbarium sheets',
+      main: '<p>Pressed plants, photographed.</p>',
+      note: 'Reserved for TDM by tdmrep.json rule 0.',
+      reserved: allTdm('tdmrep-json'),
+    },
   ];
   const open: UsagePageDeclaration[] = [
-    { path: '/open/dataset', title: 'Open dataset', main: '<p>Catalogue records, free to mine.</p>', note: 'TDM not reserved (tdmrep.json rule 1, tdm-reservation 0): TDM, AI training and AI input allowed.', allowed: allTdm('tdmrep-json') },
+    {
+      path: '/open/dataset',
+      title: 'Open dataset',
+      main: '<p>Catalogue records, free to mine.</p>',
+      note: 'TDM not reserved (tdmrep.json rule 1, tdm-reservation 0): TDM, AI training and AI input allowed.',
+      allowed: allTdm('tdmrep-json'),
+    },
     {
       path: '/open/embargoed',
       title: 'Embargoed record',
       main: '<p>Under /open/, but reserved by its own header.</p>',
-      note: 'tdmrep.json allows TDM here, the page\'s tdm-reservation: 1 header reserves it: the reservation wins.',
+      note: "tdmrep.json allows TDM here, the page's tdm-reservation: 1 header reserves it: the reservation wins.",
       headers: { 'tdm-reservation': '1', 'tdm-policy': policy },
       reserved: allTdm('tdm-header'),
     },
@@ -430,7 +599,10 @@ function buildTdmrep(origins: UsageOrigins): UsageSite {
       title: 'Reserved by meta tag',
       main: '<p>A review.</p>',
       note: '<meta name="tdm-reservation" content="1"> with tdm-policy: TDM reserved.',
-      meta: [{ name: 'tdm-reservation', content: '1' }, { name: 'tdm-policy', content: policy }],
+      meta: [
+        { name: 'tdm-reservation', content: '1' },
+        { name: 'tdm-policy', content: policy },
+      ],
       reserved: allTdm('tdm-meta'),
     },
     {
@@ -457,9 +629,21 @@ function buildTdmrep(origins: UsageOrigins): UsageSite {
       main: `<h2>Catalogue</h2>${a('/catalogue/', 'The catalogue')}<h2>Open</h2>${a('/open/', 'Open records')}<h2>Articles</h2>${pageList(articles)}`,
       note: 'No tdmrep.json rule matches /, no header, no meta: every purpose unknown.',
     },
-    { path: '/catalogue/', title: 'Catalogue', main: pageList(catalogue), note: 'Reserved for TDM by tdmrep.json rule 0.', reserved: allTdm('tdmrep-json') },
+    {
+      path: '/catalogue/',
+      title: 'Catalogue',
+      main: pageList(catalogue),
+      note: 'Reserved for TDM by tdmrep.json rule 0.',
+      reserved: allTdm('tdmrep-json'),
+    },
     ...catalogue,
-    { path: '/open/', title: 'Open records', main: pageList(open), note: 'TDM allowed by tdmrep.json rule 1.', allowed: allTdm('tdmrep-json') },
+    {
+      path: '/open/',
+      title: 'Open records',
+      main: pageList(open),
+      note: 'TDM allowed by tdmrep.json rule 1.',
+      allowed: allTdm('tdmrep-json'),
+    },
     ...open,
     ...articles,
   ];
@@ -468,7 +652,14 @@ function buildTdmrep(origins: UsageOrigins): UsageSite {
     [TDM_POLICY_PATH, textResource(tdmPolicyJson(origin), 'application/ld+json; charset=utf-8')],
   ]);
   return buildSite(
-    { host: 'tdmrep', description: `W3C TDMRep: ${BLURBS.tdmrep}.`, robotsTxt: TDMREP_ROBOTS_TXT, pages, extra, tdmrepJson },
+    {
+      host: 'tdmrep',
+      description: `W3C TDMRep: ${BLURBS.tdmrep}.`,
+      robotsTxt: TDMREP_ROBOTS_TXT,
+      pages,
+      extra,
+      tdmrepJson,
+    },
     origins,
   );
 }

@@ -20,7 +20,11 @@ export const USAGE_WEB_PURPOSES: readonly UsagePurpose[] = ['search', 'tdm', 'ai
  * Source kinds known before the URL is fetched (robots.txt lines, /.well-known/tdmrep.json): a
  * reservation by one of them means the URL must never be requested for that purpose.
  */
-export const BEFORE_FETCH_KINDS: readonly UsageSourceKind[] = ['robots-content-usage', 'robots-content-signal', 'tdmrep-json'];
+export const BEFORE_FETCH_KINDS: readonly UsageSourceKind[] = [
+  'robots-content-usage',
+  'robots-content-signal',
+  'tdmrep-json',
+];
 
 /** Whether a source of this kind is known before the URL is fetched. */
 export function isBeforeFetchKind(kind: UsageSourceKind): boolean {
@@ -89,9 +93,11 @@ export function pageTruth(host: UsageHostName, origin: string, page: UsagePageDe
       throw new Error(`usage web: ${host}${page.path} declares ${purpose} both reserved and allowed`);
     }
     verdicts[purpose] =
-      reserved !== undefined ? { status: 'reserved', by: [...reserved] }
-      : allowed !== undefined ? { status: 'allowed', by: [...allowed] }
-      : { status: 'unknown', by: [] };
+      reserved !== undefined
+        ? { status: 'reserved', by: [...reserved] }
+        : allowed !== undefined
+          ? { status: 'allowed', by: [...allowed] }
+          : { status: 'unknown', by: [] };
   }
   return {
     host,

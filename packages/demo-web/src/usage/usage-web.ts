@@ -10,7 +10,13 @@ import { checkAddressRange, checkPort } from '../listen.js';
 import { startLocalWeb } from '../local-web.js';
 import type { LocalWeb } from '../types.js';
 import { buildUsageSites, MANAGED_BLOCKED_TOKENS, TDMREP_PATH, type UsageSite } from './usage-sites.js';
-import { isBeforeFetchKind, USAGE_HOST_NAMES, type UsageHostName, type UsageOrigins, type UsagePageTruth } from './usage-truth.js';
+import {
+  isBeforeFetchKind,
+  USAGE_HOST_NAMES,
+  type UsageHostName,
+  type UsageOrigins,
+  type UsagePageTruth,
+} from './usage-truth.js';
 
 export interface UsageWebOptions {
   /**
@@ -122,10 +128,14 @@ export async function startUsageWeb(options: UsageWebOptions = {}): Promise<Usag
   const userAgent = options.userAgent ?? 'PolitelyDemo';
   checkPort(port, 'startUsageWeb');
   checkAddressRange(firstAddress, USAGE_HOST_NAMES.length, 'startUsageWeb');
-  if (userAgent.trim() === '') throw new LocalWebError('ERR_INVALID_OPTION', 'startUsageWeb: userAgent must not be empty');
+  if (userAgent.trim() === '')
+    throw new LocalWebError('ERR_INVALID_OPTION', 'startUsageWeb: userAgent must not be empty');
   const token = productToken(userAgent).toLowerCase();
   if (MANAGED_BLOCKED_TOKENS.some((name) => name.toLowerCase() === token)) {
-    throw new LocalWebError('ERR_INVALID_OPTION', `startUsageWeb: userAgent ${JSON.stringify(userAgent)} is one of the crawlers the managed robots.txt names; the manifest is for the * groups`);
+    throw new LocalWebError(
+      'ERR_INVALID_OPTION',
+      `startUsageWeb: userAgent ${JSON.stringify(userAgent)} is one of the crawlers the managed robots.txt names; the manifest is for the * groups`,
+    );
   }
   let sites: UsageSite[] = [];
   let origins: UsageOrigins | undefined;
@@ -148,7 +158,15 @@ export async function startUsageWeb(options: UsageWebOptions = {}): Promise<Usag
     ...web,
     usagePages: sites.flatMap((site) => site.pages),
     tdmrepFiles: sites.flatMap((site) =>
-      site.tdmrepJson === undefined ? [] : [{ host: site.spec.name as UsageHostName, url: `${built[site.spec.name as UsageHostName]}${TDMREP_PATH}`, body: site.tdmrepJson }],
+      site.tdmrepJson === undefined
+        ? []
+        : [
+            {
+              host: site.spec.name as UsageHostName,
+              url: `${built[site.spec.name as UsageHostName]}${TDMREP_PATH}`,
+              body: site.tdmrepJson,
+            },
+          ],
     ),
   };
 }

@@ -14,7 +14,10 @@ export type StoreFactory = (options: { defaultHostPolicy: Partial<HostPolicy> })
  * For durable stores: closes `store` and opens the same crawl again (same file, same key
  * prefix), as a restarted process would.
  */
-export type StoreReopener = (store: FrontierStore, options: { defaultHostPolicy: Partial<HostPolicy> }) => Promise<FrontierStore>;
+export type StoreReopener = (
+  store: FrontierStore,
+  options: { defaultHostPolicy: Partial<HostPolicy> },
+) => Promise<FrontierStore>;
 
 const lastFetch = (fetchedAt: number, dueAt: number, extra: Partial<LastFetch> = {}): LastFetch => ({
   fetchedAt,
@@ -66,19 +69,30 @@ export function describeFrontierStoreContract(name: string, factory: StoreFactor
     });
 
     it('dedupes on add', async () => {
-      expect(await store.add([entry('http://a/1'), entry('http://a/1'), entry('http://a/2')])).toEqual(['added', 'duplicate', 'added']);
+      expect(await store.add([entry('http://a/1'), entry('http://a/1'), entry('http://a/2')])).toEqual([
+        'added',
+        'duplicate',
+        'added',
+      ]);
       expect(await store.add([entry('http://a/2')])).toEqual(['duplicate']);
       expect((await store.counts()).queued).toBe(2);
     });
 
     it('refuses URLs past a per-host bound', async () => {
-      const outcomes = await store.add([entry('http://a/1'), entry('http://a/2'), entry('http://a/3'), entry('http://b/1')], { maxPerHost: 2 });
+      const outcomes = await store.add(
+        [entry('http://a/1'), entry('http://a/2'), entry('http://a/3'), entry('http://b/1')],
+        { maxPerHost: 2 },
+      );
       expect(outcomes).toEqual(['added', 'added', 'host-full', 'added']);
     });
 
     it('takes the highest priority first, FIFO within a priority', async () => {
       await store.setHostPolicy('a', { delayMs: 0, maxInFlight: 10 });
-      await store.add([entry('http://a/low', { priority: 0 }), entry('http://a/high', { priority: 5 }), entry('http://a/low2', { priority: 0 })]);
+      await store.add([
+        entry('http://a/low', { priority: 0 }),
+        entry('http://a/high', { priority: 5 }),
+        entry('http://a/low2', { priority: 0 }),
+      ]);
       const urls: string[] = [];
       for (let i = 0; i < 3; i++) {
         const result = await store.claim({ now: 0, leaseMs: 60_000 });
@@ -137,11 +151,21 @@ export function describeFrontierStoreContract(name: string, factory: StoreFactor
       expect(again.lease?.entry).toMatchObject({ url: 'http://a/1', retries: 1 });
     });
 
-    it('complete adds the page\'s links in the same step, deduped and bounded per host like add', async () => {
+    it("complete adds the page's links in the same step, deduped and bounded per host like add", async () => {
       await store.add([entry('http://a/1'), entry('http://a/2')]);
       const claimed = await store.claim({ now: 0, leaseMs: 60_000 });
-      const links = [entry('http://a/2'), entry('http://a/3'), entry('http://a/4'), entry('http://b/1'), entry('http://b/1')];
-      const outcomes = await store.complete(claimed.lease!.id, { hostReadyAt: 5_000, add: links, addOptions: { maxPerHost: 3 } });
+      const links = [
+        entry('http://a/2'),
+        entry('http://a/3'),
+        entry('http://a/4'),
+        entry('http://b/1'),
+        entry('http://b/1'),
+      ];
+      const outcomes = await store.complete(claimed.lease!.id, {
+        hostReadyAt: 5_000,
+        add: links,
+        addOptions: { maxPerHost: 3 },
+      });
       expect(outcomes).toEqual(['duplicate', 'added', 'host-full', 'added', 'duplicate']);
       expect(await store.counts()).toEqual({ queued: 3, inFlight: 0, done: 1, activeHosts: 2 });
       // The clock given with the links is the host's: a is not ready before 5 s, b at once.
@@ -168,11 +192,27 @@ export function describeFrontierStoreContract(name: string, factory: StoreFactor
       expect(await store.counts()).toEqual({ queued: 1, inFlight: 1, done: 0, activeHosts: 2 });
     });
 
-    it('gives back an entry\'s label, userData and headers exactly as added', async () => {
-      const userData = { category: 'Garden & Tools', ids: [1, 2.5, -3], nested: { ok: true, none: null }, text: 'ünïcödé "quoted"' };
-      await store.add([entry('http://a/1', { label: 'DETAIL', userData, headers: { 'accept-language': 'de' } }), entry('http://a/2')]);
+    it("gives back an entry's label, userData and headers exactly as added", async () => {
+      const userData = {
+        category: 'Garden & Tools',
+        ids: [1, 2.5, -3],
+        nested: { ok: true, none: null },
+        text: 'ünïcödé "quoted"',
+      };
+      await store.add([
+        entry('http://a/1', { label: 'DETAIL', userData, headers: { 'accept-language': 'de' } }),
+        entry('http://a/2'),
+      ]);
       const first = await store.claim({ now: 0, leaseMs: 60_000 });
-      expect(first.lease!.entry).toEqual({ url: 'http://a/1', hostKey: 'a', depth: 0, priority: 0, label: 'DETAIL', userData, headers: { 'accept-language': 'de' } });
+      expect(first.lease!.entry).toEqual({
+        url: 'http://a/1',
+        hostKey: 'a',
+        depth: 0,
+        priority: 0,
+        label: 'DETAIL',
+        userData,
+        headers: { 'accept-language': 'de' },
+      });
       await store.retry(first.lease!.id, { hostReadyAt: 0 });
       const second = await store.claim({ now: 2_000, leaseMs: 60_000 });
       expect(second.lease!.entry.url).toBe('http://a/2');
@@ -221,7 +261,10 @@ export function describeFrontierStoreContract(name: string, factory: StoreFactor
     async function twoInFlight(h = 'h'): Promise<[FrontierLease, FrontierLease]> {
       await store.setHostPolicy(h, { delayMs: 0, maxInFlight: 2 });
       await store.add([entry(`http://${h}/1`), entry(`http://${h}/2`), entry(`http://${h}/3`)]);
-      const leases = [await store.claim({ now: 0, leaseMs: 600_000 }), await store.claim({ now: 0, leaseMs: 600_000 })].map((r) => r.lease);
+      const leases = [
+        await store.claim({ now: 0, leaseMs: 600_000 }),
+        await store.claim({ now: 0, leaseMs: 600_000 }),
+      ].map((r) => r.lease);
       expect(leases.map((l) => l?.entry.hostKey)).toEqual([h, h]);
       return leases as [FrontierLease, FrontierLease];
     }
@@ -359,7 +402,6 @@ export function describeFrontierStoreContract(name: string, factory: StoreFactor
       }
     });
 
-
     describe('host turns', () => {
       /** A turn at `h` (every store of this repo has `takeHostTurn`). */
       const turn = (h: string, now: number, busyUntil: number, withinLease = false): Promise<HostTurn> => {
@@ -388,7 +430,7 @@ export function describeFrontierStoreContract(name: string, factory: StoreFactor
         expect((await store.claim({ now: 3000, leaseMs: 60_000 })).lease?.entry.url).toBe('http://q/1');
       });
 
-      it('refuses a turn while the host\'s clock is ahead, with the clock as retryAt', async () => {
+      it("refuses a turn while the host's clock is ahead, with the clock as retryAt", async () => {
         expect(await turn('c', 0, 3000)).toEqual({ granted: true });
         expect(await turn('c', 1000, 4000)).toEqual({ granted: false, retryAt: 3000 });
         expect(await turn('c', 2999, 4000, true)).toEqual({ granted: false, retryAt: 3000 });
@@ -421,7 +463,7 @@ export function describeFrontierStoreContract(name: string, factory: StoreFactor
         expect(await turn('r', 200, 300)).toEqual({ granted: true });
       });
 
-      it('never grants a turn before the host\'s hold, even within a lease', async () => {
+      it("never grants a turn before the host's hold, even within a lease", async () => {
         const [refused, ok] = await twoInFlight();
         await store.retry(refused.id, { hostReadyAt: 2100, hostNotBefore: 2100 });
         await store.complete(ok.id, { hostReadyAt: 400 });
@@ -444,10 +486,16 @@ export function describeFrontierStoreContract(name: string, factory: StoreFactor
       });
 
       it('gives one of two turns asked at once at one host, the other told to wait for it', async () => {
-        for (const [h, withinLease] of [['x', false], ['y', true]] as const) {
+        for (const [h, withinLease] of [
+          ['x', false],
+          ['y', true],
+        ] as const) {
           for (let round = 0; round < 5; round++) {
             const now = round * 1000;
-            const turns = await Promise.all([turn(h, now, now + 500, withinLease), turn(h, now, now + 500, withinLease)]);
+            const turns = await Promise.all([
+              turn(h, now, now + 500, withinLease),
+              turn(h, now, now + 500, withinLease),
+            ]);
             expect(turns.filter((t) => t.granted)).toHaveLength(1);
             expect(turns.find((t) => !t.granted)).toEqual({ granted: false, retryAt: now + 500 });
           }
@@ -474,8 +522,17 @@ export function describeFrontierStoreContract(name: string, factory: StoreFactor
       }
 
       it('reopens the done URLs due before the time given, with what their last fetch left', async () => {
-        await store.add([entry('http://a/due', { label: 'P', userData: { n: 1 } }), entry('http://a/later'), entry('http://b/due', { kind: 'sitemap', data: { k: 'v' } }), entry('http://b/never-fetched')]);
-        const lasts: Record<string, LastFetch | undefined> = { 'http://a/due': lastFetch(10, 50), 'http://a/later': lastFetch(10, 5_000), 'http://b/due': lastFetch(20, 99) };
+        await store.add([
+          entry('http://a/due', { label: 'P', userData: { n: 1 } }),
+          entry('http://a/later'),
+          entry('http://b/due', { kind: 'sitemap', data: { k: 'v' } }),
+          entry('http://b/never-fetched'),
+        ]);
+        const lasts: Record<string, LastFetch | undefined> = {
+          'http://a/due': lastFetch(10, 50),
+          'http://a/later': lastFetch(10, 5_000),
+          'http://b/due': lastFetch(20, 99),
+        };
         await drain((url) => lasts[url]);
         expect((await store.counts()).done).toBe(4);
         expect(await store.reopenDue({ dueBefore: 100, limit: 10 })).toBe(2);
@@ -550,7 +607,10 @@ export function describeFrontierStoreContract(name: string, factory: StoreFactor
         expect(changed!.entry.revisit).toMatchObject({ dueAt: 1_000, hints: { lastmod: 2_000, changefreq: 'daily' } });
         expect(await store.reopenDue({ dueBefore: 1_000_000, limit: 10 })).toBe(1);
         const [noLastmod] = await drain(() => lastFetch(1_100_000, 10_000_000));
-        expect(noLastmod!.entry).toMatchObject({ url: 'http://a/no-lastmod', revisit: { dueAt: 900_000, hints: { changefreq: 'weekly' } } });
+        expect(noLastmod!.entry).toMatchObject({
+          url: 'http://a/no-lastmod',
+          revisit: { dueAt: 900_000, hints: { changefreq: 'weekly' } },
+        });
         expect(await store.reopenDue({ dueBefore: 5_000_000, limit: 10 })).toBe(0);
         expect(await store.reopenDue({ dueBefore: 5_000_001, limit: 10 })).toBe(1);
       });
@@ -567,7 +627,9 @@ export function describeFrontierStoreContract(name: string, factory: StoreFactor
         expect(await store.reopenDue({ dueBefore: 1_000, fetchedBefore: 1_000, limit: 10 })).toBe(0);
         const reopened = await drain((url) => lastFetch(20_000, 2_000_000, { etag: `"again ${url}"` }), 1e9);
         expect(reopened.map((lease) => lease.entry.url).sort()).toEqual(['http://a/old-far', 'http://b/old-near']);
-        expect(reopened.find((lease) => lease.entry.url === 'http://a/old-far')!.entry.revisit).toEqual(lasts['http://a/old-far']);
+        expect(reopened.find((lease) => lease.entry.url === 'http://a/old-far')!.entry.revisit).toEqual(
+          lasts['http://a/old-far'],
+        );
         expect(await store.reopenDue({ dueBefore: 10_000, fetchedBefore: 10_000, limit: 10 })).toBe(1);
         expect((await store.counts()).queued).toBe(1);
       });
@@ -581,85 +643,106 @@ export function describeFrontierStoreContract(name: string, factory: StoreFactor
       });
     });
 
-    if (reopen !== undefined) it('keeps queued URLs, dedupe, done counts, host clocks and in-flight leases across a restart', async () => {
-      const options = { defaultHostPolicy: { delayMs: 1000, maxInFlight: 1 } };
-      await store.add([
-        entry('http://a/1'),
-        entry('http://a/2', { label: 'DETAIL', userData: { category: 'tools', page: 2 }, headers: { 'x-session': 's1' } }),
-        entry('http://b/1', { priority: 3, data: { k: 'v' }, kind: 'sitemap' }),
-      ]);
-      await store.setHostPolicy('a', { delayMs: 5000 });
-      const done = await store.claim({ now: 0, leaseMs: 60_000 });
-      await store.complete(done.lease!.id);
-      const inFlight = await store.claim({ now: 0, leaseMs: 10_000 }); // left in flight by a "killed" worker
-      expect(inFlight.lease).not.toBeNull();
-      store = await reopen!(store, options);
-      expect(await store.add([entry('http://a/1'), entry('http://a/3')])).toEqual(['duplicate', 'added']);
-      const counts = await store.counts();
-      expect(counts.done).toBe(1);
-      expect(counts.queued + counts.inFlight).toBe(3);
-      // The lease of the dead worker expires and its URL is claimed again; every URL comes out once.
-      const seen: string[] = [];
-      let now = 10_000;
-      for (let i = 0; i < 50 && seen.length < 4; i++) {
-        const result = await store.claim({ now, leaseMs: 60_000 });
-        if (result.lease === null) {
-          now = result.nextReadyAt ?? now + 1000;
-          continue;
+    if (reopen !== undefined)
+      it('keeps queued URLs, dedupe, done counts, host clocks and in-flight leases across a restart', async () => {
+        const options = { defaultHostPolicy: { delayMs: 1000, maxInFlight: 1 } };
+        await store.add([
+          entry('http://a/1'),
+          entry('http://a/2', {
+            label: 'DETAIL',
+            userData: { category: 'tools', page: 2 },
+            headers: { 'x-session': 's1' },
+          }),
+          entry('http://b/1', { priority: 3, data: { k: 'v' }, kind: 'sitemap' }),
+        ]);
+        await store.setHostPolicy('a', { delayMs: 5000 });
+        const done = await store.claim({ now: 0, leaseMs: 60_000 });
+        await store.complete(done.lease!.id);
+        const inFlight = await store.claim({ now: 0, leaseMs: 10_000 }); // left in flight by a "killed" worker
+        expect(inFlight.lease).not.toBeNull();
+        store = await reopen!(store, options);
+        expect(await store.add([entry('http://a/1'), entry('http://a/3')])).toEqual(['duplicate', 'added']);
+        const counts = await store.counts();
+        expect(counts.done).toBe(1);
+        expect(counts.queued + counts.inFlight).toBe(3);
+        // The lease of the dead worker expires and its URL is claimed again; every URL comes out once.
+        const seen: string[] = [];
+        let now = 10_000;
+        for (let i = 0; i < 50 && seen.length < 4; i++) {
+          const result = await store.claim({ now, leaseMs: 60_000 });
+          if (result.lease === null) {
+            now = result.nextReadyAt ?? now + 1000;
+            continue;
+          }
+          seen.push(result.lease.entry.url);
+          if (result.lease.entry.kind === 'sitemap')
+            expect(result.lease.entry).toMatchObject({ priority: 3, data: { k: 'v' } });
+          if (result.lease.entry.url === 'http://a/2') {
+            expect(result.lease.entry).toMatchObject({
+              label: 'DETAIL',
+              userData: { category: 'tools', page: 2 },
+              headers: { 'x-session': 's1' },
+            });
+          }
+          await store.complete(result.lease.id);
         }
-        seen.push(result.lease.entry.url);
-        if (result.lease.entry.kind === 'sitemap') expect(result.lease.entry).toMatchObject({ priority: 3, data: { k: 'v' } });
-        if (result.lease.entry.url === 'http://a/2') {
-          expect(result.lease.entry).toMatchObject({ label: 'DETAIL', userData: { category: 'tools', page: 2 }, headers: { 'x-session': 's1' } });
+        const remaining = ['http://a/1', 'http://a/2', 'http://a/3', 'http://b/1'].filter(
+          (url) => url !== done.lease!.entry.url,
+        );
+        expect(seen.sort()).toEqual(remaining);
+        expect(remaining).toContain(inFlight.lease!.entry.url);
+      });
+
+    if (reopen !== undefined)
+      it('keeps what a fetch left, and due times, across a restart', async () => {
+        const options = { defaultHostPolicy: { delayMs: 0, maxInFlight: 1 } };
+        await store.setHostPolicy('a', { delayMs: 0 });
+        await store.add([entry('http://a/1', { label: 'L' }), entry('http://a/2')]);
+        for (let i = 0; i < 2; i++) {
+          const lease = (await store.claim({ now: 0, leaseMs: 60_000 })).lease!;
+          await store.complete(lease.id, { lastFetch: lastFetch(10, lease.entry.url.endsWith('1') ? 20 : 10_000) });
         }
-        await store.complete(result.lease.id);
-      }
-      const remaining = ['http://a/1', 'http://a/2', 'http://a/3', 'http://b/1'].filter((url) => url !== done.lease!.entry.url);
-      expect(seen.sort()).toEqual(remaining);
-      expect(remaining).toContain(inFlight.lease!.entry.url);
-    });
-
-
-    if (reopen !== undefined) it('keeps what a fetch left, and due times, across a restart', async () => {
-      const options = { defaultHostPolicy: { delayMs: 0, maxInFlight: 1 } };
-      await store.setHostPolicy('a', { delayMs: 0 });
-      await store.add([entry('http://a/1', { label: 'L' }), entry('http://a/2')]);
-      for (let i = 0; i < 2; i++) {
+        store = await reopen!(store, options);
+        expect(await store.reopenDue({ dueBefore: 100, limit: 10 })).toBe(1);
+        store = await reopen!(store, options);
         const lease = (await store.claim({ now: 0, leaseMs: 60_000 })).lease!;
-        await store.complete(lease.id, { lastFetch: lastFetch(10, lease.entry.url.endsWith('1') ? 20 : 10_000) });
-      }
-      store = await reopen!(store, options);
-      expect(await store.reopenDue({ dueBefore: 100, limit: 10 })).toBe(1);
-      store = await reopen!(store, options);
-      const lease = (await store.claim({ now: 0, leaseMs: 60_000 })).lease!;
-      expect(lease.entry).toMatchObject({ url: 'http://a/1', label: 'L', revisit: lastFetch(10, 20) });
-      await store.complete(lease.id, { lastFetch: lastFetch(200, 300) });
-      expect(await store.add([entry('http://a/2', { hints: { lastmod: 50 } })])).toEqual(['duplicate']);
-      store = await reopen!(store, options);
-      expect(await store.reopenDue({ dueBefore: 150, limit: 10 })).toBe(1);
-      expect((await store.claim({ now: 0, leaseMs: 60_000 })).lease!.entry).toMatchObject({ url: 'http://a/2', revisit: { dueAt: 10, hints: { lastmod: 50 } } });
-    });
+        expect(lease.entry).toMatchObject({ url: 'http://a/1', label: 'L', revisit: lastFetch(10, 20) });
+        await store.complete(lease.id, { lastFetch: lastFetch(200, 300) });
+        expect(await store.add([entry('http://a/2', { hints: { lastmod: 50 } })])).toEqual(['duplicate']);
+        store = await reopen!(store, options);
+        expect(await store.reopenDue({ dueBefore: 150, limit: 10 })).toBe(1);
+        expect((await store.claim({ now: 0, leaseMs: 60_000 })).lease!.entry).toMatchObject({
+          url: 'http://a/2',
+          revisit: { dueAt: 10, hints: { lastmod: 50 } },
+        });
+      });
 
-    if (reopen !== undefined) it('keeps a host’s hold across a restart', async () => {
-      const options = { defaultHostPolicy: { delayMs: 1000, maxInFlight: 1 } };
-      await store.setHostPolicy('h', { delayMs: 0, maxInFlight: 2 });
-      await store.add([entry('http://h/1'), entry('http://h/2'), entry('http://h/3')]);
-      const refused = (await store.claim({ now: 0, leaseMs: 600_000 })).lease!;
-      await store.retry(refused.id, { hostReadyAt: 60_000, hostNotBefore: 60_000 });
-      store = await reopen!(store, options);
-      await store.setHostPolicy('h', { readyAt: 0 });
-      expect(await nextClaimAt('h', 100)).toBe(60_000);
-      const [first, second] = [(await store.claim({ now: 60_000, leaseMs: 600_000 })).lease!, (await store.claim({ now: 60_000, leaseMs: 600_000 })).lease!];
-      await store.retry(first.id, { hostReadyAt: 90_000, hostNotBefore: 90_000 });
-      store = await reopen!(store, options); // `second` is left in flight, as by a killed worker
-      await store.setHostPolicy('h', { readyAt: 61_000 });
-      expect(await nextClaimAt('h', 61_000)).toBe(90_000);
-      expect(second.entry.hostKey).toBe('h');
-    });
+    if (reopen !== undefined)
+      it('keeps a host’s hold across a restart', async () => {
+        const options = { defaultHostPolicy: { delayMs: 1000, maxInFlight: 1 } };
+        await store.setHostPolicy('h', { delayMs: 0, maxInFlight: 2 });
+        await store.add([entry('http://h/1'), entry('http://h/2'), entry('http://h/3')]);
+        const refused = (await store.claim({ now: 0, leaseMs: 600_000 })).lease!;
+        await store.retry(refused.id, { hostReadyAt: 60_000, hostNotBefore: 60_000 });
+        store = await reopen!(store, options);
+        await store.setHostPolicy('h', { readyAt: 0 });
+        expect(await nextClaimAt('h', 100)).toBe(60_000);
+        const [first, second] = [
+          (await store.claim({ now: 60_000, leaseMs: 600_000 })).lease!,
+          (await store.claim({ now: 60_000, leaseMs: 600_000 })).lease!,
+        ];
+        await store.retry(first.id, { hostReadyAt: 90_000, hostNotBefore: 90_000 });
+        store = await reopen!(store, options); // `second` is left in flight, as by a killed worker
+        await store.setHostPolicy('h', { readyAt: 61_000 });
+        expect(await nextClaimAt('h', 61_000)).toBe(90_000);
+        expect(second.entry.hostKey).toBe('h');
+      });
   });
 }
 
 function permutations<T>(items: readonly T[]): T[][] {
   if (items.length <= 1) return [[...items]];
-  return items.flatMap((item, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]));
+  return items.flatMap((item, i) =>
+    permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]),
+  );
 }

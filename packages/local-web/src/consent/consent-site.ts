@@ -10,11 +10,11 @@ import {
   type HostSpec,
   htmlResource,
   linkList,
+  type Resource,
   redirectResource,
   renderPage,
-  type Resource,
 } from '@politely/demo-web/internal';
-import { consentRecipes, type ConsentRecipe } from './recipes.js';
+import { type ConsentRecipe, consentRecipes } from './recipes.js';
 
 const SITE = 'Loopback Recipes';
 /** The cookie the accept URL sets and every real page needs. */
@@ -33,7 +33,8 @@ const NAV: readonly (readonly [string, string])[] = [
   ['/about', 'About'],
 ];
 
-const page = (title: string, main: string): Resource => htmlResource(renderPage({ siteName: SITE, title, nav: NAV, main }));
+const page = (title: string, main: string): Resource =>
+  htmlResource(renderPage({ siteName: SITE, title, nav: NAV, main }));
 
 function recipePage(recipe: ConsentRecipe): Resource {
   const main =
@@ -60,11 +61,21 @@ function hasConsent(headers: IncomingHttpHeaders): boolean {
 export function buildConsentSite(): HostSpec {
   const recipes = consentRecipes();
   const resources = new Map<string, Resource>();
-  const listing = (list: readonly ConsentRecipe[]): string => linkList(list.map((recipe) => [`/recipes/${recipe.slug}`, recipe.name] as const), 'recipes');
+  const listing = (list: readonly ConsentRecipe[]): string =>
+    linkList(
+      list.map((recipe) => [`/recipes/${recipe.slug}`, recipe.name] as const),
+      'recipes',
+    );
   resources.set('/', page('Welcome', `<p>Simple recipes, tested at home.</p>${linkList(NAV)}`));
   resources.set('/recipes/', page('All recipes', listing(recipes)));
   for (const category of ['soups', 'breads'] as const) {
-    resources.set(`/category/${category}`, page(`${category[0]!.toUpperCase()}${category.slice(1)}`, listing(recipes.filter((r) => r.category === category))));
+    resources.set(
+      `/category/${category}`,
+      page(
+        `${category[0]!.toUpperCase()}${category.slice(1)}`,
+        listing(recipes.filter((r) => r.category === category)),
+      ),
+    );
   }
   for (const recipe of recipes) resources.set(`/recipes/${recipe.slug}`, recipePage(recipe));
   resources.set('/about', page('About', '<p>A small site that asks for cookie consent before anything else.</p>'));
@@ -73,7 +84,10 @@ export function buildConsentSite(): HostSpec {
   const walled = wall();
   const accept: Resource = (() => {
     const moved = redirectResource(302, AFTER_CONSENT);
-    return { ...moved, headers: { ...moved.headers, 'set-cookie': `${CONSENT_COOKIE}; Path=/; Max-Age=31536000; SameSite=Lax` } };
+    return {
+      ...moved,
+      headers: { ...moved.headers, 'set-cookie': `${CONSENT_COOKIE}; Path=/; Max-Age=31536000; SameSite=Lax` },
+    };
   })();
   return {
     name: 'consent',

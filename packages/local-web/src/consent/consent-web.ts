@@ -33,7 +33,8 @@ export async function startConsentWeb(options: ConsentWebOptions = {}): Promise<
   const userAgent = options.userAgent ?? 'PolitelyDemo';
   checkPort(port, 'startConsentWeb');
   checkAddressRange(firstAddress, 1, 'startConsentWeb');
-  if (userAgent.trim() === '') throw new LocalWebError('ERR_INVALID_OPTION', 'startConsentWeb: userAgent must not be empty');
+  if (userAgent.trim() === '')
+    throw new LocalWebError('ERR_INVALID_OPTION', 'startConsentWeb: userAgent must not be empty');
   return startLocalWeb({
     hostCount: 1,
     firstAddress,
@@ -42,6 +43,11 @@ export async function startConsentWeb(options: ConsentWebOptions = {}): Promise<
     userAgent,
     build: (origins) => ({ specs: [buildConsentSite()], entryUrl: `${origins[0] ?? ''}/` }),
     paths: (built) =>
-      built.specs.map((spec) => ({ expectedAllowedPaths: consentSitePaths(spec), disallowedKnownPaths: [], nofollowPaths: [], sitemapOnlyPaths: [] })),
+      built.specs.map((spec) => ({
+        expectedAllowedPaths: consentSitePaths(spec),
+        disallowedKnownPaths: [],
+        nofollowPaths: [],
+        sitemapOnlyPaths: [],
+      })),
   });
 }

@@ -9,10 +9,10 @@ import {
   hashString,
   htmlResource,
   paragraph,
-  renderPage,
   type Resource,
+  renderPage,
 } from '@politely/demo-web/internal';
-import { nextPrivate, privateLinkOf, privatePath, publicLinks, publicPath, type FleetGraph } from './link-graph.js';
+import { type FleetGraph, nextPrivate, privateLinkOf, privatePath, publicLinks, publicPath } from './link-graph.js';
 import type { Link, PageContent } from './page-content.js';
 import { renderRealisticPage } from './realistic-page.js';
 
@@ -37,9 +37,19 @@ export interface FleetSite {
   readonly profile: FleetPageProfile;
 }
 
-
 const POOL_SIZE = 64;
-const TOPICS = ['Harbour', 'Orchard', 'Lantern', 'Ledger', 'Meadow', 'Compass', 'Signal', 'Bridge', 'Canvas', 'Station'];
+const TOPICS = [
+  'Harbour',
+  'Orchard',
+  'Lantern',
+  'Ledger',
+  'Meadow',
+  'Compass',
+  'Signal',
+  'Bridge',
+  'Canvas',
+  'Station',
+];
 const PAGE = /^\/pages\/([1-9]\d{0,6})$/;
 const PRIVATE = /^\/private\/(0|[1-9]\d{0,6})$/;
 
@@ -60,7 +70,12 @@ export function renderFleetPage(site: FleetSite, path: string): Resource | undef
   if (content === undefined) return undefined;
   if (site.profile === 'small') return htmlResource(renderSmallPage(content));
   // Rendered straight to bytes (most of a realistic page is pooled bytes): the same resource htmlResource makes.
-  return { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: renderRealisticPage(content, site.origin), compressible: true };
+  return {
+    status: 200,
+    headers: { 'content-type': 'text/html; charset=utf-8' },
+    body: renderRealisticPage(content, site.origin),
+    compressible: true,
+  };
 }
 
 function contentAt(site: FleetSite, path: string): PageContent | undefined {
@@ -139,7 +154,12 @@ function renderSmallPage(content: PageContent): string {
   const article = `<article>\n${smallBody(content.seed)}\n</article>`;
   if (content.isPrivate) {
     const more = content.links.map(([href, text]) => `<p>${a(href, text)}</p>`).join('');
-    return renderPage({ siteName: content.siteName, title: content.title, nav: content.nav, main: `${article}\n${more}` });
+    return renderPage({
+      siteName: content.siteName,
+      title: content.title,
+      nav: content.nav,
+      main: `${article}\n${more}`,
+    });
   }
   const items = content.links.map(([href, text]) => `<li>${a(href, text)}</li>`);
   const list = `<h2>Read on</h2>\n<ul class="links">\n${items.join('\n')}\n</ul>`;

@@ -16,8 +16,8 @@ import {
   textResource,
   urlsetXml,
 } from '@politely/demo-web/internal';
-import { privatePath, publicPath, type FleetGraph } from './link-graph.js';
-import { FLEET_PAGE_PROFILES, renderFleetPage, type FleetPageProfile } from './fleet-page.js';
+import { FLEET_PAGE_PROFILES, type FleetPageProfile, renderFleetPage } from './fleet-page.js';
+import { type FleetGraph, privatePath, publicPath } from './link-graph.js';
 
 export interface FleetOptions {
   /** Number of hosts, each on its own address 127.0.0.(firstAddress + i). At most 253. */
@@ -109,7 +109,8 @@ export function resolveFleetOptions(options: FleetOptions): ResolvedFleetOptions
     ...(options.cacheControl === undefined ? {} : { cacheControl: options.cacheControl }),
   };
   const check = (ok: boolean, name: string, wanted: string, value: unknown): void => {
-    if (!ok) throw new LocalWebError('ERR_INVALID_OPTION', `startFleet: ${name} must be ${wanted}, got ${String(value)}`);
+    if (!ok)
+      throw new LocalWebError('ERR_INVALID_OPTION', `startFleet: ${name} must be ${wanted}, got ${String(value)}`);
   };
   const { hosts, pagesPerHost, linksPerPage, disallowFraction, crawlDelaySeconds: delay } = resolved;
   check(Number.isInteger(hosts) && hosts >= 1, 'hosts', 'a positive integer', hosts);
@@ -118,7 +119,12 @@ export function resolveFleetOptions(options: FleetOptions): ResolvedFleetOptions
   check(Number.isInteger(linksPerPage) && linksPerPage >= 1, 'linksPerPage', 'a positive integer', linksPerPage);
   check(disallowFraction >= 0 && disallowFraction <= 1, 'disallowFraction', 'a number in 0–1', disallowFraction);
   check(delay === undefined || (Number.isFinite(delay) && delay >= 0), 'crawlDelaySeconds', 'a number ≥ 0', delay);
-  check(FLEET_PAGE_PROFILES.includes(resolved.pageProfile), 'pageProfile', `one of ${FLEET_PAGE_PROFILES.join(', ')}`, resolved.pageProfile);
+  check(
+    FLEET_PAGE_PROFILES.includes(resolved.pageProfile),
+    'pageProfile',
+    `one of ${FLEET_PAGE_PROFILES.join(', ')}`,
+    resolved.pageProfile,
+  );
   checkPort(resolved.port, 'startFleet');
   checkCacheControl(resolved.cacheControl, 'startFleet');
   checkAddressRange(resolved.firstAddress, resolved.hosts, 'startFleet');
@@ -174,7 +180,12 @@ export async function startFleet(options: FleetOptions): Promise<LocalWeb> {
   });
 }
 
-function fleetHost(options: ResolvedFleetOptions, graph: FleetGraph, origins: readonly string[], index: number): HostSpec {
+function fleetHost(
+  options: ResolvedFleetOptions,
+  graph: FleetGraph,
+  origins: readonly string[],
+  index: number,
+): HostSpec {
   const name = `host-${index}`;
   const origin = origins[index] ?? '';
   const nextOrigin = options.crossHostLinks && origins.length > 1 ? origins[(index + 1) % origins.length] : undefined;

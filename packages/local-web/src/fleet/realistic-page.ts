@@ -15,24 +15,49 @@
 // is escaped (or is HTML) already; whatever else goes into the page is escaped here.
 
 import { createRandom, escapeHtml, pick, type Random, randomInt } from '@politely/demo-web/internal';
+import { type Html, html, joinHtml, toBuffer } from './html-pieces.js';
 import type { Link, PageContent } from './page-content.js';
-import { html, joinHtml, toBuffer, type Html } from './html-pieces.js';
-import { realisticPools, type Person, type RealisticPools } from './realistic-pools.js';
+import { type Person, type RealisticPools, realisticPools } from './realistic-pools.js';
 
 /** The page size the article is filled up to (at least a short article): pages land at 20–60 KB. */
 const MIN_TARGET_BYTES = 16_000;
 const MAX_TARGET_BYTES = 48_000;
 
-const EXTERNAL_SITES = ['https://www.example.com', 'https://news.example.org', 'https://wiki.example.net', 'https://blog.example', 'https://docs.example.net', 'https://video.example'];
+const EXTERNAL_SITES = [
+  'https://www.example.com',
+  'https://news.example.org',
+  'https://wiki.example.net',
+  'https://blog.example',
+  'https://docs.example.net',
+  'https://video.example',
+];
 const SHARE_TARGETS = [
   ['https://social.example/intent/post?url=', 'Post'],
   ['https://friends.example/sharer.php?u=', 'Share'],
   ['https://work.example/share-offsite/?url=', 'Share at work'],
   ['https://boards.example/pin/create?url=', 'Pin'],
 ] as const;
-const SOCIAL_PROFILES = ['https://social.example/@', 'https://video.example/c/', 'https://photos.example/', 'https://code.example/'];
+const SOCIAL_PROFILES = [
+  'https://social.example/@',
+  'https://video.example/c/',
+  'https://photos.example/',
+  'https://code.example/',
+];
 const LEAD_INS = ['See also', 'More on this in', 'As reported by', 'Compare', 'Background:', 'Read more at'];
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 
 /** What one render needs besides the content: its pools, its PRNG, and the choices shared by several parts. */
 interface Render {
@@ -63,7 +88,10 @@ export function renderRealisticPage(content: PageContent, origin: string): Buffe
   const aside = renderAside(r);
   const footer = renderFooter(r);
   const tail = renderTail(r);
-  const fixed = [head, top, articleTop, articleEnd, afterArticle, aside, footer, tail].reduce((sum, part) => sum + part.size, 0);
+  const fixed = [head, top, articleTop, articleEnd, afterArticle, aside, footer, tail].reduce(
+    (sum, part) => sum + part.size,
+    0,
+  );
   const sections = renderSections(r, randomInt(r.random, MIN_TARGET_BYTES, MAX_TARGET_BYTES) - fixed);
   return toBuffer(html`${head}
 ${top}
@@ -88,7 +116,15 @@ function planRender(content: PageContent, origin: string): Render {
     random,
     known,
     author: pick(random, pools.people),
-    published: new Date(Date.UTC(2024 + randomInt(random, 0, 2), randomInt(random, 0, 11), randomInt(random, 1, 28), randomInt(random, 6, 20), randomInt(random, 0, 59))),
+    published: new Date(
+      Date.UTC(
+        2024 + randomInt(random, 0, 2),
+        randomInt(random, 0, 11),
+        randomInt(random, 1, 28),
+        randomInt(random, 6, 20),
+        randomInt(random, 0, 59),
+      ),
+    ),
     description: pick(random, pools.snippets),
     image: `${origin}/assets/img/cover-${randomInt(random, 1, 400)}.jpg`,
     domain: `${content.siteName.toLowerCase().replace(/\s+/g, '-')}.example`,
@@ -243,7 +279,10 @@ function mainMenu(r: Render): string {
     return `<li class="menu-item"><a href="${escapeHtml(href)}#${section}">${escapeHtml(text)}: ${section}</a></li>`;
   }).join('');
   const items = content.nav.map(([href, text], i) => {
-    const sub = i === 0 ? `<button class="sub-menu-toggle" aria-expanded="false">${icon('chevron-down')}</button><ul class="sub-menu">${subMenu}</ul>` : '';
+    const sub =
+      i === 0
+        ? `<button class="sub-menu-toggle" aria-expanded="false">${icon('chevron-down')}</button><ul class="sub-menu">${subMenu}</ul>`
+        : '';
     return `<li class="menu-item${i === 0 ? ' menu-item-has-children' : ''}"><a href="${escapeHtml(href)}">${escapeHtml(text)}</a>${sub}</li>`;
   });
   return `<nav id="site-navigation" class="main-navigation" aria-label="Main">
@@ -280,7 +319,10 @@ function renderAfterArticle(r: Render): Html {
   const { content } = r;
   const items = content.links.map(([href, text]) => `<li><a href="${escapeHtml(href)}">${escapeHtml(text)}</a></li>`);
   const readOn = items.length === 0 ? '' : `<h2>Read on</h2>\n<ul class="links">\n${items.join('\n')}\n</ul>\n`;
-  const next = content.nextSite === undefined ? '' : `<p>Next site: <a href="${escapeHtml(content.nextSite)}">visit our neighbour</a></p>\n`;
+  const next =
+    content.nextSite === undefined
+      ? ''
+      : `<p>Next site: <a href="${escapeHtml(content.nextSite)}">visit our neighbour</a></p>\n`;
   return html`${readOn}${next}${renderComments(r)}`;
 }
 
@@ -350,7 +392,8 @@ function shareLinks(r: Render): string {
   const title = encodeURIComponent(r.content.title);
   const targets = SHARE_TARGETS.slice(0, randomInt(r.random, 3, 4));
   const links = targets.map(
-    ([prefix, label]) => `<a class="share__link" href="${prefix}${url}&amp;text=${title}" target="_blank" rel="noopener noreferrer">${icon('share')}${label}</a>`,
+    ([prefix, label]) =>
+      `<a class="share__link" href="${prefix}${url}&amp;text=${title}" target="_blank" rel="noopener noreferrer">${icon('share')}${label}</a>`,
   );
   links.push(`<a class="share__link" href="mailto:?subject=${title}&amp;body=${url}">${icon('mail')}Email</a>`);
   return `<div class="share"><span class="share__label">Share this:</span> ${links.join(' ')}</div>`;
@@ -365,7 +408,10 @@ function renderComments(r: Render): Html {
 <div class="comment-content"><p>${pick(random, pools.paragraphs)}</p></div>
 <div class="reply"><a rel="nofollow" class="comment-reply-link" href="#comment-${id}" aria-label="Reply to ${who}">Reply</a></div></article></li>`;
   });
-  const list = comments.length === 0 ? '<p class="no-comments">No comments yet.</p>' : html`<ol class="comment-list">\n${joinHtml(comments, '\n')}\n</ol>`;
+  const list =
+    comments.length === 0
+      ? '<p class="no-comments">No comments yet.</p>'
+      : html`<ol class="comment-list">\n${joinHtml(comments, '\n')}\n</ol>`;
   return html`<section id="comments" class="comments-area"><h2 class="comments-title">${r.comments} comments</h2>\n${list}\n</section><!-- #comments -->`;
 }
 
@@ -394,7 +440,10 @@ function renderAside(r: Render): Html {
 function renderFooter(r: Render): Html {
   const { content, random } = r;
   const handle = r.domain.split('.')[0] ?? '';
-  const social = SOCIAL_PROFILES.slice(0, 3).map((profile) => `<li><a href="${profile}${handle}" rel="me noopener" target="_blank">${profile.replace('https://', '').split('/')[0] ?? ''}</a></li>`);
+  const social = SOCIAL_PROFILES.slice(0, 3).map(
+    (profile) =>
+      `<li><a href="${profile}${handle}" rel="me noopener" target="_blank">${profile.replace('https://', '').split('/')[0] ?? ''}</a></li>`,
+  );
   const phone = `+44 20 7946 ${String(randomInt(random, 0, 9999)).padStart(4, '0')}`;
   const home = content.footerHome ? `<p>${content.position ?? ''} <a href="/">Back to the start</a></p>\n` : '';
   return html`<footer id="colophon" class="site-footer">

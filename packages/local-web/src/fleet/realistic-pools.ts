@@ -5,7 +5,7 @@
 // from one core.
 
 import { createRandom, escapeHtml, pick, type Random, randomInt } from '@politely/demo-web/internal';
-import { encode, type Encoded } from './html-pieces.js';
+import { type Encoded, encode } from './html-pieces.js';
 
 export interface Person {
   /** The name, HTML-escaped. */
@@ -59,9 +59,52 @@ const WORDS = (
   'history culture travel journey mountain valley coast island forest desert city street avenue square ' +
   'evening night weekend holiday festival concert theatre cinema gallery exhibition collection'
 ).split(' ');
-const CAPITALISED = ['Harbour', 'Orchard', 'Lantern', 'Ledger', 'Meadow', 'Compass', 'Signal', 'Bridge', 'Canvas', 'Station', 'Council', 'Museum'];
-const FIRST_NAMES = ['Ada', 'Bruno', 'Chiara', 'Dmitri', 'Eliška', 'Farah', 'Gustav', 'Hana', 'Ines', 'José', 'Kwame', 'Lena', 'Mateo', 'Nadia', 'Oskar', 'Priya'];
-const LAST_NAMES = ['Okafor', 'Lindqvist', 'Moreau', 'Nakamura', 'Ferreira', 'Kowalski', 'Haddad', 'Brennan', 'Novák', 'Schäfer', 'Rossi', 'Takahashi'];
+const CAPITALISED = [
+  'Harbour',
+  'Orchard',
+  'Lantern',
+  'Ledger',
+  'Meadow',
+  'Compass',
+  'Signal',
+  'Bridge',
+  'Canvas',
+  'Station',
+  'Council',
+  'Museum',
+];
+const FIRST_NAMES = [
+  'Ada',
+  'Bruno',
+  'Chiara',
+  'Dmitri',
+  'Eliška',
+  'Farah',
+  'Gustav',
+  'Hana',
+  'Ines',
+  'José',
+  'Kwame',
+  'Lena',
+  'Mateo',
+  'Nadia',
+  'Oskar',
+  'Priya',
+];
+const LAST_NAMES = [
+  'Okafor',
+  'Lindqvist',
+  'Moreau',
+  'Nakamura',
+  'Ferreira',
+  'Kowalski',
+  'Haddad',
+  'Brennan',
+  'Novák',
+  'Schäfer',
+  'Rossi',
+  'Takahashi',
+];
 
 let pools: RealisticPools | undefined;
 
@@ -81,7 +124,9 @@ function buildPools(): RealisticPools {
     snippets: Array.from({ length: SNIPPETS }, () => escapeHtml(plainSentence(random, 6, 14))),
     stylesheets: Array.from({ length: STYLESHEETS }, () => encode(stylesheet(random, randomInt(random, 1_500, 7_000)))),
     scripts: scripts.map(encode),
-    codeSamples: Array.from({ length: CODE_SAMPLES }, () => encode(escapeHtml(pick(random, scripts).slice(0, randomInt(random, 120, 480))))),
+    codeSamples: Array.from({ length: CODE_SAMPLES }, () =>
+      encode(escapeHtml(pick(random, scripts).slice(0, randomInt(random, 120, 480)))),
+    ),
     sprite: encode(
       '<svg xmlns="http://www.w3.org/2000/svg" aria-hidden="true" style="position:absolute;width:0;height:0;overflow:hidden">' +
         iconShapes.map(([id, d]) => `<symbol id="icon-${id}" viewBox="0 0 24 24"><path d="${d}"/></symbol>`).join('') +
@@ -96,7 +141,11 @@ function buildPools(): RealisticPools {
 // Text
 
 function person(first: string, last: string): Person {
-  const ascii = (name: string) => name.normalize('NFD').replace(/[^a-z]/gi, '').toLowerCase();
+  const ascii = (name: string) =>
+    name
+      .normalize('NFD')
+      .replace(/[^a-z]/gi, '')
+      .toLowerCase();
   return { name: escapeHtml(`${first} ${last}`), mailbox: `${ascii(first)}.${ascii(last)}` };
 }
 
@@ -154,7 +203,24 @@ function heading(random: Random): string {
 // ---------------------------------------------------------------------------------------------
 // Stylesheets: the shape of a minified site stylesheet (BEM selectors, shorthands, media queries).
 
-const BLOCKS = ['site-header', 'site-footer', 'nav', 'menu', 'card', 'post', 'sidebar', 'widget', 'btn', 'hero', 'breadcrumbs', 'share', 'comment', 'toc', 'newsletter', 'modal'];
+const BLOCKS = [
+  'site-header',
+  'site-footer',
+  'nav',
+  'menu',
+  'card',
+  'post',
+  'sidebar',
+  'widget',
+  'btn',
+  'hero',
+  'breadcrumbs',
+  'share',
+  'comment',
+  'toc',
+  'newsletter',
+  'modal',
+];
 const ELEMENTS = ['', '__title', '__body', '__item', '__link', '__icon', '__meta', '__media', '__list', '__inner'];
 const MODIFIERS = ['', '', '', '--active', '--large', '--dark', '--open', '--compact'];
 const PSEUDO = ['', '', '', ':hover', ':focus-visible', '::before', '>a', ' li+li', ':not(:last-child)'];
@@ -168,10 +234,12 @@ const DECLARATIONS: readonly ((random: Random) => string)[] = [
   (r) => `display:${pick(r, ['flex', 'grid', 'block', 'inline-block', 'none'])}`,
   (r) => `border:${randomInt(r, 1, 3)}px solid ${colour(r)}`,
   (r) => `border-radius:${randomInt(r, 0, 12)}px`,
-  (r) => `transition:${pick(r, ['color', 'opacity', 'transform', 'background-color'])} .${randomInt(r, 1, 5)}s ease-in-out`,
+  (r) =>
+    `transition:${pick(r, ['color', 'opacity', 'transform', 'background-color'])} .${randomInt(r, 1, 5)}s ease-in-out`,
   (r) => `box-shadow:0 ${randomInt(r, 1, 8)}px ${randomInt(r, 2, 24)}px rgba(0,0,0,.${randomInt(r, 5, 30)})`,
   (r) => `grid-template-columns:repeat(auto-fill,minmax(${randomInt(r, 12, 24)}rem,1fr))`,
-  (r) => `font-family:${pick(r, ['"Inter",system-ui,-apple-system,"Segoe UI",Roboto,sans-serif', 'Georgia,"Times New Roman",serif', 'ui-monospace,SFMono-Regular,Menlo,monospace'])}`,
+  (r) =>
+    `font-family:${pick(r, ['"Inter",system-ui,-apple-system,"Segoe UI",Roboto,sans-serif', 'Georgia,"Times New Roman",serif', 'ui-monospace,SFMono-Regular,Menlo,monospace'])}`,
   (r) => `max-width:${randomInt(r, 20, 90)}rem`,
   (r) => `z-index:${randomInt(r, 1, 1000)}`,
 ];
@@ -183,18 +251,28 @@ function colour(random: Random): string {
 }
 
 function length(random: Random): string {
-  return pick(random, ['0', 'auto', `${randomInt(random, 1, 48)}px`, `.${randomInt(random, 1, 9)}rem`, `${randomInt(random, 1, 4)}rem`]);
+  return pick(random, [
+    '0',
+    'auto',
+    `${randomInt(random, 1, 48)}px`,
+    `.${randomInt(random, 1, 9)}rem`,
+    `${randomInt(random, 1, 4)}rem`,
+  ]);
 }
 
 function cssRule(random: Random): string {
-  const selector = () => `.${pick(random, BLOCKS)}${pick(random, ELEMENTS)}${pick(random, MODIFIERS)}${pick(random, PSEUDO)}`;
+  const selector = () =>
+    `.${pick(random, BLOCKS)}${pick(random, ELEMENTS)}${pick(random, MODIFIERS)}${pick(random, PSEUDO)}`;
   const selectors = Array.from({ length: randomInt(random, 1, 3) }, selector).join(',');
-  const declarations = Array.from({ length: randomInt(random, 2, 7) }, () => pick(random, DECLARATIONS)(random)).join(';');
+  const declarations = Array.from({ length: randomInt(random, 2, 7) }, () => pick(random, DECLARATIONS)(random)).join(
+    ';',
+  );
   return `${selectors}{${declarations}}`;
 }
 
 function stylesheet(random: Random, bytes: number): string {
-  let css = ':root{--brand:#1f5f8b;--ink:#1d1f23;--muted:#5b616e;--radius:6px}*,*::before,*::after{box-sizing:border-box}';
+  let css =
+    ':root{--brand:#1f5f8b;--ink:#1d1f23;--muted:#5b616e;--radius:6px}*,*::before,*::after{box-sizing:border-box}';
   while (css.length < bytes) {
     css +=
       randomInt(random, 0, 9) === 0
@@ -209,11 +287,36 @@ function stylesheet(random: Random, bytes: number): string {
 // Never `</script` (it would end the element) nor `<!--` (script-data escape states).
 
 const IDENTIFIERS = 'e t n r i o a s u c l d f p h m g v y b w x k'.split(' ');
-const PROPERTIES = ['querySelector', 'addEventListener', 'classList', 'dataset', 'setAttribute', 'getBoundingClientRect', 'requestAnimationFrame', 'innerHTML', 'textContent', 'push', 'forEach', 'length', 'matches', 'closest', 'dispatchEvent'];
-const HTML_STRINGS = ['"<div class=\\"modal__body\\">"', "'<span class=\"badge\">'", '"<\\/div>"', "'</span>'", '"<a href=\\"#\\" class=\\"js-close\\">&times;<\\/a>"', "'<li class=\"menu__item\">'"];
+const PROPERTIES = [
+  'querySelector',
+  'addEventListener',
+  'classList',
+  'dataset',
+  'setAttribute',
+  'getBoundingClientRect',
+  'requestAnimationFrame',
+  'innerHTML',
+  'textContent',
+  'push',
+  'forEach',
+  'length',
+  'matches',
+  'closest',
+  'dispatchEvent',
+];
+const HTML_STRINGS = [
+  '"<div class=\\"modal__body\\">"',
+  '\'<span class="badge">\'',
+  '"<\\/div>"',
+  "'</span>'",
+  '"<a href=\\"#\\" class=\\"js-close\\">&times;<\\/a>"',
+  '\'<li class="menu__item">\'',
+];
 
 function identifier(random: Random): string {
-  return randomInt(random, 0, 4) === 0 ? `${pick(random, IDENTIFIERS)}${pick(random, IDENTIFIERS)}` : pick(random, IDENTIFIERS);
+  return randomInt(random, 0, 4) === 0
+    ? `${pick(random, IDENTIFIERS)}${pick(random, IDENTIFIERS)}`
+    : pick(random, IDENTIFIERS);
 }
 
 function expression(random: Random): string {

@@ -4,8 +4,8 @@
 
 import { MIN_ROBOTS_TXT_BYTES } from '@politely/core/internal';
 import { a } from '@politely/demo-web/internal';
-import { caseList, hostilePage, responder, type HttpHostileHost } from './http-host.js';
-import { pageCase, skip, type HostileCase } from './hostile-types.js';
+import { type HostileCase, pageCase, skip } from './hostile-types.js';
+import { caseList, type HttpHostileHost, hostilePage, responder } from './http-host.js';
 
 const HEAD = 'User-agent: *\nDisallow: /private/\n';
 const TAIL = 'Disallow: /late/\n';
@@ -22,7 +22,10 @@ export function bigRobotsTxt(bytes: number): string {
   let length = HEAD.length;
   for (let n = 0; length < fillerEnd; n++) {
     const room = fillerEnd - length;
-    let line = n % 100 === 99 ? `this line is not a directive ${n}\n` : `# filler line ${n}: nothing to see here, keep reading\n`;
+    let line =
+      n % 100 === 99
+        ? `this line is not a directive ${n}\n`
+        : `# filler line ${n}: nothing to see here, keep reading\n`;
     // The last line takes up exactly the room left (never a lone newline: that is a blank line).
     if (room <= line.length + 1) line = `#${'.'.repeat(room - 2)}\n`;
     lines.push(line);

@@ -3,9 +3,9 @@
 // client goes away; their timers belong to the web's tasks, so close() stops them too.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { buildBomb, type BombEncoding } from './bombs.js';
-import { ALLOW_ALL_ROBOTS_TXT, caseList, hostilePage, responder, type HttpHostileHost } from './http-host.js';
-import { ERROR, skip, type HostileCase } from './hostile-types.js';
+import { type BombEncoding, buildBomb } from './bombs.js';
+import { ERROR, type HostileCase, skip } from './hostile-types.js';
+import { ALLOW_ALL_ROBOTS_TXT, caseList, type HttpHostileHost, hostilePage, responder } from './http-host.js';
 import type { Tasks } from './tasks.js';
 
 export interface BodiesOptions {

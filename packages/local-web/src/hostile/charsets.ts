@@ -2,7 +2,7 @@
 // to its own `/next` page with a plain-ASCII href, which survives any decoding.
 
 import type { Resource } from '@politely/demo-web/internal';
-import { pageCase, type HostileCase } from './hostile-types.js';
+import { type HostileCase, pageCase } from './hostile-types.js';
 
 interface CharsetPage {
   readonly name: string;
@@ -19,9 +19,12 @@ interface CharsetPage {
 const CHARSET_PAGES: readonly CharsetPage[] = [
   {
     name: 'invalid-utf8',
-    description: 'Labelled UTF-8, but holds byte sequences that are not UTF-8 (0xFF, 0xC3 0x28, a cut 4-byte sequence).',
+    description:
+      'Labelled UTF-8, but holds byte sequences that are not UTF-8 (0xFF, 0xC3 0x28, a cut 4-byte sequence).',
     contentType: 'text/html; charset=utf-8',
-    text: Buffer.from([0x42, 0x61, 0x64, 0x20, 0xff, 0x20, 0xc3, 0x28, 0x20, 0xa0, 0xa1, 0x20, 0xf0, 0x28, 0x8c, 0x20, 0xe2, 0x82]),
+    text: Buffer.from([
+      0x42, 0x61, 0x64, 0x20, 0xff, 0x20, 0xc3, 0x28, 0x20, 0xa0, 0xa1, 0x20, 0xf0, 0x28, 0x8c, 0x20, 0xe2, 0x82,
+    ]),
   },
   {
     name: 'latin1-labelled-utf8',

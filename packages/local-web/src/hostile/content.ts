@@ -3,9 +3,9 @@
 
 import { a, htmlResource, type Resource } from '@politely/demo-web/internal';
 import { buildCharsetPages } from './charsets.js';
-import { caseList, hostilePage, responder, type HttpHostileHost } from './http-host.js';
+import { type HostileCase, pageCase, skip } from './hostile-types.js';
+import { caseList, type HttpHostileHost, hostilePage, responder } from './http-host.js';
 import { buildMalformedPages } from './malformed.js';
-import { pageCase, skip, type HostileCase } from './hostile-types.js';
 
 export interface ContentOptions {
   readonly manyLinks: number;
@@ -58,7 +58,10 @@ export function buildContent(origin: string, options: ContentOptions): HttpHosti
     ...malformed.pages,
     [MANY_LINKS_PATH, manyLinksPage(options.manyLinks)],
     [LONG_URL_PAGE, hostilePage('content', 'A long link', `<p>${a(longUrl, 'a very long link')}</p>`)],
-    [new URL(longUrl).pathname, hostilePage('content', 'Long', '<p>A crawler with a URL length cap never gets here.</p>')],
+    [
+      new URL(longUrl).pathname,
+      hostilePage('content', 'Long', '<p>A crawler with a URL length cap never gets here.</p>'),
+    ],
   ]);
   return {
     name: 'content',

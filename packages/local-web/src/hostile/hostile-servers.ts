@@ -16,11 +16,11 @@ import {
   statusResource,
   textResource,
 } from '@politely/demo-web/internal';
-import type { HttpHostileHost } from './http-host.js';
 import { HOSTILE_HOST_NAMES, HOSTILE_HTTP_HOST_NAMES, type HostileOrigins } from './hostile-types.js';
+import type { HttpHostileHost } from './http-host.js';
 import type { RawHostileHost } from './raw.js';
 import type { Tasks } from './tasks.js';
-import { listenTcp, readRequestHead, type RequestHead, type TcpHost } from './tcp-server.js';
+import { listenTcp, type RequestHead, readRequestHead, type TcpHost } from './tcp-server.js';
 
 /** Where each host listens, in address order. */
 export interface HostileAddress {
@@ -54,8 +54,26 @@ export async function bindHostileServers(firstAddress: number, port: number, tas
   let origins: HostileOrigins | undefined;
   let robots: readonly Resource[] = [];
   let log: LoggedRequest[] = [];
-  const record = (origin: string, host: string, head: RequestHead, status: number, bodyBytes: number, atMs: number, dateMs: number): Mutable<LoggedRequest> => {
-    const entry = { origin, host, method: head.method, path: head.path, userAgent: head.userAgent, status, bodyBytes, atMs, dateMs };
+  const record = (
+    origin: string,
+    host: string,
+    head: RequestHead,
+    status: number,
+    bodyBytes: number,
+    atMs: number,
+    dateMs: number,
+  ): Mutable<LoggedRequest> => {
+    const entry = {
+      origin,
+      host,
+      method: head.method,
+      path: head.path,
+      userAgent: head.userAgent,
+      status,
+      bodyBytes,
+      atMs,
+      dateMs,
+    };
     log.push(entry);
     return entry;
   };
@@ -99,7 +117,8 @@ export async function bindHostileServers(firstAddress: number, port: number, tas
   // Reads the request only to log it (status 0: no answer), then keeps the socket until close().
   const onSilent = (socket: Socket): void => {
     readRequestHead(socket, (head) => {
-      if (head !== null && origins !== undefined) record(origins.silent, 'silent', head, 0, 0, performance.now(), Date.now());
+      if (head !== null && origins !== undefined)
+        record(origins.silent, 'silent', head, 0, 0, performance.now(), Date.now());
     });
   };
 
@@ -120,7 +139,11 @@ export async function bindHostileServers(firstAddress: number, port: number, tas
     throw error;
   }
 
-  const addresses: HostileAddress[] = [...http, raw, silent].map(({ address, port: p, origin }) => ({ address, port: p, origin }));
+  const addresses: HostileAddress[] = [...http, raw, silent].map(({ address, port: p, origin }) => ({
+    address,
+    port: p,
+    origin,
+  }));
   const boundOrigins = Object.fromEntries(
     HOSTILE_HOST_NAMES.map((name, i) => [name, addresses[i]?.origin ?? '']),
   ) as HostileOrigins;
@@ -161,7 +184,8 @@ function countBody(req: IncomingMessage, res: ServerResponse): BodyCount {
   const count: BodyCount = { bytes: 0, entry: undefined };
   if (req.method === 'HEAD') return count;
   const add = (chunk: unknown, encoding: unknown): void => {
-    if (typeof chunk === 'string') count.bytes += Buffer.byteLength(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
+    if (typeof chunk === 'string')
+      count.bytes += Buffer.byteLength(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
     else if (chunk instanceof Uint8Array) count.bytes += chunk.byteLength;
     else return;
     if (count.entry !== undefined) count.entry.bodyBytes = count.bytes;

@@ -4,7 +4,7 @@
 
 import { type HostInfo, type LocalWeb, LocalWebError } from '@politely/demo-web';
 import { checkAddressRange, checkPort, pageLocator, robotsFacts } from '@politely/demo-web/internal';
-import { MIN_BIG_ROBOTS_BYTES, buildBigRobots } from './big-robots.js';
+import { buildBigRobots, MIN_BIG_ROBOTS_BYTES } from './big-robots.js';
 import { buildBodies } from './bodies.js';
 import { buildContent } from './content.js';
 import { bindHostileServers, type HostileAddress } from './hostile-servers.js';
@@ -144,11 +144,17 @@ export async function startHostileWeb(options?: HostileWebOptions): Promise<Host
       const found = byName.get(name);
       if (found === undefined) {
         const known = HOSTILE_HOST_NAMES.join(', ');
-        throw new LocalWebError('ERR_UNKNOWN_HOST', `hostile web: no host named ${JSON.stringify(name)} (hosts: ${known})`);
+        throw new LocalWebError(
+          'ERR_UNKNOWN_HOST',
+          `hostile web: no host named ${JSON.stringify(name)} (hosts: ${known})`,
+        );
       }
       return found;
     };
-    const locate = pageLocator(servers.addresses.map((address) => address.origin), `${origins.hub}/`);
+    const locate = pageLocator(
+      servers.addresses.map((address) => address.origin),
+      `${origins.hub}/`,
+    );
     return {
       hosts,
       entryUrl: `${origins.hub}/`,
@@ -162,7 +168,10 @@ export async function startHostileWeb(options?: HostileWebOptions): Promise<Host
       changePages: (urlsOrPaths) => {
         if (urlsOrPaths.length === 0) return;
         locate(urlsOrPaths[0] ?? '');
-        throw new LocalWebError('ERR_UNCHANGEABLE_PAGE', "hostile web: its pages never change (the demo web's and fleets' do)");
+        throw new LocalWebError(
+          'ERR_UNCHANGEABLE_PAGE',
+          "hostile web: its pages never change (the demo web's and fleets' do)",
+        );
       },
       revisionOf: (urlOrPath) => {
         locate(urlOrPath);

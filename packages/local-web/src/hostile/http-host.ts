@@ -7,8 +7,8 @@ import {
   escapeHtml,
   htmlResource,
   notFoundResource,
-  renderPage,
   type Resource,
+  renderPage,
   sendResource,
 } from '@politely/demo-web/internal';
 import type { HostileCase, HostileHostFacts } from './hostile-types.js';

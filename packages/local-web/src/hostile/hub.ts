@@ -2,8 +2,8 @@
 // crawl from here meets them all; robots.txt allows everything.
 
 import { a, escapeHtml } from '@politely/demo-web/internal';
-import { ALLOW_ALL_ROBOTS_TXT, hostilePage, responder, type HttpHostileHost } from './http-host.js';
 import type { HostileHostFacts } from './hostile-types.js';
+import { ALLOW_ALL_ROBOTS_TXT, type HttpHostileHost, hostilePage, responder } from './http-host.js';
 
 export function buildHub(others: readonly (HostileHostFacts & { readonly origin: string })[]): HttpHostileHost {
   const sections = others.map((host) => {
@@ -30,7 +30,8 @@ export function buildHub(others: readonly (HostileHostFacts & { readonly origin:
   ]);
   return {
     name: 'hub',
-    description: 'The entry page: links every host index and every case; robots.txt allows everything; /missing is a 404.',
+    description:
+      'The entry page: links every host index and every case; robots.txt allows everything; /missing is a 404.',
     robotsTxt: ALLOW_ALL_ROBOTS_TXT,
     cases: [],
     goodPaths: ['/', '/about'],

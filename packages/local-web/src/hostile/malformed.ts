@@ -3,7 +3,7 @@
 // unterminated comment or in a tag cut off by the end of the file are not links at all.
 
 import { createRandom, type Resource } from '@politely/demo-web/internal';
-import { pageCase, type HostileCase } from './hostile-types.js';
+import { type HostileCase, pageCase } from './hostile-types.js';
 
 interface MalformedPage {
   readonly name: string;
@@ -42,7 +42,9 @@ const MALFORMED_PAGES: readonly MalformedPage[] = [
     description: 'A good link, then <a href=" left open at the end of the file.',
     hasNext: true,
     body: (path) =>
-      Buffer.from(`${HEAD('Unclosed href')}<p><a href="${path}/next">next</a></p>\n<p>And then: <a href="${path}/dangling`),
+      Buffer.from(
+        `${HEAD('Unclosed href')}<p><a href="${path}/next">next</a></p>\n<p>And then: <a href="${path}/dangling`,
+      ),
   },
   {
     name: 'deep-nesting',
@@ -128,7 +130,12 @@ export function buildMalformedPages(origin: string, nextPage: (title: string) =>
   const cases = MALFORMED_PAGES.map((page) => {
     const path = `/malformed/${page.name}`;
     const body = page.body(path);
-    pages.set(path, { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body, compressible: false });
+    pages.set(path, {
+      status: 200,
+      headers: { 'content-type': 'text/html; charset=utf-8' },
+      body,
+      compressible: false,
+    });
     goodPaths.push(path);
     if (page.hasNext) {
       pages.set(`${path}/next`, nextPage(`After ${page.name}`));

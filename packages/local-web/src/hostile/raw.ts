@@ -10,8 +10,8 @@ import {
   statusResource,
   textResource,
 } from '@politely/demo-web/internal';
+import { ERROR, type HostileCase, type HostileHostFacts, skip } from './hostile-types.js';
 import { ALLOW_ALL_ROBOTS_TXT, caseList, hostilePage } from './http-host.js';
-import { ERROR, skip, type HostileCase, type HostileHostFacts } from './hostile-types.js';
 import type { Tasks } from './tasks.js';
 import type { RequestHead } from './tcp-server.js';
 
@@ -83,7 +83,8 @@ export function buildRaw(origin: string, tasks: Tasks): RawHostileHost {
   ]);
   return {
     name: 'raw',
-    description: 'Hand-written HTTP over node:net: a reset mid-body, a short body, a garbage status line, 200 KB of headers.',
+    description:
+      'Hand-written HTTP over node:net: a reset mid-body, a short body, a garbage status line, 200 KB of headers.',
     robotsTxt: ALLOW_ALL_ROBOTS_TXT,
     cases,
     goodPaths: ['/'],
@@ -100,7 +101,12 @@ export function buildRaw(origin: string, tasks: Tasks): RawHostileHost {
   };
 }
 
-const REASONS: Readonly<Record<number, string>> = { 200: 'OK', 400: 'Bad Request', 404: 'Not Found', 405: 'Method Not Allowed' };
+const REASONS: Readonly<Record<number, string>> = {
+  200: 'OK',
+  400: 'Bad Request',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+};
 
 /** A status line and header block, `Connection: close` always. */
 function responseHead(status: number, headers: Readonly<Record<string, string>>, extra = ''): Buffer {
@@ -119,7 +125,10 @@ function filler(length: number): Buffer {
 }
 
 function resetMidBody(socket: Socket, tasks: Tasks): RawAnswer {
-  const head = responseHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': String(RAW_DECLARED_BYTES) });
+  const head = responseHead(200, {
+    'content-type': 'text/html; charset=utf-8',
+    'content-length': String(RAW_DECLARED_BYTES),
+  });
   socket.write(Buffer.concat([head, Buffer.from('<!doctype html><p>'), filler(RESET_AFTER_BYTES - 18)]), () => {
     tasks.after(RESET_DELAY_MS, () => {
       if (!socket.destroyed) socket.resetAndDestroy();
@@ -129,7 +138,10 @@ function resetMidBody(socket: Socket, tasks: Tasks): RawAnswer {
 }
 
 function shortBody(socket: Socket): RawAnswer {
-  const head = responseHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': String(RAW_DECLARED_BYTES) });
+  const head = responseHead(200, {
+    'content-type': 'text/html; charset=utf-8',
+    'content-length': String(RAW_DECLARED_BYTES),
+  });
   socket.end(Buffer.concat([head, Buffer.from('<!doctype html><p>'), filler(SHORT_BODY_BYTES - 18)]));
   return { status: 200, bodyBytes: SHORT_BODY_BYTES };
 }

@@ -3,8 +3,8 @@
 // connects to those targets; the host only names them in Location headers.
 
 import { redirectResource, sendResource } from '@politely/demo-web/internal';
-import { ALLOW_ALL_ROBOTS_TXT, caseList, hostilePage, responder, type HttpHostileHost } from './http-host.js';
-import { skip, type HostileCase } from './hostile-types.js';
+import { type HostileCase, skip } from './hostile-types.js';
+import { ALLOW_ALL_ROBOTS_TXT, caseList, type HttpHostileHost, hostilePage, responder } from './http-host.js';
 
 const ENDLESS = /^\/redirect\/endless\/(\d{1,15})$/;
 

@@ -2,7 +2,7 @@
 // must give up on robots.txt (RFC 9309: unreachable means disallow everything) instead of
 // hanging. The sockets are held until the web closes.
 
-import { skip, type HostileHostFacts } from './hostile-types.js';
+import { type HostileHostFacts, skip } from './hostile-types.js';
 
 export function buildSilent(origin: string): HostileHostFacts {
   return {

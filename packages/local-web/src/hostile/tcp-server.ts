@@ -1,7 +1,7 @@
 // A bare TCP server on one loopback address, for the hosts that speak broken HTTP or none at
 // all. It keeps every socket, so close() can destroy the ones a client left hanging.
 
-import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
 import { listenError } from '@politely/demo-web/internal';
 
 export interface TcpHost {
@@ -66,7 +66,11 @@ export function readRequestHead(socket: Socket, onHead: (head: RequestHead | nul
     if (end === -1 && buffered.length <= MAX_REQUEST_HEAD_BYTES) return;
     // Whatever follows is read and dropped, so that a client's FIN still closes the socket.
     socket.off('data', onData);
-    onHead(end === -1 || end > MAX_REQUEST_HEAD_BYTES ? null : parseRequestHead(buffered.subarray(0, end).toString('latin1')));
+    onHead(
+      end === -1 || end > MAX_REQUEST_HEAD_BYTES
+        ? null
+        : parseRequestHead(buffered.subarray(0, end).toString('latin1')),
+    );
   };
   socket.on('data', onData);
 }

@@ -3,8 +3,8 @@
 // first page of each chain is an ordinary good page.
 
 import { a, type Resource, sendResource } from '@politely/demo-web/internal';
-import { ALLOW_ALL_ROBOTS_TXT, caseList, hostilePage, responder, type HttpHostileHost } from './http-host.js';
-import { skip, type HostileCase } from './hostile-types.js';
+import { type HostileCase, skip } from './hostile-types.js';
+import { ALLOW_ALL_ROBOTS_TXT, caseList, type HttpHostileHost, hostilePage, responder } from './http-host.js';
 
 const CALENDAR = /^\/calendar\/(\d{4})\/(\d{2})$/;
 const FIRST_YEAR = 1;
@@ -25,8 +25,18 @@ export function buildTraps(origin: string): HttpHostileHost {
     expect: skip('trap'),
   });
   const cases: HostileCase[] = [
-    trapCase('calendar', 'Every month links the previous and the next one, years 1 to 9999.', CALENDAR_ENTRY, CALENDAR_PREFIX),
-    trapCase('repeated-segments', 'Every /loop/…/ page links a/, b/ and x/../a/b/ below itself.', LOOP_ENTRY, LOOP_PREFIX),
+    trapCase(
+      'calendar',
+      'Every month links the previous and the next one, years 1 to 9999.',
+      CALENDAR_ENTRY,
+      CALENDAR_PREFIX,
+    ),
+    trapCase(
+      'repeated-segments',
+      'Every /loop/…/ page links a/, b/ and x/../a/b/ below itself.',
+      LOOP_ENTRY,
+      LOOP_PREFIX,
+    ),
     trapCase('growing-query', 'Every /search?… page links itself with one more &q=a.', SEARCH_ENTRY, SEARCH_PREFIX),
   ];
   const pages = new Map([['/', hostilePage('traps', 'Traps', caseList(cases))]]);

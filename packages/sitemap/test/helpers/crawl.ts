@@ -1,15 +1,15 @@
 // Runs a real crawler with the sitemaps plugin and keeps everything it reported.
 
 import {
-  createCrawler,
   type CrawlerOptions,
   type CrawlStats,
+  createCrawler,
   type ErrorEvent,
   type RequestEvent,
   type SkipEvent,
 } from '@politely/crawler';
 import { createMemoryFrontierStore, type FrontierEntry, type FrontierStore } from '@politely/frontier';
-import { sitemaps, type SitemapPluginOptions, type SitemapUrlRecord } from '@politely/sitemap';
+import { type SitemapPluginOptions, type SitemapUrlRecord, sitemaps } from '@politely/sitemap';
 
 export const UA = 'SitemapTestBot/1.0 (+http://example.invalid/bot)';
 

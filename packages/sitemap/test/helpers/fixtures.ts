@@ -30,7 +30,10 @@ export function sitemapIndex(locs: readonly string[]): string {
 
 export function rss(items: readonly { link: string; pubDate?: string }[]): string {
   const body = items
-    .map((item) => `<item><title>t</title><link>${escape(item.link)}</link>${item.pubDate === undefined ? '' : `<pubDate>${item.pubDate}</pubDate>`}</item>`)
+    .map(
+      (item) =>
+        `<item><title>t</title><link>${escape(item.link)}</link>${item.pubDate === undefined ? '' : `<pubDate>${item.pubDate}</pubDate>`}</item>`,
+    )
     .join('\n');
   return `<?xml version="1.0"?>\n<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom"><channel><title>feed</title><link>http://example.invalid/</link>\n<atom:link href="http://example.invalid/feed" rel="self"/>\n${body}\n</channel></rss>\n`;
 }

@@ -1,13 +1,21 @@
 // Real HTTP servers on loopback for the sitemap tests, each keeping its own request log (when a
 // request arrived and when its response ended, as the server saw them).
 
-import { afterEach } from 'vitest';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
+import { afterEach } from 'vitest';
 
 export type Handler = (req: IncomingMessage, res: ServerResponse) => void;
-export type Route = Handler | string | { readonly body: string | Uint8Array; readonly type?: string; readonly status?: number; readonly headers?: Record<string, string> };
+export type Route =
+  | Handler
+  | string
+  | {
+      readonly body: string | Uint8Array;
+      readonly type?: string;
+      readonly status?: number;
+      readonly headers?: Record<string, string>;
+    };
 
 export interface LoggedRequest {
   readonly path: string;
@@ -28,7 +36,12 @@ export async function startServer(routes: Record<string, Route>, host = '127.0.0
   const log: LoggedRequest[] = [];
   const state = { routes };
   const server: Server = createServer((req, res) => {
-    const entry: LoggedRequest = { path: req.url ?? '', startedAt: performance.now(), endedAt: NaN, userAgent: req.headers['user-agent'] };
+    const entry: LoggedRequest = {
+      path: req.url ?? '',
+      startedAt: performance.now(),
+      endedAt: NaN,
+      userAgent: req.headers['user-agent'],
+    };
     log.push(entry);
     res.on('finish', () => (entry.endedAt = performance.now()));
     res.on('close', () => (entry.endedAt = Number.isNaN(entry.endedAt) ? performance.now() : entry.endedAt));

@@ -3,27 +3,27 @@
 // or an outcome that ends the turn: a failure to retry (held by backoff and Retry-After), a failure
 // for good, a skip.
 
-import { PolitelyError, type HttpClient, type HttpResponse, type RobotsCheck } from '@politely/core';
-import type { CrawlerEmitter } from '../../events.js';
+import { type HttpClient, type HttpResponse, PolitelyError, type RobotsCheck } from '@politely/core';
 import type { FrontierEntry } from '@politely/frontier';
-import type { UrlOutcome } from '../outcome.js';
-import { skipped } from '../outcome.js';
-import {
-  clockAfterFailure,
-  clockAfterResponse,
-  isRetryableStatus,
-  pacedAfter,
-  responseHeadAt,
-  retryAfterMs,
-  type ClockChange,
-  type HostPoliteness,
-} from '../../politeness/index.js';
-import type { ResourceProcessor } from '../../plugin.js';
-import type { StatsRecorder } from '../../stats.js';
+import type { CrawlerEmitter } from '../../events.js';
 import { fetchPage } from '../../fetch/fetch-page.js';
 import type { RequestProfile } from '../../fetch/request-profile.js';
 import { conditionalHeaders } from '../../fetch/revalidation.js';
 import type { ResolvedCrawlerOptions } from '../../options.js';
+import type { ResourceProcessor } from '../../plugin.js';
+import {
+  type ClockChange,
+  clockAfterFailure,
+  clockAfterResponse,
+  type HostPoliteness,
+  isRetryableStatus,
+  pacedAfter,
+  responseHeadAt,
+  retryAfterMs,
+} from '../../politeness/index.js';
+import type { StatsRecorder } from '../../stats.js';
+import type { UrlOutcome } from '../outcome.js';
+import { skipped } from '../outcome.js';
 import type { CrawlServices } from '../services.js';
 
 export interface FetchStageSettings extends RequestProfile {
@@ -93,7 +93,10 @@ export async function fetchStage(
       kind: entry.kind ?? 'page',
       at: startedAt,
       delayMs: politeness.delayMs(hostKey),
-      robots: check.rule === undefined ? { reason: check.reason } : { reason: check.reason, line: check.rule.line, text: check.rule.text },
+      robots:
+        check.rule === undefined
+          ? { reason: check.reason }
+          : { reason: check.reason, line: check.rule.line, text: check.rule.text },
       ...(conditional === undefined ? {} : { revisit: { conditional } }),
     });
   }
@@ -119,27 +122,64 @@ export async function fetchStage(
   if (outcome.kind === 'failure' && !outcome.retryable) {
     // A server that does not speak HTTP at this URL will not start to on a retry; nor is it a
     // sign of overload, so the host keeps its pace.
-    return { kind: 'failed', error: outcome.error, stage: 'fetch', clock: pacedAfter(endedAt, politeness.delayMs(hostKey)) };
+    return {
+      kind: 'failed',
+      error: outcome.error,
+      stage: 'fetch',
+      clock: pacedAfter(endedAt, politeness.delayMs(hostKey)),
+    };
   }
   if (outcome.kind === 'failure') {
-    const clock = clockAfterFailure({ at: endedAt, backoffMs: politeness.failed(hostKey, latencyMs, null), retryAfterMs: undefined, maxWaitMs: settings.backoffMaxMs });
+    const clock = clockAfterFailure({
+      at: endedAt,
+      backoffMs: politeness.failed(hostKey, latencyMs, null),
+      retryAfterMs: undefined,
+      maxWaitMs: settings.backoffMaxMs,
+    });
     return failedAttempt(entry, outcome.error, clock, settings.maxRetries);
   }
-  if (outcome.kind === 'skip') return skipped({ reason: outcome.reason, detail: outcome.error.message }, pacedAfter(endedAt, politeness.delayMs(hostKey)));
+  if (outcome.kind === 'skip')
+    return skipped(
+      { reason: outcome.reason, detail: outcome.error.message },
+      pacedAfter(endedAt, politeness.delayMs(hostKey)),
+    );
 
   const { response } = outcome;
   const headAt = responseHeadAt(Date.now(), response.timing);
-  if (emitter.listens('response')) emitter.emit('response', { url: entry.url, status: response.status, durationMs: latencyMs, bytes: response.body.length, contentType: response.header('content-type') });
+  if (emitter.listens('response'))
+    emitter.emit('response', {
+      url: entry.url,
+      status: response.status,
+      durationMs: latencyMs,
+      bytes: response.body.length,
+      contentType: response.header('content-type'),
+    });
   // Read against the head: an HTTP-date is a moment, and delay-seconds count from no earlier
   // than when the server sent the response.
   const asked = retryAfterMs(response.header('retry-after'), headAt);
   if (isRetryableStatus(response.status) && (entry.retries ?? 0) < settings.maxRetries) {
     const backoff = politeness.failed(hostKey, latencyMs, response.status);
-    const clock = clockAfterFailure({ at: headAt, backoffMs: backoff, retryAfterMs: asked, maxWaitMs: settings.backoffMaxMs });
-    return failedAttempt(entry, new PolitelyError('ERR_FETCH_FAILED', `GET ${entry.url}: HTTP ${response.status}`), clock, settings.maxRetries);
+    const clock = clockAfterFailure({
+      at: headAt,
+      backoffMs: backoff,
+      retryAfterMs: asked,
+      maxWaitMs: settings.backoffMaxMs,
+    });
+    return failedAttempt(
+      entry,
+      new PolitelyError('ERR_FETCH_FAILED', `GET ${entry.url}: HTTP ${response.status}`),
+      clock,
+      settings.maxRetries,
+    );
   }
   politeness.succeeded(hostKey, latencyMs, response.status);
-  const clock = clockAfterResponse({ headAt, delayMs: politeness.delayMs(hostKey), status: response.status, retryAfterMs: asked, maxWaitMs: settings.backoffMaxMs });
+  const clock = clockAfterResponse({
+    headAt,
+    delayMs: politeness.delayMs(hostKey),
+    status: response.status,
+    retryAfterMs: asked,
+    maxWaitMs: settings.backoffMaxMs,
+  });
   if (outcome.kind === 'redirect') return { kind: 'fetched', response, location: outcome.location, clock };
   return { kind: 'fetched', response, clock };
 }

@@ -5,23 +5,22 @@
 // Reports what it drops (nofollow, links past the cap, a reserved page), a page no route takes,
 // and a handler's error; an error that ends the crawl (isFatalCrawlError) is thrown on.
 
-import { PolitelyError, type HttpResponse, type UsageReport } from '@politely/core';
-import { createLazyDocument } from '../../extract/document.js';
-import { isHtmlContentType } from '../../extract/content-type.js';
-import { extractPage } from '../../extract/extract-links.js';
-import { decodeText } from '../../fetch/decode-text.js';
-import { isFatalCrawlError } from '../../fatal-error.js';
-import type { Frontier } from '../../frontier/frontier.js';
-import type { FrontierEntry } from '@politely/frontier';
-import type { CrawlReporter } from '../../reporter.js';
-import { createRouter, type Router } from '../../handle/routes.js';
-import { pageContextOf, type ReadPage } from '../../handle/page-context-of.js';
+import { type HttpResponse, PolitelyError, type UsageReport } from '@politely/core';
+import type { FrontierEntry, LastFetch, PageChange } from '@politely/frontier';
 import type { Dataset } from '../../dataset/dataset.js';
 import type { CrawlerEmitter } from '../../events.js';
-import { usageAfterFetch, type UsageAfter, type UsageKnown, type UsageWants } from './usage.js';
-import type { LastFetch, PageChange } from '@politely/frontier';
+import { isHtmlContentType } from '../../extract/content-type.js';
+import { createLazyDocument } from '../../extract/document.js';
+import { extractPage } from '../../extract/extract-links.js';
+import { isFatalCrawlError } from '../../fatal-error.js';
+import { decodeText } from '../../fetch/decode-text.js';
+import type { Frontier } from '../../frontier/frontier.js';
+import { pageContextOf, type ReadPage } from '../../handle/page-context-of.js';
+import { createRouter, type Router } from '../../handle/routes.js';
 import type { ResolvedCrawlerOptions } from '../../options.js';
+import type { CrawlReporter } from '../../reporter.js';
 import type { CrawlServices } from '../services.js';
+import { type UsageAfter, type UsageKnown, type UsageWants, usageAfterFetch } from './usage.js';
 
 export interface HandlePageSettings {
   readonly productToken: string;

@@ -3,16 +3,16 @@
 // it makes is answered through the gates (sub-requests.ts). What goes on to extraction and the
 // handler is the rendered DOM, and the live page while the handler runs.
 
-import { createAddressPolicy, PolitelyError, type HttpResponse } from '@politely/core';
-import { isHtmlContentType } from '../../extract/content-type.js';
+import { createAddressPolicy, type HttpResponse, PolitelyError } from '@politely/core';
 import type { FrontierEntry } from '@politely/frontier';
-import type { UrlOutcome } from '../outcome.js';
-import type { ClockChange } from '../../politeness/index.js';
-import { skipped } from '../outcome.js';
-import type { StatsRecorder } from '../../stats.js';
-import type { RenderedPage, RenderSession, RenderWaitUntil } from '../../page-renderer.js';
-import { settled, SubRequests, type RenderingPage } from '../../render/sub-requests.js';
+import { isHtmlContentType } from '../../extract/content-type.js';
 import type { RenderRequest, ResolvedCrawlerOptions } from '../../options.js';
+import type { RenderedPage, RenderSession, RenderWaitUntil } from '../../page-renderer.js';
+import type { ClockChange } from '../../politeness/index.js';
+import { type RenderingPage, SubRequests, settled } from '../../render/sub-requests.js';
+import type { StatsRecorder } from '../../stats.js';
+import type { UrlOutcome } from '../outcome.js';
+import { skipped } from '../outcome.js';
 import type { CrawlServices } from '../services.js';
 
 export interface RenderStageSettings {
@@ -106,7 +106,12 @@ function isRenderable(response: HttpResponse): boolean {
   return response.status >= 200 && response.status < 300 && isHtmlContentType(response.header('content-type'));
 }
 
-export async function renderStage(entry: FrontierEntry, response: HttpResponse, fetchedClock: ClockChange, settings: RenderStageSettings): Promise<RenderedResponse | UrlOutcome> {
+export async function renderStage(
+  entry: FrontierEntry,
+  response: HttpResponse,
+  fetchedClock: ClockChange,
+  settings: RenderStageSettings,
+): Promise<RenderedResponse | UrlOutcome> {
   const pageStop = new AbortController();
   const stopPage = (): void => pageStop.abort();
   settings.signal.addEventListener('abort', stopPage, { once: true });
@@ -120,7 +125,9 @@ export async function renderStage(entry: FrontierEntry, response: HttpResponse, 
     rendered = await session.render({
       url: response.url,
       status: response.status,
-      headers: Object.keys(response.headers).flatMap((name) => response.headerValues(name).map((value) => [name, value] as const)),
+      headers: Object.keys(response.headers).flatMap((name) =>
+        response.headerValues(name).map((value) => [name, value] as const),
+      ),
       body: Buffer.from(response.body.buffer, response.body.byteOffset, response.body.byteLength),
       waitUntil: settings.waitUntil,
       timeoutMs: settings.timeoutMs,
@@ -133,9 +140,14 @@ export async function renderStage(entry: FrontierEntry, response: HttpResponse, 
     settings.signal.removeEventListener('abort', stopPage);
     await settled(rendering);
     if (settings.signal.aborted) throw error;
-    const failure = error instanceof PolitelyError ? error : new PolitelyError('ERR_RENDER_FAILED', `${entry.url}: ${String(error)}`, { cause: error });
+    const failure =
+      error instanceof PolitelyError
+        ? error
+        : new PolitelyError('ERR_RENDER_FAILED', `${entry.url}: ${String(error)}`, { cause: error });
     const willRetry = (entry.retries ?? 0) + 1 <= settings.maxRetries;
-    return willRetry ? { kind: 'retry', error: failure, clock: clockNow() } : { kind: 'failed', error: failure, stage: 'fetch', clock: clockNow() };
+    return willRetry
+      ? { kind: 'retry', error: failure, clock: clockNow() }
+      : { kind: 'failed', error: failure, stage: 'fetch', clock: clockNow() };
   }
   const html = Buffer.from(rendered.html, 'utf8');
   const close = async (): Promise<ClockChange> => {
@@ -146,7 +158,13 @@ export async function renderStage(entry: FrontierEntry, response: HttpResponse, 
     return clockNow();
   };
   if (html.length > settings.maxBodyBytes) {
-    return skipped({ reason: 'too-large', detail: `rendered HTML of ${html.length} bytes is past maxBodyBytes (${settings.maxBodyBytes})` }, await close());
+    return skipped(
+      {
+        reason: 'too-large',
+        detail: `rendered HTML of ${html.length} bytes is past maxBodyBytes (${settings.maxBodyBytes})`,
+      },
+      await close(),
+    );
   }
   return { kind: 'rendered', response: renderedResponse(response, html), page: rendered.page, close };
 }

@@ -4,13 +4,12 @@
 // bytes saved).
 
 import type { HttpResponse } from '@politely/core';
+import type { FrontierEntry, LastFetch, PageChange } from '@politely/frontier';
 import type { CrawlerEmitter } from '../../events.js';
-import type { FrontierEntry } from '@politely/frontier';
-import type { LastFetch, PageChange } from '@politely/frontier';
+import { type Revalidation, revalidate, scheduleFactsOf } from '../../fetch/revalidation.js';
 import { nextLastFetch, type RevisitBounds } from '../../frontier/revisit-schedule.js';
-import type { StatsRecorder } from '../../stats.js';
-import { revalidate, scheduleFactsOf, type Revalidation } from '../../fetch/revalidation.js';
 import type { ResolvedCrawlerOptions } from '../../options.js';
+import type { StatsRecorder } from '../../stats.js';
 import type { CrawlServices } from '../services.js';
 
 export interface RevisitStageSettings {
@@ -41,7 +40,12 @@ export interface FetchReview {
 
 const FIRST_FETCH_FORGOTTEN: FetchReview = { change: 'new', previous: undefined, remember: () => undefined };
 
-export function reviewFetch(entry: FrontierEntry, response: HttpResponse, fetchedAt: number, settings: RevisitStageSettings): FetchReview {
+export function reviewFetch(
+  entry: FrontierEntry,
+  response: HttpResponse,
+  fetchedAt: number,
+  settings: RevisitStageSettings,
+): FetchReview {
   const previous = entry.revisit;
   if (previous === undefined && !settings.remembered) return FIRST_FETCH_FORGOTTEN;
   const revalidation: Revalidation = revalidate(entry.url, previous, response);
@@ -61,10 +65,18 @@ export function reviewFetch(entry: FrontierEntry, response: HttpResponse, fetche
       });
     }
   }
-  const facts = { fetchedAt, status: response.status, bytes: response.body.length, change, contentHash: revalidation.contentHash, ...scheduleFactsOf(revalidation) };
+  const facts = {
+    fetchedAt,
+    status: response.status,
+    bytes: response.body.length,
+    change,
+    contentHash: revalidation.contentHash,
+    ...scheduleFactsOf(revalidation),
+  };
   return {
     change,
     previous,
-    remember: (withheld) => nextLastFetch(previous, entry.hints ?? previous?.hints, { ...facts, withheld }, settings.bounds),
+    remember: (withheld) =>
+      nextLastFetch(previous, entry.hints ?? previous?.hints, { ...facts, withheld }, settings.bounds),
   };
 }

@@ -6,9 +6,9 @@
 
 import type { RobotsCheck, RobotsGate } from '@politely/core';
 import type { FrontierEntry } from '@politely/frontier';
-import { released, skipped, type UrlOutcome } from '../outcome.js';
-import { clockAfterRobotsFailure } from '../../politeness/index.js';
 import type { ResolvedCrawlerOptions } from '../../options.js';
+import { clockAfterRobotsFailure } from '../../politeness/index.js';
+import { released, skipped, type UrlOutcome } from '../outcome.js';
 import type { CrawlServices } from '../services.js';
 
 export interface RobotsStageSettings {
@@ -40,19 +40,31 @@ export interface RobotsVerdict {
   readonly check: RobotsCheck;
 }
 
-export async function robotsStage(entry: FrontierEntry, settings: RobotsStageSettings): Promise<RobotsVerdict | UrlOutcome> {
+export async function robotsStage(
+  entry: FrontierEntry,
+  settings: RobotsStageSettings,
+): Promise<RobotsVerdict | UrlOutcome> {
   const tokens = settings.tokens !== undefined && settings.tokens.length > 1 ? { tokens: settings.tokens } : {};
   const check = await settings.gate.check(entry.url, settings.userAgent, { signal: settings.signal, ...tokens });
   if (check.addressBlocked === true) {
-    return skipped({ reason: 'blocked-address', detail: `${entry.hostKey} resolves to a non-public address (allow it with allowNet / --allow-net)` });
+    return skipped({
+      reason: 'blocked-address',
+      detail: `${entry.hostKey} resolves to a non-public address (allow it with allowNet / --allow-net)`,
+    });
   }
   if (check.reason !== 'unreachable') return { kind: 'verdict', check };
   // The gate counts the failures and times the next attempt (backoff, Retry-After): one count,
   // shared by every worker of a shared robots cache.
   const failures = check.failures ?? 1;
   if (failures > settings.maxRobotsRetries) {
-    return skipped({ reason: 'robots-unreachable', detail: `robots.txt ${check.status ?? 'network error'} after ${failures} attempt${failures === 1 ? '' : 's'}` });
+    return skipped({
+      reason: 'robots-unreachable',
+      detail: `robots.txt ${check.status ?? 'network error'} after ${failures} attempt${failures === 1 ? '' : 's'}`,
+    });
   }
   // Nothing but robots.txt goes to this host until it recovers: a hold, like a backoff.
-  return released('robots-retry', clockAfterRobotsFailure(check.retryAt ?? Date.now(), check.fetch, settings.delayMsOf(entry.hostKey)));
+  return released(
+    'robots-retry',
+    clockAfterRobotsFailure(check.retryAt ?? Date.now(), check.fetch, settings.delayMsOf(entry.hostKey)),
+  );
 }

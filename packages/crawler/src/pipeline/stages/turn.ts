@@ -4,9 +4,9 @@
 
 import type { RobotsCheck } from '@politely/core';
 import type { FrontierEntry, FrontierStore } from '@politely/frontier';
-import type { ReleaseReason } from '../outcome.js';
-import { clockAfterRobots, type ClockChange, type HostPoliteness } from '../../politeness/index.js';
 import type { ResolvedCrawlerOptions } from '../../options.js';
+import { type ClockChange, clockAfterRobots, type HostPoliteness } from '../../politeness/index.js';
+import type { ReleaseReason } from '../outcome.js';
 import type { CrawlServices } from '../services.js';
 
 export interface TurnStageSettings {
@@ -32,7 +32,10 @@ export async function paceAfterRobots(
 ): Promise<ClockChange> {
   const { politeness, store } = settings;
   if (politeness.learnCrawlDelay(entry.hostKey, originOf(entry.url), check.crawlDelay)) {
-    await store.setHostPolicy(entry.hostKey, { delayMs: politeness.delayMs(entry.hostKey), maxInFlight: settings.perHostConcurrency });
+    await store.setHostPolicy(entry.hostKey, {
+      delayMs: politeness.delayMs(entry.hostKey),
+      maxInFlight: settings.perHostConcurrency,
+    });
   }
   return clockAfterRobots(check.fetch, politeness.delayMs(entry.hostKey), previousReadyAt);
 }

@@ -16,30 +16,30 @@
 // stage asks `usageAfterFetch`.
 
 import {
+  type HttpClient,
   PolitelyError,
   parseTdmrepJson,
-  reservedPurposes,
-  tdmrepCanDecide,
-  usageBeforeFetch,
-  usageOf,
-  type HttpClient,
   type RobotsCheck,
   type RobotsGate,
   type RobotsTxt,
+  reservedPurposes,
   type TdmrepFile,
+  tdmrepCanDecide,
   type UsageEvidence,
   type UsageMetaTag,
   type UsagePurpose,
   type UsageReport,
+  usageBeforeFetch,
+  usageOf,
 } from '@politely/core';
 import { LruMap } from '@politely/core/internal';
+import type { FrontierEntry } from '@politely/frontier';
 import type { CrawlerEmitter } from '../../events.js';
 import { outgoingHeaders, type RequestProfile } from '../../fetch/request-profile.js';
-import type { FrontierEntry } from '@politely/frontier';
-import { clockAfterRobots, responseHeadAt, type ClockChange } from '../../politeness/index.js';
+import type { ResolvedCrawlerOptions } from '../../options.js';
+import { type ClockChange, clockAfterRobots, responseHeadAt } from '../../politeness/index.js';
 import type { SkipDetail } from '../../skip-reasons.js';
 import type { StatsRecorder } from '../../stats.js';
-import type { ResolvedCrawlerOptions } from '../../options.js';
 import type { CrawlServices } from '../services.js';
 
 /** The path of the TDMRep file on every origin. */
@@ -180,10 +180,14 @@ export class UsageStage {
     return { usedTurn: true, clock: clockAfterRobots(fetched, this.settings.delayMsOf(entry.hostKey), 0) };
   }
 
-  private async fetchAndKeep(entry: FrontierEntry, origin: string): Promise<{ readonly respondedAt: number } | undefined> {
+  private async fetchAndKeep(
+    entry: FrontierEntry,
+    origin: string,
+  ): Promise<{ readonly respondedAt: number } | undefined> {
     const { settings } = this;
     const url = `${origin}${TDMREP_PATH}`;
-    const keep = (file: TdmrepFile | null): void => this.files.set(origin, { file, expiresAt: Date.now() + settings.tdmrepCacheMs });
+    const keep = (file: TdmrepFile | null): void =>
+      this.files.set(origin, { file, expiresAt: Date.now() + settings.tdmrepCacheMs });
     const check = await settings.gate.check(url, settings.userAgent, {
       signal: settings.signal,
       ...(settings.tokens.length > 1 ? { tokens: settings.tokens } : {}),
@@ -206,7 +210,10 @@ export class UsageStage {
         kind: 'tdmrep',
         at: startedAt,
         delayMs: settings.delayMsOf(entry.hostKey),
-        robots: check.rule === undefined ? { reason: check.reason } : { reason: check.reason, line: check.rule.line, text: check.rule.text },
+        robots:
+          check.rule === undefined
+            ? { reason: check.reason }
+            : { reason: check.reason, line: check.rule.line, text: check.rule.text },
       });
     }
     try {
@@ -219,7 +226,13 @@ export class UsageStage {
       });
       const respondedAt = responseHeadAt(Date.now(), response.timing);
       if (settings.emitter.listens('response')) {
-        settings.emitter.emit('response', { url, status: response.status, durationMs: Date.now() - startedAt, bytes: response.body.length, contentType: response.header('content-type') });
+        settings.emitter.emit('response', {
+          url,
+          status: response.status,
+          durationMs: Date.now() - startedAt,
+          bytes: response.body.length,
+          contentType: response.header('content-type'),
+        });
       }
       // Only a complete 2xx body is a file (redirects are not followed: a moved file is no file).
       const ok = response.status >= 200 && response.status < 300 && !response.truncated;
@@ -232,7 +245,6 @@ export class UsageStage {
       return { respondedAt: Date.now() };
     }
   }
-
 }
 
 /** What a page's verdict after the fetch is judged for: the crawl's purposes, for its robots tokens. */
@@ -277,7 +289,10 @@ export function usageSkip(report: UsageReport, purposes: readonly UsagePurpose[]
  * `header tdm-reservation: 1`, `meta <meta name="robots" content="noai">`, `/.well-known/tdmrep.json
  * entry 0: {…}`. `withToken`: a robots.txt line names the product token whose group holds it.
  */
-export function describeUsageSource(source: Pick<UsageEvidence, 'kind' | 'text' | 'line' | 'entry' | 'token'>, withToken = false): string {
+export function describeUsageSource(
+  source: Pick<UsageEvidence, 'kind' | 'text' | 'line' | 'entry' | 'token'>,
+  withToken = false,
+): string {
   switch (source.kind) {
     case 'robots-content-usage':
     case 'robots-content-signal':

@@ -2,12 +2,12 @@
 // what each answer means for the URL (fetched, retry, failed, skipped) and for the host's clock,
 // judged against the server's own log of when it received and answered.
 
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpClient, createRobotsGate, type HttpClient, type RobotsCheck, type RobotsGate } from '@politely/core';
-import { CrawlerEmitter, type RequestEvent, type ResponseEvent } from '../../../src/events.js';
-import { fetchStage, type FetchedResponse, type FetchStageSettings } from '../../../src/pipeline/stages/fetch.js';
 import type { FrontierEntry } from '@politely/frontier';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { CrawlerEmitter, type RequestEvent, type ResponseEvent } from '../../../src/events.js';
 import type { UrlOutcome } from '../../../src/pipeline/outcome.js';
+import { type FetchedResponse, type FetchStageSettings, fetchStage } from '../../../src/pipeline/stages/fetch.js';
 import type { ResourceProcessor } from '../../../src/plugin.js';
 import { HostPoliteness } from '../../../src/politeness/index.js';
 import { StatsRecorder } from '../../../src/stats.js';
@@ -16,12 +16,12 @@ import {
   closedPort,
   entryFor,
   LOOPBACK,
+  type LoopbackServer,
+  type Route,
   startGarbageServer,
   startLoopback,
   UA,
   uncaughtDuring,
-  type LoopbackServer,
-  type Route,
 } from '../pipeline-helpers.js';
 
 const DELAY = 100;
@@ -61,7 +61,13 @@ function harness(overrides: Partial<FetchStageSettings> = {}): Harness {
   const responses: ResponseEvent[] = [];
   emitter.on('request', (e) => requests.push(e));
   emitter.on('response', (e) => responses.push(e));
-  const politeness = new HostPoliteness({ minDelayMs: DELAY, maxCrawlDelayMs: 30_000, backoffBaseMs: BACKOFF_BASE, backoffMaxMs: CAP, adaptive: undefined });
+  const politeness = new HostPoliteness({
+    minDelayMs: DELAY,
+    maxCrawlDelayMs: 30_000,
+    backoffBaseMs: BACKOFF_BASE,
+    backoffMaxMs: CAP,
+    adaptive: undefined,
+  });
   const stats = new StatsRecorder();
   const settings: FetchStageSettings = {
     client,
@@ -87,7 +93,12 @@ function fetched(result: FetchedResponse | UrlOutcome): FetchedResponse {
 }
 
 /** A route that sends its head, notes when (server clock), and answers the body `bodyMs` later. */
-function timedRoute(status: number, headers: Record<string, string>, body: string, bodyMs = 0): { route: Route; headSentAt: () => number } {
+function timedRoute(
+  status: number,
+  headers: Record<string, string>,
+  body: string,
+  bodyMs = 0,
+): { route: Route; headSentAt: () => number } {
   let sentAt: number | undefined;
   return {
     route: (_req, res) => {
@@ -103,7 +114,8 @@ function timedRoute(status: number, headers: Record<string, string>, body: strin
   };
 }
 
-const pageEntry = (path: string, extra: Partial<FrontierEntry> = {}): FrontierEntry => entryFor(`${server.base}${path}`, extra);
+const pageEntry = (path: string, extra: Partial<FrontierEntry> = {}): FrontierEntry =>
+  entryFor(`${server.base}${path}`, extra);
 
 // A response to hand on: paced from its head (not from the end of the body), counted and reported.
 describe('fetchStage: a final response', () => {
@@ -128,10 +140,19 @@ describe('fetchStage: a final response', () => {
 
     expect(h.stats.requests).toBe(1);
     expect(h.requests).toEqual([
-      { url: `${server.base}/page`, hostKey: '127.0.0.1', kind: 'page', at: expect.any(Number), delayMs: DELAY, robots: { reason: 'rules', line: 2, text: 'Allow: /' } },
+      {
+        url: `${server.base}/page`,
+        hostKey: '127.0.0.1',
+        kind: 'page',
+        at: expect.any(Number),
+        delayMs: DELAY,
+        robots: { reason: 'rules', line: 2, text: 'Allow: /' },
+      },
     ]);
     expect(h.requests[0]!.at).toBeGreaterThanOrEqual(before);
-    expect(h.responses).toEqual([{ url: `${server.base}/page`, status: 200, durationMs: expect.any(Number), bytes: 16, contentType: 'text/html' }]);
+    expect(h.responses).toEqual([
+      { url: `${server.base}/page`, status: 200, durationMs: expect.any(Number), bytes: 16, contentType: 'text/html' },
+    ]);
     expect(h.responses[0]!.durationMs).toBeGreaterThanOrEqual(145);
     expect(arrival.headers['user-agent']).toBe(UA);
     expect(arrival.headers.accept).toBe('text/html,application/xhtml+xml,*/*;q=0.8');
@@ -157,7 +178,11 @@ describe('fetchStage: a final response', () => {
   it('a plugin resource: its kind in the request event, its Accept and body limit', async () => {
     const h = harness();
     server.routes['/feed.xml'] = answer(200, { 'content-type': 'application/xml' }, 'x'.repeat(100));
-    const processor: ResourceProcessor = { accept: 'application/xml', bodyLimit: { maxBytes: 10, atLimit: 'truncate' }, process: async () => {} };
+    const processor: ResourceProcessor = {
+      accept: 'application/xml',
+      bodyLimit: { maxBytes: 10, atLimit: 'truncate' },
+      process: async () => {},
+    };
     const result = fetched(await fetchStage(pageEntry('/feed.xml', { kind: 'feed' }), processor, check, h.settings));
     expect(result.response.body.length).toBe(10);
     expect(result.response.truncated).toBe(true);
@@ -188,7 +213,9 @@ describe('fetchStage: retryable answers', () => {
     const h = harness();
     const refusal = timedRoute(503, { 'retry-after': '2' }, 'busy');
     server.routes['/busy'] = refusal.route;
-    const result = fetched(await fetchStage(pageEntry('/busy', { retries: MAX_RETRIES }), undefined, check, h.settings));
+    const result = fetched(
+      await fetchStage(pageEntry('/busy', { retries: MAX_RETRIES }), undefined, check, h.settings),
+    );
     expect(result.response.status).toBe(503);
     const { notBefore, readyAt } = result.clock;
     expect(notBefore).toBeGreaterThanOrEqual(refusal.headSentAt() + 2000 - 2);
@@ -283,7 +310,10 @@ describe('fetchStage: too large', () => {
   function bigRoute(declared: boolean): Route {
     return (_req, res) => {
       const body = 'x'.repeat(5000);
-      res.writeHead(200, { 'content-type': 'text/html', ...(declared ? { 'content-length': String(body.length) } : {}) });
+      res.writeHead(200, {
+        'content-type': 'text/html',
+        ...(declared ? { 'content-length': String(body.length) } : {}),
+      });
       if (declared) return void res.end(body);
       res.write(body.slice(0, 2500));
       setTimeout(() => res.end(body.slice(2500)), 20);
@@ -314,7 +344,9 @@ describe('fetchStage: too large', () => {
   it('a declared body over maxBodyBytes throws nothing past the skip', async () => {
     const h = harness({ maxBodyBytes: 1000 });
     server.routes['/big'] = bigRoute(true);
-    const { result, uncaught } = await uncaughtDuring(() => fetchStage(pageEntry('/big'), undefined, check, h.settings));
+    const { result, uncaught } = await uncaughtDuring(() =>
+      fetchStage(pageEntry('/big'), undefined, check, h.settings),
+    );
     expect(result.kind).toBe('skipped');
     expect(uncaught).toEqual([]);
   });

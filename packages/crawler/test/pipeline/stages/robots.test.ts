@@ -2,13 +2,13 @@
 // verdict, or the outcome that ends the turn (robots-retry hold, robots-unreachable, blocked-address),
 // and the robots skip built from the deciding rule.
 
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createRobotsGate, type RobotsGate, type RobotsGateOptions } from '@politely/core';
-import { robotsStage, type RobotsStageSettings } from '../../../src/pipeline/stages/robots.js';
-import { robotsSkip } from '../../../src/skip-reasons.js';
-import { released, skipped } from '../../../src/pipeline/outcome.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { rejection } from '../../../../../test/support/rejection.js';
-import { answer, closedPort, entryFor, LOOPBACK, startLoopback, UA, type LoopbackServer } from '../pipeline-helpers.js';
+import { released, skipped } from '../../../src/pipeline/outcome.js';
+import { type RobotsStageSettings, robotsStage } from '../../../src/pipeline/stages/robots.js';
+import { robotsSkip } from '../../../src/skip-reasons.js';
+import { answer, closedPort, entryFor, LOOPBACK, type LoopbackServer, startLoopback, UA } from '../pipeline-helpers.js';
 
 const ROBOTS = [
   '# politely test', // 1
@@ -38,7 +38,11 @@ function manualClock(start = Date.parse('2025-06-01T00:00:00Z')): { now: () => n
   return { now: () => time, advance: (ms) => void (time += ms) };
 }
 
-function stageSettings(gateOptions: RobotsGateOptions = { allowNet: LOOPBACK }, maxRobotsRetries = 3, signal = new AbortController().signal): RobotsStageSettings {
+function stageSettings(
+  gateOptions: RobotsGateOptions = { allowNet: LOOPBACK },
+  maxRobotsRetries = 3,
+  signal = new AbortController().signal,
+): RobotsStageSettings {
   const gate = createRobotsGate(gateOptions);
   gates.push(gate);
   return { gate, userAgent: UA, maxRobotsRetries, delayMsOf: () => 0, signal };
@@ -61,7 +65,10 @@ describe('robotsStage: a verdict', () => {
     expect(first.check.fetch!.respondedAt).toBeLessThanOrEqual(after);
 
     const second = await robotsStage(entryFor(`${server.base}/private/open/a`), settings);
-    expect(second).toMatchObject({ kind: 'verdict', check: { allowed: true, reason: 'rules', rule: { line: 6, text: 'Allow: /private/open', type: 'allow' } } });
+    expect(second).toMatchObject({
+      kind: 'verdict',
+      check: { allowed: true, reason: 'rules', rule: { line: 6, text: 'Allow: /private/open', type: 'allow' } },
+    });
     if (second.kind !== 'verdict') throw new Error('expected a verdict');
     expect(second.check.fetch).toBeUndefined();
     expect(robotsHits()).toBe(1);
@@ -71,7 +78,11 @@ describe('robotsStage: a verdict', () => {
     server.routes['/robots.txt'] = ROBOTS;
     const verdict = await robotsStage(entryFor(`${server.base}/private/x`), stageSettings());
     if (verdict.kind !== 'verdict') throw new Error(`expected a verdict, got ${verdict.kind}`);
-    expect(verdict.check).toMatchObject({ allowed: false, reason: 'rules', rule: { line: 7, text: 'Disallow: /private   # keep out' } });
+    expect(verdict.check).toMatchObject({
+      allowed: false,
+      reason: 'rules',
+      rule: { line: 7, text: 'Disallow: /private   # keep out' },
+    });
     expect(robotsSkip(verdict.check.rule, verdict.check.reason)).toEqual({
       reason: 'robots',
       rule: { line: 7, text: 'Disallow: /private   # keep out' },
@@ -83,7 +94,11 @@ describe('robotsStage: a verdict', () => {
   it('robotsSkip without a rule keeps the gate’s reason as the detail, and copies only line and text', () => {
     expect(robotsSkip(undefined, 'unreachable')).toEqual({ reason: 'robots', detail: 'unreachable' });
     const rule = { line: 3, text: 'Disallow: /', type: 'disallow', value: '/', pattern: '/' };
-    expect(robotsSkip(rule, 'rules')).toEqual({ reason: 'robots', detail: 'line 3: Disallow: /', rule: { line: 3, text: 'Disallow: /' } });
+    expect(robotsSkip(rule, 'rules')).toEqual({
+      reason: 'robots',
+      detail: 'line 3: Disallow: /',
+      rule: { line: 3, text: 'Disallow: /' },
+    });
   });
 
   it('allows everything when robots.txt is a 404 (unavailable)', async () => {
@@ -113,7 +128,10 @@ describe('robotsStage: robots.txt unreachable', () => {
   it('holds the host at least its delay after the failed fetch when the gate’s backoff is shorter', async () => {
     server.routes['/robots.txt'] = answer(503);
     const clock = manualClock();
-    const settings = { ...stageSettings({ allowNet: LOOPBACK, now: clock.now, minBackoffMs: 1000, maxBackoffMs: 60_000 }), delayMsOf: () => 5000 };
+    const settings = {
+      ...stageSettings({ allowNet: LOOPBACK, now: clock.now, minBackoffMs: 1000, maxBackoffMs: 60_000 }),
+      delayMsOf: () => 5000,
+    };
     const outcome = await robotsStage(entryFor(`${server.base}/page`), settings);
     // The fetch responded at the manual clock's now: +1 ms grain, + the 5 s delay (not the 1 s backoff).
     const until = clock.now() + 1 + 5000;
@@ -127,7 +145,9 @@ describe('robotsStage: robots.txt unreachable', () => {
     const entry = entryFor(`${server.base}/page`);
     for (const backoff of [1000, 2000]) {
       const outcome = await robotsStage(entry, settings);
-      expect(outcome).toEqual(released('robots-retry', { readyAt: clock.now() + backoff, notBefore: clock.now() + backoff }));
+      expect(outcome).toEqual(
+        released('robots-retry', { readyAt: clock.now() + backoff, notBefore: clock.now() + backoff }),
+      );
       // Before retryAt the record answers: the same hold again, and no request.
       clock.advance(backoff - 1);
       expect(await robotsStage(entry, settings)).toEqual(outcome);
@@ -138,14 +158,22 @@ describe('robotsStage: robots.txt unreachable', () => {
     expect(third).toEqual(skipped({ reason: 'robots-unreachable', detail: 'robots.txt 503 after 3 attempts' }));
     expect(robotsHits()).toBe(3);
     // Another URL of the host, before the gate's next attempt: skipped too, without a request.
-    expect(await robotsStage(entryFor(`${server.base}/other`), settings)).toMatchObject({ kind: 'skipped', skip: { reason: 'robots-unreachable' } });
+    expect(await robotsStage(entryFor(`${server.base}/other`), settings)).toMatchObject({
+      kind: 'skipped',
+      skip: { reason: 'robots-unreachable' },
+    });
     expect(robotsHits()).toBe(3);
   });
 
   it('says "network error" for a robots.txt nobody answers (maxRobotsRetries 0: the first failure skips)', async () => {
     const port = await closedPort();
-    const outcome = await robotsStage(entryFor(`http://127.0.0.1:${port}/page`), stageSettings({ allowNet: LOOPBACK }, 0));
-    expect(outcome).toEqual(skipped({ reason: 'robots-unreachable', detail: 'robots.txt network error after 1 attempt' }));
+    const outcome = await robotsStage(
+      entryFor(`http://127.0.0.1:${port}/page`),
+      stageSettings({ allowNet: LOOPBACK }, 0),
+    );
+    expect(outcome).toEqual(
+      skipped({ reason: 'robots-unreachable', detail: 'robots.txt network error after 1 attempt' }),
+    );
   });
 });
 
@@ -155,8 +183,12 @@ describe('robotsStage: blocked address', () => {
     server.routes['/robots.txt'] = ROBOTS;
     const settings = stageSettings({});
     const detail = '127.0.0.1 resolves to a non-public address (allow it with allowNet / --allow-net)';
-    expect(await robotsStage(entryFor(`${server.base}/public`), settings)).toEqual(skipped({ reason: 'blocked-address', detail }));
-    expect(await robotsStage(entryFor(`${server.base}/other`), settings)).toEqual(skipped({ reason: 'blocked-address', detail }));
+    expect(await robotsStage(entryFor(`${server.base}/public`), settings)).toEqual(
+      skipped({ reason: 'blocked-address', detail }),
+    );
+    expect(await robotsStage(entryFor(`${server.base}/other`), settings)).toEqual(
+      skipped({ reason: 'blocked-address', detail }),
+    );
     expect(server.paths()).toEqual([]);
   });
 });
@@ -166,7 +198,9 @@ describe('robotsStage: abort', () => {
     server.routes['/robots.txt'] = ROBOTS;
     const stop = new AbortController();
     stop.abort();
-    const error = await rejection(robotsStage(entryFor(`${server.base}/public`), stageSettings(undefined, 3, stop.signal)));
+    const error = await rejection(
+      robotsStage(entryFor(`${server.base}/public`), stageSettings(undefined, 3, stop.signal)),
+    );
     expect(error.code).toBe('ERR_ABORTED');
     expect(server.paths()).toEqual([]);
   });

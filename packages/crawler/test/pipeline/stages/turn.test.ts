@@ -2,14 +2,14 @@
 // and the host's clock and policy after the robots check (paceAfterRobots) with a real gate,
 // HostPoliteness and memory store.
 
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createRobotsGate, type RobotsGate } from '@politely/core';
-import { createMemoryFrontierStore } from '@politely/frontier';
 import type { FrontierStore } from '@politely/frontier';
-import { HostPoliteness } from '../../../src/politeness/index.js';
+import { createMemoryFrontierStore } from '@politely/frontier';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { deniedTurn, paceAfterRobots, type TurnStageSettings } from '../../../src/pipeline/stages/turn.js';
-import { claimAt, entryFor, hostReadyAt, LOOPBACK, startLoopback, UA } from '../pipeline-helpers.js';
+import { HostPoliteness } from '../../../src/politeness/index.js';
 import type { LoopbackServer } from '../pipeline-helpers.js';
+import { claimAt, entryFor, hostReadyAt, LOOPBACK, startLoopback, UA } from '../pipeline-helpers.js';
 
 // Precedence: robots-turn, then page-budget, then lease-expired; undefined when all is clear.
 describe('deniedTurn', () => {
@@ -56,7 +56,13 @@ describe('paceAfterRobots', () => {
     server.routes['/robots.txt'] = robotsTxt;
     gate = createRobotsGate({ allowNet: LOOPBACK });
     store = createMemoryFrontierStore({ defaultHostPolicy: { delayMs: MIN_DELAY, maxInFlight: 1 } });
-    politeness = new HostPoliteness({ minDelayMs: MIN_DELAY, maxCrawlDelayMs: 30_000, backoffBaseMs: 1000, backoffMaxMs: 60_000, adaptive: undefined });
+    politeness = new HostPoliteness({
+      minDelayMs: MIN_DELAY,
+      maxCrawlDelayMs: 30_000,
+      backoffBaseMs: 1000,
+      backoffMaxMs: 60_000,
+      adaptive: undefined,
+    });
     settings = { politeness, store, perHostConcurrency: 2 };
   }
 
@@ -116,7 +122,13 @@ describe('paceAfterRobots', () => {
 
   it('caps a crawl-delay at maxCrawlDelayMs', async () => {
     setUp('User-agent: *\nCrawl-delay: 3600\n');
-    politeness = new HostPoliteness({ minDelayMs: MIN_DELAY, maxCrawlDelayMs: 5000, backoffBaseMs: 1000, backoffMaxMs: 60_000, adaptive: undefined });
+    politeness = new HostPoliteness({
+      minDelayMs: MIN_DELAY,
+      maxCrawlDelayMs: 5000,
+      backoffBaseMs: 1000,
+      backoffMaxMs: 60_000,
+      adaptive: undefined,
+    });
     settings = { politeness, store, perHostConcurrency: 1 };
     const entry = entryFor(`${server.base}/page`);
     await store.add([entry]);
