@@ -134,9 +134,9 @@ const checkResults = compare(
 // Verdicts: same answer wherever the two engines' semantics agree.
 
 function decodeUnreservedEscapes(s) {
-  return s.replace(/%([0-9A-Fa-f]{2})/g, (escape, hex) => {
+  return s.replace(/%([0-9A-Fa-f]{2})/g, (encoded, hex) => {
     const c = String.fromCharCode(parseInt(hex, 16));
-    return /[A-Za-z0-9\-._~]/.test(c) ? c : escape;
+    return /[A-Za-z0-9\-._~]/.test(c) ? c : encoded;
   });
 }
 

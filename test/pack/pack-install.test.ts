@@ -329,18 +329,28 @@ class LoopbackRegistry {
       res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(body) });
       res.end(req.method === 'HEAD' ? undefined : body);
     };
-    if (req.method !== 'GET' && req.method !== 'HEAD') return reply(405, 'text/plain', 'read-only registry\n');
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      reply(405, 'text/plain', 'read-only registry\n');
+      return;
+    }
     const tarball = this.tarballs.get(path);
-    if (tarball !== undefined) return reply(200, 'application/octet-stream', readFileSync(tarball));
+    if (tarball !== undefined) {
+      reply(200, 'application/octet-stream', readFileSync(tarball));
+      return;
+    }
     // Scoped names arrive as /@scope%2fname.
     let name: string;
     try {
       name = decodeURIComponent(path.slice(1));
     } catch {
-      return reply(400, 'text/plain', 'bad name\n');
+      reply(400, 'text/plain', 'bad name\n');
+      return;
     }
     const packument = this.packument(name);
-    if (packument === undefined) return reply(404, 'application/json', JSON.stringify({ error: 'Not found' }));
+    if (packument === undefined) {
+      reply(404, 'application/json', JSON.stringify({ error: 'Not found' }));
+      return;
+    }
     reply(200, 'application/json', JSON.stringify(packument));
   }
 

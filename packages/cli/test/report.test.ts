@@ -1,6 +1,6 @@
 import { renderCrawlReport } from '@politely/cli';
 import { describe, expect, it } from 'vitest';
-import { HOSTILE, host, hostileReport, reportData, requests } from './report-fixtures.js';
+import { host, hostileReport, reportData, requests } from './report-fixtures.js';
 
 describe('renderCrawlReport', () => {
   it('is one self-contained HTML document: inline CSS and SVG, no script, no external resource', () => {

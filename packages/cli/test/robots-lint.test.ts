@@ -25,12 +25,12 @@ describe('politely robots lint', () => {
     expect(result.code).toBe(1);
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(4);
-    expect(lines[0]).toMatch(new RegExp(`^${escape(withError)}:1: warning: .* \\[rule-outside-group\\]$`));
+    expect(lines[0]).toMatch(new RegExp(`^${escapeRegExp(withError)}:1: warning: .* \\[rule-outside-group\\]$`));
     expect(lines[1]).toBe(
       `${withError}:3: warning: \`Dissallow\` read as \`disallow\` (an accepted misspelling; other crawlers may ignore this line) [accepted-typo]`,
     );
     expect(lines[2]).toMatch(
-      new RegExp(`^${escape(withError)}:4: error: .*/sitemap\\.xml.* \\[invalid-sitemap-url\\]$`),
+      new RegExp(`^${escapeRegExp(withError)}:4: error: .*/sitemap\\.xml.* \\[invalid-sitemap-url\\]$`),
     );
     expect(lines[3]).toBe(`${withError}: 1 error, 2 warnings, 0 infos`);
   });
@@ -71,6 +71,6 @@ describe('politely robots lint', () => {
   });
 });
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

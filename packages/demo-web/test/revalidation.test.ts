@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hrefs, type RawResponse, rawGet, UA } from '../../../test/support/raw-http.js';
+import { hrefs, type RawResponse, rawGet } from '../../../test/support/raw-http.js';
 import { type LocalWeb, LocalWebError, type LoggedRequest, startDemoWeb } from '../src/index.js';
 
 const header = (response: RawResponse, name: string): string => {

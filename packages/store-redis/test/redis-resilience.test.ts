@@ -6,7 +6,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { PolitelyError } from '@politely/core';
 import type { FrontierEntry } from '@politely/frontier';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';

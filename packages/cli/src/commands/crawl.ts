@@ -4,7 +4,7 @@
 import { isIP } from 'node:net';
 import { ChromiumRenderer } from '@politely/browser';
 import { type HostResolver, systemResolver } from '@politely/core';
-import type { CrawlerPlugin } from '@politely/crawler';
+import type { CrawlerPlugin, OutputOptions } from '@politely/crawler';
 import { type CrawlCommandOptions, HELP, parseCrawlOptions } from '../crawl/crawl-options.js';
 import type { CrawlSessionConfig } from '../crawl/crawl-session.js';
 import { egressSettings } from '../crawl/egress-options.js';
@@ -23,7 +23,7 @@ export async function runCrawl(args: readonly string[], io: Io): Promise<ExitCod
   }
   if (options.reportFile !== undefined) checkWritable(options.reportFile, '--report');
   const store = await openStore(options.store, { ...options, say: (line) => void write(io.stderr, line) });
-  let outputs;
+  let outputs: OutputOptions[];
   try {
     for (const note of store.notes ?? []) await write(io.stderr, `politely: ${escapeControls(note)}\n`);
     const resume = await resumes(store);

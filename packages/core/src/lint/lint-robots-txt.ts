@@ -174,7 +174,7 @@ function lintLine(state: LintState, raw: RawLine): void {
     report(state, line, 'warning', 'nul-byte', 'line holds a NUL byte; the rest of the line after it is ignored');
   if (shape.isBlank) return;
   const directive = shape.directive;
-  const startsWithBom = directive !== null && directive.key.startsWith(BOM);
+  const startsWithBom = directive?.key.startsWith(BOM) === true;
   if (startsWithBom) {
     report(
       state,

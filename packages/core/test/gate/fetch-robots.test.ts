@@ -1,10 +1,5 @@
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
-import {
-  createUndiciRobotsFetch,
-  PolitelyError,
-  type RobotsFetchRequest,
-  type UndiciRobotsFetch,
-} from '@politely/core';
+import { createUndiciRobotsFetch, type RobotsFetchRequest, type UndiciRobotsFetch } from '@politely/core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { rejection } from '../../../../test/support/rejection.js';
 import { startServer, type TestServer } from '../../../../test/support/robots-server.js';

@@ -227,7 +227,7 @@ export class UrlProcessor {
   ): Promise<UrlOutcome> {
     const rendered = await render.renderStage(page.entry, page.response, clock, this.render!);
     if (rendered.kind !== 'rendered') return rendered;
-    let handled;
+    let handled: handle.HandledPage;
     try {
       const renderedPage = { ...page, response: rendered.response, browserPage: rendered.page };
       handled = await handle.handlePage(renderedPage, this.handle);

@@ -3,7 +3,7 @@
 
 import { createCrawler } from '@politely/crawler';
 import { describe, expect, it } from 'vitest';
-import { type Site, startRetryAfterSite as startSite, violations } from '../../../../test/support/retry-after-site.js';
+import { startRetryAfterSite as startSite, violations } from '../../../../test/support/retry-after-site.js';
 
 const UA = 'TestBot/1.0 (+http://example.invalid/bot)';
 

@@ -173,7 +173,7 @@ export async function startFleet(options: FleetOptions): Promise<LocalWeb> {
     userAgent: resolved.userAgent,
     cacheControl: resolved.cacheControl,
     build: (origins) => ({
-      specs: origins.map((origin, i) => fleetHost(resolved, graph, origins, i)),
+      specs: origins.map((_origin, i) => fleetHost(resolved, graph, origins, i)),
       entryUrl: `${origins[0] ?? ''}/`,
     }),
     paths: (built) => built.specs.map(() => paths),

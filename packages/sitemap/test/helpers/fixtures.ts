@@ -7,13 +7,13 @@ export interface UrlEntry {
   readonly priority?: string;
 }
 
-const escape = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+const escapeXml = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 
 export function urlset(entries: readonly (string | UrlEntry)[]): string {
   const urls = entries.map((entry) => {
     const { loc, lastmod, changefreq, priority } = typeof entry === 'string' ? ({ loc: entry } as UrlEntry) : entry;
     return (
-      `<url><loc>${escape(loc)}</loc>` +
+      `<url><loc>${escapeXml(loc)}</loc>` +
       (lastmod === undefined ? '' : `<lastmod>${lastmod}</lastmod>`) +
       (changefreq === undefined ? '' : `<changefreq>${changefreq}</changefreq>`) +
       (priority === undefined ? '' : `<priority>${priority}</priority>`) +
@@ -24,7 +24,7 @@ export function urlset(entries: readonly (string | UrlEntry)[]): string {
 }
 
 export function sitemapIndex(locs: readonly string[]): string {
-  const sitemaps = locs.map((loc) => `<sitemap><loc>${escape(loc)}</loc><lastmod>2024-01-01</lastmod></sitemap>`);
+  const sitemaps = locs.map((loc) => `<sitemap><loc>${escapeXml(loc)}</loc><lastmod>2024-01-01</lastmod></sitemap>`);
   return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${sitemaps.join('\n')}\n</sitemapindex>\n`;
 }
 
@@ -32,7 +32,7 @@ export function rss(items: readonly { link: string; pubDate?: string }[]): strin
   const body = items
     .map(
       (item) =>
-        `<item><title>t</title><link>${escape(item.link)}</link>${item.pubDate === undefined ? '' : `<pubDate>${item.pubDate}</pubDate>`}</item>`,
+        `<item><title>t</title><link>${escapeXml(item.link)}</link>${item.pubDate === undefined ? '' : `<pubDate>${item.pubDate}</pubDate>`}</item>`,
     )
     .join('\n');
   return `<?xml version="1.0"?>\n<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom"><channel><title>feed</title><link>http://example.invalid/</link>\n<atom:link href="http://example.invalid/feed" rel="self"/>\n${body}\n</channel></rss>\n`;
@@ -42,7 +42,7 @@ export function atom(entries: readonly { href: string; updated?: string }[]): st
   const body = entries
     .map(
       (entry) =>
-        `<entry><title>t</title><link rel="edit" href="/edit"/><link href="${escape(entry.href)}"/>` +
+        `<entry><title>t</title><link rel="edit" href="/edit"/><link href="${escapeXml(entry.href)}"/>` +
         `${entry.updated === undefined ? '' : `<updated>${entry.updated}</updated>`}</entry>`,
     )
     .join('\n');
