@@ -188,7 +188,7 @@ export interface CrawlerOptions {
   /**
    * The trap heuristic for endless URL spaces: repeated path segments, ever-growing query
    * strings, calendar pages far from today. A discovered link (or redirect target) that looks
-   * like one is skipped as `trap`, with the reason. Seeds, `crawler.add()` URLs and URLs a
+   * like one is skipped as `trap`, with the reason. Seeds, `crawler.enqueue()` URLs and URLs a
    * sitemap lists are exempt. `false` turns it off.
    * @default {} (on, with the defaults of `TrapDetectionOptions`)
    */
