@@ -1,11 +1,11 @@
-// createCrawler wires the stages together; `run()` is just the loop: claim the next URL of a
-// ready host, hand it to a worker, sleep until a host's clock comes round.
+// createCrawler wires the crawl's services and the pipeline's stages together. `run()` opens what
+// the crawl writes to, seeds the frontier and runs the claim loop (claim-loop.ts): claim the next
+// URL of a ready host, walk it through the pipeline (pipeline/process-url.ts).
 //
-// Global concurrency is p-queue's job. Per-host pacing is NOT bottleneck's: a limiter per host
-// would hold every waiting URL in a pending promise, and one slow host would fill the queue.
-// The frontier's own host clock (readyAt per host, in the store) decides which host is next,
-// so waiting URLs stay in the store, and a store shared by several workers (Redis) shares the
-// clocks too.
+// Per-host pacing is NOT bottleneck's: a limiter per host would hold every waiting URL in a
+// pending promise, and one slow host would fill the queue. The frontier's own host clock (readyAt
+// per host, in the store) decides which host is next, so waiting URLs stay in the store, and a
+// store shared by several workers (Redis) shares the clocks too.
 
 import { setMaxListeners } from 'node:events';
 import {
@@ -19,9 +19,9 @@ import {
   systemResolver,
 } from '@politely/core';
 import { createMemoryFrontierStore, type FrontierStore } from '@politely/frontier';
-import PQueue from 'p-queue';
 import { archivingClient } from './archive/archiving-client.js';
 import { WarcArchive, type WarcOutputStatus } from './archive/warc-archive.js';
+import { ClaimLoop } from './claim-loop.js';
 import { type CrawlCookies, createCrawlCookies } from './cookies/crawl-cookies.js';
 import { Dataset } from './dataset/dataset.js';
 import type { OutputStatus } from './dataset/output-writer.js';
@@ -123,10 +123,10 @@ class PoliteCrawler implements Crawler {
   private readonly recorder = new StatsRecorder();
   private readonly reporter = new CrawlReporter(this.emitter, this.recorder);
   private readonly frontier: Frontier;
-  private readonly processor: UrlProcessor;
+  /** Claims URLs of ready hosts and hands each to the pipeline (`run()`). */
+  private readonly claims: ClaimLoop;
   private readonly ownedClose: (() => Promise<void>)[] = [];
   private readonly stop = new AbortController();
-  private wake: (() => void) | null = null;
   private running = false;
   private ran = false;
   /** The first error that ended the crawl (see isFatalCrawlError): `run()` rejects with it. */
@@ -165,7 +165,16 @@ class PoliteCrawler implements Crawler {
     const knownRobots = createKnownRobotsCheck(this.gate, robotsAgent);
     this.frontier = this.buildFrontier(knownRobots);
     this.plugins = pluginContexts(options.plugins, this.crawlContext(), this.reporter);
-    this.processor = new UrlProcessor(options, this.services(client, knownRobots));
+    const processor = new UrlProcessor(options, this.services(client, knownRobots));
+    this.claims = new ClaimLoop({
+      store: this.store,
+      process: (lease) => processor.process(lease),
+      concurrency: options.concurrency,
+      leaseMs: options.leaseMs,
+      pageBudget: this.pageBudget,
+      reopenDue: () => this.reopenDue(),
+      signal: this.signal,
+    });
   }
 
   private readonly signal: AbortSignal;
@@ -360,7 +369,7 @@ class PoliteCrawler implements Crawler {
         : async () => 0;
       await this.reopenDue();
       for (const { plugin, context } of this.plugins) await plugin.start?.({ ...context, seeds: [...this.seedUrls] });
-      await this.loop();
+      await this.claims.run();
       for (const { plugin, context } of this.plugins) await plugin.end?.(context);
     } catch (error) {
       // A store that failed while seeding or claiming: in-flight work has ended (loop waits for it).
@@ -402,50 +411,6 @@ class PoliteCrawler implements Crawler {
     await session.then((started) => started.close()).catch(() => {});
   }
 
-  private async loop(): Promise<void> {
-    const queue = new PQueue({ concurrency: this.options.concurrency });
-    try {
-      await this.claimLoop(queue);
-    } finally {
-      // Whatever ended the loop, the URLs in flight are handed back or settled before run() returns.
-      await queue.onIdle();
-    }
-  }
-
-  private async claimLoop(queue: PQueue): Promise<void> {
-    let inFlight = 0;
-    let inFlightPages = 0; // plugin resources (sitemaps) do not count against maxPages
-    while (!this.signal.aborted) {
-      const budgetUsed = this.pageBudget.started + inFlightPages >= this.pageBudget.max;
-      if (inFlight >= this.options.concurrency || budgetUsed) {
-        if (inFlight === 0) break;
-        await this.sleep(Infinity);
-        continue;
-      }
-      const result = await this.store.claim({ now: Date.now(), leaseMs: this.options.leaseMs });
-      if (result.lease !== null) {
-        const lease = result.lease;
-        const isPage = lease.entry.kind === undefined || lease.entry.kind === 'page';
-        inFlight++;
-        if (isPage) inFlightPages++;
-        void queue
-          .add(() => this.processor.process(lease))
-          .finally(() => {
-            inFlight--;
-            if (isPage) inFlightPages--;
-            this.notify();
-          });
-        continue;
-      }
-      if (result.nextReadyAt === null && inFlight === 0) {
-        // Nothing left, unless a sitemap read during the crawl made more URLs due (a newer lastmod).
-        if ((await this.reopenDue()) > 0) continue;
-        break;
-      }
-      await this.sleep(result.nextReadyAt === null ? Infinity : result.nextReadyAt - Date.now());
-    }
-  }
-
   /**
    * Reopens the store's URLs due before `dueBefore`, or fetched before `fetchedBefore` (the
    * longest wait as `revisitMaxMs` is now), all of them, in batches; resolves with how many.
@@ -477,19 +442,8 @@ class PoliteCrawler implements Crawler {
     return createScope(this.options.scope, seeds);
   }
 
-  /** Sleeps until `ms` pass or something happens (a task ends, URLs arrive, the crawl stops). */
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = Number.isFinite(ms) ? setTimeout(() => this.notify(), Math.max(0, ms)) : undefined;
-      this.wake = () => {
-        if (timer !== undefined) clearTimeout(timer);
-        this.wake = null;
-        resolve();
-      };
-    });
-  }
-
+  /** Wakes the claim loop: a URL settled, URLs arrived, or the crawl stops. */
   private notify(): void {
-    this.wake?.();
+    this.claims?.notify();
   }
 }

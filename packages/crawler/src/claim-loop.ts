@@ -1,0 +1,92 @@
+// The crawl's loop: claim the next URL of a ready host, hand it to a worker, sleep until a
+// host's clock comes round or something happens. Nothing else.
+//
+// Global concurrency is p-queue's job. Per-host pacing is the store's: its claim answers only
+// with a URL of a host that is ready now, or with when the next host will be (docs/architecture.md).
+
+import type { FrontierLease, FrontierStore } from '@politely/frontier';
+import PQueue from 'p-queue';
+
+export interface ClaimLoopSettings {
+  readonly store: FrontierStore;
+  /** Walks one claimed URL through the pipeline and settles its lease; never rejects. */
+  readonly process: (lease: FrontierLease) => Promise<void>;
+  /** Requests in flight at most, over every host (`concurrency`). */
+  readonly concurrency: number;
+  /** How long a claim holds its URL before another worker may take it (`leaseMs`). */
+  readonly leaseMs: number;
+  /** Page fetches started so far, and the budget (`maxPages`). */
+  readonly pageBudget: { readonly started: number; readonly max: number };
+  /** Moves URLs due for a revisit back to the queues; resolves with how many. */
+  readonly reopenDue: () => Promise<number>;
+  readonly signal: AbortSignal;
+}
+
+export class ClaimLoop {
+  private wake: (() => void) | null = null;
+
+  constructor(private readonly settings: ClaimLoopSettings) {}
+
+  /** Claims until nothing is left, the budget is spent or the signal fires; resolves once no URL is in flight. */
+  async run(): Promise<void> {
+    const queue = new PQueue({ concurrency: this.settings.concurrency });
+    try {
+      await this.claimUntilDone(queue);
+    } finally {
+      // Whatever ended the loop, the URLs in flight are handed back or settled before run() returns.
+      await queue.onIdle();
+    }
+  }
+
+  /** Wakes the loop: a URL settled, URLs arrived, or the crawl stops. */
+  notify(): void {
+    this.wake?.();
+  }
+
+  private async claimUntilDone(queue: PQueue): Promise<void> {
+    const { store, concurrency, leaseMs, pageBudget, signal } = this.settings;
+    let inFlight = 0;
+    let inFlightPages = 0; // plugin resources (sitemaps) do not count against maxPages
+    while (!signal.aborted) {
+      const budgetUsed = pageBudget.started + inFlightPages >= pageBudget.max;
+      if (inFlight >= concurrency || budgetUsed) {
+        if (inFlight === 0) break;
+        await this.sleep(Infinity);
+        continue;
+      }
+      const result = await store.claim({ now: Date.now(), leaseMs });
+      if (result.lease !== null) {
+        const lease = result.lease;
+        const isPage = lease.entry.kind === undefined || lease.entry.kind === 'page';
+        inFlight++;
+        if (isPage) inFlightPages++;
+        void queue
+          .add(() => this.settings.process(lease))
+          .finally(() => {
+            inFlight--;
+            if (isPage) inFlightPages--;
+            this.notify();
+          });
+        continue;
+      }
+      if (result.nextReadyAt === null && inFlight === 0) {
+        // Nothing left, unless a sitemap read during the crawl made more URLs due (a newer lastmod).
+        if ((await this.settings.reopenDue()) > 0) continue;
+        break;
+      }
+      await this.sleep(result.nextReadyAt === null ? Infinity : result.nextReadyAt - Date.now());
+    }
+  }
+
+  /** Sleeps until `ms` pass or something happens (a task ends, URLs arrive, the crawl stops). */
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = Number.isFinite(ms) ? setTimeout(() => this.notify(), Math.max(0, ms)) : undefined;
+      this.wake = () => {
+        if (timer !== undefined) clearTimeout(timer);
+        this.wake = null;
+        resolve();
+      };
+    });
+  }
+}
