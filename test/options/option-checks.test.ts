@@ -27,6 +27,22 @@ describe('optionChecks', () => {
     invalid(() => check.count('concurrency', 0, 1, 1), /concurrency must be an integer ≥ 1, got 0/);
   });
 
+  it('unknown keys are refused with the nearest known name, prefixed where nested', () => {
+    const known = { maxPages: true, maxDepth: true, minDelayMs: true } as const;
+    invalid(
+      () => check.knownKeys({ maxPagez: 3 }, known),
+      /^createThing: unknown option maxPagez \(did you mean maxPages\?\)$/,
+    );
+    invalid(() => check.knownKeys({ maxpages: 3 }, known), /did you mean maxPages\?/);
+    invalid(() => check.knownKeys({ timeout: 1 }, known), /^createThing: unknown option timeout$/);
+    invalid(
+      () => check.knownKeys({ maxDeph: 1 }, known, 'render.'),
+      /unknown option render\.maxDeph \(did you mean render\.maxDepth\?\)/,
+    );
+    expect(() => check.knownKeys({ maxPages: 1, minDelayMs: 0 }, known)).not.toThrow();
+    expect(() => check.knownKeys(undefined, known)).not.toThrow();
+  });
+
   it('networks are CIDR lists; flags are booleans; ordered pairs stay ordered', () => {
     expect(checkNetworks(check, 'allowNet', ['127.0.0.0/8', 'fd00::/8'])).toEqual(['127.0.0.0/8', 'fd00::/8']);
     invalid(() => checkNetworks(check, 'allowNet', ['127.0.0.0/33']), /^createThing: allowNet: /);
@@ -49,6 +65,13 @@ describe('one rule for one kind of option across entry points', () => {
       () => createUndiciRobotsFetch({ timeoutMs: 0 }),
       /^createUndiciRobotsFetch: timeoutMs must be a number of ms > 0, got 0$/,
     );
+  });
+
+  it('createCrawler refuses an unknown option before anything runs, naming the nearest', () => {
+    const typo = { userAgent: 'Bot', maxPagez: 3 } as unknown as Parameters<typeof createCrawler>[0];
+    invalid(() => createCrawler(typo), /^createCrawler: unknown option maxPagez \(did you mean maxPages\?\)$/);
+    const stray = { userAgent: 'Bot', seed: ['http://127.0.0.1/'] } as unknown as Parameters<typeof createCrawler>[0];
+    invalid(() => createCrawler(stray), /^createCrawler: unknown option seed \(did you mean seeds\?\)$/);
   });
 
   it('a bad allowNet entry is refused alike by all three', () => {

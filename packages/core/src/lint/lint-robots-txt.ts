@@ -10,6 +10,7 @@ import { DIRECTIVE_SPELLINGS, type Directive, readLine } from '../robots/directi
 import { type ParseRobotsTxtOptions, parseCrawlDelay, resolveParseRobotsTxtOptions } from '../robots/parse.js';
 import { MAX_LINE_BYTES, type RawLine, tokenizeLines } from '../robots/tokenize.js';
 import { isGlobalAgentValue, productToken } from '../robots/user-agent.js';
+import { nearestName } from '../text/nearest-name.js';
 import { isRobotsUsageLine, parseRobotsUsageLine } from '../usage/robots-usage.js';
 import type { UsageIssue } from '../usage/statement.js';
 
@@ -391,41 +392,16 @@ function lintCrawlDelay(state: LintState, line: number, value: string): void {
   }
 }
 
+/** The standard spelling of every directive, to suggest for an unknown key. */
+const CANONICAL_SPELLINGS = DIRECTIVE_SPELLINGS.map((spelling) => spelling.canonical);
+
 function canonicalSpelling(name: Directive['name']): string {
   return DIRECTIVE_SPELLINGS.find((spelling) => spelling.name === name)?.canonical ?? name;
 }
 
 /** The standard key within edit distance 2 of `key`, to suggest for an unknown key. */
 function closestSpelling(key: string): string | null {
-  let best: string | null = null;
-  let bestDistance = 3;
-  for (const { canonical } of DIRECTIVE_SPELLINGS) {
-    const distance = editDistance(key, canonical, bestDistance);
-    if (distance < bestDistance) {
-      best = canonical;
-      bestDistance = distance;
-    }
-  }
-  return best;
-}
-
-/** Levenshtein distance, or `limit` once it is certain to be at least `limit`. */
-function editDistance(a: string, b: string, limit: number): number {
-  if (Math.abs(a.length - b.length) >= limit) return limit;
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    let rowMin = i;
-    for (let j = 1; j <= b.length; j++) {
-      const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
-      const value = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution);
-      current.push(value);
-      rowMin = Math.min(rowMin, value);
-    }
-    if (rowMin >= limit) return limit;
-    previous = current;
-  }
-  return Math.min(previous[b.length] ?? limit, limit);
+  return nearestName(key, CANONICAL_SPELLINGS, 2) ?? null;
 }
 
 /**

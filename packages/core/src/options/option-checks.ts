@@ -5,6 +5,7 @@
 // `checkNetworks` in http/address-guard.ts.)
 
 import { PolitelyError } from '../errors.js';
+import { nearestName } from '../text/nearest-name.js';
 
 export interface OptionChecks {
   /** Throws ERR_INVALID_OPTION with the entry point's name before `message`. */
@@ -27,6 +28,13 @@ export interface OptionChecks {
   flag(name: string, value: boolean | undefined, fallback: boolean): boolean;
   /** Fails unless `low ≤ high`. */
   ordered(lowName: string, low: number, highName: string, high: number): void;
+  /**
+   * Fails on an option this entry point does not know, naming the nearest known one. In plain
+   * JavaScript a typo (`maxPagez: 3`) would otherwise be ignored and its default used silently.
+   * `known` lists every option (a `Record<keyof XOptions, true>` keeps it complete); `prefix`
+   * names a nested object (`'render.'`).
+   */
+  knownKeys(options: object | undefined, known: Readonly<Record<string, true>>, prefix?: string): void;
 }
 
 /** The checks of one entry point (`createCrawler`, `createRobotsGate`, …). */
@@ -64,6 +72,15 @@ export function optionChecks(entryPoint: string): OptionChecks {
     },
     ordered(lowName, low, highName, high) {
       if (low > high) fail(`${lowName} (${low}) must not exceed ${highName} (${high})`);
+    },
+    knownKeys(options, known, prefix = '') {
+      if (options === undefined || options === null) return;
+      for (const key of Object.keys(options)) {
+        if (Object.hasOwn(known, key)) continue;
+        const nearest = nearestName(key, Object.keys(known));
+        const hint = nearest === undefined ? '' : ` (did you mean ${prefix}${nearest}?)`;
+        fail(`unknown option ${prefix}${key}${hint}`);
+      }
     },
   };
 }
