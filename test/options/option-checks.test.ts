@@ -1,6 +1,11 @@
+import { ChromiumRenderer } from '@politely/browser';
 import { createRobotsGate, createUndiciRobotsFetch } from '@politely/core';
 import { checkNetworks, optionChecks } from '@politely/core/internal';
 import { createCrawler } from '@politely/crawler';
+import { createMemoryFrontierStore } from '@politely/frontier';
+import { sitemaps } from '@politely/sitemap';
+import { createRedisFrontierStore } from '@politely/store-redis';
+import { createSqliteFrontierStore } from '@politely/store-sqlite';
 import { describe, expect, it } from 'vitest';
 
 const check = optionChecks('createThing');
@@ -72,6 +77,31 @@ describe('one rule for one kind of option across entry points', () => {
     invalid(() => createCrawler(typo), /^createCrawler: unknown option maxPagez \(did you mean maxPages\?\)$/);
     const stray = { userAgent: 'Bot', seed: ['http://127.0.0.1/'] } as unknown as Parameters<typeof createCrawler>[0];
     invalid(() => createCrawler(stray), /^createCrawler: unknown option seed \(did you mean seeds\?\)$/);
+  });
+
+  it("every package's entry point refuses an unknown option, naming the nearest, before any I/O", () => {
+    // Plain JavaScript, as a user without TypeScript writes it: the casts stand for that.
+    const loose = <T>(options: object): T => options as T;
+    const cases: [string, () => unknown, string][] = [
+      ['createRobotsGate', () => createRobotsGate(loose({ timeoutMss: 1 })), 'timeoutMs'],
+      ['sitemaps', () => sitemaps(loose({ maxDeph: 1 })), 'maxDepth'],
+      ['createMemoryFrontierStore', () => createMemoryFrontierStore(loose({ rememberFetch: true })), 'rememberFetches'],
+      ['ChromiumRenderer', () => new ChromiumRenderer(loose({ pagesPerContxt: 5 })), 'pagesPerContext'],
+      // No file is created and no connection opened: the option is refused first.
+      [
+        'createSqliteFrontierStore',
+        () => createSqliteFrontierStore(loose({ path: '/nonexistent-dir/crawl.db', idlePolMs: 5 })),
+        'idlePollMs',
+      ],
+      [
+        'createRedisFrontierStore',
+        () => createRedisFrontierStore(loose({ redis: 'redis://127.0.0.1:1', crawlID: 'x' })),
+        'crawlId',
+      ],
+    ];
+    for (const [entryPoint, make, nearest] of cases) {
+      invalid(make, new RegExp(`^${entryPoint}: unknown option \\w+ \\(did you mean ${nearest}\\?\\)$`));
+    }
   });
 
   it('a bad allowNet entry is refused alike by all three', () => {

@@ -2,6 +2,7 @@
 // browser per crawl; the page's every request is answered by the crawler, never by the network.
 
 import { PolitelyError } from '@politely/core';
+import { optionChecks } from '@politely/core/internal';
 import type { PageRenderer, RenderCrawl, RenderSession } from '@politely/crawler';
 import { resolveChromium } from './chromium-path.js';
 import { ChromiumSession } from './render-session.js';
@@ -34,6 +35,14 @@ export interface ChromiumRendererOptions {
   readonly launchTimeoutMs?: number;
 }
 
+/** Every option `ChromiumRenderer` knows: a key missing here, or one too many, is a type error. */
+const RENDERER_OPTION_KEYS: Record<keyof ChromiumRendererOptions, true> = {
+  executablePath: true,
+  args: true,
+  pagesPerContext: true,
+  launchTimeoutMs: true,
+};
+
 export class ChromiumRenderer implements PageRenderer {
   readonly #executablePath: string | undefined;
   readonly #args: readonly string[];
@@ -42,6 +51,7 @@ export class ChromiumRenderer implements PageRenderer {
 
   /** Throws `ERR_INVALID_OPTION` for an option of the wrong type or out of range. */
   constructor(options: ChromiumRendererOptions = {}) {
+    optionChecks('ChromiumRenderer').knownKeys(options, RENDERER_OPTION_KEYS);
     const { executablePath, args = [], pagesPerContext = 100, launchTimeoutMs = 30_000 } = options;
     if (executablePath !== undefined && (typeof executablePath !== 'string' || executablePath === '')) {
       throw new PolitelyError('ERR_INVALID_OPTION', 'executablePath must be a non-empty string');

@@ -1,7 +1,7 @@
 // The in-memory FrontierStore: per-host priority queues, and a heap of hosts ordered by the time
 // each may next be fetched, so a slow or crawl-delayed host never blocks the others.
 
-import { Heap } from '@politely/core/internal';
+import { Heap, optionChecks } from '@politely/core/internal';
 import {
   type AddOptions,
   type AddOutcome,
@@ -90,8 +90,15 @@ const byAt = (a: { readonly at: number }, b: { readonly at: number }): boolean =
 const byPriorityThenSequence = (a: QueuedEntry, b: QueuedEntry): boolean =>
   a.entry.priority !== b.entry.priority ? a.entry.priority > b.entry.priority : a.sequence < b.sequence;
 
+/** Every option `createMemoryFrontierStore` knows: a key missing here, or one too many, is a type error. */
+const MEMORY_STORE_OPTION_KEYS: Record<keyof MemoryFrontierStoreOptions, true> = {
+  defaultHostPolicy: true,
+  rememberFetches: true,
+};
+
 /** A FrontierStore in this process's memory: what the crawler makes when given no `store`. */
 export function createMemoryFrontierStore(options: MemoryFrontierStoreOptions = {}): FrontierStore {
+  optionChecks('createMemoryFrontierStore').knownKeys(options, MEMORY_STORE_OPTION_KEYS);
   return new MemoryFrontierStore(options);
 }
 

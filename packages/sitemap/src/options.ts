@@ -1,6 +1,7 @@
 // The sitemaps plugin's options: every field documented with its default, validated once.
 
 import { PolitelyError } from '@politely/core';
+import { optionChecks } from '@politely/core/internal';
 import { compileUrlPattern, type UrlMatcher, type UrlPattern } from './url-filter.js';
 
 /** One URL a sitemap lists, with the fields the file gave for it. */
@@ -153,7 +154,25 @@ function httpUrl(name: string, value: string): URL {
   return url;
 }
 
+/** Every option `sitemaps()` knows: a key missing here, or one too many, is a type error. */
+const SITEMAP_OPTION_KEYS: Record<keyof SitemapPluginOptions, true> = {
+  origins: true,
+  sitemapUrls: true,
+  guessSitemapXml: true,
+  maxDepth: true,
+  maxUrlsPerFile: true,
+  maxBytesPerFile: true,
+  lastmodSince: true,
+  include: true,
+  exclude: true,
+  enqueuePages: true,
+  onUrl: true,
+  onDiscovery: true,
+  priorityScale: true,
+};
+
 export function resolveSitemapPluginOptions(options: SitemapPluginOptions = {}): ResolvedSitemapPluginOptions {
+  optionChecks('sitemaps').knownKeys(options, SITEMAP_OPTION_KEYS);
   const since = options.lastmodSince;
   if (since !== undefined && !(since instanceof Date && Number.isFinite(since.getTime())))
     throw invalid('lastmodSince must be a valid Date');

@@ -13,6 +13,7 @@
 
 import { randomBytes, randomUUID } from 'node:crypto';
 import { PolitelyError } from '@politely/core';
+import { optionChecks } from '@politely/core/internal';
 import {
   type AddOptions,
   type AddOutcome,
@@ -106,9 +107,28 @@ const TURN_ROOM_POLL_MS = 50;
 /** `SettleOptions` of the FrontierStore contract: the host's clock after a settle, and its hold. */
 type Settle = SettleOptions;
 
+/** Every option `createRedisFrontierStore` knows: a key missing here, or one too many, is a type error. */
+const REDIS_STORE_OPTION_KEYS: Record<keyof RedisFrontierStoreOptions, true> = {
+  redis: true,
+  workerTtlMs: true,
+  heartbeatMs: true,
+  defaultHostPolicy: true,
+  idlePollMs: true,
+  maxExpiredPerClaim: true,
+  addBatchSize: true,
+  crawlId: true,
+  keyPrefix: true,
+  connectTimeoutMs: true,
+  maxOutageMs: true,
+  onWarning: true,
+  onNotice: true,
+};
+
 export function resolveRedisFrontierStoreOptions(
   options: RedisFrontierStoreOptions,
 ): ResolvedRedisFrontierStoreOptions {
+  if (typeof options === 'object' && options !== null)
+    optionChecks(ENTRY_POINT).knownKeys(options, REDIS_STORE_OPTION_KEYS);
   const count = (name: string, value: number, min: number): number => {
     if (!Number.isInteger(value) || value < min)
       throw invalid(ENTRY_POINT, `${name} must be an integer ≥ ${min}, got ${String(value)}`);

@@ -1,6 +1,7 @@
 // createSqliteFrontierStore's options: documented with their defaults, validated once.
 
 import { PolitelyError } from '@politely/core';
+import { optionChecks } from '@politely/core/internal';
 import type { HostPolicy } from '@politely/frontier';
 import {
   type CrawlDatabaseOptions,
@@ -42,9 +43,22 @@ export interface ResolvedSqliteFrontierStoreOptions extends ResolvedCrawlDatabas
   readonly shared: boolean;
 }
 
+/** Every option `createSqliteFrontierStore` knows: a key missing here, or one too many, is a type error. */
+const SQLITE_STORE_OPTION_KEYS: Record<keyof SqliteFrontierStoreOptions, true> = {
+  path: true,
+  defaultHostPolicy: true,
+  idlePollMs: true,
+  shared: true,
+  busyTimeoutMs: true,
+  cacheSizeKiB: true,
+};
+
 export function resolveSqliteFrontierStoreOptions(
   options: SqliteFrontierStoreOptions,
 ): ResolvedSqliteFrontierStoreOptions {
+  if (typeof options === 'object' && options !== null) {
+    optionChecks('createSqliteFrontierStore').knownKeys(options, SQLITE_STORE_OPTION_KEYS);
+  }
   const fail = (message: string): never => {
     throw new PolitelyError('ERR_INVALID_OPTION', `createSqliteFrontierStore: ${message}`);
   };

@@ -117,8 +117,31 @@ export interface ResolvedRobotsGateOptions {
   readonly userAgent: string;
 }
 
+/** Every option `createRobotsGate` knows: a key missing here, or one too many, is a type error. */
+const ROBOTS_GATE_OPTION_KEYS: Record<keyof RobotsGateOptions, true> = {
+  fetch: true,
+  cache: true,
+  maxBytes: true,
+  defaultTtlMs: true,
+  minTtlMs: true,
+  maxTtlMs: true,
+  minBackoffMs: true,
+  maxBackoffMs: true,
+  maxRetryAfterMs: true,
+  maxRedirects: true,
+  unreachableAllowAfterMs: true,
+  timeoutMs: true,
+  blockPrivateNetworks: true,
+  allowNet: true,
+  now: true,
+  maxParsedOrigins: true,
+  reuseRecordMs: true,
+  userAgent: true,
+};
+
 export function resolveRobotsGateOptions(options: RobotsGateOptions = {}): ResolvedRobotsGateOptions {
   const check = optionChecks('createRobotsGate');
+  check.knownKeys(options, ROBOTS_GATE_OPTION_KEYS);
   const defaults = DEFAULT_ROBOTS_CACHE_POLICY;
   const policy: RobotsCachePolicy = {
     defaultTtlMs: check.durationMs('defaultTtlMs', options.defaultTtlMs, defaults.defaultTtlMs),
