@@ -1,5 +1,5 @@
 import { ChromiumRenderer } from '@politely/browser';
-import { createRobotsGate, createUndiciRobotsFetch } from '@politely/core';
+import { createAddressBook, createRobotsGate, createUndiciRobotsFetch } from '@politely/core';
 import { checkNetworks, optionChecks } from '@politely/core/internal';
 import { createCrawler } from '@politely/crawler';
 import { createMemoryFrontierStore } from '@politely/frontier';
@@ -84,6 +84,18 @@ describe('one rule for one kind of option across entry points', () => {
     const loose = <T>(options: object): T => options as T;
     const cases: [string, () => unknown, string][] = [
       ['createRobotsGate', () => createRobotsGate(loose({ timeoutMss: 1 })), 'timeoutMs'],
+      ['createUndiciRobotsFetch', () => createUndiciRobotsFetch(loose({ alowNet: [] })), 'allowNet'],
+      ['createAddressBook', () => createAddressBook(loose({ maxTTLms: 1 })), 'maxTtlMs'],
+      [
+        'createCrawler',
+        () => createCrawler(loose({ userAgent: 'Bot', adaptiveDelay: { maxDelay: 5 } })),
+        'adaptiveDelay\\.maxDelayMs',
+      ],
+      [
+        'createCrawler',
+        () => createCrawler(loose({ userAgent: 'Bot', trapDetection: { maxPathSegment: 5 } })),
+        'trapDetection\\.maxPathSegments',
+      ],
       ['sitemaps', () => sitemaps(loose({ maxDeph: 1 })), 'maxDepth'],
       ['createMemoryFrontierStore', () => createMemoryFrontierStore(loose({ rememberFetch: true })), 'rememberFetches'],
       ['ChromiumRenderer', () => new ChromiumRenderer(loose({ pagesPerContxt: 5 })), 'pagesPerContext'],
@@ -100,7 +112,7 @@ describe('one rule for one kind of option across entry points', () => {
       ],
     ];
     for (const [entryPoint, make, nearest] of cases) {
-      invalid(make, new RegExp(`^${entryPoint}: unknown option \\w+ \\(did you mean ${nearest}\\?\\)$`));
+      invalid(make, new RegExp(`^${entryPoint}: unknown option [\\w.]+ \\(did you mean ${nearest}\\?\\)$`));
     }
   });
 

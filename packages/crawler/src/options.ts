@@ -486,8 +486,26 @@ const CRAWLER_OPTION_KEYS: Record<keyof CrawlerOptions, true> = {
   renderBlockResourceTypes: true,
 };
 
+const ADAPTIVE_DELAY_KEYS: Record<keyof AdaptiveDelayOptions, true> = { targetConcurrency: true, maxDelayMs: true };
+const TRAP_DETECTION_KEYS: Record<keyof TrapDetectionOptions, true> = {
+  maxPathSegments: true,
+  maxConsecutiveRepeats: true,
+  maxSegmentOccurrences: true,
+  maxQueryParams: true,
+  maxQueryParamRepeats: true,
+  maxQueryLength: true,
+  calendar: true,
+  now: true,
+};
+
 export function resolveCrawlerOptions(options: CrawlerOptions): ResolvedCrawlerOptions {
-  if (typeof options === 'object' && options !== null) check.knownKeys(options, CRAWLER_OPTION_KEYS);
+  if (typeof options === 'object' && options !== null) {
+    check.knownKeys(options, CRAWLER_OPTION_KEYS);
+    check.knownKeys(options.adaptiveDelay, ADAPTIVE_DELAY_KEYS, 'adaptiveDelay.');
+    if (typeof options.trapDetection === 'object') {
+      check.knownKeys(options.trapDetection, TRAP_DETECTION_KEYS, 'trapDetection.');
+    }
+  }
   if (typeof options?.userAgent !== 'string' || options.userAgent.trim() === '') {
     check.fail(
       'userAgent is required: a product token and, by convention, a contact URL, e.g. "MyBot/1.0 (+https://example.com/bot)"',

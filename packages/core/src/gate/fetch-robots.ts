@@ -75,10 +75,20 @@ interface ResolvedUndiciRobotsFetchOptions {
   readonly allowNet: readonly string[];
 }
 
+/** Every option `createUndiciRobotsFetch` knows: a key missing here, or one too many, is a type error. */
+const ROBOTS_FETCH_OPTION_KEYS: Record<keyof UndiciRobotsFetchOptions, true> = {
+  timeoutMs: true,
+  connectTimeoutMs: true,
+  dispatcher: true,
+  blockPrivateNetworks: true,
+  allowNet: true,
+};
+
 export function resolveUndiciRobotsFetchOptions(
   options: UndiciRobotsFetchOptions = {},
 ): ResolvedUndiciRobotsFetchOptions {
   const check = optionChecks('createUndiciRobotsFetch');
+  check.knownKeys(options, ROBOTS_FETCH_OPTION_KEYS);
   const timeoutMs = check.timeoutMs('timeoutMs', options.timeoutMs, 10_000);
   const connectTimeoutMs = Math.min(check.timeoutMs('connectTimeoutMs', options.connectTimeoutMs, 10_000), timeoutMs);
   const allowNet = checkNetworks(check, 'allowNet', options.allowNet);

@@ -84,6 +84,17 @@ interface Entry {
   addresses?: readonly ResolvedAddress[];
 }
 
+/** Every option `createAddressBook` knows: a key missing here, or one too many, is a type error. */
+const ADDRESS_BOOK_OPTION_KEYS: Record<keyof AddressBookOptions, true> = {
+  resolve: true,
+  policy: true,
+  minTtlMs: true,
+  maxTtlMs: true,
+  defaultTtlMs: true,
+  maxNames: true,
+  now: true,
+};
+
 /**
  * A DNS cache that pins addresses, for politeness per server and for connections that must go
  * where politeness was keyed. Give it to `createHttpClient({ addresses })` so the client
@@ -92,6 +103,7 @@ interface Entry {
  */
 export function createAddressBook(options: AddressBookOptions = {}): AddressBook {
   const check = optionChecks('createAddressBook');
+  check.knownKeys(options, ADDRESS_BOOK_OPTION_KEYS);
   const minTtlMs = check.durationMs('minTtlMs', options.minTtlMs, 1_000);
   const maxTtlMs = check.durationMs('maxTtlMs', options.maxTtlMs, 300_000);
   check.ordered('minTtlMs', minTtlMs, 'maxTtlMs', maxTtlMs);
