@@ -1,4 +1,7 @@
 import { spawn } from 'node:child_process';
+import { readdirSync, writeFileSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import type { RobotsCacheRecord } from '@politely/core';
 import {
@@ -455,7 +458,18 @@ describe('createSqliteFrontierStore', () => {
     const urls = Array.from({ length: 2000 }, (_, i) => `http://h${i % 40}.test/${i}`);
     await store.add(urls.map((url) => entry(url)));
     const worker = fileURLToPath(new URL('./fixtures/claim-worker.mjs', import.meta.url));
-    const outputs = await Promise.all([runNode(worker, [path]), runNode(worker, [path]), runNode(worker, [path])]);
+    // The workers claim only once all three are ready: a slow start must not leave one the whole file.
+    const go = `${path}.go`;
+    const running = Promise.all([
+      runNode(worker, [path, go]),
+      runNode(worker, [path, go]),
+      runNode(worker, [path, go]),
+    ]);
+    const readyFiles = (): number =>
+      readdirSync(dirname(path)).filter((name) => name.startsWith(`${basename(go)}.ready.`)).length;
+    for (let waited = 0; readyFiles() < 3 && waited < 30_000; waited += 10) await sleep(10);
+    writeFileSync(go, '');
+    const outputs = await running;
     const claimed = outputs.flatMap((out) => out.split('\n').filter(Boolean));
     expect(claimed.length).toBe(2000);
     expect(new Set(claimed).size).toBe(2000);
