@@ -75,8 +75,16 @@ export interface ClaimRequest {
   readonly leaseMs: number;
 }
 
-/** What `add` did with one entry. */
-export type AddOutcome = 'added' | 'duplicate' | 'host-full';
+/**
+ * What `add` did with one entry:
+ * - `added`: the URL is new, and queued.
+ * - `duplicate`: the store holds the URL already; nothing changed.
+ * - `relabelled`: the URL was queued (not yet claimed) without a label, and the entry has one: the
+ *   queued URL took the entry's `label` and `userData`, and the higher of the two priorities. So a
+ *   URL a plugin (a sitemap) queued first still meets the route that enqueues it with a label.
+ * - `host-full`: refused, the host has `maxPerHost` URLs.
+ */
+export type AddOutcome = 'added' | 'duplicate' | 'relabelled' | 'host-full';
 
 export interface AddOptions {
   /** Refuse entries for a host that already has this many URLs (queued, in flight or done). */
@@ -94,7 +102,10 @@ export interface HostPolicy {
 export interface FrontierCounts {
   readonly queued: number;
   readonly inFlight: number;
+  /** Finished URLs: fetched, skipped or failed (`failed` counts the last apart too). */
   readonly done: number;
+  /** Of the done URLs, those completed with a `failure` and not requeued since (`requeueFailed`). */
+  readonly failed: number;
   /** Hosts with URLs queued or in flight. */
   readonly activeHosts: number;
 }
@@ -157,6 +168,35 @@ export interface CompleteOptions extends SettleOptions {
    * when the lease is still this worker's.
    */
   readonly lastFetch?: LastFetch;
+  /**
+   * The URL ended without success (a fetch or handler that failed after its retries, a seed that
+   * was refused): the store keeps its entry and this failure, counts it as `failed`, lists it in
+   * `failures` and puts it back with `requeueFailed`. Kept only when the lease is still this worker's.
+   */
+  readonly failure?: UrlFailure;
+}
+
+/** Why a URL ended without success: kept by the store so a later run can try it again. */
+export interface UrlFailure {
+  /**
+   * What failed: the stage whose error it was (`fetch`, `handler`, `processor`), or the skip
+   * reason of a refused seed (`blocked-address`, `robots`, `robots-unreachable`, …).
+   */
+  readonly reason: string;
+  /** The error's message, or the skip's detail. */
+  readonly message: string;
+  /** The error's code, when it had one (`ERR_HTTP_STATUS`, `ERR_ADDRESS_BLOCKED`, …). */
+  readonly code?: string;
+  /** Attempts made at the URL. */
+  readonly attempts: number;
+  /** When it failed (ms since the epoch). */
+  readonly at: number;
+}
+
+/** A URL the store holds as failed, with its entry as it was claimed (`retries` reset by `requeueFailed`). */
+export interface FailedUrl {
+  readonly entry: FrontierEntry;
+  readonly failure: UrlFailure;
 }
 
 export interface ReopenRequest {
@@ -227,6 +267,20 @@ export interface FrontierStore {
    * start, so a URL fetched during the crawl (`dueAt` ≥ its `fetchedAt`) is not reopened again by it.
    */
   reopenDue(request: ReopenRequest): Promise<number>;
+  /**
+   * Puts every failed URL (completed with a `failure`) back at the tail of its host's queue,
+   * atomically, with its retry count reset and its failure forgotten; resolves with how many.
+   * Counts move from done (and failed) to queued. Its label, userData and priority are kept.
+   */
+  requeueFailed(): Promise<number>;
+  /** The failed URLs the store holds, oldest failure first, at most `limit` (default: all). */
+  failures(limit?: number): Promise<FailedUrl[]>;
+  /**
+   * Forgets every URL (queued, in flight, done, failed), host, hold, lease and metadata value:
+   * the store is as new (a crawl's `fresh`). A robots.txt cache kept beside it is not touched.
+   * Leases still held are void: settling one later changes nothing.
+   */
+  clear(): Promise<void>;
   /**
    * Atomically: when the host's clock has come (readyAt ≤ now, never before its hold) and, unless
    * `withinLease`, it has room in flight, moves its clock to `busyUntil` and grants the turn; else

@@ -8,6 +8,7 @@ export type {
   ClaimRequest,
   ClaimResult,
   CompleteOptions,
+  FailedUrl,
   FrontierCounts,
   FrontierEntry,
   FrontierLease,
@@ -18,6 +19,7 @@ export type {
   HostTurnRequest,
   ReopenRequest,
   SettleOptions,
+  UrlFailure,
 } from './frontier-store.js';
 export { dedupeKeyOf } from './frontier-store.js';
 export type { ChangeFrequency, LastFetch, PageChange, RevisitHints } from './last-fetch.js';
