@@ -9,6 +9,7 @@ import {
   type ClaimResult,
   type CompleteOptions,
   dedupeKeyOf,
+  type FailedUrl,
   type FrontierCounts,
   type FrontierEntry,
   type FrontierLease,
@@ -19,6 +20,7 @@ import {
   type HostTurnRequest,
   type ReopenRequest,
   type SettleOptions,
+  type UrlFailure,
 } from './frontier-store.js';
 import { type LastFetch, lastFetchAfterHints } from './last-fetch.js';
 
@@ -43,11 +45,15 @@ interface QueuedEntry {
   readonly entry: FrontierEntry;
   /** FIFO order within a priority; released entries get a negative sequence to go first. */
   readonly sequence: number;
+  /** Replaced in its host's queue by a relabelled copy: skipped when it comes up. */
+  stale?: true;
 }
 
 interface HostState {
   readonly key: string;
+  /** Its queued URLs, and relabelled ones' stale nodes (`queued` counts only the live ones). */
   readonly queue: Heap<QueuedEntry>;
+  queued: number;
   readyAt: number;
   /** The latest hold (Retry-After, backoff) settles gave: `readyAt` is never set before it. */
   notBefore: number;
@@ -104,6 +110,10 @@ export function createMemoryFrontierStore(options: MemoryFrontierStoreOptions = 
 
 class MemoryFrontierStore implements FrontierStore {
   private readonly seen = new Set<string>();
+  /** Queued URLs without a label, by dedupe key: a later add with a label relabels them. */
+  private readonly unlabelled = new Map<string, { readonly host: HostState; readonly queued: QueuedEntry }>();
+  /** Failed URLs (completed with a failure), by dedupe key, in the order they failed. */
+  private readonly failed = new Map<string, FailedUrl>();
   private readonly hosts = new Map<string, HostState>();
   // Every heap but the host queues orders by `at`, through one comparator: the heap's call site
   // then sees two functions, not five, and V8 keeps it fast (inlined, not megamorphic).
@@ -141,7 +151,7 @@ class MemoryFrontierStore implements FrontierStore {
       const key = dedupeKeyOf(entry);
       if (this.seen.has(key)) {
         if (entry.hints !== undefined) this.applyHints(key, entry.hints);
-        return 'duplicate';
+        return entry.label !== undefined && this.relabel(key, entry) ? 'relabelled' : 'duplicate';
       }
       const host = this.host(entry.hostKey);
       if (host.added >= maxPerHost) return 'host-full';
@@ -164,7 +174,7 @@ class MemoryFrontierStore implements FrontierStore {
       if (top.at > now) return { lease: null, nextReadyAt: top.at };
       this.ready.pop();
       const host = top.host;
-      const queued = host.queue.pop()!;
+      const queued = this.takeHead(host);
       this.queued--;
       host.inFlight++;
       const previousHostReadyAt = host.readyAt;
@@ -189,8 +199,39 @@ class MemoryFrontierStore implements FrontierStore {
     record.host.done++;
     this.done++;
     this.remember(record.lease.entry, options.lastFetch);
+    if (options.failure !== undefined) this.fail(record.lease.entry, options.failure);
     this.settle(record.host, options);
     return added;
+  }
+
+  async requeueFailed(): Promise<number> {
+    const failed = [...this.failed.values()];
+    this.failed.clear();
+    for (const { entry } of failed) {
+      const key = dedupeKeyOf(entry);
+      const fetched = this.fetched.get(key);
+      // Queued again: a due time it may have must not queue it a second time.
+      if (fetched !== undefined) {
+        fetched.done = false;
+        fetched.version++;
+      }
+      const host = this.host(entry.hostKey);
+      host.done--;
+      this.done--;
+      this.enqueue(host, { entry, sequence: this.sequence++ });
+    }
+    return failed.length;
+  }
+
+  async failures(limit = Infinity): Promise<FailedUrl[]> {
+    return [...this.failed.values()].sort((a, b) => a.failure.at - b.failure.at).slice(0, limit);
+  }
+
+  async clear(): Promise<void> {
+    for (const each of [this.seen, this.unlabelled, this.failed, this.hosts, this.leases, this.fetched]) each.clear();
+    for (const heap of [this.ready, this.leaseExpiries, this.due, this.byFetchedAt]) while (heap.pop() !== undefined);
+    this.queued = 0;
+    this.done = 0;
   }
 
   async reopenDue({ dueBefore, fetchedBefore = -Infinity, limit }: ReopenRequest): Promise<number> {
@@ -215,6 +256,7 @@ class MemoryFrontierStore implements FrontierStore {
   private reopen(fetched: Fetched): void {
     fetched.done = false;
     fetched.version++;
+    this.failed.delete(dedupeKeyOf(fetched.entry));
     const host = this.host(fetched.entry.hostKey);
     host.done--;
     this.done--;
@@ -257,19 +299,57 @@ class MemoryFrontierStore implements FrontierStore {
 
   async counts(): Promise<FrontierCounts> {
     let activeHosts = 0;
-    for (const host of this.hosts.values()) if (host.queue.size > 0 || host.inFlight > 0) activeHosts++;
-    return { queued: this.queued, inFlight: this.leases.size, done: this.done, activeHosts };
+    for (const host of this.hosts.values()) if (host.queued > 0 || host.inFlight > 0) activeHosts++;
+    return { queued: this.queued, inFlight: this.leases.size, done: this.done, failed: this.failed.size, activeHosts };
   }
 
   async hostCounts(limit = Infinity): Promise<HostCounts[]> {
     return [...this.hosts.values()]
-      .map((h) => ({ hostKey: h.key, queued: h.queue.size, inFlight: h.inFlight, done: h.done, readyAt: h.readyAt }))
+      .map((h) => ({ hostKey: h.key, queued: h.queued, inFlight: h.inFlight, done: h.done, readyAt: h.readyAt }))
       .sort((a, b) => b.queued + b.inFlight - (a.queued + a.inFlight))
       .slice(0, limit);
   }
 
   async close(): Promise<void> {}
 
+  /** A failed URL kept with its failure, for `failures` and `requeueFailed`. */
+  private fail(entry: FrontierEntry, failure: UrlFailure): void {
+    const { retries: _retries, revisit: _revisit, ...kept } = entry;
+    this.failed.set(dedupeKeyOf(entry), { entry: kept, failure });
+  }
+
+  /**
+   * A queued URL without a label takes the label and userData of `entry`, and the higher
+   * priority: its node in the host's queue is replaced (the old one goes stale).
+   */
+  private relabel(key: string, entry: FrontierEntry): boolean {
+    const found = this.unlabelled.get(key);
+    if (found === undefined) return false;
+    this.unlabelled.delete(key);
+    const { host, queued } = found;
+    queued.stale = true;
+    host.queue.push({
+      entry: {
+        ...queued.entry,
+        label: entry.label!,
+        ...(entry.userData === undefined ? {} : { userData: entry.userData }),
+        priority: Math.max(queued.entry.priority, entry.priority),
+      },
+      sequence: queued.sequence,
+    });
+    return true;
+  }
+
+  /** The host's next live queued URL (stale nodes of relabelled ones dropped on the way). */
+  private takeHead(host: HostState): QueuedEntry {
+    for (;;) {
+      const queued = host.queue.pop()!;
+      if (queued.stale) continue;
+      host.queued--;
+      if (queued.entry.label === undefined) this.unlabelled.delete(dedupeKeyOf(queued.entry));
+      return queued;
+    }
+  }
   /** A done URL's memory: the one given, else the one it had (a revisit that fetched nothing). */
   private remember(entry: FrontierEntry, given: LastFetch | undefined): void {
     if (!this.remembersFetches) return;
@@ -301,6 +381,7 @@ class MemoryFrontierStore implements FrontierStore {
       host = {
         key,
         queue: new Heap(byPriorityThenSequence),
+        queued: 0,
         readyAt: 0,
         notBefore: 0,
         delayMs: this.defaultDelayMs,
@@ -317,6 +398,8 @@ class MemoryFrontierStore implements FrontierStore {
 
   private enqueue(host: HostState, queued: QueuedEntry): void {
     host.queue.push(queued);
+    host.queued++;
+    if (queued.entry.label === undefined) this.unlabelled.set(dedupeKeyOf(queued.entry), { host, queued });
     this.queued++;
     this.reschedule(host);
   }
@@ -357,7 +440,7 @@ class MemoryFrontierStore implements FrontierStore {
   }
 
   private isSchedulable(host: HostState): boolean {
-    return host.queue.size > 0 && host.inFlight < host.maxInFlight;
+    return host.queued > 0 && host.inFlight < host.maxInFlight;
   }
 
   private reschedule(host: HostState): void {
