@@ -32,7 +32,7 @@ export type PolitelyErrorCode =
   | 'ERR_STORE'
   /** The crawl's store is owned by another live process (a SQLite crawl file opened twice). */
   | 'ERR_STORE_IN_USE'
-  /** A page's request label has no handler in `handlers`, and there is no `default` (an `error` event; the crawl goes on). */
+  /** A page without a label met `handlers` that have no `default` (an `error` event; the crawl goes on). */
   | 'ERR_NO_ROUTE'
   /** A page could not be rendered: it crashed, hung past its render timeout, or the browser died (the URL is retried). */
   | 'ERR_RENDER_FAILED';

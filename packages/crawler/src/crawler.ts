@@ -35,6 +35,7 @@ import { checkRequestData } from './frontier/request-data.js';
 import type { ScopePredicate } from './frontier/scope.js';
 import { createScope } from './frontier/scope.js';
 import { createKnownRobotsCheck, type KnownRobotsCheck } from './gate/known-robots.js';
+import { labelCheckOf } from './handle/routes.js';
 import type { PluginResourceKind } from './handle/run-processor.js';
 import { type CrawlerOptions, type ResolvedCrawlerOptions, resolveCrawlerOptions } from './options.js';
 import type { RequestOptions } from './page-context.js';
@@ -253,6 +254,7 @@ class PoliteCrawler implements Crawler {
       disallowedByKnownRobots: knownRobots,
       // A handler's page.enqueue: the loop may be waiting for the page to settle; it need not.
       onAdded: () => this.notify(),
+      checkLabel: labelCheckOf(options.handlers),
     });
   }
 

@@ -24,6 +24,7 @@ import {
   resolveTrapDetection,
   type TrapDetectionOptions,
 } from './frontier/trap-detector.js';
+import { type LabelCheck, labelCheckOf } from './handle/routes.js';
 import type { PageHandler, RouteHandlers } from './page-context.js';
 import type { PageRenderer, RenderWaitUntil } from './page-renderer.js';
 import type { CrawlerPlugin } from './plugin.js';
@@ -517,13 +518,15 @@ export function resolveCrawlerOptions(options: CrawlerOptions): ResolvedCrawlerO
       `userAgent must start with a product token of letters, '_' or '-' (robots.txt is matched against it), got ${JSON.stringify(options.userAgent)}`,
     );
   }
-  const seeds = (options.seeds ?? []).map((seed) => resolveSeed(seed));
+  const routes = checkHandlers(options.handler, options.handlers);
+  const checkLabel = labelCheckOf(routes.handlers);
+  const seeds = (options.seeds ?? []).map((seed) => resolveSeed(seed, checkLabel));
   const adaptive = options.adaptiveDelay;
   return {
     userAgent: options.userAgent,
     productToken: token,
     seeds,
-    ...checkHandlers(options.handler, options.handlers),
+    ...routes,
     concurrency: check.count('concurrency', options.concurrency, 16, 1),
     perHostConcurrency: check.count('perHostConcurrency', options.perHostConcurrency, 1, 1),
     minDelayMs: check.durationMs('minDelayMs', options.minDelayMs, 250),
@@ -719,11 +722,13 @@ function resolvePlugins(plugins: readonly CrawlerPlugin[]): readonly CrawlerPlug
   return plugins;
 }
 
-/** A seed as a request: its label and userData checked (ERR_INVALID_OPTION naming the seed). */
-function resolveSeed(seed: string | SeedRequest): SeedRequest {
+/** A seed as a request: its label (a route's), userData and headers checked (ERR_INVALID_OPTION naming the seed). */
+function resolveSeed(seed: string | SeedRequest, checkLabel: LabelCheck): SeedRequest {
   if (typeof seed === 'string') return { url: seed };
   if (typeof seed !== 'object' || seed === null || typeof seed.url !== 'string')
     check.fail(`seeds must be URLs or { url, priority?, label?, userData?, headers? }, got ${JSON.stringify(seed)}`);
+  const labelProblem = typeof seed.label === 'string' ? checkLabel(seed.label) : undefined;
+  if (labelProblem !== undefined) check.fail(`seed ${seed.url}: ${labelProblem}`);
   return {
     url: seed.url,
     ...(seed.priority === undefined ? {} : { priority: seed.priority }),

@@ -146,8 +146,9 @@ export interface PageContext {
 export type PageHandler = (page: PageContext) => unknown;
 
 /**
- * Handlers by request label. `default` takes requests without a label, and those whose label has
- * no handler here.
+ * Handlers by request label. `default` takes requests without a label (every link the crawler
+ * follows by itself). A request whose label has no handler here is refused when it is queued
+ * (`ERR_INVALID_INPUT`, or `ERR_INVALID_OPTION` for a seed), before any request is made for it.
  */
 export interface RouteHandlers {
   readonly default?: PageHandler;

@@ -1,7 +1,10 @@
 // frontier.add: normalise → scope → depth → dedupe (in the store). Every refusal is a skip
-// with a reason, reported through `onSkip`, never an exception.
+// with a reason, reported through `onSkip`, never an exception. The one exception is the
+// caller's own mistake: a label no route takes is thrown (ERR_INVALID_INPUT) before anything is added.
 
+import { PolitelyError } from '@politely/core';
 import type { AddOptions, AddOutcome, FrontierEntry, FrontierStore, RevisitHints } from '@politely/frontier';
+import type { LabelCheck } from '../handle/routes.js';
 import type { SkipDetail, SkipReason } from '../skip-reasons.js';
 import {
   type CanonicalUrlFailureReason,
@@ -62,6 +65,8 @@ export interface FrontierSettings {
   readonly disallowedByKnownRobots?: (url: URL) => Promise<SkipDetail | undefined>;
   /** Called when the store took new URLs: a crawl waiting for work may claim them now. */
   readonly onAdded?: () => void;
+  /** Why a label can have no route (routes.ts); a request with such a label is refused. @default every label goes */
+  readonly checkLabel?: LabelCheck;
 }
 
 const CANONICAL_FAILURE: Record<CanonicalUrlFailureReason, SkipReason> = {
@@ -96,6 +101,7 @@ export function createFrontier(settings: FrontierSettings): Frontier {
       return frontier.stored(entries, await settings.store.add(entries, addOptions));
     },
     async admit(requests) {
+      if (settings.checkLabel !== undefined) checkLabels(requests, settings.checkLabel);
       const entries: FrontierEntry[] = [];
       for (const request of requests) {
         const admitted = admit(request);
@@ -185,4 +191,13 @@ export function createFrontier(settings: FrontierSettings): Frontier {
 
 function isPage(entry: FrontierEntry): boolean {
   return entry.kind === undefined || entry.kind === 'page';
+}
+
+/** Throws ERR_INVALID_INPUT for the first request whose label no route takes: nothing of the batch is added. */
+function checkLabels(requests: readonly FrontierRequest[], checkLabel: LabelCheck): void {
+  for (const { url, label } of requests) {
+    if (label === undefined) continue;
+    const problem = checkLabel(label);
+    if (problem !== undefined) throw new PolitelyError('ERR_INVALID_INPUT', `request ${url}: ${problem}`);
+  }
 }

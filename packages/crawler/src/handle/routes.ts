@@ -1,7 +1,9 @@
 // Which handler a page goes to: the crawl's one `handler`, or `handlers[label]` by the label its
 // request carries, `handlers.default` for a request without a label (every link the crawler
-// follows by itself) or whose label has no route of its own. PURE.
+// follows by itself). A label with no route is refused when its request is queued
+// (`labelProblem`), so no page is fetched for a route that does not exist. PURE.
 
+import { nearestName } from '@politely/core/internal';
 import type { PageHandler, RouteHandlers } from '../page-context.js';
 
 /** The handler for a request, or why there is none. */
@@ -30,14 +32,35 @@ export function createRouter(handler: PageHandler | undefined, handlers: RouteHa
   }
   const fallback = routes.get('default');
   return (label) => {
-    const route = (label === undefined ? undefined : routes.get(label)) ?? fallback;
+    const route = label === undefined ? fallback : routes.get(label);
     if (route !== undefined) return route;
     return {
       handler: null,
       missing:
         label === undefined
           ? 'a request without a label, and handlers has no default'
-          : `no handler for label ${JSON.stringify(label)}, and handlers has no default`,
+          : `no handler for label ${JSON.stringify(label)}`,
     };
+  };
+}
+
+/** Why a request's label can be given no route, or undefined when it can. */
+export type LabelCheck = (label: string) => string | undefined;
+
+/**
+ * The label check of the options: with `handlers`, a label must name one of them (`default`
+ * serves requests without a label; it takes no unknown label). With one `handler`, or none,
+ * any label goes (the handler sees it in `page.request.label`).
+ */
+export function labelCheckOf(handlers: RouteHandlers | undefined): LabelCheck {
+  if (handlers === undefined) return () => undefined;
+  const labels = Object.keys(handlers).filter((label) => handlers[label] !== undefined);
+  const known = new Set(labels);
+  const listed = labels.map((label) => JSON.stringify(label)).join(', ');
+  return (label) => {
+    if (known.has(label)) return undefined;
+    const nearest = nearestName(label, labels);
+    const hint = nearest === undefined ? '' : ` (did you mean ${JSON.stringify(nearest)}?)`;
+    return `label ${JSON.stringify(label)} names no route in handlers${hint}; the routes are ${listed || 'none'}`;
   };
 }

@@ -181,24 +181,64 @@ describe('routes, labels and userData', () => {
     ]);
   });
 
-  it('a page no route takes is an error event naming its label, and the crawl goes on', async () => {
+  it('a page without a label and no default route is an error event, and the crawl goes on', async () => {
     const seen: Seen[] = [];
     const { errors, stats } = await crawl({
-      seeds: [{ url: `${base}/about`, label: 'NOPE' }, `${base}/next`, { url: `${base}/p/garden-1`, label: 'PRODUCT' }],
+      seeds: [`${base}/next`, { url: `${base}/p/garden-1`, label: 'PRODUCT' }],
       followLinks: false,
       handlers: { PRODUCT: recorder('PRODUCT', seen) },
     });
     expect(seen.map((s) => s.path)).toEqual(['/p/garden-1']);
-    expect(errors.map((e) => [pathOf(e.url), e.stage]).sort()).toEqual([
-      ['/about', 'handler'],
-      ['/next', 'handler'],
-    ]);
-    expect(errors.find((e) => e.url.endsWith('/about'))!.error).toMatchObject({
-      code: 'ERR_NO_ROUTE',
-      message: expect.stringContaining('no handler for label "NOPE"'),
+    expect(errors.map((e) => [pathOf(e.url), e.stage])).toEqual([['/next', 'handler']]);
+    expect(errors[0]!.error).toMatchObject({ code: 'ERR_NO_ROUTE', message: expect.stringContaining('without a label') });
+    expect(stats.pages).toBe(2);
+  });
+
+  it('a seed whose label names no route is refused when the crawler is made, with the nearest label', () => {
+    expectInvalidOption(
+      () =>
+        createCrawler({
+          userAgent: UA,
+          allowNet: ['127.0.0.0/8'],
+          seeds: [{ url: `${base}/p/garden-1`, label: 'PRODCT' }],
+          handlers: { PRODUCT: () => {}, default: () => {} },
+        }),
+      'label "PRODCT" names no route in handlers (did you mean "PRODUCT"?)',
+    );
+  });
+
+  it('a label no route takes is refused when it is queued, before any request for it, even with a default route', async () => {
+    requested.length = 0;
+    const thrown: unknown[] = [];
+    const crawler = createCrawler({
+      userAgent: UA,
+      allowNet: ['127.0.0.0/8'],
+      minDelayMs: 0,
+      seeds: [`${base}/cat/garden`],
+      followLinks: false,
+      handlers: {
+        default: async (page) => {
+          await page.enqueueLinks({ selector: 'a.product', label: 'PRODCT' }).catch((error: unknown) => {
+            thrown.push(error);
+          });
+        },
+        PRODUCT: () => {},
+      },
     });
-    expect(errors.find((e) => e.url.endsWith('/next'))!.error.message).toContain('without a label');
-    expect(stats.pages).toBe(3);
+    await expect(crawler.enqueue(`${base}/p/garden-1`, { label: 'OTHER' })).rejects.toMatchObject({
+      code: 'ERR_INVALID_INPUT',
+      message: expect.stringContaining('label "OTHER" names no route in handlers'),
+    });
+    await crawler.run();
+    expect(thrown).toHaveLength(1);
+    expect(thrown[0]).toBeInstanceOf(PolitelyError);
+    expect(thrown[0]).toMatchObject({
+      code: 'ERR_INVALID_INPUT',
+      message: expect.stringContaining('label "PRODCT" names no route in handlers (did you mean "PRODUCT"?)'),
+    });
+    // Nothing was asked of the server for the refused labels: only robots.txt and the category page.
+    expect(requested.filter((path) => path.startsWith('/p/'))).toEqual([]);
+    expect(requested).toContain('/cat/garden');
   });
 
   it('a redirect hop keeps its request’s label and userData', async () => {
