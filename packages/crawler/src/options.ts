@@ -24,6 +24,7 @@ import {
   resolveTrapDetection,
   type TrapDetectionOptions,
 } from './frontier/trap-detector.js';
+import type { FailedRequestHandler } from './handle/failed-request.js';
 import { type LabelCheck, labelCheckOf } from './handle/routes.js';
 import type { PageHandler, RouteHandlers } from './page-context.js';
 import type { PageRenderer, RenderWaitUntil } from './page-renderer.js';
@@ -84,21 +85,45 @@ export interface CrawlerOptions {
   readonly seeds?: readonly (string | SeedRequest)[];
   /**
    * Called for every fetched page (2xx and 4xx), after robots.txt allowed it. An error it throws
-   * is reported (an `error` event, stage `handler`) and the crawl goes on, except a fatal one
-   * (see `isFatalCrawlError`: a `PolitelyError` with code `ERR_OUTPUT` or `ERR_STORE`, such as a
-   * record that could not be written): then the URL stays in the store, the crawl stops and
-   * `run()` rejects with that error. The URL counts as done only once the handler resolved.
+   * fails the attempt: the records it pushed are dropped, an `error` event (stage `handler`)
+   * says whether it will be retried, and the page is fetched again, like a failed fetch, up to
+   * `maxRetries` times; after the last attempt the URL is stored as failed and goes to
+   * `onFailed`. A fatal error (see `isFatalCrawlError`: a `PolitelyError` with code `ERR_OUTPUT`
+   * or `ERR_STORE`, such as a record that could not be written) is not retried: the URL stays
+   * in the store, the crawl stops and `run()` rejects with it. The URL counts as done only once
+   * the handler resolved.
    */
   readonly handler?: PageHandler;
   /**
    * Handlers by request label, instead of one `handler`: a page goes to `handlers[label]` for the
    * label its request carries (seeds, `enqueue`, `enqueueLinks`), and to `handlers.default` when
-   * it has no label (links the crawler follows by itself) or its label has no handler. A page no
-   * handler takes is an `error` event naming the label, and the crawl goes on. Errors are treated
-   * as `handler`'s.
+   * it has no label (links the crawler follows by itself). A label no handler takes is refused
+   * when its request is queued (`ERR_INVALID_OPTION` for a seed, `ERR_INVALID_INPUT` for
+   * `enqueue`), before any request for it. A page without a label when there is no `default` is
+   * an `error` event, and the crawl goes on. Errors are treated as `handler`'s.
    * @default none
    */
   readonly handlers?: RouteHandlers;
+  /**
+   * Called once for each page that failed for good (its fetch or handler failed on every
+   * attempt), with its request, its last error and a `push` for records, before the store keeps
+   * it as failed (`store.failures()`; `retryFailed` puts it back).
+   * @default none
+   */
+  readonly onFailed?: FailedRequestHandler;
+  /**
+   * Put the store's failed URLs back in their queues before crawling: the pages that failed for
+   * good and the seeds that were refused in earlier runs are tried again, under this run's options.
+   * @default false
+   */
+  readonly retryFailed?: boolean;
+  /**
+   * Start the crawl over on the given store: every URL, host clock and value it holds is
+   * forgotten first (a robots.txt cache is kept). The outputs start afresh too: an existing
+   * output file then needs `overwrite`, as for any new crawl.
+   * @default false
+   */
+  readonly fresh?: boolean;
   /** Where queued URLs wait. @default an in-memory store */
   readonly store?: FrontierStore;
   /**
@@ -382,6 +407,7 @@ export interface ResolvedCrawlerOptions
       | 'adaptiveDelay'
       | 'handler'
       | 'handlers'
+      | 'onFailed'
       | 'seeds'
       | 'plugins'
       | 'trapDetection'
@@ -407,6 +433,7 @@ export interface ResolvedCrawlerOptions
   readonly seeds: readonly SeedRequest[];
   readonly handler: PageHandler | undefined;
   readonly handlers: RouteHandlers | undefined;
+  readonly onFailed: FailedRequestHandler | undefined;
   readonly adaptiveDelay: Required<AdaptiveDelayOptions> | undefined;
   /** Checked, names lower-cased. */
   readonly headers: Readonly<Record<string, string>>;
@@ -433,6 +460,9 @@ const CRAWLER_OPTION_KEYS: Record<keyof CrawlerOptions, true> = {
   userAgent: true,
   seeds: true,
   handler: true,
+  onFailed: true,
+  retryFailed: true,
+  fresh: true,
   handlers: true,
   store: true,
   gate: true,
@@ -527,6 +557,7 @@ export function resolveCrawlerOptions(options: CrawlerOptions): ResolvedCrawlerO
     productToken: token,
     seeds,
     ...routes,
+    onFailed: checkOnFailed(options.onFailed),
     concurrency: check.count('concurrency', options.concurrency, 16, 1),
     perHostConcurrency: check.count('perHostConcurrency', options.perHostConcurrency, 1, 1),
     minDelayMs: check.durationMs('minDelayMs', options.minDelayMs, 250),
@@ -626,13 +657,18 @@ function resolvePolitenessKey(options: CrawlerOptions): PolitenessKeyMode {
 
 function resolveRevisits(
   options: CrawlerOptions,
-): Pick<ResolvedCrawlerOptions, 'recrawl' | 'revisitMinMs' | 'revisitMaxMs' | 'followUnchangedLinks'> {
+): Pick<
+  ResolvedCrawlerOptions,
+  'recrawl' | 'retryFailed' | 'fresh' | 'revisitMinMs' | 'revisitMaxMs' | 'followUnchangedLinks'
+> {
   const revisitMinMs = check.durationMs('revisitMinMs', options.revisitMinMs, 0);
   const revisitMaxMs = check.durationMs('revisitMaxMs', options.revisitMaxMs, 30 * 86_400_000);
   if (revisitMaxMs < revisitMinMs)
     check.fail(`revisitMaxMs (${revisitMaxMs}) must be at least revisitMinMs (${revisitMinMs})`);
   return {
     recrawl: check.flag('recrawl', options.recrawl, false),
+    retryFailed: check.flag('retryFailed', options.retryFailed, false),
+    fresh: check.flag('fresh', options.fresh, false),
     revisitMinMs,
     revisitMaxMs,
     followUnchangedLinks: check.flag('followUnchangedLinks', options.followUnchangedLinks, false),
@@ -734,6 +770,12 @@ function resolveSeed(seed: string | SeedRequest, checkLabel: LabelCheck): SeedRe
     ...(seed.priority === undefined ? {} : { priority: seed.priority }),
     ...checkRequestData(seed.url, seed, 'ERR_INVALID_OPTION'),
   };
+}
+
+function checkOnFailed(onFailed: FailedRequestHandler | undefined): FailedRequestHandler | undefined {
+  if (onFailed !== undefined && typeof onFailed !== 'function')
+    check.fail(`onFailed must be a function, got ${typeof onFailed}`);
+  return onFailed;
 }
 
 /** `handler` or `handlers` (one of the two at most), each a function. */

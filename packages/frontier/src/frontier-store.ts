@@ -179,6 +179,11 @@ export interface CompleteOptions extends SettleOptions {
 /** Why a URL ended without success: kept by the store so a later run can try it again. */
 export interface UrlFailure {
   /**
+   * `failed`: its fetch, render or handler failed on every attempt. `refused`: a seed the crawl
+   * did not fetch (a blocked address, robots.txt, …), which a run under other options may.
+   */
+  readonly kind: 'failed' | 'refused';
+  /**
    * What failed: the stage whose error it was (`fetch`, `handler`, `processor`), or the skip
    * reason of a refused seed (`blocked-address`, `robots`, `robots-unreachable`, …).
    */
@@ -197,6 +202,14 @@ export interface UrlFailure {
 export interface FailedUrl {
   readonly entry: FrontierEntry;
   readonly failure: UrlFailure;
+}
+
+/** Which failed URLs `requeueFailed` puts back: all of them without a filter. */
+export interface RequeueFilter {
+  /** Only these (dedupe keys: a page's URL, as stored). */
+  readonly urls?: readonly string[];
+  /** Only failures of this kind. */
+  readonly kind?: UrlFailure['kind'];
 }
 
 export interface ReopenRequest {
@@ -271,8 +284,10 @@ export interface FrontierStore {
    * Puts every failed URL (completed with a `failure`) back at the tail of its host's queue,
    * atomically, with its retry count reset and its failure forgotten; resolves with how many.
    * Counts move from done (and failed) to queued. Its label, userData and priority are kept.
+   * `filter` narrows it to the failed URLs among `urls` (dedupe keys: a page's URL), and/or of
+   * one failure `kind`.
    */
-  requeueFailed(): Promise<number>;
+  requeueFailed(filter?: RequeueFilter): Promise<number>;
   /** The failed URLs the store holds, oldest failure first, at most `limit` (default: all). */
   failures(limit?: number): Promise<FailedUrl[]>;
   /**

@@ -18,6 +18,7 @@ export type {
   HostTurn,
   HostTurnRequest,
   ReopenRequest,
+  RequeueFilter,
   SettleOptions,
   UrlFailure,
 } from './frontier-store.js';

@@ -19,6 +19,7 @@ import {
   type HostTurn,
   type HostTurnRequest,
   type ReopenRequest,
+  type RequeueFilter,
   type SettleOptions,
   type UrlFailure,
 } from './frontier-store.js';
@@ -204,9 +205,15 @@ class MemoryFrontierStore implements FrontierStore {
     return added;
   }
 
-  async requeueFailed(): Promise<number> {
-    const failed = [...this.failed.values()];
-    this.failed.clear();
+  async requeueFailed(filter: RequeueFilter = {}): Promise<number> {
+    const keys = filter.urls === undefined ? this.failed.keys() : filter.urls;
+    const failed: FailedUrl[] = [];
+    for (const key of [...keys]) {
+      const found = this.failed.get(key);
+      if (found === undefined || (filter.kind !== undefined && found.failure.kind !== filter.kind)) continue;
+      this.failed.delete(key);
+      failed.push(found);
+    }
     for (const { entry } of failed) {
       const key = dedupeKeyOf(entry);
       const fetched = this.fetched.get(key);

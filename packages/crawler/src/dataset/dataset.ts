@@ -159,6 +159,11 @@ export class Dataset {
   }
 
   /** @internal */
+  listensForRecords(): boolean {
+    return this.hooks.onRecord !== undefined && this.hooks.listens();
+  }
+
+  /** @internal */
   emit(records: readonly DatasetRecord[], url: string | undefined): void {
     if (this.hooks.onRecord === undefined || !this.hooks.listens()) return;
     for (const record of records) this.hooks.onRecord(record, url);

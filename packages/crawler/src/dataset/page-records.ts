@@ -19,6 +19,8 @@ export interface PageDataset {
   /** Records a write failure (the crawl stops) and returns it as ERR_OUTPUT. */
   fail(error: unknown): PolitelyError;
   emit(records: readonly DatasetRecord[], url: string | undefined): void;
+  /** Whether anyone listens to `record` events (the page keeps its records for them until it commits). */
+  listensForRecords(): boolean;
 }
 
 /** A page's records kept in memory before it takes the outputs' tail (most pages push far less). */
@@ -44,6 +46,11 @@ export class PageRecords {
   /** Pushes kept with the page until it takes the tail (see PAGE_BUFFER_BYTES). */
   private buffered: BufferedPush[] = [];
   private bufferedBytes = 0;
+  /**
+   * Records written (or, without outputs, pushed) but not yet announced as `record` events: a
+   * page's records are announced when it commits, so a failed attempt's records never are.
+   */
+  private unannounced: (readonly DatasetRecord[])[] = [];
 
   constructor(
     private readonly dataset: PageDataset,
@@ -87,6 +94,7 @@ export class PageRecords {
     }
     if (this.release === undefined) {
       if (this.failure !== undefined) throw this.failure;
+      this.announce();
       return;
     }
     const { writers } = this.dataset.internals;
@@ -98,6 +106,7 @@ export class PageRecords {
       throw this.dataset.fail(error);
     }
     this.releaseTail();
+    this.announce();
   }
 
   /** The page is handed back (not done): its records are cut from every output. */
@@ -105,13 +114,14 @@ export class PageRecords {
     this.ended = true;
     await this.settled();
     this.buffered = [];
+    this.unannounced = [];
     await this.cut();
   }
 
   private async write(input: DatasetRecord | readonly DatasetRecord[]): Promise<void> {
     const { records, jsons } = validate(input);
     this.dataset.checkOpen();
-    if (!this.dataset.hasOutputs) return this.dataset.emit(records, this.url);
+    if (!this.dataset.hasOutputs) return this.keepForAnnouncing(records);
     // A resumed crawl: outputs that hold this page's records already take none again.
     const writers = this.dataset.internals.writers.filter((writer) => !writer.holdsPage(this.key));
     if (writers.length === 0 || records.length === 0) return;
@@ -133,8 +143,19 @@ export class PageRecords {
       } catch (error) {
         throw this.dataset.fail(error);
       }
-      this.dataset.emit(part, this.url);
+      this.keepForAnnouncing(part);
     }
+  }
+
+  private keepForAnnouncing(records: readonly DatasetRecord[]): void {
+    if (this.dataset.listensForRecords()) this.unannounced.push(records);
+  }
+
+  /** The page committed: its records become `record` events. */
+  private announce(): void {
+    const records = this.unannounced;
+    this.unannounced = [];
+    for (const part of records) this.dataset.emit(part, this.url);
   }
 
   /** Takes the outputs' tail, and writes what the page kept so far first. */
@@ -155,7 +176,7 @@ export class PageRecords {
       } catch (error) {
         throw this.dataset.fail(error);
       }
-      this.dataset.emit(part, this.url);
+      this.keepForAnnouncing(part);
     }
   }
 

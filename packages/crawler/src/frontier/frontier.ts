@@ -29,6 +29,8 @@ export interface FrontierRequest {
   readonly redirectHops?: number;
   /** Bypass the scope check: seeds (the scope is derived from them) and plugin resources such as cross-host sitemaps. */
   readonly skipScope?: boolean;
+  /** A seed (the options' seeds, `crawler.enqueue`): its refusal is also told to `onSeedRefused`. */
+  readonly seed?: boolean;
   /** `page` (the default) or a plugin's resource kind. */
   readonly kind?: string;
   /** Plugin data carried with the entry (plain JSON). */
@@ -57,6 +59,8 @@ export interface FrontierSettings {
    */
   readonly hostKeyOf: (url: URL) => KeyVerdict | Promise<KeyVerdict>;
   readonly onSkip: (url: string, skip: SkipDetail, referrer: string | undefined) => void;
+  /** A seed the frontier refused (an invalid URL, a blocked address, …), besides its `onSkip`. */
+  readonly onSeedRefused?: (url: string, skip: SkipDetail) => void;
   /**
    * The `robots` skip (with its deciding rule) when the origin's robots.txt is already known
    * (cached) and disallows the URL; undefined otherwise. Never fetches: unknown origins are
@@ -109,13 +113,13 @@ export function createFrontier(settings: FrontierSettings): Frontier {
         const verdict = settings.hostKeyOf(admitted.url);
         const keyed = 'key' in verdict ? verdict : await verdict;
         if ('skip' in keyed) {
-          settings.onSkip(admitted.entry.url, keyed.skip, admitted.entry.referrer);
+          refuse(request, admitted.entry.url, keyed.skip);
           continue;
         }
         const entry: FrontierEntry = { ...admitted.entry, hostKey: keyed.key };
         // A URL that robots.txt is already known to refuse never waits for its host's turn.
         const refusal = isPage(entry) ? await settings.disallowedByKnownRobots?.(new URL(entry.url)) : undefined;
-        if (refusal !== undefined) settings.onSkip(entry.url, refusal, entry.referrer);
+        if (refusal !== undefined) refuse(request, entry.url, refusal);
         else entries.push(entry);
       }
       return entries;
@@ -126,6 +130,8 @@ export function createFrontier(settings: FrontierSettings): Frontier {
         const entry = entries[i]!;
         if (outcome === 'added') added++;
         else if (outcome === 'duplicate') settings.onSkip(entry.url, { reason: 'duplicate' }, entry.referrer);
+        // Queued before without a label (a sitemap's URL): it takes this request's route. Not new.
+        else if (outcome === 'relabelled') return;
         else
           settings.onSkip(
             entry.url,
@@ -139,36 +145,34 @@ export function createFrontier(settings: FrontierSettings): Frontier {
   };
   return frontier;
 
+  /** Reports a refused request (and a refused seed as such). */
+  function refuse(request: FrontierRequest, url: string, skip: SkipDetail): void {
+    settings.onSkip(url, skip, request.referrer);
+    if (request.seed === true) settings.onSeedRefused?.(url, skip);
+  }
+
   /** The entry for a request that passes every rule, but its key; with its parsed URL. */
   function admit(
     request: FrontierRequest,
   ): { readonly entry: Omit<FrontierEntry, 'hostKey'>; readonly url: URL } | null {
     const canonical = canonicalizeUrl(request.url, canonicalOptions);
     if (!canonical.ok) {
-      settings.onSkip(
-        request.url,
-        { reason: CANONICAL_FAILURE[canonical.reason], detail: canonical.message },
-        request.referrer,
-      );
+      refuse(request, request.url, { reason: CANONICAL_FAILURE[canonical.reason], detail: canonical.message });
       return null;
     }
     const url = new URL(canonical.url);
     if (request.skipScope !== true && !settings.inScope(url)) {
-      settings.onSkip(canonical.url, { reason: 'scope' }, request.referrer);
+      refuse(request, canonical.url, { reason: 'scope' });
       return null;
     }
     // Seeds and sitemap-listed URLs are someone's deliberate choice; discovered links are not.
     const trap = request.skipScope === true || !settings.trapDetection ? null : detectTrap(url, settings.trapDetection);
     if (trap !== null) {
-      settings.onSkip(canonical.url, { reason: 'trap', detail: trap }, request.referrer);
+      refuse(request, canonical.url, { reason: 'trap', detail: trap });
       return null;
     }
     if (request.depth > settings.maxDepth) {
-      settings.onSkip(
-        canonical.url,
-        { reason: 'depth', detail: `depth ${request.depth} > maxDepth ${settings.maxDepth}` },
-        request.referrer,
-      );
+      refuse(request, canonical.url, { reason: 'depth', detail: `depth ${request.depth} > maxDepth ${settings.maxDepth}` });
       return null;
     }
     const entry = {

@@ -39,15 +39,20 @@ export interface PageParts extends ReadPage {
 const NO_PAGE_ROBOTS = { noindex: false, nofollow: false, sources: [] } as const;
 const NO_USER_DATA: Readonly<Record<string, unknown>> = Object.freeze({});
 
-export function pageContextOf(parts: PageParts): PageContext {
-  const { entry, response, extracted, browserPage } = parts;
-  const request: PageRequest = {
+/** The request a frontier entry stands for, as a handler sees it. */
+export function requestOf(entry: FrontierEntry): PageRequest {
+  return {
     url: entry.redirectedFrom ?? entry.url,
     label: entry.label,
     userData: entry.userData ?? NO_USER_DATA,
     depth: entry.depth,
     priority: entry.priority,
   };
+}
+
+export function pageContextOf(parts: PageParts): PageContext {
+  const { entry, response, extracted, browserPage } = parts;
+  const request = requestOf(entry);
   return {
     url: request.url,
     finalUrl: entry.url,

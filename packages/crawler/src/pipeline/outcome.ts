@@ -2,7 +2,7 @@
 // URL's turn, and the only thing `settle` (pipeline/settle.ts) acts on. A stage never ends a
 // lease itself: it says what happened, and what that means for the host's clock.
 
-import type { FrontierEntry, FrontierLease, LastFetch } from '@politely/frontier';
+import type { FrontierEntry, FrontierLease, LastFetch, UrlFailure } from '@politely/frontier';
 import type { ErrorEvent } from '../events.js';
 import type { ClockChange } from '../politeness/index.js';
 import type { SkipDetail } from '../skip-reasons.js';
@@ -41,7 +41,7 @@ export type UrlOutcome =
   /** Failed for good: the URL is done and an error is reported. */
   | { readonly kind: 'failed'; readonly error: Error; readonly stage: ErrorEvent['stage']; readonly clock: ClockChange }
   /** The attempt failed and counts: the URL goes back for another, and the error is reported. */
-  | { readonly kind: 'retry'; readonly error: Error; readonly clock: ClockChange }
+  | { readonly kind: 'retry'; readonly error: Error; readonly stage: ErrorEvent['stage']; readonly clock: ClockChange }
   /** No attempt was made: the URL goes back to the head of its queue. */
   | { readonly kind: 'released'; readonly reason: ReleaseReason; readonly clock: ClockChange };
 
@@ -74,6 +74,46 @@ export const done = (
   ...(links.length === 0 ? {} : { links }),
   ...(lastFetch === undefined ? {} : { lastFetch }),
 });
+/**
+ * A failed attempt at the URL (its fetch, its render, its handler): retried while attempts are
+ * left (`maxRetries` after the first), else failed for good.
+ */
+export function attemptFailed(
+  entry: FrontierEntry,
+  error: Error,
+  stage: ErrorEvent['stage'],
+  clock: ClockChange,
+  maxRetries: number,
+): UrlOutcome {
+  const willRetry = (entry.retries ?? 0) + 1 <= maxRetries;
+  return willRetry ? { kind: 'retry', error, stage, clock } : { kind: 'failed', error, stage, clock };
+}
+
+/** A seed as the user gave it: a page at depth 0 that no link or redirect led to. */
+export function isSeed(entry: FrontierEntry): boolean {
+  const isPage = entry.kind === undefined || entry.kind === 'page';
+  return isPage && entry.depth === 0 && entry.referrer === undefined && entry.redirectedFrom === undefined;
+}
+
+/**
+ * What the store keeps of a URL that ended without success, for `requeueFailed`: a URL failed
+ * for good, or a seed that was refused (a later run may be allowed it). Undefined otherwise.
+ */
+export function failureOf(entry: FrontierEntry, outcome: UrlOutcome, now: number): UrlFailure | undefined {
+  const attempts = (entry.retries ?? 0) + 1;
+  if (outcome.kind === 'failed') {
+    const { error, stage } = outcome;
+    const code = (error as { code?: unknown }).code;
+    const coded = typeof code === 'string' ? { code } : {};
+    return { kind: 'failed', reason: stage, message: error.message, ...coded, attempts, at: now };
+  }
+  if (outcome.kind === 'skipped' && isSeed(entry)) {
+    const { reason, detail } = outcome.skip;
+    return { kind: 'refused', reason, message: detail ?? reason, attempts, at: now };
+  }
+  return undefined;
+}
+
 export const skipped = (skip: SkipDetail, clock: ClockChange = {}): UrlOutcome => ({ kind: 'skipped', skip, clock });
 export const released = (reason: ReleaseReason, clock: ClockChange): UrlOutcome => ({
   kind: 'released',

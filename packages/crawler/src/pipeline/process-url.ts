@@ -6,6 +6,11 @@
 //   fetch.ts    the request (or render.ts: the page rendered in a browser from that response)
 //   revisit.ts  what the response says against the URL's last fetch
 //   handle.ts   extract and handle the page; its links go back to the frontier
+//   failed.ts   a page that failed for good goes to `onFailed` before it is stored as failed
+//
+// A handler that throws fails the attempt like a failed fetch: the URL goes back to its queue
+// (fetched again at the host's pace: the store keeps it, so a crash between attempts loses
+// nothing and no response waits in memory) until `maxRetries` is spent.
 //
 // Each stage returns a value; the URL's outcome (outcome.ts) is reported and its lease settled in
 // one place (`process`, through settle.ts), from that value alone. A plugin's resource (a sitemap)
@@ -19,8 +24,9 @@ import { type PluginResourceKind, runProcessor } from '../handle/run-processor.j
 import type { ResolvedCrawlerOptions } from '../options.js';
 import { type ClockChange, pacedAfter, sleepUntil } from '../politeness/index.js';
 import { robotsSkip } from '../skip-reasons.js';
-import { done, handBack, released, skipped, type UrlOutcome } from './outcome.js';
+import { attemptFailed, done, handBack, released, skipped, type UrlOutcome } from './outcome.js';
 import type { CrawlServices } from './services.js';
+import * as failed from './stages/failed.js';
 import * as fetch from './stages/fetch.js';
 import * as handle from './stages/handle.js';
 import * as render from './stages/render.js';
@@ -51,6 +57,7 @@ export class UrlProcessor {
   private readonly render: render.RenderStageSettings | undefined;
   private readonly revisits: revisit.RevisitStageSettings;
   private readonly handle: handle.HandlePageSettings;
+  private readonly failed: failed.FailedStageSettings;
 
   constructor(
     options: ResolvedCrawlerOptions,
@@ -63,6 +70,7 @@ export class UrlProcessor {
     this.render = render.settingsFrom(options, services);
     this.revisits = revisit.settingsFrom(options, services);
     this.handle = handle.settingsFrom(options, services);
+    this.failed = failed.settingsFrom(options, services);
   }
 
   /** Walks the URL through the stages, reports its outcome and settles its lease: exactly once. */
@@ -86,6 +94,7 @@ export class UrlProcessor {
     }
     this.report(lease.entry, outcome);
     try {
+      await failed.failedStage(lease.entry, outcome, this.failed);
       const stored = await this.services.settler.settle(lease, outcome);
       if (outcome.kind === 'done' && outcome.links !== undefined) this.services.frontier.stored(outcome.links, stored);
     } catch (error) {
@@ -211,7 +220,7 @@ export class UrlProcessor {
       const page: handle.PageInput = { entry, response, attempt, known, revisit: review };
       if (render.rendersPage(entry, response, this.render)) return this.renderAndHandle(page, review, clock);
       const handled = await handle.handlePage(page, this.handle);
-      return done(clock, handled.links, review.remember(handled.withheld));
+      return this.handledOutcome(entry, handled, clock, review);
     }
     // A resource (a sitemap) the server says is as it was has nothing new to process.
     const asBefore = review.change === 'not-modified' || review.change === 'unchanged';
@@ -235,7 +244,18 @@ export class UrlProcessor {
       // Closed before the URL settles: the host's clock then knows every request the page made.
       clock = await rendered.close();
     }
-    return done(clock, handled.links, review.remember(handled.withheld));
+    return this.handledOutcome(page.entry, handled, clock, review);
+  }
+
+  /** A handled page is done; one whose handler threw is retried (fetched again) or failed. */
+  private handledOutcome(
+    entry: FrontierEntry,
+    handled: handle.HandledPage,
+    clock: ClockChange,
+    review: revisit.FetchReview,
+  ): UrlOutcome {
+    if (handled.handlerError === undefined) return done(clock, handled.links, review.remember(handled.withheld));
+    return attemptFailed(entry, handled.handlerError, 'handler', clock, this.fetch.maxRetries);
   }
 
   /** A URL robots.txt lines or tdmrep.json reserve for a wanted purpose: skipped, no request. */
@@ -263,6 +283,6 @@ export class UrlProcessor {
     const { reporter } = this.services;
     if (outcome.kind === 'skipped') reporter.skip(entry.url, outcome.skip, entry.referrer);
     else if (outcome.kind === 'failed') reporter.error(entry.url, outcome.error, outcome.stage, attempt, false);
-    else if (outcome.kind === 'retry') reporter.error(entry.url, outcome.error, 'fetch', attempt, true);
+    else if (outcome.kind === 'retry') reporter.error(entry.url, outcome.error, outcome.stage, attempt, true);
   }
 }

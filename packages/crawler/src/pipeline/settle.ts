@@ -10,7 +10,7 @@
 import type { AddOptions, AddOutcome, FrontierLease, FrontierStore, SettleOptions } from '@politely/frontier';
 import { postponed } from '../frontier/revisit-schedule.js';
 import { type ClockChange, HostHolds } from '../politeness/index.js';
-import { settlementOf, type UrlOutcome } from './outcome.js';
+import { failureOf, settlementOf, type UrlOutcome } from './outcome.js';
 
 export class LeaseSettler {
   private readonly holds = new HostHolds();
@@ -80,10 +80,12 @@ export class LeaseSettler {
             : revisit === undefined
               ? undefined
               : postponed(revisit, now);
+        const failure = failureOf(lease.entry, outcome, now);
         return this.store.complete(lease.id, {
           ...options,
           ...(links.length === 0 ? {} : { add: links, addOptions: this.addOptions }),
           ...(lastFetch === undefined ? {} : { lastFetch }),
+          ...(failure === undefined ? {} : { failure }),
         });
       }
     }

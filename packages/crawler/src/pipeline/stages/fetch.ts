@@ -23,7 +23,7 @@ import {
 } from '../../politeness/index.js';
 import type { StatsRecorder } from '../../stats.js';
 import type { UrlOutcome } from '../outcome.js';
-import { skipped } from '../outcome.js';
+import { attemptFailed, skipped } from '../outcome.js';
 import type { CrawlServices } from '../services.js';
 
 export interface FetchStageSettings extends RequestProfile {
@@ -186,6 +186,5 @@ export async function fetchStage(
 
 /** A failed attempt: retried while attempts are left, else a failure for good; held either way. */
 function failedAttempt(entry: FrontierEntry, error: PolitelyError, clock: ClockChange, maxRetries: number): UrlOutcome {
-  const willRetry = (entry.retries ?? 0) + 1 <= maxRetries;
-  return willRetry ? { kind: 'retry', error, clock } : { kind: 'failed', error, stage: 'fetch', clock };
+  return attemptFailed(entry, error, 'fetch', clock, maxRetries);
 }

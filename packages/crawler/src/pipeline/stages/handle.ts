@@ -2,8 +2,9 @@
 // the page's usage verdict after the fetch; the handler its request's label routes it to, with
 // the page (its pushed records committed to the outputs before the stage ends); then the links
 // to follow, admitted by the frontier and handed back to be stored with the page's completion.
-// Reports what it drops (nofollow, links past the cap, a reserved page), a page no route takes,
-// and a handler's error; an error that ends the crawl (isFatalCrawlError) is thrown on.
+// Reports what it drops (nofollow, links past the cap, a reserved page) and a page no route
+// takes. A handler's error is handed back (its records dropped): the pipeline retries the page
+// or fails it. An error that ends the crawl (isFatalCrawlError) is thrown on.
 
 import { type HttpResponse, PolitelyError, type UsageReport } from '@politely/core';
 import type { FrontierEntry, LastFetch, PageChange } from '@politely/frontier';
@@ -89,6 +90,11 @@ export interface HandledPage {
   readonly links: FrontierEntry[];
   /** Set when the page was kept from handlers and outputs for its usage preferences: why. */
   readonly withheld?: string;
+  /**
+   * Set when the handler threw: its error. The page's records were dropped and no links were
+   * admitted; the attempt is retried (the page fetched again) or the URL fails.
+   */
+  readonly handlerError?: Error;
 }
 
 /** The page's usage verdict after the fetch: computed now, or on `page.usage` if read. */
@@ -122,7 +128,8 @@ export async function handlePage(input: PageInput, settings: HandlePageSettings)
     const withheld = usage.now.skip.detail ?? usage.now.skip.reason;
     return { links: followLinks ? await admitLinks(entry, read.links, settings) : [], withheld };
   }
-  await runHandler(input, revisit, read, usage, settings);
+  const handlerError = await runHandler(input, revisit, read, usage, settings);
+  if (handlerError !== undefined) return { links: [], handlerError };
   return { links: followLinks ? await admitLinks(entry, read.links, settings) : [] };
 }
 
@@ -182,14 +189,17 @@ function judgeUsage(input: PageInput, read: ReadPage, settings: HandlePageSettin
   return { now, later };
 }
 
-/** The page's handler, by its label's route, with its records committed to the outputs after it. */
+/**
+ * The page's handler, by its label's route, with its records committed to the outputs after it.
+ * Resolves with the handler's error when it threw (its records cut from the outputs), else undefined.
+ */
 async function runHandler(
   input: PageInput,
   revisit: PageRevisit,
   read: ReadPage,
   usage: PageUsage,
   settings: HandlePageSettings,
-): Promise<void> {
+): Promise<Error | undefined> {
   const { entry, attempt } = input;
   const { reporter } = settings;
   const route = settings.route(entry.label);
@@ -198,7 +208,7 @@ async function runHandler(
       const error = new PolitelyError('ERR_NO_ROUTE', `no route for ${entry.url}: ${route.missing}`);
       reporter.error(entry.url, error, 'handler', attempt, false);
     }
-    return;
+    return undefined;
   }
   const handler = route.handler;
   // A revisit's records are new records: the ledger tells them from the last fetch's by its time.
@@ -220,16 +230,16 @@ async function runHandler(
   try {
     await settings.dataset.runInPage(records, () => handler(page));
   } catch (error) {
-    if (isFatalCrawlError(error)) {
-      // The URL goes back to the store: its records go from the outputs.
-      await records.rollback();
-      throw error;
-    }
-    reporter.error(entry.url, error, 'handler', attempt, false);
+    // A failed attempt writes nothing: a retry must not write its records twice. A fatal error
+    // sends the URL back to the store; any other is the pipeline's to retry or fail.
+    await records.rollback();
+    if (isFatalCrawlError(error)) throw error;
+    return error instanceof Error ? error : new Error(String(error));
   }
   // The page's records are in every output (committed) before its URL can count as done; a
   // write that failed is thrown on (ERR_OUTPUT, fatal), its records cut.
   await records.commit();
+  return undefined;
 }
 
 /** The page's links the frontier admits, to be stored with its completion. */

@@ -12,7 +12,7 @@ import type { ClockChange } from '../../politeness/index.js';
 import { type RenderingPage, SubRequests, settled } from '../../render/sub-requests.js';
 import type { StatsRecorder } from '../../stats.js';
 import type { UrlOutcome } from '../outcome.js';
-import { skipped } from '../outcome.js';
+import { attemptFailed, skipped } from '../outcome.js';
 import type { CrawlServices } from '../services.js';
 
 export interface RenderStageSettings {
@@ -144,10 +144,7 @@ export async function renderStage(
       error instanceof PolitelyError
         ? error
         : new PolitelyError('ERR_RENDER_FAILED', `${entry.url}: ${String(error)}`, { cause: error });
-    const willRetry = (entry.retries ?? 0) + 1 <= settings.maxRetries;
-    return willRetry
-      ? { kind: 'retry', error: failure, clock: clockNow() }
-      : { kind: 'failed', error: failure, stage: 'fetch', clock: clockNow() };
+    return attemptFailed(entry, failure, 'fetch', clockNow(), settings.maxRetries);
   }
   const html = Buffer.from(rendered.html, 'utf8');
   const close = async (): Promise<ClockChange> => {
