@@ -34,6 +34,8 @@ export type PolitelyErrorCode =
   | 'ERR_STORE_IN_USE'
   /** A page without a label met `handlers` that have no `default` (an `error` event; the crawl goes on). */
   | 'ERR_NO_ROUTE'
+  /** A crawl fetched nothing because every seed was refused (a `SeedsRefusedError` of the crawler, naming each). */
+  | 'ERR_SEEDS_REFUSED'
   /** A page could not be rendered: it crashed, hung past its render timeout, or the browser died (the URL is retried). */
   | 'ERR_RENDER_FAILED';
 

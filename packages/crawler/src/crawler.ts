@@ -30,7 +30,7 @@ import { CrawlerEmitter, type CrawlerEventName, type CrawlerListener } from './e
 import { ownHttpClient } from './fetch/own-http-client.js';
 import { createCrawlerRobotsFetch } from './fetch/robots-fetch.js';
 import { canonicalizeUrl } from './frontier/canonical-url.js';
-import { createFrontier, type Frontier } from './frontier/frontier.js';
+import { createFrontier, type Frontier, type FrontierRequest } from './frontier/frontier.js';
 import { checkRequestData } from './frontier/request-data.js';
 import type { ScopePredicate } from './frontier/scope.js';
 import { createScope } from './frontier/scope.js';
@@ -46,6 +46,7 @@ import { LeaseSettler } from './pipeline/settle.js';
 import { type CrawlContext, pluginContexts } from './plugin-context.js';
 import { createPolitenessKeys, HostPoliteness, type PolitenessKeys } from './politeness/index.js';
 import { CrawlReporter } from './reporter.js';
+import { SeedRefusals } from './seed-refusals.js';
 import { type CrawlStats, StatsRecorder } from './stats.js';
 
 export interface Crawler {
@@ -141,10 +142,15 @@ class PoliteCrawler implements Crawler {
   private datasetOpened: Promise<void> | undefined;
   /** URLs `enqueue` added before `run()`: the store holding only these is not a resumed crawl. */
   private addedBeforeRun = 0;
+  /** The store made ready for this crawl (emptied first with `fresh`), before anything is added to it. */
+  private storeReady: Promise<void> | undefined;
+  /** This run's seeds and those refused (a run whose every seed was refused rejects). */
+  private readonly seeds: SeedRefusals;
 
   constructor(raw: CrawlerOptions) {
     const options = resolveCrawlerOptions(raw);
     this.options = options;
+    this.seeds = new SeedRefusals(options.canonicalUrl);
     this.pageBudget = { started: 0, max: options.maxPages };
     this.signal = this.crawlSignal(raw.signal);
     const addresses = addressBookOf(options);
@@ -254,6 +260,7 @@ class PoliteCrawler implements Crawler {
       disallowedByKnownRobots: knownRobots,
       // A handler's page.enqueue: the loop may be waiting for the page to settle; it need not.
       onAdded: () => this.notify(),
+      onSeedRefused: (url, skip) => this.seeds.refuse(url, skip),
       checkLabel: labelCheckOf(options.handlers),
     });
   }
@@ -289,6 +296,7 @@ class PoliteCrawler implements Crawler {
       emitter: this.emitter,
       stats: this.recorder,
       reporter: this.reporter,
+      seeds: this.seeds,
       signal: this.signal,
       pageBudget: this.pageBudget,
       resourceKinds: resourceKindsOf(this.plugins),
@@ -307,11 +315,12 @@ class PoliteCrawler implements Crawler {
   async enqueue(urls: string | readonly string[], options: RequestOptions = {}): Promise<number> {
     const list = typeof urls === 'string' ? [urls] : urls;
     const data = list.length === 0 ? {} : checkRequestData(list[0]!, options);
+    await this.prepareStore();
     this.seedUrls.push(...list);
     this.inScope = this.buildScope();
-    const added = await this.frontier.add(
-      list.map((url) => ({ url, depth: 0, priority: options.priority ?? 0, skipScope: true, ...data })),
-    );
+    this.seeds.offer(list);
+    const seeds = list.map((url) => ({ url, depth: 0, priority: options.priority ?? 0, ...data }));
+    const added = await this.addSeeds(seeds);
     if (!this.ran) this.addedBeforeRun += added;
     return added;
   }
@@ -327,16 +336,46 @@ class PoliteCrawler implements Crawler {
     return this.archive === undefined ? records : [...records, this.archive.status()];
   }
 
-  /** Opens the outputs once; a crawl whose store held URLs before this crawler added any resumes into them. */
+  /** Empties the store first with `fresh` (once, before anything is added to it or read from it). */
+  private prepareStore(): Promise<void> {
+    this.storeReady ??= this.options.fresh ? this.store.clear() : Promise.resolve();
+    return this.storeReady;
+  }
+
+  /**
+   * Adds seeds (the options' or `enqueue`'s). A seed the store holds as refused by an earlier run
+   * (a blocked address, robots.txt, …) is put back: given again, it is tried under this run's options.
+   */
+  private async addSeeds(seeds: readonly Omit<FrontierRequest, 'seed' | 'skipScope'>[]): Promise<number> {
+    const added = await this.frontier.add(seeds.map((seed) => ({ ...seed, skipScope: true, seed: true })));
+    if (added === seeds.length) return added;
+    const urls = seeds
+      .map((seed) => canonicalizeUrl(seed.url, this.options.canonicalUrl))
+      .flatMap((r) => (r.ok ? [r.url] : []));
+    const requeued = urls.length === 0 ? 0 : await this.store.requeueFailed({ urls, kind: 'refused' });
+    if (requeued > 0) {
+      const message = `${requeued} seed${requeued === 1 ? '' : 's'} refused by an earlier run given again: tried again`;
+      this.emitter.emit('warning', { kind: 'requeued-failed', message });
+      this.notify();
+    }
+    return added + requeued;
+  }
+
+  /**
+   * Opens the outputs once; a crawl whose store held URLs before this crawler added any resumes
+   * into them. With `fresh` they start afresh, opened before the store is emptied: an output that
+   * refuses (a file with records, and no `overwrite`) leaves the store as it was.
+   */
   private openDataset(): Promise<void> {
     this.datasetOpened ??= (async () => {
       let resume = false;
-      if (this.dataset.hasOutputs || this.archive !== undefined) {
+      if (!this.options.fresh && (this.dataset.hasOutputs || this.archive !== undefined)) {
         const counts = await this.store.counts();
         resume = counts.queued + counts.inFlight + counts.done > this.addedBeforeRun;
       }
       await this.dataset.open(resume);
       await this.archive?.open(resume);
+      await this.prepareStore();
     })();
     return this.datasetOpened;
   }
@@ -357,12 +396,12 @@ class PoliteCrawler implements Crawler {
     this.ran = true;
     this.recorder.start();
     try {
-      await this.cookies.restore();
       await this.openDataset();
+      await this.cookies.restore();
       await this.startRenderer();
-      await this.frontier.add(
-        this.options.seeds.map((seed) => ({ ...seed, depth: 0, priority: seed.priority ?? 0, skipScope: true })),
-      );
+      this.seeds.offer(this.options.seeds.map((seed) => seed.url));
+      await this.addSeeds(this.options.seeds.map((seed) => ({ ...seed, depth: 0, priority: seed.priority ?? 0 })));
+      if (this.options.retryFailed) await this.requeueFailed();
       const startedAt = Date.now();
       // A recrawl: what is due now goes back to the queues. A URL this crawl fetches is due
       // after `startedAt`, so each is revisited once, and the crawl ends.
@@ -371,6 +410,7 @@ class PoliteCrawler implements Crawler {
         : async () => 0;
       await this.reopenDue();
       for (const { plugin, context } of this.plugins) await plugin.start?.({ ...context, seeds: [...this.seedUrls] });
+      await this.warnIfNothingToDo();
       await this.claims.run();
       for (const { plugin, context } of this.plugins) await plugin.end?.(context);
     } catch (error) {
@@ -389,10 +429,34 @@ class PoliteCrawler implements Crawler {
       this.running = false;
     }
     if (this.fatal !== undefined) throw this.fatal.error;
+    if (!this.signal.aborted) {
+      const refused = this.seeds.errorIfAllRefused(this.recorder.pages);
+      if (refused !== undefined) throw refused;
+    }
     const counts = await this.store.counts();
     const stats = this.recorder.snapshot(counts.queued + counts.inFlight, this.signal.aborted);
     this.emitter.emit('done', stats);
     return stats;
+  }
+
+  /** `retryFailed`: every failed URL and refused seed goes back to its queue. */
+  private async requeueFailed(): Promise<void> {
+    const requeued = await this.store.requeueFailed();
+    if (requeued === 0) return;
+    const message = `retryFailed: ${requeued} failed URL${requeued === 1 ? '' : 's'} put back to be tried again`;
+    this.emitter.emit('warning', { kind: 'requeued-failed', message });
+  }
+
+  /**
+   * A store that holds the crawl finished (nothing queued, something done) and no new seed: the
+   * run will fetch nothing. Says why in one line, and how to try the failures again.
+   */
+  private async warnIfNothingToDo(): Promise<void> {
+    const counts = await this.store.counts();
+    if (counts.queued + counts.inFlight > 0 || counts.done === 0) return;
+    const hint = counts.failed > 0 && !this.options.retryFailed ? ' (retryFailed to try again)' : '';
+    const message = `nothing to do: ${counts.done} done, ${counts.failed} failed${hint}`;
+    this.emitter.emit('warning', { kind: 'nothing-to-do', message });
   }
 
   /** Starts the browser (`render`): a renderer that cannot start fails the crawl before any request. */

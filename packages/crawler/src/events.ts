@@ -92,6 +92,17 @@ export interface RevisitEvent {
   readonly previous: { readonly fetchedAt: number; readonly status: number };
 }
 
+/** Something the crawl's author should know, that is no URL's error: the crawl goes on (or ends normally). */
+export interface WarningEvent {
+  /**
+   * `nothing-to-do`: the store held the crawl finished (nothing queued, and no new seed), so this
+   * run fetches nothing. `requeued-failed`: `retryFailed` (or a seed given again) put failed URLs back.
+   */
+  readonly kind: 'nothing-to-do' | 'requeued-failed';
+  /** One line, for a person: "nothing to do: 42 done, 1 failed (retryFailed to try again)". */
+  readonly message: string;
+}
+
 export interface CrawlerEvents {
   readonly request: RequestEvent;
   readonly response: ResponseEvent;
@@ -100,6 +111,7 @@ export interface CrawlerEvents {
   readonly record: RecordEvent;
   readonly usage: UsageEvent;
   readonly revisit: RevisitEvent;
+  readonly warning: WarningEvent;
   readonly done: CrawlStats;
 }
 

@@ -70,6 +70,7 @@ export type {
   RevisitEvent,
   SkipEvent,
   UsageEvent,
+  WarningEvent,
 } from './events.js';
 export { isHtmlContentType } from './extract/content-type.js';
 export type { PageRobotsDirectives, RobotsDirectiveSource, RobotsDirectiveSourceKind } from './extract/meta-robots.js';
@@ -81,6 +82,7 @@ export { MAX_USER_DATA_BYTES } from './frontier/request-data.js';
 export { changeFrequencyOf } from './frontier/revisit-schedule.js';
 export type { ScopeMode, ScopeOption, ScopePattern, ScopePatterns, ScopePredicate } from './frontier/scope.js';
 export type { TrapCalendarOptions, TrapDetectionOptions } from './frontier/trap-detector.js';
+export type { FailedRequest, FailedRequestHandler } from './handle/failed-request.js';
 export type { AdaptiveDelayOptions, CrawlerOptions, RenderChoice, RenderRequest, SeedRequest } from './options.js';
 export type {
   EnqueueLinksOptions,
@@ -105,6 +107,8 @@ export { describeUsageSource, TDMREP_PATH } from './pipeline/stages/usage.js';
 export type { CrawlerPlugin, PluginContext, ResourceContext, ResourceProcessor } from './plugin.js';
 export type { AdaptiveDelayInput, BackoffOptions, DelayBounds, PolitenessKeyMode } from './politeness/index.js';
 export { adaptiveDelayMs, backoffMs, hostDelayMs, POLITENESS_KEY_MODES, retryAfterMs } from './politeness/index.js';
+export type { RefusedSeed } from './seed-refusals.js';
+export { SeedsRefusedError } from './seed-refusals.js';
 export type { PluginSkipReason, RobotsRuleRef, SkipDetail, SkipReason } from './skip-reasons.js';
 export { CRAWLER_SKIP_REASONS } from './skip-reasons.js';
 export type { CrawlStats, RenderCounts, RenderRefusal, RenderStats, RevisitCounts, RevisitStats } from './stats.js';

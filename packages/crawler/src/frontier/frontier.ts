@@ -172,7 +172,10 @@ export function createFrontier(settings: FrontierSettings): Frontier {
       return null;
     }
     if (request.depth > settings.maxDepth) {
-      refuse(request, canonical.url, { reason: 'depth', detail: `depth ${request.depth} > maxDepth ${settings.maxDepth}` });
+      refuse(request, canonical.url, {
+        reason: 'depth',
+        detail: `depth ${request.depth} > maxDepth ${settings.maxDepth}`,
+      });
       return null;
     }
     const entry = {

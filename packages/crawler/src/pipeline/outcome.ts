@@ -38,8 +38,17 @@ export type UrlOutcome =
     }
   /** Not fetched, for good: the URL is done and a skip is reported. */
   | { readonly kind: 'skipped'; readonly skip: SkipDetail; readonly clock: ClockChange }
-  /** Failed for good: the URL is done and an error is reported. */
-  | { readonly kind: 'failed'; readonly error: Error; readonly stage: ErrorEvent['stage']; readonly clock: ClockChange }
+  /**
+   * Failed for good: the URL is done (stored as failed) and an error is reported. `links`: those
+   * of a page whose handler failed, still followed (the page itself was read).
+   */
+  | {
+      readonly kind: 'failed';
+      readonly error: Error;
+      readonly stage: ErrorEvent['stage'];
+      readonly clock: ClockChange;
+      readonly links?: readonly FrontierEntry[];
+    }
   /** The attempt failed and counts: the URL goes back for another, and the error is reported. */
   | { readonly kind: 'retry'; readonly error: Error; readonly stage: ErrorEvent['stage']; readonly clock: ClockChange }
   /** No attempt was made: the URL goes back to the head of its queue. */

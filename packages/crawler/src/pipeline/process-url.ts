@@ -24,7 +24,7 @@ import { type PluginResourceKind, runProcessor } from '../handle/run-processor.j
 import type { ResolvedCrawlerOptions } from '../options.js';
 import { type ClockChange, pacedAfter, sleepUntil } from '../politeness/index.js';
 import { robotsSkip } from '../skip-reasons.js';
-import { attemptFailed, done, handBack, released, skipped, type UrlOutcome } from './outcome.js';
+import { attemptFailed, done, handBack, isSeed, released, skipped, type UrlOutcome } from './outcome.js';
 import type { CrawlServices } from './services.js';
 import * as failed from './stages/failed.js';
 import * as fetch from './stages/fetch.js';
@@ -96,7 +96,8 @@ export class UrlProcessor {
     try {
       await failed.failedStage(lease.entry, outcome, this.failed);
       const stored = await this.services.settler.settle(lease, outcome);
-      if (outcome.kind === 'done' && outcome.links !== undefined) this.services.frontier.stored(outcome.links, stored);
+      const links = outcome.kind === 'done' || outcome.kind === 'failed' ? outcome.links : undefined;
+      if (links !== undefined) this.services.frontier.stored(links, stored);
     } catch (error) {
       this.services.onFatal(error);
     }
@@ -220,7 +221,7 @@ export class UrlProcessor {
       const page: handle.PageInput = { entry, response, attempt, known, revisit: review };
       if (render.rendersPage(entry, response, this.render)) return this.renderAndHandle(page, review, clock);
       const handled = await handle.handlePage(page, this.handle);
-      return this.handledOutcome(entry, handled, clock, review);
+      return await this.handledOutcome(entry, handled, clock, review);
     }
     // A resource (a sitemap) the server says is as it was has nothing new to process.
     const asBefore = review.change === 'not-modified' || review.change === 'unchanged';
@@ -247,15 +248,21 @@ export class UrlProcessor {
     return this.handledOutcome(page.entry, handled, clock, review);
   }
 
-  /** A handled page is done; one whose handler threw is retried (fetched again) or failed. */
-  private handledOutcome(
+  /**
+   * A handled page is done; one whose handler threw is retried (fetched again), or failed for
+   * good with its links still followed.
+   */
+  private async handledOutcome(
     entry: FrontierEntry,
     handled: handle.HandledPage,
     clock: ClockChange,
     review: revisit.FetchReview,
-  ): UrlOutcome {
+  ): Promise<UrlOutcome> {
     if (handled.handlerError === undefined) return done(clock, handled.links, review.remember(handled.withheld));
-    return attemptFailed(entry, handled.handlerError, 'handler', clock, this.fetch.maxRetries);
+    const outcome = attemptFailed(entry, handled.handlerError, 'handler', clock, this.fetch.maxRetries);
+    if (outcome.kind !== 'failed' || handled.admitLinks === undefined) return outcome;
+    const links = await handled.admitLinks();
+    return links.length === 0 ? outcome : { ...outcome, links };
   }
 
   /** A URL robots.txt lines or tdmrep.json reserve for a wanted purpose: skipped, no request. */
@@ -280,7 +287,9 @@ export class UrlProcessor {
   /** The outcome's own event: a skip, an error (retried or not). Stages report what else they dropped. */
   private report(entry: FrontierEntry, outcome: UrlOutcome): void {
     const attempt = (entry.retries ?? 0) + 1;
-    const { reporter } = this.services;
+    const { reporter, seeds } = this.services;
+    if (outcome.kind === 'skipped' && isSeed(entry)) seeds.refuse(entry.url, outcome.skip);
+    if (outcome.kind === 'failed' && isSeed(entry)) seeds.fail(entry.url, outcome.error);
     if (outcome.kind === 'skipped') reporter.skip(entry.url, outcome.skip, entry.referrer);
     else if (outcome.kind === 'failed') reporter.error(entry.url, outcome.error, outcome.stage, attempt, false);
     else if (outcome.kind === 'retry') reporter.error(entry.url, outcome.error, outcome.stage, attempt, true);

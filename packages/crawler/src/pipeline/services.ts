@@ -13,6 +13,7 @@ import type { PluginResourceKind } from '../handle/run-processor.js';
 import type { RenderSession } from '../page-renderer.js';
 import type { HostPoliteness, PolitenessKeys } from '../politeness/index.js';
 import type { CrawlReporter } from '../reporter.js';
+import type { SeedRefusals } from '../seed-refusals.js';
 import type { StatsRecorder } from '../stats.js';
 import type { LeaseSettler } from './settle.js';
 
@@ -34,6 +35,8 @@ export interface CrawlServices {
   readonly emitter: CrawlerEmitter;
   readonly stats: StatsRecorder;
   readonly reporter: CrawlReporter;
+  /** This run's seeds and those refused: a run that fetched nothing because of them is an error. */
+  readonly seeds: SeedRefusals;
   /** Fires when the crawl stops: an abort, its timeout, a fatal error. */
   readonly signal: AbortSignal;
   /** Page fetches started so far, and the budget (`maxPages`). */

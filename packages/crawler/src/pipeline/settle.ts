@@ -70,7 +70,7 @@ export class LeaseSettler {
         await this.store.retry(lease.id, options);
         return [];
       case 'complete': {
-        const links = outcome.kind === 'done' ? (outcome.links ?? []) : [];
+        const links = outcome.kind === 'done' || outcome.kind === 'failed' ? (outcome.links ?? []) : [];
         // A revisit that fetched nothing keeps its memory, due again from now: a crawl revisits
         // a URL once (reopenDue takes only URLs due before the crawl began).
         const revisit = lease.entry.revisit;

@@ -173,6 +173,7 @@ describe('page.push and outputs', () => {
     const crawler = createCrawler(
       base({
         maxPages: 4,
+        maxRetries: 0,
         handler: async (page) => {
           await page.push({ url: page.finalUrl });
           if (page.finalUrl.endsWith('/p/0')) await page.push('not a record' as unknown as object);
@@ -182,8 +183,10 @@ describe('page.push and outputs', () => {
     crawler.on('record', (event) => events.push(event));
     crawler.on('error', (event) => errors.push(`${event.stage}: ${(event.error as PolitelyError).code}`));
     await crawler.run();
-    expect(events).toHaveLength(4);
+    // /p/0's handler failed: the record it pushed before the bad one is dropped with its attempt.
+    expect(events).toHaveLength(3);
     for (const event of events) expect(event.record).toEqual({ url: event.url });
+    expect(events.map((event) => event.url)).not.toContain(`${server.base}/p/0`);
     expect(errors).toEqual(['handler: ERR_INVALID_INPUT']);
   });
 

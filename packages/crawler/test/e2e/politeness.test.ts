@@ -33,11 +33,15 @@ describe('createCrawler politeness', () => {
       maxRobotsRetries: 2,
     });
     crawler.on('skip', (s) => skips.push(s));
-    const stats = await crawler.run();
+    // Its one seed refused, the crawl fetched nothing: that is an error naming the seed.
+    await expect(crawler.run()).rejects.toMatchObject({
+      code: 'ERR_SEEDS_REFUSED',
+      seeds: [{ url: `${site.base}/`, reason: 'robots-unreachable' }],
+    });
     expect(new Set(site.paths())).toEqual(new Set(['/robots.txt']));
     expect(site.paths().length).toBe(3); // the first attempt and two retries
     expect(skips.map((s) => s.reason)).toEqual(['robots-unreachable']);
-    expect(stats.pages).toBe(0);
+    expect(crawler.stats().pages).toBe(0);
   });
 
   it('obeys Retry-After on 429 before trying the URL again', async () => {

@@ -190,7 +190,10 @@ describe('routes, labels and userData', () => {
     });
     expect(seen.map((s) => s.path)).toEqual(['/p/garden-1']);
     expect(errors.map((e) => [pathOf(e.url), e.stage])).toEqual([['/next', 'handler']]);
-    expect(errors[0]!.error).toMatchObject({ code: 'ERR_NO_ROUTE', message: expect.stringContaining('without a label') });
+    expect(errors[0]!.error).toMatchObject({
+      code: 'ERR_NO_ROUTE',
+      message: expect.stringContaining('without a label'),
+    });
     expect(stats.pages).toBe(2);
   });
 

@@ -21,6 +21,7 @@ import { UrlProcessor } from '../../src/pipeline/process-url.js';
 import { LeaseSettler } from '../../src/pipeline/settle.js';
 import { type CrawlContext, pluginContexts } from '../../src/plugin-context.js';
 import { CrawlReporter } from '../../src/reporter.js';
+import { SeedRefusals } from '../../src/seed-refusals.js';
 import { StatsRecorder } from '../../src/stats.js';
 import { answer, claimAt, hostReadyAt, LOOPBACK, type LoopbackServer, startLoopback, UA } from './pipeline-helpers.js';
 
@@ -148,6 +149,7 @@ function buildPipeline(
     emitter,
     stats,
     reporter,
+    seeds: new SeedRefusals(options.canonicalUrl),
     signal,
     pageBudget: { started: 0, max: options.maxPages },
     resourceKinds,

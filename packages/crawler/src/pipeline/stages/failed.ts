@@ -32,7 +32,11 @@ export function settingsFrom(options: ResolvedCrawlerOptions, services: CrawlSer
  * Hands a page that failed for good to `onFailed`; its records are committed to the outputs
  * before this resolves. An error of `onFailed` is reported; one that ends the crawl is thrown on.
  */
-export async function failedStage(entry: FrontierEntry, outcome: UrlOutcome, settings: FailedStageSettings): Promise<void> {
+export async function failedStage(
+  entry: FrontierEntry,
+  outcome: UrlOutcome,
+  settings: FailedStageSettings,
+): Promise<void> {
   const { onFailed } = settings;
   if (onFailed === undefined || outcome.kind !== 'failed') return;
   if (entry.kind !== undefined && entry.kind !== 'page') return;

@@ -95,6 +95,11 @@ export interface HandledPage {
    * admitted; the attempt is retried (the page fetched again) or the URL fails.
    */
   readonly handlerError?: Error;
+  /**
+   * With `handlerError`: admits the page's links, for a page that failed for good (its links
+   * are still followed: the page was read, only the handler failed). Not called for a retry.
+   */
+  readonly admitLinks?: () => Promise<FrontierEntry[]>;
 }
 
 /** The page's usage verdict after the fetch: computed now, or on `page.usage` if read. */
@@ -129,8 +134,9 @@ export async function handlePage(input: PageInput, settings: HandlePageSettings)
     return { links: followLinks ? await admitLinks(entry, read.links, settings) : [], withheld };
   }
   const handlerError = await runHandler(input, revisit, read, usage, settings);
-  if (handlerError !== undefined) return { links: [], handlerError };
-  return { links: followLinks ? await admitLinks(entry, read.links, settings) : [] };
+  const links = async (): Promise<FrontierEntry[]> => (followLinks ? admitLinks(entry, read.links, settings) : []);
+  if (handlerError !== undefined) return { links: [], handlerError, admitLinks: links };
+  return { links: await links() };
 }
 
 /**
