@@ -126,6 +126,11 @@ export const CRAWL_USAGE = `Usage:
         --revisit-min DURATION     shortest revisit interval (default 0): ms, or 30s, 15m, 6h, 7d
         --revisit-max DURATION     longest a fetched URL waits for a recrawl, whatever its
                                    freshness, interval or sitemap say (default 30d)
+        --retry-failed             put back the URLs an earlier crawl in --store failed (after its
+                                   retries) and the seeds it refused, and try them again
+        --fresh                    start the crawl in --store over: every URL it holds is
+                                   forgotten (the robots.txt cache is kept); --out files are
+                                   written anew, so an existing one needs --overwrite
         --render                   render pages in Chromium (Debian's chromium, found on the PATH)
                                    before links are read: every script, API call and frame the
                                    page asks for goes through the crawler (robots.txt, address

@@ -101,6 +101,8 @@ export interface WarningEvent {
   readonly kind: 'nothing-to-do' | 'requeued-failed';
   /** One line, for a person: "nothing to do: 42 done, 1 failed (retryFailed to try again)". */
   readonly message: string;
+  /** With `nothing-to-do`: the store's done URLs, and the failed ones among them. */
+  readonly counts?: { readonly done: number; readonly failed: number };
 }
 
 export interface CrawlerEvents {

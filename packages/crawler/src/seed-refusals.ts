@@ -3,6 +3,7 @@
 // the end, a run that fetched no page and had every seed refused rejects with a SeedsRefusedError
 // naming each seed, its reason and what would fix it.
 
+import { isIP } from 'node:net';
 import { PolitelyError } from '@politely/core';
 import { type CanonicalUrlOptions, canonicalizeUrl } from './frontier/canonical-url.js';
 import type { SkipDetail } from './skip-reasons.js';
@@ -33,11 +34,36 @@ export class SeedsRefusedError extends PolitelyError {
   }
 }
 
-/** What to do about a refused seed, by its reason. */
+/** The network to name in `allowNet` for a refused address: its well-known block, else the address alone. */
+function networkOf(url: string): string {
+  let host: string;
+  try {
+    host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  } catch {
+    return '127.0.0.0/8';
+  }
+  const blocks: [RegExp, string][] = [
+    [/^127\./, '127.0.0.0/8'],
+    [/^10\./, '10.0.0.0/8'],
+    [/^192\.168\./, '192.168.0.0/16'],
+    [/^172\.(1[6-9]|2\d|3[01])\./, '172.16.0.0/12'],
+    [/^169\.254\./, '169.254.0.0/16'],
+    [/^::1$/, '::1/128'],
+  ];
+  for (const [pattern, network] of blocks) if (pattern.test(host)) return network;
+  if (isIP(host) === 4) return `${host}/32`;
+  if (isIP(host) === 6) return `${host}/128`;
+  // A name: the address it resolves to is in the skip's detail.
+  return '127.0.0.0/8';
+}
+
+/** What to do about a refused seed, by its reason: the option, and the CLI flag, that would fix it. */
 export function fixFor(url: string, reason: string): string | undefined {
   switch (reason) {
-    case 'blocked-address':
-      return 'its host is on a loopback, private or link-local network: allow it with allowNet (CLI --allow-net), e.g. allowNet: ["127.0.0.0/8"]';
+    case 'blocked-address': {
+      const network = networkOf(url);
+      return `its address is loopback, private or link-local, which the crawl refuses unless allowed: allowNet: ["${network}"] (CLI: --allow-net ${network})`;
+    }
     case 'invalid-url':
       return /^[a-z][a-z0-9+.-]*:/i.test(url)
         ? 'it is not a URL'

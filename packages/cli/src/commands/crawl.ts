@@ -26,7 +26,8 @@ export async function runCrawl(args: readonly string[], io: Io): Promise<ExitCod
   let outputs: OutputOptions[];
   try {
     for (const note of store.notes ?? []) await write(io.stderr, `politely: ${escapeControls(note)}\n`);
-    const resume = await resumes(store);
+    // A fresh crawl's outputs start afresh (an existing file needs --overwrite), as a new crawl's.
+    const resume = !options.fresh && (await resumes(store));
     outputs = pageOutputs(options.outFiles, { resume, overwrite: options.overwrite });
     if (options.warcFile !== undefined)
       outputs.push(
@@ -96,6 +97,8 @@ function crawlerOptionsOf(
     ...(options.purposes.length === 0 ? {} : { purposes: options.purposes }),
     ...(options.robotsTokens.length === 0 ? {} : { robotsTokens: options.robotsTokens }),
     ...(options.recrawl ? { recrawl: true } : {}),
+    ...(options.retryFailed ? { retryFailed: true } : {}),
+    ...(options.fresh ? { fresh: true } : {}),
     ...(options.politenessKey === 'host' ? {} : { politenessKey: options.politenessKey }),
     ...(options.resolve.size === 0 ? {} : { resolver: pinnedNames(options.resolve) }),
     ...(options.revisitMinMs === undefined ? {} : { revisitMinMs: options.revisitMinMs }),
@@ -142,6 +145,8 @@ function settingsOf(options: CrawlCommandOptions): [string, string][] {
   if (options.purposes.length > 0) settings.push(['--purpose', options.purposes.join(', ')]);
   if (options.robotsTokens.length > 0) settings.push(['--robots-token', options.robotsTokens.join(', ')]);
   if (options.recrawl) settings.push(['--recrawl', 'revisit due URLs with conditional requests']);
+  if (options.retryFailed) settings.push(['--retry-failed', 'failed URLs and refused seeds tried again']);
+  if (options.fresh) settings.push(['--fresh', 'the crawl in --store started over']);
   if (options.politenessKey !== 'host')
     settings.push([
       '--politeness-key',

@@ -66,6 +66,10 @@ export interface CrawlCommandOptions extends EgressOptions {
   readonly robotsTokens: readonly string[];
   /** `--recrawl`: revisit the store's fetched URLs that are due, with conditional requests. */
   readonly recrawl: boolean;
+  /** `--retry-failed`: put the store's failed URLs and refused seeds back before crawling. */
+  readonly retryFailed: boolean;
+  /** `--fresh`: start the crawl in --store over (its outputs too: files need --overwrite). */
+  readonly fresh: boolean;
   /** `--revisit-min`, `--revisit-max`: the revisit interval's bounds (ms); undefined: the crawler's defaults. */
   readonly revisitMinMs: number | undefined;
   readonly revisitMaxMs: number | undefined;
@@ -122,6 +126,8 @@ const OPTIONS = {
   purpose: { type: 'string', multiple: true },
   'robots-token': { type: 'string', multiple: true },
   recrawl: { type: 'boolean' },
+  'retry-failed': { type: 'boolean' },
+  fresh: { type: 'boolean' },
   'revisit-min': { type: 'string' },
   'revisit-max': { type: 'string' },
   'politeness-key': { type: 'string' },
@@ -192,6 +198,17 @@ export function parseCrawlOptions(args: readonly string[]): CrawlCommandOptions 
       'crawl: --recrawl revisits what an earlier crawl fetched: give its --store sqlite:FILE or --store redis://… --crawl-id NAME',
     );
   }
+  const retryFailed = values['retry-failed'] === true;
+  const fresh = values.fresh === true;
+  for (const [flag, on, what] of [
+    ['--retry-failed', retryFailed, 'tries again what an earlier crawl failed'],
+    ['--fresh', fresh, 'starts an earlier crawl over'],
+  ] as const) {
+    if (on && store.kind === 'memory')
+      throw new CliError(`crawl: ${flag} ${what}: give its --store sqlite:FILE or --store redis://… --crawl-id NAME`);
+  }
+  if (retryFailed && fresh)
+    throw new CliError('crawl: --fresh forgets what failed, so --retry-failed has nothing to retry: give one of them');
   const revisitMinMs = optional(values['revisit-min'], (v) =>
     durationOption('crawl', '--revisit-min', v, 0, MAX_REVISIT_MS),
   );
@@ -226,6 +243,8 @@ export function parseCrawlOptions(args: readonly string[]): CrawlCommandOptions 
     politenessKey: oneOf('--politeness-key', values['politeness-key'] ?? 'host', POLITENESS_KEY_MODES),
     resolve: resolveOption(values.resolve ?? []),
     recrawl,
+    retryFailed,
+    fresh,
     revisitMinMs,
     revisitMaxMs,
     seeds: positionals.map(seedUrl),

@@ -15,6 +15,8 @@ import {
   createCrawler,
   isFatalCrawlError,
   type OutputOptions,
+  SeedsRefusedError,
+  type WarningEvent,
 } from '@politely/crawler';
 import { CliError } from '../cli-error.js';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_IO, EXIT_OK, EXIT_UNAVAILABLE, type ExitCode } from '../exit-codes.js';
@@ -86,16 +88,24 @@ export async function runCrawlSession(config: CrawlSessionConfig): Promise<Crawl
   );
   let stats: CrawlStats | undefined;
   let failure: PolitelyError | undefined;
+  let refused: SeedsRefusedError | undefined;
   let queued: number | undefined;
+  // Nothing to do, failures put back: one line each on stderr, as they happen.
+  const stopWarnings = crawler.on('warning', (warning) => {
+    void write(io.stderr, `politely: crawl: ${escapeControls(cliWarning(warning))}\n`);
+  });
   try {
     // The crawler writes the --out files and closes them before run() ends, however it ends.
     stats = await crawler.run();
   } catch (error) {
+    // Every seed refused: the crawl ran, and says below which seed was refused and why.
     // An output or the store failed: the crawl stopped, what is not done is in the store.
     // Anything else is a bug, for main to report.
-    if (!isFatalCrawlError(error)) throw error;
-    failure = error;
+    if (error instanceof SeedsRefusedError) refused = error;
+    else if (!isFatalCrawlError(error)) throw error;
+    else failure = error;
   } finally {
+    stopWarnings();
     stopSigint();
     stopSaving();
     await display?.stop();
@@ -129,18 +139,28 @@ export async function runCrawlSession(config: CrawlSessionConfig): Promise<Crawl
     stats: finalStats,
     interrupted,
     ...(failure === undefined ? {} : { failure: failure.message, failureCode: failure.code }),
-    nothingFetched: nothingFetched(finalStats, interrupted || failure !== undefined),
+    nothingFetched: refused !== undefined || nothingFetched(finalStats, interrupted || failure !== undefined),
     outputs,
     reportFile: reportFailure === undefined ? config.reportFile : undefined,
     store: config.store,
   };
   await write(io.stdout, config.display === 'json' ? summaryJson(outcome) : summaryText(outcome));
   if (outcome.nothingFetched)
-    await write(io.stderr, `politely: crawl: nothing was fetched: ${refusalText(finalStats)}\n`);
+    await write(io.stderr, `politely: crawl: nothing was fetched: ${escapeControls(refusalText(finalStats, refused))}\n`);
   return { exitCode: exitCodeOf(outcome, failure ?? reportFailure), stats: finalStats, interrupted, report, outputs };
 }
 
 const REPORT_SAVE_INTERVAL_MS = 10_000;
+
+/** A crawler warning as the CLI says it: with its flags for the crawler's options. */
+function cliWarning(warning: WarningEvent): string {
+  if (warning.kind === 'nothing-to-do' && warning.counts !== undefined) {
+    const { done, failed } = warning.counts;
+    const hint = failed > 0 ? ' (--retry-failed to try them again, --fresh to start over)' : ' (--fresh to start over)';
+    return `nothing to do: ${done} done, ${failed} failed${hint}`;
+  }
+  return warning.message.replace(/^retryFailed: /, '--retry-failed: ');
+}
 
 /** Saves the report every `intervalMs` while the crawl runs; returns the function that stops. */
 function saveReportEvery(
@@ -164,7 +184,15 @@ function nothingFetched(stats: CrawlStats, stoppedEarly: boolean): boolean {
   return refused || stats.errors > 0;
 }
 
-function refusalText(stats: CrawlStats): string {
+/** Why nothing was fetched: each refused seed with its reason and fix, or the counts by reason. */
+function refusalText(stats: CrawlStats, refused: SeedsRefusedError | undefined): string {
+  if (refused !== undefined) {
+    const seeds = refused.seeds.map((seed) => {
+      const fix = seed.fix === undefined ? '' : `; ${seed.fix}`;
+      return `\n  ${seed.url}: ${seed.reason} (${seed.detail})${fix}`;
+    });
+    return `every seed was refused${seeds.join('')}`;
+  }
   const reasons = Object.entries(stats.skipped)
     .filter(([reason, count]) => reason !== 'duplicate' && (count ?? 0) > 0)
     .map(([reason, count]) => `${reason} ${count}`);
