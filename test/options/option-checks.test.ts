@@ -1,7 +1,8 @@
 import { ChromiumRenderer } from '@politely/browser';
-import { createAddressBook, createRobotsGate, createUndiciRobotsFetch } from '@politely/core';
+import { createAddressBook, createHttpClient, createRobotsGate, createUndiciRobotsFetch } from '@politely/core';
 import { checkNetworks, optionChecks } from '@politely/core/internal';
 import { createCrawler } from '@politely/crawler';
+import { startDemoWeb } from '@politely/demo-web';
 import { createMemoryFrontierStore } from '@politely/frontier';
 import { sitemaps } from '@politely/sitemap';
 import { createRedisFrontierStore } from '@politely/store-redis';
@@ -96,6 +97,22 @@ describe('one rule for one kind of option across entry points', () => {
         () => createCrawler(loose({ userAgent: 'Bot', trapDetection: { maxPathSegment: 5 } })),
         'trapDetection\\.maxPathSegments',
       ],
+      [
+        'createCrawler',
+        () => createCrawler(loose({ userAgent: 'Bot', trapDetection: { calendar: { yearsAhaed: 1 } } })),
+        'trapDetection\\.calendar\\.yearsAhead',
+      ],
+      [
+        'createCrawler',
+        () => createCrawler(loose({ userAgent: 'Bot', canonicalUrl: { stripWWW: true } })),
+        'canonicalUrl\\.stripWww',
+      ],
+      [
+        'createCrawler',
+        () => createCrawler(loose({ userAgent: 'Bot', outputs: [{ path: 'out.jsonl', overwite: true }] })),
+        'outputs\\[0\\]\\.overwrite',
+      ],
+      ['createHttpClient', () => createHttpClient(loose({ connectTimeout: 5 })), 'connectTimeoutMs'],
       ['sitemaps', () => sitemaps(loose({ maxDeph: 1 })), 'maxDepth'],
       ['createMemoryFrontierStore', () => createMemoryFrontierStore(loose({ rememberFetch: true })), 'rememberFetches'],
       ['ChromiumRenderer', () => new ChromiumRenderer(loose({ pagesPerContxt: 5 })), 'pagesPerContext'],
@@ -112,8 +129,17 @@ describe('one rule for one kind of option across entry points', () => {
       ],
     ];
     for (const [entryPoint, make, nearest] of cases) {
-      invalid(make, new RegExp(`^${entryPoint}: unknown option [\\w.]+ \\(did you mean ${nearest}\\?\\)$`));
+      invalid(make, new RegExp(`^${entryPoint}: unknown option [\\w.[\\]]+ \\(did you mean ${nearest}\\?\\)$`));
     }
+  });
+
+  it('startDemoWeb refuses an unknown option before it listens, naming the nearest', async () => {
+    await expect(startDemoWeb({ gzipp: false } as unknown as Parameters<typeof startDemoWeb>[0])).rejects.toMatchObject(
+      {
+        code: 'ERR_INVALID_OPTION',
+        message: 'startDemoWeb: unknown option gzipp (did you mean gzip?)',
+      },
+    );
   });
 
   it('a bad allowNet entry is refused alike by all three', () => {

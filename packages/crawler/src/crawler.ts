@@ -456,7 +456,11 @@ class PoliteCrawler implements Crawler {
     if (counts.queued + counts.inFlight > 0 || counts.done === 0) return;
     const hint = counts.failed > 0 && !this.options.retryFailed ? ' (retryFailed to try again)' : '';
     const message = `nothing to do: ${counts.done} done, ${counts.failed} failed${hint}`;
-    this.emitter.emit('warning', { kind: 'nothing-to-do', message, counts: { done: counts.done, failed: counts.failed } });
+    this.emitter.emit('warning', {
+      kind: 'nothing-to-do',
+      message,
+      counts: { done: counts.done, failed: counts.failed },
+    });
   }
 
   /** Starts the browser (`render`): a renderer that cannot start fails the crawl before any request. */

@@ -16,12 +16,13 @@ import { checkNetworks, optionChecks, parseProxyUrl } from '@politely/core/inter
 import type { FrontierStore } from '@politely/frontier';
 import { CookieJar } from 'tough-cookie';
 import { type OutputOptions, type ResolvedOutputs, resolveOutputs } from './dataset/output-options.js';
-import type { CanonicalUrlOptions } from './frontier/canonical-url.js';
+import type { CanonicalUrlOptions, ResolvedCanonicalUrlOptions } from './frontier/canonical-url.js';
 import { checkRequestData } from './frontier/request-data.js';
 import { DEFAULT_SCOPE, type ScopeOption } from './frontier/scope.js';
 import {
   type ResolvedTrapDetection,
   resolveTrapDetection,
+  type TrapCalendarOptions,
   type TrapDetectionOptions,
 } from './frontier/trap-detector.js';
 import type { FailedRequestHandler } from './handle/failed-request.js';
@@ -529,13 +530,30 @@ const TRAP_DETECTION_KEYS: Record<keyof TrapDetectionOptions, true> = {
   now: true,
 };
 
+const TRAP_CALENDAR_KEYS: Record<keyof TrapCalendarOptions, true> = { yearsAhead: true, yearsBehind: true };
+
+/** `canonicalUrl`'s keys (what `canonicalizeUrl` takes, resolved or not). */
+const CANONICAL_URL_KEYS: Record<keyof CanonicalUrlOptions | keyof ResolvedCanonicalUrlOptions, true> = {
+  isDroppedQueryParam: true,
+  dropQueryParams: true,
+  sortQueryParams: true,
+  removeEmptyQuery: true,
+  stripWww: true,
+  removeTrailingSlash: true,
+  maxLength: true,
+};
+
 export function resolveCrawlerOptions(options: CrawlerOptions): ResolvedCrawlerOptions {
   if (typeof options === 'object' && options !== null) {
     check.knownKeys(options, CRAWLER_OPTION_KEYS);
     check.knownKeys(options.adaptiveDelay, ADAPTIVE_DELAY_KEYS, 'adaptiveDelay.');
-    if (typeof options.trapDetection === 'object') {
+    if (typeof options.trapDetection === 'object' && options.trapDetection !== null) {
       check.knownKeys(options.trapDetection, TRAP_DETECTION_KEYS, 'trapDetection.');
+      const { calendar } = options.trapDetection;
+      if (typeof calendar === 'object' && calendar !== null)
+        check.knownKeys(calendar, TRAP_CALENDAR_KEYS, 'trapDetection.calendar.');
     }
+    check.knownKeys(options.canonicalUrl, CANONICAL_URL_KEYS, 'canonicalUrl.');
   }
   if (typeof options?.userAgent !== 'string' || options.userAgent.trim() === '') {
     check.fail(

@@ -146,7 +146,10 @@ export async function runCrawlSession(config: CrawlSessionConfig): Promise<Crawl
   };
   await write(io.stdout, config.display === 'json' ? summaryJson(outcome) : summaryText(outcome));
   if (outcome.nothingFetched)
-    await write(io.stderr, `politely: crawl: nothing was fetched: ${escapeControls(refusalText(finalStats, refused))}\n`);
+    await write(
+      io.stderr,
+      `politely: crawl: nothing was fetched: ${escapeControls(refusalText(finalStats, refused))}\n`,
+    );
   return { exitCode: exitCodeOf(outcome, failure ?? reportFailure), stats: finalStats, interrupted, report, outputs };
 }
 

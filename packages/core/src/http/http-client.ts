@@ -5,6 +5,7 @@
 import { isIP } from 'node:net';
 import { Agent, type Dispatcher } from 'undici';
 import { PolitelyError } from '../errors.js';
+import { optionChecks } from '../options/option-checks.js';
 import { type AddressBook, pinnedLookup } from './address-book.js';
 import {
   type AddressLookup,
@@ -170,7 +171,21 @@ export interface HttpClient {
   close(): Promise<void>;
 }
 
+/** Every option `createHttpClient` knows: a key missing here, or one too many, is a type error. */
+const HTTP_CLIENT_OPTION_KEYS: Record<keyof HttpClientOptions, true> = {
+  connectTimeoutMs: true,
+  maxHeaderBytes: true,
+  connectionsPerOrigin: true,
+  keepAliveTimeoutMs: true,
+  dispatcher: true,
+  blockPrivateNetworks: true,
+  allowNet: true,
+  proxy: true,
+  addresses: true,
+};
+
 export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
+  optionChecks('createHttpClient').knownKeys(options, HTTP_CLIENT_OPTION_KEYS);
   const policy = options.blockPrivateNetworks === true ? createAddressPolicy(options.allowNet ?? []) : undefined;
   const proxy =
     options.dispatcher === undefined && options.proxy !== undefined

@@ -75,6 +75,16 @@ function defaultFormat(path: string): 'jsonl' | 'csv' | 'warc' {
   return lower.endsWith('.csv') ? 'csv' : 'jsonl';
 }
 
+/** Every key an `outputs` entry knows: a key missing here, or one too many, is a type error. */
+const OUTPUT_KEYS: Record<keyof OutputOptions, true> = {
+  path: true,
+  format: true,
+  maxFileBytes: true,
+  cdx: true,
+  fields: true,
+  overwrite: true,
+};
+
 export function resolveOutputs(outputs: readonly OutputOptions[] | undefined, check: OptionChecks): ResolvedOutputs {
   if (outputs === undefined) return { records: [], warc: undefined };
   if (!Array.isArray(outputs)) check.fail(`outputs must be an array of { path, format }, got ${typeof outputs}`);
@@ -85,6 +95,7 @@ export function resolveOutputs(outputs: readonly OutputOptions[] | undefined, ch
     const name = `outputs[${index}]`;
     if (typeof output !== 'object' || output === null)
       check.fail(`${name} must be an object { path, format }, got ${String(output)}`);
+    check.knownKeys(output, OUTPUT_KEYS, `${name}.`);
     const { path } = output;
     if (typeof path !== 'string' || path.trim() === '')
       check.fail(`${name}.path must be a file name, got ${JSON.stringify(path) ?? String(path)}`);

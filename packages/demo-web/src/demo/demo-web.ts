@@ -1,5 +1,6 @@
 // startDemoWeb: the one small web the demo, the examples and the integration tests crawl.
 
+import { nearestName } from '@politely/core/internal';
 import { crawlManifest } from '../crawl-manifest.js';
 import { LocalWebError } from '../errors.js';
 import type { HostSpec } from '../host-spec.js';
@@ -51,7 +52,22 @@ export interface DemoWebOptions {
 export type ResolvedDemoWebOptions = Required<Omit<DemoWebOptions, 'cacheControl'>> &
   Pick<DemoWebOptions, 'cacheControl'>;
 
+/** Every option `startDemoWeb` knows: a key missing here, or one too many, is a type error. */
+const DEMO_WEB_OPTION_KEYS: Record<keyof DemoWebOptions, true> = {
+  port: true,
+  firstAddress: true,
+  userAgent: true,
+  gzip: true,
+  cacheControl: true,
+};
+
 export function resolveDemoWebOptions(options: DemoWebOptions = {}): ResolvedDemoWebOptions {
+  for (const key of Object.keys(options)) {
+    if (Object.hasOwn(DEMO_WEB_OPTION_KEYS, key)) continue;
+    const nearest = nearestName(key, Object.keys(DEMO_WEB_OPTION_KEYS));
+    const hint = nearest === undefined ? '' : ` (did you mean ${nearest}?)`;
+    throw new LocalWebError('ERR_INVALID_OPTION', `startDemoWeb: unknown option ${key}${hint}`);
+  }
   const resolved = {
     port: options.port ?? 0,
     firstAddress: options.firstAddress ?? 2,
