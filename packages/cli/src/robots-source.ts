@@ -24,6 +24,8 @@ export interface RobotsDecision {
   readonly explanation?: RobotsExplanation;
   /** The parsed robots.txt that decided (for its usage lines); absent with the explanation. */
   readonly robots?: RobotsTxt;
+  /** robots.txt was not requested: its host is on a network the SSRF guard refuses (see --allow-net). */
+  readonly addressBlocked?: true;
 }
 
 export interface RobotsSource {
@@ -70,6 +72,7 @@ export function createLiveRobotsSource(options: {
         reason: check.reason,
         status: check.status,
         robotsUrl: check.robotsUrl,
+        ...(check.addressBlocked === true ? { addressBlocked: true as const } : {}),
       };
       if (check.reason !== 'rules' && check.reason !== 'cached') return decision;
       const robots = check.robots;

@@ -113,7 +113,7 @@ describe('politely robots explain (live robots.txt)', () => {
     expect(result.stdout).toContain(`${origins.serverError}/robots.txt → 503 (unreachable)`);
   });
 
-  it('refuses a loopback origin without --allow-net (the SSRF guard): unreachable, nothing requested', async () => {
+  it('refuses a loopback origin without --allow-net (the SSRF guard): a blocked address, said so, nothing requested', async () => {
     const before = requestsSeen;
     const result = await runCli([
       'robots',
@@ -126,7 +126,16 @@ describe('politely robots explain (live robots.txt)', () => {
       `${origins.rules}/public`,
     ]);
     expect(result.code).toBe(0);
-    expect(jsonLines(result.stdout)).toMatchObject([{ allowed: false, reason: 'unreachable', status: null }]);
+    expect(jsonLines(result.stdout)).toMatchObject([
+      { allowed: false, reason: 'unreachable', status: null, addressBlocked: true },
+    ]);
+    expect(requestsSeen).toBe(before);
+    // The readable form says what happened and how to allow it, not "unreachable".
+    const text = await runCli(['robots', 'explain', '--ua', 'LiveBot', '--timeout', '500', `${origins.rules}/public`]);
+    expect(text.stdout).toContain('→ not requested: blocked address');
+    expect(text.stdout).toContain('decided by:    its host is on a loopback, private or link-local address');
+    expect(text.stdout).toContain('--allow-net 127.0.0.0/8');
+    expect(text.stdout).not.toContain('5xx, 429 or network error');
     expect(requestsSeen).toBe(before);
   });
 

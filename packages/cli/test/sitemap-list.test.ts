@@ -171,6 +171,19 @@ describe('politely sitemap list', () => {
     expect(site.log.map((r) => r.path)).toEqual(['/robots.txt']);
   });
 
+  it('a site on loopback without --allow-net: its sitemaps are refused (blocked address), nothing requested, and exits 1', async () => {
+    const site = await serve();
+    site.routes = {
+      '/robots.txt': `User-agent: *\nAllow: /\nSitemap: ${site.base}/s.xml\n`,
+      '/s.xml': urlset(url(`${site.base}/x`)),
+    };
+    const result = await runCli(['sitemap', 'list', '--ua', 'ListBot/1.0 (+http://example.invalid)', site.base]);
+    expect(result).toMatchObject({ code: 1, stdout: '' });
+    expect(result.stderr).toContain('(blocked-address)');
+    expect(result.stderr).toContain('allowNet');
+    expect(site.log).toEqual([]);
+  });
+
   it('usage errors exit 2: no --ua, no URL, an invalid URL, a bad option value, an unknown subcommand', async () => {
     const noUa = await runCli(['sitemap', 'list', 'http://127.0.0.1:9/']);
     expect(noUa.code).toBe(2);

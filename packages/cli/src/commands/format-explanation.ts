@@ -107,12 +107,15 @@ const REASON_TEXT: Record<RobotsCheckReason, string> = {
   'robots-txt': '/robots.txt itself is always allowed',
 };
 
+/** Why a robots.txt on a loopback or private address was not asked for, and how to allow it. */
+const BLOCKED_TEXT =
+  'its host is on a loopback, private or link-local address, which is refused unless allowed: pass --allow-net (e.g. --allow-net 127.0.0.0/8); nothing was requested';
+
 /** The readable block for one URL's decision, from a file or a live robots.txt. */
 export function formatDecision(url: string, userAgent: string, decision: RobotsDecision): string {
+  const answer = decision.addressBlocked ? 'not requested: blocked address' : (decision.status ?? 'network error');
   const fetched =
-    decision.robotsUrl === null
-      ? []
-      : [`  robots.txt:    ${decision.robotsUrl} → ${decision.status ?? 'network error'} (${decision.reason})`];
+    decision.robotsUrl === null ? [] : [`  robots.txt:    ${decision.robotsUrl} → ${answer} (${decision.reason})`];
   const usage = formatUsage(usageOfDecision(url, userAgent, decision));
   if (decision.explanation !== undefined) {
     const block = formatExplanation(url, { ...decision.explanation, allowed: decision.allowed })
@@ -126,7 +129,7 @@ export function formatDecision(url: string, userAgent: string, decision: RobotsD
     `${verdict.padEnd(10)}  ${printable(url)}`,
     `  user agent:    ${printable(userAgent)} (product token '${productToken(userAgent)}')`,
     ...fetched,
-    `  decided by:    ${REASON_TEXT[decision.reason]}`,
+    `  decided by:    ${decision.addressBlocked ? BLOCKED_TEXT : REASON_TEXT[decision.reason]}`,
     ...usage,
   ].join('\n')}\n`;
 }
@@ -192,6 +195,7 @@ export function decisionToJson(url: string, userAgent: string, decision: RobotsD
     reason: decision.reason,
     status: decision.status,
     robotsUrl: decision.robotsUrl,
+    ...(decision.addressBlocked ? { addressBlocked: true } : {}),
     usage: usageToJson(usageOfDecision(url, userAgent, decision)),
   };
   if (decision.explanation === undefined) {

@@ -30,6 +30,9 @@ const HELP_FLAGS = new Set(['--help', '-h', 'help']);
 const FAILED_SITEMAP: ReadonlySet<string> = new Set<SkipReason>([
   'robots',
   'robots-unreachable',
+  'blocked-address',
+  'invalid-url',
+  'url-too-long',
   'too-large',
   'headers-too-large',
   'too-many-redirects',
