@@ -24,7 +24,7 @@ import {
   resolveTrapDetection,
   type TrapDetectionOptions,
 } from './frontier/trap-detector.js';
-import type { PageHandler, RouteHandlers } from './page-context.js';
+import type { PageHandler, RequestOptions, RouteHandlers } from './page-context.js';
 import type { PageRenderer, RenderWaitUntil } from './page-renderer.js';
 import type { CrawlerPlugin } from './plugin.js';
 import { POLITENESS_KEY_MODES, type PolitenessKeyMode } from './politeness/index.js';
@@ -45,18 +45,14 @@ export type RenderChoice = boolean | ((request: RenderRequest) => boolean);
 
 const RENDER_WAIT_UNTIL: readonly RenderWaitUntil[] = ['load', 'domcontentloaded', 'networkidle'];
 
-/** A seed with its own priority. */
-export interface SeedRequest {
+/**
+ * A seed with its own priority, route (label and userData) and headers (see `RequestOptions`).
+ * With typed routes (`createCrawler<Routes>`), the label is one of the routes' and the userData
+ * has its type.
+ */
+export type SeedRequest<Routes = object> = {
   readonly url: string;
-  /** @default 0 */
-  readonly priority?: number;
-  /** Which route (`handlers[label]`) handles the page. @default none (`handlers.default`) */
-  readonly label?: string;
-  /** Plain JSON carried with the request to its handler (`page.request.userData`), at most 64 KiB as JSON. @default {} */
-  readonly userData?: Readonly<Record<string, unknown>>;
-  /** Headers for this request only (see `RequestOptions.headers`). @default {} */
-  readonly headers?: Readonly<Record<string, string>>;
-}
+} & RequestOptions<Routes>;
 
 /** Latency-adaptive politeness, in the manner of Scrapy's AutoThrottle. */
 export interface AdaptiveDelayOptions {
@@ -72,7 +68,11 @@ export interface AdaptiveDelayOptions {
   readonly maxDelayMs?: number;
 }
 
-export interface CrawlerOptions {
+/**
+ * `createCrawler`'s options. `Routes`: the crawl's routes type, when it has one (see `RouteMap`):
+ * it types `handlers`, `handler` and the seeds' labels and userData.
+ */
+export interface CrawlerOptions<Routes = object> {
   /**
    * Sent as `User-Agent` with every request; its product token (`MyBot` in
    * `MyBot/1.0 (+https://example.com/bot)`) is what robots.txt groups are matched against.
@@ -80,7 +80,7 @@ export interface CrawlerOptions {
    */
   readonly userAgent: string;
   /** Where the crawl starts. Seeds are always in scope (the scope is derived from them). @default [] */
-  readonly seeds?: readonly (string | SeedRequest)[];
+  readonly seeds?: readonly (string | SeedRequest<Routes>)[];
   /**
    * Called for every fetched page (2xx and 4xx), after robots.txt allowed it. An error it throws
    * is reported (an `error` event, stage `handler`) and the crawl goes on, except a fatal one
@@ -88,7 +88,7 @@ export interface CrawlerOptions {
    * record that could not be written): then the URL stays in the store, the crawl stops and
    * `run()` rejects with that error. The URL counts as done only once the handler resolved.
    */
-  readonly handler?: PageHandler;
+  readonly handler?: PageHandler<Routes>;
   /**
    * Handlers by request label, instead of one `handler`: a page goes to `handlers[label]` for the
    * label its request carries (seeds, `enqueue`, `enqueueLinks`), and to `handlers.default` when
@@ -97,7 +97,7 @@ export interface CrawlerOptions {
    * as `handler`'s.
    * @default none
    */
-  readonly handlers?: RouteHandlers;
+  readonly handlers?: RouteHandlers<Routes>;
   /** Where queued URLs wait. @default an in-memory store */
   readonly store?: FrontierStore;
   /**
