@@ -27,7 +27,7 @@ export interface CrawlOutcome {
 }
 
 export interface CrawlSetup {
-  readonly seeds?: readonly string[];
+  readonly seeds?: CrawlerOptions['seeds'];
   readonly plugin?: SitemapPluginOptions;
   readonly crawler?: Partial<Omit<CrawlerOptions, 'userAgent' | 'seeds' | 'plugins' | 'store'>>;
 }
