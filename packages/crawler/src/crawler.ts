@@ -62,7 +62,8 @@ export interface Crawler<Routes = object> {
   on<E extends CrawlerEventName>(event: E, listener: CrawlerListener<E>): () => void;
   /**
    * Adds URLs (seeds: in scope, depth 0) before or during a run, with their own priority, label
-   * and userData; resolves with how many were new. A bad label or userData throws ERR_INVALID_INPUT.
+   * and userData; resolves with how many were new (a URL queued without a label takes this one,
+   * as with `page.enqueue`). A bad label or userData throws ERR_INVALID_INPUT.
    */
   enqueue(urls: string | readonly string[], options?: RequestOptions<Routes>): Promise<number>;
   /**

@@ -218,14 +218,17 @@ export interface PageContext<
   readonly previousFetch: LastFetch | undefined;
   /**
    * Adds URLs to the frontier (normalised, scoped, deduped, robots-checked), with their own
-   * label and userData; resolves with how many were new.
+   * label and userData; resolves with how many were new. A URL queued without a label (by a
+   * sitemap, say) and not fetched yet takes the label, its userData and the higher priority,
+   * and counts as new; one already fetched is not fetched again.
    */
   enqueue(urls: string | readonly string[], options?: EnqueueOptions<Routes>): Promise<number>;
   /**
    * Adds the page's links — all of `links`, or those under `options.selector` — with a label and
    * userData, through the same nofollow, scope, trap, dedupe and robots rules as every link.
-   * Resolves with how many were new. A link enqueued here first keeps its label when the crawler
-   * follows the page's links by itself afterwards (that one is a duplicate).
+   * Resolves with how many were new (a URL queued without a label takes this one, as with
+   * `enqueue`). A link enqueued here first keeps its label when the crawler follows the page's
+   * links by itself afterwards (that one is a duplicate).
    */
   enqueueLinks(options?: EnqueueLinksOptions<Routes>): Promise<number>;
   /**
