@@ -1,13 +1,15 @@
 // Data collection the way real crawls are written: routes by label. The shop's home page leads to
-// its category pages, each category page (and its next pages) to product pages; the category
-// travels with each product request as userData, and each product page becomes one record in a
-// JSON lines dataset. Products that only the sitemap lists arrive without a label and are read by
-// the default route.
+// its category pages, each category page (and its next pages) to product pages, and each product
+// page becomes one record in a JSON lines dataset. The category travels with each product request
+// a category page makes, as userData. The shop's sitemap lists every product, two that no page
+// links to among them: the sitemap plugin queues its product pages for the same PRODUCT route
+// (`label`). A product both list is queued once, by whichever comes first (usually the sitemap:
+// the pages it lists rank above links); one queued without its category reads it from its page.
 //
 //   node examples/collect-products.mjs [SHOP] [OUT]
 //
 // SHOP defaults to $SHOP, then the demo web's shop (http://127.0.0.3:8080/); OUT to $OUT, then
-// products.jsonl.
+// products.jsonl. Prints how many pages each route handled.
 
 import { createCrawler } from '@politely/crawler';
 import { sitemaps } from '@politely/sitemap';
@@ -36,13 +38,8 @@ function extractProduct($, url, category) {
 /** `/category/garden?page=2` → `garden`. */
 const categoryOf = (url) => new URL(url).pathname.split('/')[2];
 
-/** Writes the product of a product page; the category from the request, else from the page. */
-async function pushProduct(page) {
-  if (page.status !== 200) return;
-  const category = page.request.userData.category ?? page.$('.category a').first().text().trim();
-  const product = extractProduct(page.$, page.finalUrl, category);
-  if (product !== null) await page.push(product);
-}
+/** Pages handled, by route. */
+const handled = { HOME: 0, CATEGORY: 0, PRODUCT: 0, default: 0 };
 
 const crawler = createCrawler({
   userAgent: 'PolitelyDemo/0.1 (+https://example.invalid/bot)',
@@ -50,18 +47,37 @@ const crawler = createCrawler({
   allowNet: ['127.0.0.0/8'], // the demo web is on loopback
   scope: 'same-origin',
   followLinks: false, // the routes say which links matter
-  plugins: [sitemaps()], // the products only the sitemap lists, too (they come unlabelled)
+  plugins: [
+    // The product pages the sitemap lists (only those: the routes find the rest), for PRODUCT.
+    sitemaps({ include: [new URL('/products/*', shop).href], label: 'PRODUCT' }),
+  ],
   outputs: [{ path: outFile, overwrite: true }],
   handlers: {
-    HOME: (page) =>
-      page.enqueueLinks({ selector: 'a[href^="/category/"]', filter: (url) => !url.includes('?'), label: 'CATEGORY' }),
-    CATEGORY: async (page) => {
-      const category = categoryOf(page.finalUrl);
-      await page.enqueueLinks({ selector: '.product-card', label: 'PRODUCT', userData: { category } });
-      await page.enqueueLinks({ selector: '.pager', label: 'CATEGORY' }); // its next and previous pages
+    HOME: async (page) => {
+      handled.HOME++;
+      // The departments in the header's navigation: /category/kitchen, /category/garden, …
+      await page.enqueueLinks({ selector: '.site-header nav a[href^="/category/"]', label: 'CATEGORY' });
     },
-    PRODUCT: pushProduct,
-    default: pushProduct,
+    CATEGORY: async (page) => {
+      handled.CATEGORY++;
+      const category = categoryOf(page.finalUrl);
+      // <li class="product-card"><a href="/products/…">…</a> <span class="price">…</span></li>
+      await page.enqueueLinks({ selector: '.product-card a', label: 'PRODUCT', userData: { category } });
+      await page.enqueueLinks({ selector: 'nav.pager a', label: 'CATEGORY' }); // its next and previous pages
+    },
+    PRODUCT: async (page) => {
+      handled.PRODUCT++;
+      if (page.status !== 200) return;
+      // The category from the request (a category page's link), else from the page (the sitemap's).
+      const category = page.request.userData.category ?? page.$('.category a').first().text().trim();
+      const product = extractProduct(page.$, page.finalUrl, category);
+      if (product !== null) await page.push(product);
+    },
+    // Requests without a label; none here: every request this crawl makes has one.
+    default: (page) => {
+      handled.default++;
+      console.log(`no route asked for ${page.url}`);
+    },
   },
 });
 
@@ -70,4 +86,9 @@ crawler.on('record', () => products++);
 const stats = await crawler.run();
 console.log(
   `${products} products written to ${outFile} (${stats.pages} pages crawled in ${(stats.durationMs / 1000).toFixed(1)} s)`,
+);
+console.log(
+  `pages by route: ${Object.entries(handled)
+    .map(([route, count]) => `${route} ${count}`)
+    .join(', ')}`,
 );

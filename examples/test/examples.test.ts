@@ -92,21 +92,41 @@ describe.concurrent('examples', () => {
     expectPolite(web, 250);
   });
 
-  it('collect-products.mjs routes home → categories → products by label, carries the category as userData, and pushes every product to its dataset', async () => {
+  it('collect-products.mjs routes home → categories → products by label, every product through its PRODUCT route (the sitemap-only ones too), and pushes each to its dataset', async () => {
     const web = await demoWeb();
     const file = join(dir, 'products.jsonl');
     const out = await runExample('collect-products.mjs', [web.url('shop', '/'), file]);
+    // The truth from the demo web's own catalogue: the products the shop links to from its
+    // category pages, and those only its sitemap lists.
     const products = demoProducts();
+    const linked = products.filter((product) => !product.sitemapOnly);
+    expect(linked.length).toBeGreaterThan(0);
+    expect(products.length).toBeGreaterThan(linked.length);
     expect(out).toMatch(
       new RegExp(
         `^${products.length} products written to ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(\\d+ pages crawled in [\\d.]+ s\\)$`,
         'm',
       ),
     );
+    const shopOrigin = web.host('shop').origin;
+    const shopPaths = web
+      .requestLog()
+      .filter((entry) => entry.origin === shopOrigin)
+      .map((entry) => entry.path);
+    const categoryPages = new Set(shopPaths.filter((path) => path.startsWith('/category/')));
+    // Each route's count: the PRODUCT route handled every product (each fetched once), the
+    // default route nothing.
+    const routes = /^pages by route: HOME (\d+), CATEGORY (\d+), PRODUCT (\d+), default (\d+)$/m.exec(out);
+    expect(routes?.slice(1).map(Number)).toEqual([1, categoryPages.size, products.length, 0]);
+    expect(out).not.toContain('no route asked for');
+    expect(shopPaths.filter((path) => path.startsWith('/products/')).sort()).toEqual(
+      products.map((product) => product.path).sort(),
+    );
     const rows = readFileSync(file, 'utf8')
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(rows).toHaveLength(products.length);
     const bySku = new Map(rows.map((row) => [row['sku'], row]));
     for (const product of products) {
       expect(bySku.get(product.sku), product.sku).toEqual({
@@ -121,13 +141,12 @@ describe.concurrent('examples', () => {
         inStock: product.inStock,
       });
     }
-    // Only what the routes enqueue is crawled: no sorted listing, no cart, no account page.
-    const shopPaths = web
-      .requestLog()
-      .filter((entry) => entry.origin === web.url('shop', '/').replace(/\/$/, ''))
-      .map((entry) => entry.path);
-    expect(shopPaths.filter((path) => /sort=|^\/cart|^\/account/.test(path))).toEqual([]);
-    expect(shopPaths.filter((path) => path.startsWith('/category/')).length).toBeGreaterThanOrEqual(4);
+    // Only what the routes enqueue is crawled: no sorted listing, no cart, no account page; every
+    // category page, each of its pages.
+    expect(shopPaths.filter((path) => /sort=|^\/cart|^\/account|^\/about/.test(path))).toEqual([]);
+    const categories = new Set(products.map((product) => `/category/${product.category}`));
+    for (const category of categories) expect(categoryPages, category).toContain(category);
+    expect(categoryPages.size).toBeGreaterThan(categories.size); // their next pages too
     expectPolite(web, 250);
   }, 90_000);
 

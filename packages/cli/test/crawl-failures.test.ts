@@ -317,14 +317,71 @@ describe('politely crawl: outputs that hold another crawl, seeds that are all re
     }
   }, 30_000);
 
-  it('a crawl whose every seed is refused exits 1 with a line saying why', async () => {
+  it('a crawl whose every seed is refused exits 1 naming each seed, its reason and the fix; fixed, the same store completes', async () => {
+    const db = join(dir, 'refused.db');
+    const out = join(dir, 'refused.jsonl');
     // Without --allow-net the SSRF guard refuses loopback: the only seed is a blocked address.
-    const result = await runCli(['crawl', '--ua', UA, '--log', 'plain', `${base}/p/0`]);
-    expect(result.code).toBe(1);
-    expect(result.stdout).not.toMatch(/Crawl finished/);
-    expect(result.stderr).toMatch(
-      /^politely: crawl: nothing was fetched: every seed was refused or failed \(blocked-address 1\)$/m,
-    );
+    const refused = await runCli(['crawl', '--ua', UA, '--log', 'plain', '--store', `sqlite:${db}`, `${base}/p/0`]);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).not.toMatch(/Crawl finished/);
+    expect(refused.stderr).toMatch(/^politely: crawl: nothing was fetched: every seed was refused$/m);
+    expect(refused.stderr).toContain(`  ${base}/p/0: blocked-address (`);
+    expect(refused.stderr).toContain('--allow-net 127.0.0.0/8');
     expect(log).toEqual([]);
+
+    // The same store, with --allow-net: the refused seed is tried again, and the crawl completes.
+    const fixed = await runCli(
+      crawlArgs('--store', `sqlite:${db}`, '--out', out, '--max-pages', '5', '--log', 'plain', `${base}/p/0`),
+    );
+    expect(fixed.code).toBe(0);
+    expect(fixed.stderr).toContain('seed refused by an earlier run given again');
+    expect(jsonLines(readFileSync(out, 'utf8')).length).toBe(5);
+    expect(log).toContain('/p/0');
   }, 30_000);
+
+  it('a finished crawl says there is nothing to do; --fresh starts it over (its --out needs --overwrite); --retry-failed retries failures', async () => {
+    const db = join(dir, 'again.db');
+    const out = join(dir, 'again.jsonl');
+    const args = (...extra: string[]) =>
+      crawlArgs('--store', `sqlite:${db}`, '--out', out, '--max-depth', '1', '--log', 'plain', ...extra, `${base}/p/0`);
+    expect((await runCli(args())).code).toBe(0);
+    // /p/0 and its three links.
+    expect(jsonLines(readFileSync(out, 'utf8')).length).toBe(4);
+
+    log = [];
+    const idle = await runCli(args());
+    expect(idle.code).toBe(0);
+    expect(idle.stderr).toMatch(/^politely: crawl: nothing to do: 4 done, 0 failed \(--fresh to start over\)$/m);
+    expect(log).toEqual([]);
+
+    const noOverwrite = await runCli(args('--fresh'));
+    expect(noOverwrite.code).not.toBe(0);
+    expect(noOverwrite.stderr).toContain('overwrite');
+    const fresh = await runCli(args('--fresh', '--overwrite'));
+    expect(fresh.code).toBe(0);
+    expect(log.filter((path) => path.startsWith('/p/')).sort()).toEqual(['/p/0', '/p/1', '/p/2', '/p/3']);
+    expect(jsonLines(readFileSync(out, 'utf8')).length).toBe(4);
+
+    // A failure kept in the store (as a crawl whose server failed would leave it) is tried again.
+    const store = createSqliteFrontierStore({ path: db });
+    const hostKey = new URL(base).host;
+    await store.add([{ url: `${base}/p/4`, hostKey, depth: 1, priority: 0 }]);
+    const claimed = await store.claim({ now: Date.now() + 60_000, leaseMs: 60_000 });
+    expect(claimed.lease?.entry.url).toBe(`${base}/p/4`);
+    await store.complete(claimed.lease!.id, {
+      failure: { kind: 'failed', reason: 'fetch', message: 'HTTP 503', attempts: 3, at: Date.now() },
+    });
+    await store.close();
+    log = [];
+    const idleWithFailure = await runCli(args());
+    expect(idleWithFailure.stderr).toMatch(
+      /nothing to do: 5 done, 1 failed \(--retry-failed to try them again, --fresh to start over\)$/m,
+    );
+    const retried = await runCli(args('--retry-failed'));
+    expect(retried.code).toBe(0);
+    expect(retried.stderr).toContain('--retry-failed: 1 failed URL put back to be tried again');
+    expect(log.filter((path) => path.startsWith('/p/'))).toEqual(['/p/4']);
+    const usage = await runCli(args('--retry-failed', '--fresh'));
+    expect(usage.code).toBe(2);
+  }, 60_000);
 });

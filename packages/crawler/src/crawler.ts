@@ -38,7 +38,7 @@ import { createKnownRobotsCheck, type KnownRobotsCheck } from './gate/known-robo
 import { labelCheckOf } from './handle/routes.js';
 import type { PluginResourceKind } from './handle/run-processor.js';
 import { type CrawlerOptions, type ResolvedCrawlerOptions, resolveCrawlerOptions } from './options.js';
-import type { RequestOptions } from './page-context.js';
+import type { RequestOptions, RouteMap } from './page-context.js';
 import type { RenderSession } from './page-renderer.js';
 import { UrlProcessor } from './pipeline/process-url.js';
 import type { CrawlServices } from './pipeline/services.js';
@@ -49,7 +49,8 @@ import { CrawlReporter } from './reporter.js';
 import { SeedRefusals } from './seed-refusals.js';
 import { type CrawlStats, StatsRecorder } from './stats.js';
 
-export interface Crawler {
+/** A crawler (`createCrawler`); `Routes`: its routes type, when it has one (see `RouteMap`). */
+export interface Crawler<Routes = object> {
   /**
    * Crawls until the frontier is empty, `maxPages` is reached or the signal fires. Rejects, once
    * requests in flight have ended, with an error that ended the crawl early (an output or a
@@ -63,9 +64,10 @@ export interface Crawler {
   on<E extends CrawlerEventName>(event: E, listener: CrawlerListener<E>): () => void;
   /**
    * Adds URLs (seeds: in scope, depth 0) before or during a run, with their own priority, label
-   * and userData; resolves with how many were new. A bad label or userData throws ERR_INVALID_INPUT.
+   * and userData; resolves with how many were new (a URL queued without a label takes this one,
+   * as with `page.enqueue`). A bad label or userData throws ERR_INVALID_INPUT.
    */
-  enqueue(urls: string | readonly string[], options?: RequestOptions): Promise<number>;
+  enqueue(urls: string | readonly string[], options?: RequestOptions<Routes>): Promise<number>;
   /**
    * Appends a record (a plain JSON-serialisable object), or an array of them, to the crawl's
    * `outputs` from code outside a handler, and emits a `record` event for each; resolves once
@@ -89,9 +91,39 @@ const REOPEN_BATCH = 1000;
 
 const notRunning = (): Error => new PolitelyError('ERR_RENDER_FAILED', 'no render session: the crawl is not running');
 
+/**
+ * Makes a crawler (`run()` crawls). Routes are untyped: a label is any string and userData any
+ * plain JSON object (the other signature, `createCrawler<Routes>(…)`, types them).
+ * @throws PolitelyError `ERR_INVALID_OPTION` for an invalid or unknown option.
+ */
+export function createCrawler(options: CrawlerOptions): Crawler;
+/**
+ * Makes a crawler with typed routes: `createCrawler<Routes>(…)`, where `Routes` maps each label
+ * to its userData type (see `RouteMap`), types the handlers, the seeds and `enqueue`.
+ * @throws PolitelyError `ERR_INVALID_OPTION` for an invalid or unknown option.
+ */
+export function createCrawler<Routes extends object>(
+  options: CrawlerOptions<NoInfer<Routes>> & RoutesCheck<NoInfer<Routes>>,
+): Crawler<Routes>;
 export function createCrawler(options: CrawlerOptions): Crawler {
+  // Types only: at run time every label and userData is checked as it is given.
   return new PoliteCrawler(options);
 }
+
+/**
+ * Nothing when `Routes` maps each label to an object type (`RouteMap`); else a property that names
+ * the labels that do not, so that `createCrawler<{ A: string }>(…)` is a type error naming `A`.
+ * (A constraint `Routes extends RouteMap<Routes>` would do the same, but would make
+ * `ReturnType<typeof createCrawler>` a crawler of routes of its own instead of `Crawler`.)
+ */
+export type RoutesCheck<Routes> =
+  Routes extends RouteMap<Routes>
+    ? unknown
+    : {
+        readonly 'each label of Routes must map to an object type (its userData)': {
+          [Label in keyof Routes]: Routes[Label] extends object ? never : Label;
+        }[keyof Routes];
+      };
 
 /**
  * One address per host name for the crawl (with a resolver, or keys by address): the key and the

@@ -54,7 +54,7 @@ export {
   lastFetchAfterHints,
 } from '@politely/frontier';
 export type { WarcOutputStatus } from './archive/warc-archive.js';
-export type { Crawler } from './crawler.js';
+export type { Crawler, RoutesCheck } from './crawler.js';
 export { createCrawler } from './crawler.js';
 export type { OutputOptions } from './dataset/output-options.js';
 export type { OutputStatus } from './dataset/output-writer.js';
@@ -78,7 +78,8 @@ export { isFatalCrawlError } from './fatal-error.js';
 export type { CanonicalUrlOptions, QueryParamPattern } from './frontier/canonical-url.js';
 export { TRACKING_QUERY_PARAMS } from './frontier/canonical-url.js';
 export type { FrontierRequest } from './frontier/frontier.js';
-export { MAX_USER_DATA_BYTES } from './frontier/request-data.js';
+export type { RequestData, UserData } from './frontier/request-data.js';
+export { checkRequestData, MAX_LABEL_LENGTH, MAX_USER_DATA_BYTES } from './frontier/request-data.js';
 export { changeFrequencyOf } from './frontier/revisit-schedule.js';
 export type { ScopeMode, ScopeOption, ScopePattern, ScopePatterns, ScopePredicate } from './frontier/scope.js';
 export type { TrapCalendarOptions, TrapDetectionOptions } from './frontier/trap-detector.js';
@@ -87,11 +88,19 @@ export type { AdaptiveDelayOptions, CrawlerOptions, RenderChoice, RenderRequest,
 export type {
   EnqueueLinksOptions,
   EnqueueOptions,
+  IsUntypedRoutes,
+  LabelledRoute,
   PageContext,
   PageHandler,
   PageRequest,
+  PageRequestOf,
   RequestOptions,
+  RequestRoute,
+  RequestSettings,
   RouteHandlers,
+  RouteLabel,
+  RouteMap,
+  UserDataOf,
 } from './page-context.js';
 export type {
   BrowserAnswer,

@@ -27,7 +27,7 @@ import {
 } from './frontier/trap-detector.js';
 import type { FailedRequestHandler } from './handle/failed-request.js';
 import { type LabelCheck, labelCheckOf } from './handle/routes.js';
-import type { PageHandler, RouteHandlers } from './page-context.js';
+import type { PageHandler, RequestOptions, RouteHandlers } from './page-context.js';
 import type { PageRenderer, RenderWaitUntil } from './page-renderer.js';
 import type { CrawlerPlugin } from './plugin.js';
 import { POLITENESS_KEY_MODES, type PolitenessKeyMode } from './politeness/index.js';
@@ -48,18 +48,14 @@ export type RenderChoice = boolean | ((request: RenderRequest) => boolean);
 
 const RENDER_WAIT_UNTIL: readonly RenderWaitUntil[] = ['load', 'domcontentloaded', 'networkidle'];
 
-/** A seed with its own priority. */
-export interface SeedRequest {
+/**
+ * A seed with its own priority, route (label and userData) and headers (see `RequestOptions`).
+ * With typed routes (`createCrawler<Routes>`), the label is one of the routes' and the userData
+ * has its type.
+ */
+export type SeedRequest<Routes = object> = {
   readonly url: string;
-  /** @default 0 */
-  readonly priority?: number;
-  /** Which route (`handlers[label]`) handles the page. @default none (`handlers.default`) */
-  readonly label?: string;
-  /** Plain JSON carried with the request to its handler (`page.request.userData`), at most 64 KiB as JSON. @default {} */
-  readonly userData?: Readonly<Record<string, unknown>>;
-  /** Headers for this request only (see `RequestOptions.headers`). @default {} */
-  readonly headers?: Readonly<Record<string, string>>;
-}
+} & RequestOptions<Routes>;
 
 /** Latency-adaptive politeness, in the manner of Scrapy's AutoThrottle. */
 export interface AdaptiveDelayOptions {
@@ -75,7 +71,11 @@ export interface AdaptiveDelayOptions {
   readonly maxDelayMs?: number;
 }
 
-export interface CrawlerOptions {
+/**
+ * `createCrawler`'s options. `Routes`: the crawl's routes type, when it has one (see `RouteMap`):
+ * it types `handlers`, `handler` and the seeds' labels and userData.
+ */
+export interface CrawlerOptions<Routes = object> {
   /**
    * Sent as `User-Agent` with every request; its product token (`MyBot` in
    * `MyBot/1.0 (+https://example.com/bot)`) is what robots.txt groups are matched against.
@@ -83,7 +83,7 @@ export interface CrawlerOptions {
    */
   readonly userAgent: string;
   /** Where the crawl starts. Seeds are always in scope (the scope is derived from them). @default [] */
-  readonly seeds?: readonly (string | SeedRequest)[];
+  readonly seeds?: readonly (string | SeedRequest<Routes>)[];
   /**
    * Called for every fetched page (2xx and 4xx), after robots.txt allowed it. An error it throws
    * fails the attempt: the records it pushed are dropped, an `error` event (stage `handler`)
@@ -94,7 +94,7 @@ export interface CrawlerOptions {
    * in the store, the crawl stops and `run()` rejects with it. The URL counts as done only once
    * the handler resolved.
    */
-  readonly handler?: PageHandler;
+  readonly handler?: PageHandler<Routes>;
   /**
    * Handlers by request label, instead of one `handler`: a page goes to `handlers[label]` for the
    * label its request carries (seeds, `enqueue`, `enqueueLinks`), and to `handlers.default` when
@@ -104,7 +104,7 @@ export interface CrawlerOptions {
    * an `error` event, and the crawl goes on. Errors are treated as `handler`'s.
    * @default none
    */
-  readonly handlers?: RouteHandlers;
+  readonly handlers?: RouteHandlers<Routes>;
   /**
    * Called once for each page that failed for good (its fetch or handler failed on every
    * attempt), with its request, its last error and a `push` for records, before the store keeps

@@ -1,23 +1,96 @@
-// What the user's handler receives for each fetched page.
+// What the user's handler receives for each fetched page, and what a request carries for it:
+// its route (label and userData), typed by the crawl's routes type when it has one.
 
 import type { UsageReport } from '@politely/core';
 import type { LastFetch, PageChange } from '@politely/frontier';
 import type { CheerioAPI } from 'cheerio';
 import type { DatasetRecord } from './dataset/record-text.js';
 import type { PageRobotsDirectives } from './extract/meta-robots.js';
+import type { UserData } from './frontier/request-data.js';
 
-/** What a request carries for its handler: given when it is enqueued. */
-export interface RequestOptions {
+/**
+ * Typed routes: the type given to `createCrawler<Routes>()`, an object type that maps each label
+ * to the type of the userData its requests carry (a plain-JSON object type):
+ *
+ * ```ts
+ * type Routes = { CATEGORY: { page: number }; PRODUCT: { category: string } };
+ * const crawler = createCrawler<Routes>({ userAgent, seeds, handlers: { CATEGORY, PRODUCT, default } });
+ * ```
+ *
+ * Then each route's `page.request.userData` has its label's type, a label given anywhere
+ * (`page.enqueue`, `page.enqueueLinks`, `crawler.enqueue`, seeds) must be one of the keys, and the
+ * userData given with it must have that key's type (it is required when that type has required
+ * fields); `handlers` needs a route for every label. `default` is not a label: it is the route of
+ * requests without one, whose userData is `UserData`. `Routes` satisfies `RouteMap<Routes>`.
+ *
+ * Without a routes type (`object`, the default of every `Routes` parameter), or with one that has
+ * a string index (`Record<string, …>`), routes are untyped: a label is any string and userData
+ * is `UserData`.
+ */
+export type RouteMap<Routes> = { readonly [Label in keyof Routes]: object };
+
+/** Whether `Routes` leaves routes untyped: no keys (`object`, the default) or a string index. */
+export type IsUntypedRoutes<Routes> = string extends keyof Routes
+  ? true
+  : [keyof Routes] extends [never]
+    ? true
+    : false;
+
+/** The labels of a routes type: its keys but `default`; any string for untyped routes. */
+export type RouteLabel<Routes = object> =
+  IsUntypedRoutes<Routes> extends true ? string : Exclude<keyof Routes & string, 'default'>;
+
+/**
+ * The userData of a request with label `Label` (`undefined` for none): `Routes[Label]` for typed
+ * routes; `UserData` for a request without a label, and for untyped routes.
+ */
+export type UserDataOf<Routes, Label> =
+  IsUntypedRoutes<Routes> extends true ? UserData : Label extends keyof Routes ? Routes[Label] : UserData;
+
+/**
+ * A request's route: its `label` and `userData`. For untyped routes, any label and any plain-JSON
+ * userData. For typed routes, no label (the `default` route, userData `UserData`), or one of the
+ * labels with userData of its type (required when that type has required fields).
+ */
+export type RequestRoute<Routes = object> =
+  IsUntypedRoutes<Routes> extends true
+    ? {
+        /** Which route (`handlers[label]`) handles the page. @default none (`handlers.default`) */
+        readonly label?: string;
+        /**
+         * Plain JSON carried with the request to its handler (`page.request.userData`), through every
+         * store, a resume and redirects; at most 64 KiB as JSON (ERR_INVALID_INPUT past it).
+         * @default {}
+         */
+        readonly userData?: UserData;
+      }
+    :
+        | {
+            /** No label: `handlers.default` handles the page. */
+            readonly label?: undefined;
+            /** Plain JSON carried with the request to its handler, at most 64 KiB as JSON. @default {} */
+            readonly userData?: UserData;
+          }
+        | { [Label in RouteLabel<Routes>]: LabelledRoute<Routes, Label> }[RouteLabel<Routes>];
+
+/** A request for the route `Label` of typed routes: the label, and userData of its type. */
+export type LabelledRoute<Routes, Label extends RouteLabel<Routes>> = {
+  /** Which route (`handlers[label]`) handles the page. */
+  readonly label: Label;
+} & (object extends UserDataOf<Routes, Label>
+  ? {
+      /** Plain JSON carried with the request to its handler, at most 64 KiB as JSON. @default {} */
+      readonly userData?: UserDataOf<Routes, Label>;
+    }
+  : {
+      /** Plain JSON carried with the request to its handler, at most 64 KiB as JSON. */
+      readonly userData: UserDataOf<Routes, Label>;
+    });
+
+/** What a request carries besides its route. */
+export interface RequestSettings {
   /** Higher is fetched first within a host. @default 0 */
   readonly priority?: number;
-  /** Which route (`handlers[label]`) handles the page. @default none (`handlers.default`) */
-  readonly label?: string;
-  /**
-   * Plain JSON carried with the request to its handler (`page.request.userData`), through every
-   * store, a resume and redirects; at most 64 KiB as JSON (ERR_INVALID_INPUT past it).
-   * @default {}
-   */
-  readonly userData?: Readonly<Record<string, unknown>>;
   /**
    * Headers for this request only, over the crawl-wide `headers` (the crawler's `User-Agent` and
    * `From` always win); kept on a redirect to the same origin, dropped on one to another.
@@ -28,12 +101,17 @@ export interface RequestOptions {
   readonly headers?: Readonly<Record<string, string>>;
 }
 
-export interface EnqueueOptions extends RequestOptions {
+/** What a request carries for its handler: given when it is enqueued. */
+export type RequestOptions<Routes = object> = RequestSettings & RequestRoute<Routes>;
+
+/** `page.enqueue`'s options. */
+export type EnqueueOptions<Routes = object> = RequestOptions<Routes> & {
   /** Depth given to the URLs. @default the page's depth + 1 */
   readonly depth?: number;
-}
+};
 
-export interface EnqueueLinksOptions extends RequestOptions {
+/** `page.enqueueLinks`'s options. */
+export type EnqueueLinksOptions<Routes = object> = RequestOptions<Routes> & {
   /**
    * A CSS selector: only links at or inside the elements it picks (`a[href]`, `area[href]`).
    * @default every link the crawler extracted from the page
@@ -41,21 +119,45 @@ export interface EnqueueLinksOptions extends RequestOptions {
   readonly selector?: string;
   /** Keeps only the URLs (absolute, as they will be requested) for which it returns true. */
   readonly filter?: (url: string) => boolean;
-}
+};
 
-/** The request a page answers. */
-export interface PageRequest {
+/**
+ * The request a page answers. With typed routes, `label` is the route's label (undefined in the
+ * `default` route) and `userData` has its type.
+ */
+export interface PageRequest<
+  Routes = object,
+  Label extends RouteLabel<Routes> | undefined = RouteLabel<Routes> | undefined,
+> {
   /** The URL that was requested (before any redirect). */
   readonly url: string;
-  readonly label: string | undefined;
+  readonly label: Label;
   /** `{}` when the request carried none. */
-  readonly userData: Readonly<Record<string, unknown>>;
+  readonly userData: Readonly<UserDataOf<Routes, Label>>;
   /** Link distance from a seed. */
   readonly depth: number;
   readonly priority: number;
 }
 
-export interface PageContext {
+/**
+ * The request of a page for one of `Label`'s routes: for typed routes, a union by label (so that
+ * testing `request.label` narrows `request.userData`).
+ */
+export type PageRequestOf<Routes, Label extends RouteLabel<Routes> | undefined> =
+  IsUntypedRoutes<Routes> extends true
+    ? PageRequest<Routes, Label>
+    : Label extends unknown
+      ? PageRequest<Routes, Label>
+      : never;
+
+/**
+ * What a handler is given for one page. `Routes`: the crawl's routes type (see `RouteMap`);
+ * `Label`: the labels of the requests this handler takes (`undefined`: those without a label).
+ */
+export interface PageContext<
+  Routes = object,
+  Label extends RouteLabel<Routes> | undefined = RouteLabel<Routes> | undefined,
+> {
   /** The URL that was requested (before any redirect). */
   readonly url: string;
   /** The URL the response came from (after redirects). */
@@ -99,7 +201,7 @@ export interface PageContext {
    */
   readonly browser: unknown;
   /** The request this page answers: its label and userData among others. */
-  readonly request: PageRequest;
+  readonly request: PageRequestOf<Routes, Label>;
   /**
    * A recrawl found the page as it was at its last fetch: the server answered `304 Not Modified`
    * to the validators sent (then `status` is 304 and `body`, `text` and `links` are empty), or sent
@@ -116,16 +218,19 @@ export interface PageContext {
   readonly previousFetch: LastFetch | undefined;
   /**
    * Adds URLs to the frontier (normalised, scoped, deduped, robots-checked), with their own
-   * label and userData; resolves with how many were new.
+   * label and userData; resolves with how many were new. A URL queued without a label (by a
+   * sitemap, say) and not fetched yet takes the label, its userData and the higher priority,
+   * and counts as new; one already fetched is not fetched again.
    */
-  enqueue(urls: string | readonly string[], options?: EnqueueOptions): Promise<number>;
+  enqueue(urls: string | readonly string[], options?: EnqueueOptions<Routes>): Promise<number>;
   /**
    * Adds the page's links — all of `links`, or those under `options.selector` — with a label and
    * userData, through the same nofollow, scope, trap, dedupe and robots rules as every link.
-   * Resolves with how many were new. A link enqueued here first keeps its label when the crawler
-   * follows the page's links by itself afterwards (that one is a duplicate).
+   * Resolves with how many were new (a URL queued without a label takes this one, as with
+   * `enqueue`). A link enqueued here first keeps its label when the crawler follows the page's
+   * links by itself afterwards (that one is a duplicate).
    */
-  enqueueLinks(options?: EnqueueLinksOptions): Promise<number>;
+  enqueueLinks(options?: EnqueueLinksOptions<Routes>): Promise<number>;
   /**
    * Appends a record (a plain JSON-serialisable object), or an array of them, to the crawl's
    * `outputs`, and emits a `record` event for each once written. Resolves once they are accepted:
@@ -142,15 +247,29 @@ export interface PageContext {
   readonly signal: AbortSignal;
 }
 
-/** A function that handles fetched pages; what it returns (or resolves with) is ignored. */
-export type PageHandler = (page: PageContext) => unknown;
+/**
+ * A function that handles fetched pages; what it returns (or resolves with) is ignored. With typed
+ * routes, `PageHandler<Routes, 'PRODUCT'>` is the route of `PRODUCT` requests.
+ */
+export type PageHandler<
+  Routes = object,
+  Label extends RouteLabel<Routes> | undefined = RouteLabel<Routes> | undefined,
+> = (page: PageContext<Routes, Label>) => unknown;
 
 /**
  * Handlers by request label. `default` takes requests without a label (every link the crawler
  * follows by itself). A request whose label has no handler here is refused when it is queued
  * (`ERR_INVALID_INPUT`, or `ERR_INVALID_OPTION` for a seed), before any request is made for it.
+ * With typed routes, a handler for each label is required, and each takes the pages of its label
+ * with their userData typed.
  */
-export interface RouteHandlers {
-  readonly default?: PageHandler;
-  readonly [label: string]: PageHandler | undefined;
-}
+export type RouteHandlers<Routes = object> =
+  IsUntypedRoutes<Routes> extends true
+    ? {
+        readonly default?: PageHandler;
+        readonly [label: string]: PageHandler | undefined;
+      }
+    : { readonly [Label in RouteLabel<Routes>]: PageHandler<Routes, Label> } & {
+        /** The route of requests without a label (links the crawler follows by itself among them). */
+        readonly default?: PageHandler<Routes, undefined>;
+      };

@@ -1,7 +1,12 @@
 // @politely/sitemap: the sitemaps() plugin (seeds a crawl from the sitemaps robots.txt declares) and
 // readSitemap (one sitemap document's entries). Internals stay in src/; tests import them from there.
 
-export type { SitemapDiscoveryRecord, SitemapPluginOptions, SitemapUrlRecord } from './options.js';
+export type {
+  SitemapDiscoveryRecord,
+  SitemapPluginOptions,
+  SitemapUrlRecord,
+  SitemapUserData,
+} from './options.js';
 export { DEFAULT_MAX_BYTES_PER_FILE, DEFAULT_MAX_URLS_PER_FILE } from './options.js';
 export type {
   PartialSitemap,

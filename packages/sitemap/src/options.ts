@@ -2,6 +2,7 @@
 
 import { PolitelyError } from '@politely/core';
 import { optionChecks } from '@politely/core/internal';
+import { checkRequestData, type RouteLabel, type UserData, type UserDataOf } from '@politely/crawler';
 import { compileUrlPattern, type UrlMatcher, type UrlPattern } from './url-filter.js';
 
 /** One URL a sitemap lists, with the fields the file gave for it. */
@@ -27,7 +28,14 @@ export interface SitemapDiscoveryRecord {
   readonly guessed: boolean;
 }
 
-export interface SitemapPluginOptions {
+/** The userData the plugin may give a page: with typed routes, one of the routes' userData types. */
+export type SitemapUserData<Routes = object> = UserDataOf<Routes, RouteLabel<Routes>>;
+
+/**
+ * The sitemaps plugin's options. `Routes`: the crawl's routes type, when it has one
+ * (`sitemaps<Routes>(…)`, see `RouteMap` of `@politely/crawler`): it types `label` and `userData`.
+ */
+export interface SitemapPluginOptions<Routes = object> {
   /**
    * Origins whose robots.txt `Sitemap:` lines are read.
    * @default the origins of the crawl's seeds
@@ -109,6 +117,27 @@ export interface SitemapPluginOptions {
    * @default 10
    */
   readonly priorityScale?: number;
+  /**
+   * The label of the pages the plugin queues, that is the route that handles them
+   * (`handlers[label]`): a label, or a function of the URL's sitemap record (`url`, `lastmod`,
+   * `changefreq`, `priority`, `sitemap`) that returns one, or undefined for none. A page without
+   * a label goes to `handlers.default`. A page the plugin queued without a label, and that a
+   * route enqueues with one before it is fetched, takes that label, its userData and the higher
+   * priority. A label is a non-empty string of at most 256 characters: another value given here
+   * is refused by `sitemaps()` (`ERR_INVALID_OPTION`); one a function returns is an `error` event
+   * for its URL, which is then not queued.
+   * @default undefined (no label: the `default` route)
+   */
+  readonly label?: RouteLabel<Routes> | ((record: SitemapUrlRecord) => RouteLabel<Routes> | undefined);
+  /**
+   * The userData of the pages the plugin queues (`page.request.userData`): a plain JSON object,
+   * or a function of the URL's sitemap record that returns one (or undefined for none), e.g.
+   * `({ lastmod }) => ({ lastmod })`. Checked as any request's userData (plain JSON, at most
+   * 64 KiB as JSON): a bad value given here is refused by `sitemaps()` (`ERR_INVALID_OPTION`);
+   * one a function returns is an `error` event for its URL, which is then not queued.
+   * @default undefined (`{}`)
+   */
+  readonly userData?: SitemapUserData<Routes> | ((record: SitemapUrlRecord) => SitemapUserData<Routes> | undefined);
 }
 
 export interface ResolvedSitemapPluginOptions {
@@ -127,6 +156,10 @@ export interface ResolvedSitemapPluginOptions {
   readonly priorityScale: number;
   /** Frontier priority of sitemap files and discovery entries: above any page from a sitemap. */
   readonly sitemapPriority: number;
+  /** The label of a listed page (the option's value, or its function); undefined for none. */
+  readonly labelOf: ((record: SitemapUrlRecord) => unknown) | undefined;
+  /** The userData of a listed page (the option's value, or its function); undefined for none. */
+  readonly userDataOf: ((record: SitemapUrlRecord) => unknown) | undefined;
 }
 
 export const DEFAULT_MAX_URLS_PER_FILE = 50_000;
@@ -169,9 +202,13 @@ const SITEMAP_OPTION_KEYS: Record<keyof SitemapPluginOptions, true> = {
   onUrl: true,
   onDiscovery: true,
   priorityScale: true,
+  label: true,
+  userData: true,
 };
 
-export function resolveSitemapPluginOptions(options: SitemapPluginOptions = {}): ResolvedSitemapPluginOptions {
+export function resolveSitemapPluginOptions<Routes = object>(
+  options: SitemapPluginOptions<Routes> = {},
+): ResolvedSitemapPluginOptions {
   optionChecks('sitemaps').knownKeys(options, SITEMAP_OPTION_KEYS);
   const since = options.lastmodSince;
   if (since !== undefined && !(since instanceof Date && Number.isFinite(since.getTime())))
@@ -201,6 +238,52 @@ export function resolveSitemapPluginOptions(options: SitemapPluginOptions = {}):
     onDiscovery: options.onDiscovery,
     priorityScale,
     sitemapPriority: Math.round(priorityScale) + 1,
+    labelOf: valueOrFunction('label', options.label),
+    userDataOf: valueOrFunction('userData', options.userData),
+  };
+}
+
+/**
+ * `label` or `userData` as a function of the record: a function as given, a value checked now
+ * (as a request's, ERR_INVALID_OPTION naming the option) and returned for every record.
+ */
+function valueOrFunction(
+  name: 'label' | 'userData',
+  given: unknown,
+): ((record: SitemapUrlRecord) => unknown) | undefined {
+  if (given === undefined) return undefined;
+  if (typeof given === 'function') return given as (record: SitemapUrlRecord) => unknown;
+  const where = `the ${name} option`;
+  try {
+    checkRequestData(where, { [name]: given } as ListedRoute);
+  } catch (error) {
+    const message = error instanceof Error ? error.message.slice(`request ${where}: `.length) : String(error);
+    throw invalid(`${message}, or a function of the sitemap record that returns one`);
+  }
+  return () => given;
+}
+
+/** A page's label and userData, as the frontier takes them. */
+export interface ListedRoute {
+  readonly label?: string;
+  readonly userData?: UserData;
+}
+
+/**
+ * The label and userData of a listed page, as its label and userData functions returned them
+ * (fields absent when undefined); throws ERR_INVALID_INPUT, naming the URL, for a label that is
+ * not one or userData that is not plain JSON.
+ */
+export function routeOf(record: SitemapUrlRecord, label: unknown, userData: unknown): ListedRoute {
+  if (label === undefined && userData === undefined) return {};
+  const given = {
+    ...(label === undefined ? {} : { label }),
+    ...(userData === undefined ? {} : { userData }),
+  } as ListedRoute;
+  const checked = checkRequestData(record.url, given);
+  return {
+    ...(checked.label === undefined ? {} : { label: checked.label }),
+    ...(checked.userData === undefined ? {} : { userData: checked.userData }),
   };
 }
 

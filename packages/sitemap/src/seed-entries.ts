@@ -7,7 +7,7 @@ import { changeFrequencyOf, type FrontierRequest, type PluginContext } from '@po
 import type { RevisitHints } from '@politely/frontier';
 import type { CrossSubmissions, HeldUrl } from './cross-submission.js';
 import { FileTally } from './file-tally.js';
-import type { ResolvedSitemapPluginOptions, SitemapUrlRecord } from './options.js';
+import { type ListedRoute, type ResolvedSitemapPluginOptions, routeOf, type SitemapUrlRecord } from './options.js';
 import type { SitemapEntries } from './read-sitemap.js';
 import { type SitemapEntryData, sitemapEntryData, sitemapScopeOf } from './sitemap-scope.js';
 import type { RawSitemapEntry } from './sitemapper-reader.js';
@@ -28,7 +28,7 @@ export interface SeedFile {
   readonly resolveRelative: boolean;
 }
 
-type SeedContext = Pick<PluginContext<SitemapSkipReason>, 'enqueue' | 'skip' | 'signal'>;
+type SeedContext = Pick<PluginContext<SitemapSkipReason>, 'enqueue' | 'skip' | 'error' | 'signal'>;
 
 /** A frontier request for a sitemap file. */
 export function sitemapRequest(
@@ -77,7 +77,7 @@ export async function seedPages(
       if (!declarations.hold(url.origin, { record, sitemapUrl: file.sitemapUrl })) tally.note('scope', url.href);
       continue;
     }
-    await offerPage(record, options, batch, tally);
+    await offerPage(context, record, options, batch, tally);
     throwIfAborted(context.signal, file.sitemapUrl);
   }
   await batch.flush();
@@ -105,7 +105,8 @@ export async function seedHeldPages(
     return tally;
   };
   const batch = createBatch(context);
-  for (const { record, sitemapUrl } of held.admitted) await offerPage(record, options, batch, tallyOf(sitemapUrl));
+  for (const { record, sitemapUrl } of held.admitted)
+    await offerPage(context, record, options, batch, tallyOf(sitemapUrl));
   for (const { record, sitemapUrl } of held.refused) tallyOf(sitemapUrl).note('scope', record.url);
   await batch.flush();
   for (const [sitemapUrl, tally] of tallies) {
@@ -118,8 +119,9 @@ export async function seedHeldPages(
   }
 }
 
-/** A URL in its sitemap's scope: the filters, `onUrl`, then the frontier. */
+/** A URL in its sitemap's scope: the filters, `onUrl`, then the frontier with its label and userData. */
 async function offerPage(
+  context: SeedContext,
   record: SitemapUrlRecord,
   options: ResolvedSitemapPluginOptions,
   batch: Batch,
@@ -133,6 +135,8 @@ async function offerPage(
   const listened = options.onUrl?.(record);
   if (listened !== undefined) await listened;
   if (options.enqueuePages) {
+    const route = checkedRouteOf(context, record, options);
+    if (route === null) return;
     // Like seeds, pages a site declares bypass the crawl's scope: the sitemap's own scope rule
     // and the include/exclude filters bound them instead. Links found on them do not.
     const hints = revisitHintsOf(record);
@@ -143,7 +147,30 @@ async function offerPage(
       skipScope: true,
       referrer: record.sitemap,
       ...(hints === undefined ? {} : { hints }),
+      ...route,
     });
+  }
+}
+
+/**
+ * The page's label and userData (`label`, `userData`); null, reported as an error for the URL,
+ * when a function of the options returned one that is no label or no plain JSON. What such a
+ * function throws goes on to the crawler, as `onUrl`'s does.
+ */
+function checkedRouteOf(
+  context: SeedContext,
+  record: SitemapUrlRecord,
+  options: ResolvedSitemapPluginOptions,
+): ListedRoute | null {
+  if (options.labelOf === undefined && options.userDataOf === undefined) return {};
+  const label = options.labelOf?.(record);
+  const userData = options.userDataOf?.(record);
+  try {
+    return routeOf(record, label, userData);
+  } catch (error) {
+    if (!(error instanceof PolitelyError && error.code === 'ERR_INVALID_INPUT')) throw error;
+    context.error(record.url, error);
+    return null;
   }
 }
 

@@ -21,6 +21,15 @@ import { SITEMAP_SKIP_REASONS, type SitemapSkipReason } from './skip-reasons.js'
  * sitemaps each seed's origin declares in its robots.txt and crawls the pages they list.
  * @throws PolitelyError `ERR_INVALID_OPTION` for an invalid option.
  */
+export function sitemaps(options?: SitemapPluginOptions): CrawlerPlugin<SitemapSkipReason>;
+/**
+ * The sitemaps plugin for a crawl with typed routes (`sitemaps<Routes>(…)`, the crawler's
+ * `Routes`): its `label` is one of the routes' labels, its `userData` one of their userData types.
+ * @throws PolitelyError `ERR_INVALID_OPTION` for an invalid option.
+ */
+export function sitemaps<Routes extends object>(
+  options?: SitemapPluginOptions<NoInfer<Routes>>,
+): CrawlerPlugin<SitemapSkipReason>;
 export function sitemaps(options: SitemapPluginOptions = {}): CrawlerPlugin<SitemapSkipReason> {
   const resolved = resolveSitemapPluginOptions(options);
   // Which origins declared which sitemap, for this crawl (cross-submission.ts).

@@ -80,7 +80,10 @@ const CANONICAL_FAILURE: Record<CanonicalUrlFailureReason, SkipReason> = {
 };
 
 export interface Frontier {
-  /** Offers URLs; resolves with how many were newly queued. */
+  /**
+   * Offers URLs; resolves with how many were newly queued, or took the request's label (a URL
+   * queued without one: the store's `relabelled`).
+   */
   add(requests: readonly FrontierRequest[]): Promise<number>;
   /**
    * The first half of `add`: the entries the store is to be offered (every refusal before the
@@ -88,7 +91,7 @@ export interface Frontier {
    * (a page's links with its completion); it reports the store's answer with `stored`.
    */
   admit(requests: readonly FrontierRequest[]): Promise<FrontierEntry[]>;
-  /** The second half of `add`: reports the entries the store refused; returns how many it added. */
+  /** The second half of `add`: reports the entries the store refused; returns how many it added or relabelled. */
   stored(entries: readonly FrontierEntry[], outcomes: readonly AddOutcome[]): number;
   /** `add`'s options for the store. */
   readonly addOptions: AddOptions;
@@ -128,10 +131,10 @@ export function createFrontier(settings: FrontierSettings): Frontier {
       let added = 0;
       outcomes.forEach((outcome, i) => {
         const entry = entries[i]!;
-        if (outcome === 'added') added++;
+        // A URL queued without a label (by a sitemap, say) that took this entry's label is queued
+        // for the entry's route now: it counts as queued by this add, and is no duplicate.
+        if (outcome === 'added' || outcome === 'relabelled') added++;
         else if (outcome === 'duplicate') settings.onSkip(entry.url, { reason: 'duplicate' }, entry.referrer);
-        // Queued before without a label (a sitemap's URL): it takes this request's route. Not new.
-        else if (outcome === 'relabelled') return;
         else
           settings.onSkip(
             entry.url,

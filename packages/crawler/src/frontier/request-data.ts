@@ -29,8 +29,10 @@ export interface RequestData {
 }
 
 /**
- * Checks the label, userData and headers of the request for `url`; throws ERR_INVALID_INPUT naming the
- * URL and what is wrong (`code` lets seeds, checked with the options, use ERR_INVALID_OPTION).
+ * Checks the label, userData and headers of the request for `url`, as the crawler does for seeds,
+ * `crawler.enqueue` and `page.enqueue` (a plugin that queues pages with a user's label and
+ * userData checks them with it too): throws ERR_INVALID_INPUT naming the URL and what is wrong
+ * (`code` lets seeds, checked with the options, use ERR_INVALID_OPTION).
  * Returns the data in the form stored: fields absent when not given.
  */
 export function checkRequestData(

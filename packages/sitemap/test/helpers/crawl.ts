@@ -27,7 +27,7 @@ export interface CrawlOutcome {
 }
 
 export interface CrawlSetup {
-  readonly seeds?: readonly string[];
+  readonly seeds?: CrawlerOptions['seeds'];
   readonly plugin?: SitemapPluginOptions;
   readonly crawler?: Partial<Omit<CrawlerOptions, 'userAgent' | 'seeds' | 'plugins' | 'store'>>;
 }
@@ -80,6 +80,9 @@ function recordingStore(store: FrontierStore, added: FrontierEntry[], timeline: 
     setHostPolicy: (hostKey, policy) => store.setHostPolicy(hostKey, policy),
     counts: () => store.counts(),
     hostCounts: (limit) => store.hostCounts(limit),
+    requeueFailed: () => store.requeueFailed(),
+    failures: (limit) => store.failures(limit),
+    clear: () => store.clear(),
     close: () => store.close(),
   };
 }
