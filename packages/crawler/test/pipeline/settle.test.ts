@@ -61,7 +61,7 @@ describe('LeaseSettler.settle: the lease', () => {
     const settler = new LeaseSettler(store, 1);
     const lease = await claimAt(store, T0);
     await settler.settle(lease, done({ readyAt: T0 + 250 }), T0 + 50);
-    expect(await store.counts()).toEqual({ queued: 0, inFlight: 0, done: 1, activeHosts: 0 });
+    expect(await store.counts()).toEqual({ queued: 0, inFlight: 0, done: 1, failed: 0, activeHosts: 0 });
     expect(await hostReadyAt(store, HOST)).toBe(T0 + 250);
     expect(await store.claim({ now: T0 + 10 * DELAY, leaseMs: 1 })).toEqual({ lease: null, nextReadyAt: null });
   });
