@@ -709,6 +709,14 @@ export function describeFrontierStoreContract(name: string, factory: StoreFactor
         expect(await store.counts()).toMatchObject({ queued: 0, done: 4 });
       });
 
+      it('relabels a URL added earlier in the same add', async () => {
+        await store.setHostPolicy('a', { delayMs: 0 });
+        expect(
+          await store.add([entry('http://a/1'), entry('http://a/2'), entry('http://a/2', { label: 'L', priority: 3 })]),
+        ).toEqual(['added', 'added', 'relabelled']);
+        expect(await claimAllNow()).toEqual([entry('http://a/2', { label: 'L', priority: 3 }), entry('http://a/1')]);
+      });
+
       it('relabels once: a later add with another label is a duplicate', async () => {
         await store.add([entry('http://a/1')]);
         expect(await store.add([entry('http://a/1', { label: 'A', userData: { n: 1 } })])).toEqual(['relabelled']);
