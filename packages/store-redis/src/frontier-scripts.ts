@@ -8,12 +8,12 @@
 // and where a dead worker's URLs survive it.
 //
 // Every script takes the crawl's fixed keys as KEYS (meta, ready, hosts, leases, seen, workers,
-// lastFetch, fetched, due, fetchedAt, failures, failedAt) and, as ARGV[1..5], the key prefix, the crawl marker the
-// worker saw when it opened the crawl, the worker's id, its registration TTL and its heartbeat
-// period; it builds per-host, per-lease and per-worker keys from the prefix. All of them carry the crawl's
-// `{hash tag}`, so in Redis Cluster they share the slot of the declared keys. Times are integer
-// ms since the epoch, passed and stored as decimal strings (Lua's tostring would round them to
-// 14 digits). See keys.ts for the layout and queue-score.ts for the order.
+// lastFetch, fetched, due, fetchedAt, failures, failedAt) and, as ARGV[1..5], the key prefix, the
+// crawl marker the worker saw when it opened the crawl, the worker's id, its registration TTL and
+// its heartbeat period; it builds per-host, per-lease and per-worker keys from the prefix. All of
+// them carry the crawl's `{hash tag}`, so in Redis Cluster they share the slot of the declared
+// keys. Times are integer ms since the epoch, passed and stored as decimal strings (Lua's
+// tostring would round them to 14 digits). See keys.ts for the layout and queue-score.ts for the order.
 //
 // The crawl marker. `meta.crawl` holds a random id written when the crawl's state is created.
 // Every script but INIT first compares it with the id the worker saw at open: when Redis lost

@@ -60,8 +60,9 @@ const entry = (url: string, extra: Partial<FrontierEntry> = {}): FrontierEntry =
 /**
  * Declares a vitest `describe` block, `FrontierStore contract: <name>`, whose cases check that a
  * store keeps the contract the crawler relies on: dedupe, per-host bounds, priority order, host
- * clocks and holds, leases and their expiry, revisits (`reopenDue`, `LastFetch`) and host turns
- * (the cases expect the optional `takeHostTurn`). Call it at the top level of a test file.
+ * clocks and holds, leases and their expiry, failed URLs (`failures`, `requeueFailed`), `clear`,
+ * relabels, revisits (`reopenDue`, `LastFetch`) and host turns (the cases expect the optional
+ * `takeHostTurn`; metadata is checked when the store has it). Call it at the top level of a test file.
  *
  * @param name Names the store in the suite's title.
  * @param factory Opens a new, empty store for each case.
