@@ -215,9 +215,9 @@ class MemoryFrontierStore implements FrontierStore {
       failed.push(found);
     }
     for (const { entry } of failed) {
-      const key = dedupeKeyOf(entry);
-      const fetched = this.fetched.get(key);
-      // Queued again: a due time it may have must not queue it a second time.
+      const fetched = this.fetched.get(dedupeKeyOf(entry));
+      // Queued again: a due time it may have must not queue it a second time. With a LastFetch
+      // (a revisit that failed) it goes as a revisit, as the durable stores queue it.
       if (fetched !== undefined) {
         fetched.done = false;
         fetched.version++;
@@ -225,7 +225,8 @@ class MemoryFrontierStore implements FrontierStore {
       const host = this.host(entry.hostKey);
       host.done--;
       this.done--;
-      this.enqueue(host, { entry, sequence: this.sequence++ });
+      const queued = fetched === undefined ? entry : { ...entry, revisit: fetched.last };
+      this.enqueue(host, { entry: queued, sequence: this.sequence++ });
     }
     return failed.length;
   }

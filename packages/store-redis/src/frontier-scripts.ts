@@ -8,12 +8,12 @@
 // and where a dead worker's URLs survive it.
 //
 // Every script takes the crawl's fixed keys as KEYS (meta, ready, hosts, leases, seen, workers,
-// lastFetch, fetched, due, fetchedAt) and, as ARGV[1..5], the key prefix, the crawl marker the
-// worker saw when it opened the crawl, the worker's id, its registration TTL and its heartbeat
-// period; it builds per-host, per-lease and per-worker keys from the prefix. All of them carry the crawl's
-// `{hash tag}`, so in Redis Cluster they share the slot of the declared keys. Times are integer
-// ms since the epoch, passed and stored as decimal strings (Lua's tostring would round them to
-// 14 digits). See keys.ts for the layout and queue-score.ts for the order.
+// lastFetch, fetched, due, fetchedAt, failures, failedAt) and, as ARGV[1..5], the key prefix, the
+// crawl marker the worker saw when it opened the crawl, the worker's id, its registration TTL and
+// its heartbeat period; it builds per-host, per-lease and per-worker keys from the prefix. All of
+// them carry the crawl's `{hash tag}`, so in Redis Cluster they share the slot of the declared
+// keys. Times are integer ms since the epoch, passed and stored as decimal strings (Lua's
+// tostring would round them to 14 digits). See keys.ts for the layout and queue-score.ts for the order.
 //
 // The crawl marker. `meta.crawl` holds a random id written when the crawl's state is created.
 // Every script but INIT first compares it with the id the worker saw at open: when Redis lost
@@ -36,11 +36,27 @@
 // LastFetch JSON is never re-encoded by cjson (it keeps 14 significant digits): the scripts only
 // move its text, and rewrite the two fields hints change (see applyHints).
 //
+// Failed URLs. A completion with a failure keeps the URL's entry and the failure (failures) and
+// orders it by the failure's time (failedAt); the URL is done. requeueFailed queues each again at
+// the tail, as a revisit when it has a LastFetch, which it takes out of due and fetchedAt (queued,
+// it must not be reopened too); reopenDue forgets the failure of a URL it reopens.
+//
+// Relabels. `u:<host>` maps the dedupe key of each URL queued at the host without a label to its
+// score, so that an add with a label finds the member to relabel (a queue is keyed by member,
+// not by URL). Every path that queues a member writes it; a claim that pops one removes it. The
+// relabelled member keeps its slot (its place within its priority, as in the memory store) at
+// the higher of the two priorities, and its entry's JSON is edited as text (see relabel).
+//
+// clear deletes every frontier key of the crawl and its metadata, found through hosts, leases and
+// workers; it keeps the marker and the worker registry (the workers go on, on an empty crawl), and
+// the robots cache keys.
+//
 // Idempotent, because ioredis sends again a command whose reply a dropped connection lost: add
 // (dedupe), settle (a settled lease is gone), setHostPolicy, the heartbeat; and claim, whose
 // lease id the worker chooses, so that a claim replayed after it ran returns the same lease
-// instead of taking a second URL. Not reopenDue: replayed, it may reopen up to its limit more
-// URLs, though only ones that are due.
+// instead of taking a second URL; requeueFailed (replayed, it finds none failed). Not reopenDue:
+// replayed, it may reopen up to its limit more URLs, though only ones that are due. Not clear:
+// replayed, it also clears what other workers added in between (a crawl clears before it adds).
 
 import { PRIORITY_STEP, SLOT_BASE } from './queue-score.js';
 
@@ -52,12 +68,14 @@ if redis.replicate_commands then redis.replicate_commands() end
 local P, CRAWL, ME, TTL, BEAT_MS = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5])
 local META, READY, HOSTS, LEASES, SEEN, WORKERS = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local LAST, FETCHED, DUE, FETCHED_AT = KEYS[7], KEYS[8], KEYS[9], KEYS[10]
+local FAILURES, FAILED_AT = KEYS[11], KEYS[12]
 local STEP = ${PRIORITY_STEP}
 local SLOT_BASE = ${SLOT_BASE}
 local function qk(h) return P .. 'q:' .. h end
 local function hk(h) return P .. 'h:' .. h end
 local function lk(id) return P .. 'l:' .. id end
 local function wlk(w) return P .. 'wl:' .. w end
+local function uk(h) return P .. 'u:' .. h end
 local function int(n) return string.format('%.0f', n) end
 -- Text that parses back to the same double (tostring and cjson keep only 14 digits).
 local function exact(n) return string.format('%.17g', n) end
@@ -70,6 +88,42 @@ local function fetchedAtOf(record)
   local n = tonumber(cjson.decode(string.sub(record, b + 1)).fetchedAt)
   if n then return exact(n) end
   return nil
+end
+-- A queue member (entry-codec.ts): its retry count, its entry's JSON and its LastFetch record ('' when none).
+local function partsOf(member)
+  local space = string.find(member, ' ', 1, true)
+  local newline = string.find(member, '\\n', space + 1, true)
+  if not newline then return string.sub(member, 1, space - 1), string.sub(member, space + 1), '' end
+  return string.sub(member, 1, space - 1), string.sub(member, space + 1, newline - 1), string.sub(member, newline + 1)
+end
+-- dedupeKeyOf (@politely/frontier) of a decoded entry.
+local function keyOf(e)
+  if e.kind ~= nil and e.kind ~= 'page' then return e.kind .. ' ' .. e.url end
+  return e.url
+end
+-- The dedupe key of a member whose entry has no label (u:<host> lists it while queued), else nil.
+local function unlabelledKeyOf(member)
+  local _, json = partsOf(member)
+  local e = cjson.decode(json)
+  if e.label ~= nil then return nil end
+  return keyOf(e)
+end
+-- A URL kept out of the queues (FETCHED, FAILURES): \`<queue priority> <length of host key> <host
+-- key><entry JSON>\`, then \`\\n<more>\` (a failure). Lengths are in bytes, as Lua counts them.
+local function storedFor(h, priority, json) return int(priority) .. ' ' .. #h .. ' ' .. h .. json end
+-- Returns the queue priority, host key, entry JSON and what follows ('' when nothing).
+local function storedOf(stored)
+  local s1 = string.find(stored, ' ', 1, true)
+  local s2 = string.find(stored, ' ', s1 + 1, true)
+  local length = tonumber(string.sub(stored, s1 + 1, s2 - 1))
+  local rest = string.sub(stored, s2 + length + 1)
+  local newline = string.find(rest, '\\n', 1, true)
+  local more = ''
+  if newline then
+    more = string.sub(rest, newline + 1)
+    rest = string.sub(rest, 1, newline - 1)
+  end
+  return tonumber(string.sub(stored, 1, s1 - 1)), string.sub(stored, s2 + 1, s2 + length), rest, more
 end
 local function redisNow()
   local t = redis.call('TIME')
@@ -90,17 +144,20 @@ local function reschedule(h)
   redis.call('ZADD', HOSTS, queued + inFlight, h)
 end
 
-local function enqueue(h, member, priority, slot)
-  redis.call('ZADD', qk(h), int(0 - priority * STEP + slot), member)
+-- \`unlabelled\`: the URL's dedupe key when its entry has no label (a later add may relabel it), else nil.
+local function enqueue(h, member, priority, slot, unlabelled)
+  local score = int(0 - priority * STEP + slot)
+  redis.call('ZADD', qk(h), score, member)
   redis.call('HINCRBY', META, 'queued', 1)
+  if unlabelled then redis.call('HSET', uk(h), unlabelled, score) end
 end
 -- Added or retried: behind the URLs of its priority.
-local function pushBack(h, member, priority)
-  enqueue(h, member, priority, SLOT_BASE + redis.call('HINCRBY', META, 'addSeq', 1) - 1)
+local function pushBack(h, member, priority, unlabelled)
+  enqueue(h, member, priority, SLOT_BASE + redis.call('HINCRBY', META, 'addSeq', 1) - 1, unlabelled)
 end
 -- Handed back (released, or its lease expired): ahead of the URLs of its priority.
 local function pushFront(h, member, priority)
-  enqueue(h, member, priority, SLOT_BASE - redis.call('HINCRBY', META, 'backSeq', 1))
+  enqueue(h, member, priority, SLOT_BASE - redis.call('HINCRBY', META, 'backSeq', 1), unlabelledKeyOf(member))
 end
 
 -- Ends a lease: returns its host, entry, priority, the host's requests still in flight and the
@@ -132,9 +189,11 @@ local function giveBack(id, sentBy)
   return true
 end
 
+-- A new host joins HOSTS at once (load 0), so that clear finds every host's keys through it.
 local function ensureHost(h, delayMs, maxInFlight)
   if redis.call('EXISTS', hk(h)) == 0 then
     redis.call('HSET', hk(h), 'r', 0, 'd', delayMs, 'm', maxInFlight, 'f', 0, 'n', 0, 'a', 0)
+    redis.call('ZADD', HOSTS, 'NX', 0, h)
   end
 end
 
@@ -199,9 +258,10 @@ return 1
 `;
 
 /**
- * Adds the entries given in ARGV from `first` on, five per entry: dedupe key, host key, queue
- * priority, encoded entry, hints JSON ('' = none). Returns one outcome per entry: 'added' |
- * 'duplicate' | 'host-full'.
+ * Adds the entries given in ARGV from `first` on, seven per entry: dedupe key,
+ * host key, queue priority, encoded entry, hints JSON ('' = none), the entry's label and userData
+ * as JSON members (`"label":…,"userData":…`; '' = no label) and its priority as JSON. Returns one
+ * outcome per entry: 'added' | 'duplicate' | 'relabelled' | 'host-full'.
  */
 const ADD_ENTRIES = `
 local function jsonValue(v)
@@ -237,13 +297,42 @@ local function applyHints(key, hintsJson)
   redis.call('ZADD', DUE, 'XX', dueAt, key)
 end
 
+-- A queued URL without a label takes the label (and userData) of an add with one, and the higher
+-- of the two priorities, in the slot it had (its place among the URLs of a priority, as in the
+-- memory store). The entry's JSON is edited as text, never re-encoded (cjson would round numbers
+-- in data): the new members go at its end, where JSON.parse lets them win over the old ones of
+-- the same name (priority, and userData if it had one). Returns whether it relabelled.
+local function relabel(key, h, queuePriority, labelMembers, priorityJson)
+  local score = redis.call('HGET', uk(h), key)
+  if not score then return false end
+  redis.call('HDEL', uk(h), key)
+  local member = redis.call('ZRANGEBYSCORE', qk(h), score, score, 'LIMIT', 0, 1)[1]
+  if not member then return false end
+  local retries, json, record = partsOf(member)
+  local e = cjson.decode(json)
+  if e.label ~= nil or keyOf(e) ~= key then return false end
+  local members, given, had = labelMembers, tonumber(priorityJson), tonumber(e.priority)
+  if given and (not had or given > had) then members = members .. ',"priority":' .. priorityJson end
+  local relabelled = retries .. ' ' .. string.sub(json, 1, -2) .. ',' .. members .. '}'
+  if record ~= '' then relabelled = relabelled .. '\\n' .. record end
+  local old = 0 - math.floor(tonumber(score) / STEP)
+  local slot = tonumber(score) + old * STEP
+  redis.call('ZREM', qk(h), member)
+  redis.call('ZADD', qk(h), int(0 - math.max(old, queuePriority) * STEP + slot), relabelled)
+  return true
+end
+
 local function addEntries(first, maxPerHost, delayMs, maxInFlight)
   local touched, out = {}, {}
-  for i = first, #ARGV, 5 do
-    local key, h = ARGV[i], ARGV[i + 1]
+  for i = first, #ARGV, 7 do
+    local key, h, labelMembers = ARGV[i], ARGV[i + 1], ARGV[i + 5]
     if redis.call('SISMEMBER', SEEN, key) == 1 then
       if ARGV[i + 4] ~= '' then applyHints(key, ARGV[i + 4]) end
-      out[#out + 1] = 'duplicate'
+      if labelMembers ~= '' and relabel(key, h, tonumber(ARGV[i + 2]), labelMembers, ARGV[i + 6]) then
+        out[#out + 1] = 'relabelled'
+      else
+        out[#out + 1] = 'duplicate'
+      end
     else
       ensureHost(h, delayMs, maxInFlight)
       if maxPerHost and (tonumber(redis.call('HGET', hk(h), 'a')) or 0) >= maxPerHost then
@@ -251,7 +340,9 @@ local function addEntries(first, maxPerHost, delayMs, maxInFlight)
       else
         redis.call('SADD', SEEN, key)
         redis.call('HINCRBY', hk(h), 'a', 1)
-        pushBack(h, ARGV[i + 3], tonumber(ARGV[i + 2]))
+        local unlabelled = nil
+        if labelMembers == '' then unlabelled = key end
+        pushBack(h, ARGV[i + 3], tonumber(ARGV[i + 2]), unlabelled)
         touched[h] = true
         out[#out + 1] = 'added'
       end
@@ -264,8 +355,7 @@ end
 
 /**
  * add — ARGV: head, maxPerHost ('' = no bound), default delayMs, default maxInFlight, then
- * five per entry: dedupe key, host key, queue priority, encoded entry, hints JSON ('' = none).
- * Returns one outcome per entry: 'added' | 'duplicate' | 'host-full'.
+ * seven per entry (see ADD_ENTRIES). Returns one outcome per entry.
  */
 const ADD = `${PRELUDE}${ADD_ENTRIES}
 return addEntries(9, tonumber(ARGV[6]), ARGV[7], ARGV[8])
@@ -316,6 +406,11 @@ if top[1] and tonumber(top[2]) <= now then
     return { known, int(now) }
   end
   redis.call('HINCRBY', META, 'queued', -1)
+  -- Claimed, it can no longer be relabelled (only a host with unlabelled URLs pays the decoding).
+  if redis.call('HLEN', uk(h)) > 0 then
+    local _, json = partsOf(popped[1])
+    redis.call('HDEL', uk(h), keyOf(cjson.decode(json)))
+  end
   local s = redis.call('HMGET', hk(h), 'r', 'd')
   local before = tonumber(s[1]) or 0
   redis.call('HSET', hk(h), 'r', int(math.max(before, now) + (tonumber(s[2]) or 0)))
@@ -345,46 +440,53 @@ return { known, int(nextAt) }
 /**
  * Ends a lease as `how` says ('complete', 'release' or 'retry') and sets its host's clock:
  * `readyAt` ('' = keep) and `notBefore` ('' = no new hold); a completion keeps `lastFetch` (a
- * LastFetch record, '' = none). Returns 1, or 0 when the lease is gone (no effect).
+ * LastFetch record, '' = none) and `failure` (its JSON, '' = none) at `failedAt` (ms). Returns 1,
+ * or 0 when the lease is gone (no effect).
  */
 const SETTLE_LEASE = `
 -- A done URL keeps the LastFetch given, else the one it had; with one, it waits in DUE and
--- FETCHED_AT. Only a reopened URL (a member with a record) can have one already: a URL without
--- the record and without a new one costs no lookup.
+-- FETCHED_AT. Only a revisit (a member with a record) can have one already: a URL without the
+-- record and without a new one costs no lookup.
 local function remember(h, member, priority, given)
-  local space = string.find(member, ' ', 1, true)
-  local newline = string.find(member, '\\n', space + 1, true)
-  if given == '' and not newline then return end
-  local json = string.sub(member, space + 1, (newline or 0) - 1)
-  local e = cjson.decode(json)
-  local key = e.url
-  if e.kind ~= nil and e.kind ~= 'page' then key = e.kind .. ' ' .. e.url end -- dedupeKeyOf
+  local _, json, had = partsOf(member)
+  if given == '' and had == '' then return end
+  local key = keyOf(cjson.decode(json))
   local record = given
   if given == '' then
     record = redis.call('HGET', LAST, key)
     if not record then return end
   else
     redis.call('HSET', LAST, key, given)
-    redis.call('HSET', FETCHED, key, int(priority) .. ' ' .. #h .. ' ' .. h .. json)
+    redis.call('HSET', FETCHED, key, storedFor(h, priority, json))
   end
   redis.call('ZADD', DUE, dueOf(record), key)
   local fetchedAt = fetchedAtOf(record)
   if fetchedAt then redis.call('ZADD', FETCHED_AT, fetchedAt, key) end
 end
 
-local function settleLease(id, how, readyAtArg, notBeforeArg, lastFetchArg)
+-- A failed URL: its entry as claimed (the member's JSON: no retry count, no revisit) and its
+-- failure, until requeueFailed or reopenDue queues it again.
+local function fail(h, member, priority, failure, failedAt)
+  local _, json = partsOf(member)
+  local key = keyOf(cjson.decode(json))
+  redis.call('HSET', FAILURES, key, storedFor(h, priority, json) .. '\\n' .. failure)
+  redis.call('ZADD', FAILED_AT, failedAt, key)
+end
+
+local function settleLease(id, how, readyAtArg, notBeforeArg, lastFetchArg, failureArg, failedAtArg)
   local h, member, priority, inFlight = takeLease(id)
   if not h then return 0 end
   if how == 'complete' then
     redis.call('HINCRBY', hk(h), 'n', 1)
     redis.call('HINCRBY', META, 'done', 1)
     remember(h, member, priority, lastFetchArg or '')
+    if failureArg and failureArg ~= '' then fail(h, member, priority, failureArg, failedAtArg) end
   elseif how == 'release' then
     pushFront(h, member, priority)
   else
     local space = string.find(member, ' ', 1, true)
     local retries = (tonumber(string.sub(member, 1, space - 1)) or 0) + 1
-    pushBack(h, int(retries) .. string.sub(member, space), priority)
+    pushBack(h, int(retries) .. string.sub(member, space), priority, unlabelledKeyOf(member))
   end
   -- The host's hold (nb: a Retry-After or backoff, whichever worker's) only rises, and its clock
   -- is never set before it: a 200 settled by one worker cannot undo another's Retry-After.
@@ -407,23 +509,24 @@ end
 
 /**
  * settle (complete, release or retry) — ARGV: head, lease id, how, hostReadyAt ('' = keep),
- * hostNotBefore ('' = no new hold), lastFetch record ('' = none; complete only).
- * Returns 1, or 0 when the lease is gone (no effect).
+ * hostNotBefore ('' = no new hold), lastFetch record, failure JSON and failedAt ('' = none;
+ * complete only). Returns 1, or 0 when the lease is gone (no effect).
  */
 const SETTLE = `${PRELUDE}${SETTLE_LEASE}
-return settleLease(ARGV[6], ARGV[7], ARGV[8], ARGV[9], ARGV[10])
+return settleLease(ARGV[6], ARGV[7], ARGV[8], ARGV[9], ARGV[10], ARGV[11], ARGV[12])
 `;
 
 /**
- * complete with links — ARGV: head, lease id, hostReadyAt, hostNotBefore, lastFetch (as settle's),
- * maxPerHost, default delayMs, default maxInFlight (as add's), then five per entry (as add's).
+ * complete with links — ARGV: head, lease id, hostReadyAt, hostNotBefore, lastFetch, failure,
+ * failedAt (as settle's), maxPerHost, default delayMs, default maxInFlight (as add's), then seven
+ * per entry (as add's).
  * The page's links are added and the page is done in one step: one round trip per page, and no
  * moment at which one is stored without the other. Returns add's outcomes (the lease being gone
  * changes nothing about them).
  */
 const COMPLETE_WITH_LINKS = `${PRELUDE}${ADD_ENTRIES}${SETTLE_LEASE}
-local out = addEntries(13, tonumber(ARGV[10]), ARGV[11], ARGV[12])
-settleLease(ARGV[6], 'complete', ARGV[7], ARGV[8], ARGV[9])
+local out = addEntries(15, tonumber(ARGV[12]), ARGV[13], ARGV[14])
+settleLease(ARGV[6], 'complete', ARGV[7], ARGV[8], ARGV[9], ARGV[10], ARGV[11])
 return out
 `;
 
@@ -433,7 +536,8 @@ return out
  * Done URLs due before dueBefore, then done URLs fetched before fetchedBefore whatever their due
  * time, go back to the tail of their hosts' queues (as a retry does), their retry count reset and
  * their LastFetch record appended (the claim's `revisit`). A reopened URL leaves both DUE and
- * FETCHED_AT, so it is reopened once; the limit counts both kinds. Returns how many.
+ * FETCHED_AT, so it is reopened once, and forgets its failure (queued, it is not failed); the
+ * limit counts both kinds. Returns how many.
  */
 const REOPEN_DUE = `${PRELUDE}
 local limit = tonumber(ARGV[7])
@@ -447,12 +551,11 @@ local function reopenFrom(set, before)
     redis.call('ZREM', FETCHED_AT, key)
     local stored, record = redis.call('HGET', FETCHED, key), redis.call('HGET', LAST, key)
     if stored and record then
-      -- <queue priority> <length of host key> <host key><entry JSON>
-      local s1 = string.find(stored, ' ', 1, true)
-      local s2 = string.find(stored, ' ', s1 + 1, true)
-      local length = tonumber(string.sub(stored, s1 + 1, s2 - 1))
-      local h = string.sub(stored, s2 + 1, s2 + length)
-      pushBack(h, ' ' .. string.sub(stored, s2 + length + 1) .. '\\n' .. record, tonumber(string.sub(stored, 1, s1 - 1)))
+      local priority, h, json = storedOf(stored)
+      local member = ' ' .. json .. '\\n' .. record
+      pushBack(h, member, priority, unlabelledKeyOf(member))
+      redis.call('HDEL', FAILURES, key)
+      redis.call('ZREM', FAILED_AT, key)
       redis.call('HINCRBY', hk(h), 'n', -1)
       redis.call('HINCRBY', META, 'done', -1)
       touched[h] = true
@@ -464,6 +567,67 @@ reopenFrom(DUE, ARGV[6])
 reopenFrom(FETCHED_AT, ARGV[8])
 for h in pairs(touched) do reschedule(h) end
 return reopened
+`;
+
+/**
+ * requeueFailed — ARGV: head. Every failed URL, the oldest failure first, goes back to the tail
+ * of its host's queue (as a retry does) with no retry count; one that has a LastFetch goes as a
+ * revisit, and leaves DUE and FETCHED_AT until it is done again. Returns how many.
+ */
+const REQUEUE_FAILED = `${PRELUDE}
+local touched, requeued = {}, 0
+for _, key in ipairs(redis.call('ZRANGE', FAILED_AT, 0, -1)) do
+  local stored = redis.call('HGET', FAILURES, key)
+  if stored then
+    local priority, h, json = storedOf(stored)
+    local member = ' ' .. json
+    local record = redis.call('HGET', LAST, key)
+    if record then
+      member = member .. '\\n' .. record
+      redis.call('ZREM', DUE, key)
+      redis.call('ZREM', FETCHED_AT, key)
+    end
+    pushBack(h, member, priority, unlabelledKeyOf(member))
+    redis.call('HINCRBY', hk(h), 'n', -1)
+    redis.call('HINCRBY', META, 'done', -1)
+    touched[h] = true
+    requeued = requeued + 1
+  end
+end
+redis.call('DEL', FAILURES, FAILED_AT)
+for h in pairs(touched) do reschedule(h) end
+return requeued
+`;
+
+/**
+ * failures — ARGV: head, last rank (-1 = all). Returns two per failed URL, the oldest failure
+ * first: its entry's JSON and its failure's JSON.
+ */
+const FAILURES_LIST = `${PRELUDE}
+local out = {}
+for _, key in ipairs(redis.call('ZRANGE', FAILED_AT, 0, tonumber(ARGV[6]))) do
+  local stored = redis.call('HGET', FAILURES, key)
+  if stored then
+    local _, _, json, failure = storedOf(stored)
+    out[#out + 1] = json
+    out[#out + 1] = failure
+  end
+end
+return out
+`;
+
+/**
+ * clear — ARGV: head. Deletes every key of the crawl's frontier (hosts, queues, leases, dedupe,
+ * revisits, failures) and its metadata, and resets the counters. The marker, the worker registry
+ * and the robots cache stay. Returns 1.
+ */
+const CLEAR = `${PRELUDE}
+for _, h in ipairs(redis.call('ZRANGE', HOSTS, 0, -1)) do redis.call('UNLINK', qk(h), hk(h), uk(h)) end
+for _, id in ipairs(redis.call('ZRANGE', LEASES, 0, -1)) do redis.call('UNLINK', lk(id)) end
+for _, w in ipairs(redis.call('ZRANGE', WORKERS, 0, -1)) do redis.call('UNLINK', wlk(w)) end
+redis.call('UNLINK', READY, HOSTS, LEASES, SEEN, LAST, FETCHED, DUE, FETCHED_AT, FAILURES, FAILED_AT, P .. 'data')
+redis.call('HDEL', META, 'queued', 'done', 'addSeq', 'backSeq')
+return 1
 `;
 
 /** setHostPolicy — ARGV: head, host key, default delayMs, default maxInFlight, delayMs, maxInFlight, readyAt ('' = keep). */
@@ -511,10 +675,10 @@ reschedule(h)
 return { 1 }
 `;
 
-/** counts — ARGV: head. Returns [queued, inFlight, done, activeHosts, URLs known], one consistent snapshot. */
+/** counts — ARGV: head. Returns [queued, inFlight, done, activeHosts, URLs known, failed], one consistent snapshot. */
 const COUNTS = `${PRELUDE}
 local m = redis.call('HMGET', META, 'queued', 'done')
-return { tonumber(m[1]) or 0, redis.call('ZCARD', LEASES), tonumber(m[2]) or 0, redis.call('ZCOUNT', HOSTS, '(0', '+inf'), redis.call('SCARD', SEEN) }
+return { tonumber(m[1]) or 0, redis.call('ZCARD', LEASES), tonumber(m[2]) or 0, redis.call('ZCOUNT', HOSTS, '(0', '+inf'), redis.call('SCARD', SEEN), redis.call('ZCARD', FAILED_AT) }
 `;
 
 /** hostCounts — ARGV: head, last rank (-1 = all). Returns five per host: key, queued, inFlight, done, readyAt. */
@@ -541,6 +705,9 @@ export const FRONTIER_SCRIPTS = {
   politelyFrontierSettle: SETTLE,
   politelyFrontierCompleteWithLinks: COMPLETE_WITH_LINKS,
   politelyFrontierReopenDue: REOPEN_DUE,
+  politelyFrontierRequeueFailed: REQUEUE_FAILED,
+  politelyFrontierFailures: FAILURES_LIST,
+  politelyFrontierClear: CLEAR,
   politelyFrontierSetHostPolicy: SET_HOST_POLICY,
   politelyFrontierTakeHostTurn: TAKE_HOST_TURN,
   politelyFrontierCounts: COUNTS,
@@ -548,11 +715,11 @@ export const FRONTIER_SCRIPTS = {
 } as const;
 
 /** Keys every frontier script declares (see `frontierKeys`). */
-export const FRONTIER_SCRIPT_KEY_COUNT = 10;
+export const FRONTIER_SCRIPT_KEY_COUNT = 12;
 
 type Arg = string | number;
 
-/** The scripts as ioredis commands: the ten fixed keys, then the ARGV above. */
+/** The scripts as ioredis commands: the twelve fixed keys, then the ARGV above. */
 export interface FrontierCommands {
   politelyFrontierInit(...args: Arg[]): Promise<[string, number]>;
   politelyFrontierBeat(...args: Arg[]): Promise<number>;
@@ -562,6 +729,9 @@ export interface FrontierCommands {
   politelyFrontierSettle(...args: Arg[]): Promise<number>;
   politelyFrontierCompleteWithLinks(...args: Arg[]): Promise<string[]>;
   politelyFrontierReopenDue(...args: Arg[]): Promise<number>;
+  politelyFrontierRequeueFailed(...args: Arg[]): Promise<number>;
+  politelyFrontierFailures(...args: Arg[]): Promise<string[]>;
+  politelyFrontierClear(...args: Arg[]): Promise<number>;
   politelyFrontierSetHostPolicy(...args: Arg[]): Promise<number>;
   politelyFrontierTakeHostTurn(...args: Arg[]): Promise<(string | number)[]>;
   politelyFrontierCounts(...args: Arg[]): Promise<number[]>;

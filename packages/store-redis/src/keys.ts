@@ -9,6 +9,7 @@
 //   <prefix>meta          HASH  the crawl marker (crawl: a random id of this crawl's state, createdAt),
 //                               beat (the last heartbeat, Redis time), queued, done, addSeq, backSeq
 //   <prefix>q:<hostKey>   ZSET  the host's queue: encoded entry → score (see queue-score.ts)
+//   <prefix>u:<hostKey>   HASH  dedupe key → queue score, of the host's queued URLs without a label (for relabels)
 //   <prefix>h:<hostKey>   HASH  the host: r readyAt, d delayMs, m maxInFlight, f inFlight, n done, a added,
 //                               nb its hold (the latest Retry-After/backoff; r is never set before it)
 //   <prefix>l:<leaseId>   HASH  one lease: h hostKey, e encoded entry, p queue priority, x expiry, b clock before,
@@ -20,6 +21,9 @@
 //                               leaves it until it is done again)
 //   <prefix>fetchedAt     ZSET  dedupe key → its LastFetch's fetchedAt (ms): the same members as due, for
 //                               reopenDue's fetchedBefore (hints change due's score, never this one)
+//   <prefix>failures      HASH  dedupe key → `<queue priority> <length of host key> <host key><entry JSON>\n<failure
+//                               JSON>`: a failed URL (done), as requeueFailed queues it again
+//   <prefix>failedAt      ZSET  dedupe key → its failure's time (ms): the same members as failures, oldest first
 //   <prefix>data          HASH  the crawl's metadata: key → JSON value (saveMetadata; the crawler's cookie jar)
 //   <prefix>workers       ZSET  worker id → the end of its registration (Redis time, ms; 0 = closed)
 //   <prefix>wl:<workerId> SET   the worker's lease ids
@@ -71,6 +75,8 @@ export function frontierKeys(prefix: string): readonly string[] {
     `${prefix}fetched`,
     `${prefix}due`,
     `${prefix}fetchedAt`,
+    `${prefix}failures`,
+    `${prefix}failedAt`,
   ];
 }
 

@@ -21,6 +21,7 @@ import {
   type ClaimResult,
   type CompleteOptions,
   dedupeKeyOf,
+  type FailedUrl,
   type FrontierCounts,
   type FrontierEntry,
   type FrontierLease,
@@ -32,6 +33,7 @@ import {
   type LastFetch,
   type ReopenRequest,
   type SettleOptions,
+  type UrlFailure,
 } from '@politely/frontier';
 import { type OpenedRedis, openRedis, type RedisConnection, type RedisLinkOptions } from './connection.js';
 import { decodeEntry, encodeEntry, encodeLastFetch } from './entry-codec.js';
@@ -270,7 +272,7 @@ class Store implements RedisFrontierStore {
   /** The links go with the page's completion in one script; only a batch past `addBatchSize` goes first, alone. */
   async complete(leaseId: string, options: CompleteOptions = {}): Promise<AddOutcome[]> {
     const entries = options.add ?? [];
-    const lastFetch = lastFetchArg(options.lastFetch);
+    const done = [lastFetchArg(options.lastFetch), ...failureArgs(options.failure)];
     if (entries.length === 0) {
       await this.call('complete', () =>
         this.commands.politelyFrontierSettle(
@@ -278,7 +280,7 @@ class Store implements RedisFrontierStore {
           leaseId,
           'complete',
           ...this.settleArgs('complete', options),
-          lastFetch,
+          ...done,
         ),
       );
       return [];
@@ -295,7 +297,7 @@ class Store implements RedisFrontierStore {
     }
     const clock = this.settleArgs('complete', options);
     const reply = await this.call('complete', () =>
-      this.commands.politelyFrontierCompleteWithLinks(...this.head(), leaseId, ...clock, lastFetch, ...last),
+      this.commands.politelyFrontierCompleteWithLinks(...this.head(), leaseId, ...clock, ...done, ...last),
     );
     outcomes.push(...this.counted(reply as AddOutcome[]));
     return outcomes;
@@ -327,6 +329,30 @@ class Store implements RedisFrontierStore {
         ),
       ),
     );
+  }
+
+  async requeueFailed(): Promise<number> {
+    return Number(await this.call('requeueFailed', () => this.commands.politelyFrontierRequeueFailed(...this.head())));
+  }
+
+  async failures(limit = Infinity): Promise<FailedUrl[]> {
+    if (!(limit >= 1)) return [];
+    const lastRank = limit === Infinity ? -1 : Math.floor(limit) - 1;
+    const flat = await this.call('failures', () => this.commands.politelyFrontierFailures(...this.head(), lastRank));
+    const failed: FailedUrl[] = [];
+    for (let i = 0; i + 1 < flat.length; i += 2) {
+      failed.push({ entry: JSON.parse(flat[i]!) as FrontierEntry, failure: JSON.parse(flat[i + 1]!) as UrlFailure });
+    }
+    return failed;
+  }
+
+  /**
+   * Deletes the crawl's frontier and metadata in one script. The crawl's marker and its workers
+   * stay (every worker goes on, on an empty crawl), and so do the robots cache's keys.
+   */
+  async clear(): Promise<void> {
+    await this.call('clear', () => this.commands.politelyFrontierClear(...this.head()));
+    this.knownUrls = 0;
   }
 
   release(leaseId: string, options: Settle = {}): Promise<void> {
@@ -384,11 +410,11 @@ class Store implements RedisFrontierStore {
   }
 
   async counts(): Promise<FrontierCounts> {
-    const [queued = 0, inFlight = 0, done = 0, activeHosts = 0, known = 0] = await this.call('counts', () =>
+    const [queued = 0, inFlight = 0, done = 0, activeHosts = 0, known = 0, failed = 0] = await this.call('counts', () =>
       this.commands.politelyFrontierCounts(...this.head()),
     );
     this.knownUrls = Math.max(this.knownUrls, known);
-    return { queued, inFlight, done, activeHosts };
+    return { queued, inFlight, done, failed, activeHosts };
   }
 
   async hostCounts(limit = Infinity): Promise<HostCounts[]> {
@@ -550,7 +576,7 @@ class Store implements RedisFrontierStore {
   /** The host's clock and hold go with the settle, in one script (see SETTLE: holds only rise). */
   private async settle(leaseId: string, how: 'release' | 'retry', options: Settle): Promise<void> {
     await this.call(how, () =>
-      this.commands.politelyFrontierSettle(...this.head(), leaseId, how, ...this.settleArgs(how, options), ''),
+      this.commands.politelyFrontierSettle(...this.head(), leaseId, how, ...this.settleArgs(how, options), '', '', ''),
     );
   }
 
@@ -563,7 +589,7 @@ class Store implements RedisFrontierStore {
 
   /**
    * add's ARGV after the head, in batches of `addBatchSize` entries: maxPerHost, the default
-   * policy, then five per entry. Validates before anything is sent.
+   * policy, then seven per entry (see ADD_ENTRIES). Validates before anything is sent.
    */
   private addBatches(entries: readonly FrontierEntry[], options: AddOptions): (string | number)[][] {
     const maxPerHost = options.maxPerHost ?? Infinity;
@@ -582,7 +608,14 @@ class Store implements RedisFrontierStore {
           throw new PolitelyError('ERR_INVALID_INPUT', `add: entry ${entry.url} has no hostKey`);
         // The hints apart, for a duplicate's LastFetch (the entry's JSON is only stored, never read in Lua).
         const hints = typeof entry.hints === 'object' && entry.hints !== null ? JSON.stringify(entry.hints) : '';
-        args.push(dedupeKeyOf(entry), entry.hostKey, queuePriorityOf(entry.priority), encodeEntry(entry), hints);
+        args.push(
+          dedupeKeyOf(entry),
+          entry.hostKey,
+          queuePriorityOf(entry.priority),
+          encodeEntry(entry),
+          hints,
+          ...relabelArgs(entry),
+        );
       }
       batches.push(args);
     }
@@ -602,6 +635,27 @@ function lastFetchArg(last: LastFetch | undefined): string {
   time('complete: lastFetch.dueAt', last.dueAt);
   time('complete: lastFetch.fetchedAt', last.fetchedAt);
   return encodeLastFetch(last);
+}
+
+/**
+ * A failure as the scripts take it: its JSON, with only the fields of `UrlFailure`, and its time
+ * (a ZSET score, so finite); ['', ''] for none.
+ */
+function failureArgs(failure: UrlFailure | undefined): [string, string | number] {
+  if (failure === undefined) return ['', ''];
+  const { reason, message, code, attempts, at } = failure;
+  time('complete: failure.at', at);
+  return [JSON.stringify({ reason, message, ...(code === undefined ? {} : { code }), attempts, at }), at];
+}
+
+/**
+ * What a relabel takes of an entry with a label: its label and userData as JSON members
+ * (`"label":…,"userData":…`, appended to the queued entry's JSON) and its priority as JSON;
+ * ['', ''] without a label.
+ */
+function relabelArgs({ label, userData, priority }: FrontierEntry): [string, string] {
+  if (label === undefined) return ['', ''];
+  return [JSON.stringify({ label, userData }).slice(1, -1), JSON.stringify(priority)];
 }
 
 /** An exclusive upper bound of reopenDue as REOPEN_DUE takes it: '' = none (-Infinity), '+inf' = no bound. */

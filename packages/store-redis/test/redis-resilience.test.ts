@@ -139,7 +139,7 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('Redis store: workers and th
       expect(waited).toBeGreaterThanOrEqual(timing.workerTtlMs - timing.heartbeatMs - 100);
       // …and soon after, not after the 5-minute lease.
       expect(waited).toBeLessThan(timing.workerTtlMs + 1500);
-      expect(await survivor.counts()).toEqual({ queued: 0, inFlight: 0, done: 3, activeHosts: 0 });
+      expect(await survivor.counts()).toEqual({ queued: 0, inFlight: 0, done: 3, failed: 0, activeHosts: 0 });
       const hosts = await survivor.hostCounts();
       expect(hosts.map((h) => h.inFlight)).toEqual([0, 0]);
     } finally {
@@ -380,7 +380,7 @@ describe.skipIf(serverMissing !== null)(
         expect(next.lease!.entry.url).not.toBe(held.entry.url);
         await store.complete(held.id);
         await store.complete(next.lease!.id);
-        expect(await store.counts()).toEqual({ queued: 0, inFlight: 0, done: 2, activeHosts: 0 });
+        expect(await store.counts()).toEqual({ queued: 0, inFlight: 0, done: 2, failed: 0, activeHosts: 0 });
         expect(warnings).toEqual([`lost the connection to ${durable.url}; retrying for up to 60 s`]);
         expect(notices).toHaveLength(1);
         expect(notices[0]).toMatch(

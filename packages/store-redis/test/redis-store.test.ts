@@ -1,14 +1,23 @@
 // The Redis FrontierStore: the shared contract (restart included), then what only a shared store
 // must do: several workers with their own connections claiming one crawl at once.
 
-import { type FrontierEntry, type FrontierStore, type LastFetch, lastFetchAfterHints } from '@politely/frontier';
+import type { RobotsCacheRecord } from '@politely/core';
+import {
+  type FrontierEntry,
+  type FrontierStore,
+  type LastFetch,
+  lastFetchAfterHints,
+  type UrlFailure,
+} from '@politely/frontier';
 import { describeFrontierStoreContract } from '@politely/frontier/testing';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   createRedisFrontierStore,
+  createRedisRobotsCache,
   deleteRedisCrawl,
   MAX_QUEUE_PRIORITY,
+  type RedisFrontierStore,
   type RedisFrontierStoreOptions,
 } from '../src/index.js';
 import {
@@ -29,6 +38,17 @@ const entry = (url: string, extra: Partial<FrontierEntry> = {}): FrontierEntry =
   depth: 0,
   priority: 0,
   ...extra,
+});
+
+const ROBOTS_FETCHED_AT = Date.now();
+const robotsRecord = (origin: string): RobotsCacheRecord => ({
+  origin,
+  outcome: 'success',
+  status: 200,
+  url: `${origin}/robots.txt`,
+  fetchedAt: ROBOTS_FETCHED_AT,
+  expiresAt: ROBOTS_FETCHED_AT + 86_400_000,
+  consecutiveFailures: 0,
 });
 
 describe.skipIf(redisDown !== null)(redisSuiteTitle('createRedisFrontierStore', redisDown), () => {
@@ -75,7 +95,7 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('createRedisFrontierStore', 
       'added',
       'duplicate',
     ]);
-    expect(await store.counts()).toEqual({ queued: 3, inFlight: 0, done: 1, activeHosts: 2 });
+    expect(await store.counts()).toEqual({ queued: 3, inFlight: 0, done: 1, failed: 0, activeHosts: 2 });
   });
 
   it('gives two workers (two connections) each URL once, and never breaks a host clock between them', async () => {
@@ -123,7 +143,7 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('createRedisFrontierStore', 
       expect(times).toHaveLength(20);
       for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(delayMs);
     }
-    expect(await workers[1]!.counts()).toEqual({ queued: 0, inFlight: 0, done: 200, activeHosts: 0 });
+    expect(await workers[1]!.counts()).toEqual({ queued: 0, inFlight: 0, done: 200, failed: 0, activeHosts: 0 });
   });
 
   it('keeps entries exactly: plugin data with big numbers, kind, redirects and retries', async () => {
@@ -207,7 +227,7 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('createRedisFrontierStore', 
       ...page,
       revisit: lastFetchAfterHints(unchanged, { changefreq: 'monthly' }),
     });
-    expect(await store.counts()).toEqual({ queued: 0, inFlight: 0, done: 2, activeHosts: 0 });
+    expect(await store.counts()).toEqual({ queued: 0, inFlight: 0, done: 2, failed: 0, activeHosts: 0 });
   });
 
   it('orders priorities beyond ±2^20 at the bounds, and a handed-back URL first within its priority', async () => {
@@ -347,6 +367,112 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('createRedisFrontierStore', 
       expect((await b.counts()).queued).toBe(1);
     } finally {
       admin.disconnect();
+    }
+  });
+
+  it('relabels a queued URL by editing its entry as text (numbers exact), for any worker, and forgets it once claimed', async () => {
+    const policy = { defaultHostPolicy: { delayMs: 0, maxInFlight: 10 } };
+    const store = open(policy);
+    const other = open(policy, crawlIdOf.get(store));
+    const unlabelled = `politely:{${crawlIdOf.get(store)!}}:u:a.test`;
+    const data = { at: 1_763_456_789_012_345, ratio: 0.1 + 0.2, nested: { list: [1, -2.5e-7] } };
+    // userData without a label: a relabel's userData replaces it.
+    const queued = entry('http://a.test/1', { data, userData: { old: true }, priority: 0.25 });
+    await store.add([queued, entry('http://a.test/2'), entry('http://a.test/3', { label: 'X' })]);
+    const admin = new Redis(REDIS_URL);
+    try {
+      expect((await admin.hkeys(unlabelled)).sort()).toEqual(['http://a.test/1', 'http://a.test/2']);
+      const userData = { ratio: 0.1 + 0.2, text: 'a "b"\n', big: 9_007_199_254_740_991 };
+      expect(await other.add([entry('http://a.test/1', { label: 'L', userData, priority: 0.5 })])).toEqual([
+        'relabelled',
+      ]);
+      expect(await admin.hkeys(unlabelled)).toEqual(['http://a.test/2']);
+      const first = (await store.claim({ now: 0, leaseMs: 60_000 })).lease!;
+      expect(first.entry).toEqual({ ...queued, label: 'L', userData, priority: 0.5 });
+      await store.release(first.id);
+      expect(await admin.hkeys(unlabelled)).toEqual(['http://a.test/2']);
+      const urls: string[] = [];
+      for (let i = 0; i < 3; i++) urls.push((await other.claim({ now: 0, leaseMs: 60_000 })).lease!.entry.url);
+      expect(urls).toEqual(['http://a.test/1', 'http://a.test/2', 'http://a.test/3']);
+      expect(await admin.exists(unlabelled)).toBe(0);
+    } finally {
+      admin.disconnect();
+    }
+  });
+
+  it('keeps a failure and the failed entry exactly (no cjson rounding), and queues it again at its host', async () => {
+    const store = open({ defaultHostPolicy: { delayMs: 0, maxInFlight: 1 } });
+    // A host key whose length in bytes is not its length in UTF-16 units.
+    const failed = entry('http://bücher.test/p', {
+      hostKey: 'bücher.test:8080',
+      data: { at: 1_763_456_789_012_345, ratio: 0.1 + 0.2 },
+      label: 'P',
+      userData: { text: 'x\ny "z"' },
+    });
+    await store.add([failed]);
+    const lease = (await store.claim({ now: 0, leaseMs: 60_000 })).lease!;
+    const failure: UrlFailure = {
+      reason: 'handler',
+      message: 'ünï "cödé"\nline 2 🚀',
+      code: 'ERR_HANDLER',
+      attempts: 3,
+      at: 1_795_000_000_123,
+    };
+    // Fields beyond UrlFailure's are not kept.
+    await store.complete(lease.id, { failure: { ...failure, stack: 'at x' } as UrlFailure });
+    expect(await store.failures()).toEqual([{ entry: failed, failure }]);
+    expect(await store.requeueFailed()).toBe(1);
+    expect(await store.hostCounts()).toEqual([
+      { hostKey: 'bücher.test:8080', queued: 1, inFlight: 0, done: 0, readyAt: 0 },
+    ]);
+    expect((await store.claim({ now: 0, leaseMs: 60_000 })).lease?.entry).toEqual(failed);
+    await expect(store.complete(lease.id, { failure: { ...failure, at: Number.NaN } })).rejects.toMatchObject({
+      code: 'ERR_INVALID_INPUT',
+    });
+  });
+
+  it('clears every frontier key of the crawl but its marker, its workers and the robots cache; every worker carries on', async () => {
+    const policy = { defaultHostPolicy: { delayMs: 0, maxInFlight: 2 } };
+    const store = open(policy);
+    const crawlId = crawlIdOf.get(store)!;
+    const prefix = `politely:{${crawlId}}:`;
+    const other = open(policy, crawlId);
+    const robots = createRedisRobotsCache({ redis: REDIS_URL, crawlId });
+    const admin = new Redis(REDIS_URL);
+    try {
+      await robots.set('https://a.test', robotsRecord('https://a.test'));
+      expect(await robots.acquireFetchLock('https://b.test', 60_000)).toBeTypeOf('function');
+      await store.add([
+        entry('http://a.test/1'),
+        entry('http://a.test/2', { label: 'L' }),
+        entry('http://a.test/3'),
+        entry('http://b.test/1'),
+      ]);
+      // A host that only a refused add met.
+      expect(await store.add([entry('http://c.test/1')], { maxPerHost: 0 })).toEqual(['host-full']);
+      const held = (await store.claim({ now: 0, leaseMs: 60_000 })).lease!;
+      const done = (await other.claim({ now: 0, leaseMs: 60_000 })).lease!;
+      await other.complete(done.id, {
+        lastFetch: { fetchedAt: 1, status: 200, bytes: 1, intervalMs: 0, dueAt: 2, latestDueAt: 3 },
+        failure: { reason: 'fetch', message: 'x', attempts: 1, at: 5 },
+      });
+      await (store as RedisFrontierStore).saveMetadata('k', { v: 1 });
+      expect(await admin.exists(`${prefix}data`, `${prefix}u:a.test`, `${prefix}h:c.test`, `${prefix}failures`)).toBe(
+        4,
+      );
+      await store.clear();
+      const left = (await admin.keys(`${prefix}*`)).map((key) => key.slice(prefix.length)).sort();
+      expect(left).toEqual(['meta', 'robots-lock:https://b.test', 'robots:https://a.test', 'workers']);
+      expect((await admin.hkeys(`${prefix}meta`)).sort()).toEqual(['beat', 'crawl', 'createdAt']);
+      expect(await robots.get('https://a.test')).toEqual(robotsRecord('https://a.test'));
+      // The crawl goes on, empty: both workers use it, and the lease from before is void.
+      expect(await other.add([entry('http://a.test/1')])).toEqual(['added']);
+      expect((await store.claim({ now: 0, leaseMs: 60_000 })).lease?.entry.url).toBe('http://a.test/1');
+      await store.complete(held.id, { failure: { reason: 'fetch', message: 'late', attempts: 1, at: 6 } });
+      expect(await other.counts()).toEqual({ queued: 0, inFlight: 1, done: 0, failed: 0, activeHosts: 1 });
+    } finally {
+      admin.disconnect();
+      await robots.close();
     }
   });
 

@@ -57,14 +57,21 @@ export class HostQueues {
     this.save(queue);
   }
 
-  /** Unlinks and returns the head of the host's highest-priority queue; undefined when all are empty. */
+  /**
+   * Unlinks and returns the head of the host's highest-priority queue; undefined when all are
+   * empty. A tombstone met on the way (a relabelled URL's old place, see schema.ts) is unlinked
+   * and deleted: nothing points at it any more.
+   */
   popFront(hostId: number): UrlRow | undefined {
-    const first = this.s.firstQueue.get(hostId);
-    if (first === undefined || first.head_id === null) return undefined;
-    const row = this.s.urlById.get(first.head_id);
-    const next = row?.next_id ?? null;
-    this.save({ hostId, priority: first.priority, head: next, tail: next === null ? null : first.tail_id });
-    return row;
+    for (;;) {
+      const first = this.s.firstQueue.get(hostId);
+      if (first === undefined || first.head_id === null) return undefined;
+      const row = this.s.urlById.get(first.head_id);
+      const next = row?.next_id ?? null;
+      this.save({ hostId, priority: first.priority, head: next, tail: next === null ? null : first.tail_id });
+      if (row === undefined || row.moved_to === null) return row;
+      this.s.deleteUrl.run(row.id);
+    }
   }
 
   private load(hostId: number, priority: number): QueueState {

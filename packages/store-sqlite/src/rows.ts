@@ -1,6 +1,6 @@
 // Rows of the crawl file ↔ frontier values: entries, lease ids.
 
-import type { FrontierEntry, LastFetch, RevisitHints } from '@politely/frontier';
+import type { FailedUrl, FrontierEntry, LastFetch, RevisitHints, UrlFailure } from '@politely/frontier';
 
 export interface HostRow {
   readonly id: number;
@@ -38,7 +38,7 @@ interface RequestColumn {
 }
 
 /** The `request` column for an entry: null (no JSON work) when it carries none of these. */
-export function requestColumnOf(entry: FrontierEntry): string | null {
+export function requestColumnOf(entry: RequestColumn): string | null {
   if (
     entry.label === undefined &&
     entry.userData === undefined &&
@@ -50,9 +50,65 @@ export function requestColumnOf(entry: FrontierEntry): string | null {
   return JSON.stringify({ label: entry.label, userData: entry.userData, headers: entry.headers, hints: entry.hints });
 }
 
-/** The columns of `urls` that `UrlRow` reads, for SELECT lists. */
-export const URL_COLUMNS =
-  'id, key, depth, priority, retries, kind, data, referrer, redirected_from, redirect_hops, request, last_fetch';
+/**
+ * The `request` column of a queued URL that an add with a label relabels: that `label`, the add's
+ * `userData` (else the one the URL had), and the URL's headers and hints. Undefined when the URL
+ * has a label already: it keeps it.
+ */
+export function relabelledRequestColumn(
+  column: string | null,
+  label: string,
+  userData: RequestColumn['userData'],
+): string | undefined {
+  const queued = column === null ? {} : requestOf(column);
+  if (queued.label !== undefined) return undefined;
+  const data = userData ?? queued.userData;
+  return JSON.stringify({ ...queued, label, ...(data === undefined ? {} : { userData: data }) });
+}
+
+/** The columns of `urls` that `UrlRow` reads, for SELECT lists; `table` prefixes each (`u.`) for a join. */
+export function urlColumns(table = ''): string {
+  const prefix = table === '' ? '' : `${table}.`;
+  return [
+    'id',
+    'key',
+    'depth',
+    'priority',
+    'retries',
+    'kind',
+    'data',
+    'referrer',
+    'redirected_from',
+    'redirect_hops',
+    'request',
+    'last_fetch',
+  ]
+    .map((column) => prefix + column)
+    .join(', ');
+}
+
+/** A row of `failures` joined to its URL and host. */
+export interface FailureRow extends UrlRow {
+  readonly host_key: string;
+  readonly reason: string;
+  readonly message: string;
+  readonly code: string | null;
+  readonly attempts: number;
+  readonly at: number;
+}
+
+/** A failed URL as `failures` gives it: its entry as claimed, without retry count or revisit. */
+export function failedUrlOf(row: FailureRow): FailedUrl {
+  const { retries: _retries, revisit: _revisit, ...entry } = entryOf(row, row.host_key);
+  const failure: UrlFailure = {
+    reason: row.reason,
+    message: row.message,
+    ...(row.code === null ? {} : { code: row.code }),
+    attempts: row.attempts,
+    at: row.at,
+  };
+  return { entry, failure };
+}
 
 /**
  * The entry a row holds. The URL is the dedupe key, after `kind ` for a plugin resource. Only a

@@ -30,6 +30,25 @@
 //   and completing or adding a URL that has no `LastFetch` never writes them. A sitemap's hints
 //   move `due_at`, never `fetched_at`. A reopened URL is queued like a retried one (at the tail);
 //   it keeps its `last_fetch`, which a claim returns as `entry.revisit`.
+// - Failed URLs (migration 5): a URL completed with a failure is done, and its failure waits in
+//   `failures`, keyed by the URL's row id. Failures are rare, so a table of their own costs a
+//   completion without one nothing (no column written, no index touched), `counts` counts it
+//   whole, and `failures` reads it in the order of its one index (`failures_at`).
+//   `requeueFailed` queues them again like `reopenDue` does (at the tail); a reopened URL loses
+//   its failure too. A failed URL that had a `last_fetch` keeps it, so it is claimed as a
+//   revisit, and being queued it has left `urls_due`: it cannot be queued twice.
+// - Relabels (migration 5): a queued URL without a label that an add with a label meets takes
+//   that label. When the priority stays, the row is updated in place (its place kept). When it
+//   rises, the row must move to another list, and a singly linked list cannot unlink a row
+//   without walking to it. So the row stays in its list as a tombstone (`moved_to`: the row that
+//   replaced it), and a copy of it is linked at the tail of the higher priority's list. A claim
+//   that finds a tombstone at a head deletes it and takes the next. A doubly linked list would
+//   unlink in place but write the neighbour row on every claim and hand-back, where a relabel
+//   is far rarer; the tombstone costs one row and one dedupe index entry per relabel, until it
+//   is claimed past. Lookups that must find the live row (hints, relabels) skip tombstones;
+//   plain dedupe does not need to: either row says the URL is known.
+// - `clear` empties the frontier's tables and the crawl's metadata (not the owner's record),
+//   and leaves `robots_cache` and `schema_version` as they are.
 //
 // A migration is appended, never edited: a file records the ones it had applied, and older code
 // refuses a file that has more than it knows.
@@ -112,6 +131,19 @@ const MIGRATIONS: readonly string[] = [
   ALTER TABLE urls ADD COLUMN fetched_at INTEGER;
   CREATE INDEX urls_due ON urls (due_at) WHERE state = 2 AND due_at IS NOT NULL;
   CREATE INDEX urls_fetched ON urls (fetched_at) WHERE state = 2 AND fetched_at IS NOT NULL;
+  `,
+  // 5: failed URLs and relabels. An existing file has no failure kept and no tombstone.
+  `
+  ALTER TABLE urls ADD COLUMN moved_to INTEGER;
+  CREATE TABLE failures (
+    url_id   INTEGER PRIMARY KEY,
+    reason   TEXT    NOT NULL,
+    message  TEXT    NOT NULL,
+    code     TEXT,
+    attempts INTEGER NOT NULL,
+    at       INTEGER NOT NULL
+  );
+  CREATE INDEX failures_at ON failures (at);
   `,
 ];
 

@@ -12,6 +12,7 @@ import {
   type ClaimResult,
   type CompleteOptions,
   dedupeKeyOf,
+  type FailedUrl,
   type FrontierCounts,
   type FrontierEntry,
   type FrontierStore,
@@ -24,6 +25,7 @@ import {
   type ReopenRequest,
   type RevisitHints,
   type SettleOptions,
+  type UrlFailure,
 } from '@politely/frontier';
 import type { Database } from 'better-sqlite3';
 import { type CrawlMetadata, createCrawlMetadata } from './crawl-meta.js';
@@ -36,8 +38,15 @@ import {
   type SqliteFrontierStoreOptions,
 } from './options.js';
 import { type OwnerInfo, type OwnerLock, takeOwnership } from './owner-lock.js';
-import { entryOf, leaseIdOf, parseLeaseId, requestColumnOf } from './rows.js';
-import { type FrontierStatements, type HostSlot, prepareFrontierStatements } from './statements.js';
+import { entryOf, failedUrlOf, leaseIdOf, parseLeaseId, relabelledRequestColumn, requestColumnOf } from './rows.js';
+import {
+  type FailureParams,
+  type FrontierStatements,
+  type HostSlot,
+  type KnownUrlRow,
+  prepareFrontierStatements,
+  type RequeueRow,
+} from './statements.js';
 
 /** A FrontierStore in a SQLite file, with the crawl's metadata beside it. */
 export interface SqliteFrontierStore extends FrontierStore {
@@ -101,13 +110,24 @@ function ownerOf(options: ResolvedSqliteFrontierStoreOptions): OwnerInfo | undef
 type LeaseEnd = 'complete' | 'release' | 'retry';
 /** `SettleOptions` of the FrontierStore contract. */
 type Settle = SettleOptions;
+/** What a completion leaves beside the URL being done. */
+type Completion = Pick<CompleteOptions, 'lastFetch' | 'failure'>;
 type PolicyChange = Partial<HostPolicy> & { readonly readyAt?: number };
+
+/** `urls.state` of a queued URL. */
+const QUEUED = 0;
 
 /** A host's counters while one `add` runs: read once, written back once. */
 interface AddSlot {
   readonly id: number;
   added: number;
   newlyQueued: number;
+}
+
+/** Queues done URLs again; each host's counters move once, at `flush`. */
+interface Requeuer {
+  requeue(rows: readonly RequeueRow[]): number;
+  flush(): void;
 }
 
 class SqliteStore implements SqliteFrontierStore {
@@ -121,6 +141,8 @@ class SqliteStore implements SqliteFrontierStore {
   private readonly transactAdd: (entries: readonly FrontierEntry[], maxPerHost: number) => AddOutcome[];
   private readonly transactClaim: (now: number, leaseMs: number) => ClaimResult;
   private readonly transactEnd: (leaseId: string, how: LeaseEnd, settle: Settle) => void;
+  private readonly transactRequeueFailed: () => number;
+  private readonly transactClear: () => void;
   private readonly transactComplete: (leaseId: string, options: CompleteOptions) => AddOutcome[];
   private readonly transactReopen: (dueBefore: number, fetchedBefore: number | undefined, limit: number) => number;
   private readonly transactPolicy: (hostKey: string, policy: PolicyChange) => void;
@@ -152,8 +174,13 @@ class SqliteStore implements SqliteFrontierStore {
         options.add === undefined || options.add.length === 0
           ? []
           : this.addNow(options.add, options.addOptions?.maxPerHost ?? Infinity);
-      this.endLease(leaseId, 'complete', options, options.lastFetch);
+      this.endLease(leaseId, 'complete', options, options);
       return added;
+    });
+    this.transactRequeueFailed = immediate(db, () => this.requeueFailedNow());
+    this.transactClear = immediate(db, () => {
+      for (const statement of this.s.clearFrontier) statement.run();
+      this.s.clearMetadata.run(OWNER_KEY);
     });
     this.transactReopen = immediate(db, (dueBefore: number, fetchedBefore: number | undefined, limit: number) =>
       this.reopenNow(dueBefore, fetchedBefore, limit),
@@ -192,6 +219,21 @@ class SqliteStore implements SqliteFrontierStore {
     return this.transactReopen(dueBefore, fetchedBefore, Number.isFinite(limit) ? Math.floor(limit) : -1);
   }
 
+  async requeueFailed(): Promise<number> {
+    return this.transactRequeueFailed();
+  }
+
+  async failures(limit = Infinity): Promise<FailedUrl[]> {
+    // LIMIT -1: no limit.
+    const rows = this.s.failureList.all(Number.isFinite(limit) ? Math.max(0, Math.floor(limit)) : -1);
+    return rows.map(failedUrlOf);
+  }
+
+  /** Empties the frontier and the crawl's metadata; the robots cache in the file stays. */
+  async clear(): Promise<void> {
+    this.transactClear();
+  }
+
   async release(leaseId: string, options: Settle = {}): Promise<void> {
     this.transactEnd(leaseId, 'release', options);
   }
@@ -210,7 +252,13 @@ class SqliteStore implements SqliteFrontierStore {
 
   async counts(): Promise<FrontierCounts> {
     const row = this.s.totals.get()!;
-    return { queued: row.queued ?? 0, inFlight: row.in_flight ?? 0, done: row.done ?? 0, activeHosts: row.active };
+    return {
+      queued: row.queued ?? 0,
+      inFlight: row.in_flight ?? 0,
+      done: row.done ?? 0,
+      failed: row.failed,
+      activeHosts: row.active,
+    };
   }
 
   async hostCounts(limit = Infinity): Promise<HostCounts[]> {
@@ -265,15 +313,11 @@ class SqliteStore implements SqliteFrontierStore {
   ): AddOutcome {
     const key = dedupeKeyOf(entry);
     const hash = keyHash(key);
-    if (entry.hints === undefined) {
+    if (entry.hints === undefined && entry.label === undefined) {
       if (this.s.urlExists.get(hash, key) !== undefined) return 'duplicate';
     } else {
       const known = this.s.knownUrl.get(hash, key);
-      if (known !== undefined) {
-        if (known.last_fetch !== null)
-          this.applyHints(known.id, JSON.parse(known.last_fetch) as LastFetch, entry.hints);
-        return 'duplicate';
-      }
+      if (known !== undefined) return this.addKnown(known, entry, appender);
     }
     let slot = slots.get(entry.hostKey);
     if (slot === undefined) {
@@ -301,6 +345,32 @@ class SqliteStore implements SqliteFrontierStore {
     slot.added++;
     slot.newlyQueued++;
     return 'added';
+  }
+
+  /** An add of a URL the file knows: its hints applied, then its label if it is queued without one. */
+  private addKnown(known: KnownUrlRow, entry: FrontierEntry, appender: QueueAppender): AddOutcome {
+    if (entry.hints !== undefined && known.last_fetch !== null)
+      this.applyHints(known.id, JSON.parse(known.last_fetch) as LastFetch, entry.hints);
+    if (entry.label === undefined || known.state !== QUEUED) return 'duplicate';
+    return this.relabel(known, entry, entry.label, appender) ? 'relabelled' : 'duplicate';
+  }
+
+  /**
+   * A queued URL without a label takes the label of `entry` (see `relabelledRequestColumn`) and
+   * the higher priority. The same priority: in place. A higher one: a copy at the tail of that
+   * queue, and the row left in its own as a tombstone (see schema.ts).
+   */
+  private relabel(known: KnownUrlRow, entry: FrontierEntry, label: string, appender: QueueAppender): boolean {
+    const request = relabelledRequestColumn(known.request, label, entry.userData);
+    if (request === undefined) return false;
+    if (!(entry.priority > known.priority)) {
+      this.s.setRequest.run(request, known.id);
+      return true;
+    }
+    const copy = Number(this.s.copyUrl.run({ id: known.id, priority: entry.priority, request }).lastInsertRowid);
+    this.s.supersede.run(copy, known.id);
+    appender.append(known.host_id, entry.priority, copy);
+    return true;
   }
 
   private claimNow(now: number, leaseMs: number): ClaimResult {
@@ -359,24 +429,46 @@ class SqliteStore implements SqliteFrontierStore {
    * `limit` -1: no limit.
    */
   private reopenNow(dueBefore: number, fetchedBefore: number | undefined, limit: number): number {
+    const requeuer = this.requeuer();
+    let reopened = requeuer.requeue(this.s.dueUrls.all(dueBefore, limit));
+    if (fetchedBefore !== undefined && (limit < 0 || reopened < limit)) {
+      reopened += requeuer.requeue(this.s.fetchedUrls.all(fetchedBefore, limit < 0 ? -1 : limit - reopened));
+    }
+    requeuer.flush();
+    return reopened;
+  }
+
+  /** Every failed URL at the tail of its queue, the oldest failure first. */
+  private requeueFailedNow(): number {
+    const requeuer = this.requeuer();
+    const requeued = requeuer.requeue(this.s.failedUrls.all());
+    requeuer.flush();
+    return requeued;
+  }
+
+  /**
+   * Done URLs back at the tails of their queues (as a retry), their attempts afresh and their
+   * failure, if any, forgotten: queued, they are no longer failed. A `last_fetch` stays: a claim
+   * returns it as the entry's revisit.
+   */
+  private requeuer(): Requeuer {
     const appender = this.queues.appender();
     const perHost = new Map<number, number>();
-    const reopen = (rows: readonly { id: number; host_id: number; priority: number }[]): number => {
-      for (const { id, host_id, priority } of rows) {
-        this.s.urlReopened.run(id);
-        appender.append(host_id, priority, id);
-        perHost.set(host_id, (perHost.get(host_id) ?? 0) + 1);
-      }
-      return rows.length;
+    return {
+      requeue: (rows) => {
+        for (const { id, host_id, priority } of rows) {
+          this.s.urlReopened.run(id);
+          this.s.forgetFailure.run(id);
+          appender.append(host_id, priority, id);
+          perHost.set(host_id, (perHost.get(host_id) ?? 0) + 1);
+        }
+        return rows.length;
+      },
+      flush: () => {
+        appender.flush();
+        for (const [hostId, n] of perHost) this.s.hostReopened.run(n, n, hostId);
+      },
     };
-    let reopened = reopen(this.s.dueUrls.all(dueBefore, limit));
-    if (fetchedBefore !== undefined && (limit < 0 || reopened < limit)) {
-      reopened += reopen(this.s.fetchedUrls.all(fetchedBefore, limit < 0 ? -1 : limit - reopened));
-    }
-    if (reopened === 0) return 0;
-    appender.flush();
-    for (const [hostId, n] of perHost) this.s.hostReopened.run(n, n, hostId);
-    return reopened;
   }
 
   /** Expired leases (a worker that died or hung) put their URL back at the head of its queue. */
@@ -396,12 +488,15 @@ class SqliteStore implements SqliteFrontierStore {
     return at === null ? null : Math.min(at, now + this.options.idlePollMs);
   }
 
-  /** `lastFetch`: what a completion's fetch left; omitted, the URL keeps the one it had. */
+  /**
+   * `completion.lastFetch`: what a completion's fetch left; omitted, the URL keeps the one it had.
+   * `completion.failure`: kept with the done URL, which is then failed.
+   */
   private endLease(
     leaseId: string,
     how: LeaseEnd,
     { hostReadyAt, hostNotBefore }: Settle,
-    lastFetch?: LastFetch,
+    { lastFetch, failure }: Completion = {},
   ): void {
     const parsed = parseLeaseId(leaseId);
     if (parsed === null) return;
@@ -419,6 +514,7 @@ class SqliteStore implements SqliteFrontierStore {
           id: parsed.rowId,
         });
       }
+      if (failure !== undefined) this.s.insertFailure.run({ id: parsed.rowId, ...failureColumns(failure) });
       this.s.hostCompleted.run(host);
       return;
     }
@@ -433,6 +529,11 @@ class SqliteStore implements SqliteFrontierStore {
     const policy = this.options.defaultHostPolicy;
     return this.s.hostByKey.get(hostKey) ?? this.s.insertHost.get(hostKey, policy.delayMs, policy.maxInFlight)!;
   }
+}
+
+/** A failure as its row holds it (every field bound by name, none left out). */
+function failureColumns({ reason, message, code, attempts, at }: UrlFailure): Omit<FailureParams, 'id'> {
+  return { reason, message, code: code ?? null, attempts, at };
 }
 
 /** `fn` as a BEGIN IMMEDIATE transaction: committed when it returns, rolled back when it throws. */

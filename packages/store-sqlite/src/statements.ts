@@ -4,7 +4,7 @@
 // preparing fail, rather than a query scan, if that ever changes.
 
 import type { Database, Statement } from 'better-sqlite3';
-import { type HostRow, URL_COLUMNS, type UrlRow } from './rows.js';
+import { type FailureRow, type HostRow, type UrlRow, urlColumns } from './rows.js';
 
 export interface HostSlot {
   readonly id: number;
@@ -27,6 +27,33 @@ export interface QueueRow {
 
 type Nullable<T> = T | null;
 
+/** A URL the file knows, as an add with hints or a label reads it. */
+export interface KnownUrlRow {
+  readonly id: number;
+  readonly host_id: number;
+  readonly state: number;
+  readonly priority: number;
+  readonly request: string | null;
+  readonly last_fetch: string | null;
+}
+
+/** A done URL to queue again: its row, host and queue. */
+export interface RequeueRow {
+  readonly id: number;
+  readonly host_id: number;
+  readonly priority: number;
+}
+
+/** A failure as `complete` keeps it. */
+export interface FailureParams {
+  readonly id: number;
+  readonly reason: string;
+  readonly message: string;
+  readonly code: Nullable<string>;
+  readonly attempts: number;
+  readonly at: number;
+}
+
 /** How a settle sets the host's clock (null: as it is) and its hold (null: no new hold). */
 export interface HostSettle {
   readonly readyAt: Nullable<number>;
@@ -39,9 +66,16 @@ export interface FrontierStatements {
   readonly insertHost: Statement<[string, number, number], HostSlot>;
   readonly hostAdded: Statement<[number, number, number]>;
   readonly urlExists: Statement<[number, string], 1>;
-  /** `urlExists` for an entry with hints: also what they would apply to. */
-  readonly knownUrl: Statement<[number, string], { id: number; last_fetch: string | null }>;
+  /** `urlExists` for an entry with hints or a label: the live row (no tombstone), with what they would change. */
+  readonly knownUrl: Statement<[number, string], KnownUrlRow>;
   readonly setLastFetch: Statement<[string, number, number]>;
+  /** A relabel in place: request, id. */
+  readonly setRequest: Statement<[string, number]>;
+  /** A relabel to a higher priority: a copy of the row, queued nowhere yet, with the new priority and request. */
+  readonly copyUrl: Statement<[{ id: number; priority: number; request: string }]>;
+  /** The row's URL moved to another row (copy id, id): its place in its queue is a tombstone. */
+  readonly supersede: Statement<[number, number]>;
+  readonly deleteUrl: Statement<[number]>;
   /** key, key_hash, host_id, depth, priority, retries, kind, data, referrer, redirected_from, redirect_hops */
   readonly insertUrl: Statement<
     [
@@ -63,7 +97,7 @@ export interface FrontierStatements {
   readonly firstQueue: Statement<[number], QueueRow>;
   readonly saveQueue: Statement<[number, number, Nullable<number>, Nullable<number>]>;
   readonly setNext: Statement<[Nullable<number>, number]>;
-  readonly urlById: Statement<[number], UrlRow & { readonly next_id: number | null }>;
+  readonly urlById: Statement<[number], UrlRow & { readonly next_id: number | null; readonly moved_to: number | null }>;
   readonly nextHost: Statement<[], HostRow>;
   readonly leaseUrl: Statement<[string, number, number]>;
   readonly hostClaimed: Statement<[number, number]>;
@@ -76,9 +110,19 @@ export interface FrontierStatements {
   readonly hostCompleted: Statement<[HostSettle]>;
   readonly urlRequeued: Statement<[{ retried: number; id: number }]>;
   readonly hostRequeued: Statement<[HostSettle]>;
-  readonly dueUrls: Statement<[number, number], { id: number; host_id: number; priority: number }>;
+  readonly dueUrls: Statement<[number, number], RequeueRow>;
   /** Done URLs fetched before a time, whatever their due time (fetchedBefore, limit). */
-  readonly fetchedUrls: Statement<[number, number], { id: number; host_id: number; priority: number }>;
+  readonly fetchedUrls: Statement<[number, number], RequeueRow>;
+  readonly insertFailure: Statement<[FailureParams]>;
+  readonly forgetFailure: Statement<[number]>;
+  /** Every failed URL, the oldest failure first. */
+  readonly failedUrls: Statement<[], RequeueRow>;
+  /** The failed URLs with their entries and failures, the oldest failure first (limit, -1: all). */
+  readonly failureList: Statement<[number], FailureRow>;
+  /** Empties the frontier's tables: failures, urls, queues, hosts. */
+  readonly clearFrontier: readonly Statement<[]>[];
+  /** Empties the crawl's metadata but the key given (the owner's record). */
+  readonly clearMetadata: Statement<[string]>;
   readonly urlReopened: Statement<[number]>;
   /** done − n, queued + n (n, n, host id) */
   readonly hostReopened: Statement<[number, number, number]>;
@@ -88,7 +132,7 @@ export interface FrontierStatements {
   readonly hostTurnTaken: Statement<[number, number]>;
   readonly totals: Statement<
     [],
-    { queued: number | null; in_flight: number | null; done: number | null; active: number }
+    { queued: number | null; in_flight: number | null; done: number | null; active: number; failed: number }
   >;
   readonly busiestHosts: Statement<
     [number],
@@ -109,9 +153,23 @@ export function prepareFrontierStatements(db: Database): FrontierStatements {
     urlExists: p<[number, string], 1>(
       'SELECT 1 FROM urls INDEXED BY urls_dedupe WHERE key_hash = ? AND key = ?',
     ).pluck(),
-    knownUrl: p('SELECT id, last_fetch FROM urls INDEXED BY urls_dedupe WHERE key_hash = ? AND key = ?'),
+    knownUrl: p(
+      `SELECT id, host_id, state, priority, request, last_fetch FROM urls INDEXED BY urls_dedupe
+       WHERE key_hash = ? AND key = ? AND moved_to IS NULL`,
+    ),
     // Hints move the due time, never the fetch time: fetched_at stays as the completion wrote it.
     setLastFetch: p('UPDATE urls SET last_fetch = ?, due_at = ? WHERE id = ?'),
+    setRequest: p('UPDATE urls SET request = ? WHERE id = ?'),
+    // Everything but its queue link, lease and tombstone mark: the URL as it waits, retries and revisit included.
+    copyUrl: p(
+      `INSERT INTO urls (key, key_hash, host_id, depth, priority, retries, kind, data, referrer, redirected_from,
+         redirect_hops, request, last_fetch, due_at, fetched_at)
+       SELECT key, key_hash, host_id, depth, @priority, retries, kind, data, referrer, redirected_from,
+         redirect_hops, @request, last_fetch, due_at, fetched_at
+       FROM urls WHERE id = @id`,
+    ),
+    supersede: p('UPDATE urls SET moved_to = ? WHERE id = ?'),
+    deleteUrl: p('DELETE FROM urls WHERE id = ?'),
     insertUrl: p(
       `INSERT INTO urls (key, key_hash, host_id, depth, priority, retries, kind, data, referrer, redirected_from, redirect_hops, request)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -125,7 +183,7 @@ export function prepareFrontierStatements(db: Database): FrontierStatements {
        ON CONFLICT (host_id, priority) DO UPDATE SET head_id = excluded.head_id, tail_id = excluded.tail_id`,
     ),
     setNext: p('UPDATE urls SET next_id = ? WHERE id = ?'),
-    urlById: p(`SELECT ${URL_COLUMNS}, next_id FROM urls WHERE id = ?`),
+    urlById: p(`SELECT ${urlColumns()}, next_id, moved_to FROM urls WHERE id = ?`),
     nextHost: p(
       `SELECT id, key, ready_at, delay_ms FROM hosts INDEXED BY hosts_ready
        WHERE queued > 0 AND in_flight < max_in_flight ORDER BY ready_at LIMIT 1`,
@@ -169,6 +227,23 @@ export function prepareFrontierStatements(db: Database): FrontierStatements {
       `SELECT id, host_id, priority FROM urls INDEXED BY urls_fetched
        WHERE state = 2 AND fetched_at IS NOT NULL AND fetched_at < ? ORDER BY fetched_at LIMIT ?`,
     ),
+    insertFailure: p(
+      `INSERT OR REPLACE INTO failures (url_id, reason, message, code, attempts, at)
+       VALUES (@id, @reason, @message, @code, @attempts, @at)`,
+    ),
+    forgetFailure: p('DELETE FROM failures WHERE url_id = ?'),
+    // Index order is at then url_id: the oldest failure first, ties in the order the URLs were added.
+    failedUrls: p(
+      `SELECT u.id, u.host_id, u.priority FROM failures f INDEXED BY failures_at JOIN urls u ON u.id = f.url_id
+       ORDER BY f.at`,
+    ),
+    failureList: p(
+      `SELECT ${urlColumns('u')}, h.key AS host_key, f.reason, f.message, f.code, f.attempts, f.at
+       FROM failures f INDEXED BY failures_at JOIN urls u ON u.id = f.url_id JOIN hosts h ON h.id = u.host_id
+       ORDER BY f.at LIMIT ?`,
+    ),
+    clearFrontier: ['failures', 'urls', 'queues', 'hosts'].map((table) => p<[]>(`DELETE FROM ${table}`)),
+    clearMetadata: p('DELETE FROM crawl_meta WHERE key <> ?'),
     // A revisit starts its attempts afresh; it joins its queue as the tail (no next).
     urlReopened: p('UPDATE urls SET state = 0, next_id = NULL, retries = NULL WHERE id = ?'),
     hostReopened: p('UPDATE hosts SET done = done - ?, queued = queued + ? WHERE id = ?'),
@@ -181,7 +256,8 @@ export function prepareFrontierStatements(db: Database): FrontierStatements {
     hostTurnTaken: p('UPDATE hosts SET ready_at = max(?, not_before) WHERE id = ?'),
     totals: p(
       `SELECT sum(queued) AS queued, sum(in_flight) AS in_flight, sum(done) AS done,
-       count(*) FILTER (WHERE queued > 0 OR in_flight > 0) AS active FROM hosts`,
+       count(*) FILTER (WHERE queued > 0 OR in_flight > 0) AS active,
+       (SELECT count(*) FROM failures) AS failed FROM hosts`,
     ),
     busiestHosts: p(
       'SELECT key, queued, in_flight, done, ready_at FROM hosts ORDER BY queued + in_flight DESC, id LIMIT ?',

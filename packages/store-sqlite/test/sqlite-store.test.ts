@@ -84,7 +84,8 @@ describe('createSqliteFrontierStore', () => {
     await before.close();
     // The file as schema 1 wrote it: hosts without not_before, one migration recorded.
     const raw = new Database(path);
-    raw.exec(`DROP INDEX urls_due; DROP INDEX urls_fetched; ALTER TABLE urls DROP COLUMN due_at; ALTER TABLE urls DROP COLUMN fetched_at;
+    raw.exec(`DROP TABLE failures; ALTER TABLE urls DROP COLUMN moved_to;
+      DROP INDEX urls_due; DROP INDEX urls_fetched; ALTER TABLE urls DROP COLUMN due_at; ALTER TABLE urls DROP COLUMN fetched_at;
       ALTER TABLE urls DROP COLUMN last_fetch; ALTER TABLE hosts DROP COLUMN not_before; ALTER TABLE urls DROP COLUMN request; DELETE FROM schema_version WHERE version > 1`);
     raw.close();
 
@@ -114,7 +115,8 @@ describe('createSqliteFrontierStore', () => {
     await before.close();
     // The file as schema 3 wrote it: urls without last_fetch, due_at and fetched_at, three migrations recorded.
     const raw = new Database(path);
-    raw.exec(`DROP INDEX urls_due; DROP INDEX urls_fetched; ALTER TABLE urls DROP COLUMN due_at; ALTER TABLE urls DROP COLUMN fetched_at;
+    raw.exec(`DROP TABLE failures; ALTER TABLE urls DROP COLUMN moved_to;
+      DROP INDEX urls_due; DROP INDEX urls_fetched; ALTER TABLE urls DROP COLUMN due_at; ALTER TABLE urls DROP COLUMN fetched_at;
       ALTER TABLE urls DROP COLUMN last_fetch; DELETE FROM schema_version WHERE version > 3`);
     raw.close();
 
@@ -131,6 +133,74 @@ describe('createSqliteFrontierStore', () => {
       { url: 'http://a.test/3', revisit: undefined },
       { url: 'http://a.test/2', revisit: lastFetchAt(10, 20) },
     ]);
+  });
+
+  it('migrates a crawl file of schema 4 (no failures, no relabels): its queued URLs relabelled, failures kept from then on', async () => {
+    const path = temp.file();
+    const before = openStore(path);
+    await before.add([entry('http://a.test/1'), entry('http://a.test/2')]);
+    await before.complete((await before.claim({ now: 0, leaseMs: 60_000 })).lease!.id);
+    await before.close();
+    // The file as schema 4 wrote it: no failures table, no tombstone column, four migrations recorded.
+    const raw = new Database(path);
+    raw.exec(
+      'DROP TABLE failures; ALTER TABLE urls DROP COLUMN moved_to; DELETE FROM schema_version WHERE version > 4',
+    );
+    raw.close();
+
+    const store = openStore(path);
+    expect(store.db.prepare('SELECT max(version) FROM schema_version').pluck().get()).toBe(SCHEMA_VERSION);
+    expect(await store.counts()).toEqual({ queued: 1, inFlight: 0, done: 1, failed: 0, activeHosts: 1 });
+    expect(await store.add([entry('http://a.test/2', { label: 'L', priority: 1 })])).toEqual(['relabelled']);
+    const lease = (await store.claim({ now: 0, leaseMs: 60_000 })).lease!;
+    expect(lease.entry).toEqual(entry('http://a.test/2', { label: 'L', priority: 1 }));
+    const failure = { reason: 'fetch', message: 'HTTP 503', code: 'ERR_HTTP_STATUS', attempts: 3, at: 5 };
+    await store.complete(lease.id, { failure });
+    expect(await store.failures()).toEqual([{ entry: entry('http://a.test/2', { label: 'L', priority: 1 }), failure }]);
+    expect(await store.counts()).toMatchObject({ done: 2, failed: 1 });
+  });
+
+  it('relabels to a higher priority through a tombstone, skipped and deleted when a claim meets it', async () => {
+    const store = openStore();
+    const rows = (): unknown[] =>
+      store.db.prepare('SELECT key, priority, moved_to IS NOT NULL AS tombstone FROM urls ORDER BY id').all();
+    await store.add([entry('http://a.test/1'), entry('http://a.test/2'), entry('http://a.test/3', { priority: 1 })]);
+    expect(
+      await store.add([
+        entry('http://a.test/1', { label: 'L', priority: 2 }),
+        entry('http://a.test/2', { label: 'M' }),
+      ]),
+    ).toEqual(['relabelled', 'relabelled']);
+    // a/1 moved (a tombstone in its place, a copy in priority 2's queue); a/2 relabelled in place.
+    expect(rows()).toEqual([
+      { key: 'http://a.test/1', priority: 0, tombstone: 1 },
+      { key: 'http://a.test/2', priority: 0, tombstone: 0 },
+      { key: 'http://a.test/3', priority: 1, tombstone: 0 },
+      { key: 'http://a.test/1', priority: 2, tombstone: 0 },
+    ]);
+    expect(await store.counts()).toMatchObject({ queued: 3 });
+    expect(await store.add([entry('http://a.test/1'), entry('http://a.test/1', { label: 'X' })])).toEqual([
+      'duplicate',
+      'duplicate',
+    ]);
+    const claimed: unknown[] = [];
+    for (let i = 0; i < 3; i++) {
+      const lease = (await store.claim({ now: 0, leaseMs: 60_000 })).lease!;
+      claimed.push([lease.entry.url, lease.entry.label, lease.entry.priority]);
+      await store.complete(lease.id);
+    }
+    expect(claimed).toEqual([
+      ['http://a.test/1', 'L', 2],
+      ['http://a.test/3', undefined, 1],
+      ['http://a.test/2', 'M', 0],
+    ]);
+    expect(rows()).toEqual([
+      { key: 'http://a.test/2', priority: 0, tombstone: 0 },
+      { key: 'http://a.test/3', priority: 1, tombstone: 0 },
+      { key: 'http://a.test/1', priority: 2, tombstone: 0 },
+    ]);
+    expect(await store.counts()).toEqual({ queued: 0, inFlight: 0, done: 3, failed: 0, activeHosts: 0 });
+    expect(await store.claim({ now: 0, leaseMs: 60_000 })).toEqual({ lease: null, nextReadyAt: null });
   });
 
   it('keeps one process’s hold against another’s settle on a shared file', async () => {
@@ -218,7 +288,7 @@ describe('createSqliteFrontierStore', () => {
     const outcomes = await store.add(batch);
     expect(outcomes.filter((o) => o === 'added')).toHaveLength(15_000);
     expect(outcomes.slice(15_000).every((o) => o === 'duplicate')).toBe(true);
-    expect(await store.counts()).toEqual({ queued: 15_000, inFlight: 0, done: 0, activeHosts: 50 });
+    expect(await store.counts()).toEqual({ queued: 15_000, inFlight: 0, done: 0, failed: 0, activeHosts: 50 });
     expect(await store.add([entry('http://h0.test/p/0'), entry('http://h0.test/p/new')])).toEqual([
       'duplicate',
       'added',
@@ -263,8 +333,10 @@ describe('createSqliteFrontierStore', () => {
     expect(second.lease?.entry).toEqual(page);
   });
 
-  it('hands out URLs in the same order as the memory store through adds, claims, releases, retries and expiries', async () => {
+  it('hands out URLs in the same order as the memory store through adds, relabels, claims, releases, retries, failures and expiries', async () => {
     // One host (so that no tie between hosts' clocks is broken differently), random operations.
+    // Labelled adds have priority 0: a relabel then keeps the URL's place in both stores (one
+    // that raises the priority queues it last in that priority here, in its first place there).
     const random = seededRandom(7);
     for (let round = 0; round < 5; round++) {
       const { memory, sqlite } = storesAlike(random);
@@ -275,7 +347,9 @@ describe('createSqliteFrontierStore', () => {
         const op = random(10);
         if (op < 3) {
           const batch = Array.from({ length: 1 + random(4) }, () =>
-            entry(`http://h.test/${random(60)}`, { priority: random(3) }),
+            random(4) === 0
+              ? entry(`http://h.test/${random(60)}`, { label: `L${step}`, userData: { step } })
+              : entry(`http://h.test/${random(60)}`, { priority: random(3) }),
           );
           expect(await sqlite.add(batch), `step ${step}`).toEqual(await memory.add(batch));
         } else if (op < 6) {
@@ -290,16 +364,25 @@ describe('createSqliteFrontierStore', () => {
           if (m.lease !== null && q.lease !== null) held.push([m.lease.id, q.lease.id]);
         } else if (op < 9 && held.length > 0) {
           const [m, q] = held.splice(random(held.length), 1)[0]!;
-          const how = (['complete', 'release', 'retry'] as const)[random(3)]!;
+          const how = (['complete', 'release', 'retry', 'fail'] as const)[random(4)]!;
           const options = random(2) === 0 ? {} : { hostReadyAt: now + random(500) };
-          await memory[how](m, options);
-          await sqlite[how](q, options);
+          if (how === 'fail') {
+            const failure = { reason: 'fetch', message: `step ${step}`, attempts: 1, at: step };
+            await memory.complete(m, { ...options, failure });
+            await sqlite.complete(q, { ...options, failure });
+          } else {
+            await memory[how](m, options);
+            await sqlite[how](q, options);
+          }
+        } else if (op === 9 && random(4) === 0) {
+          expect(await sqlite.requeueFailed(), `step ${step}`).toBe(await memory.requeueFailed());
         } else {
           now += random(800);
         }
         if (step % 50 === 0) expect(await sqlite.counts()).toEqual(await memory.counts());
       }
       expect(await sqlite.counts()).toEqual(await memory.counts());
+      expect(await sqlite.failures()).toEqual(await memory.failures());
       for (const [m, q] of held) {
         await memory.complete(m);
         await sqlite.complete(q);
@@ -420,7 +503,7 @@ describe('createSqliteFrontierStore', () => {
     expect(reopened.reduce((a, b) => a + b, 0)).toBe(300);
     const claimed = lines.filter((line) => !line.startsWith('reopened '));
     expect(claimed.sort()).toEqual(urls.map((url) => `${url} 1`).sort());
-    expect(await store.counts()).toEqual({ queued: 0, inFlight: 0, done: 300, activeHosts: 0 });
+    expect(await store.counts()).toEqual({ queued: 0, inFlight: 0, done: 300, failed: 0, activeHosts: 0 });
     expect(await store.reopenDue({ dueBefore: 1000, limit: 1000 })).toBe(0);
     expect(await store.reopenDue({ dueBefore: 1001, limit: 1000 })).toBe(300);
   });
@@ -474,7 +557,7 @@ describe('createSqliteFrontierStore', () => {
     expect(claimed.length).toBe(2000);
     expect(new Set(claimed).size).toBe(2000);
     expect(outputs.filter((out) => out.trim() !== '').length).toBeGreaterThan(1);
-    expect(await store.counts()).toEqual({ queued: 0, inFlight: 0, done: 2000, activeHosts: 0 });
+    expect(await store.counts()).toEqual({ queued: 0, inFlight: 0, done: 2000, failed: 0, activeHosts: 0 });
   });
 
   it('shared: tells a caller blocked by leases in flight elsewhere when to look again, instead of "nothing queued"', async () => {
@@ -617,6 +700,29 @@ describe('createSqliteRobotsCache', () => {
     const again = createSqliteRobotsCache(reopened);
     expect(await again.get('http://a.test')).toBeUndefined();
     expect(await again.get('http://b.test')).toEqual(record('http://b.test', 3));
+    await reopened.close();
+  });
+
+  it("keeps its records through the store's clear, which keeps the schema and the owner's record too", async () => {
+    const path = temp.file();
+    const store = createSqliteFrontierStore({ path });
+    const cache = createSqliteRobotsCache(store);
+    await cache.set('http://a.test', record('http://a.test', 1));
+    await store.add([entry('http://a.test/1')]);
+    await store.saveStats({ pages: 1 });
+    await store.clear();
+    expect(await cache.get('http://a.test')).toEqual(record('http://a.test', 1));
+    expect(await store.loadStats()).toBeUndefined();
+    for (const table of ['urls', 'hosts', 'queues', 'failures'])
+      expect(store.db.prepare(`SELECT count(*) FROM ${table}`).pluck().get(), table).toBe(0);
+    expect(store.db.prepare('SELECT max(version) FROM schema_version').pluck().get()).toBe(SCHEMA_VERSION);
+    // The owner's record is the lock's, not the crawl's: a second store is still told who holds the file.
+    expect(() => createSqliteFrontierStore({ path })).toThrow(
+      expect.objectContaining({ code: 'ERR_STORE_IN_USE', message: expect.stringContaining(`pid ${process.pid}`) }),
+    );
+    await store.close();
+    const reopened = createSqliteFrontierStore({ path });
+    expect(await createSqliteRobotsCache(reopened).get('http://a.test')).toEqual(record('http://a.test', 1));
     await reopened.close();
   });
 

@@ -30,7 +30,9 @@ export class LiveStatusReader {
 
   async read(): Promise<LiveStatus> {
     const stats = this.crawler.stats();
-    const counts = await this.crawler.store.counts().catch(() => ({ queued: 0, inFlight: 0, done: 0, activeHosts: 0 }));
+    const counts = await this.crawler.store
+      .counts()
+      .catch(() => ({ queued: 0, inFlight: 0, done: 0, failed: 0, activeHosts: 0 }));
     const now = Date.now();
     this.samples.push({ at: now, pages: stats.pages });
     while (this.samples.length > 2 && (this.samples[0]?.at ?? now) < now - RATE_WINDOW_MS) this.samples.shift();

@@ -1,7 +1,14 @@
 // The FrontierStore contract, run against every store (memory, SQLite, Redis) and any store a
 // user writes: what a store must do for the crawler to be polite with it.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { FrontierEntry, FrontierLease, FrontierStore, HostPolicy, HostTurn } from '../frontier-store.js';
+import type {
+  FrontierEntry,
+  FrontierLease,
+  FrontierStore,
+  HostPolicy,
+  HostTurn,
+  UrlFailure,
+} from '../frontier-store.js';
 import type { LastFetch } from '../last-fetch.js';
 
 /**
@@ -33,6 +40,15 @@ const lastFetch = (fetchedAt: number, dueAt: number, extra: Partial<LastFetch> =
   ...extra,
 });
 
+/** A failure at `at`: a fetch that failed once, unless `extra` says otherwise. */
+const failureAt = (at: number, extra: Partial<UrlFailure> = {}): UrlFailure => ({
+  reason: 'fetch',
+  message: 'HTTP 500',
+  attempts: 1,
+  at,
+  ...extra,
+});
+
 const entry = (url: string, extra: Partial<FrontierEntry> = {}): FrontierEntry => ({
   url,
   hostKey: new URL(url).hostname,
@@ -44,8 +60,9 @@ const entry = (url: string, extra: Partial<FrontierEntry> = {}): FrontierEntry =
 /**
  * Declares a vitest `describe` block, `FrontierStore contract: <name>`, whose cases check that a
  * store keeps the contract the crawler relies on: dedupe, per-host bounds, priority order, host
- * clocks and holds, leases and their expiry, revisits (`reopenDue`, `LastFetch`) and host turns
- * (the cases expect the optional `takeHostTurn`). Call it at the top level of a test file.
+ * clocks and holds, leases and their expiry, failed URLs (`failures`, `requeueFailed`), `clear`,
+ * relabels, revisits (`reopenDue`, `LastFetch`) and host turns (the cases expect the optional
+ * `takeHostTurn`; metadata is checked when the store has it). Call it at the top level of a test file.
  *
  * @param name Names the store in the suite's title.
  * @param factory Opens a new, empty store for each case.
@@ -167,7 +184,7 @@ export function describeFrontierStoreContract(name: string, factory: StoreFactor
         addOptions: { maxPerHost: 3 },
       });
       expect(outcomes).toEqual(['duplicate', 'added', 'host-full', 'added', 'duplicate']);
-      expect(await store.counts()).toEqual({ queued: 3, inFlight: 0, done: 1, activeHosts: 2 });
+      expect(await store.counts()).toEqual({ queued: 3, inFlight: 0, done: 1, failed: 0, activeHosts: 2 });
       // The clock given with the links is the host's: a is not ready before 5 s, b at once.
       const onB = await store.claim({ now: 1_000, leaseMs: 60_000 });
       expect(onB.lease?.entry.url).toBe('http://b/1');
@@ -189,7 +206,7 @@ export function describeFrontierStoreContract(name: string, factory: StoreFactor
       const again = await store.claim({ now: 5000, leaseMs: 500 });
       expect(again.lease?.entry.url).toBe('http://a/1');
       expect(await store.complete(first.lease!.id, { add: [entry('http://c/1')] })).toEqual(['added']);
-      expect(await store.counts()).toEqual({ queued: 1, inFlight: 1, done: 0, activeHosts: 2 });
+      expect(await store.counts()).toEqual({ queued: 1, inFlight: 1, done: 0, failed: 0, activeHosts: 2 });
     });
 
     it("gives back an entry's label, userData and headers exactly as added", async () => {
@@ -226,9 +243,9 @@ export function describeFrontierStoreContract(name: string, factory: StoreFactor
     it('counts queued, in flight, done and per host', async () => {
       await store.add([entry('http://a/1'), entry('http://a/2'), entry('http://b/1'), entry('http://b/2')]);
       const claimed = await store.claim({ now: 0, leaseMs: 60_000 });
-      expect(await store.counts()).toEqual({ queued: 3, inFlight: 1, done: 0, activeHosts: 2 });
+      expect(await store.counts()).toEqual({ queued: 3, inFlight: 1, done: 0, failed: 0, activeHosts: 2 });
       await store.complete(claimed.lease!.id);
-      expect(await store.counts()).toEqual({ queued: 3, inFlight: 0, done: 1, activeHosts: 2 });
+      expect(await store.counts()).toEqual({ queued: 3, inFlight: 0, done: 1, failed: 0, activeHosts: 2 });
       const hosts = await store.hostCounts();
       expect(hosts.map((h) => h.hostKey).sort()).toEqual(['a', 'b']);
       expect(hosts.reduce((sum, h) => sum + h.queued, 0)).toBe(3);
@@ -503,6 +520,273 @@ export function describeFrontierStoreContract(name: string, factory: StoreFactor
       });
     });
 
+    /** The lease of the next URL claimable at `now` (failing the case when none is). */
+    async function claimNow(now = 0): Promise<FrontierLease> {
+      const result = await store.claim({ now, leaseMs: 60_000 });
+      expect(result.lease, `a URL claimable at ${now}`).not.toBeNull();
+      return result.lease!;
+    }
+
+    /** The URLs claimable at `now`, in the order claimed, each completed at once. */
+    async function claimAllNow(now = 0): Promise<FrontierEntry[]> {
+      const entries: FrontierEntry[] = [];
+      for (let result = await store.claim({ now, leaseMs: 60_000 }); result.lease !== null; ) {
+        entries.push(result.lease.entry);
+        await store.complete(result.lease.id);
+        result = await store.claim({ now, leaseMs: 60_000 });
+      }
+      return entries;
+    }
+
+    describe('failed URLs', () => {
+      it('keeps a URL completed with a failure as done and failed, with its entry as claimed and its failure', async () => {
+        await store.setHostPolicy('a', { delayMs: 0 });
+        const labelled = entry('http://a/1', {
+          label: 'L',
+          userData: { n: 1 },
+          priority: 2,
+          depth: 1,
+          referrer: 'http://a/',
+        });
+        const sitemap = entry('http://a/map.xml', { kind: 'sitemap', data: { k: 'v' } });
+        await store.add([labelled, sitemap, entry('http://a/2')]);
+        await store.retry((await claimNow()).id);
+        const again = await claimNow();
+        expect(again.entry).toEqual({ ...labelled, retries: 1 });
+        const late = failureAt(3_000, { attempts: 2, code: 'ERR_HTTP_STATUS' });
+        await store.complete(again.id, { failure: late });
+        const onSitemap = await claimNow();
+        expect(onSitemap.entry).toEqual(sitemap);
+        const early = failureAt(2_000, { reason: 'robots', message: 'disallowed by robots.txt' });
+        await store.complete(onSitemap.id, { failure: early });
+        await store.complete((await claimNow()).id);
+        expect(await store.counts()).toEqual({ queued: 0, inFlight: 0, done: 3, failed: 2, activeHosts: 0 });
+        // The oldest failure first; the entry as claimed, without its retry count.
+        const failures = await store.failures();
+        expect(failures).toEqual([
+          { entry: sitemap, failure: early },
+          { entry: labelled, failure: late },
+        ]);
+        expect(failures[0]!.failure).not.toHaveProperty('code');
+        expect(failures[1]!.entry).not.toHaveProperty('retries');
+        expect(await store.failures(1)).toEqual([{ entry: sitemap, failure: early }]);
+        // Done: an add does not queue a failed URL again.
+        expect(await store.add([entry('http://a/1')])).toEqual(['duplicate']);
+        expect(await store.hostCounts()).toMatchObject([{ hostKey: 'a', queued: 0, inFlight: 0, done: 3 }]);
+      });
+
+      it('ignores the failure given with a lease that is no longer held', async () => {
+        await store.add([entry('http://a/1')]);
+        const stale = (await store.claim({ now: 0, leaseMs: 500 })).lease!;
+        const fresh = (await store.claim({ now: 5_000, leaseMs: 60_000 })).lease!;
+        expect(fresh.entry.url).toBe('http://a/1');
+        await store.complete(stale.id, { failure: failureAt(5_100) });
+        expect(await store.counts()).toMatchObject({ inFlight: 1, done: 0, failed: 0 });
+        await store.complete(fresh.id);
+        expect(await store.counts()).toMatchObject({ done: 1, failed: 0 });
+        expect(await store.failures()).toEqual([]);
+      });
+
+      it('forgets the failure of a failed revisit that reopenDue queues again', async () => {
+        await store.setHostPolicy('a', { delayMs: 0 });
+        await store.add([entry('http://a/1')]);
+        await store.complete((await claimNow()).id, { lastFetch: lastFetch(10, 50) });
+        expect(await store.reopenDue({ dueBefore: 100, limit: 10 })).toBe(1);
+        await store.complete((await claimNow()).id, { failure: failureAt(300) });
+        expect(await store.counts()).toMatchObject({ done: 1, failed: 1 });
+        expect(await store.reopenDue({ dueBefore: 100, limit: 10 })).toBe(1);
+        expect(await store.counts()).toMatchObject({ queued: 1, done: 0, failed: 0 });
+        expect(await store.failures()).toEqual([]);
+        expect(await store.requeueFailed()).toBe(0);
+      });
+    });
+
+    describe('requeueFailed', () => {
+      it('puts every failed URL back at the tail of its queue, retries reset and failure forgotten, priority and label kept', async () => {
+        await store.setHostPolicy('a', { delayMs: 0 });
+        const labelled = entry('http://a/1', { label: 'L', userData: { n: 1 }, priority: 2 });
+        await store.add([labelled, entry('http://a/2', { priority: 2 }), entry('http://a/3'), entry('http://a/4')]);
+        await store.retry((await claimNow()).id); // a/1 behind a/2, with one retry
+        const second = await claimNow();
+        expect(second.entry.url).toBe('http://a/2');
+        await store.complete(second.id, { failure: failureAt(100) });
+        const first = await claimNow();
+        expect(first.entry).toMatchObject({ url: 'http://a/1', retries: 1 });
+        await store.complete(first.id, { failure: failureAt(200, { attempts: 2 }) });
+        await store.add([entry('http://a/5', { priority: 2 })]);
+        expect(await store.counts()).toEqual({ queued: 3, inFlight: 0, done: 2, failed: 2, activeHosts: 1 });
+
+        expect(await store.requeueFailed()).toBe(2);
+        expect(await store.counts()).toEqual({ queued: 5, inFlight: 0, done: 0, failed: 0, activeHosts: 1 });
+        expect(await store.hostCounts()).toMatchObject([{ hostKey: 'a', queued: 5, inFlight: 0, done: 0 }]);
+        expect(await store.failures()).toEqual([]);
+        expect(await store.requeueFailed()).toBe(0);
+        const claimed = await claimAllNow();
+        // Priority 2 first: a/5 (queued before), then the failed ones in the order they failed.
+        expect(claimed.map((e) => e.url)).toEqual([
+          'http://a/5',
+          'http://a/2',
+          'http://a/1',
+          'http://a/3',
+          'http://a/4',
+        ]);
+        expect(claimed[2]).toEqual(labelled);
+        expect(await store.counts()).toEqual({ queued: 0, inFlight: 0, done: 5, failed: 0, activeHosts: 0 });
+      });
+
+      it('queues a failed revisit once (reopenDue does not queue it too), as a revisit that keeps its LastFetch', async () => {
+        await store.setHostPolicy('a', { delayMs: 0 });
+        await store.add([entry('http://a/1')]);
+        await store.complete((await claimNow()).id, { lastFetch: lastFetch(10, 50) });
+        expect(await store.reopenDue({ dueBefore: 100, limit: 10 })).toBe(1);
+        await store.complete((await claimNow()).id, { failure: failureAt(300) });
+        expect(await store.failures()).toEqual([{ entry: entry('http://a/1'), failure: failureAt(300) }]);
+
+        expect(await store.requeueFailed()).toBe(1);
+        expect(await store.reopenDue({ dueBefore: 1e12, fetchedBefore: 1e12, limit: 10 })).toBe(0);
+        expect(await store.counts()).toMatchObject({ queued: 1, done: 0, failed: 0 });
+        const again = await claimNow();
+        expect(again.entry).toEqual(entry('http://a/1', { revisit: lastFetch(10, 50) }));
+        expect((await store.claim({ now: 0, leaseMs: 60_000 })).lease).toBeNull();
+        // Done again without a new LastFetch: it keeps the one it had, and is due by it.
+        await store.complete(again.id);
+        expect(await store.reopenDue({ dueBefore: 100, limit: 10 })).toBe(1);
+      });
+    });
+
+    describe('clear', () => {
+      it('forgets every URL, host, hold, lease, failure and metadata value: the store is as new', async () => {
+        await store.setHostPolicy('a', { delayMs: 0, maxInFlight: 2 });
+        await store.add([entry('http://a/1'), entry('http://a/2')]);
+        const failed = await claimNow();
+        const held = await claimNow();
+        await store.complete(failed.id, { failure: failureAt(10), hostNotBefore: 60_000 });
+        await store.add([entry('http://b/1')]);
+        await store.saveMetadata?.('politely:test', { kept: true });
+        await store.clear();
+
+        expect(await store.counts()).toEqual({ queued: 0, inFlight: 0, done: 0, failed: 0, activeHosts: 0 });
+        expect(await store.hostCounts()).toEqual([]);
+        expect(await store.failures()).toEqual([]);
+        expect(await store.claim({ now: 0, leaseMs: 60_000 })).toEqual({ lease: null, nextReadyAt: null });
+        if (store.loadMetadata !== undefined) expect(await store.loadMetadata('politely:test')).toBeUndefined();
+        // Every URL is new again; host a has the default policy (1 in flight, 1000 ms apart), no hold, no clock.
+        expect(await store.add([entry('http://a/1'), entry('http://a/2')])).toEqual(['added', 'added']);
+        const onA = await claimNow();
+        expect(onA.entry.url).toBe('http://a/1');
+        expect(onA.previousHostReadyAt).toBe(0);
+        expect((await store.claim({ now: 0, leaseMs: 60_000 })).lease).toBeNull();
+        expect(await store.add([entry('http://b/1')])).toEqual(['added']);
+        expect((await claimNow()).entry.url).toBe('http://b/1');
+        // The lease held before clear is void: settling it changes nothing, and does not throw.
+        expect(await store.complete(held.id, { hostReadyAt: 90_000, failure: failureAt(20) })).toEqual([]);
+        await store.release(held.id, { hostReadyAt: 90_000 });
+        await store.retry(held.id, { hostNotBefore: 90_000 });
+        expect(await store.counts()).toEqual({ queued: 1, inFlight: 2, done: 0, failed: 0, activeHosts: 2 });
+        expect(await store.failures()).toEqual([]);
+        await store.complete(onA.id);
+        expect((await claimNow(1_000)).entry.url).toBe('http://a/2');
+      });
+    });
+
+    describe('relabel', () => {
+      it('gives a queued URL without a label the label, userData and higher priority of a later add with one', async () => {
+        await store.setHostPolicy('a', { delayMs: 0 });
+        const plain = entry('http://a/1', { data: { k: 'v' }, headers: { 'x-h': '1' }, referrer: 'http://a/' });
+        await store.add([plain, entry('http://a/2', { priority: 1 }), entry('http://a/3'), entry('http://a/4')]);
+        const outcomes = await store.add([
+          entry('http://a/1', { label: 'DETAIL', userData: { n: 1 }, priority: 5, depth: 3 }),
+          // A lower priority: the label, and the priority it had (its place kept).
+          entry('http://a/3', { label: 'LIST', priority: -1 }),
+        ]);
+        expect(outcomes).toEqual(['relabelled', 'relabelled']);
+        expect(await store.counts()).toMatchObject({ queued: 4, done: 0 });
+        const claimed = await claimAllNow();
+        expect(claimed.map((e) => e.url)).toEqual(['http://a/1', 'http://a/2', 'http://a/3', 'http://a/4']);
+        // The entry otherwise as it was queued: its depth, data, headers and referrer.
+        expect(claimed[0]).toEqual({ ...plain, label: 'DETAIL', userData: { n: 1 }, priority: 5 });
+        expect(claimed[2]).toEqual(entry('http://a/3', { label: 'LIST' }));
+        expect(claimed[3]).not.toHaveProperty('label');
+        expect(await store.counts()).toMatchObject({ queued: 0, done: 4 });
+      });
+
+      it('relabels a URL added earlier in the same add', async () => {
+        await store.setHostPolicy('a', { delayMs: 0 });
+        expect(
+          await store.add([entry('http://a/1'), entry('http://a/2'), entry('http://a/2', { label: 'L', priority: 3 })]),
+        ).toEqual(['added', 'added', 'relabelled']);
+        expect(await claimAllNow()).toEqual([entry('http://a/2', { label: 'L', priority: 3 }), entry('http://a/1')]);
+      });
+
+      it('relabels once: a later add with another label is a duplicate', async () => {
+        await store.add([entry('http://a/1')]);
+        expect(await store.add([entry('http://a/1', { label: 'A', userData: { n: 1 } })])).toEqual(['relabelled']);
+        expect(await store.add([entry('http://a/1', { label: 'B', userData: { n: 2 }, priority: 9 })])).toEqual([
+          'duplicate',
+        ]);
+        expect(await store.add([entry('http://a/1')])).toEqual(['duplicate']);
+        expect((await claimNow()).entry).toEqual(entry('http://a/1', { label: 'A', userData: { n: 1 } }));
+      });
+
+      it('leaves a labelled queued URL, one in flight and one done as they are', async () => {
+        await store.setHostPolicy('a', { delayMs: 0, maxInFlight: 10 });
+        const labelled = entry('http://a/labelled', { label: 'A', userData: { x: 1 }, priority: -1 });
+        await store.add([labelled, entry('http://a/flight'), entry('http://a/done')]);
+        const flight = await claimNow();
+        expect(flight.entry.url).toBe('http://a/flight');
+        const done = await claimNow();
+        await store.complete(done.id);
+        const later = { label: 'B', userData: { y: 2 }, priority: 9 };
+        expect(
+          await store.add([
+            entry('http://a/labelled', later),
+            entry('http://a/flight', later),
+            entry('http://a/done', later),
+          ]),
+        ).toEqual(['duplicate', 'duplicate', 'duplicate']);
+        expect(await store.counts()).toEqual({ queued: 1, inFlight: 1, done: 1, failed: 0, activeHosts: 1 });
+        // Handed back, the URL in flight comes out as it was claimed, ahead of the labelled one.
+        await store.release(flight.id);
+        expect((await claimNow()).entry).toEqual(entry('http://a/flight'));
+        expect((await claimNow()).entry).toEqual(labelled);
+      });
+
+      it('relabels by dedupe key: a page with a label does not touch a resource queued at its URL', async () => {
+        await store.setHostPolicy('a', { delayMs: 0 });
+        await store.add([entry('http://a/map.xml', { kind: 'sitemap' })]);
+        expect(await store.add([entry('http://a/map.xml', { label: 'PAGE' })])).toEqual(['added']);
+        const claimed = await claimAllNow();
+        expect(claimed).toEqual([
+          entry('http://a/map.xml', { kind: 'sitemap' }),
+          entry('http://a/map.xml', { label: 'PAGE' }),
+        ]);
+      });
+
+      it('relabels a URL queued again by a retry, a release or reopenDue, and keeps what that gave it', async () => {
+        for (const h of ['r', 's', 't']) await store.setHostPolicy(h, { delayMs: 0 });
+        const urls = ['http://r/retried', 'http://s/released', 'http://t/revisit'];
+        await store.add(urls.map((url) => entry(url)));
+        const leases = [await claimNow(), await claimNow(), await claimNow()];
+        const leaseOf = (url: string): FrontierLease => leases.find((lease) => lease.entry.url === url)!;
+        await store.retry(leaseOf('http://r/retried').id);
+        await store.release(leaseOf('http://s/released').id);
+        await store.complete(leaseOf('http://t/revisit').id, { lastFetch: lastFetch(10, 50) });
+        expect(await store.reopenDue({ dueBefore: 100, limit: 10 })).toBe(1);
+        const label = { label: 'L', userData: { n: 1 } };
+        expect(await store.add(urls.map((url) => entry(url, label)))).toEqual([
+          'relabelled',
+          'relabelled',
+          'relabelled',
+        ]);
+        const claimed = (await claimAllNow()).sort((a, b) => a.url.localeCompare(b.url));
+        expect(claimed).toEqual([
+          entry('http://r/retried', { ...label, retries: 1 }),
+          entry('http://s/released', label),
+          entry('http://t/revisit', { ...label, revisit: lastFetch(10, 50) }),
+        ]);
+      });
+    });
+
     describe('revisits', () => {
       /** Claims and completes every queued URL, each with the LastFetch `lastOf` gives it. */
       async function drain(lastOf: (url: string) => LastFetch | undefined, now = 0): Promise<FrontierLease[]> {
@@ -736,6 +1020,40 @@ export function describeFrontierStoreContract(name: string, factory: StoreFactor
         await store.setHostPolicy('h', { readyAt: 61_000 });
         expect(await nextClaimAt('h', 61_000)).toBe(90_000);
         expect(second.entry.hostKey).toBe('h');
+      });
+
+    if (reopen !== undefined)
+      it('keeps failed URLs, their failures and relabelled URLs across a restart', async () => {
+        const options = { defaultHostPolicy: { delayMs: 0, maxInFlight: 1 } };
+        await store.setHostPolicy('a', { delayMs: 0 });
+        const labelled = entry('http://a/1', { label: 'L', userData: { n: 1 } });
+        await store.add([labelled, entry('http://a/2'), entry('http://a/3')]);
+        const failure = failureAt(100, { code: 'ERR_X' });
+        await store.complete((await claimNow()).id, { failure });
+        store = await reopen!(store, options);
+        expect(await store.counts()).toEqual({ queued: 2, inFlight: 0, done: 1, failed: 1, activeHosts: 1 });
+        expect(await store.failures()).toEqual([{ entry: labelled, failure }]);
+        expect(await store.add([entry('http://a/3', { label: 'M', priority: 1 })])).toEqual(['relabelled']);
+        store = await reopen!(store, options);
+        expect(await store.requeueFailed()).toBe(1);
+        store = await reopen!(store, options);
+        expect(await store.failures()).toEqual([]);
+        expect(await claimAllNow()).toEqual([
+          entry('http://a/3', { label: 'M', priority: 1 }),
+          entry('http://a/2'),
+          labelled,
+        ]);
+      });
+
+    if (reopen !== undefined)
+      it('stays cleared across a restart', async () => {
+        const options = { defaultHostPolicy: { delayMs: 0, maxInFlight: 1 } };
+        await store.add([entry('http://a/1'), entry('http://b/1')]);
+        await store.complete((await claimNow()).id, { failure: failureAt(100) });
+        await store.clear();
+        store = await reopen!(store, options);
+        expect(await store.counts()).toEqual({ queued: 0, inFlight: 0, done: 0, failed: 0, activeHosts: 0 });
+        expect(await store.add([entry('http://a/1'), entry('http://b/1')])).toEqual(['added', 'added']);
       });
   });
 }
