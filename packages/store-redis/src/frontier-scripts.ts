@@ -570,16 +570,30 @@ return reopened
 `;
 
 /**
- * requeueFailed — ARGV: head. Every failed URL, the oldest failure first, goes back to the tail
- * of its host's queue (as a retry does) with no retry count; one that has a LastFetch goes as a
- * revisit, and leaves DUE and FETCHED_AT until it is done again. Returns how many.
+ * requeueFailed — ARGV: head, kind ('' = any), '1' when keys follow, the keys. Every failed URL
+ * (the oldest failure first), or those among the keys, of the kind when given, goes back to the
+ * tail of its host's queue (as a retry does) with no retry count; one that has a LastFetch goes
+ * as a revisit, and leaves DUE and FETCHED_AT until it is done again. Returns how many.
  */
 const REQUEUE_FAILED = `${PRELUDE}
+local kind = ARGV[6]
+local keys
+if ARGV[7] == '1' then
+  keys = {}
+  for i = 8, #ARGV do keys[#keys + 1] = ARGV[i] end
+else
+  keys = redis.call('ZRANGE', FAILED_AT, 0, -1)
+end
 local touched, requeued = {}, 0
-for _, key in ipairs(redis.call('ZRANGE', FAILED_AT, 0, -1)) do
+for _, key in ipairs(keys) do
   local stored = redis.call('HGET', FAILURES, key)
+  local priority, h, json, failure
+  if stored then priority, h, json, failure = storedOf(stored) end
+  -- A failure kept before kinds were recorded is a failed one.
+  if stored and kind ~= '' and (cjson.decode(failure).kind or 'failed') ~= kind then stored = nil end
   if stored then
-    local priority, h, json = storedOf(stored)
+    redis.call('HDEL', FAILURES, key)
+    redis.call('ZREM', FAILED_AT, key)
     local member = ' ' .. json
     local record = redis.call('HGET', LAST, key)
     if record then
@@ -594,7 +608,6 @@ for _, key in ipairs(redis.call('ZRANGE', FAILED_AT, 0, -1)) do
     requeued = requeued + 1
   end
 end
-redis.call('DEL', FAILURES, FAILED_AT)
 for h in pairs(touched) do reschedule(h) end
 return requeued
 `;

@@ -32,6 +32,7 @@ import {
   type HostTurnRequest,
   type LastFetch,
   type ReopenRequest,
+  type RequeueFilter,
   type SettleOptions,
   type UrlFailure,
 } from '@politely/frontier';
@@ -331,8 +332,14 @@ class Store implements RedisFrontierStore {
     );
   }
 
-  async requeueFailed(): Promise<number> {
-    return Number(await this.call('requeueFailed', () => this.commands.politelyFrontierRequeueFailed(...this.head())));
+  async requeueFailed({ urls, kind }: RequeueFilter = {}): Promise<number> {
+    if (urls !== undefined && urls.length === 0) return 0;
+    const named = urls === undefined ? ['0'] : ['1', ...urls];
+    return Number(
+      await this.call('requeueFailed', () =>
+        this.commands.politelyFrontierRequeueFailed(...this.head(), kind ?? '', ...named),
+      ),
+    );
   }
 
   async failures(limit = Infinity): Promise<FailedUrl[]> {
@@ -643,9 +650,9 @@ function lastFetchArg(last: LastFetch | undefined): string {
  */
 function failureArgs(failure: UrlFailure | undefined): [string, string | number] {
   if (failure === undefined) return ['', ''];
-  const { reason, message, code, attempts, at } = failure;
+  const { kind, reason, message, code, attempts, at } = failure;
   time('complete: failure.at', at);
-  return [JSON.stringify({ reason, message, ...(code === undefined ? {} : { code }), attempts, at }), at];
+  return [JSON.stringify({ kind, reason, message, ...(code === undefined ? {} : { code }), attempts, at }), at];
 }
 
 /**

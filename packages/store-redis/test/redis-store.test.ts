@@ -412,6 +412,7 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('createRedisFrontierStore', 
     await store.add([failed]);
     const lease = (await store.claim({ now: 0, leaseMs: 60_000 })).lease!;
     const failure: UrlFailure = {
+      kind: 'failed',
       reason: 'handler',
       message: 'ünï "cödé"\nline 2 🚀',
       code: 'ERR_HANDLER',
@@ -454,7 +455,7 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('createRedisFrontierStore', 
       const done = (await other.claim({ now: 0, leaseMs: 60_000 })).lease!;
       await other.complete(done.id, {
         lastFetch: { fetchedAt: 1, status: 200, bytes: 1, intervalMs: 0, dueAt: 2, latestDueAt: 3 },
-        failure: { reason: 'fetch', message: 'x', attempts: 1, at: 5 },
+        failure: { kind: 'failed', reason: 'fetch', message: 'x', attempts: 1, at: 5 },
       });
       await (store as RedisFrontierStore).saveMetadata('k', { v: 1 });
       expect(await admin.exists(`${prefix}data`, `${prefix}u:a.test`, `${prefix}h:c.test`, `${prefix}failures`)).toBe(
@@ -468,7 +469,7 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('createRedisFrontierStore', 
       // The crawl goes on, empty: both workers use it, and the lease from before is void.
       expect(await other.add([entry('http://a.test/1')])).toEqual(['added']);
       expect((await store.claim({ now: 0, leaseMs: 60_000 })).lease?.entry.url).toBe('http://a.test/1');
-      await store.complete(held.id, { failure: { reason: 'fetch', message: 'late', attempts: 1, at: 6 } });
+      await store.complete(held.id, { failure: { kind: 'failed', reason: 'fetch', message: 'late', attempts: 1, at: 6 } });
       expect(await other.counts()).toEqual({ queued: 0, inFlight: 1, done: 0, failed: 0, activeHosts: 1 });
     } finally {
       admin.disconnect();

@@ -90,6 +90,8 @@ export function urlColumns(table = ''): string {
 /** A row of `failures` joined to its URL and host. */
 export interface FailureRow extends UrlRow {
   readonly host_key: string;
+  /** The failure's kind (`kind` is the URL's). */
+  readonly failure_kind: string;
   readonly reason: string;
   readonly message: string;
   readonly code: string | null;
@@ -101,6 +103,7 @@ export interface FailureRow extends UrlRow {
 export function failedUrlOf(row: FailureRow): FailedUrl {
   const { retries: _retries, revisit: _revisit, ...entry } = entryOf(row, row.host_key);
   const failure: UrlFailure = {
+    kind: row.failure_kind === 'refused' ? 'refused' : 'failed',
     reason: row.reason,
     message: row.message,
     ...(row.code === null ? {} : { code: row.code }),

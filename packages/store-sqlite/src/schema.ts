@@ -36,7 +36,9 @@
 //   whole, and `failures` reads it in the order of its one index (`failures_at`).
 //   `requeueFailed` queues them again like `reopenDue` does (at the tail); a reopened URL loses
 //   its failure too. A failed URL that had a `last_fetch` keeps it, so it is claimed as a
-//   revisit, and being queued it has left `urls_due`: it cannot be queued twice.
+//   revisit, and being queued it has left `urls_due`: it cannot be queued twice. A filtered
+//   `requeueFailed` finds named URLs through the dedupe index, and a `kind` through the failures
+//   themselves (few): no index on `kind`.
 // - Relabels (migration 5): a queued URL without a label that an add with a label meets takes
 //   that label. When the priority stays, the row is updated in place (its place kept). When it
 //   rises, the row must move to another list, and a singly linked list cannot unlink a row
@@ -137,6 +139,7 @@ const MIGRATIONS: readonly string[] = [
   ALTER TABLE urls ADD COLUMN moved_to INTEGER;
   CREATE TABLE failures (
     url_id   INTEGER PRIMARY KEY,
+    kind     TEXT    NOT NULL,
     reason   TEXT    NOT NULL,
     message  TEXT    NOT NULL,
     code     TEXT,

@@ -23,6 +23,7 @@ import {
   type LastFetch,
   lastFetchAfterHints,
   type ReopenRequest,
+  type RequeueFilter,
   type RevisitHints,
   type SettleOptions,
   type UrlFailure,
@@ -141,7 +142,7 @@ class SqliteStore implements SqliteFrontierStore {
   private readonly transactAdd: (entries: readonly FrontierEntry[], maxPerHost: number) => AddOutcome[];
   private readonly transactClaim: (now: number, leaseMs: number) => ClaimResult;
   private readonly transactEnd: (leaseId: string, how: LeaseEnd, settle: Settle) => void;
-  private readonly transactRequeueFailed: () => number;
+  private readonly transactRequeueFailed: (filter: RequeueFilter) => number;
   private readonly transactClear: () => void;
   private readonly transactComplete: (leaseId: string, options: CompleteOptions) => AddOutcome[];
   private readonly transactReopen: (dueBefore: number, fetchedBefore: number | undefined, limit: number) => number;
@@ -177,7 +178,7 @@ class SqliteStore implements SqliteFrontierStore {
       this.endLease(leaseId, 'complete', options, options);
       return added;
     });
-    this.transactRequeueFailed = immediate(db, () => this.requeueFailedNow());
+    this.transactRequeueFailed = immediate(db, (filter: RequeueFilter) => this.requeueFailedNow(filter));
     this.transactClear = immediate(db, () => {
       for (const statement of this.s.clearFrontier) statement.run();
       this.s.clearMetadata.run(OWNER_KEY);
@@ -219,8 +220,8 @@ class SqliteStore implements SqliteFrontierStore {
     return this.transactReopen(dueBefore, fetchedBefore, Number.isFinite(limit) ? Math.floor(limit) : -1);
   }
 
-  async requeueFailed(): Promise<number> {
-    return this.transactRequeueFailed();
+  async requeueFailed(filter: RequeueFilter = {}): Promise<number> {
+    return this.transactRequeueFailed(filter);
   }
 
   async failures(limit = Infinity): Promise<FailedUrl[]> {
@@ -438,12 +439,31 @@ class SqliteStore implements SqliteFrontierStore {
     return reopened;
   }
 
-  /** Every failed URL at the tail of its queue, the oldest failure first. */
-  private requeueFailedNow(): number {
+  /** The failed URLs the filter takes (every one without), at the tails of their queues, the oldest failure first. */
+  private requeueFailedNow({ urls, kind }: RequeueFilter): number {
     const requeuer = this.requeuer();
-    const requeued = requeuer.requeue(this.s.failedUrls.all());
+    const rows =
+      urls !== undefined
+        ? this.failedAmong(urls, kind)
+        : kind === undefined
+          ? this.s.failedUrls.all()
+          : this.s.failedUrlsOfKind.all(kind);
+    const requeued = requeuer.requeue(rows);
     requeuer.flush();
     return requeued;
+  }
+
+  /** The rows of the failed URLs among `urls` (dedupe keys), of `kind` when given. */
+  private failedAmong(urls: readonly string[], kind: UrlFailure['kind'] | undefined): RequeueRow[] {
+    const rows: RequeueRow[] = [];
+    for (const key of new Set(urls)) {
+      const row = this.s.knownUrl.get(keyHash(key), key);
+      if (row === undefined) continue;
+      const failedAs = this.s.failureKindOf.get(row.id);
+      if (failedAs === undefined || (kind !== undefined && failedAs !== kind)) continue;
+      rows.push({ id: row.id, host_id: row.host_id, priority: row.priority });
+    }
+    return rows;
   }
 
   /**
@@ -532,8 +552,8 @@ class SqliteStore implements SqliteFrontierStore {
 }
 
 /** A failure as its row holds it (every field bound by name, none left out). */
-function failureColumns({ reason, message, code, attempts, at }: UrlFailure): Omit<FailureParams, 'id'> {
-  return { reason, message, code: code ?? null, attempts, at };
+function failureColumns({ kind, reason, message, code, attempts, at }: UrlFailure): Omit<FailureParams, 'id'> {
+  return { kind, reason, message, code: code ?? null, attempts, at };
 }
 
 /** `fn` as a BEGIN IMMEDIATE transaction: committed when it returns, rolled back when it throws. */

@@ -47,6 +47,7 @@ export interface RequeueRow {
 /** A failure as `complete` keeps it. */
 export interface FailureParams {
   readonly id: number;
+  readonly kind: string;
   readonly reason: string;
   readonly message: string;
   readonly code: Nullable<string>;
@@ -117,6 +118,10 @@ export interface FrontierStatements {
   readonly forgetFailure: Statement<[number]>;
   /** Every failed URL, the oldest failure first. */
   readonly failedUrls: Statement<[], RequeueRow>;
+  /** The same, of one failure kind. */
+  readonly failedUrlsOfKind: Statement<[string], RequeueRow>;
+  /** A URL's failure kind, if it is failed (its row id). */
+  readonly failureKindOf: Statement<[number], string>;
   /** The failed URLs with their entries and failures, the oldest failure first (limit, -1: all). */
   readonly failureList: Statement<[number], FailureRow>;
   /** Empties the frontier's tables: failures, urls, queues, hosts. */
@@ -228,8 +233,8 @@ export function prepareFrontierStatements(db: Database): FrontierStatements {
        WHERE state = 2 AND fetched_at IS NOT NULL AND fetched_at < ? ORDER BY fetched_at LIMIT ?`,
     ),
     insertFailure: p(
-      `INSERT OR REPLACE INTO failures (url_id, reason, message, code, attempts, at)
-       VALUES (@id, @reason, @message, @code, @attempts, @at)`,
+      `INSERT OR REPLACE INTO failures (url_id, kind, reason, message, code, attempts, at)
+       VALUES (@id, @kind, @reason, @message, @code, @attempts, @at)`,
     ),
     forgetFailure: p('DELETE FROM failures WHERE url_id = ?'),
     // Index order is at then url_id: the oldest failure first, ties in the order the URLs were added.
@@ -237,8 +242,13 @@ export function prepareFrontierStatements(db: Database): FrontierStatements {
       `SELECT u.id, u.host_id, u.priority FROM failures f INDEXED BY failures_at JOIN urls u ON u.id = f.url_id
        ORDER BY f.at`,
     ),
+    failedUrlsOfKind: p(
+      `SELECT u.id, u.host_id, u.priority FROM failures f INDEXED BY failures_at JOIN urls u ON u.id = f.url_id
+       WHERE f.kind = ? ORDER BY f.at`,
+    ),
+    failureKindOf: p<[number], string>('SELECT kind FROM failures WHERE url_id = ?').pluck(),
     failureList: p(
-      `SELECT ${urlColumns('u')}, h.key AS host_key, f.reason, f.message, f.code, f.attempts, f.at
+      `SELECT ${urlColumns('u')}, h.key AS host_key, f.kind AS failure_kind, f.reason, f.message, f.code, f.attempts, f.at
        FROM failures f INDEXED BY failures_at JOIN urls u ON u.id = f.url_id JOIN hosts h ON h.id = u.host_id
        ORDER BY f.at LIMIT ?`,
     ),

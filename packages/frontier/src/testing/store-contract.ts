@@ -42,6 +42,7 @@ const lastFetch = (fetchedAt: number, dueAt: number, extra: Partial<LastFetch> =
 
 /** A failure at `at`: a fetch that failed once, unless `extra` says otherwise. */
 const failureAt = (at: number, extra: Partial<UrlFailure> = {}): UrlFailure => ({
+  kind: 'failed',
   reason: 'fetch',
   message: 'HTTP 500',
   attempts: 1,
@@ -632,6 +633,29 @@ export function describeFrontierStoreContract(name: string, factory: StoreFactor
         ]);
         expect(claimed[2]).toEqual(labelled);
         expect(await store.counts()).toEqual({ queued: 0, inFlight: 0, done: 5, failed: 0, activeHosts: 0 });
+      });
+
+      it('with a filter, puts back only the failed URLs among those named, of the kind given', async () => {
+        await store.setHostPolicy('a', { delayMs: 0 });
+        await store.add(['http://a/1', 'http://a/2', 'http://a/3', 'http://a/4'].map((url) => entry(url)));
+        await store.complete((await claimNow()).id, { failure: failureAt(100, { kind: 'refused', reason: 'robots' }) });
+        await store.complete((await claimNow()).id, { failure: failureAt(200) });
+        await store.complete((await claimNow()).id, { failure: failureAt(300, { kind: 'refused', reason: 'robots' }) });
+        await store.complete((await claimNow()).id);
+        expect((await store.failures()).map((f) => [f.entry.url, f.failure.kind])).toEqual([
+          ['http://a/1', 'refused'],
+          ['http://a/2', 'failed'],
+          ['http://a/3', 'refused'],
+        ]);
+        // Named, of another kind, done but not failed, or unknown: none of these comes back.
+        const named = ['http://a/2', 'http://a/4', 'http://a/9'];
+        expect(await store.requeueFailed({ urls: named, kind: 'refused' })).toBe(0);
+        expect(await store.requeueFailed({ urls: ['http://a/3', 'http://a/4', 'http://a/3'] })).toBe(1);
+        expect(await store.counts()).toMatchObject({ queued: 1, done: 3, failed: 2 });
+        expect(await store.requeueFailed({ kind: 'refused' })).toBe(1);
+        expect((await store.failures()).map((f) => f.entry.url)).toEqual(['http://a/2']);
+        expect((await claimAllNow()).map((e) => e.url).sort()).toEqual(['http://a/1', 'http://a/3']);
+        expect(await store.counts()).toMatchObject({ queued: 0, done: 4, failed: 1 });
       });
 
       it('queues a failed revisit once (reopenDue does not queue it too), as a revisit that keeps its LastFetch', async () => {
