@@ -469,7 +469,9 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('createRedisFrontierStore', 
       // The crawl goes on, empty: both workers use it, and the lease from before is void.
       expect(await other.add([entry('http://a.test/1')])).toEqual(['added']);
       expect((await store.claim({ now: 0, leaseMs: 60_000 })).lease?.entry.url).toBe('http://a.test/1');
-      await store.complete(held.id, { failure: { kind: 'failed', reason: 'fetch', message: 'late', attempts: 1, at: 6 } });
+      await store.complete(held.id, {
+        failure: { kind: 'failed', reason: 'fetch', message: 'late', attempts: 1, at: 6 },
+      });
       expect(await other.counts()).toEqual({ queued: 0, inFlight: 1, done: 0, failed: 0, activeHosts: 1 });
     } finally {
       admin.disconnect();

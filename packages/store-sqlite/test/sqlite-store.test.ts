@@ -154,7 +154,14 @@ describe('createSqliteFrontierStore', () => {
     expect(await store.add([entry('http://a.test/2', { label: 'L', priority: 1 })])).toEqual(['relabelled']);
     const lease = (await store.claim({ now: 0, leaseMs: 60_000 })).lease!;
     expect(lease.entry).toEqual(entry('http://a.test/2', { label: 'L', priority: 1 }));
-    const failure = { kind: 'failed' as const, reason: 'fetch', message: 'HTTP 503', code: 'ERR_HTTP_STATUS', attempts: 3, at: 5 };
+    const failure = {
+      kind: 'failed' as const,
+      reason: 'fetch',
+      message: 'HTTP 503',
+      code: 'ERR_HTTP_STATUS',
+      attempts: 3,
+      at: 5,
+    };
     await store.complete(lease.id, { failure });
     expect(await store.failures()).toEqual([{ entry: entry('http://a.test/2', { label: 'L', priority: 1 }), failure }]);
     expect(await store.counts()).toMatchObject({ done: 2, failed: 1 });
@@ -367,7 +374,13 @@ describe('createSqliteFrontierStore', () => {
           const how = (['complete', 'release', 'retry', 'fail'] as const)[random(4)]!;
           const options = random(2) === 0 ? {} : { hostReadyAt: now + random(500) };
           if (how === 'fail') {
-            const failure = { kind: 'failed' as const, reason: 'fetch', message: `step ${step}`, attempts: 1, at: step };
+            const failure = {
+              kind: 'failed' as const,
+              reason: 'fetch',
+              message: `step ${step}`,
+              attempts: 1,
+              at: step,
+            };
             await memory.complete(m, { ...options, failure });
             await sqlite.complete(q, { ...options, failure });
           } else {

@@ -131,9 +131,6 @@ function bind(store: FrontierStore): FrontierStore {
     setHostPolicy: store.setHostPolicy.bind(store),
     counts: store.counts.bind(store),
     hostCounts: store.hostCounts.bind(store),
-    requeueFailed: store.requeueFailed.bind(store),
-    failures: store.failures.bind(store),
-    clear: store.clear.bind(store),
     close: store.close.bind(store),
   };
 }

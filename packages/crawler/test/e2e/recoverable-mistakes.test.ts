@@ -157,7 +157,7 @@ describe('handler errors are retried like failed fetches', () => {
     ]);
 
     // Fixed, with retryFailed: only the failed product is fetched, and its record is written.
-    const fixedRecords: Record<string, unknown>[] = [];
+    const fixedRecords: object[] = [];
     const fixed = createCrawler(
       options({
         store,

@@ -43,7 +43,7 @@ describe('settlementOf', () => {
   it('releases a released URL, retries a retry, completes the rest', () => {
     const skip = skipped({ reason: 'robots' });
     const failed: UrlOutcome = { kind: 'failed', error, stage: 'fetch', clock: {} };
-    const retry: UrlOutcome = { kind: 'retry', error, clock: {} };
+    const retry: UrlOutcome = { kind: 'retry', stage: 'fetch', error, clock: {} };
     expect([released('stopping', {}), retry, done(), skip, failed].map(settlementOf)).toEqual([
       'release',
       'retry',
@@ -94,7 +94,11 @@ describe('LeaseSettler.settle: the lease', () => {
     const store = await storeWith(['/a', '/b']);
     const settler = new LeaseSettler(store, 1);
     const lease = await claimAt(store, T0);
-    await settler.settle(lease, { kind: 'retry', error, clock: { readyAt: T0 + 3000, notBefore: T0 + 3000 } }, T0 + 5);
+    await settler.settle(
+      lease,
+      { kind: 'retry', stage: 'fetch', error, clock: { readyAt: T0 + 3000, notBefore: T0 + 3000 } },
+      T0 + 5,
+    );
     expect(await store.claim({ now: T0 + 2999, leaseMs: 1 })).toEqual({ lease: null, nextReadyAt: T0 + 3000 });
     expect(await drain(store, T0 + 3000)).toEqual([
       { url: '/b', retries: undefined },
@@ -166,7 +170,7 @@ describe('LeaseSettler: holds', () => {
     const settler = new LeaseSettler(store, 1);
     await settler.settle(
       await claimAt(store, T0),
-      { kind: 'retry', error, clock: { readyAt: T0 + 4000, notBefore: T0 + 4000 } },
+      { kind: 'retry', stage: 'fetch', error, clock: { readyAt: T0 + 4000, notBefore: T0 + 4000 } },
       T0 + 10,
     );
     expect(settler.heldUntil(HOST, T0 + 3999)).toBe(T0 + 4000);
@@ -190,7 +194,11 @@ describe('LeaseSettler: holds', () => {
     const first = await claimAt(store, T0);
     const second = await claimAt(store, T0);
     const [onHost, onOther] = first.entry.hostKey === HOST ? [first, second] : [second, first];
-    await settler.settle(onHost, { kind: 'retry', error, clock: { readyAt: T0 + 9000, notBefore: T0 + 9000 } }, T0 + 1);
+    await settler.settle(
+      onHost,
+      { kind: 'retry', stage: 'fetch', error, clock: { readyAt: T0 + 9000, notBefore: T0 + 9000 } },
+      T0 + 1,
+    );
     await settler.settle(onOther!, done({ readyAt: T0 + 200 }), T0 + 2);
     expect(await hostReadyAt(store, OTHER)).toBe(T0 + 200);
     expect(await hostReadyAt(store, HOST)).toBe(T0 + 9000);

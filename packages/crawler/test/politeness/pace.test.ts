@@ -179,6 +179,7 @@ const retried503 = (retryAfterMs: number): Answer => ({
   name: `503 Retry-After ${retryAfterMs} ms (retried)`,
   outcome: (now) => ({
     kind: 'retry',
+    stage: 'fetch',
     error,
     clock: clockAfterFailure({ at: responseHeadAt(now, TIMING), backoffMs: 500, retryAfterMs, maxWaitMs: CAP }),
   }),
@@ -213,6 +214,7 @@ const networkError: Answer = {
   name: 'network error (backoff 1.5 s)',
   outcome: (now) => ({
     kind: 'retry',
+    stage: 'fetch',
     error,
     clock: clockAfterFailure({ at: now, backoffMs: 1500, retryAfterMs: undefined, maxWaitMs: CAP }),
   }),

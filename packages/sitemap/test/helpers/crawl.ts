@@ -77,15 +77,12 @@ function recordingStore(store: FrontierStore, added: FrontierEntry[], timeline: 
     release: (id, options) => store.release(id, options),
     retry: (id, options) => store.retry(id, options),
     reopenDue: (request) => store.reopenDue(request),
-    requeueFailed: () => store.requeueFailed(),
+    requeueFailed: (filter) => store.requeueFailed(filter),
     failures: (limit) => store.failures(limit),
     clear: () => store.clear(),
     setHostPolicy: (hostKey, policy) => store.setHostPolicy(hostKey, policy),
     counts: () => store.counts(),
     hostCounts: (limit) => store.hostCounts(limit),
-    requeueFailed: () => store.requeueFailed(),
-    failures: (limit) => store.failures(limit),
-    clear: () => store.clear(),
     close: () => store.close(),
   };
 }
