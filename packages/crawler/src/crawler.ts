@@ -30,7 +30,7 @@ import { CrawlerEmitter, type CrawlerEventName, type CrawlerListener } from './e
 import { ownHttpClient } from './fetch/own-http-client.js';
 import { createCrawlerRobotsFetch } from './fetch/robots-fetch.js';
 import { canonicalizeUrl } from './frontier/canonical-url.js';
-import { createFrontier, type Frontier, type FrontierRequest } from './frontier/frontier.js';
+import { createFrontier, type Frontier } from './frontier/frontier.js';
 import { checkRequestData } from './frontier/request-data.js';
 import type { ScopePredicate } from './frontier/scope.js';
 import { createScope } from './frontier/scope.js';
@@ -46,6 +46,7 @@ import { LeaseSettler } from './pipeline/settle.js';
 import { type CrawlContext, pluginContexts } from './plugin-context.js';
 import { createPolitenessKeys, HostPoliteness, type PolitenessKeys } from './politeness/index.js';
 import { CrawlReporter } from './reporter.js';
+import { addSeeds, type RunAgain, requeueFailed, warnIfNothingToDo } from './run-again.js';
 import { SeedRefusals } from './seed-refusals.js';
 import { type CrawlStats, StatsRecorder } from './stats.js';
 
@@ -352,7 +353,7 @@ class PoliteCrawler implements Crawler {
     this.inScope = this.buildScope();
     this.seeds.offer(list);
     const seeds = list.map((url) => ({ url, depth: 0, priority: options.priority ?? 0, ...data }));
-    const added = await this.addSeeds(seeds);
+    const added = await addSeeds(this.runAgain(), seeds);
     if (!this.ran) this.addedBeforeRun += added;
     return added;
   }
@@ -374,23 +375,10 @@ class PoliteCrawler implements Crawler {
     return this.storeReady;
   }
 
-  /**
-   * Adds seeds (the options' or `enqueue`'s). A seed the store holds as refused by an earlier run
-   * (a blocked address, robots.txt, …) is put back: given again, it is tried under this run's options.
-   */
-  private async addSeeds(seeds: readonly Omit<FrontierRequest, 'seed' | 'skipScope'>[]): Promise<number> {
-    const added = await this.frontier.add(seeds.map((seed) => ({ ...seed, skipScope: true, seed: true })));
-    if (added === seeds.length) return added;
-    const urls = seeds
-      .map((seed) => canonicalizeUrl(seed.url, this.options.canonicalUrl))
-      .flatMap((r) => (r.ok ? [r.url] : []));
-    const requeued = urls.length === 0 ? 0 : await this.store.requeueFailed({ urls, kind: 'refused' });
-    if (requeued > 0) {
-      const message = `${requeued} seed${requeued === 1 ? '' : 's'} refused by an earlier run given again: tried again`;
-      this.emitter.emit('warning', { kind: 'requeued-failed', message });
-      this.notify();
-    }
-    return added + requeued;
+  /** What `run-again.ts` works with. */
+  private runAgain(): RunAgain {
+    const { store, frontier, emitter } = this;
+    return { store, frontier, emitter, canonicalUrl: this.options.canonicalUrl, notify: () => this.notify() };
   }
 
   /**
@@ -432,8 +420,11 @@ class PoliteCrawler implements Crawler {
       await this.cookies.restore();
       await this.startRenderer();
       this.seeds.offer(this.options.seeds.map((seed) => seed.url));
-      await this.addSeeds(this.options.seeds.map((seed) => ({ ...seed, depth: 0, priority: seed.priority ?? 0 })));
-      if (this.options.retryFailed) await this.requeueFailed();
+      await addSeeds(
+        this.runAgain(),
+        this.options.seeds.map((seed) => ({ ...seed, depth: 0, priority: seed.priority ?? 0 })),
+      );
+      if (this.options.retryFailed) await requeueFailed(this.runAgain());
       const startedAt = Date.now();
       // A recrawl: what is due now goes back to the queues. A URL this crawl fetches is due
       // after `startedAt`, so each is revisited once, and the crawl ends.
@@ -442,7 +433,7 @@ class PoliteCrawler implements Crawler {
         : async () => 0;
       await this.reopenDue();
       for (const { plugin, context } of this.plugins) await plugin.start?.({ ...context, seeds: [...this.seedUrls] });
-      await this.warnIfNothingToDo();
+      await warnIfNothingToDo(this.runAgain(), this.options.retryFailed);
       await this.claims.run();
       for (const { plugin, context } of this.plugins) await plugin.end?.(context);
     } catch (error) {
@@ -469,30 +460,6 @@ class PoliteCrawler implements Crawler {
     const stats = this.recorder.snapshot(counts.queued + counts.inFlight, this.signal.aborted);
     this.emitter.emit('done', stats);
     return stats;
-  }
-
-  /** `retryFailed`: every failed URL and refused seed goes back to its queue. */
-  private async requeueFailed(): Promise<void> {
-    const requeued = await this.store.requeueFailed();
-    if (requeued === 0) return;
-    const message = `retryFailed: ${requeued} failed URL${requeued === 1 ? '' : 's'} put back to be tried again`;
-    this.emitter.emit('warning', { kind: 'requeued-failed', message });
-  }
-
-  /**
-   * A store that holds the crawl finished (nothing queued, something done) and no new seed: the
-   * run will fetch nothing. Says why in one line, and how to try the failures again.
-   */
-  private async warnIfNothingToDo(): Promise<void> {
-    const counts = await this.store.counts();
-    if (counts.queued + counts.inFlight > 0 || counts.done === 0) return;
-    const hint = counts.failed > 0 && !this.options.retryFailed ? ' (retryFailed to try again)' : '';
-    const message = `nothing to do: ${counts.done} done, ${counts.failed} failed${hint}`;
-    this.emitter.emit('warning', {
-      kind: 'nothing-to-do',
-      message,
-      counts: { done: counts.done, failed: counts.failed },
-    });
   }
 
   /** Starts the browser (`render`): a renderer that cannot start fails the crawl before any request. */
