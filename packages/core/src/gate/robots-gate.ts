@@ -290,7 +290,10 @@ class Gate implements RobotsGate {
     });
     // The record's fetchedAt is when the response was in, so retryAt and respondedAt agree.
     const record = nextRobotsCacheRecord(origin, previous, result, respondedAt, policy);
-    await this.store.set(origin, record);
+    // The address guard's refusal is this gate's own policy (its allowNet), not the origin's
+    // answer: a shared or durable cache must not hand it to a crawl with other options (a crawl
+    // re-run with allowNet on the same store). It is kept in this process only.
+    if (record.errorCode !== 'ERR_ADDRESS_BLOCKED') await this.store.set(origin, record);
     this.remember(origin, record);
     return { record, fetch: { requestedAt, respondedAt } };
   }

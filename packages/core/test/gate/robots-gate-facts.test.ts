@@ -199,18 +199,19 @@ describe('RobotsCheck.addressBlocked', () => {
     expect(server.hits()).toBe(0);
   });
 
-  it('survives a store that keeps records as JSON, as errorCode', async () => {
+  it("is the gate's own: never written to a shared store, so a gate that allows the address fetches", async () => {
+    server.handle = robotsTxt(200, 'User-agent: *\nAllow: /\n');
     const store = createJsonStore();
     const gate = createRobotsGate({ userAgent: UA, blockPrivateNetworks: true, cache: store });
     gates.push(gate);
     expect(await gate.check(url('/x'), UA)).toMatchObject({ addressBlocked: true });
-    const record = JSON.parse(store.texts.get(server.origin) ?? '{}') as RobotsCacheRecord;
-    expect(record).toMatchObject({ outcome: 'unreachable', status: null, errorCode: 'ERR_ADDRESS_BLOCKED' });
-    // Another process reading that record says so too, without fetching.
-    const other = await makeGate({ cache: store }).check(url('/y'), UA);
-    expect(other).toMatchObject({ allowed: false, reason: 'unreachable', addressBlocked: true });
-    expect(other.fetch).toBeUndefined();
+    expect(store.texts.has(server.origin)).toBe(false);
     expect(server.hits()).toBe(0);
+    // Another crawl on the same store, with allowNet (a mistake fixed): robots.txt is fetched.
+    const other = await makeGate({ cache: store }).check(url('/y'), UA);
+    expect(other).toMatchObject({ allowed: true, reason: 'rules', status: 200 });
+    expect(other.addressBlocked).toBeUndefined();
+    expect(server.hits()).toBe(1);
   });
 
   it('comes through a caller’s fetch that rethrows the HTTP client’s error, and clears when a later fetch gets through', async () => {
