@@ -32,8 +32,8 @@ import {
 import { escapeControls, quoteInput } from '../input/quote-input.js';
 import { type Io, write } from '../io.js';
 import { type CrawlReportCollector, createCrawlReportCollector } from '../report/collect-report.js';
-import { mergeReports } from '../report/merge-reports.js';
 import { duration } from '../report/html.js';
+import { mergeReports } from '../report/merge-reports.js';
 import { renderCrawlReport } from '../report/render-report.js';
 import type { CrawlReportData } from '../report/report-data.js';
 import type { LogFormat } from './crawl-options.js';
@@ -214,7 +214,11 @@ function refusalText(stats: CrawlStats, refused: SeedsRefusedError | undefined):
   return `every seed was refused or failed (${reasons.join(', ')})`;
 }
 
-function exitCodeOf(outcome: CrawlOutcome, failure: PolitelyError | undefined, stoppedBy: StopSignal | undefined): ExitCode {
+function exitCodeOf(
+  outcome: CrawlOutcome,
+  failure: PolitelyError | undefined,
+  stoppedBy: StopSignal | undefined,
+): ExitCode {
   if (failure?.code === 'ERR_OUTPUT') return EXIT_IO;
   if (failure !== undefined) return EXIT_UNAVAILABLE;
   if (outcome.interrupted) return stoppedBy === 'SIGTERM' ? EXIT_TERMINATED : EXIT_INTERRUPTED;
@@ -308,7 +312,10 @@ function onStopSignals(
       );
     } else if (received === 2) {
       crawler.stop();
-      void write(io.stderr, 'politely: stopping at once: requests in flight are aborted, their URLs kept in the store\n');
+      void write(
+        io.stderr,
+        'politely: stopping at once: requests in flight are aborted, their URLs kept in the store\n',
+      );
     } else {
       // Still not done (a handler or the store that does not answer): the user wants out now.
       // Give the cursor back if the bars hid it.
