@@ -364,9 +364,10 @@ describe('politely crawl: outputs that hold another crawl, seeds that are all re
 
     // A failure kept in the store (as a crawl whose server failed would leave it) is tried again.
     const store = createSqliteFrontierStore({ path: db });
-    const hostKey = new URL(base).host;
+    const hostKey = new URL(base).hostname;
     await store.add([{ url: `${base}/p/4`, hostKey, depth: 1, priority: 0 }]);
-    const claimed = await store.claim({ now: Date.now() + 60_000, leaseMs: 60_000 });
+    // A claim moves the host's clock to its `now`: a second ahead, the next crawl waits that long at most.
+    const claimed = await store.claim({ now: Date.now() + 1000, leaseMs: 60_000 });
     expect(claimed.lease?.entry.url).toBe(`${base}/p/4`);
     await store.complete(claimed.lease!.id, {
       failure: { kind: 'failed', reason: 'fetch', message: 'HTTP 503', attempts: 3, at: Date.now() },

@@ -168,7 +168,7 @@ describe('politely crawl: SIGTERM', () => {
     expect(result.code, result.stderr).toBe(143);
     expect(ms).toBeLessThan(grace + 1000);
     expect(cutIn(result)).toBe(1);
-    expect(result.stdout).toMatch(/^ {2}cut +1 in flight when the stop's grace period ended/m);
+    expect(result.stdout).toMatch(/^ {2}cut +1 in flight when the crawl stopped at once \(grace period over/m);
     expect(readFileSync(join(dir, 'grace.html'), 'utf8')).toContain(
       '<b>1</b><span>cut by a stop: fetched again</span>',
     );

@@ -17,6 +17,7 @@ import type { FrontierStore } from '@politely/frontier';
 import { CookieJar } from 'tough-cookie';
 import { type OutputOptions, type ResolvedOutputs, resolveOutputs } from './dataset/output-options.js';
 import type { CanonicalUrlOptions, ResolvedCanonicalUrlOptions } from './frontier/canonical-url.js';
+import type { LabelCheck } from './frontier/frontier.js';
 import { checkRequestData } from './frontier/request-data.js';
 import { DEFAULT_SCOPE, type ScopeOption } from './frontier/scope.js';
 import {
@@ -26,7 +27,7 @@ import {
   type TrapDetectionOptions,
 } from './frontier/trap-detector.js';
 import type { FailedRequestHandler } from './handle/failed-request.js';
-import { type LabelCheck, labelCheckOf } from './handle/routes.js';
+import { labelCheckOf } from './handle/routes.js';
 import type { PageHandler, RequestOptions, RouteHandlers } from './page-context.js';
 import type { PageRenderer, RenderWaitUntil } from './page-renderer.js';
 import type { CrawlerPlugin } from './plugin.js';

@@ -32,6 +32,11 @@ export class SeedsRefusedError extends PolitelyError {
     this.name = 'SeedsRefusedError';
     this.seeds = seeds;
   }
+
+  /** A PolitelyError of this code (PolitelyError's own check would take every PolitelyError). */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return PolitelyError[Symbol.hasInstance](value) && (value as PolitelyError).code === 'ERR_SEEDS_REFUSED';
+  }
 }
 
 /** The network to name in `allowNet` for a refused address: its well-known block, else the address alone. */

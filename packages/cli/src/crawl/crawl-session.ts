@@ -156,10 +156,7 @@ export async function runCrawlSession(config: CrawlSessionConfig): Promise<Crawl
   };
   await write(io.stdout, config.display === 'json' ? summaryJson(outcome) : summaryText(outcome));
   if (outcome.nothingFetched)
-    await write(
-      io.stderr,
-      `politely: crawl: nothing was fetched: ${escapeControls(refusalText(finalStats, refused))}\n`,
-    );
+    await write(io.stderr, `politely: crawl: nothing was fetched: ${refusalText(finalStats, refused)}\n`);
   const exitCode = exitCodeOf(outcome, failure ?? reportFailure, stoppedBy);
   return { exitCode, stats: finalStats, interrupted, report, outputs };
 }
@@ -198,12 +195,15 @@ function nothingFetched(stats: CrawlStats, stoppedEarly: boolean): boolean {
   return refused || stats.errors > 0;
 }
 
-/** Why nothing was fetched: each refused seed with its reason and fix, or the counts by reason. */
+/**
+ * Why nothing was fetched: each refused seed on a line of its own with its reason and fix, or the
+ * counts by reason. Seeds and details are input: each line has its controls escaped.
+ */
 function refusalText(stats: CrawlStats, refused: SeedsRefusedError | undefined): string {
   if (refused !== undefined) {
     const seeds = refused.seeds.map((seed) => {
       const fix = seed.fix === undefined ? '' : `; ${seed.fix}`;
-      return `\n  ${seed.url}: ${seed.reason} (${seed.detail})${fix}`;
+      return `\n  ${escapeControls(`${seed.url}: ${seed.reason} (${seed.detail})${fix}`)}`;
     });
     return `every seed was refused${seeds.join('')}`;
   }

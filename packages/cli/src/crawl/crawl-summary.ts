@@ -73,7 +73,7 @@ export function summaryText(outcome: CrawlOutcome): string {
   if (stats.releasedAtStop > 0) {
     // A request the stop aborted may have reached its server: the next run fetches it again.
     lines.push(
-      `  cut         ${stats.releasedAtStop} in flight when the stop's grace period ended (or at a second signal): aborted, their URLs queued again`,
+      `  cut         ${stats.releasedAtStop} in flight when the crawl stopped at once (grace period over, second signal, error): aborted, queued again`,
     );
   }
   const r = stats.revisits;

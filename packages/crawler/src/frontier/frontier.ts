@@ -4,7 +4,6 @@
 
 import { PolitelyError } from '@politely/core';
 import type { AddOptions, AddOutcome, FrontierEntry, FrontierStore, RevisitHints } from '@politely/frontier';
-import type { LabelCheck } from '../handle/routes.js';
 import type { SkipDetail, SkipReason } from '../skip-reasons.js';
 import {
   type CanonicalUrlFailureReason,
@@ -72,6 +71,9 @@ export interface FrontierSettings {
   /** Why a label can have no route (routes.ts); a request with such a label is refused. @default every label goes */
   readonly checkLabel?: LabelCheck;
 }
+
+/** Why a request's label can be given no route (handle/routes.ts makes it from the handlers), or undefined when it can. */
+export type LabelCheck = (label: string) => string | undefined;
 
 const CANONICAL_FAILURE: Record<CanonicalUrlFailureReason, SkipReason> = {
   'invalid-url': 'invalid-url',

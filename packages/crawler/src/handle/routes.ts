@@ -4,6 +4,7 @@
 // (`labelProblem`), so no page is fetched for a route that does not exist. PURE.
 
 import { nearestName } from '@politely/core/internal';
+import type { LabelCheck } from '../frontier/frontier.js';
 import type { PageHandler, RouteHandlers } from '../page-context.js';
 
 /** The handler for a request, or why there is none. */
@@ -43,9 +44,6 @@ export function createRouter(handler: PageHandler | undefined, handlers: RouteHa
     };
   };
 }
-
-/** Why a request's label can be given no route, or undefined when it can. */
-export type LabelCheck = (label: string) => string | undefined;
 
 /**
  * The label check of the options: with `handlers`, a label must name one of them (`default`

@@ -7,6 +7,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PolitelyError } from '@politely/core';
 import type { FailedRequest } from '@politely/crawler';
 import {
   type CrawlerOptions,
@@ -192,6 +193,8 @@ describe('a crawl that fetched nothing says why', () => {
     expect((error as Error).message).toContain('allowNet');
     expect(server.log).toEqual([]);
     expect(await store.failures()).toMatchObject([{ failure: { kind: 'refused', reason: 'blocked-address' } }]);
+    // Only this error is one: another PolitelyError is not taken for it.
+    expect(new PolitelyError('ERR_OUTPUT', 'disk full')).not.toBeInstanceOf(SeedsRefusedError);
 
     // Fixed (allowNet given), same store, no retryFailed: the seed given again is tried again.
     const handled: string[] = [];
