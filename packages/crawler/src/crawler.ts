@@ -52,9 +52,9 @@ import { type CrawlStats, StatsRecorder } from './stats.js';
 /** A crawler (`createCrawler`); `Routes`: its routes type, when it has one (see `RouteMap`). */
 export interface Crawler<Routes = object> {
   /**
-   * Crawls until the frontier is empty, `maxPages` is reached or the signal fires. Rejects, once
-   * requests in flight have ended, with an error that ended the crawl early (an output or a
-   * store that failed: see `isFatalCrawlError`); the URLs not done stay in the store.
+   * Crawls until the frontier is empty, `maxPages` is reached, `stop()` is called or the signal
+   * fires. Rejects, once requests in flight have ended, with an error that ended the crawl early
+   * (an output or a store that failed: see `isFatalCrawlError`); the URLs not done stay in the store.
    * A crawler runs once (its HTTP client and gate are closed at the end): a second call throws
    * `ERR_INVALID_INPUT`; create a new crawler with the same store to crawl on. Stats count from
    * the call.
