@@ -14,6 +14,8 @@ export const EXIT_INTERNAL = 70;
 export const EXIT_IO = 74;
 /** Stopped by Ctrl-C (SIGINT) after a clean shutdown: 128 + 2, as shells report it. */
 export const EXIT_INTERRUPTED = 130;
+/** Stopped by SIGTERM (`kill`, `docker stop`, a scheduler) after a clean shutdown: 128 + 15, as shells report it. */
+export const EXIT_TERMINATED = 143;
 
 export type ExitCode =
   | typeof EXIT_OK
@@ -22,4 +24,5 @@ export type ExitCode =
   | typeof EXIT_UNAVAILABLE
   | typeof EXIT_INTERNAL
   | typeof EXIT_IO
-  | typeof EXIT_INTERRUPTED;
+  | typeof EXIT_INTERRUPTED
+  | typeof EXIT_TERMINATED;

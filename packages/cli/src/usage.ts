@@ -96,6 +96,8 @@ export const CRAWL_USAGE = `Usage:
         --log plain|json           log lines (one per request, skip and error, and a status line
                                    every --status-interval ms, default 2000) instead of the
                                    progress bars; the default when stdout is not a terminal
+        --stop-grace DURATION      after SIGTERM or Ctrl-C, how long requests in flight may end
+                                   before they are aborted and their URLs kept (default 10s)
         --allow-net CIDR           let the SSRF guard through to a private network, e.g.
                                    127.0.0.0/8 (repeatable); loopback, private and link-local
                                    addresses are refused otherwise (skipped as blocked-address)
@@ -148,8 +150,11 @@ export const CRAWL_USAGE = `Usage:
                                    requests sent to that address). robots.txt stays per origin
         --resolve NAME:ADDRESS     answer NAME with ADDRESS instead of DNS (repeatable), as curl's
                                    --resolve; the SSRF guard still judges ADDRESS
-      Ctrl-C stops cleanly: requests in flight end, outputs and the report are written, and the
-      summary says what was kept (exit code 130).
+      SIGTERM and Ctrl-C (SIGINT) stop cleanly: no new requests, those in flight get
+      --stop-grace to end (then are aborted, their URLs kept in the store), outputs and the
+      report are written, and the summary says what was kept (exit code 143 for SIGTERM, 130 for
+      Ctrl-C). A second signal aborts what is in flight at once. Under a scheduler or in a
+      container, run the bin with node (node …/bin/politely.js crawl …) so the signal reaches it.
 `;
 
 export const DEMO_USAGE = `Usage:
@@ -187,5 +192,6 @@ Exit codes:
   2   usage or input error (unknown command or option, missing argument, invalid URL or
       number, unreadable file)
   70  internal error (a bug in politely)
-  130 crawl stopped by Ctrl-C (outputs written, see the summary)
+  130 crawl stopped by Ctrl-C (SIGINT; outputs written, see the summary)
+  143 crawl stopped by SIGTERM (outputs written, see the summary)
 `;

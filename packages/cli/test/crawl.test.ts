@@ -280,7 +280,9 @@ describe('politely crawl', () => {
     run.child.kill('SIGINT');
     const result = await run.done;
     expect(result.code).toBe(130);
-    expect(result.stderr).toContain('politely: stopping: requests in flight end, then outputs are written');
+    expect(result.stderr).toContain(
+      'politely: stopping (SIGINT): no new requests; those in flight get 10.0 s to end, then outputs are written',
+    );
     const records = jsonLines(readFileSync(jsonl, 'utf8'));
     expect(records.length).toBeGreaterThanOrEqual(3);
     const kept =

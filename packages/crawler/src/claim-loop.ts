@@ -19,7 +19,10 @@ export interface ClaimLoopSettings {
   readonly pageBudget: { readonly started: number; readonly max: number };
   /** Moves URLs due for a revisit back to the queues; resolves with how many. */
   readonly reopenDue: () => Promise<number>;
+  /** Stops the loop at once (an abort, a fatal error): the pipeline aborts what is in flight. */
   readonly signal: AbortSignal;
+  /** Stops claiming (`stop()`): what is in flight ends as it will, and the loop waits for it. */
+  readonly stopping: AbortSignal;
 }
 
 export class ClaimLoop {
@@ -27,7 +30,7 @@ export class ClaimLoop {
 
   constructor(private readonly settings: ClaimLoopSettings) {}
 
-  /** Claims until nothing is left, the budget is spent or the signal fires; resolves once no URL is in flight. */
+  /** Claims until nothing is left, the budget is spent or a signal fires; resolves once no URL is in flight. */
   async run(): Promise<void> {
     const queue = new PQueue({ concurrency: this.settings.concurrency });
     try {
@@ -44,10 +47,10 @@ export class ClaimLoop {
   }
 
   private async claimUntilDone(queue: PQueue): Promise<void> {
-    const { store, concurrency, leaseMs, pageBudget, signal } = this.settings;
+    const { store, concurrency, leaseMs, pageBudget, signal, stopping } = this.settings;
     let inFlight = 0;
     let inFlightPages = 0; // plugin resources (sitemaps) do not count against maxPages
-    while (!signal.aborted) {
+    while (!signal.aborted && !stopping.aborted) {
       const budgetUsed = pageBudget.started + inFlightPages >= pageBudget.max;
       if (inFlight >= concurrency || budgetUsed) {
         if (inFlight === 0) break;

@@ -53,9 +53,9 @@ import { type CrawlStats, StatsRecorder } from './stats.js';
 /** A crawler (`createCrawler`); `Routes`: its routes type, when it has one (see `RouteMap`). */
 export interface Crawler<Routes = object> {
   /**
-   * Crawls until the frontier is empty, `maxPages` is reached or the signal fires. Rejects, once
-   * requests in flight have ended, with an error that ended the crawl early (an output or a
-   * store that failed: see `isFatalCrawlError`); the URLs not done stay in the store.
+   * Crawls until the frontier is empty, `maxPages` is reached, `stop()` is called or the signal
+   * fires. Rejects, once requests in flight have ended, with an error that ended the crawl early
+   * (an output or a store that failed: see `isFatalCrawlError`); the URLs not done stay in the store.
    * A crawler runs once (its HTTP client and gate are closed at the end): a second call throws
    * `ERR_INVALID_INPUT`; create a new crawler with the same store to crawl on. Stats count from
    * the call.
@@ -81,6 +81,15 @@ export interface Crawler<Routes = object> {
   outputs(): readonly (OutputStatus | WarcOutputStatus)[];
   /** Counts so far. */
   stats(): CrawlStats;
+  /**
+   * Stops the crawl gently: nothing new is claimed and no new request starts; the requests in
+   * flight get `stopGraceMs` to finish (their pages handled and written as usual), then those
+   * left are aborted and their URLs released back to the store (`CrawlStats.releasedAtStop`).
+   * The outputs are then flushed and closed, and `run()` resolves with `aborted: true`. A second
+   * call (or an abort of the `signal` option) aborts what is in flight at once. Does nothing once
+   * `run()` has ended.
+   */
+  stop(): void;
   /** The frontier store (queued URLs outlive the crawl in a durable store). */
   readonly store: FrontierStore;
   /** The robots gate in use. */
@@ -161,7 +170,12 @@ class PoliteCrawler implements Crawler {
   /** Claims URLs of ready hosts and hands each to the pipeline (`run()`). */
   private readonly claims: ClaimLoop;
   private readonly ownedClose: (() => Promise<void>)[] = [];
-  private readonly stop = new AbortController();
+  /** Aborts the crawl at once (`fail`, a second `stop()`, the end of the grace period). */
+  private readonly halt = new AbortController();
+  /** `stop()` was called: no new claim, no new request. */
+  private readonly stopping = new AbortController();
+  /** Ends `stop()`'s grace period; cleared when `run()` ends first. */
+  private graceTimer: ReturnType<typeof setTimeout> | undefined;
   private running = false;
   private ran = false;
   /** The first error that ended the crawl (see isFatalCrawlError): `run()` rejects with it. */
@@ -214,6 +228,7 @@ class PoliteCrawler implements Crawler {
       pageBudget: this.pageBudget,
       reopenDue: () => this.reopenDue(),
       signal: this.signal,
+      stopping: this.stopping.signal,
     });
   }
 
@@ -229,9 +244,9 @@ class PoliteCrawler implements Crawler {
   /** Reopens what is due (`recrawl`), set by `run()`. */
   private reopenDue: () => Promise<number> = async () => 0;
 
-  /** The crawl's signal: the caller's and `fail`'s stop. */
+  /** The crawl's signal: the caller's, and `halt`'s (`fail`, `stop()`). */
   private crawlSignal(given: AbortSignal | undefined): AbortSignal {
-    const signal = given === undefined ? this.stop.signal : AbortSignal.any([given, this.stop.signal]);
+    const signal = given === undefined ? this.halt.signal : AbortSignal.any([given, this.halt.signal]);
     // Every request in flight listens to this one signal: that is by design, not a leak.
     setMaxListeners(0, signal);
     signal.addEventListener('abort', () => this.notify(), { once: true });
@@ -331,6 +346,7 @@ class PoliteCrawler implements Crawler {
       reporter: this.reporter,
       seeds: this.seeds,
       signal: this.signal,
+      stopping: this.stopping.signal,
       pageBudget: this.pageBudget,
       resourceKinds: resourceKindsOf(this.plugins),
       cookies: this.cookies.session,
@@ -401,7 +417,29 @@ class PoliteCrawler implements Crawler {
   }
 
   stats(): CrawlStats {
-    return this.recorder.snapshot(0, this.signal.aborted);
+    return this.recorder.snapshot(0, this.stopped);
+  }
+
+  stop(): void {
+    if (this.ran && !this.running) return;
+    if (this.stopping.signal.aborted) {
+      this.halt.abort(new PolitelyError('ERR_ABORTED', 'crawler.stop(): stopped at once'));
+      return;
+    }
+    this.stopping.abort();
+    this.notify();
+    // Before run() nothing is in flight: run() will claim nothing, and no grace is needed.
+    if (!this.running) return;
+    const graceMs = this.options.stopGraceMs;
+    const reason = new PolitelyError('ERR_ABORTED', `crawler.stop(): requests still in flight after ${graceMs} ms`);
+    this.graceTimer = setTimeout(() => this.halt.abort(reason), graceMs);
+    // Requests in flight keep the process alive, not this timer: a stop as run() ends adds no wait.
+    this.graceTimer.unref();
+  }
+
+  /** The crawl was stopped (`stop()`, the signal, a fatal error) rather than run to its end. */
+  private get stopped(): boolean {
+    return this.signal.aborted || this.stopping.signal.aborted;
   }
 
   async run(): Promise<CrawlStats> {
@@ -440,6 +478,8 @@ class PoliteCrawler implements Crawler {
       // A store that failed while seeding or claiming: in-flight work has ended (loop waits for it).
       this.fail(error);
     } finally {
+      // Nothing is in flight any more: the grace period has nothing left to cut.
+      clearTimeout(this.graceTimer);
       // The session a resumed crawl goes on with.
       await this.cookies.flush().catch((error: unknown) => this.fail(error));
       // Every page has committed (the loop waited for them); pushes from outside are written.
@@ -452,12 +492,12 @@ class PoliteCrawler implements Crawler {
       this.running = false;
     }
     if (this.fatal !== undefined) throw this.fatal.error;
-    if (!this.signal.aborted) {
+    if (!this.stopped) {
       const refused = this.seeds.errorIfAllRefused(this.recorder.pages);
       if (refused !== undefined) throw refused;
     }
     const counts = await this.store.counts();
-    const stats = this.recorder.snapshot(counts.queued + counts.inFlight, this.signal.aborted);
+    const stats = this.recorder.snapshot(counts.queued + counts.inFlight, this.stopped);
     this.emitter.emit('done', stats);
     return stats;
   }
@@ -499,7 +539,7 @@ class PoliteCrawler implements Crawler {
    */
   private fail(error: unknown): void {
     this.fatal ??= { error };
-    this.stop.abort(error);
+    this.halt.abort(error);
     this.notify();
   }
 

@@ -186,8 +186,18 @@ export interface CrawlerOptions<Routes = object> {
    * @default undefined (direct connections)
    */
   readonly proxy?: string;
-  /** Stops the crawl: nothing new is claimed, in-flight requests are aborted and their URLs go back to the store. */
+  /**
+   * Stops the crawl at once: nothing new is claimed, in-flight requests are aborted and their URLs
+   * go back to the store. `crawler.stop()` stops it gently (see `stopGraceMs`).
+   */
   readonly signal?: AbortSignal;
+  /**
+   * How long `crawler.stop()` lets the requests in flight finish (their pages handled and
+   * written as usual) before it aborts them; the URLs of those aborted go back to the store, to
+   * be fetched by the next run (counted in `CrawlStats.releasedAtStop`).
+   * @default 10000
+   */
+  readonly stopGraceMs?: number;
   /** Requests in flight across all hosts. @default 16 */
   readonly concurrency?: number;
   /** Requests in flight at one host. @default 1 */
@@ -477,6 +487,7 @@ const CRAWLER_OPTION_KEYS: Record<keyof CrawlerOptions, true> = {
   cookies: true,
   proxy: true,
   signal: true,
+  stopGraceMs: true,
   concurrency: true,
   perHostConcurrency: true,
   minDelayMs: true,
@@ -607,6 +618,7 @@ export function resolveCrawlerOptions(options: CrawlerOptions): ResolvedCrawlerO
     backoffMaxMs: check.durationMs('backoffMaxMs', options.backoffMaxMs, 300_000),
     maxRobotsRetries: check.count('maxRobotsRetries', options.maxRobotsRetries, 3, 0),
     leaseMs: check.timeoutMs('leaseMs', options.leaseMs, 300_000),
+    stopGraceMs: check.durationMs('stopGraceMs', options.stopGraceMs, 10_000),
     plugins: resolvePlugins(options.plugins ?? []),
     outputs: resolveOutputs(options.outputs, check),
     blockPrivateNetworks: check.flag('blockPrivateNetworks', options.blockPrivateNetworks, true),

@@ -243,7 +243,10 @@ export interface PageContext<
    * outputs' tail until its handler ends, and other pages' pushes wait.
    */
   push(records: DatasetRecord | readonly DatasetRecord[]): Promise<void>;
-  /** Fires when the crawl is being stopped. */
+  /**
+   * Fires when the crawl stops at once (an abort, a fatal error, or the end of `stop()`'s grace
+   * period): a long handler may end early then.
+   */
   readonly signal: AbortSignal;
 }
 

@@ -81,8 +81,14 @@ export interface CrawlStats {
   readonly finishedAt: number;
   readonly durationMs: number;
   readonly pagesPerSecond: number;
-  /** The crawl was stopped by its AbortSignal. */
+  /** The crawl was stopped before its end: by `crawler.stop()`, its AbortSignal or a fatal error. */
   readonly aborted: boolean;
+  /**
+   * URLs the stop cut short: in flight when `stopGraceMs` ran out (or at a second `stop()`, an
+   * abort of the signal, a fatal error). Their requests were aborted and their URLs released
+   * back to the store unfinished, so the next run fetches them again.
+   */
+  readonly releasedAtStop: number;
   /** What revisits found (all zero unless `recrawl`). */
   readonly revisits: RevisitStats;
   /** What rendering did (all zero unless `render`): sub-requests count in `requests` too. */
@@ -118,6 +124,7 @@ export class StatsRecorder {
   errors = 0;
   retries = 0;
   bytes = 0;
+  releasedAtStop = 0;
   readonly byStatus: Record<string, number> = {};
   readonly skipped: Record<string, number> = {};
   private revisits: RevisitCounts = NO_REVISITS;
@@ -205,6 +212,7 @@ export class StatsRecorder {
       durationMs,
       pagesPerSecond: durationMs > 0 ? (this.pages * 1000) / durationMs : 0,
       aborted,
+      releasedAtStop: this.releasedAtStop,
       revisits: { ...this.revisits, byHost: Object.fromEntries(this.revisitsByHost) },
       rendering: {
         ...copyRenders(this.renders),

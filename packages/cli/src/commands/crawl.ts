@@ -80,6 +80,7 @@ function crawlerOptionsOf(
     concurrency: options.concurrency,
     perHostConcurrency: options.perHostConcurrency,
     requestTimeoutMs: options.requestTimeoutMs,
+    stopGraceMs: options.stopGraceMs,
     allowNet: options.allowNet,
     plugins,
     headers: options.headers,

@@ -58,6 +58,8 @@ export interface CrawlCommandOptions extends EgressOptions {
   readonly log: LogFormat | undefined;
   /** Seconds between status lines in log mode. */
   readonly statusIntervalMs: number;
+  /** `--stop-grace DURATION`: how long requests in flight may finish after SIGTERM or SIGINT (ms). */
+  readonly stopGraceMs: number;
   /** Networks the SSRF guard lets through (`--allow-net CIDR`, repeatable). */
   readonly allowNet: readonly string[];
   /** `--purpose NAME` (repeatable): what the pages are for; reserved URLs are skipped. */
@@ -118,6 +120,7 @@ const OPTIONS = {
   report: { type: 'string' },
   log: { type: 'string' },
   'status-interval': { type: 'string' },
+  'stop-grace': { type: 'string' },
   'allow-net': { type: 'string', multiple: true },
   header: { type: 'string', multiple: true },
   from: { type: 'string' },
@@ -153,6 +156,7 @@ const NUMERIC = [
   'per-host-concurrency',
   'timeout',
   'status-interval',
+  'stop-grace',
   'revisit-min',
   'revisit-max',
   'render-timeout',
@@ -273,6 +277,7 @@ export function parseCrawlOptions(args: readonly string[]): CrawlCommandOptions 
     log: values.log === undefined ? undefined : oneOf('--log', values.log, LOG_FORMATS),
     statusIntervalMs:
       optional(values['status-interval'], (v) => durationOption('crawl', '--status-interval', v, 1)) ?? 2000,
+    stopGraceMs: optional(values['stop-grace'], (v) => durationOption('crawl', '--stop-grace', v, 0)) ?? 10_000,
     allowNet: (values['allow-net'] ?? []).map((cidr) => network('crawl', '--allow-net', cidr)),
     purposes: [...new Set((values.purpose ?? []).map((name) => purposeOption('crawl', name)))],
     robotsTokens: (values['robots-token'] ?? []).map((token) => robotsTokenOption('crawl', token)),

@@ -1,9 +1,10 @@
 // One crawl as the command line runs it (for `politely crawl` and `politely demo`): the crawler
 // with a handler that writes page records, a display (progress bars or log lines), the report
-// collector, and Ctrl-C. The first Ctrl-C aborts through the crawler's AbortSignal: nothing new
-// starts, requests in flight end or abort (their URLs go back to the store), then the outputs
-// are flushed, the report is written and the summary says what was kept. A second Ctrl-C quits
-// at once.
+// collector, and the stop signals. The first SIGINT (Ctrl-C) or SIGTERM stops the crawler
+// gently (`crawler.stop()`): nothing new starts, requests in flight get the grace period to end,
+// then are aborted (their URLs go back to the store); the outputs are flushed, the report is
+// written and the summary says what was kept. A second signal aborts what is in flight at once;
+// a third quits.
 
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
@@ -19,10 +20,19 @@ import {
   type WarningEvent,
 } from '@politely/crawler';
 import { CliError } from '../cli-error.js';
-import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_IO, EXIT_OK, EXIT_UNAVAILABLE, type ExitCode } from '../exit-codes.js';
+import {
+  EXIT_FAILURE,
+  EXIT_INTERRUPTED,
+  EXIT_IO,
+  EXIT_OK,
+  EXIT_TERMINATED,
+  EXIT_UNAVAILABLE,
+  type ExitCode,
+} from '../exit-codes.js';
 import { escapeControls, quoteInput } from '../input/quote-input.js';
 import { type Io, write } from '../io.js';
 import { type CrawlReportCollector, createCrawlReportCollector } from '../report/collect-report.js';
+import { duration } from '../report/html.js';
 import { mergeReports } from '../report/merge-reports.js';
 import { renderCrawlReport } from '../report/render-report.js';
 import type { CrawlReportData } from '../report/report-data.js';
@@ -69,12 +79,11 @@ export interface CrawlSessionResult {
 
 export async function runCrawlSession(config: CrawlSessionConfig): Promise<CrawlSessionResult> {
   const { io } = config;
-  const abort = new AbortController();
   const collector = config.reportFile === undefined ? undefined : createCollector(config);
-  const crawler = buildCrawler(config, abort.signal, collector);
+  const crawler = buildCrawler(config, collector);
   const detach = collector?.attach(crawler);
   const display = createDisplay(config, crawler);
-  const stopSigint = onSigint(io, abort, config.display === 'progress');
+  const signals = onStopSignals(io, crawler, config.crawler.stopGraceMs, config.display === 'progress');
   display?.start();
   const earlierReport =
     collector === undefined ? undefined : await config.store.reportState?.load().catch(() => undefined);
@@ -106,7 +115,7 @@ export async function runCrawlSession(config: CrawlSessionConfig): Promise<Crawl
     else failure = error;
   } finally {
     stopWarnings();
-    stopSigint();
+    signals.off();
     stopSaving();
     await display?.stop();
     detach?.();
@@ -126,7 +135,8 @@ export async function runCrawlSession(config: CrawlSessionConfig): Promise<Crawl
   }
   if (failure !== undefined) await write(io.stderr, `politely: ${escapeControls(failure.message)}\n`);
   const finalStats = { ...(stats ?? crawler.stats()), ...(queued === undefined ? {} : { queued }) };
-  const interrupted = failure === undefined && abort.signal.aborted;
+  const stoppedBy = signals.first();
+  const interrupted = failure === undefined && stoppedBy !== undefined;
   const report = reportOf(finalStats);
   if (report !== undefined) await config.store.reportState?.save(report).catch(() => {});
   await config.store.close().catch(() => {});
@@ -147,7 +157,8 @@ export async function runCrawlSession(config: CrawlSessionConfig): Promise<Crawl
   await write(io.stdout, config.display === 'json' ? summaryJson(outcome) : summaryText(outcome));
   if (outcome.nothingFetched)
     await write(io.stderr, `politely: crawl: nothing was fetched: ${refusalText(finalStats, refused)}\n`);
-  return { exitCode: exitCodeOf(outcome, failure ?? reportFailure), stats: finalStats, interrupted, report, outputs };
+  const exitCode = exitCodeOf(outcome, failure ?? reportFailure, stoppedBy);
+  return { exitCode, stats: finalStats, interrupted, report, outputs };
 }
 
 const REPORT_SAVE_INTERVAL_MS = 10_000;
@@ -203,10 +214,14 @@ function refusalText(stats: CrawlStats, refused: SeedsRefusedError | undefined):
   return `every seed was refused or failed (${reasons.join(', ')})`;
 }
 
-function exitCodeOf(outcome: CrawlOutcome, failure: PolitelyError | undefined): ExitCode {
+function exitCodeOf(
+  outcome: CrawlOutcome,
+  failure: PolitelyError | undefined,
+  stoppedBy: StopSignal | undefined,
+): ExitCode {
   if (failure?.code === 'ERR_OUTPUT') return EXIT_IO;
   if (failure !== undefined) return EXIT_UNAVAILABLE;
-  if (outcome.interrupted) return EXIT_INTERRUPTED;
+  if (outcome.interrupted) return stoppedBy === 'SIGTERM' ? EXIT_TERMINATED : EXIT_INTERRUPTED;
   return outcome.nothingFetched ? EXIT_FAILURE : EXIT_OK;
 }
 
@@ -238,17 +253,12 @@ function createCollector(config: CrawlSessionConfig): CrawlReportCollector {
   });
 }
 
-function buildCrawler(
-  config: CrawlSessionConfig,
-  signal: AbortSignal,
-  collector: CrawlReportCollector | undefined,
-): Crawler {
+function buildCrawler(config: CrawlSessionConfig, collector: CrawlReportCollector | undefined): Crawler {
   const { store, robotsCache } = config.store;
   const cache = collector === undefined ? robotsCache : collector.robotsCache(robotsCache);
   try {
     return createCrawler({
       ...config.crawler,
-      signal,
       ...(store === undefined ? {} : { store }),
       ...(cache === undefined ? {} : { robotsCache: cache }),
       outputs: config.outputs,
@@ -274,21 +284,52 @@ function createDisplay(config: CrawlSessionConfig, crawler: Crawler): CrawlDispl
   return createLogDisplay(crawler, config.io.stdout, config.display, config.statusIntervalMs);
 }
 
-/** Ctrl-C once: stop cleanly. Twice: quit now. Returns the function that stops listening. */
-function onSigint(io: Io, abort: AbortController, terminal: boolean): () => void {
-  const listener = (): void => {
-    if (!abort.signal.aborted) {
-      abort.abort();
+/** The signals that stop a crawl: SIGINT (Ctrl-C) and SIGTERM (`kill`, `docker stop`, a scheduler). */
+type StopSignal = 'SIGINT' | 'SIGTERM';
+
+/**
+ * A stop signal once: the crawler stops gently. Twice: what is in flight is aborted at once (its
+ * URLs still go back to the store). Three times: quit now. Returns the first signal, and the
+ * function that stops listening.
+ */
+function onStopSignals(
+  io: Io,
+  crawler: Crawler,
+  graceMs: number | undefined,
+  terminal: boolean,
+): { first(): StopSignal | undefined; off(): void } {
+  let first: StopSignal | undefined;
+  let received = 0;
+  const listener = (signal: StopSignal): void => {
+    first ??= signal;
+    received++;
+    if (received === 1) {
+      crawler.stop();
+      const grace = graceMs === undefined ? 'the grace period' : duration(graceMs);
       void write(
         io.stderr,
-        '\npolitely: stopping: requests in flight end, then outputs are written (Ctrl-C again to quit now)\n',
+        `\npolitely: stopping (${signal}): no new requests; those in flight get ${grace} to end, then outputs are written (${signal} again to stop at once)\n`,
       );
-      return;
+    } else if (received === 2) {
+      crawler.stop();
+      void write(
+        io.stderr,
+        'politely: stopping at once: requests in flight are aborted, their URLs kept in the store\n',
+      );
+    } else {
+      // Still not done (a handler or the store that does not answer): the user wants out now.
+      // Give the cursor back if the bars hid it.
+      if (terminal) io.stdout.write('\u001b[?25h');
+      process.exit(first === 'SIGTERM' ? EXIT_TERMINATED : EXIT_INTERRUPTED);
     }
-    // The second Ctrl-C: the user wants out now. Give the cursor back if the bars hid it.
-    if (terminal) io.stdout.write('\u001b[?25h');
-    process.exit(EXIT_INTERRUPTED);
   };
   process.on('SIGINT', listener);
-  return () => process.off('SIGINT', listener);
+  process.on('SIGTERM', listener);
+  return {
+    first: () => first,
+    off: () => {
+      process.off('SIGINT', listener);
+      process.off('SIGTERM', listener);
+    },
+  };
 }

@@ -1,5 +1,5 @@
 // The lines printed when a crawl ends: what was fetched, what was skipped and why, where the
-// results went, and after Ctrl-C what was kept.
+// results went, and after a stop (SIGINT, SIGTERM) what was kept.
 
 import type { CrawlStats } from '@politely/crawler';
 import { escapeControls, toSafeJson } from '../input/quote-input.js';
@@ -70,6 +70,12 @@ export function summaryText(outcome: CrawlOutcome): string {
     `  errors      ${stats.errors}${stats.retries > 0 ? ` (${stats.retries} retries)` : ''}`,
     `  queued      ${stats.queued}`,
   ];
+  if (stats.releasedAtStop > 0) {
+    // A request the stop aborted may have reached its server: the next run fetches it again.
+    lines.push(
+      `  cut         ${stats.releasedAtStop} in flight when the crawl stopped at once (grace period over, second signal, error): aborted, queued again`,
+    );
+  }
   const r = stats.revisits;
   if (r.revisited > 0) {
     lines.push(
@@ -117,6 +123,7 @@ export function summaryJson(outcome: CrawlOutcome): string {
     retries: stats.retries,
     bytes: stats.bytes,
     queued: stats.queued,
+    releasedAtStop: stats.releasedAtStop,
     durationMs: stats.durationMs,
     pagesPerSecond: Math.round(stats.pagesPerSecond * 100) / 100,
     ...(stats.rendering.pageLoads === 0

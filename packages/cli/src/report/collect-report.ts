@@ -253,6 +253,7 @@ function reportData(seen: Seen, stats: CrawlStats): CrawlReportData {
       errors: stats.errors,
       retries: stats.retries,
       queued: stats.queued,
+      ...(stats.releasedAtStop === 0 ? {} : { releasedAtStop: stats.releasedAtStop }),
       durationMs: stats.durationMs,
       pagesPerSecond: stats.pagesPerSecond,
       ...(stats.revisits.revisited === 0 ? {} : { revisits: revisitTotals(stats.revisits) }),

@@ -52,6 +52,7 @@ export function mergeReports(
       errors: earlier.totals.errors + current.totals.errors,
       retries: earlier.totals.retries + current.totals.retries,
       queued: current.totals.queued,
+      ...mergedReleases(earlier.totals.releasedAtStop, current.totals.releasedAtStop),
       durationMs,
       pagesPerSecond: durationMs > 0 ? pages / (durationMs / 1000) : 0,
       ...(earlier.totals.revisits === undefined && current.totals.revisits === undefined
@@ -64,6 +65,12 @@ export function mergeReports(
     hosts: [...hosts.values()].sort((a, b) => a.hostKey.localeCompare(b.hostKey, 'en', { numeric: true })),
     errors: [...earlier.errors, ...current.errors].slice(0, limits.maxErrors),
   };
+}
+
+/** URLs cut at a stop, over every run (absent when none was). */
+function mergedReleases(earlier: number | undefined, current: number | undefined): { releasedAtStop?: number } {
+  const released = (earlier ?? 0) + (current ?? 0);
+  return released === 0 ? {} : { releasedAtStop: released };
 }
 
 function mergeHosts(earlier: HostReport, current: HostReport, limits: MergeLimits): HostReport {

@@ -146,6 +146,11 @@ export interface ReportTotals {
   readonly retries: number;
   /** URLs still queued at the end. */
   readonly queued: number;
+  /**
+   * URLs in flight when a stop's grace period ran out (or at a second signal): aborted, put back
+   * in the store and fetched again by the next run. Absent when none was.
+   */
+  readonly releasedAtStop?: number;
   readonly durationMs: number;
   readonly pagesPerSecond: number;
   /** Revisits in all; absent when the crawl revisited nothing. */

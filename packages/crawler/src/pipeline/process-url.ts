@@ -86,6 +86,8 @@ export class UrlProcessor {
       const delayMs = this.services.politeness.delayMs(lease.entry.hostKey);
       const clock = progress.requesting ? pacedAfter(Date.now(), delayMs) : progress.clock;
       await this.services.settler.settle(lease, released('stopping', clock)).catch(() => {});
+      // Cut short by a stop: the next run fetches it again, and the stats say how many.
+      if (this.services.signal.aborted) this.services.stats.releasedAtStop++;
       // Once the crawl's signal has fired (an abort, its timeout, a fatal error met elsewhere),
       // what a walk throws is that stop. Anything else escaped every stage's own handling, so the
       // crawl cannot go on as if it had not happened.
@@ -110,6 +112,8 @@ export class UrlProcessor {
     // settled: its handler runs): no request; the URL goes back, and the host's clock with it.
     const held = this.services.settler.heldUntil(entry.hostKey, claimedAt);
     if (held !== undefined) return released('host-held', handBack(lease));
+    // Claimed as `stop()` came: no request at all (robots.txt's neither); the URL waits in the store.
+    if (this.services.stopping.aborted) return released('stopping', handBack(lease));
     // Reopened, but `revisitMinMs` (raised since its due time was set) says not yet: kept, no request.
     const tooSoon = tooSoonToRevisit(entry.revisit, this.revisits.bounds.minMs, claimedAt);
     if (tooSoon !== undefined) return done(handBack(lease), [], tooSoon);
@@ -177,13 +181,15 @@ export class UrlProcessor {
     check: RobotsCheck,
     progress: WalkProgress,
   ): Promise<fetch.FetchedResponse | UrlOutcome> {
-    const { settler, signal, politeness, pageBudget } = this.services;
+    const { settler, signal, stopping, politeness, pageBudget } = this.services;
     // With several requests in flight at the host (perHostConcurrency > 1, a rendered page's
     // sub-requests), a claim is paced from when the store granted it, but the request it follows
     // may have started later: it waits for that request's pace, as this process knows it.
     const pace = settler.paceOf(entry.hostKey, Date.now());
-    if (pace !== undefined) await sleepUntil(pace, [signal]);
+    if (pace !== undefined) await sleepUntil(pace, [signal, stopping]);
     if (signal.aborted) throw new PolitelyError('ERR_ABORTED', `${entry.url}: the crawl stopped`);
+    // A stop lets requests in flight finish, but starts none: the URL waits in the store.
+    if (stopping.aborted) return released('stopping', progress.clock);
     if (kind === undefined) pageBudget.started++;
     progress.requesting = true;
     settler.notePace(entry.hostKey, Date.now() + politeness.delayMs(entry.hostKey), Date.now());

@@ -37,8 +37,10 @@ export interface CrawlServices {
   readonly reporter: CrawlReporter;
   /** This run's seeds and those refused: a run that fetched nothing because of them is an error. */
   readonly seeds: SeedRefusals;
-  /** Fires when the crawl stops: an abort, its timeout, a fatal error. */
+  /** Fires when the crawl stops at once: an abort, the end of `stop()`'s grace period, a fatal error. */
   readonly signal: AbortSignal;
+  /** Fires when `stop()` is called: no new request starts; those in flight may finish. */
+  readonly stopping: AbortSignal;
   /** Page fetches started so far, and the budget (`maxPages`). */
   readonly pageBudget: { started: number; readonly max: number };
   /** Plugin resource kinds (anything but `page`): each kind's processor and its plugin's context. */

@@ -78,6 +78,7 @@ function recordingCalls(store: FrontierStore, calls: string[]): FrontierStore {
 function buildPipeline(
   raw: Omit<Partial<CrawlerOptions>, 'userAgent'> = {},
   signal = new AbortController().signal,
+  stopping = new AbortController().signal,
 ): Pipeline {
   const options = resolveCrawlerOptions({ userAgent: UA, allowNet: LOOPBACK, minDelayMs: DELAY, ...raw });
   const client: HttpClient = createHttpClient({
@@ -151,6 +152,7 @@ function buildPipeline(
     reporter,
     seeds: new SeedRefusals(options.canonicalUrl),
     signal,
+    stopping,
     pageBudget: { started: 0, max: options.maxPages },
     resourceKinds,
     onFatal: (error) => void fatal.push(error),
@@ -379,6 +381,22 @@ describe('UrlProcessor: turns without a request', () => {
     expect(p.fatal).toEqual([]);
     expect(await p.store.counts()).toMatchObject({ queued: 1, inFlight: 0 });
     expect(await hostReadyAt(p.store, HOST)).toBe(lease.previousHostReadyAt);
+    expect(p.stats.releasedAtStop).toBe(1);
+  });
+
+  it('a claim made as stop() came: the URL goes back (stopping), no request (robots.txt neither), nothing cut', async () => {
+    server.routes['/robots.txt'] = 'User-agent: *\nAllow: /\n';
+    const stopping = new AbortController();
+    const p = buildPipeline({}, new AbortController().signal, stopping.signal);
+    await queue(p, '/page');
+    const lease = await claimAt(p.store, Date.now());
+    stopping.abort();
+    await p.processor.process(lease);
+    expect(server.paths()).toEqual([]);
+    expect([p.fatal, p.skips, p.errors]).toEqual([[], [], []]);
+    expect(await p.store.counts()).toMatchObject({ queued: 1, inFlight: 0 });
+    expect(await hostReadyAt(p.store, HOST)).toBe(lease.previousHostReadyAt);
+    expect(p.stats.releasedAtStop).toBe(0);
   });
 
   // The gate turns a fired signal into ERR_TIMEOUT when its reason is a TimeoutError (as with
