@@ -1,5 +1,6 @@
 // createCrawler's options: every field documented with its default, validated once.
 
+import type { MeterProvider } from '@opentelemetry/api';
 import {
   ALL_USAGE_PURPOSES,
   checkContactAddress,
@@ -138,6 +139,14 @@ export interface CrawlerOptions<Routes = object> {
   readonly robotsCache?: RobotsCacheStore;
   /** HTTP client. @default one keep-alive undici client with the SSRF guard, closed when the crawl ends */
   readonly httpClient?: HttpClient;
+  /**
+   * Where the crawl records its metrics (OpenTelemetry: pages by outcome, skips by reason,
+   * requests, bytes, the store's latency, politeness waits and holds; docs/metrics.md). Nothing
+   * is recorded, at no cost, until a provider is registered (`metrics.setGlobalMeterProvider`) or
+   * given here. Host names and URLs never become attribute values.
+   * @default the global provider (`metrics.getMeterProvider()` of `@opentelemetry/api`), read when the crawler is created
+   */
+  readonly meterProvider?: MeterProvider;
   /**
    * Refuse to connect to loopback, private, link-local (169.254.169.254), unique-local and
    * unspecified addresses, checked after DNS on every hop (the SSRF guard); such URLs are
@@ -404,6 +413,7 @@ export interface ResolvedCrawlerOptions
       | 'gate'
       | 'robotsCache'
       | 'httpClient'
+      | 'meterProvider'
       | 'allowNet'
       | 'signal'
       | 'adaptiveDelay'
@@ -470,6 +480,7 @@ const CRAWLER_OPTION_KEYS: Record<keyof CrawlerOptions, true> = {
   gate: true,
   robotsCache: true,
   httpClient: true,
+  meterProvider: true,
   blockPrivateNetworks: true,
   allowNet: true,
   headers: true,
