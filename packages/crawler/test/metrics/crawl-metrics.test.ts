@@ -113,7 +113,7 @@ describe('CrawlMetrics', () => {
       await client.close();
     }
     const durations = (await points(reader, 'http.client.request.duration')) as DataPoint<Histogram>[];
-    const seen = durations.map((p) => ({ ...p.attributes, count: p.value.count }));
+    const seen: Record<string, unknown>[] = durations.map((p) => ({ ...p.attributes, count: p.value.count }));
     expect(seen).toContainEqual({
       'http.request.method': 'GET',
       'http.response.status_code': 200,
