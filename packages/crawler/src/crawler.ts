@@ -255,7 +255,8 @@ class PoliteCrawler implements Crawler {
     if (warc === undefined) return { client: ownClient, archive: undefined };
     const { userAgent, from, robotsTokens, purposes } = options;
     const onFailure = (error: unknown): void => this.fail(error);
-    const archive = new WarcArchive(warc, { userAgent, from, robotsTokens, purposes }, { onFailure });
+    const onWritten = (bytes: number): void => this.recorder.metrics.written(bytes, 'warc');
+    const archive = new WarcArchive(warc, { userAgent, from, robotsTokens, purposes }, { onFailure, onWritten });
     return { client: archivingClient(ownClient, archive), archive };
   }
 

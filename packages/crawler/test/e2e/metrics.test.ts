@@ -235,6 +235,28 @@ describe('crawl metrics (OpenTelemetry)', () => {
     await provider.shutdown();
   });
 
+  it('counts the bytes of a WARC archive as its files hold them', async () => {
+    const site = await serve({ '/robots.txt': 'User-agent: *\nAllow: /\n', '/': links('/a'), '/a': 'a' });
+    const { provider, reader } = providerWithReader();
+    const crawler = createCrawler({
+      userAgent: UA,
+      allowNet: ['127.0.0.0/8'],
+      seeds: [`${site.base}/`],
+      minDelayMs: 0,
+      meterProvider: provider,
+      outputs: [{ path: join(dir, 'crawl.warc.gz') }],
+    });
+    await crawler.run();
+    const all = await collect(reader);
+    const warc = crawler.outputs().find((output) => output.format === 'warc');
+    const files = warc !== undefined && 'files' in warc ? warc.files : [];
+    expect(files.length).toBeGreaterThan(0);
+    let size = 0;
+    for (const file of files) size += (await stat(file)).size;
+    expect(counted(all, 'politely.output.bytes', { 'politely.output.format': 'warc' })).toBe(size);
+    await provider.shutdown();
+  });
+
   it('reads the global provider by default', async () => {
     const site = await serve({ '/robots.txt': 'User-agent: *\nAllow: /\n', '/': links('/a'), '/a': 'a' });
     const { provider, reader } = providerWithReader();
