@@ -275,8 +275,11 @@ export class SubRequests {
     return { kind: 'response', status: response.status, headers, body };
   }
 
-  private turn(hostKey: string, withinLease: boolean, page: RenderingPage): Promise<HeldTurn> {
-    return this.turns.take(hostKey, withinLease, page.signal);
+  private async turn(hostKey: string, withinLease: boolean, page: RenderingPage): Promise<HeldTurn> {
+    const from = Date.now();
+    const turn = await this.turns.take(hostKey, withinLease, page.signal);
+    this.settings.stats.metrics.turnWaited(Date.now() - from, 'sub-resource');
+    return turn;
   }
 
   /** Ends a turn; at the page's own host, the page's settle will not set the clock before it. */
