@@ -143,7 +143,8 @@ export interface CrawlerOptions<Routes = object> {
    * Where the crawl records its metrics (OpenTelemetry: pages by outcome, skips by reason,
    * requests, bytes, the store's latency, politeness waits and holds; docs/metrics.md). Nothing
    * is recorded, at no cost, until a provider is registered (`metrics.setGlobalMeterProvider`) or
-   * given here. Host names and URLs never become attribute values.
+   * given here. Host names and URLs never become attribute values. With a provider, the crawl's
+   * HTTP client and store are wrapped to time them (`crawler.store` is then that wrapper).
    * @default the global provider (`metrics.getMeterProvider()` of `@opentelemetry/api`), read when the crawler is created
    */
   readonly meterProvider?: MeterProvider;
