@@ -19,6 +19,8 @@ const BENCHMARKS = [
   'store-crawl.bench.js',
   'recrawl.bench.js',
   'dataset-write.bench.js',
+  // What the OpenTelemetry metrics cost a page, with and without a registered MeterProvider.
+  'metrics.bench.js',
   // WARC records from real exchanges: politely's writer against warcio, and what archiving costs a crawl.
   'warc-write.bench.js',
   'redis-workers.bench.js',

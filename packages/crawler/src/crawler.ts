@@ -37,6 +37,7 @@ import { createScope } from './frontier/scope.js';
 import { createKnownRobotsCheck, type KnownRobotsCheck } from './gate/known-robots.js';
 import { labelCheckOf } from './handle/routes.js';
 import type { PluginResourceKind } from './handle/run-processor.js';
+import { CrawlMetrics, type RobotsFetchOutcome } from './metrics/crawl-metrics.js';
 import { type CrawlerOptions, type ResolvedCrawlerOptions, resolveCrawlerOptions } from './options.js';
 import type { RequestOptions, RouteMap } from './page-context.js';
 import type { RenderSession } from './page-renderer.js';
@@ -201,17 +202,19 @@ class PoliteCrawler implements Crawler {
     this.pageBudget = { started: 0, max: options.maxPages };
     this.signal = this.crawlSignal(raw.signal);
     const addresses = addressBookOf(options);
+    this.recorder.metrics = new CrawlMetrics(raw.meterProvider);
     this.keys = createPolitenessKeys(options.politenessKey, addresses);
     const { client, archive } = this.clientAndArchive(raw, addresses);
     this.archive = archive;
     // A store of its own lives as long as this one crawl: nothing to remember for a recrawl.
-    this.store = raw.store ?? ownStore(options);
+    this.store = this.recorder.metrics.store(raw.store ?? ownStore(options));
     this.cookies = createCrawlCookies(options.cookies, this.store, (error) => this.fail(error));
     this.gate = this.robotsGate(raw, client);
     this.dataset = new Dataset(options.outputs.records, {
       onRecord: (record, url) => this.emitter.emit('record', { record, url }),
       listens: () => this.emitter.listens('record'),
       onFailure: (error) => this.fail(error),
+      onWritten: (bytes, format) => this.recorder.metrics.written(bytes, format),
     });
     this.seedUrls = options.seeds.map((seed) => seed.url);
     this.inScope = this.buildScope();
@@ -262,13 +265,14 @@ class PoliteCrawler implements Crawler {
     addresses: AddressBook | undefined,
   ): { client: HttpClient; archive: WarcArchive | undefined } {
     const { options } = this;
-    const ownClient = raw.httpClient ?? ownHttpClient(options, addresses);
+    const ownClient = this.recorder.metrics.client(raw.httpClient ?? ownHttpClient(options, addresses));
     if (raw.httpClient === undefined) this.ownedClose.push(() => ownClient.close());
     const warc = options.outputs.warc;
     if (warc === undefined) return { client: ownClient, archive: undefined };
     const { userAgent, from, robotsTokens, purposes } = options;
     const onFailure = (error: unknown): void => this.fail(error);
-    const archive = new WarcArchive(warc, { userAgent, from, robotsTokens, purposes }, { onFailure });
+    const onWritten = (bytes: number): void => this.recorder.metrics.written(bytes, 'warc');
+    const archive = new WarcArchive(warc, { userAgent, from, robotsTokens, purposes }, { onFailure, onWritten });
     return { client: archivingClient(ownClient, archive), archive };
   }
 
@@ -278,17 +282,22 @@ class PoliteCrawler implements Crawler {
     const { options } = this;
     const onRequest = (url: URL, startedAt: number): void => {
       const hostKey = this.keys.knownKeyOf(url);
-      this.recorder.requests++;
-      this.recorder.robotsRequests++;
+      this.recorder.request('robots');
       this.emitter.emit('request', { url: url.href, hostKey, kind: 'robots', at: startedAt });
     };
+    const onOutcome = (outcome: RobotsFetchOutcome): void => this.recorder.metrics.robotsFetched(outcome);
     const profile = { from: options.from, headers: options.headers };
     const gate = createRobotsGate({
       userAgent: options.userAgent,
       ...(raw.robotsCache === undefined ? {} : { cache: raw.robotsCache }),
       minBackoffMs: Math.max(1, options.backoffBaseMs),
       maxBackoffMs: Math.max(1, options.backoffMaxMs),
-      fetch: createCrawlerRobotsFetch(client, Math.min(options.requestTimeoutMs, 10_000), { onRequest }, profile),
+      fetch: createCrawlerRobotsFetch(
+        client,
+        Math.min(options.requestTimeoutMs, 10_000),
+        { onRequest, onOutcome },
+        profile,
+      ),
     });
     this.ownedClose.unshift(() => gate.close());
     return gate;

@@ -1,5 +1,6 @@
 // createCrawler's options: every field documented with its default, validated once.
 
+import type { MeterProvider } from '@opentelemetry/api';
 import {
   ALL_USAGE_PURPOSES,
   checkContactAddress,
@@ -138,6 +139,15 @@ export interface CrawlerOptions<Routes = object> {
   readonly robotsCache?: RobotsCacheStore;
   /** HTTP client. @default one keep-alive undici client with the SSRF guard, closed when the crawl ends */
   readonly httpClient?: HttpClient;
+  /**
+   * Where the crawl records its metrics (OpenTelemetry: pages by outcome, skips by reason,
+   * requests, bytes, the store's latency, politeness waits and holds; docs/metrics.md). Nothing
+   * is recorded, at no cost, until a provider is registered (`metrics.setGlobalMeterProvider`) or
+   * given here. Host names and URLs never become attribute values. With a provider, the crawl's
+   * HTTP client and store are wrapped to time them (`crawler.store` is then that wrapper).
+   * @default the global provider (`metrics.getMeterProvider()` of `@opentelemetry/api`), read when the crawler is created
+   */
+  readonly meterProvider?: MeterProvider;
   /**
    * Refuse to connect to loopback, private, link-local (169.254.169.254), unique-local and
    * unspecified addresses, checked after DNS on every hop (the SSRF guard); such URLs are
@@ -414,6 +424,7 @@ export interface ResolvedCrawlerOptions
       | 'gate'
       | 'robotsCache'
       | 'httpClient'
+      | 'meterProvider'
       | 'allowNet'
       | 'signal'
       | 'adaptiveDelay'
@@ -480,6 +491,7 @@ const CRAWLER_OPTION_KEYS: Record<keyof CrawlerOptions, true> = {
   gate: true,
   robotsCache: true,
   httpClient: true,
+  meterProvider: true,
   blockPrivateNetworks: true,
   allowNet: true,
   headers: true,

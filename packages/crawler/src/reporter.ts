@@ -28,8 +28,7 @@ export class CrawlReporter {
 
   /** A failure of one URL's attempt; counted as an error only when the URL is not retried. */
   error(url: string, error: unknown, stage: ErrorEvent['stage'], attempt: number, willRetry: boolean): void {
-    if (willRetry) this.stats.retries++;
-    else this.stats.errors++;
+    this.stats.failure(stage, willRetry);
     const wrapped = error instanceof Error ? error : new Error(String(error));
     this.emitter.emit('error', { url, error: wrapped, attempt, willRetry, stage });
   }

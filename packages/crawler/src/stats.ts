@@ -1,6 +1,7 @@
 // Counts of what a crawl did, kept as it goes and snapshotted for `done` and `run()`.
 
 import type { PageChange } from '@politely/frontier';
+import { type CrawlMetrics, NO_METRICS } from './metrics/crawl-metrics.js';
 import type { PluginSkipReason, SkipReason } from './skip-reasons.js';
 
 /** What a recrawl's revisits found (`recrawl`). */
@@ -135,22 +136,48 @@ export class StatsRecorder {
   private startedAt = Date.now();
   /** When `run()` ended; the clock of the stats stops there. */
   private finishedAt: number | undefined;
+  /** The same counts as metrics (OpenTelemetry, `meterProvider`): recording nothing until the crawler sets its own. */
+  metrics: CrawlMetrics = NO_METRICS;
 
-  /** The crawl starts now. */
+  /** The crawl starts now: its store's counts are observed while it runs. */
   start(now = Date.now()): void {
     this.startedAt = now;
     this.finishedAt = undefined;
+    this.metrics.observe();
   }
 
   /** The crawl ended now. */
   finish(now = Date.now()): void {
     this.finishedAt = now;
+    this.metrics.stopObserving();
   }
 
+  /** An HTTP request of `kind` starts (a page, robots.txt, a sitemap, a rendered page's sub-resource, tdmrep.json). */
+  request(kind: string): void {
+    this.requests++;
+    if (kind === 'robots') this.robotsRequests++;
+    this.metrics.request(kind);
+  }
+
+  /** A page's final response. */
   response(status: number, bytes: number): void {
     this.pages++;
     this.bytes += bytes;
     this.byStatus[status] = (this.byStatus[status] ?? 0) + 1;
+    this.metrics.received(bytes, 'page');
+  }
+
+  /** A rendered page's sub-request was answered with `bytes`. */
+  subResourceReceived(bytes: number): void {
+    this.bytes += bytes;
+    this.metrics.received(bytes, 'sub-resource');
+  }
+
+  /** A failed attempt: retried, or failed for good (an error). */
+  failure(stage: string, willRetry: boolean): void {
+    if (willRetry) this.retries++;
+    else this.errors++;
+    this.metrics.error(stage, willRetry);
   }
 
   /** A revisit's answer (`savedBytes`: what a 304 did not send). */
@@ -161,24 +188,28 @@ export class StatsRecorder {
 
   /** A page of `hostKey` loaded in the browser. */
   renderPageLoad(hostKey: string): void {
+    this.metrics.renderPageLoad();
     this.renders.pageLoads++;
     this.rendersOf(hostKey).pageLoads++;
   }
 
   /** A rendered page's request to `hostKey`, sent. */
   renderSubRequest(hostKey: string): void {
+    this.metrics.renderSubRequest('sent');
     this.renders.subRequests++;
     this.rendersOf(hostKey).subRequests++;
   }
 
   /** A rendered page's request to `hostKey`, answered by the crawl's cache. */
   renderFromCache(hostKey: string): void {
+    this.metrics.renderSubRequest('from-cache');
     this.renders.fromCache++;
     this.rendersOf(hostKey).fromCache++;
   }
 
   /** A rendered page's request to `hostKey`, not sent. */
   renderRefused(hostKey: string, why: RenderRefusal): void {
+    this.metrics.renderSubRequest('refused', why);
     this.renders.refused[why] = (this.renders.refused[why] ?? 0) + 1;
     const host = this.rendersOf(hostKey);
     host.refused[why] = (host.refused[why] ?? 0) + 1;
@@ -192,6 +223,7 @@ export class StatsRecorder {
 
   skip(reason: SkipReason | PluginSkipReason): void {
     this.skipped[reason] = (this.skipped[reason] ?? 0) + 1;
+    this.metrics.skip(reason);
   }
 
   snapshot(queued: number, aborted: boolean): CrawlStats {

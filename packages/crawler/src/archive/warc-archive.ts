@@ -94,6 +94,8 @@ interface Placed {
 export interface WarcArchiveHooks {
   /** A write failed: the crawl must stop. */
   readonly onFailure: (error: PolitelyError) => void;
+  /** Bytes of WARC records written to the archive's files (metrics). */
+  readonly onWritten?: (bytes: number) => void;
 }
 
 export class WarcArchive {
@@ -197,7 +199,9 @@ export class WarcArchive {
   private async writePlaced(placed: readonly Placed[]): Promise<void> {
     if (placed.length === 0) return;
     const files = this.files!;
-    const where = await files.append(placed.flatMap(({ entry }) => entry.encoded));
+    const encoded = placed.flatMap(({ entry }) => entry.encoded);
+    const where = await files.append(encoded);
+    this.hooks.onWritten?.(encoded.reduce((sum, buffer) => sum + buffer.length, 0));
     let index = '';
     const captures: [string, string, string, number][] = [];
     placed.forEach(({ entry }, i) => {
@@ -358,6 +362,7 @@ export class WarcArchive {
     });
     const [encoded] = await files.encode([record.parts]);
     await files.append([encoded!]);
+    this.hooks.onWritten?.(encoded!.length);
     this.warcinfoBytes = encoded!.length;
     this.written.push(path);
     await this.commit({ records: 1 });

@@ -35,6 +35,8 @@ export interface DatasetHooks {
   readonly listens: () => boolean;
   /** A write failed: the crawl must stop. */
   readonly onFailure: (error: PolitelyError) => void;
+  /** Bytes of records written to an output of `format` (metrics). */
+  readonly onWritten?: (bytes: number, format: string) => void;
 }
 
 /** Text of waiting outside pushes past which a push waits (backpressure). */
@@ -74,7 +76,12 @@ export class Dataset {
     if (this.state !== 'new') return;
     const writers: OutputWriter[] = [];
     try {
-      for (const output of this.outputs) writers.push(await OutputWriter.open(output, resume));
+      for (const output of this.outputs) {
+        const writer = await OutputWriter.open(output, resume);
+        const { onWritten } = this.hooks;
+        if (onWritten !== undefined) writer.onAppended = (bytes) => onWritten(bytes, output.format);
+        writers.push(writer);
+      }
     } catch (error) {
       await Promise.allSettled(writers.map((writer) => writer.close()));
       this.state = 'closed';

@@ -33,6 +33,8 @@ export class OutputWriter {
   private uncommitted = 0;
   /** Where the CSV header row ends (0: none written yet). */
   private headerEnd: number;
+  /** Called with the bytes each append wrote (metrics). */
+  onAppended: ((bytes: number) => void) | undefined;
 
   private constructor(
     private readonly output: ResolvedOutput,
@@ -187,6 +189,7 @@ export class OutputWriter {
   async append(text: string, count: number): Promise<void> {
     const before = this.file.size;
     await this.file.append(text);
+    this.onAppended?.(this.file.size - before);
     if (this.headerEnd === 0 && this.columns !== undefined && before === 0) this.headerEnd = this.file.size;
     this.written += count;
     this.uncommitted += count;

@@ -8,6 +8,7 @@
 // answer, not through here.
 
 import type { HttpClient, RobotsFetch } from '@politely/core';
+import { type RobotsFetchOutcome, robotsOutcomeOf } from '../metrics/crawl-metrics.js';
 import { outgoingHeaders, type RequestProfile } from './request-profile.js';
 
 const ROBOTS_DEFAULTS = { accept: 'text/plain,*/*;q=0.5' };
@@ -15,6 +16,8 @@ const ROBOTS_DEFAULTS = { accept: 'text/plain,*/*;q=0.5' };
 export interface RobotsFetchHooks {
   /** Called as each robots.txt request starts (for stats and the `request` event). */
   readonly onRequest: (url: URL, startedAt: number) => void;
+  /** Called as each robots.txt request ends: what it got (for metrics). */
+  readonly onOutcome?: (outcome: RobotsFetchOutcome) => void;
 }
 
 /** The crawl-wide part of every robots.txt request (the User-Agent is the gate's). */
@@ -30,13 +33,19 @@ export function createCrawlerRobotsFetch(
     const url = new URL(request.url);
     hooks.onRequest(url, Date.now());
     // A refusal by the SSRF guard rejects with its PolitelyError as is: the gate keeps its code.
-    const response = await client.get({
-      url: request.url,
-      headers: outgoingHeaders({ ...profile, userAgent: request.userAgent }, ROBOTS_DEFAULTS, undefined),
-      signal: request.signal,
-      timeoutMs,
-      bodyLimit: { maxBytes: request.maxBytes, atLimit: 'truncate' },
-    });
+    const response = await client
+      .get({
+        url: request.url,
+        headers: outgoingHeaders({ ...profile, userAgent: request.userAgent }, ROBOTS_DEFAULTS, undefined),
+        signal: request.signal,
+        timeoutMs,
+        bodyLimit: { maxBytes: request.maxBytes, atLimit: 'truncate' },
+      })
+      .catch((error: unknown) => {
+        hooks.onOutcome?.('error');
+        throw error;
+      });
+    hooks.onOutcome?.(robotsOutcomeOf(response.status));
     return {
       status: response.status,
       header: response.header,

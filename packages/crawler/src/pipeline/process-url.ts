@@ -85,6 +85,7 @@ export class UrlProcessor {
       // worker sharing the store, or a resumed crawl, must not go at once.
       const delayMs = this.services.politeness.delayMs(lease.entry.hostKey);
       const clock = progress.requesting ? pacedAfter(Date.now(), delayMs) : progress.clock;
+      this.measure(lease.entry, released('stopping', clock));
       await this.services.settler.settle(lease, released('stopping', clock)).catch(() => {});
       // Cut short by a stop: the next run fetches it again, and the stats say how many.
       if (this.services.signal.aborted) this.services.stats.releasedAtStop++;
@@ -95,6 +96,7 @@ export class UrlProcessor {
       return;
     }
     this.report(lease.entry, outcome);
+    this.measure(lease.entry, outcome);
     try {
       await failed.failedStage(lease.entry, outcome, this.failed);
       const stored = await this.services.settler.settle(lease, outcome);
@@ -185,8 +187,10 @@ export class UrlProcessor {
     // With several requests in flight at the host (perHostConcurrency > 1, a rendered page's
     // sub-requests), a claim is paced from when the store granted it, but the request it follows
     // may have started later: it waits for that request's pace, as this process knows it.
-    const pace = settler.paceOf(entry.hostKey, Date.now());
+    const waitFrom = Date.now();
+    const pace = settler.paceOf(entry.hostKey, waitFrom);
     if (pace !== undefined) await sleepUntil(pace, [signal, stopping]);
+    this.services.stats.metrics.turnWaited(Date.now() - waitFrom, entry.kind ?? 'page');
     if (signal.aborted) throw new PolitelyError('ERR_ABORTED', `${entry.url}: the crawl stopped`);
     // A stop lets requests in flight finish, but starts none: the URL waits in the store.
     if (stopping.aborted) return released('stopping', progress.clock);
@@ -288,6 +292,18 @@ export class UrlProcessor {
     if (kind !== undefined) return kind;
     const why = `no plugin processes resources of kind '${entry.kind}' (${entry.url})`;
     return new PolitelyError('ERR_INVALID_INPUT', why);
+  }
+
+  /** The outcome as metrics: the URL's outcome, and the hold it put on its host, if any. */
+  private measure(entry: FrontierEntry, outcome: UrlOutcome): void {
+    const { metrics } = this.services.stats;
+    const kind = entry.kind ?? 'page';
+    if (outcome.kind === 'released') metrics.page('released', kind, outcome.reason);
+    else metrics.page(outcome.kind === 'retry' ? 'retried' : outcome.kind, kind);
+    if (outcome.clock.notBefore === undefined) return;
+    if (outcome.kind === 'released') {
+      if (outcome.reason === 'robots-retry') metrics.hold('robots-unreachable');
+    } else metrics.hold(outcome.kind === 'done' ? 'retry-after' : 'failed-attempt');
   }
 
   /** The outcome's own event: a skip, an error (retried or not). Stages report what else they dropped. */

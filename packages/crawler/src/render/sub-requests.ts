@@ -201,7 +201,7 @@ export class SubRequests {
     const hostKey = turn.hostKey;
     const startedAt = Date.now();
     settings.onPace(hostKey, startedAt + politeness.delayMs(hostKey));
-    settings.stats.requests++;
+    settings.stats.request('sub-resource');
     settings.stats.renderSubRequest(hostKey);
     if (settings.emitter.listens('request')) {
       settings.emitter.emit('request', {
@@ -263,7 +263,7 @@ export class SubRequests {
       maxWaitMs: settings.backoffMaxMs,
     });
     await this.endTurn(turn, page, clock.readyAt ?? headAt + politeness.delayMs(hostKey));
-    settings.stats.bytes += response.body.length;
+    settings.stats.subResourceReceived(response.body.length);
     const headers: [string, string][] = [];
     for (const name of Object.keys(response.headers))
       for (const value of response.headerValues(name)) headers.push([name, value]);
@@ -275,8 +275,11 @@ export class SubRequests {
     return { kind: 'response', status: response.status, headers, body };
   }
 
-  private turn(hostKey: string, withinLease: boolean, page: RenderingPage): Promise<HeldTurn> {
-    return this.turns.take(hostKey, withinLease, page.signal);
+  private async turn(hostKey: string, withinLease: boolean, page: RenderingPage): Promise<HeldTurn> {
+    const from = Date.now();
+    const turn = await this.turns.take(hostKey, withinLease, page.signal);
+    this.settings.stats.metrics.turnWaited(Date.now() - from, 'sub-resource');
+    return turn;
   }
 
   /** Ends a turn; at the page's own host, the page's settle will not set the clock before it. */

@@ -84,7 +84,7 @@ export async function fetchStage(
   const { politeness, emitter } = settings;
   const { hostKey } = entry;
   const startedAt = Date.now();
-  settings.stats.requests++;
+  settings.stats.request(entry.kind ?? 'page');
   const conditional = entry.revisit === undefined ? undefined : conditionalHeaders(entry.url, entry.revisit);
   if (emitter.listens('request')) {
     emitter.emit('request', {

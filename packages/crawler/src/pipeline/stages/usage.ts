@@ -202,7 +202,7 @@ export class UsageStage {
       return undefined;
     }
     const startedAt = Date.now();
-    settings.stats.requests++;
+    settings.stats.request('tdmrep');
     if (settings.emitter.listens('request')) {
       settings.emitter.emit('request', {
         url,
