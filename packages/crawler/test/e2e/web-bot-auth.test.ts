@@ -227,8 +227,8 @@ describe('Web Bot Auth signing, verified by the site', () => {
     const key = testKey();
     const other = testKey();
     const d = key.jwk.d as string;
-    const bad = [
-      { ...key.jwk, x: other.jwk.x },
+    const bad: JsonWebKey[] = [
+      { ...key.jwk, x: other.jwk.x as string },
       { ...key.jwk, d: `${d}A` },
       { ...key.jwk, crv: 'Ed448' },
       { ...key.jwk, kid: 'wrong' },
