@@ -47,6 +47,14 @@ export const SITEMAP_USAGE = `Usage:
       read whole.
 `;
 
+export const KEYS_USAGE = `Usage:
+  politely keys generate [--json] FILE
+      Makes an Ed25519 key for Web Bot Auth request signatures (docs/web-bot-auth.md) and
+      writes it to FILE as a private JWK, readable by its owner only (mode 0600); an existing
+      FILE is never overwritten. Prints the public key and its RFC 7638 thumbprint (the keyid
+      of the signatures), never the private part. --json prints {"file", "keyid", "publicKey"}.
+`;
+
 export const CRAWL_USAGE = `Usage:
   politely crawl --ua UA [options] SEED...
       Crawls from the seed URLs, politely: robots.txt obeyed (fetched once per host; 5xx means
@@ -172,12 +180,14 @@ Usage:
   politely demo                            crawl the bundled demo web and write a report
   politely robots batch|explain|lint ...   check URLs against robots.txt, lint robots.txt
   politely sitemap list ...                list the URLs of sites' sitemaps
+  politely keys generate FILE              make a Web Bot Auth signing key (private JWK, mode 0600)
   politely --help | --version
 
 ${CRAWL_USAGE}
 ${DEMO_USAGE}
 ${ROBOTS_USAGE}
 ${SITEMAP_USAGE}
+${KEYS_USAGE}
 Numbers (N, BYTES, MS): whole decimal numbers, digits only (no sign, fraction or exponent).
 An MS value is in milliseconds, or takes a unit: 500ms, 2s.
 
