@@ -5,95 +5,21 @@
 // crawl itself depends on every signature. The crawl covers robots.txt, a sitemap, a redirect hop
 // and a 503 answered with a retry; the WARC request records carry the headers as sent.
 
-import { createHash, generateKeyPairSync, type JsonWebKey, type KeyObject, verify } from 'node:crypto';
+import type { JsonWebKey, KeyObject } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCrawler } from '@politely/crawler';
 import { sitemaps } from '@politely/sitemap';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { testKey, type Verified, verifyRequest } from '../../../../test/support/rfc9421-verify.js';
 import { readWarcFile } from '../../../../test/support/warc-reader.js';
 import { expectInvalidOption } from '../expect-invalid-option.js';
 
 const UA = 'SignedBot/1.0 (+http://example.invalid/bot)';
 const AGENT = 'https://bot.example/.well-known/http-message-signatures-directory';
-
-/** An Ed25519 key made with node:crypto alone, and its RFC 7638 thumbprint computed here. */
-function testKey(): { jwk: JsonWebKey; publicKey: KeyObject; thumbprint: string } {
-  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
-  const jwk = privateKey.export({ format: 'jwk' });
-  const canonical = `{"crv":"Ed25519","kty":"OKP","x":"${jwk.x}"}`;
-  const thumbprint = createHash('sha256').update(canonical).digest('base64url');
-  return { jwk, publicKey, thumbprint };
-}
-
-interface Verified {
-  readonly path: string;
-  readonly ok: boolean;
-  readonly why: string;
-  readonly keyid: string | undefined;
-  readonly nonce: string | undefined;
-  readonly created: number;
-  readonly expires: number;
-  readonly agentHeader: string | undefined;
-  readonly signatureInput: string | undefined;
-  readonly signature: string | undefined;
-}
-
-/** One member of a dictionary of the form `label=<value>` where the header holds one member. */
-function oneMember(header: string, label: string): string | undefined {
-  const prefix = `${label}=`;
-  return header.startsWith(prefix) ? header.slice(prefix.length) : undefined;
-}
-
-/**
- * RFC 9421 §3.2 verification of the signature labelled `sig1`: parse the covered components and
- * parameters, rebuild the base (§2.5) from the request as received, verify with the public key.
- */
-function verifyRequest(req: IncomingMessage, publicKey: KeyObject): Verified {
-  const path = req.url ?? '';
-  const input = req.headers['signature-input'] as string | undefined;
-  const signature = req.headers.signature as string | undefined;
-  const agentHeader = req.headers['signature-agent'] as string | undefined;
-  const result = (ok: boolean, why: string, params: Map<string, string> = new Map()): Verified => ({
-    path,
-    ok,
-    why,
-    keyid: params.get('keyid'),
-    nonce: params.get('nonce'),
-    created: Number(params.get('created')),
-    expires: Number(params.get('expires')),
-    agentHeader,
-    signatureInput: input,
-    signature,
-  });
-  if (input === undefined || signature === undefined) return result(false, 'unsigned');
-  const raw = oneMember(input, 'sig1');
-  const inner = raw === undefined ? null : /^\(([^)]*)\)((?:;[a-z]+=(?:"[^"]*"|\d+))*)$/.exec(raw);
-  if (raw === undefined || inner === null) return result(false, `unparsed Signature-Input ${input}`);
-  const params = new Map<string, string>();
-  for (const m of inner[2]!.matchAll(/;([a-z]+)=(?:"([^"]*)"|(\d+))/g)) params.set(m[1]!, m[2] ?? m[3]!);
-  const components = inner[1]!.split(' ').filter((c) => c !== '');
-  const lines: string[] = [];
-  for (const component of components) {
-    if (component === '"@authority"') lines.push(`"@authority": ${(req.headers.host ?? '').toLowerCase()}`);
-    else if (component === '"signature-agent"') lines.push(`"signature-agent": ${(agentHeader ?? '').trim()}`);
-    else {
-      const keyed = /^"signature-agent";key="([a-z0-9]+)"$/.exec(component);
-      const member = keyed === null || agentHeader === undefined ? undefined : oneMember(agentHeader, keyed[1]!);
-      if (member === undefined) return result(false, `cannot cover ${component}`, params);
-      lines.push(`${component}: ${member}`);
-    }
-  }
-  lines.push(`"@signature-params": ${raw}`);
-  const bytes = oneMember(signature, 'sig1');
-  const b64 = bytes === undefined ? null : /^:([A-Za-z0-9+/=]+):$/.exec(bytes);
-  if (b64 === null) return result(false, `unparsed Signature ${signature}`, params);
-  const ok = verify(null, Buffer.from(lines.join('\n')), publicKey, Buffer.from(b64[1]!, 'base64'));
-  return result(ok, ok ? 'verified' : 'bad signature', params);
-}
 
 interface SignedSite {
   readonly base: string;
@@ -128,7 +54,10 @@ async function startSignedSite(publicKey: KeyObject): Promise<SignedSite> {
     },
   };
   const server: Server = createServer((req, res) => {
-    const check = verifyRequest(req, publicKey);
+    const check = verifyRequest(
+      { path: req.url ?? '', authority: req.headers.host ?? '', headers: req.headers },
+      publicKey,
+    );
     verified.push(check);
     if (!check.ok) {
       res.writeHead(401).end(check.why);
