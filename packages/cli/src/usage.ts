@@ -118,6 +118,11 @@ export const CRAWL_USAGE = `Usage:
         --proxy URL                send every request through one proxy, http://HOST:PORT (or
                                    http://USER:PASS@HOST:PORT); the SSRF guard still checks every
                                    target, and a proxy on a private network needs --allow-net
+        --signing-key FILE         sign every request (Web Bot Auth, RFC 9421) with this private
+                                   Ed25519 JWK (politely keys generate FILE makes one)
+        --signature-agent URL      with --signing-key: the https URL of your key directory
+        --signature-draft D        ietf-01 (default: Signature-Agent as a dictionary) or meunier
+                                   (the older quoted string)
         --purpose NAME             what the pages are for (repeatable): search, ai-input, ai-train,
                                    ai-train-images, tdm. A URL whose site reserves it for one of
                                    them (robots.txt Content-Usage/Content-Signal, tdmrep.json,

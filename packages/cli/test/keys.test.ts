@@ -1,11 +1,14 @@
-// `politely keys generate`: the key file is the owner's only, its private part is printed nowhere,
+// `politely keys generate` and `crawl --signing-key`: the key file is the owner's only, its private part is printed nowhere,
 // and the key it writes signs (its x is the public half of its d, its kid the thumbprint).
 
 import { createHash, createPrivateKey, createPublicKey, type JsonWebKey } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type Verified, verifyRequest } from '../../../test/support/rfc9421-verify.js';
 import { runCli } from './run-cli.js';
 
 let dir: string;
@@ -56,5 +59,71 @@ describe('politely keys generate', () => {
     const missing = await runCli(['keys', 'generate']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('give exactly one FILE');
+  });
+});
+
+describe('politely crawl --signing-key', () => {
+  const AGENT = 'https://bot.example/.well-known/http-message-signatures-directory';
+
+  it('signs every request of the crawl with the generated key, verified by the site', async () => {
+    const file = join(dir, 'bot.jwk');
+    expect((await runCli(['keys', 'generate', file])).code).toBe(0);
+    const jwk = JSON.parse(readFileSync(file, 'utf8')) as JsonWebKey;
+    const publicKey = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: jwk.x as string }, format: 'jwk' });
+    const checks: Verified[] = [];
+    const server = createServer((req, res) => {
+      const check = verifyRequest(
+        { path: req.url ?? '', authority: req.headers.host ?? '', headers: req.headers },
+        publicKey,
+      );
+      checks.push(check);
+      if (!check.ok) res.writeHead(401).end();
+      else if (req.url === '/robots.txt') res.end('User-agent: *\nAllow: /\n');
+      else if (req.url === '/') res.writeHead(200, { 'content-type': 'text/html' }).end('<a href="/a">a</a>');
+      else res.writeHead(200, { 'content-type': 'text/html' }).end('<p>a</p>');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const result = await runCli([
+      'crawl',
+      '--ua',
+      'SignedBot/1.0',
+      '--allow-net',
+      '127.0.0.0/8',
+      '--delay',
+      '0',
+      '--signing-key',
+      file,
+      '--signature-agent',
+      AGENT,
+      `${base}/`,
+    ]).finally(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    expect(result.code).toBe(0);
+    expect(checks.map((c) => c.path)).toEqual(['/robots.txt', '/', '/a']);
+    expect(checks.filter((c) => !c.ok)).toEqual([]);
+    expect(checks.every((c) => c.keyid === jwk.kid && c.agentHeader === `sig1="${AGENT}"`)).toBe(true);
+    expect(`${result.stdout}${result.stderr}`).not.toContain(jwk.d as string);
+  });
+
+  it('refuses a bad key file or a missing --signature-agent as usage errors, never printing the key', async () => {
+    const file = join(dir, 'bad.jwk');
+    const d = 'c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LXNlY3I';
+    writeFileSync(file, JSON.stringify({ kty: 'OKP', crv: 'Ed25519', x: 'AAAA', d }));
+    const bad = await runCli([
+      'crawl',
+      '--ua',
+      'B/1',
+      '--signing-key',
+      file,
+      '--signature-agent',
+      AGENT,
+      'http://127.0.0.1:9/',
+    ]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--signing-key');
+    expect(`${bad.stdout}${bad.stderr}`).not.toContain(d.slice(0, 12));
+    const lone = await runCli(['crawl', '--ua', 'B/1', '--signing-key', file, 'http://127.0.0.1:9/']);
+    expect(lone.code).toBe(2);
+    expect(lone.stderr).toContain('--signing-key needs --signature-agent');
   });
 });
