@@ -55,6 +55,14 @@ export const KEYS_USAGE = `Usage:
       of the signatures), never the private part. --json prints {"file", "keyid", "publicKey"}.
 `;
 
+export const SIGN_USAGE = `Usage:
+  politely sign explain --signing-key FILE --signature-agent URL [--signature-draft D] [--json] URL...
+      Prints the Web Bot Auth headers a crawl would send to each URL (Signature-Agent,
+      Signature-Input, Signature) and the RFC 9421 signature base that was signed, for
+      debugging a verifier's refusal. Nothing is fetched; the private key is never printed.
+      --json prints one {"url", "headers", "base"} object per URL (JSON lines).
+`;
+
 export const CRAWL_USAGE = `Usage:
   politely crawl --ua UA [options] SEED...
       Crawls from the seed URLs, politely: robots.txt obeyed (fetched once per host; 5xx means
@@ -186,6 +194,7 @@ Usage:
   politely robots batch|explain|lint ...   check URLs against robots.txt, lint robots.txt
   politely sitemap list ...                list the URLs of sites' sitemaps
   politely keys generate FILE              make a Web Bot Auth signing key (private JWK, mode 0600)
+  politely sign explain ... URL...         the signature headers and base a crawl would send
   politely --help | --version
 
 ${CRAWL_USAGE}
@@ -193,6 +202,7 @@ ${DEMO_USAGE}
 ${ROBOTS_USAGE}
 ${SITEMAP_USAGE}
 ${KEYS_USAGE}
+${SIGN_USAGE}
 Numbers (N, BYTES, MS): whole decimal numbers, digits only (no sign, fraction or exponent).
 An MS value is in milliseconds, or takes a unit: 500ms, 2s.
 

@@ -127,3 +127,26 @@ describe('politely crawl --signing-key', () => {
     expect(lone.stderr).toContain('--signing-key needs --signature-agent');
   });
 });
+
+describe('politely sign explain', () => {
+  it('prints the headers and the signature base a crawl would send, which verify, and never the key', async () => {
+    const file = join(dir, 'bot.jwk');
+    expect((await runCli(['keys', 'generate', file])).code).toBe(0);
+    const jwk = JSON.parse(readFileSync(file, 'utf8')) as JsonWebKey;
+    const publicKey = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: jwk.x as string }, format: 'jwk' });
+    const agent = 'https://bot.example/.well-known/http-message-signatures-directory';
+    const args = ['sign', 'explain', '--signing-key', file, '--signature-agent', agent];
+    const result = await runCli([...args, '--json', 'https://Example.com:8443/x?y']);
+    expect(result.code).toBe(0);
+    const printed = JSON.parse(result.stdout) as { url: string; headers: Record<string, string>; base: string };
+    expect(printed.base.split('\n')[0]).toBe('"@authority": example.com:8443');
+    const check = verifyRequest({ path: '/x?y', authority: 'example.com:8443', headers: printed.headers }, publicKey);
+    expect(check).toMatchObject({ ok: true, keyid: jwk.kid });
+    const text = await runCli([...args, '--signature-draft', 'meunier', 'https://example.com/']);
+    expect(text.stdout).toContain(`"signature-agent": "${agent}"`);
+    expect(`${result.stdout}${text.stdout}${text.stderr}`).not.toContain(jwk.d as string);
+    const lone = await runCli(['sign', 'explain', '--signing-key', file, 'https://example.com/']);
+    expect(lone.code).toBe(2);
+    expect(lone.stderr).toContain('sign explain: --signing-key needs --signature-agent');
+  });
+});
