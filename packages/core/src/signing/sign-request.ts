@@ -46,7 +46,7 @@ export const WEB_BOT_AUTH_TAG = 'web-bot-auth';
 
 export interface RequestSignerOptions {
   /** A private Ed25519 JWK (checked by `importSigningKey`). */
-  readonly key: JsonWebKey | unknown;
+  readonly key: JsonWebKey;
   /** https URL of the key directory, sent in `Signature-Agent`. */
   readonly signatureAgent: string;
   /** @default 'ietf-01' */
