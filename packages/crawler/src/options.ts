@@ -5,6 +5,7 @@ import {
   checkContactAddress,
   checkRequestHeaders,
   createRequestSigner,
+  type Ed25519PrivateJwk,
   type HostResolver,
   type HttpClient,
   isUsagePurpose,
@@ -411,7 +412,7 @@ export interface CrawlerOptions<Routes = object> {
 /** `createCrawler({ signing })`: the key, where its directory is published, the draft to follow. */
 export interface SigningOptions {
   /** The private Ed25519 JWK (`kty: 'OKP'`, `crv: 'Ed25519'`, `x`, `d`; `kid`, if given, its RFC 7638 thumbprint). */
-  readonly key: JsonWebKey;
+  readonly key: JsonWebKey | Ed25519PrivateJwk;
   /**
    * https URL of the key directory (`https://bot.example/.well-known/http-message-signatures-directory`),
    * sent in the `Signature-Agent` header so a verifier can find the key.

@@ -30,7 +30,7 @@
 import { type JsonWebKey, randomBytes, sign } from 'node:crypto';
 import { type Item, serializeDictionary, serializeInnerList, serializeItem } from 'structured-headers';
 import { PolitelyError } from '../errors.js';
-import { importSigningKey, type SigningKey } from './keys.js';
+import { type Ed25519PrivateJwk, importSigningKey, type SigningKey } from './keys.js';
 
 /** Which draft's `Signature-Agent` form to send. */
 export type WebBotAuthDraft = 'ietf-01' | 'meunier';
@@ -46,7 +46,7 @@ export const WEB_BOT_AUTH_TAG = 'web-bot-auth';
 
 export interface RequestSignerOptions {
   /** A private Ed25519 JWK (checked by `importSigningKey`). */
-  readonly key: JsonWebKey;
+  readonly key: JsonWebKey | Ed25519PrivateJwk;
   /** https URL of the key directory, sent in `Signature-Agent`. */
   readonly signatureAgent: string;
   /** @default 'ietf-01' */
