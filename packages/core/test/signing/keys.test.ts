@@ -10,6 +10,7 @@ import {
   keyDirectory,
   PolitelyError,
   publicJwkOf,
+  signingClient,
 } from '@politely/core';
 import { describe, expect, it } from 'vitest';
 
@@ -142,5 +143,34 @@ describe('createRequestSigner', () => {
     expect(
       thrown(() => createRequestSigner({ key, signatureAgent: agent, draft: 'ietf-99' as 'ietf-01' })).message,
     ).toContain("signing.draft must be 'ietf-01' or 'meunier'");
+  });
+});
+
+describe('signingClient', () => {
+  it('signs every request afresh and replaces signature headers the request already had', async () => {
+    const seen: Record<string, string>[] = [];
+    const inner = {
+      get: async (request: { headers: Readonly<Record<string, string>> }) => {
+        seen.push({ ...request.headers });
+        return undefined as never;
+      },
+      close: async () => {},
+    };
+    const signer = createRequestSigner({ key: generateSigningKey(), signatureAgent: 'https://bot.example/d' });
+    const client = signingClient(inner, signer);
+    const request = {
+      url: 'https://example.com/',
+      headers: { 'user-agent': 'B/1', Signature: 'sig1=:AAAA:', 'SIGNATURE-INPUT': 'old' },
+      timeoutMs: 1000,
+      bodyLimit: { maxBytes: 10, atLimit: 'truncate' as const },
+    };
+    await client.get(request);
+    await client.get(request);
+    expect(seen).toHaveLength(2);
+    for (const headers of seen) {
+      expect(Object.keys(headers).sort()).toEqual(['signature', 'signature-agent', 'signature-input', 'user-agent']);
+      expect(headers.signature).not.toBe('sig1=:AAAA:');
+    }
+    expect(seen[0]!['signature-input']).not.toBe(seen[1]!['signature-input']);
   });
 });
