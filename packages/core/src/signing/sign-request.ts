@@ -2,30 +2,34 @@
 // `signature-agent`, Ed25519, `keyid` the RFC 7638 thumbprint, `tag="web-bot-auth"`, a fresh
 // `created`, a short `expires` and a random `nonce` on every request.
 //
-// Draft text followed (read 2026-11-26 through the public-reference search, not fetched whole):
-// - draft-ietf-webbotauth-httpsig-protocol-01 (2026-10-29), the default `draft: 'ietf-01'`:
-//   `Signature-Agent` is a Structured Field Dictionary (RFC 9651) whose member names the key
-//   directory, and the signature covers that member as `"signature-agent";key="<member>"`
-//   (RFC 9421 §2.1.2); the member's key here is the signature's label, `sig1`:
+// What this follows, and how it was known (searched 2026-11-26 through a store of public reference
+// text; no draft was read whole):
+// - draft-ietf-webbotauth-httpsig-protocol-01 (2026-10-29; its existence, date and abstract seen),
+//   the default `draft: 'ietf-01'`: `Signature-Agent` is a Structured Field Dictionary (RFC 9651)
+//   whose member names the key directory, covered as `"signature-agent";key="<member>"` (RFC 9421
+//   §2.1.2); here the member's key is the signature's label, `sig1`:
 //     Signature-Agent: sig1="https://bot.example/.well-known/http-message-signatures-directory"
 //     Signature-Input: sig1=("@authority" "signature-agent";key="sig1");created=…;expires=…;
 //                      keyid="<thumbprint>";alg="ed25519";nonce="…";tag="web-bot-auth"
 //     Signature: sig1=:<64 bytes, base64>:
-// - draft-meunier-webbotauth-httpsig-protocol (the individual drafts before the WG adopted it),
-//   `draft: 'meunier'`: `Signature-Agent` is one quoted sf-string and is covered whole as
-//   `"signature-agent"`:  Signature-Agent: "https://bot.example/…"
+//   This form was taken from implementations that say they track the WG drafts (release notes of
+//   one aligning with -00: "signs the exact Signature-Agent dictionary member"; verifier and test
+//   code covering `"signature-agent";key="sig1"` with `tag="web-bot-auth"`), and from issue 33.
+// - draft-meunier-webbotauth-httpsig-protocol (the individual drafts before adoption),
+//   `draft: 'meunier'`: `Signature-Agent` is one quoted sf-string, covered whole as
+//   `"signature-agent"`:  Signature-Agent: "https://bot.example/…"  (from issue 33 and older
+//   implementations' examples).
 // - RFC 9421 §2.5 for the signature base, §2.2.3 for `@authority` (host, port only when not the
-//   scheme's default, lower-cased), §2.3 for the parameters; RFC 9651 for serialisation
-//   (the `structured-headers` package, RFC 9651 / RFC 8941, already a dependency of this package).
+//   scheme's default, lower-cased), §2.3 for the parameters; RFC 9651 serialisation by the
+//   `structured-headers` package (RFC 9651 / RFC 8941), already a dependency of this package.
 //
-// Not confirmed from the draft text itself (only from implementations and release notes of
-// verifiers that track the drafts): the exact revision of the meunier draft that first used the
-// dictionary form (so 'meunier' means the quoted-string form of its early revisions); whether -01
-// changed anything else from -00 that a verifier checks (it is treated as -00's form); whether
-// the directory URL should name the host (`https://bot.example`) or the full
-// `/.well-known/http-message-signatures-directory` path (both are seen; the value is sent as
+// Not confirmed from the drafts' own text: the Signature-Agent section of -01 itself (nor whether
+// -01 changed anything a verifier checks since -00; it is treated as -00's form); which meunier
+// revision first used the dictionary form ('meunier' means the quoted string of its early
+// revisions); whether `Signature-Agent` should name the host (`https://bot.example`) or the full
+// `/.well-known/http-message-signatures-directory` URL (both are seen; the value is sent as
 // given); whether `alg` is expected (RFC 9421 allows it; it is sent); the nonce length (64 random
-// bytes, base64, as deployed examples do).
+// bytes, base64, as deployed examples use); the 60-second lifetime (the drafts ask for a short one).
 
 import { type JsonWebKey, randomBytes, sign } from 'node:crypto';
 import { type Item, serializeDictionary, serializeInnerList, serializeItem } from 'structured-headers';
