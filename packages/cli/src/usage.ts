@@ -47,6 +47,22 @@ export const SITEMAP_USAGE = `Usage:
       read whole.
 `;
 
+export const KEYS_USAGE = `Usage:
+  politely keys generate [--json] FILE
+      Makes an Ed25519 key for Web Bot Auth request signatures (docs/web-bot-auth.md) and
+      writes it to FILE as a private JWK, readable by its owner only (mode 0600); an existing
+      FILE is never overwritten. Prints the public key and its RFC 7638 thumbprint (the keyid
+      of the signatures), never the private part. --json prints {"file", "keyid", "publicKey"}.
+`;
+
+export const SIGN_USAGE = `Usage:
+  politely sign explain --signing-key FILE --signature-agent URL [--signature-draft D] [--json] URL...
+      Prints the Web Bot Auth headers a crawl would send to each URL (Signature-Agent,
+      Signature-Input, Signature) and the RFC 9421 signature base that was signed, for
+      debugging a verifier's refusal. Nothing is fetched; the private key is never printed.
+      --json prints one {"url", "headers", "base"} object per URL (JSON lines).
+`;
+
 export const CRAWL_USAGE = `Usage:
   politely crawl --ua UA [options] SEED...
       Crawls from the seed URLs, politely: robots.txt obeyed (fetched once per host; 5xx means
@@ -112,6 +128,11 @@ export const CRAWL_USAGE = `Usage:
         --proxy URL                send every request through one proxy, http://HOST:PORT (or
                                    http://USER:PASS@HOST:PORT); the SSRF guard still checks every
                                    target, and a proxy on a private network needs --allow-net
+        --signing-key FILE         sign every request (Web Bot Auth, RFC 9421) with this private
+                                   Ed25519 JWK (politely keys generate FILE makes one)
+        --signature-agent URL      with --signing-key: the https URL of your key directory
+        --signature-draft D        ietf-01 (default: Signature-Agent as a dictionary) or meunier
+                                   (the older quoted string)
         --purpose NAME             what the pages are for (repeatable): search, ai-input, ai-train,
                                    ai-train-images, tdm. A URL whose site reserves it for one of
                                    them (robots.txt Content-Usage/Content-Signal, tdmrep.json,
@@ -177,12 +198,16 @@ Usage:
   politely demo                            crawl the bundled demo web and write a report
   politely robots batch|explain|lint ...   check URLs against robots.txt, lint robots.txt
   politely sitemap list ...                list the URLs of sites' sitemaps
+  politely keys generate FILE              make a Web Bot Auth signing key (private JWK, mode 0600)
+  politely sign explain ... URL...         the signature headers and base a crawl would send
   politely --help | --version
 
 ${CRAWL_USAGE}
 ${DEMO_USAGE}
 ${ROBOTS_USAGE}
 ${SITEMAP_USAGE}
+${KEYS_USAGE}
+${SIGN_USAGE}
 Numbers (N, BYTES, MS): whole decimal numbers, digits only (no sign, fraction or exponent).
 An MS value is in milliseconds, or takes a unit: 500ms, 2s.
 

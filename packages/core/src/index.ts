@@ -58,6 +58,8 @@ export type {
   RobotsUserAgentLine,
 } from './robots/types.js';
 export { productToken } from './robots/user-agent.js';
+// Web Bot Auth: RFC 9421 request signatures with an Ed25519 key, its thumbprint, the key directory.
+export * from './signing/index.js';
 export { parseAiprefStatement } from './usage/aipref.js';
 export { parseContentSignal } from './usage/content-signal.js';
 export type { UsageHeaders } from './usage/headers.js';

@@ -16,6 +16,7 @@ import {
   type HttpClient,
   PolitelyError,
   type RobotsGate,
+  signingClient,
   systemResolver,
 } from '@politely/core';
 import { createMemoryFrontierStore, type FrontierStore } from '@politely/frontier';
@@ -267,13 +268,15 @@ class PoliteCrawler implements Crawler {
     const { options } = this;
     const ownClient = this.recorder.metrics.client(raw.httpClient ?? ownHttpClient(options, addresses));
     if (raw.httpClient === undefined) this.ownedClose.push(() => ownClient.close());
+    // Signing inside archiving: the archive holds the signature headers as sent.
+    const sent = options.signing === undefined ? ownClient : signingClient(ownClient, options.signing);
     const warc = options.outputs.warc;
-    if (warc === undefined) return { client: ownClient, archive: undefined };
+    if (warc === undefined) return { client: sent, archive: undefined };
     const { userAgent, from, robotsTokens, purposes } = options;
     const onFailure = (error: unknown): void => this.fail(error);
     const onWritten = (bytes: number): void => this.recorder.metrics.written(bytes, 'warc');
     const archive = new WarcArchive(warc, { userAgent, from, robotsTokens, purposes }, { onFailure, onWritten });
-    return { client: archivingClient(ownClient, archive), archive };
+    return { client: archivingClient(sent, archive), archive };
   }
 
   /** The robots gate: the caller's, or one of its own (closed first when the crawl ends) fetching through `client`. */

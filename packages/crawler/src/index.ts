@@ -84,7 +84,14 @@ export { changeFrequencyOf } from './frontier/revisit-schedule.js';
 export type { ScopeMode, ScopeOption, ScopePattern, ScopePatterns, ScopePredicate } from './frontier/scope.js';
 export type { TrapCalendarOptions, TrapDetectionOptions } from './frontier/trap-detector.js';
 export type { FailedRequest, FailedRequestHandler } from './handle/failed-request.js';
-export type { AdaptiveDelayOptions, CrawlerOptions, RenderChoice, RenderRequest, SeedRequest } from './options.js';
+export type {
+  AdaptiveDelayOptions,
+  CrawlerOptions,
+  RenderChoice,
+  RenderRequest,
+  SeedRequest,
+  SigningOptions,
+} from './options.js';
 export type {
   EnqueueLinksOptions,
   EnqueueOptions,

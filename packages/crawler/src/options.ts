@@ -5,13 +5,18 @@ import {
   ALL_USAGE_PURPOSES,
   checkContactAddress,
   checkRequestHeaders,
+  createRequestSigner,
+  type Ed25519PrivateJwk,
   type HostResolver,
   type HttpClient,
   isUsagePurpose,
+  type JsonWebKey,
   productToken,
+  type RequestSigner,
   type RobotsCacheStore,
   type RobotsGate,
   type UsagePurpose,
+  type WebBotAuthDraft,
 } from '@politely/core';
 import { checkNetworks, optionChecks, parseProxyUrl } from '@politely/core/internal';
 import type { FrontierStore } from '@politely/frontier';
@@ -196,6 +201,14 @@ export interface CrawlerOptions<Routes = object> {
    * @default undefined (direct connections)
    */
   readonly proxy?: string;
+  /**
+   * Web Bot Auth: sign every request the crawl sends (pages, robots.txt, sitemaps, redirect hops,
+   * retries, rendered sub-requests) with HTTP Message Signatures (RFC 9421), a fresh signature
+   * each time. See docs/web-bot-auth.md. A bad key is refused (`ERR_INVALID_OPTION`, the message
+   * never quoting the private part).
+   * @default undefined (nothing is signed)
+   */
+  readonly signing?: SigningOptions;
   /**
    * Stops the crawl at once: nothing new is claimed, in-flight requests are aborted and their URLs
    * go back to the store. `crawler.stop()` stops it gently (see `stopGraceMs`).
@@ -416,6 +429,29 @@ export interface CrawlerOptions<Routes = object> {
   readonly renderBlockResourceTypes?: readonly string[];
 }
 
+/** `createCrawler({ signing })`: the key, where its directory is published, the draft to follow. */
+export interface SigningOptions {
+  /** The private Ed25519 JWK (`kty: 'OKP'`, `crv: 'Ed25519'`, `x`, `d`; `kid`, if given, its RFC 7638 thumbprint). */
+  readonly key: JsonWebKey | Ed25519PrivateJwk;
+  /**
+   * https URL of the key directory (`https://bot.example/.well-known/http-message-signatures-directory`),
+   * sent in the `Signature-Agent` header so a verifier can find the key.
+   */
+  readonly signatureAgent: string;
+  /**
+   * Which draft's `Signature-Agent` form: `'ietf-01'` (draft-ietf-webbotauth-httpsig-protocol-01,
+   * a dictionary member `sig1="…"`, covered as `"signature-agent";key="sig1"`) or `'meunier'`
+   * (the individual draft's quoted string `"…"`, covered as `"signature-agent"`).
+   * @default 'ietf-01'
+   */
+  readonly draft?: WebBotAuthDraft;
+  /**
+   * When to sign: `'always'`, every request (the only mode yet; `'on-challenge'` is planned).
+   * @default 'always'
+   */
+  readonly sign?: 'always';
+}
+
 export interface ResolvedCrawlerOptions
   extends Required<
     Omit<
@@ -438,6 +474,7 @@ export interface ResolvedCrawlerOptions
       | 'from'
       | 'cookies'
       | 'proxy'
+      | 'signing'
       | 'outputs'
       | 'purposes'
       | 'robotsTokens'
@@ -464,6 +501,8 @@ export interface ResolvedCrawlerOptions
   /** The jar, when cookies are on. */
   readonly cookies: CookieJar | undefined;
   readonly proxy: string | undefined;
+  /** Signs every request (`signing`); undefined when nothing is signed. */
+  readonly signing: RequestSigner | undefined;
   /** Distinct, in the order given. */
   readonly purposes: readonly UsagePurpose[];
   /** The product token of `userAgent` first, then the other `robotsTokens`, distinct. */
@@ -498,6 +537,7 @@ const CRAWLER_OPTION_KEYS: Record<keyof CrawlerOptions, true> = {
   from: true,
   cookies: true,
   proxy: true,
+  signing: true,
   signal: true,
   stopGraceMs: true,
   concurrency: true,
@@ -542,6 +582,7 @@ const CRAWLER_OPTION_KEYS: Record<keyof CrawlerOptions, true> = {
   renderBlockResourceTypes: true,
 };
 
+const SIGNING_KEYS: Record<keyof SigningOptions, true> = { key: true, signatureAgent: true, draft: true, sign: true };
 const ADAPTIVE_DELAY_KEYS: Record<keyof AdaptiveDelayOptions, true> = { targetConcurrency: true, maxDelayMs: true };
 const TRAP_DETECTION_KEYS: Record<keyof TrapDetectionOptions, true> = {
   maxPathSegments: true,
@@ -578,6 +619,7 @@ export function resolveCrawlerOptions(options: CrawlerOptions): ResolvedCrawlerO
         check.knownKeys(calendar, TRAP_CALENDAR_KEYS, 'trapDetection.calendar.');
     }
     check.knownKeys(options.canonicalUrl, CANONICAL_URL_KEYS, 'canonicalUrl.');
+    check.knownKeys(options.signing, SIGNING_KEYS, 'signing.');
   }
   if (typeof options?.userAgent !== 'string' || options.userAgent.trim() === '') {
     check.fail(
@@ -639,6 +681,7 @@ export function resolveCrawlerOptions(options: CrawlerOptions): ResolvedCrawlerO
     from: options.from === undefined ? undefined : checkContactAddress(options.from, 'createCrawler: from'),
     cookies: resolveCookies(options.cookies),
     proxy: options.proxy === undefined ? undefined : parseProxyUrl(options.proxy, 'createCrawler').href,
+    signing: resolveSigning(options.signing),
     purposes: resolvePurposes(options.purposes),
     robotsTokens: resolveRobotsTokens(token, options.robotsTokens),
     tdmrepCacheMs: check.durationMs('tdmrepCacheMs', options.tdmrepCacheMs, 86_400_000),
@@ -838,4 +881,26 @@ function checkHandlers(
     }
   }
   return { handler, handlers };
+}
+
+/** The signer of `signing`, its key checked now (a bad key fails createCrawler, never quoting `d`). */
+function resolveSigning(signing: SigningOptions | undefined): RequestSigner | undefined {
+  if (signing === undefined) return undefined;
+  if (typeof signing !== 'object' || signing === null)
+    check.fail('signing must be an object: { key, signatureAgent, draft?, sign? }');
+  if (signing.sign !== undefined && signing.sign !== 'always')
+    check.fail(`signing.sign must be 'always', got ${JSON.stringify(String(signing.sign))}`);
+  try {
+    return createRequestSigner(
+      {
+        key: signing.key,
+        signatureAgent: signing.signatureAgent,
+        ...(signing.draft === undefined ? {} : { draft: signing.draft }),
+      },
+      'signing',
+    );
+  } catch (error) {
+    if (error instanceof Error) check.fail(error.message);
+    throw error;
+  }
 }

@@ -87,6 +87,15 @@ function crawlerOptionsOf(
     cookies: options.cookies,
     ...(options.from === undefined ? {} : { from: options.from }),
     ...(options.proxy === undefined ? {} : { proxy: options.proxy }),
+    ...(options.signing === undefined
+      ? {}
+      : {
+          signing: {
+            key: options.signing.key,
+            signatureAgent: options.signing.signatureAgent,
+            draft: options.signing.draft,
+          },
+        }),
     ...(options.maxPages === undefined ? {} : { maxPages: options.maxPages }),
     ...(options.maxDepth === undefined ? {} : { maxDepth: options.maxDepth }),
     ...(options.maxPagesPerHost === undefined ? {} : { maxPagesPerHost: options.maxPagesPerHost }),

@@ -1,8 +1,17 @@
 // What `politely crawl` puts on the wire besides its identity: --header (repeatable), --from,
-// --cookies, --proxy. Checked with the crawler's own checks, so the CLI refuses what
+// --cookies, --proxy, and the Web Bot Auth signature (--signing-key, --signature-agent,
+// --signature-draft). Checked with the crawler's own checks, so the CLI refuses what
 // createCrawler would, as a usage error that names the flag.
 
-import { checkContactAddress, checkRequestHeaders, PolitelyError } from '@politely/core';
+import { readFileSync } from 'node:fs';
+import {
+  checkContactAddress,
+  checkRequestHeaders,
+  createRequestSigner,
+  type JsonWebKey,
+  PolitelyError,
+  type WebBotAuthDraft,
+} from '@politely/core';
 import { displayProxyUrl, parseProxyUrl } from '@politely/core/internal';
 import { CliError } from '../cli-error.js';
 import { quoteInput } from '../input/quote-input.js';
@@ -16,6 +25,15 @@ export interface EgressOptions {
   readonly cookies: boolean;
   /** `--proxy URL`: one egress proxy. */
   readonly proxy: string | undefined;
+  /** `--signing-key FILE --signature-agent URL [--signature-draft D]`: sign every request (Web Bot Auth). */
+  readonly signing:
+    | {
+        readonly key: JsonWebKey;
+        readonly signatureAgent: string;
+        readonly draft: WebBotAuthDraft;
+        readonly keyid: string;
+      }
+    | undefined;
 }
 
 export interface EgressValues {
@@ -23,6 +41,9 @@ export interface EgressValues {
   readonly from?: string | undefined;
   readonly cookies?: boolean | undefined;
   readonly proxy?: string | undefined;
+  readonly 'signing-key'?: string | undefined;
+  readonly 'signature-agent'?: string | undefined;
+  readonly 'signature-draft'?: string | undefined;
 }
 
 export function parseEgressOptions(values: EgressValues): EgressOptions {
@@ -31,7 +52,48 @@ export function parseEgressOptions(values: EgressValues): EgressOptions {
     from: values.from === undefined ? undefined : usage(() => checkContactAddress(values.from, 'crawl: --from')),
     cookies: values.cookies === true,
     proxy: values.proxy === undefined ? undefined : usage(() => parseProxyUrl(values.proxy, 'crawl: --proxy').href),
+    signing: parseSigning(values),
   };
+}
+
+/**
+ * The signing key (a private Ed25519 JWK file) and its directory URL, checked as createCrawler
+ * checks them. No message quotes the file's content: it holds the private key.
+ */
+function parseSigning(values: EgressValues): EgressOptions['signing'] {
+  const file = values['signing-key'];
+  const agent = values['signature-agent'];
+  const draft = values['signature-draft'];
+  if (file === undefined) {
+    if (agent !== undefined || draft !== undefined)
+      throw new CliError('crawl: --signature-agent and --signature-draft need --signing-key FILE');
+    return undefined;
+  }
+  if (agent === undefined)
+    throw new CliError('crawl: --signing-key needs --signature-agent URL (the https URL of your key directory)');
+  let key: JsonWebKey;
+  try {
+    key = JSON.parse(readFileSync(file, 'utf8')) as JsonWebKey;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new CliError(
+      `crawl: --signing-key: cannot read ${quoteInput(file)} as a JSON Web Key (${code ?? 'not JSON'})`,
+    );
+  }
+  try {
+    const signer = createRequestSigner(
+      { key, signatureAgent: agent, ...(draft === undefined ? {} : { draft: draft as WebBotAuthDraft }) },
+      'signing',
+    );
+    return { key, signatureAgent: signer.signatureAgent, draft: signer.draft, keyid: signer.keyid };
+  } catch (error) {
+    if (!(error instanceof PolitelyError)) throw error;
+    const message = error.message
+      .replace(/^signing\.key/, `--signing-key ${quoteInput(file)}`)
+      .replace(/^signing\.signatureAgent/, '--signature-agent')
+      .replace(/^signing\.draft/, '--signature-draft');
+    throw new CliError(`crawl: ${message}`);
+  }
 }
 
 /** `Name: value` lines (as curl takes them) → one header set, checked. */
@@ -70,5 +132,10 @@ export function egressSettings(options: EgressOptions): [string, string][] {
   if (options.from !== undefined) settings.push(['--from', options.from]);
   if (options.cookies) settings.push(['--cookies', 'on']);
   if (options.proxy !== undefined) settings.push(['--proxy', displayProxyUrl(new URL(options.proxy))]);
+  if (options.signing !== undefined)
+    settings.push([
+      '--signing-key',
+      `keyid ${options.signing.keyid}, ${options.signing.draft}, agent ${options.signing.signatureAgent}`,
+    ]);
   return settings;
 }

@@ -1,0 +1,152 @@
+// `politely keys generate` and `crawl --signing-key`: the key file is the owner's only, its private part is printed nowhere,
+// and the key it writes signs (its x is the public half of its d, its kid the thumbprint).
+
+import { createHash, createPrivateKey, createPublicKey, type JsonWebKey } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type Verified, verifyRequest } from '../../../test/support/rfc9421-verify.js';
+import { runCli } from './run-cli.js';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'politely-keys-'));
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('politely keys generate', () => {
+  it('writes a private Ed25519 JWK with mode 0600 and prints only its public half and thumbprint', async () => {
+    const file = join(dir, 'bot.jwk');
+    const result = await runCli(['keys', 'generate', file]);
+    expect(result.code).toBe(0);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const jwk = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
+    expect(jwk).toMatchObject({ kty: 'OKP', crv: 'Ed25519' });
+    const derived = createPublicKey(createPrivateKey({ key: jwk as JsonWebKey, format: 'jwk' })).export({
+      format: 'jwk',
+    });
+    expect(derived.x).toBe(jwk.x);
+    const thumbprint = createHash('sha256').update(`{"crv":"Ed25519","kty":"OKP","x":"${jwk.x}"}`).digest('base64url');
+    expect(jwk.kid).toBe(thumbprint);
+    expect(result.stdout).toContain(thumbprint);
+    expect(result.stdout).toContain(jwk.x);
+    expect(`${result.stdout}${result.stderr}`).not.toContain(jwk.d);
+  });
+
+  it('prints JSON with --json, never the private part', async () => {
+    const file = join(dir, 'bot.jwk');
+    const result = await runCli(['keys', 'generate', '--json', file]);
+    expect(result.code).toBe(0);
+    const jwk = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
+    const printed = JSON.parse(result.stdout) as { keyid: string; publicKey: Record<string, string> };
+    expect(printed.keyid).toBe(jwk.kid);
+    expect(printed.publicKey).toEqual({ kty: 'OKP', crv: 'Ed25519', x: jwk.x, kid: jwk.kid });
+    expect(result.stdout).not.toContain(jwk.d);
+  });
+
+  it('never overwrites an existing file, and refuses a missing FILE', async () => {
+    const file = join(dir, 'bot.jwk');
+    writeFileSync(file, 'keep me');
+    const result = await runCli(['keys', 'generate', file]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('exists: not overwritten');
+    expect(readFileSync(file, 'utf8')).toBe('keep me');
+    const missing = await runCli(['keys', 'generate']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('give exactly one FILE');
+  });
+});
+
+describe('politely crawl --signing-key', () => {
+  const AGENT = 'https://bot.example/.well-known/http-message-signatures-directory';
+
+  it('signs every request of the crawl with the generated key, verified by the site', async () => {
+    const file = join(dir, 'bot.jwk');
+    expect((await runCli(['keys', 'generate', file])).code).toBe(0);
+    const jwk = JSON.parse(readFileSync(file, 'utf8')) as JsonWebKey;
+    const publicKey = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: jwk.x as string }, format: 'jwk' });
+    const checks: Verified[] = [];
+    const server = createServer((req, res) => {
+      const check = verifyRequest(
+        { path: req.url ?? '', authority: req.headers.host ?? '', headers: req.headers },
+        publicKey,
+      );
+      checks.push(check);
+      if (!check.ok) res.writeHead(401).end();
+      else if (req.url === '/robots.txt') res.end('User-agent: *\nAllow: /\n');
+      else if (req.url === '/') res.writeHead(200, { 'content-type': 'text/html' }).end('<a href="/a">a</a>');
+      else res.writeHead(200, { 'content-type': 'text/html' }).end('<p>a</p>');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const result = await runCli([
+      'crawl',
+      '--ua',
+      'SignedBot/1.0',
+      '--allow-net',
+      '127.0.0.0/8',
+      '--delay',
+      '0',
+      '--signing-key',
+      file,
+      '--signature-agent',
+      AGENT,
+      `${base}/`,
+    ]).finally(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    expect(result.code).toBe(0);
+    expect(checks.map((c) => c.path)).toEqual(['/robots.txt', '/', '/a']);
+    expect(checks.filter((c) => !c.ok)).toEqual([]);
+    expect(checks.every((c) => c.keyid === jwk.kid && c.agentHeader === `sig1="${AGENT}"`)).toBe(true);
+    expect(`${result.stdout}${result.stderr}`).not.toContain(jwk.d as string);
+  });
+
+  it('refuses a bad key file or a missing --signature-agent as usage errors, never printing the key', async () => {
+    const file = join(dir, 'bad.jwk');
+    const d = 'c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LXNlY3I';
+    writeFileSync(file, JSON.stringify({ kty: 'OKP', crv: 'Ed25519', x: 'AAAA', d }));
+    const bad = await runCli([
+      'crawl',
+      '--ua',
+      'B/1',
+      '--signing-key',
+      file,
+      '--signature-agent',
+      AGENT,
+      'http://127.0.0.1:9/',
+    ]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--signing-key');
+    expect(`${bad.stdout}${bad.stderr}`).not.toContain(d.slice(0, 12));
+    const lone = await runCli(['crawl', '--ua', 'B/1', '--signing-key', file, 'http://127.0.0.1:9/']);
+    expect(lone.code).toBe(2);
+    expect(lone.stderr).toContain('--signing-key needs --signature-agent');
+  });
+});
+
+describe('politely sign explain', () => {
+  it('prints the headers and the signature base a crawl would send, which verify, and never the key', async () => {
+    const file = join(dir, 'bot.jwk');
+    expect((await runCli(['keys', 'generate', file])).code).toBe(0);
+    const jwk = JSON.parse(readFileSync(file, 'utf8')) as JsonWebKey;
+    const publicKey = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: jwk.x as string }, format: 'jwk' });
+    const agent = 'https://bot.example/.well-known/http-message-signatures-directory';
+    const args = ['sign', 'explain', '--signing-key', file, '--signature-agent', agent];
+    const result = await runCli([...args, '--json', 'https://Example.com:8443/x?y']);
+    expect(result.code).toBe(0);
+    const printed = JSON.parse(result.stdout) as { url: string; headers: Record<string, string>; base: string };
+    expect(printed.base.split('\n')[0]).toBe('"@authority": example.com:8443');
+    const check = verifyRequest({ path: '/x?y', authority: 'example.com:8443', headers: printed.headers }, publicKey);
+    expect(check).toMatchObject({ ok: true, keyid: jwk.kid });
+    const text = await runCli([...args, '--signature-draft', 'meunier', 'https://example.com/']);
+    expect(text.stdout).toContain(`"signature-agent": "${agent}"`);
+    expect(`${result.stdout}${text.stdout}${text.stderr}`).not.toContain(jwk.d as string);
+    const lone = await runCli(['sign', 'explain', '--signing-key', file, 'https://example.com/']);
+    expect(lone.code).toBe(2);
+    expect(lone.stderr).toContain('sign explain: --signing-key needs --signature-agent');
+  });
+});

@@ -1,0 +1,20 @@
+export type { JsonWebKey } from 'node:crypto';
+export type { Ed25519PrivateJwk, Ed25519PublicJwk, SigningKey } from './keys.js';
+export {
+  generateSigningKey,
+  importSigningKey,
+  jwkThumbprint,
+  KEY_DIRECTORY_MEDIA_TYPE,
+  KEY_DIRECTORY_PATH,
+  keyDirectory,
+  publicJwkOf,
+} from './keys.js';
+export type { RequestSignature, RequestSigner, RequestSignerOptions, WebBotAuthDraft } from './sign-request.js';
+export {
+  authorityOf,
+  createRequestSigner,
+  DEFAULT_WEB_BOT_AUTH_DRAFT,
+  SIGNATURE_HEADER_NAMES,
+  WEB_BOT_AUTH_TAG,
+} from './sign-request.js';
+export { signingClient } from './signing-client.js';
