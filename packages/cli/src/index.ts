@@ -8,6 +8,7 @@ export {
   EXIT_INTERRUPTED,
   EXIT_IO,
   EXIT_OK,
+  EXIT_TERMINATED,
   EXIT_UNAVAILABLE,
   EXIT_USAGE,
 } from './exit-codes.js';
