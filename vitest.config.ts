@@ -7,7 +7,7 @@ export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions, externalConditions: conditions } },
   test: {
-    include: ['packages/*/test/**/*.test.ts', 'test/**/*.test.ts', 'examples/**/*.test.ts'],
+    include: ['packages/*/test/**/*.test.ts', 'test/**/*.test.ts', 'examples/**/*.test.ts', 'bench/test/**/*.test.js'],
     reporters: ['default', 'json'],
     outputFile: { json: '.ci/vitest-report.json' },
     testTimeout: 30_000,

@@ -3,7 +3,7 @@
 // with `fork` (IPC) by crawler-run.js, store-crawl.bench.js and recrawl.bench.js; argv[2] is the
 // JSON job:
 //
-//   { contestant: 'politely' | 'crawlee', userAgent, productToken, seeds, maxPages, concurrency,
+//   { contestant: 'politely' | 'crawlee' | 'floor' (floor-crawl.js), userAgent, productToken, seeds, maxPages, concurrency,
 //     perHostConcurrency (politely), sameDomainDelaySecs (Crawlee), storageDir (Crawlee),
 //     scopePattern (a RegExp source: the URLs both contestants may crawl),
 //     store?: { kind: 'memory' | 'sqlite' | 'redis', path?, redisUrl?, crawlId? } (politely:
@@ -302,7 +302,25 @@ async function crawlWithCrawlee() {
   };
 }
 
-const { baselineRss, own } = job.contestant === 'politely' ? await crawlWithPolitely() : await crawlWithCrawlee();
+/** The floor (floor-crawl.js): the exchange, one tokenizer pass and the links' dedupe, nothing else. */
+async function crawlFloorOnly() {
+  const { crawlFloor } = await import('./floor-crawl.js');
+  const controller = new AbortController();
+  stop = () => controller.abort();
+  const baselineRss = process.memoryUsage.rss();
+  startClocks();
+  const pages = await crawlFloor({
+    seeds: job.seeds,
+    scope,
+    concurrency: job.concurrency,
+    sawPage,
+    signal: controller.signal,
+  });
+  return { baselineRss, own: { pages } };
+}
+
+const CONTESTANTS = { politely: crawlWithPolitely, crawlee: crawlWithCrawlee, floor: crawlFloorOnly };
+const { baselineRss, own } = await CONTESTANTS[job.contestant]();
 const wallMs = performance.now() - started;
 const cpu = process.cpuUsage(cpuAtStart);
 gcWindow.to = performance.now();

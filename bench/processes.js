@@ -124,16 +124,20 @@ export async function startRenderWebServer({ firstAddress, productToken }) {
 /**
  * Runs one crawl in `script` (crawler-contestant.js by default) and resolves with its result
  * message. Crawlee gets a fresh storage dir in the temp dir, removed afterwards. A crawl past
- * `timeoutMs` is killed. With `watchTree`, the crawler's process and all its descendants (a
+ * `timeoutMs` is killed. `execArgv` are node's own flags for the crawler's process (`--cpu-prof`). With `watchTree`, the crawler's process and all its descendants (a
  * browser) are sampled from /proc every `watchTree` ms, and the result has `tree` (see
  * watchProcessTree).
  */
-export async function runContestant(job, timeoutMs, { script = 'crawler-contestant.js', watchTree } = {}) {
+export async function runContestant(
+  job,
+  timeoutMs,
+  { script = 'crawler-contestant.js', watchTree, execArgv = [] } = {},
+) {
   const storageDir =
     job.contestant === 'crawlee' ? mkdtempSync(join(os.tmpdir(), 'politely-bench-crawlee-')) : undefined;
   const child = fork(join(HERE, script), [JSON.stringify({ ...job, storageDir })], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    execArgv: [],
+    execArgv,
     cwd: storageDir ?? HERE,
   });
   const watcher = watchTree === undefined ? undefined : watchProcessTree(child.pid, watchTree);

@@ -14,6 +14,8 @@ const BENCHMARKS = [
   // First among the crawls: the fleet they crawl must serve faster than any crawler fetches.
   'fleet-serve.bench.js',
   'crawler-run.js',
+  // Where a page's CPU goes: politely against the floor (exchange + one tokenizer pass), and a CPU profile.
+  'cost-per-page.bench.js',
   'sitemap-seeding.bench.js',
   'store-memory.bench.js',
   'store-crawl.bench.js',
