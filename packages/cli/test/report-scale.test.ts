@@ -112,12 +112,15 @@ describe.skipIf(!HAS_CHROMIUM)(
       const firstLane = await page.locator('svg.overview g.lane').first().locator('line.mark').count();
       expect(firstLane).toBeGreaterThan(12);
 
-      await page.screenshot({ path: `${OUTPUT}report-scale-top.png`, fullPage: true, clip: { x: 0, y: 0, width: 1100, height: 1900 } });
+      await page.screenshot({
+        path: `${OUTPUT}report-scale-top.png`,
+        fullPage: true,
+        clip: { x: 0, y: 0, width: 1100, height: 1900 },
+      });
       // Every in-page link lands on an element of the page.
-      const broken = await page.evaluate(() =>
-        [...document.querySelectorAll('a[href^="#"]')]
-          .map((link) => link.getAttribute('href')?.slice(1) ?? '')
-          .filter((id) => document.getElementById(id) === null),
+      // (A string: the test's own types know no DOM.)
+      const broken = await page.evaluate(
+        `[...document.querySelectorAll('a[href^="#"]')].map((a) => a.getAttribute('href').slice(1)).filter((id) => document.getElementById(id) === null)`,
       );
       expect(broken).toEqual([]);
       await page.locator('svg.overview a').first().click();
