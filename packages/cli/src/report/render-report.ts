@@ -3,6 +3,7 @@
 // the rest shows why: per host, every request on a time axis, every gap against its delay,
 // and every robots.txt decision with the line that made it.
 
+import { type RankedHosts, rankHosts } from './host-ranking.js';
 import {
   hostSection,
   hostTitle,
@@ -13,13 +14,15 @@ import {
   tightest,
 } from './host-section.js';
 import { bytes, count, duration, escapeHtml, meter, table } from './html.js';
+import { overviewSvg } from './overview-svg.js';
 import type { CrawlReportData, HostReport } from './report-data.js';
 import { REPORT_CSS } from './report-style.js';
 import { KIND_COLORS } from './timeline-svg.js';
 
 /** Renders the crawl report as a complete HTML document. */
 export function renderCrawlReport(data: CrawlReportData): string {
-  const ids = new Map(data.hosts.map((host, i) => [host, `host-${i + 1}`]));
+  const ranked = rankHosts(data.hosts);
+  const ids = anchorsOf(data.hosts, ranked);
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -37,7 +40,10 @@ ${politenessBanner(data)}
 ${(data.runs ?? 1) > 1 ? `<div class="banner info">One crawl in ${escapeHtml(count(data.runs ?? 1))} runs: it was stopped and resumed from its store; the figures cover every run.</div>` : ''}
 ${data.aborted ? `<div class="banner warn">Stopped before the end (interrupted): ${escapeHtml(count(data.totals.queued))} URLs were still queued.</div>` : ''}
 <h2>At a glance</h2>
-${glanceTable(data.hosts, ids)}
+${glanceTable(ranked.shown, ids)}
+${glanceNote(data.hosts.length, ranked)}
+${ranked.shown.length > 1 ? `<h4>Requests over time, one lane per host (its delay at the end)</h4>\n${overviewSvg(ranked.shown, data.startedAt, data.finishedAt, ids)}` : ''}
+${notCrawledTable(ranked)}
 <h2>Totals</h2>
 ${totalCards(data)}
 ${data.totals.revisits === undefined ? '' : `<h4>Recrawl: what the revisits found (bytes saved: the bodies the 304s did not send, against a full recrawl)</h4>\n${revisitTable(data.totals.revisits)}`}
@@ -51,13 +57,70 @@ ${countsWithBars(data.skips, 'reason', '#7c3aed', 'Nothing was skipped.')}
 ${slowestHosts(data.hosts, ids)}
 <h2>Hosts</h2>
 <p class="legend">${legend()}</p>
-${data.hosts.map((host) => hostSection(host, ids.get(host) ?? '', data.startedAt, data.finishedAt)).join('\n')}
+${ranked.shown.map((host) => hostSection(host, ids.get(host) ?? '', data.startedAt, data.finishedAt)).join('\n')}
+${otherHostsTable(ranked.rest, ids)}
 ${errorsBlock(data)}
 <footer>Made by politely. Times are when each request started, as the crawler measured them; the dashed line is the gap each host's clock had to keep (the larger of robots.txt's Crawl-delay and the crawl's minimum delay).</footer>
 </main>
 </body>
 </html>
 `;
+}
+
+/**
+ * Each host's anchor: its own section or row, or (a large crawl's unreachable host) its group's
+ * row. Numbered in the report's host order, so a host keeps its anchor whatever is shown.
+ */
+function anchorsOf(hosts: readonly HostReport[], ranked: RankedHosts): Map<HostReport, string> {
+  const ids = new Map(hosts.map((host, i) => [host, `host-${i + 1}`]));
+  if (ranked.grouped)
+    ranked.unreachable.forEach((group, i) => {
+      for (const host of group.hosts) ids.set(host, `not-crawled-${i + 1}`);
+    });
+  return ids;
+}
+
+/** What the glance table leaves out, and where it is. */
+function glanceNote(total: number, ranked: RankedHosts): string {
+  if (!ranked.grouped) return '';
+  const notCrawled = ranked.unreachable.reduce((n, group) => n + group.hosts.length, 0);
+  const parts = [`The ${count(ranked.shown.length)} busiest of ${count(total)} hosts, busiest first.`];
+  if (ranked.rest.length > 0)
+    parts.push(
+      `${count(ranked.rest.length)} more crawled hosts are listed under <a href="#other-hosts">Other hosts</a>.`,
+    );
+  if (notCrawled > 0)
+    parts.push(`${count(notCrawled)} hosts were not crawled: <a href="#not-crawled">grouped by why</a>.`);
+  return `<p class="muted">${parts.join(' ')}</p>`;
+}
+
+/** Hosts whose robots.txt could not be read (and that saw nothing else), grouped by why. */
+function notCrawledTable(ranked: RankedHosts): string {
+  if (ranked.unreachable.length === 0) return '';
+  const rows = ranked.unreachable.map((group, i) => {
+    const names = group.hosts.slice(0, 8).map((host) => escapeHtml(host.label ?? host.hostKey));
+    const more = group.hosts.length > 8 ? ` … and ${escapeHtml(count(group.hosts.length - 8))} more` : '';
+    const id = ranked.grouped ? ` id="not-crawled-${i + 1}"` : '';
+    return [
+      `<span${id}>${escapeHtml(group.reason)}</span>`,
+      escapeHtml(count(group.hosts.length)),
+      names.join(', ') + more,
+    ];
+  });
+  return `<h4 id="not-crawled">Hosts not crawled: robots.txt could not be read, by why</h4>${table(['why', 'hosts', 'which'], rows, 'not-crawled')}`;
+}
+
+/** Crawled hosts past the shown ones: one row each, with its anchor. */
+function otherHostsTable(hosts: readonly HostReport[], ids: ReadonlyMap<HostReport, string>): string {
+  if (hosts.length === 0) return '';
+  const rows = hosts.map((host) => [
+    `<span id="${escapeHtml(ids.get(host) ?? '')}">${hostTitle(host)}</span>`,
+    escapeHtml(count(host.requestCount)),
+    escapeHtml(robotsSummary(host)),
+    escapeHtml(duration(host.delayMs)),
+    escapeHtml(tightest(host)),
+  ]);
+  return `<h3 id="other-hosts">Other hosts (${escapeHtml(count(hosts.length))}), busiest first</h3>${table(['host', 'requests', 'robots.txt', 'delay', 'tightest gap'], rows, 'other-hosts')}`;
 }
 
 function metaLine(data: CrawlReportData): string {

@@ -54,5 +54,8 @@ svg .delay { stroke: #0f172a; stroke-width: 1.5; stroke-dasharray: 5 3; }
 svg .delay-label { font: 11px system-ui, sans-serif; fill: #0f172a; }
 .legend span { display: inline-block; margin-right: 14px; font-size: 12px; color: var(--muted); }
 .legend i { display: inline-block; width: 10px; height: 10px; border-radius: 2px; margin-right: 4px; vertical-align: -1px; }
+svg.overview .lane-label { font: 11px system-ui, sans-serif; fill: #0f172a; }
+svg.overview a .lane-label { fill: #1d4ed8; }
+table.not-crawled td:last-child, table.other-hosts td:first-child { word-break: break-word; }
 footer { margin-top: 32px; color: var(--muted); font-size: 12px; }
 `;

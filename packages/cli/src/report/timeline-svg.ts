@@ -47,7 +47,8 @@ export function requestGaps(host: Pick<HostReport, 'requests' | 'delayMs'>): Req
   return gaps;
 }
 
-function colorOf(request: ReportRequest): string {
+/** A request's mark colour: by kind, or by what went wrong. */
+export function colorOf(request: ReportRequest): string {
   if (request.status === null) return KIND_COLORS['failed'] as string;
   if (request.status !== undefined && request.status >= 400 && request.kind !== 'robots')
     return KIND_COLORS['client'] as string;
@@ -61,14 +62,15 @@ function statusText(request: ReportRequest): string {
 }
 
 /** Round steps for an axis: 1, 2 or 5 × a power of ten, about `target` of them over `span`. */
-function niceStep(span: number, target: number): number {
+export function niceStep(span: number, target: number): number {
   const raw = Math.max(span / target, 1e-9);
   const power = 10 ** Math.floor(Math.log10(raw));
   const scaled = raw / power;
   return (scaled <= 1 ? 1 : scaled <= 2 ? 2 : scaled <= 5 ? 5 : 10) * power;
 }
 
-const f = (n: number): string => (Math.round(n * 10) / 10).toString();
+/** A coordinate with one decimal at most. */
+export const f = (n: number): string => (Math.round(n * 10) / 10).toString();
 
 /** The host's requests as marks on the crawl's time axis (`startedAt` to `finishedAt`). */
 export function timelineSvg(host: HostReport, startedAt: number, finishedAt: number): string {
