@@ -69,6 +69,11 @@ export const CRAWL_USAGE = `Usage:
       nothing may be fetched), one request per host at a time, at least --delay ms apart (a
       longer Crawl-delay wins). Links are followed within --scope.
         --ua UA                    user agent, required: 'MyBot/1.0 (+https://example.com/bot)'
+        --config FILE              settings from a .json, .yaml or .yml file: every flag below as a
+                                   key ("max-pages": 500, "sitemaps": true, "out": [...]) and
+                                   "seeds": [...]; flags given here override the file
+        --print-config             print the effective settings (as a config file, defaults
+                                   included, secrets hidden) and exit without crawling
         --max-pages N              pages fetched at most (default: no limit)
         --max-depth N              link distance from a seed (default 100)
         --max-pages-per-host N     URLs taken per host at most (default 100000)

@@ -21,6 +21,10 @@ export async function runCrawl(args: readonly string[], io: Io): Promise<ExitCod
     await write(io.stdout, CRAWL_USAGE);
     return EXIT_OK;
   }
+  if (options.printConfig !== undefined) {
+    await write(io.stdout, `${JSON.stringify(options.printConfig, null, 2)}\n`);
+    return EXIT_OK;
+  }
   if (options.reportFile !== undefined) checkWritable(options.reportFile, '--report');
   const store = await openStore(options.store, { ...options, say: (line) => void write(io.stderr, line) });
   let outputs: OutputOptions[];

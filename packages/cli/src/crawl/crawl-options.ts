@@ -11,7 +11,9 @@ import { durationOption, wholeNumberOption } from '../input/parse-number.js';
 import { quoteInput } from '../input/quote-input.js';
 import { parseOptions } from '../parse-options.js';
 import { CRAWL_USAGE } from '../usage.js';
+import { attributeToFile, expandConfigFile } from './config-file.js';
 import { type EgressOptions, parseEgressOptions } from './egress-options.js';
+import { effectiveConfig } from './print-config.js';
 
 export const SCOPES: readonly ScopeMode[] = ['same-origin', 'same-host', 'same-domain', 'any'];
 export const LOG_FORMATS = ['plain', 'json'] as const;
@@ -87,6 +89,8 @@ export interface CrawlCommandOptions extends EgressOptions {
   readonly renderTimeoutMs: number | undefined;
   /** `--chromium PATH`: the Chromium to render with; undefined: found on the PATH. */
   readonly chromium: string | undefined;
+  /** `--print-config`: the effective settings to print instead of crawling (see print-config.ts). */
+  readonly printConfig?: Record<string, unknown>;
 }
 
 export const RENDER_WAITS: readonly RenderWaitUntil[] = ['load', 'domcontentloaded', 'networkidle'];
@@ -142,6 +146,8 @@ const OPTIONS = {
   'render-wait': { type: 'string' },
   'render-timeout': { type: 'string' },
   chromium: { type: 'string' },
+  config: { type: 'string' },
+  'print-config': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -169,7 +175,20 @@ const NUMERIC = [
 /** `crawl --help` was asked for. */
 export const HELP = Symbol('help');
 
+/**
+ * `crawl`'s command line, with its `--config` file's settings put in first (flags override the
+ * file); an error about a flag the file gave names the file.
+ */
 export function parseCrawlOptions(args: readonly string[]): CrawlCommandOptions | typeof HELP {
+  const expanded = expandConfigFile('crawl', args, OPTIONS);
+  try {
+    return parseCommandLine(expanded.args);
+  } catch (error) {
+    throw attributeToFile(error, 'crawl', expanded);
+  }
+}
+
+function parseCommandLine(args: readonly string[]): CrawlCommandOptions | typeof HELP {
   const { values, positionals } = parseOptions(
     args,
     { command: 'crawl', usage: CRAWL_USAGE, options: OPTIONS, allowPositionals: true, numeric: NUMERIC },
@@ -285,6 +304,7 @@ export function parseCrawlOptions(args: readonly string[]): CrawlCommandOptions 
     purposes: [...new Set((values.purpose ?? []).map((name) => purposeOption('crawl', name)))],
     robotsTokens: (values['robots-token'] ?? []).map((token) => robotsTokenOption('crawl', token)),
     ...parseEgressOptions(values),
+    ...(values['print-config'] === true ? { printConfig: effectiveConfig(values, positionals, OPTIONS) } : {}),
   };
 }
 
