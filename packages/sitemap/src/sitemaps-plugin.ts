@@ -5,12 +5,8 @@
 
 import type { CrawlerPlugin } from '@politely/crawler';
 import { CrossSubmissions } from './cross-submission.js';
-import {
-  createDiscoveryProcessor,
-  endSitemapDiscovery,
-  SITEMAP_DISCOVERY_KIND,
-  startSitemapDiscovery,
-} from './discover.js';
+import { createDiscoveryProcessor, SITEMAP_DISCOVERY_KIND, startSitemapDiscovery } from './discover.js';
+import { createHeldUrlProcessor, SITEMAP_HELD_KIND } from './held-urls.js';
 import { resolveSitemapPluginOptions, type SitemapPluginOptions } from './options.js';
 import { SITEMAP_KIND } from './seed-entries.js';
 import { createSitemapProcessor } from './sitemap-processor.js';
@@ -40,8 +36,8 @@ export function sitemaps(options: SitemapPluginOptions = {}): CrawlerPlugin<Site
     processors: {
       [SITEMAP_KIND]: createSitemapProcessor(resolved, declarations),
       [SITEMAP_DISCOVERY_KIND]: createDiscoveryProcessor(resolved, declarations),
+      [SITEMAP_HELD_KIND]: createHeldUrlProcessor(resolved, declarations),
     },
     start: (context) => startSitemapDiscovery(context, resolved, declarations),
-    end: (context) => endSitemapDiscovery(context, resolved, declarations),
   };
 }
