@@ -120,16 +120,7 @@ describe.skipIf(downReason !== null)(
         await deleteRedisCrawl({ redis: REDIS_URL, crawlId });
       }
       // One file given twice is a usage error, naming them.
-      const result = await runCli([
-        'outputs',
-        'merge',
-        '--json',
-        '--out',
-        merged,
-        a,
-        b,
-        b,
-      ]);
+      const result = await runCli(['outputs', 'merge', '--json', '--out', merged, a, b, b]);
       expect(result.code, result.stderr).toBe(2);
       expect(result.stderr).toContain(`outputs merge: mergeOutputs: inputs name one file twice: ${a}, ${b}, ${b}`);
       const ok = await runCli(['outputs', 'merge', '--json', '--out', merged, a, b]);
