@@ -7,7 +7,7 @@ import { changeFrequencyOf, type FrontierRequest, type PluginContext } from '@po
 import type { RevisitHints } from '@politely/frontier';
 import type { CrossSubmissions } from './cross-submission.js';
 import { FileTally } from './file-tally.js';
-import { type HeldUrl, heldUrlRequest } from './held-urls.js';
+import { type HeldUrl, heldUrlRequest } from './held-url.js';
 import { type ListedRoute, type ResolvedSitemapPluginOptions, routeOf, type SitemapUrlRecord } from './options.js';
 import type { SitemapEntries } from './read-sitemap.js';
 import { type SitemapEntryData, sitemapEntryData, sitemapScopeOf } from './sitemap-scope.js';

@@ -4,9 +4,10 @@
 // and counted like pages: one file of a host at a time, with that host's delay.
 
 import type { CrawlerPlugin } from '@politely/crawler';
+import { createHeldUrlProcessor } from './admit-held-url.js';
 import { CrossSubmissions } from './cross-submission.js';
 import { createDiscoveryProcessor, SITEMAP_DISCOVERY_KIND, startSitemapDiscovery } from './discover.js';
-import { createHeldUrlProcessor, SITEMAP_HELD_KIND } from './held-urls.js';
+import { SITEMAP_HELD_KIND } from './held-url.js';
 import { resolveSitemapPluginOptions, type SitemapPluginOptions } from './options.js';
 import { SITEMAP_KIND } from './seed-entries.js';
 import { createSitemapProcessor } from './sitemap-processor.js';
