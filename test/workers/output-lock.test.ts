@@ -101,4 +101,34 @@ describe('outputs of two crawl processes on the same paths', () => {
     const responses = read.records.filter((r) => r.type === 'response').map((r) => r.header('WARC-Target-URI'));
     expect(responses.sort()).toEqual([`${base}/robots.txt`, ...config.seeds].sort());
   }, 60_000);
+  it('a lock left by a process killed with SIGKILL is taken over at once', async () => {
+    const jsonl = join(dir, 'killed.jsonl');
+    const warc = join(dir, 'killed.warc.gz');
+    const config = { seeds: [`${base}/p0`], outputs: [{ path: jsonl }, { path: warc }] };
+    answering = false;
+    const hitsBefore = pageHits.length;
+    const killed = startWorker(WORKER, { ...config, userAgent: 'KilledBot/1.0 (+http://example.invalid/bot)' });
+    try {
+      await waitFor(() => pageHits.length > hitsBefore || killed.child.exitCode !== null, 20_000, 'its first page');
+      expect(
+        readdirSync(dir)
+          .filter((name) => name.startsWith('killed') && name.endsWith('.lock'))
+          .sort(),
+      ).toEqual(['killed.jsonl.lock', 'killed.warc.gz.lock']);
+      killed.child.kill('SIGKILL');
+      expect(await killed.exited).toBeNull();
+    } finally {
+      if (killed.child.exitCode === null) killed.child.kill('SIGKILL');
+      answering = true;
+      for (const answer of waiting.splice(0)) answer();
+    }
+    const next = startWorker(WORKER, {
+      seeds: config.seeds,
+      outputs: config.outputs.map((output) => ({ ...output, overwrite: true })),
+      userAgent: 'NextBot/1.0 (+http://example.invalid/bot)',
+    });
+    expect(await next.exited, next.stdout + next.stderr).toBe(0);
+    expect(readFileSync(jsonl, 'utf8')).toContain('NextBot');
+    expect(readdirSync(dir).filter((name) => name.includes('.lock'))).toEqual([]);
+  }, 60_000);
 });

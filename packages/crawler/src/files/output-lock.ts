@@ -11,6 +11,7 @@
 import { link, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { PolitelyError } from '@politely/core';
+import { outputError } from './append-file.js';
 
 export const LOCK_SUFFIX = '.lock';
 
@@ -18,6 +19,9 @@ interface LockHolder {
   readonly pid: number;
   readonly host: string;
 }
+
+/** Drafts this process made (their names are unique in it). */
+let drafts = 0;
 
 /** Lock files this process holds (a second output of this process on one path is refused too). */
 const heldHere = new Set<string>();
@@ -35,11 +39,11 @@ export class OutputLock {
     const path = output + LOCK_SUFFIX;
     const me: LockHolder = { pid: process.pid, host: hostname() };
     // Written whole to a file of our own, then linked into place: the lock is never seen half written.
-    const draft = `${path}.${process.pid}.${Date.now()}`;
+    const draft = `${path}.${process.pid}.${++drafts}`;
     try {
       await writeFile(draft, `${JSON.stringify(me)}\n`, { flag: 'wx' });
     } catch (error) {
-      throw lockError(output, path, error);
+      throw outputError(output, error);
     }
     try {
       for (let attempt = 0; attempt < 2; attempt++) {
@@ -69,8 +73,18 @@ async function linked(draft: string, path: string, output: string): Promise<bool
     await link(draft, path);
     return true;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw lockError(output, path, error);
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return false;
+    // A file system without hard links: the lock is created in place (O_EXCL), its text written after.
+    if (code === 'EPERM' || code === 'ENOTSUP' || code === 'ENOSYS')
+      return writeFile(path, await readFile(draft), { flag: 'wx' }).then(
+        () => true,
+        (failure: NodeJS.ErrnoException) => {
+          if (failure.code === 'EEXIST') return false;
+          throw outputError(output, failure);
+        },
+      );
+    throw outputError(output, error);
   }
 }
 
@@ -83,7 +97,7 @@ async function removeIfStale(path: string, aside: string, output: string): Promi
     await rename(path, aside);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw lockError(output, path, error);
+    throw outputError(output, error);
   }
   const holder = await readHolder(aside);
   if (holder !== undefined && !isStale(holder, path)) {
@@ -123,11 +137,4 @@ function inUse(output: string, path: string, holder: LockHolder | undefined): Po
     'ERR_OUTPUT',
     `could not write ${output}: ${who} is writing it (lock ${path}): give each worker of a crawl outputs of its own, or remove the lock if no crawl writes there`,
   );
-}
-
-function lockError(output: string, path: string, error: unknown): PolitelyError {
-  const code = (error as NodeJS.ErrnoException).code ?? String(error);
-  return new PolitelyError('ERR_OUTPUT', `could not write ${output}: could not take its lock ${path} (${code})`, {
-    cause: error,
-  });
 }
