@@ -200,6 +200,8 @@ describe('sitemaps(): URLs held for other sites, a worker killed with SIGKILL', 
           for (const run of [victim, survivor])
             if (run !== undefined && run.child.exitCode === null && run.child.signalCode === null)
               run.child.kill('SIGKILL');
+          // Gone before the crawl's keys are deleted: a live worker would write some again.
+          await Promise.all([victim.exited, survivor?.exited]);
           await web.close();
           if (storeConfig['store'] === 'redis') {
             await deleteRedisCrawl({ redis: REDIS_URL, crawlId: String(storeConfig['crawlId']) });
