@@ -2,7 +2,7 @@
 // store shared by two worker processes: Redis (127.0.0.1:6379, a crawl id of its own) and a
 // SQLite file opened `shared: true`. The workers run the BUILT packages (`pnpm build`).
 //
-// The web: www (127.0.0.1) declares /all.xml in its robots.txt; it lists www's /w and two pages
+// The web: www (127.0.0.1) declares /all.xml in its robots.txt (or an index that lists it); it lists www's /w and two pages
 // on each of three other sites, whose robots.txt declare it too (so their URLs are let in) but
 // answer only once the test says so. The first worker reads the sitemap, which is done (settled)
 // once it asks for /w (one request in flight per host: the sitemap's lease held www until then);
@@ -56,20 +56,28 @@ async function listen(address: string, handle: (req: IncomingMessage, res: Serve
 const originOf = (server: Server, address: string): string =>
   `http://${address}:${(server.address() as AddressInfo).port}`;
 
-async function startWeb(): Promise<Web> {
+async function startWeb(viaIndex: boolean): Promise<Web> {
   const hits: Hit[] = [];
   const waiting: (() => void)[] = [];
   let released = false;
   const page = (res: ServerResponse, path: string): void =>
     void res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>${path}</title>`);
   let www = '';
+  // What every site's robots.txt declares: the sitemap, or an index that lists it.
+  const declared = (): string => `${www}/${viaIndex ? 'index' : 'all'}.xml`;
   const others: string[] = [];
   const servers: Server[] = [];
   const wwwServer = await listen('127.0.0.1', (req, res) => {
     const path = req.url ?? '';
     hits.push({ origin: www, path, ua: String(req.headers['user-agent']) });
     if (path === '/robots.txt')
-      return void res.writeHead(200, { 'content-type': 'text/plain' }).end(`User-agent: *\nSitemap: ${www}/all.xml\n`);
+      return void res.writeHead(200, { 'content-type': 'text/plain' }).end(`User-agent: *\nSitemap: ${declared()}\n`);
+    if (path === '/index.xml' && viaIndex)
+      return void res
+        .writeHead(200, { 'content-type': 'application/xml' })
+        .end(
+          `<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>${www}/all.xml</loc></sitemap></sitemapindex>`,
+        );
     if (path === '/all.xml') {
       const urls = [
         `${www}/w`,
@@ -93,7 +101,7 @@ async function startWeb(): Promise<Web> {
       hits.push({ origin, path, ua: String(req.headers['user-agent']) });
       if (path !== '/robots.txt') return page(res, path);
       const answer = (): void =>
-        void res.writeHead(200, { 'content-type': 'text/plain' }).end(`User-agent: *\nSitemap: ${www}/all.xml\n`);
+        void res.writeHead(200, { 'content-type': 'text/plain' }).end(`User-agent: *\nSitemap: ${declared()}\n`);
       if (released) answer();
       else waiting.push(answer);
     });
@@ -143,16 +151,27 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const stores: readonly {
   readonly name: string;
   readonly skip: boolean;
+  /** The sites declare an index that lists the sitemap (the held URLs carry it). */
+  readonly viaIndex: boolean;
   readonly config: () => Record<string, unknown>;
 }[] = [
   {
     name: `Redis${redisMissing === null ? '' : ` [SKIPPED: no Redis at ${REDIS_URL}: ${redisMissing}]`}`,
     skip: redisMissing !== null,
+    viaIndex: false,
     config: () => ({ store: 'redis', redisUrl: REDIS_URL, crawlId: `test-held-${randomUUID()}` }),
   },
   {
     name: 'SQLite, shared: true',
     skip: false,
+    viaIndex: false,
+    config: () => ({ store: 'sqlite', db: join(dir, `${randomUUID()}.db`) }),
+  },
+  // The second worker never read the index: only the held entries say the sitemap came from it.
+  {
+    name: 'SQLite, shared: true, the sites declaring an index that lists the sitemap',
+    skip: false,
+    viaIndex: true,
     config: () => ({ store: 'sqlite', db: join(dir, `${randomUUID()}.db`) }),
   },
 ];
@@ -162,7 +181,7 @@ describe('sitemaps(): URLs held for other sites, a worker killed with SIGKILL', 
     it.skipIf(store.skip)(
       `every held URL is crawled by the other worker, none twice (${store.name})`,
       async () => {
-        const web = await startWeb();
+        const web = await startWeb(store.viaIndex);
         const storeConfig = store.config();
         const config = { ...storeConfig, origins: [web.www, ...web.others], leaseMs: 1500 };
         const victim = startWorker(WORKER, { ...config, userAgent: 'VictimBot/1.0 (+http://example.invalid/bot)' });
@@ -189,6 +208,7 @@ describe('sitemaps(): URLs held for other sites, a worker killed with SIGKILL', 
           expect(code, survivor.stderr).toBe(0);
           // The sitemap was read once, by the worker that died: its held URLs were not lost with it.
           expect(web.hits.filter((h) => h.path === '/all.xml')).toHaveLength(1);
+          expect(web.hits.filter((h) => h.path === '/index.xml')).toHaveLength(store.viaIndex ? 1 : 0);
           for (const origin of web.others) {
             const pages = web.hits.filter((h) => h.origin === origin && h.path !== '/robots.txt').map((h) => h.path);
             expect(pages.sort(), origin).toEqual(Array.from({ length: PAGES_PER_SITE }, (_, i) => `/p${i}`));
