@@ -69,6 +69,7 @@ async function dispatch(args: readonly string[], io: Io): Promise<ExitCode> {
   if (command === 'sitemap') return (await import('./commands/sitemap-list.js')).runSitemap(rest, io);
   if (command === 'keys') return (await import('./commands/keys.js')).runKeys(rest, io);
   if (command === 'sign') return (await import('./commands/sign-explain.js')).runSign(rest, io);
+  if (command === 'outputs') return (await import('./commands/outputs-merge.js')).runOutputs(rest, io);
   throw new CliError(`unknown command ${quoteInput(command)}`, { usage: USAGE });
 }
 

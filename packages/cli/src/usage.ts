@@ -55,6 +55,15 @@ export const KEYS_USAGE = `Usage:
       of the signatures), never the private part. --json prints {"file", "keyid", "publicKey"}.
 `;
 
+export const OUTPUTS_USAGE = `Usage:
+  politely outputs merge --out FILE [--overwrite] [--json] INPUT...
+      Merges the --out files of a crawl's workers (each with its INPUT.ledger; all JSON lines,
+      or all CSV) into FILE, each page's record once: a page that a killed worker had written
+      and another fetched again is in two of them, and the first INPUT given keeps it. Records
+      past an INPUT's last commit (a page not done) are left out. FILE gets a ledger of its own.
+      --overwrite replaces a FILE that holds records. --json prints the figures as JSON.
+`;
+
 export const SIGN_USAGE = `Usage:
   politely sign explain --signing-key FILE --signature-agent URL [--signature-draft D] [--json] URL...
       Prints the Web Bot Auth headers a crawl would send to each URL (Signature-Agent,
@@ -205,6 +214,7 @@ Usage:
   politely sitemap list ...                list the URLs of sites' sitemaps
   politely keys generate FILE              make a Web Bot Auth signing key (private JWK, mode 0600)
   politely sign explain ... URL...         the signature headers and base a crawl would send
+  politely outputs merge --out FILE IN...  merge the --out files of a crawl's workers, each record once
   politely --help | --version
 
 ${CRAWL_USAGE}
@@ -213,6 +223,7 @@ ${ROBOTS_USAGE}
 ${SITEMAP_USAGE}
 ${KEYS_USAGE}
 ${SIGN_USAGE}
+${OUTPUTS_USAGE}
 Numbers (N, BYTES, MS): whole decimal numbers, digits only (no sign, fraction or exponent).
 An MS value is in milliseconds, or takes a unit: 500ms, 2s.
 
@@ -222,6 +233,8 @@ Exit codes:
   2   usage or input error (unknown command or option, missing argument, invalid URL or
       number, unreadable file)
   70  internal error (a bug in politely)
+  74  an output could not be written (disk full, another process writing it, a file that
+      holds records and no --overwrite)
   130 crawl stopped by Ctrl-C (SIGINT; outputs written, see the summary)
   143 crawl stopped by SIGTERM (outputs written, see the summary)
 `;

@@ -56,6 +56,8 @@ export {
 export type { WarcOutputStatus } from './archive/warc-archive.js';
 export type { Crawler, RoutesCheck } from './crawler.js';
 export { createCrawler } from './crawler.js';
+export type { MergeOutputsOptions, MergeOutputsResult } from './dataset/merge-outputs.js';
+export { mergeOutputs } from './dataset/merge-outputs.js';
 export type { OutputOptions } from './dataset/output-options.js';
 export type { OutputStatus } from './dataset/output-writer.js';
 export type { DatasetRecord } from './dataset/record-text.js';

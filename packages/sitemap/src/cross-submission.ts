@@ -1,60 +1,38 @@
 // Cross-submission (sitemaps.org, "Sitemaps & Cross Submits"): a sitemap declared in the
 // robots.txt of several origins may list URLs on every one of them. The declarations arrive in
-// any order — from each origin's discovery, while the sitemap is queued, being read, or read —
-// so the crawl keeps them here, not only in the sitemap's frontier entry (which dedupe gives the
-// first declarer alone):
-// - `declaredFor(sitemap)`: every origin known so far to declare it (or an index that lists it);
-// - a URL on an origin whose discovery has not run yet is held, not judged out of scope: when
-//   that origin's robots.txt is read, the URL is let in if it declared the sitemap, and skipped
-//   (`sitemap-scope`) if not; whatever is still held when the crawl ends is skipped then.
-// Memory: the held URLs of files read before their declarers' discovery (each file capped by
-// maxUrlsPerFile). Held URLs live in this process: a crawl killed meanwhile reads the sitemap's
-// file again only if it was not done.
-
-import type { SitemapUrlRecord } from './options.js';
-
-/** A URL a sitemap listed on an origin whose declarations are not known yet. */
-export interface HeldUrl {
-  readonly record: SitemapUrlRecord;
-  readonly sitemapUrl: string;
-}
+// any order — from each origin's discovery, while the sitemap is queued, being read, or read, in
+// this worker or another one sharing the store — so this process keeps what it has seen here
+// (not only in the sitemap's frontier entry, which dedupe gives the first declarer alone):
+// - `declaredFor(sitemap)`: every origin known here to declare it (or an index that lists it);
+// - `mayHold(origin)`: a URL on a crawl origin whose discovery has not run here is not judged out
+//   of scope at once: it is held, as an entry of its own in the store (held-urls.ts), which waits
+//   for that origin's robots.txt like any URL of the host, so that whichever worker claims it
+//   lets it in if the origin declared the sitemap, and a worker killed meanwhile loses nothing.
 
 export class CrossSubmissions {
-  /** Origins whose discovery has not run. */
+  /** Crawl origins whose discovery has not run in this process. */
   private readonly undiscovered = new Set<string>();
   /** Sitemap URL → origins that declared it. */
   private readonly declared = new Map<string, Set<string>>();
   /** Child sitemap URL → the index that listed it (its declarers are the child's too). */
   private readonly listedBy = new Map<string, string>();
-  /** Origin → URLs held for it. */
-  private readonly held = new Map<string, HeldUrl[]>();
 
   /** A new crawl: the origins whose discovery is queued. */
   reset(origins: readonly string[]): void {
     this.undiscovered.clear();
     this.declared.clear();
     this.listedBy.clear();
-    this.held.clear();
     for (const origin of origins) this.undiscovered.add(origin);
   }
 
-  /**
-   * `origin`'s robots.txt declares `sitemaps`. Returns the URLs held for the origin: `admitted`
-   * (a sitemap it declared listed them, directly or through an index) and `refused`.
-   */
-  discovered(origin: string, sitemaps: readonly string[]): { admitted: HeldUrl[]; refused: HeldUrl[] } {
+  /** `origin`'s robots.txt declares `sitemaps`. */
+  discovered(origin: string, sitemaps: readonly string[]): void {
     this.undiscovered.delete(origin);
     for (const sitemap of sitemaps) {
       let origins = this.declared.get(sitemap);
       if (origins === undefined) this.declared.set(sitemap, (origins = new Set()));
       origins.add(origin);
     }
-    const held = this.held.get(origin) ?? [];
-    this.held.delete(origin);
-    const admitted: HeldUrl[] = [];
-    const refused: HeldUrl[] = [];
-    for (const url of held) (this.declaredFor(url.sitemapUrl, []).includes(origin) ? admitted : refused).push(url);
-    return { admitted, refused };
   }
 
   /** `child` was listed by the index `index`: whoever declared the index declared it too. */
@@ -73,19 +51,12 @@ export class CrossSubmissions {
     return [...origins];
   }
 
-  /** Holds a URL outside the sitemap's scope as known so far, if its origin may still declare it. */
-  hold(origin: string, url: HeldUrl): boolean {
-    if (!this.undiscovered.has(origin)) return false;
-    let list = this.held.get(origin);
-    if (list === undefined) this.held.set(origin, (list = []));
-    list.push(url);
-    return true;
-  }
-
-  /** The crawl ended: every URL still held (its origin's discovery never ran). */
-  drain(): HeldUrl[] {
-    const all = [...this.held.values()].flat();
-    this.held.clear();
-    return all;
+  /**
+   * Whether a URL on `origin` outside a sitemap's scope as known here is held for the origin's
+   * robots.txt: the origin is one of the crawl's, and its discovery has not run in this process
+   * (in another worker it may have: the held entry reads the origin's robots.txt itself).
+   */
+  mayHold(origin: string): boolean {
+    return this.undiscovered.has(origin);
   }
 }

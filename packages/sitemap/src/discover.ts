@@ -7,7 +7,7 @@
 import type { PluginContext, ResourceContext, ResourceProcessor } from '@politely/crawler';
 import type { CrossSubmissions } from './cross-submission.js';
 import type { ResolvedSitemapPluginOptions } from './options.js';
-import { seedHeldPages, sitemapRequest } from './seed-entries.js';
+import { sitemapRequest } from './seed-entries.js';
 import type { SitemapSkipReason } from './skip-reasons.js';
 
 export const SITEMAP_DISCOVERY_KIND = 'sitemap-discovery';
@@ -42,16 +42,6 @@ export function createDiscoveryProcessor(
   return { fetch: false, process: (context) => discoverSitemaps(context, options, declarations) };
 }
 
-/** The crawl has ended: URLs still held for origins whose robots.txt was never read are out of scope. */
-export async function endSitemapDiscovery(
-  context: PluginContext<SitemapSkipReason>,
-  options: ResolvedSitemapPluginOptions,
-  declarations: CrossSubmissions,
-): Promise<void> {
-  const refused = declarations.drain();
-  if (refused.length > 0) await seedHeldPages(context, { admitted: [], refused }, options, declarations);
-}
-
 async function discoverSitemaps(
   context: ResourceContext<SitemapSkipReason>,
   options: ResolvedSitemapPluginOptions,
@@ -70,11 +60,10 @@ async function discoverSitemaps(
   const guessed = sitemaps.length === 0 && options.guessSitemapXml;
   if (guessed) sitemaps.push(`${origin}/sitemap.xml`);
   options.onDiscovery?.({ origin, sitemaps, guessed });
-  // Every origin that declares a sitemap is known to the crawl, whichever declared it first
-  // (only that one's entry is queued: the others are duplicates); URLs a sitemap read earlier
-  // listed on this origin were held for this moment.
-  const held = declarations.discovered(origin, guessed ? [] : sitemaps);
-  await seedHeldPages(context, held, options, declarations);
+  // Every origin that declares a sitemap is known to this process, whichever declared it first
+  // (only that one's entry is queued: the others are duplicates). URLs a sitemap read earlier
+  // listed on this origin wait in the store as held entries, and read its robots.txt themselves.
+  declarations.discovered(origin, guessed ? [] : sitemaps);
   // Cross-host sitemaps are allowed (the protocol's cross-submission): they skip the crawl scope.
   await context.enqueue(
     sitemaps.map((url) =>

@@ -5,8 +5,9 @@
 import { PolitelyError } from '@politely/core';
 import { changeFrequencyOf, type FrontierRequest, type PluginContext } from '@politely/crawler';
 import type { RevisitHints } from '@politely/frontier';
-import type { CrossSubmissions, HeldUrl } from './cross-submission.js';
+import type { CrossSubmissions } from './cross-submission.js';
 import { FileTally } from './file-tally.js';
+import { type HeldUrl, heldUrlRequest } from './held-url.js';
 import { type ListedRoute, type ResolvedSitemapPluginOptions, routeOf, type SitemapUrlRecord } from './options.js';
 import type { SitemapEntries } from './read-sitemap.js';
 import { type SitemapEntryData, sitemapEntryData, sitemapScopeOf } from './sitemap-scope.js';
@@ -58,7 +59,8 @@ export async function seedPages(
   options: ResolvedSitemapPluginOptions,
   declarations: CrossSubmissions,
 ): Promise<void> {
-  const scope = sitemapScopeOf(file.sitemapUrl, declarations.declaredFor(file.sitemapUrl, file.data.declaredFor));
+  const declaredFor = declarations.declaredFor(file.sitemapUrl, file.data.declaredFor);
+  const scope = sitemapScopeOf(file.sitemapUrl, declaredFor);
   const tally = new FileTally();
   const batch = createBatch(context);
   let read = 0;
@@ -74,7 +76,11 @@ export async function seedPages(
     }
     const record = recordOf(url.href, entry, file.sitemapUrl);
     if (!scope.allows(url)) {
-      if (!declarations.hold(url.origin, { record, sitemapUrl: file.sitemapUrl })) tally.note('scope', url.href);
+      if (!declarations.mayHold(url.origin)) tally.note('scope', url.href);
+      else {
+        const held = { record, sitemapUrl: file.sitemapUrl, via: file.data.via ?? [], declaredFor };
+        await batch.add(heldUrlRequest(held, options.sitemapPriority));
+      }
       continue;
     }
     await offerPage(context, record, options, batch, tally);
@@ -89,8 +95,8 @@ export async function seedPages(
 }
 
 /**
- * URLs held for an origin whose robots.txt is now read: those a sitemap it declared listed go on
- * as any sitemap URL would; the others are reported out of scope, per sitemap.
+ * URLs held for an origin whose robots.txt is now read (held-urls.ts): those a sitemap it declared
+ * listed go on as any sitemap URL would; the others are reported out of scope, per sitemap.
  */
 export async function seedHeldPages(
   context: SeedContext,
@@ -109,8 +115,9 @@ export async function seedHeldPages(
     await offerPage(context, record, options, batch, tallyOf(sitemapUrl));
   for (const { record, sitemapUrl } of held.refused) tallyOf(sitemapUrl).note('scope', record.url);
   await batch.flush();
+  const declaredFor = new Map(held.refused.map((url) => [url.sitemapUrl, url.declaredFor]));
   for (const [sitemapUrl, tally] of tallies) {
-    const scope = sitemapScopeOf(sitemapUrl, declarations.declaredFor(sitemapUrl, []));
+    const scope = sitemapScopeOf(sitemapUrl, declarations.declaredFor(sitemapUrl, declaredFor.get(sitemapUrl) ?? []));
     tally.report(context, sitemapUrl, {
       scope: scope.description,
       maxUrlsPerFile: options.maxUrlsPerFile,
@@ -196,7 +203,11 @@ export async function seedChildSitemaps(
   const scope = sitemapScopeOf(file.sitemapUrl, declaredFor);
   const tally = new FileTally();
   const batch = createBatch(context);
-  const childData: SitemapEntryData = { depth: file.data.depth + 1, declaredFor };
+  const childData: SitemapEntryData = {
+    depth: file.data.depth + 1,
+    declaredFor,
+    via: [file.sitemapUrl, ...(file.data.via ?? [])],
+  };
   let read = 0;
   for await (const entry of file.entries) {
     if (read++ >= options.maxUrlsPerFile) {

@@ -9,24 +9,32 @@ export interface SitemapEntryData {
   readonly declaredFor: readonly string[];
   /** Queued as a guess (`/sitemap.xml` with no `Sitemap:` line): a miss is no error. */
   readonly guessed?: boolean;
+  /** The indexes that listed it, nearest first (a declaration of any of them declares it). */
+  readonly via?: readonly string[];
 }
 
 /** Reads an entry's data defensively: it may come back from a durable store, or from a user's own enqueue. */
 export function sitemapEntryDataOf(data: Readonly<Record<string, unknown>> | undefined): SitemapEntryData {
   const depth = data?.['depth'];
-  const declaredFor = data?.['declaredFor'];
+  const strings = (value: unknown): string[] =>
+    Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+  const via = strings(data?.['via']);
   return {
     depth: typeof depth === 'number' && Number.isInteger(depth) && depth >= 0 ? depth : 0,
-    declaredFor: Array.isArray(declaredFor)
-      ? declaredFor.filter((origin): origin is string => typeof origin === 'string')
-      : [],
+    declaredFor: strings(data?.['declaredFor']),
     ...(data?.['guessed'] === true ? { guessed: true } : {}),
+    ...(via.length > 0 ? { via } : {}),
   };
 }
 
 /** Plain JSON for the frontier. */
 export function sitemapEntryData(data: SitemapEntryData): Record<string, unknown> {
-  return { depth: data.depth, declaredFor: [...data.declaredFor], ...(data.guessed === true ? { guessed: true } : {}) };
+  return {
+    depth: data.depth,
+    declaredFor: [...data.declaredFor],
+    ...(data.guessed === true ? { guessed: true } : {}),
+    ...(data.via === undefined || data.via.length === 0 ? {} : { via: [...data.via] }),
+  };
 }
 
 export interface SitemapScope {

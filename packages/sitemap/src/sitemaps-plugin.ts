@@ -4,13 +4,10 @@
 // and counted like pages: one file of a host at a time, with that host's delay.
 
 import type { CrawlerPlugin } from '@politely/crawler';
+import { createHeldUrlProcessor } from './admit-held-url.js';
 import { CrossSubmissions } from './cross-submission.js';
-import {
-  createDiscoveryProcessor,
-  endSitemapDiscovery,
-  SITEMAP_DISCOVERY_KIND,
-  startSitemapDiscovery,
-} from './discover.js';
+import { createDiscoveryProcessor, SITEMAP_DISCOVERY_KIND, startSitemapDiscovery } from './discover.js';
+import { SITEMAP_HELD_KIND } from './held-url.js';
 import { resolveSitemapPluginOptions, type SitemapPluginOptions } from './options.js';
 import { SITEMAP_KIND } from './seed-entries.js';
 import { createSitemapProcessor } from './sitemap-processor.js';
@@ -40,8 +37,8 @@ export function sitemaps(options: SitemapPluginOptions = {}): CrawlerPlugin<Site
     processors: {
       [SITEMAP_KIND]: createSitemapProcessor(resolved, declarations),
       [SITEMAP_DISCOVERY_KIND]: createDiscoveryProcessor(resolved, declarations),
+      [SITEMAP_HELD_KIND]: createHeldUrlProcessor(resolved, declarations),
     },
     start: (context) => startSitemapDiscovery(context, resolved, declarations),
-    end: (context) => endSitemapDiscovery(context, resolved, declarations),
   };
 }

@@ -107,14 +107,15 @@ describe('sitemaps() scope', () => {
           300,
         ),
     };
-    // Disallows / to us: its discovery never runs; its URL is held until the crawl ends.
+    // Disallows everything to us: its discovery never runs, and its held URL meets the robots gate.
     closed.routes = { '/robots.txt': 'User-agent: *\nDisallow: /\n' };
     const outcome = await crawlWithSitemaps({
       plugin: { origins: [www.base, other.base, closed.base], enqueuePages: false },
     });
     expect(outcome.urls).toEqual([`${www.base}/w`]);
     const scoped = outcome.skips.filter((s) => s.reason === 'sitemap-scope');
-    expect(scoped.map((s) => s.url).sort()).toEqual([`${other.base}/o`, `${closed.base}/c`].sort());
+    expect(scoped.map((s) => s.url)).toEqual([`${other.base}/o`]);
+    expect(outcome.skips.filter((s) => s.url === `${closed.base}/c`).map((s) => s.reason)).toEqual(['robots']);
     // Each file's tally says which origins declared the sitemap.
     for (const skip of scoped)
       expect(skip.detail).toBe(`1 entry of sitemap ${shared} outside its scope (on ${www.base}), e.g. this one`);

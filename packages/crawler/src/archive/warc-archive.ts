@@ -20,6 +20,7 @@ import { basename } from 'node:path';
 import { type HttpExchange, PolitelyError } from '@politely/core';
 import { LruMap } from '@politely/core/internal';
 import { AppendFile, outputError } from '../files/append-file.js';
+import { OutputLock } from '../files/output-lock.js';
 import { cdxjLine, sortCdxjFile } from './cdxj.js';
 import {
   type ArchivedCapture,
@@ -107,6 +108,8 @@ export class WarcArchive {
   private files: WarcFiles | undefined;
   private ledger: AppendFile | undefined;
   private index: AppendFile | undefined;
+  /** This process's hold on the archive: two writers would interleave their records in one file. */
+  private lock: OutputLock | undefined;
   /** The size of the current file's warcinfo: a file holding only that takes any record. */
   private warcinfoBytes = 0;
   private failure: PolitelyError | undefined;
@@ -133,6 +136,7 @@ export class WarcArchive {
     if (this.state !== 'new') return;
     this.startedAt = Date.now();
     try {
+      this.lock = await OutputLock.take(this.output.path);
       if (!resume || !(await this.resume())) await this.begin();
       this.state = 'open';
     } catch (error) {
@@ -428,6 +432,7 @@ export class WarcArchive {
 
   private async closeFiles(): Promise<void> {
     const results = await Promise.allSettled([this.files?.close(), this.ledger?.close(), this.index?.close()]);
+    await this.lock?.release();
     const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
     if (failed !== undefined) throw failed.reason;
   }

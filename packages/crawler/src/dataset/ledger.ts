@@ -48,8 +48,23 @@ export interface LedgerRead {
   readonly totalBytes: number;
 }
 
-/** Reads a ledger; undefined when it is not one (no header line, another version). */
-export async function readLedger(path: string): Promise<LedgerRead | undefined> {
+/** One commit of a ledger: the records between the previous commit's `end` and this `end`. */
+export interface LedgerCommit {
+  readonly end: number;
+  readonly records: number;
+  /** The page whose records these are; undefined for records pushed outside a handler. */
+  readonly page: string | undefined;
+}
+
+/**
+ * Reads a ledger; undefined when it is not one (no header line, another version). `onCommit` is
+ * called with each commit, in order, as it is read (it may be called before a later line proves
+ * the ledger invalid).
+ */
+export async function readLedger(
+  path: string,
+  onCommit?: (commit: LedgerCommit) => void,
+): Promise<LedgerRead | undefined> {
   let header: LedgerHeader | undefined;
   let valid = true;
   let end = 0;
@@ -76,7 +91,9 @@ export async function readLedger(path: string): Promise<LedgerRead | undefined> 
       }
       end = value.end;
       records += value.records;
-      if (typeof value.page === 'string') pages.add(value.page);
+      const page = typeof value.page === 'string' ? value.page : undefined;
+      if (page !== undefined) pages.add(page);
+      onCommit?.({ end, records: value.records, page });
     },
     () => !valid,
   );

@@ -9,6 +9,7 @@
 import { stat } from 'node:fs/promises';
 import { PolitelyError } from '@politely/core';
 import { AppendFile, outputError } from '../files/append-file.js';
+import { OutputLock } from '../files/output-lock.js';
 import { LEDGER_SUFFIX, ledgerEntryLine, ledgerHeaderLine, readLedger } from './ledger.js';
 import type { ResolvedOutput } from './output-options.js';
 import { readCsvHeader, readRecords } from './read-records.js';
@@ -35,6 +36,8 @@ export class OutputWriter {
   private headerEnd: number;
   /** Called with the bytes each append wrote (metrics). */
   onAppended: ((bytes: number) => void) | undefined;
+  /** This process's hold on the file (none for a device or a pipe). */
+  private lock: OutputLock | undefined;
 
   private constructor(
     private readonly output: ResolvedOutput,
@@ -60,7 +63,20 @@ export class OutputWriter {
       const file = await AppendFile.open(path, { mode: 'append' });
       return new OutputWriter(output, file, undefined, undefined, new Set(), 0, 0);
     }
-    const size = info?.size ?? 0;
+    // One process writes a file: a second one would interleave its records and ledger lines.
+    const lock = await OutputLock.take(path);
+    try {
+      const writer = await OutputWriter.openLocked(output, resume, info?.size ?? 0);
+      writer.lock = lock;
+      return writer;
+    } catch (error) {
+      await lock.release();
+      throw error;
+    }
+  }
+
+  private static async openLocked(output: ResolvedOutput, resume: boolean, size: number): Promise<OutputWriter> {
+    const { path } = output;
     const ledgerPath = path + LEDGER_SUFFIX;
     if (size === 0 || !resume) {
       if (size > 0 && !output.overwrite) {
@@ -218,6 +234,7 @@ export class OutputWriter {
 
   async close(): Promise<void> {
     const results = await Promise.allSettled([this.file.close(), this.ledger?.close()]);
+    await this.lock?.release();
     const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
     if (failed !== undefined) throw failed.reason;
   }
