@@ -133,6 +133,10 @@ export const CRAWL_USAGE = `Usage:
         --signature-agent URL      with --signing-key: the https URL of your key directory
         --signature-draft D        ietf-01 (default: Signature-Agent as a dictionary) or meunier
                                    (the older quoted string)
+        --sign WHEN                always (default with --signing-key) or on-challenge: unsigned
+                                   until a host answers 401/403/429 with Accept-Signature; that
+                                   request is retried once, signed, at the host's pace, and the
+                                   host's later requests are signed
         --purpose NAME             what the pages are for (repeatable): search, ai-input, ai-train,
                                    ai-train-images, tdm. A URL whose site reserves it for one of
                                    them (robots.txt Content-Usage/Content-Signal, tdmrep.json,

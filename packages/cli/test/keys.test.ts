@@ -105,6 +105,60 @@ describe('politely crawl --signing-key', () => {
     expect(`${result.stdout}${result.stderr}`).not.toContain(jwk.d as string);
   });
 
+  it('--sign on-challenge: unsigned until the site challenges, then one signed retry and signed from then on', async () => {
+    const file = join(dir, 'bot.jwk');
+    expect((await runCli(['keys', 'generate', file])).code).toBe(0);
+    const jwk = JSON.parse(readFileSync(file, 'utf8')) as JsonWebKey;
+    const publicKey = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: jwk.x as string }, format: 'jwk' });
+    const seen: string[] = [];
+    const server = createServer((req, res) => {
+      const signed = req.headers['signature'] !== undefined;
+      const ok =
+        signed &&
+        verifyRequest({ path: req.url ?? '', authority: req.headers.host ?? '', headers: req.headers }, publicKey).ok;
+      seen.push(`${req.url} ${signed ? (ok ? 'signed' : 'bad') : 'unsigned'}`);
+      if (!ok) res.writeHead(403, { 'accept-signature': 'sig1=("@authority");tag="web-bot-auth"' }).end();
+      else if (req.url === '/robots.txt') res.end('User-agent: *\nAllow: /\n');
+      else if (req.url === '/') res.writeHead(200, { 'content-type': 'text/html' }).end('<a href="/a">a</a>');
+      else res.writeHead(200, { 'content-type': 'text/html' }).end('<p>a</p>');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const result = await runCli([
+      'crawl',
+      '--ua',
+      'SignedBot/1.0',
+      '--allow-net',
+      '127.0.0.0/8',
+      '--delay',
+      '0',
+      '--signing-key',
+      file,
+      '--signature-agent',
+      AGENT,
+      '--sign',
+      'on-challenge',
+      `${base}/`,
+    ]).finally(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    expect(result.code).toBe(0);
+    expect(seen).toEqual(['/robots.txt unsigned', '/robots.txt signed', '/ signed', '/a signed']);
+    expect(`${result.stdout}${result.stderr}`).not.toContain(jwk.d as string);
+    const bad = await runCli([
+      'crawl',
+      '--ua',
+      'B/1',
+      '--signing-key',
+      file,
+      '--signature-agent',
+      AGENT,
+      '--sign',
+      'never',
+      `${base}/`,
+    ]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--sign must be always or on-challenge, got "never"');
+  });
+
   it('refuses a bad key file or a missing --signature-agent as usage errors, never printing the key', async () => {
     const file = join(dir, 'bad.jwk');
     const d = 'c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LXNlY3I';

@@ -17,4 +17,5 @@ export {
   SIGNATURE_HEADER_NAMES,
   WEB_BOT_AUTH_TAG,
 } from './sign-request.js';
-export { signingClient } from './signing-client.js';
+export type { SigningClient, SigningClientOptions, SignMode } from './signing-client.js';
+export { isSignatureChallenge, SIGNATURE_CHALLENGE_STATUSES, signingClient } from './signing-client.js';
