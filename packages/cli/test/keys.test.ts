@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Verified, verifyRequest } from '../../../test/support/rfc9421-verify.js';
+import { type Verified, verifyDirectoryResponse, verifyRequest } from '../../../test/support/rfc9421-verify.js';
 import { runCli } from './run-cli.js';
 
 let dir: string;
@@ -59,6 +59,80 @@ describe('politely keys generate', () => {
     const missing = await runCli(['keys', 'generate']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('give exactly one FILE');
+  });
+});
+
+describe('politely keys directory', () => {
+  it('writes a body and headers that, served from the host, verify for every key; the private keys appear nowhere', async () => {
+    const files = [join(dir, 'a.jwk'), join(dir, 'b.jwk')];
+    for (const file of files) expect((await runCli(['keys', 'generate', file])).code).toBe(0);
+    const jwks = files.map((file) => JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>);
+    let served: { body: string; headers: Record<string, string> } | undefined;
+    const server = createServer((req, res) => {
+      if (req.url === '/.well-known/http-message-signatures-directory' && served !== undefined)
+        res.writeHead(200, served.headers).end(served.body);
+      else res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const authority = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const out = join(dir, 'site');
+    const result = await runCli([
+      'keys',
+      'directory',
+      '--signature-agent',
+      `https://${authority}/.well-known/http-message-signatures-directory`,
+      '--valid-for',
+      '2d',
+      '--out',
+      out,
+      ...files,
+    ]);
+    expect(result.code).toBe(0);
+    const body = readFileSync(join(out, 'http-message-signatures-directory'), 'utf8');
+    const headerText = readFileSync(join(out, 'http-message-signatures-directory.headers'), 'utf8');
+    const headers: Record<string, string> = {};
+    for (const line of headerText.trim().split('\n')) {
+      const colon = line.indexOf(': ');
+      headers[line.slice(0, colon)] = line.slice(colon + 2);
+    }
+    served = { body, headers };
+    const response = await fetch(`http://${authority}/.well-known/http-message-signatures-directory`).finally(
+      () => new Promise<void>((resolve) => server.close(() => resolve())),
+    );
+    const received = { headers: Object.fromEntries(response.headers), body: await response.text() };
+    expect(received.headers['content-type']).toBe('application/http-message-signatures-directory+json');
+    const check = verifyDirectoryResponse({ requestAuthority: authority, ...received });
+    expect(check.digestOk).toBe(true);
+    expect(check.keys.map((k) => [k.keyid, k.ok])).toEqual(jwks.map((jwk) => [jwk.kid, true]));
+    expect(check.keys.every((k) => k.expires - k.created === 2 * 86400)).toBe(true);
+    expect(result.stdout).toContain('expire');
+    expect(result.stdout).toContain('Refresh before then');
+    for (const jwk of jwks) expect(`${result.stdout}${result.stderr}${body}${headerText}`).not.toContain(jwk.d);
+  });
+
+  it('prints the directory as JSON to stdout, and refuses missing input as usage errors', async () => {
+    const file = join(dir, 'a.jwk');
+    expect((await runCli(['keys', 'generate', file])).code).toBe(0);
+    const jwk = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
+    const agent = 'https://bot.example/.well-known/http-message-signatures-directory';
+    const json = await runCli(['keys', 'directory', '--signature-agent', agent, '--json', file]);
+    expect(json.code).toBe(0);
+    const printed = JSON.parse(json.stdout) as { authority: string; expires: number; refreshBy: number; body: string };
+    expect(printed.authority).toBe('bot.example');
+    expect(printed.refreshBy).toBeLessThan(printed.expires);
+    expect(JSON.parse(printed.body)).toEqual({ keys: [{ kty: 'OKP', crv: 'Ed25519', x: jwk.x, kid: jwk.kid }] });
+    expect(json.stdout).not.toContain(jwk.d);
+    const noAgent = await runCli(['keys', 'directory', file]);
+    expect(noAgent.code).toBe(2);
+    expect(noAgent.stderr).toContain('give --signature-agent URL');
+    const noKey = await runCli(['keys', 'directory', '--signature-agent', agent]);
+    expect(noKey.code).toBe(2);
+    expect(noKey.stderr).toContain('give the private key FILE(s)');
+    const pub = join(dir, 'public.jwk');
+    writeFileSync(pub, JSON.stringify({ kty: 'OKP', crv: 'Ed25519', x: jwk.x }));
+    const publicOnly = await runCli(['keys', 'directory', '--signature-agent', agent, pub]);
+    expect(publicOnly.code).toBe(2);
+    expect(publicOnly.stderr).toContain('is a public key');
   });
 });
 
