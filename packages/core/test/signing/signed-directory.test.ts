@@ -136,11 +136,12 @@ describe('signedKeyDirectory', () => {
     const cases: [() => unknown, string][] = [
       [() => signedKeyDirectory([], { authority: 'bot.example' }), 'at least one private key'],
       [
-        () => signedKeyDirectory([{ ...key.jwk, d: undefined }], { authority: 'bot.example' }),
+        () =>
+          signedKeyDirectory([{ kty: 'OKP', crv: 'Ed25519', x: key.jwk.x as string }], { authority: 'bot.example' }),
         'keys[0] is a public key',
       ],
       [
-        () => signedKeyDirectory([{ ...key.jwk, x: testKey().jwk.x }], { authority: 'bot.example' }),
+        () => signedKeyDirectory([{ ...key.jwk, x: testKey().jwk.x as string }], { authority: 'bot.example' }),
         'keys[0].x is not',
       ],
       [() => signedKeyDirectory([key.jwk], { authority: 'https://bot.example/' }), 'authority must be a host'],
