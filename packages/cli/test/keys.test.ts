@@ -2,7 +2,7 @@
 // and the key it writes signs (its x is the public half of its d, its kid the thumbprint).
 
 import { createHash, createPrivateKey, createPublicKey, type JsonWebKey } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -170,13 +170,31 @@ describe('politely crawl --signing-key', () => {
       file,
       '--signature-agent',
       AGENT,
+      '--report',
+      join(dir, 'report.html'),
+      '--warc',
+      join(dir, 'crawl.warc'),
+      '--out',
+      join(dir, 'pages.jsonl'),
       `${base}/`,
     ]).finally(() => new Promise<void>((resolve) => server.close(() => resolve())));
     expect(result.code).toBe(0);
     expect(checks.map((c) => c.path)).toEqual(['/robots.txt', '/', '/a']);
     expect(checks.filter((c) => !c.ok)).toEqual([]);
     expect(checks.every((c) => c.keyid === jwk.kid && c.agentHeader === `sig1="${AGENT}"`)).toBe(true);
-    expect(`${result.stdout}${result.stderr}`).not.toContain(jwk.d as string);
+    // The summary and the report count the signed requests.
+    expect(result.stdout + result.stderr).toContain('requests    3 (1 robots.txt, 3 signed)');
+    const report = readFileSync(join(dir, 'report.html'), 'utf8');
+    expect(report).toContain('<b>3</b><span>signed requests (Web Bot Auth)</span>');
+    // The private part is in no output: console, report, records, archive (which holds the signatures).
+    const written = readdirSync(dir)
+      .filter((name) => name !== 'bot.jwk')
+      .map((name) => readFileSync(join(dir, name)).toString('latin1'));
+    expect(written.some((text) => text.includes('signature-input'))).toBe(true);
+    for (const text of [result.stdout, result.stderr, ...written]) {
+      expect(text).not.toContain(jwk.d as string);
+      expect(text).not.toContain(Buffer.from(jwk.d as string, 'base64url').toString('latin1'));
+    }
   });
 
   it('--sign on-challenge: unsigned until the site challenges, then one signed retry and signed from then on', async () => {

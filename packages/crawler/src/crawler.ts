@@ -282,7 +282,9 @@ class PoliteCrawler implements Crawler {
     if (raw.httpClient === undefined) this.ownedClose.push(() => ownClient.close());
     // Signing inside archiving: the archive holds the signature headers as sent.
     const { signing } = options;
-    const signed = signing === undefined ? undefined : signingClient(ownClient, signing.signer, { sign: signing.sign });
+    const onSigned = (): void => this.recorder.signed();
+    const signed =
+      signing === undefined ? undefined : signingClient(ownClient, signing.signer, { sign: signing.sign, onSigned });
     if (signed !== undefined) this.isSignatureChallenge = (response) => signed.isChallenge(response);
     const sent = signed ?? ownClient;
     const warc = options.outputs.warc;

@@ -32,6 +32,8 @@ export interface SigningClientOptions {
    * @default 'always'
    */
   readonly sign?: SignMode;
+  /** Called as each request goes out signed (to count them). */
+  readonly onSigned?: () => void;
 }
 
 /** A signing HttpClient that also says which responses were challenges to an unsigned request. */
@@ -59,7 +61,11 @@ export function signingClient(
   return {
     sign,
     async get(request) {
-      if (signsUpFront(request.url)) return client.get(signed(request, signer));
+      if (signsUpFront(request.url)) {
+        const sent = signed(request, signer);
+        options.onSigned?.();
+        return client.get(sent);
+      }
       const response = await client.get(request);
       if (isSignatureChallenge(response)) {
         challengedHosts.add(authorityOf(request.url));

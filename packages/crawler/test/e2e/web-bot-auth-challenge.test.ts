@@ -6,6 +6,7 @@
 import type { KeyObject } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type DataPoint, MeterProvider, type MetricData, MetricReader } from '@opentelemetry/sdk-metrics';
 import { createCrawler } from '@politely/crawler';
 import { describe, expect, it } from 'vitest';
 import { testKey, verifyRequest } from '../../../../test/support/rfc9421-verify.js';
@@ -90,8 +91,27 @@ async function startChallengeSite(options: ChallengeSiteOptions) {
   return { base, arrivals, close };
 }
 
-function crawlerFor(base: string, key: ReturnType<typeof testKey>, more: { maxRetries?: number } = {}) {
+/** A reader the test collects from when it likes. */
+class TestReader extends MetricReader {
+  protected async onShutdown(): Promise<void> {}
+  protected async onForceFlush(): Promise<void> {}
+}
+
+/** The sum of a counter's points, from what `reader` collects now. */
+async function counterSum(reader: TestReader, name: string): Promise<number> {
+  const { resourceMetrics } = await reader.collect();
+  const all: MetricData[] = resourceMetrics.scopeMetrics.flatMap((scope) => scope.metrics);
+  const data = all.find((m) => m.descriptor.name === name);
+  return ((data?.dataPoints ?? []) as DataPoint<number>[]).reduce((sum, point) => sum + point.value, 0);
+}
+
+function crawlerFor(
+  base: string,
+  key: ReturnType<typeof testKey>,
+  more: { maxRetries?: number; meterProvider?: MeterProvider } = {},
+) {
   return createCrawler({
+    ...(more.meterProvider === undefined ? {} : { meterProvider: more.meterProvider }),
     userAgent: UA,
     allowNet: ['127.0.0.0/8'],
     seeds: [`${base}/`],
@@ -125,7 +145,9 @@ describe("signing.sign: 'on-challenge', judged by the site", () => {
     async (status) => {
       const key = testKey();
       const site = await startChallengeSite({ challenged: ['/'], status, publicKey: key.publicKey });
-      const stats = await crawlerFor(site.base, key, { maxRetries: 0 })
+      const reader = new TestReader();
+      const meterProvider = new MeterProvider({ readers: [reader] });
+      const stats = await crawlerFor(site.base, key, { maxRetries: 0, meterProvider })
         .run()
         .finally(() => site.close());
 
@@ -138,6 +160,12 @@ describe("signing.sign: 'on-challenge', judged by the site", () => {
       expect(retry!.at - challenge!.sentAt).toBeGreaterThanOrEqual(DELAY);
       // The challenge counts no attempt (maxRetries 0 still gets its signed retry) and no page.
       expect(stats).toMatchObject({ retries: 0, errors: 0, byStatus: { 200: 3, 403: 1 } });
+      // Signed requests counted as the site saw them, in the stats and the metrics alike.
+      const signed = site.arrivals.filter((a) => a.signed).length;
+      expect(signed).toBe(4);
+      expect(stats.signedRequests).toBe(signed);
+      expect(await counterSum(reader, 'politely.requests.signed')).toBe(signed);
+      await meterProvider.shutdown();
     },
   );
 
@@ -214,6 +242,7 @@ describe("signing.sign: 'on-challenge', judged by the site", () => {
       .finally(() => site.close());
     expect(byPath(site.arrivals)).toEqual({ '/robots.txt': 'u', '/': 'u', '/a': 'u', '/b': 'u', '/plain-403': 'u' });
     expect(stats.byStatus).toEqual({ 200: 3, 403: 1 });
+    expect(stats.signedRequests).toBe(0);
   });
 
   it('refuses an unknown sign mode, naming both', () => {
