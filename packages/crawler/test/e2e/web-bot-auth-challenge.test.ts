@@ -4,12 +4,16 @@
 // which requests came signed, and when each arrived against when the challenge was sent.
 
 import type { KeyObject } from 'node:crypto';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type DataPoint, MeterProvider, type MetricData, MetricReader } from '@opentelemetry/sdk-metrics';
 import { createCrawler } from '@politely/crawler';
 import { describe, expect, it } from 'vitest';
 import { testKey, verifyRequest } from '../../../../test/support/rfc9421-verify.js';
+import { readWarcFile } from '../../../../test/support/warc-reader.js';
 import { expectInvalidOption } from '../expect-invalid-option.js';
 
 const UA = 'SignedBot/1.0 (+http://example.invalid/bot)';
@@ -108,9 +112,10 @@ async function counterSum(reader: TestReader, name: string): Promise<number> {
 function crawlerFor(
   base: string,
   key: ReturnType<typeof testKey>,
-  more: { maxRetries?: number; meterProvider?: MeterProvider } = {},
+  more: { maxRetries?: number; meterProvider?: MeterProvider; warcPath?: string } = {},
 ) {
   return createCrawler({
+    ...(more.warcPath === undefined ? {} : { outputs: [{ path: more.warcPath }] }),
     ...(more.meterProvider === undefined ? {} : { meterProvider: more.meterProvider }),
     userAgent: UA,
     allowNet: ['127.0.0.0/8'],
@@ -168,6 +173,29 @@ describe("signing.sign: 'on-challenge', judged by the site", () => {
       await meterProvider.shutdown();
     },
   );
+
+  it('archives the challenged request unsigned and its retry signed, each as sent', async () => {
+    const key = testKey();
+    const dir = mkdtempSync(join(tmpdir(), 'politely-wba-challenge-'));
+    try {
+      const site = await startChallengeSite({ challenged: ['/'], publicKey: key.publicKey });
+      await crawlerFor(site.base, key, { warcPath: join(dir, 'crawl.warc') })
+        .run()
+        .finally(() => site.close());
+      // The archive wraps the signing client: a challenge seen through it is still retried.
+      expect(byPath(site.arrivals)['/']).toBe('us');
+      const files = readdirSync(dir).filter((name) => name.endsWith('.warc'));
+      const records = (await Promise.all(files.map((file) => readWarcFile(join(dir, file))))).flatMap((f) => f.records);
+      const front = records
+        .filter((r) => r.type === 'request' && r.header('WARC-Target-URI') === `${site.base}/`)
+        .map((r) => r.http?.header('signature-input'));
+      expect(front).toHaveLength(2);
+      expect(front[0]).toBeUndefined();
+      expect(front[1]).toContain('tag="web-bot-auth"');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 
   it('waits for the challenge’s Retry-After before the signed retry', async () => {
     const key = testKey();
