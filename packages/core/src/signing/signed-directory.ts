@@ -23,6 +23,7 @@ import {
   jwkThumbprint,
   KEY_DIRECTORY_MEDIA_TYPE,
   keyDirectory,
+  type SigningKey,
 } from './keys.js';
 
 /** The `tag` of a key directory's response signature. */
@@ -113,22 +114,9 @@ export function signDirectoryResponse(
   const inputs = new Map<string, InnerList>();
   const signatures = new Map<string, Item>();
   signingKeys.forEach((key, i) => {
-    const covered: InnerList = [
-      [['@authority', new Map([['req', true]])], item('content-digest')],
-      new Map<string, string | number>([
-        ['created', created],
-        ['expires', expires],
-        ['keyid', key.keyid],
-        ['tag', KEY_DIRECTORY_TAG],
-      ]),
-    ];
-    const base = [
-      `"@authority";req: ${authority}`,
-      `"content-digest": ${contentDigest}`,
-      `"@signature-params": ${serializeInnerList(covered)}`,
-    ].join('\n');
+    const { covered, signature } = signOne(key, { authority, contentDigest, created, expires });
     inputs.set(`sig${i + 1}`, covered);
-    signatures.set(`sig${i + 1}`, item(sign(null, Buffer.from(base, 'utf8'), key.privateKey)));
+    signatures.set(`sig${i + 1}`, item(signature));
   });
   return {
     headers: {
@@ -142,6 +130,33 @@ export function signDirectoryResponse(
     expires,
     keyids: signingKeys.map((key) => key.keyid),
   };
+}
+
+/** One key's signature over the directory's host and digest: its covered components and parameters, and the bytes. */
+function signOne(
+  key: SigningKey,
+  at: {
+    readonly authority: string;
+    readonly contentDigest: string;
+    readonly created: number;
+    readonly expires: number;
+  },
+): { covered: InnerList; signature: Buffer } {
+  const covered: InnerList = [
+    [['@authority', new Map([['req', true]])], item('content-digest')],
+    new Map<string, string | number>([
+      ['created', at.created],
+      ['expires', at.expires],
+      ['keyid', key.keyid],
+      ['tag', KEY_DIRECTORY_TAG],
+    ]),
+  ];
+  const base = [
+    `"@authority";req: ${at.authority}`,
+    `"content-digest": ${at.contentDigest}`,
+    `"@signature-params": ${serializeInnerList(covered)}`,
+  ].join('\n');
+  return { covered, signature: sign(null, Buffer.from(base, 'utf8'), key.privateKey) };
 }
 
 /** The thumbprints of the keys a directory body publishes. */
