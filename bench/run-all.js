@@ -25,6 +25,8 @@ const BENCHMARKS = [
   'metrics.bench.js',
   // WARC records from real exchanges: politely's writer against warcio, and what archiving costs a crawl.
   'warc-write.bench.js',
+  // What Web Bot Auth signing costs: CPU per request of a crawl, signed and unsigned, and one signature alone.
+  'signing.bench.js',
   'redis-workers.bench.js',
   // A rendered crawl in Chromium (/usr/bin/chromium): politely against Crawlee's PlaywrightCrawler,
   // under the sites' own rules only, then with a 250 ms delay floor for both.

@@ -2,7 +2,7 @@
 // (§2.5, §3.2) for the tests: its own parsing of Signature-Input, Signature and Signature-Agent,
 // its own base, node:crypto's verify with the public key. It never calls politely's signing code.
 
-import { createHash, generateKeyPairSync, type JsonWebKey, type KeyObject, verify } from 'node:crypto';
+import { createHash, createPublicKey, generateKeyPairSync, type JsonWebKey, type KeyObject, verify } from 'node:crypto';
 
 /** An Ed25519 key made with node:crypto alone, and its RFC 7638 thumbprint computed here. */
 export function testKey(): { jwk: JsonWebKey; publicKey: KeyObject; thumbprint: string } {
@@ -84,4 +84,80 @@ export function verifyRequest(
   if (b64 === null) return result(false, `unparsed Signature ${signature}`, params);
   const ok = verify(null, Buffer.from(lines.join('\n')), publicKey, Buffer.from(b64[1]!, 'base64'));
   return result(ok, ok ? 'verified' : 'bad signature', params);
+}
+
+/** What the directory check found for one key of the directory. */
+export interface DirectoryKeyCheck {
+  readonly label: string;
+  readonly keyid: string;
+  readonly ok: boolean;
+  readonly why: string;
+  readonly tag: string | undefined;
+  readonly created: number;
+  readonly expires: number;
+}
+
+/**
+ * A key directory's response, checked as a verifier would (draft-meunier-webbotauth-httpsig-
+ * directory, "Binding keys to the directory authority"): `Content-Digest` against the body (RFC
+ * 9530, computed here), then every signature: its key found in the body by the thumbprint (RFC
+ * 7638, computed here) equal to its `keyid`, its base rebuilt from RFC 9421 §2.5 with
+ * `"@authority";req` the host the directory was requested from (§2.4), verified with that key.
+ */
+export function verifyDirectoryResponse(response: {
+  readonly requestAuthority: string;
+  readonly headers: Readonly<Record<string, unknown>>;
+  readonly body: string;
+}): { readonly digestOk: boolean; readonly keys: readonly DirectoryKeyCheck[] } {
+  const header = (name: string): string => {
+    const value = response.headers[name];
+    return typeof value === 'string' ? value : '';
+  };
+  const digest = /^sha-256=:([A-Za-z0-9+/=]+):$/.exec(header('content-digest'));
+  const digestOk = digest !== null && digest[1] === createHash('sha256').update(response.body).digest('base64');
+  const directory = JSON.parse(response.body) as { keys: JsonWebKey[] };
+  const byThumbprint = new Map<string, JsonWebKey>();
+  for (const key of directory.keys) {
+    const canonical = `{"crv":"${key.crv}","kty":"${key.kty}","x":"${key.x}"}`;
+    byThumbprint.set(createHash('sha256').update(canonical).digest('base64url'), key);
+  }
+  const signatures = new Map<string, string>();
+  for (const m of header('signature').matchAll(/(sig\d+)=:([A-Za-z0-9+/=]+):/g)) signatures.set(m[1]!, m[2]!);
+  const keys: DirectoryKeyCheck[] = [];
+  for (const m of header('signature-input').matchAll(/(sig\d+)=(\(([^)]*)\)((?:;[a-z]+=(?:"[^"]*"|\d+))*))/g)) {
+    const [, label, raw, inner, paramText] = m as unknown as [string, string, string, string, string];
+    const params = new Map<string, string>();
+    for (const p of paramText.matchAll(/;([a-z]+)=(?:"([^"]*)"|(\d+))/g)) params.set(p[1]!, p[2] ?? p[3]!);
+    const lines: string[] = [];
+    let why = '';
+    for (const component of inner.split(' ').filter((c) => c !== '')) {
+      if (component === '"@authority";req') lines.push(`"@authority";req: ${response.requestAuthority.toLowerCase()}`);
+      else if (component === '"content-digest"') lines.push(`"content-digest": ${header('content-digest')}`);
+      else why = `cannot cover ${component}`;
+    }
+    lines.push(`"@signature-params": ${raw}`);
+    const keyid = params.get('keyid') ?? '';
+    const jwk = byThumbprint.get(keyid);
+    const bytes = signatures.get(label);
+    if (why === '' && jwk === undefined) why = 'no key in the directory has this keyid';
+    if (why === '' && bytes === undefined) why = 'no Signature member';
+    const ok =
+      why === '' &&
+      verify(
+        null,
+        Buffer.from(lines.join('\n')),
+        createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: jwk!.x as string }, format: 'jwk' }),
+        Buffer.from(bytes!, 'base64'),
+      );
+    keys.push({
+      label,
+      keyid,
+      ok,
+      why: ok ? 'verified' : why || 'bad signature',
+      tag: params.get('tag'),
+      created: Number(params.get('created')),
+      expires: Number(params.get('expires')),
+    });
+  }
+  return { digestOk, keys };
 }

@@ -53,6 +53,15 @@ export const KEYS_USAGE = `Usage:
       writes it to FILE as a private JWK, readable by its owner only (mode 0600); an existing
       FILE is never overwritten. Prints the public key and its RFC 7638 thumbprint (the keyid
       of the signatures), never the private part. --json prints {"file", "keyid", "publicKey"}.
+  politely keys directory --signature-agent URL [--valid-for DURATION] [--out DIR] [--json] FILE...
+      What to publish at https://HOST/.well-known/http-message-signatures-directory (HOST the
+      --signature-agent URL's): the key directory's JSON body (public keys only) and the headers
+      its response must carry: Content-Type, Content-Digest and one signature per key FILE
+      (tag "http-message-signatures-directory", covering the host and the body). They expire
+      after --valid-for (default 7d): the command says when, and by when to refresh them (run
+      it again). --out DIR writes DIR/http-message-signatures-directory and its .headers file;
+      --json prints {"path", "body", "headers", "authority", "created", "expires", "keyids",
+      "refreshBy"}.
 `;
 
 export const OUTPUTS_USAGE = `Usage:
@@ -147,6 +156,10 @@ export const CRAWL_USAGE = `Usage:
         --signature-agent URL      with --signing-key: the https URL of your key directory
         --signature-draft D        ietf-01 (default: Signature-Agent as a dictionary) or meunier
                                    (the older quoted string)
+        --sign WHEN                always (default with --signing-key) or on-challenge: unsigned
+                                   until a host answers 401/403/429 with Accept-Signature; that
+                                   request is retried once, signed, at the host's pace, and the
+                                   host's later requests are signed
         --purpose NAME             what the pages are for (repeatable): search, ai-input, ai-train,
                                    ai-train-images, tdm. A URL whose site reserves it for one of
                                    them (robots.txt Content-Usage/Content-Signal, tdmrep.json,
@@ -213,6 +226,7 @@ Usage:
   politely robots batch|explain|lint ...   check URLs against robots.txt, lint robots.txt
   politely sitemap list ...                list the URLs of sites' sitemaps
   politely keys generate FILE              make a Web Bot Auth signing key (private JWK, mode 0600)
+  politely keys directory ... FILE...      the key directory to publish, and its signed headers
   politely sign explain ... URL...         the signature headers and base a crawl would send
   politely outputs merge --out FILE IN...  merge the --out files of a crawl's workers, each record once
   politely --help | --version

@@ -2,13 +2,13 @@
 // and the key it writes signs (its x is the public half of its d, its kid the thumbprint).
 
 import { createHash, createPrivateKey, createPublicKey, type JsonWebKey } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Verified, verifyRequest } from '../../../test/support/rfc9421-verify.js';
+import { type Verified, verifyDirectoryResponse, verifyRequest } from '../../../test/support/rfc9421-verify.js';
 import { runCli } from './run-cli.js';
 
 let dir: string;
@@ -62,6 +62,80 @@ describe('politely keys generate', () => {
   });
 });
 
+describe('politely keys directory', () => {
+  it('writes a body and headers that, served from the host, verify for every key; the private keys appear nowhere', async () => {
+    const files = [join(dir, 'a.jwk'), join(dir, 'b.jwk')];
+    for (const file of files) expect((await runCli(['keys', 'generate', file])).code).toBe(0);
+    const jwks = files.map((file) => JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>);
+    let served: { body: string; headers: Record<string, string> } | undefined;
+    const server = createServer((req, res) => {
+      if (req.url === '/.well-known/http-message-signatures-directory' && served !== undefined)
+        res.writeHead(200, served.headers).end(served.body);
+      else res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const authority = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const out = join(dir, 'site');
+    const result = await runCli([
+      'keys',
+      'directory',
+      '--signature-agent',
+      `https://${authority}/.well-known/http-message-signatures-directory`,
+      '--valid-for',
+      '2d',
+      '--out',
+      out,
+      ...files,
+    ]);
+    expect(result.code).toBe(0);
+    const body = readFileSync(join(out, 'http-message-signatures-directory'), 'utf8');
+    const headerText = readFileSync(join(out, 'http-message-signatures-directory.headers'), 'utf8');
+    const headers: Record<string, string> = {};
+    for (const line of headerText.trim().split('\n')) {
+      const colon = line.indexOf(': ');
+      headers[line.slice(0, colon)] = line.slice(colon + 2);
+    }
+    served = { body, headers };
+    const response = await fetch(`http://${authority}/.well-known/http-message-signatures-directory`).finally(
+      () => new Promise<void>((resolve) => server.close(() => resolve())),
+    );
+    const received = { headers: Object.fromEntries(response.headers), body: await response.text() };
+    expect(received.headers['content-type']).toBe('application/http-message-signatures-directory+json');
+    const check = verifyDirectoryResponse({ requestAuthority: authority, ...received });
+    expect(check.digestOk).toBe(true);
+    expect(check.keys.map((k) => [k.keyid, k.ok])).toEqual(jwks.map((jwk) => [jwk.kid, true]));
+    expect(check.keys.every((k) => k.expires - k.created === 2 * 86400)).toBe(true);
+    expect(result.stdout).toContain('expire');
+    expect(result.stdout).toContain('Refresh before then');
+    for (const jwk of jwks) expect(`${result.stdout}${result.stderr}${body}${headerText}`).not.toContain(jwk.d);
+  });
+
+  it('prints the directory as JSON to stdout, and refuses missing input as usage errors', async () => {
+    const file = join(dir, 'a.jwk');
+    expect((await runCli(['keys', 'generate', file])).code).toBe(0);
+    const jwk = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
+    const agent = 'https://bot.example/.well-known/http-message-signatures-directory';
+    const json = await runCli(['keys', 'directory', '--signature-agent', agent, '--json', file]);
+    expect(json.code).toBe(0);
+    const printed = JSON.parse(json.stdout) as { authority: string; expires: number; refreshBy: number; body: string };
+    expect(printed.authority).toBe('bot.example');
+    expect(printed.refreshBy).toBeLessThan(printed.expires);
+    expect(JSON.parse(printed.body)).toEqual({ keys: [{ kty: 'OKP', crv: 'Ed25519', x: jwk.x, kid: jwk.kid }] });
+    expect(json.stdout).not.toContain(jwk.d);
+    const noAgent = await runCli(['keys', 'directory', file]);
+    expect(noAgent.code).toBe(2);
+    expect(noAgent.stderr).toContain('give --signature-agent URL');
+    const noKey = await runCli(['keys', 'directory', '--signature-agent', agent]);
+    expect(noKey.code).toBe(2);
+    expect(noKey.stderr).toContain('give the private key FILE(s)');
+    const pub = join(dir, 'public.jwk');
+    writeFileSync(pub, JSON.stringify({ kty: 'OKP', crv: 'Ed25519', x: jwk.x }));
+    const publicOnly = await runCli(['keys', 'directory', '--signature-agent', agent, pub]);
+    expect(publicOnly.code).toBe(2);
+    expect(publicOnly.stderr).toContain('is a public key');
+  });
+});
+
 describe('politely crawl --signing-key', () => {
   const AGENT = 'https://bot.example/.well-known/http-message-signatures-directory';
 
@@ -96,13 +170,85 @@ describe('politely crawl --signing-key', () => {
       file,
       '--signature-agent',
       AGENT,
+      '--report',
+      join(dir, 'report.html'),
+      '--warc',
+      join(dir, 'crawl.warc'),
+      '--out',
+      join(dir, 'pages.jsonl'),
       `${base}/`,
     ]).finally(() => new Promise<void>((resolve) => server.close(() => resolve())));
     expect(result.code).toBe(0);
     expect(checks.map((c) => c.path)).toEqual(['/robots.txt', '/', '/a']);
     expect(checks.filter((c) => !c.ok)).toEqual([]);
     expect(checks.every((c) => c.keyid === jwk.kid && c.agentHeader === `sig1="${AGENT}"`)).toBe(true);
+    // The summary and the report count the signed requests.
+    expect(result.stdout + result.stderr).toContain('requests    3 (1 robots.txt, 3 signed)');
+    const report = readFileSync(join(dir, 'report.html'), 'utf8');
+    expect(report).toContain('<b>3</b><span>signed requests (Web Bot Auth)</span>');
+    // The private part is in no output: console, report, records, archive (which holds the signatures).
+    const written = readdirSync(dir)
+      .filter((name) => name !== 'bot.jwk')
+      .map((name) => readFileSync(join(dir, name)).toString('latin1'));
+    expect(written.some((text) => text.includes('signature-input'))).toBe(true);
+    for (const text of [result.stdout, result.stderr, ...written]) {
+      expect(text).not.toContain(jwk.d as string);
+      expect(text).not.toContain(Buffer.from(jwk.d as string, 'base64url').toString('latin1'));
+    }
+  });
+
+  it('--sign on-challenge: unsigned until the site challenges, then one signed retry and signed from then on', async () => {
+    const file = join(dir, 'bot.jwk');
+    expect((await runCli(['keys', 'generate', file])).code).toBe(0);
+    const jwk = JSON.parse(readFileSync(file, 'utf8')) as JsonWebKey;
+    const publicKey = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: jwk.x as string }, format: 'jwk' });
+    const seen: string[] = [];
+    const server = createServer((req, res) => {
+      const signed = req.headers['signature'] !== undefined;
+      const ok =
+        signed &&
+        verifyRequest({ path: req.url ?? '', authority: req.headers.host ?? '', headers: req.headers }, publicKey).ok;
+      seen.push(`${req.url} ${signed ? (ok ? 'signed' : 'bad') : 'unsigned'}`);
+      if (!ok) res.writeHead(403, { 'accept-signature': 'sig1=("@authority");tag="web-bot-auth"' }).end();
+      else if (req.url === '/robots.txt') res.end('User-agent: *\nAllow: /\n');
+      else if (req.url === '/') res.writeHead(200, { 'content-type': 'text/html' }).end('<a href="/a">a</a>');
+      else res.writeHead(200, { 'content-type': 'text/html' }).end('<p>a</p>');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const result = await runCli([
+      'crawl',
+      '--ua',
+      'SignedBot/1.0',
+      '--allow-net',
+      '127.0.0.0/8',
+      '--delay',
+      '0',
+      '--signing-key',
+      file,
+      '--signature-agent',
+      AGENT,
+      '--sign',
+      'on-challenge',
+      `${base}/`,
+    ]).finally(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    expect(result.code).toBe(0);
+    expect(seen).toEqual(['/robots.txt unsigned', '/robots.txt signed', '/ signed', '/a signed']);
     expect(`${result.stdout}${result.stderr}`).not.toContain(jwk.d as string);
+    const bad = await runCli([
+      'crawl',
+      '--ua',
+      'B/1',
+      '--signing-key',
+      file,
+      '--signature-agent',
+      AGENT,
+      '--sign',
+      'never',
+      `${base}/`,
+    ]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--sign must be always or on-challenge, got "never"');
   });
 
   it('refuses a bad key file or a missing --signature-agent as usage errors, never printing the key', async () => {

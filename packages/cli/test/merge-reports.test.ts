@@ -27,6 +27,7 @@ describe('mergeReports', () => {
         pages: 12,
         requests: 13,
         robotsRequests: 1,
+        signedRequests: 13,
         bytes: 500,
         errors: 0,
         retries: 1,
@@ -37,11 +38,14 @@ describe('mergeReports', () => {
     });
     const merged = mergeReports(first, second);
     expect(merged.runs).toBe(2);
+    // Only the second run signed: its count stands, and a report of neither shows none.
+    expect(mergeReports(first, first).totals.signedRequests).toBeUndefined();
     expect(merged.startedAt).toBe(T);
     expect(merged.totals).toEqual({
       pages: 20,
       requests: 23,
       robotsRequests: 3,
+      signedRequests: 13,
       bytes: 1500,
       errors: 1,
       retries: 3,

@@ -14,6 +14,7 @@ import {
   createAddressPolicy,
   createRobotsGate,
   type HttpClient,
+  type HttpResponse,
   PolitelyError,
   type RobotsGate,
   signingClient,
@@ -187,6 +188,10 @@ class PoliteCrawler implements Crawler {
   private readonly archive: WarcArchive | undefined;
   /** Which requests share a politeness clock (`politenessKey`). */
   private readonly keys: PolitenessKeys;
+  /** What the crawl has learned of each host's pace (the pipeline's, and robots.txt's signed retry's). */
+  private readonly politeness: HostPoliteness;
+  /** Whether a response challenged an unsigned request (`signing.sign: 'on-challenge'`). */
+  private isSignatureChallenge: (response: HttpResponse) => boolean = () => false;
   /** The outputs being opened (by `run()`, or a `push` before it). */
   private datasetOpened: Promise<void> | undefined;
   /** URLs `enqueue` added before `run()`: the store holding only these is not a resumed crawl. */
@@ -205,6 +210,13 @@ class PoliteCrawler implements Crawler {
     const addresses = addressBookOf(options);
     this.recorder.metrics = new CrawlMetrics(raw.meterProvider);
     this.keys = createPolitenessKeys(options.politenessKey, addresses);
+    this.politeness = new HostPoliteness({
+      minDelayMs: options.minDelayMs,
+      maxCrawlDelayMs: options.maxCrawlDelayMs,
+      backoffBaseMs: options.backoffBaseMs,
+      backoffMaxMs: options.backoffMaxMs,
+      adaptive: options.adaptiveDelay,
+    });
     const { client, archive } = this.clientAndArchive(raw, addresses);
     this.archive = archive;
     // A store of its own lives as long as this one crawl: nothing to remember for a recrawl.
@@ -269,7 +281,12 @@ class PoliteCrawler implements Crawler {
     const ownClient = this.recorder.metrics.client(raw.httpClient ?? ownHttpClient(options, addresses));
     if (raw.httpClient === undefined) this.ownedClose.push(() => ownClient.close());
     // Signing inside archiving: the archive holds the signature headers as sent.
-    const sent = options.signing === undefined ? ownClient : signingClient(ownClient, options.signing);
+    const { signing } = options;
+    const onSigned = (): void => this.recorder.signed();
+    const signed =
+      signing === undefined ? undefined : signingClient(ownClient, signing.signer, { sign: signing.sign, onSigned });
+    if (signed !== undefined) this.isSignatureChallenge = (response) => signed.isChallenge(response);
+    const sent = signed ?? ownClient;
     const warc = options.outputs.warc;
     if (warc === undefined) return { client: sent, archive: undefined };
     const { userAgent, from, robotsTokens, purposes } = options;
@@ -300,6 +317,12 @@ class PoliteCrawler implements Crawler {
         Math.min(options.requestTimeoutMs, 10_000),
         { onRequest, onOutcome },
         profile,
+        {
+          isChallenge: this.isSignatureChallenge,
+          delayMsOf: (url) => this.politeness.delayMs(this.keys.knownKeyOf(url)),
+          // Within the gate's own 10-second deadline for one robots.txt fetch.
+          maxWaitMs: Math.min(options.backoffMaxMs, 5_000),
+        },
       ),
     });
     this.ownedClose.unshift(() => gate.close());
@@ -344,13 +367,8 @@ class PoliteCrawler implements Crawler {
       frontier: this.frontier,
       gate: this.gate,
       client,
-      politeness: new HostPoliteness({
-        minDelayMs: options.minDelayMs,
-        maxCrawlDelayMs: options.maxCrawlDelayMs,
-        backoffBaseMs: options.backoffBaseMs,
-        backoffMaxMs: options.backoffMaxMs,
-        adaptive: options.adaptiveDelay,
-      }),
+      politeness: this.politeness,
+      isSignatureChallenge: this.isSignatureChallenge,
       settler: new LeaseSettler(this.store, options.perHostConcurrency, this.frontier.addOptions),
       keys: this.keys,
       emitter: this.emitter,

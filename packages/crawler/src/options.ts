@@ -15,6 +15,7 @@ import {
   type RequestSigner,
   type RobotsCacheStore,
   type RobotsGate,
+  type SignMode,
   type UsagePurpose,
   type WebBotAuthDraft,
 } from '@politely/core';
@@ -446,10 +447,15 @@ export interface SigningOptions {
    */
   readonly draft?: WebBotAuthDraft;
   /**
-   * When to sign: `'always'`, every request (the only mode yet; `'on-challenge'` is planned).
+   * When to sign: `'always'`, every request; `'on-challenge'`, requests go unsigned until a host
+   * answers one with 401, 403 or 429 and an `Accept-Signature` header. That request is retried
+   * once, signed, through the host's politeness clock (never sooner than its delay after the
+   * unsigned request, nor than the response's `Retry-After`), and the host's requests are signed
+   * from then on (remembered for the crawl's life). A challenged robots.txt is retried signed
+   * before RFC 9309's rules for its status apply.
    * @default 'always'
    */
-  readonly sign?: 'always';
+  readonly sign?: SignMode;
 }
 
 export interface ResolvedCrawlerOptions
@@ -501,8 +507,8 @@ export interface ResolvedCrawlerOptions
   /** The jar, when cookies are on. */
   readonly cookies: CookieJar | undefined;
   readonly proxy: string | undefined;
-  /** Signs every request (`signing`); undefined when nothing is signed. */
-  readonly signing: RequestSigner | undefined;
+  /** The signer and when it signs (`signing`); undefined when nothing is signed. */
+  readonly signing: { readonly signer: RequestSigner; readonly sign: SignMode } | undefined;
   /** Distinct, in the order given. */
   readonly purposes: readonly UsagePurpose[];
   /** The product token of `userAgent` first, then the other `robotsTokens`, distinct. */
@@ -884,14 +890,15 @@ function checkHandlers(
 }
 
 /** The signer of `signing`, its key checked now (a bad key fails createCrawler, never quoting `d`). */
-function resolveSigning(signing: SigningOptions | undefined): RequestSigner | undefined {
+function resolveSigning(signing: SigningOptions | undefined): ResolvedCrawlerOptions['signing'] {
   if (signing === undefined) return undefined;
   if (typeof signing !== 'object' || signing === null)
     check.fail('signing must be an object: { key, signatureAgent, draft?, sign? }');
-  if (signing.sign !== undefined && signing.sign !== 'always')
-    check.fail(`signing.sign must be 'always', got ${JSON.stringify(String(signing.sign))}`);
+  const sign = signing.sign ?? 'always';
+  if (sign !== 'always' && sign !== 'on-challenge')
+    check.fail(`signing.sign must be 'always' or 'on-challenge', got ${JSON.stringify(String(sign))}`);
   try {
-    return createRequestSigner(
+    const signer = createRequestSigner(
       {
         key: signing.key,
         signatureAgent: signing.signatureAgent,
@@ -899,6 +906,7 @@ function resolveSigning(signing: SigningOptions | undefined): RequestSigner | un
       },
       'signing',
     );
+    return { signer, sign };
   } catch (error) {
     if (error instanceof Error) check.fail(error.message);
     throw error;

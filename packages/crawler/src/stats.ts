@@ -66,6 +66,11 @@ export interface CrawlStats {
   readonly requests: number;
   /** robots.txt requests among them. */
   readonly robotsRequests: number;
+  /**
+   * Requests sent signed (Web Bot Auth, `signing`), every kind and every retry included: all of
+   * them with `sign: 'always'`, those to challenging hosts with `'on-challenge'`, 0 without signing.
+   */
+  readonly signedRequests: number;
   /** Responses by status code. */
   readonly byStatus: Readonly<Record<string, number>>;
   /** Skips by reason (the reasons that occurred; a plugin's too). */
@@ -122,6 +127,7 @@ export class StatsRecorder {
   pages = 0;
   requests = 0;
   robotsRequests = 0;
+  signedRequests = 0;
   errors = 0;
   retries = 0;
   bytes = 0;
@@ -157,6 +163,12 @@ export class StatsRecorder {
     this.requests++;
     if (kind === 'robots') this.robotsRequests++;
     this.metrics.request(kind);
+  }
+
+  /** A request went out signed (Web Bot Auth). */
+  signed(): void {
+    this.signedRequests++;
+    this.metrics.signedRequest();
   }
 
   /** A page's final response. */
@@ -233,6 +245,7 @@ export class StatsRecorder {
       pages: this.pages,
       requests: this.requests,
       robotsRequests: this.robotsRequests,
+      signedRequests: this.signedRequests,
       byStatus: { ...this.byStatus },
       skipped: { ...this.skipped },
       errors: this.errors,

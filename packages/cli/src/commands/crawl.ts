@@ -98,6 +98,7 @@ function crawlerOptionsOf(
             key: options.signing.key,
             signatureAgent: options.signing.signatureAgent,
             draft: options.signing.draft,
+            sign: options.signing.sign,
           },
         }),
     ...(options.maxPages === undefined ? {} : { maxPages: options.maxPages }),

@@ -10,6 +10,7 @@ import { quoteInput, toSafeJson } from '../input/quote-input.js';
 import { type Io, write } from '../io.js';
 import { parseOptions } from '../parse-options.js';
 import { KEYS_USAGE } from '../usage.js';
+import { runKeysDirectory } from './keys-directory.js';
 
 const OPTIONS = {
   json: { type: 'boolean' },
@@ -19,10 +20,12 @@ const OPTIONS = {
 export async function runKeys(args: readonly string[], io: Io): Promise<ExitCode> {
   const [subcommand, ...rest] = args;
   if (subcommand === undefined || subcommand === '--help' || subcommand === '-h' || subcommand === 'help') {
-    if (subcommand === undefined) throw new CliError('keys: missing command (generate)', { usage: KEYS_USAGE });
+    if (subcommand === undefined)
+      throw new CliError('keys: missing command (generate, directory)', { usage: KEYS_USAGE });
     await write(io.stdout, KEYS_USAGE);
     return EXIT_OK;
   }
+  if (subcommand === 'directory') return runKeysDirectory(rest, io);
   if (subcommand !== 'generate')
     throw new CliError(`keys: unknown command ${quoteInput(subcommand)}`, { usage: KEYS_USAGE });
   const { values, positionals } = parseOptions(

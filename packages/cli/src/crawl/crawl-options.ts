@@ -133,6 +133,7 @@ const OPTIONS = {
   'signing-key': { type: 'string' },
   'signature-agent': { type: 'string' },
   'signature-draft': { type: 'string' },
+  sign: { type: 'string' },
   purpose: { type: 'string', multiple: true },
   'robots-token': { type: 'string', multiple: true },
   recrawl: { type: 'boolean' },

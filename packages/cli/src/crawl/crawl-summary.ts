@@ -64,7 +64,7 @@ export function summaryText(outcome: CrawlOutcome): string {
   const lines = [
     head,
     `  pages       ${stats.pages} (${stats.pagesPerSecond.toFixed(1)} pages/s, ${bytes(stats.bytes)})`,
-    `  requests    ${stats.requests} (${stats.robotsRequests} robots.txt)`,
+    `  requests    ${stats.requests} (${stats.robotsRequests} robots.txt${stats.signedRequests > 0 ? `, ${stats.signedRequests} signed` : ''})`,
     `  statuses    ${byCount(stats.byStatus)}`,
     `  skipped     ${skippedText(stats.skipped)}`,
     `  errors      ${stats.errors}${stats.retries > 0 ? ` (${stats.retries} retries)` : ''}`,
@@ -117,6 +117,7 @@ export function summaryJson(outcome: CrawlOutcome): string {
     pages: stats.pages,
     requests: stats.requests,
     robotsRequests: stats.robotsRequests,
+    signedRequests: stats.signedRequests,
     byStatus: stats.byStatus,
     skipped: stats.skipped,
     errors: stats.errors,

@@ -10,6 +10,7 @@ import {
   createRequestSigner,
   type JsonWebKey,
   PolitelyError,
+  type SignMode,
   type WebBotAuthDraft,
 } from '@politely/core';
 import { displayProxyUrl, parseProxyUrl } from '@politely/core/internal';
@@ -31,6 +32,8 @@ export interface EgressOptions {
         readonly key: JsonWebKey;
         readonly signatureAgent: string;
         readonly draft: WebBotAuthDraft;
+        /** `--sign always|on-challenge` (default always). */
+        readonly sign: SignMode;
         readonly keyid: string;
       }
     | undefined;
@@ -44,6 +47,7 @@ export interface EgressValues {
   readonly 'signing-key'?: string | undefined;
   readonly 'signature-agent'?: string | undefined;
   readonly 'signature-draft'?: string | undefined;
+  readonly sign?: string | undefined;
 }
 
 export function parseEgressOptions(values: EgressValues): EgressOptions {
@@ -64,11 +68,14 @@ function parseSigning(values: EgressValues): EgressOptions['signing'] {
   const file = values['signing-key'];
   const agent = values['signature-agent'];
   const draft = values['signature-draft'];
+  const sign = values.sign ?? 'always';
   if (file === undefined) {
-    if (agent !== undefined || draft !== undefined)
-      throw new CliError('crawl: --signature-agent and --signature-draft need --signing-key FILE');
+    if (agent !== undefined || draft !== undefined || values.sign !== undefined)
+      throw new CliError('crawl: --signature-agent, --signature-draft and --sign need --signing-key FILE');
     return undefined;
   }
+  if (sign !== 'always' && sign !== 'on-challenge')
+    throw new CliError(`crawl: --sign must be always or on-challenge, got ${quoteInput(sign)}`);
   if (agent === undefined)
     throw new CliError('crawl: --signing-key needs --signature-agent URL (the https URL of your key directory)');
   let key: JsonWebKey;
@@ -85,7 +92,7 @@ function parseSigning(values: EgressValues): EgressOptions['signing'] {
       { key, signatureAgent: agent, ...(draft === undefined ? {} : { draft: draft as WebBotAuthDraft }) },
       'signing',
     );
-    return { key, signatureAgent: signer.signatureAgent, draft: signer.draft, keyid: signer.keyid };
+    return { key, signatureAgent: signer.signatureAgent, draft: signer.draft, sign, keyid: signer.keyid };
   } catch (error) {
     if (!(error instanceof PolitelyError)) throw error;
     const message = error.message
@@ -135,7 +142,7 @@ export function egressSettings(options: EgressOptions): [string, string][] {
   if (options.signing !== undefined)
     settings.push([
       '--signing-key',
-      `keyid ${options.signing.keyid}, ${options.signing.draft}, agent ${options.signing.signatureAgent}`,
+      `keyid ${options.signing.keyid}, ${options.signing.draft}, sign ${options.signing.sign}, agent ${options.signing.signatureAgent}`,
     ]);
   return settings;
 }

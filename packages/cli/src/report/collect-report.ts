@@ -249,6 +249,7 @@ function reportData(seen: Seen, stats: CrawlStats): CrawlReportData {
       pages: stats.pages,
       requests: stats.requests,
       robotsRequests: stats.robotsRequests,
+      ...(stats.signedRequests === 0 ? {} : { signedRequests: stats.signedRequests }),
       bytes: stats.bytes,
       errors: stats.errors,
       retries: stats.retries,

@@ -48,6 +48,7 @@ export function mergeReports(
       pages,
       requests: earlier.totals.requests + current.totals.requests,
       robotsRequests: earlier.totals.robotsRequests + current.totals.robotsRequests,
+      ...mergedSigned(earlier.totals.signedRequests, current.totals.signedRequests),
       bytes: earlier.totals.bytes + current.totals.bytes,
       errors: earlier.totals.errors + current.totals.errors,
       retries: earlier.totals.retries + current.totals.retries,
@@ -192,4 +193,9 @@ function mergedRendering(
       refused: addCounts(earlier.refused, current.refused),
     },
   };
+}
+
+/** Signed requests of both runs, absent when neither signed any. */
+function mergedSigned(earlier: number | undefined, current: number | undefined): { signedRequests?: number } {
+  return earlier === undefined && current === undefined ? {} : { signedRequests: (earlier ?? 0) + (current ?? 0) };
 }

@@ -182,6 +182,7 @@ function totalCards(data: CrawlReportData): string {
     [count(t.retries), 'retries'],
     [count(t.queued), 'still queued'],
   ];
+  if (t.signedRequests !== undefined) cards.splice(3, 0, [count(t.signedRequests), 'signed requests (Web Bot Auth)']);
   // Requests a stop aborted: their URLs went back to the store, and a resumed run fetches them again.
   if (t.releasedAtStop !== undefined) cards.push([count(t.releasedAtStop), 'cut by a stop: fetched again']);
   return `<div class="cards">${cards.map(([value, label]) => `<div class="card"><b>${escapeHtml(value)}</b><span>${escapeHtml(label)}</span></div>`).join('')}</div>`;

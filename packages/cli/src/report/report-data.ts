@@ -141,6 +141,8 @@ export interface ReportTotals {
   readonly pages: number;
   readonly requests: number;
   readonly robotsRequests: number;
+  /** Requests sent signed (Web Bot Auth, `--signing-key`); absent when none was. */
+  readonly signedRequests?: number;
   readonly bytes: number;
   readonly errors: number;
   readonly retries: number;

@@ -17,4 +17,7 @@ export {
   SIGNATURE_HEADER_NAMES,
   WEB_BOT_AUTH_TAG,
 } from './sign-request.js';
-export { signingClient } from './signing-client.js';
+export type { DirectoryResponseSignature, SignedKeyDirectory, SignedKeyDirectoryOptions } from './signed-directory.js';
+export { KEY_DIRECTORY_TAG, signDirectoryResponse, signedKeyDirectory } from './signed-directory.js';
+export type { SigningClient, SigningClientOptions, SignMode } from './signing-client.js';
+export { isSignatureChallenge, SIGNATURE_CHALLENGE_STATUSES, signingClient } from './signing-client.js';

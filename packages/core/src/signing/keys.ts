@@ -128,8 +128,8 @@ export const KEY_DIRECTORY_PATH = '/.well-known/http-message-signatures-director
 /**
  * The JSON body of a key directory (a JWK Set of public keys, draft-meunier-webbotauth-httpsig-directory):
  * `{"keys":[…]}`, each key its public half with `kid`. Private parts are dropped, never copied.
- * Serve it with `KEY_DIRECTORY_MEDIA_TYPE` at `KEY_DIRECTORY_PATH`. (The directory's own response
- * signature, which the draft asks for, is not made here.)
+ * Serve it with `KEY_DIRECTORY_MEDIA_TYPE` at `KEY_DIRECTORY_PATH`, with the headers
+ * `signedKeyDirectory` (or `signDirectoryResponse`) makes: its response signatures.
  */
 export function keyDirectory(keys: readonly (Ed25519PrivateJwk | Ed25519PublicJwk | JsonWebKey)[]): string {
   return JSON.stringify({ keys: keys.map((key) => publicJwkOf(key)) });

@@ -23,13 +23,14 @@
 //   scheme's default, lower-cased), §2.3 for the parameters; RFC 9651 serialisation by the
 //   `structured-headers` package (RFC 9651 / RFC 8941), already a dependency of this package.
 //
-// Not confirmed from the drafts' own text: the Signature-Agent section of -01 itself (nor whether
-// -01 changed anything a verifier checks since -00; it is treated as -00's form); which meunier
-// revision first used the dictionary form ('meunier' means the quoted string of its early
-// revisions); whether `Signature-Agent` should name the host (`https://bot.example`) or the full
-// `/.well-known/http-message-signatures-directory` URL (both are seen; the value is sent as
-// given); whether `alg` is expected (RFC 9421 allows it; it is sent); the nonce length (64 random
-// bytes, base64, as deployed examples use); the 60-second lifetime (the drafts ask for a short one).
+// Confirmed since (2026-11-26, reading the editor's copy of draft-ietf-webbotauth-httpsig-protocol
+// in thibmeu/http-message-signatures-directory, which may be newer than -01): the dictionary form,
+// the member keyed to the signature's label and covered as `"signature-agent";key="<label>"`, the
+// quoted string as the legacy form a verifier MAY still accept; `alg` in its test vectors; and
+// that a `directory` member must be an origin (`https://bot.example`): a strict verifier ignores a
+// member with a path, so give the origin (the value is sent as given). Not confirmed: the nonce
+// length (64 random bytes, base64, as its test vectors use) and the 60-second lifetime (the draft
+// recommends no more than 24 hours).
 
 import { type JsonWebKey, randomBytes, sign } from 'node:crypto';
 import { type Item, serializeDictionary, serializeInnerList, serializeItem } from 'structured-headers';

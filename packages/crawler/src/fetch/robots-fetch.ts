@@ -7,8 +7,9 @@
 // for the crawl (it used the host's turn, the address was refused) comes back in the gate's
 // answer, not through here.
 
-import type { HttpClient, RobotsFetch } from '@politely/core';
+import { type HttpClient, type HttpRequest, type HttpResponse, PolitelyError, type RobotsFetch } from '@politely/core';
 import { type RobotsFetchOutcome, robotsOutcomeOf } from '../metrics/crawl-metrics.js';
+import { clockAfterChallenge, responseHeadAt, retryAfterMs, sleepUntil } from '../politeness/index.js';
 import { outgoingHeaders, type RequestProfile } from './request-profile.js';
 
 const ROBOTS_DEFAULTS = { accept: 'text/plain,*/*;q=0.5' };
@@ -20,6 +21,22 @@ export interface RobotsFetchHooks {
   readonly onOutcome?: (outcome: RobotsFetchOutcome) => void;
 }
 
+/**
+ * A robots.txt answered with a signature challenge (`signing.sign: 'on-challenge'`) is fetched
+ * again, signed, within the same fetch: the gate must judge the signed answer, not the challenge
+ * (RFC 9309 would read a 401/403 as "no robots.txt" and a 429 as "unreachable").
+ */
+export interface RobotsChallengeRetry {
+  readonly isChallenge: (response: HttpResponse) => boolean;
+  /** The host's delay: the signed retry waits that long after the challenged request. */
+  readonly delayMsOf: (url: URL) => number;
+  /**
+   * The longest wait for the signed retry within one fetch (it must fit in the gate's deadline);
+   * asked to wait longer, the fetch fails and the gate retries robots.txt later, signed.
+   */
+  readonly maxWaitMs: number;
+}
+
 /** The crawl-wide part of every robots.txt request (the User-Agent is the gate's). */
 export type RobotsRequestProfile = Pick<RequestProfile, 'from' | 'headers'>;
 
@@ -28,24 +45,40 @@ export function createCrawlerRobotsFetch(
   timeoutMs: number,
   hooks: RobotsFetchHooks,
   profile: RobotsRequestProfile = {},
+  challenge?: RobotsChallengeRetry,
 ): RobotsFetch {
   return async (request) => {
     const url = new URL(request.url);
-    hooks.onRequest(url, Date.now());
-    // A refusal by the SSRF guard rejects with its PolitelyError as is: the gate keeps its code.
-    const response = await client
-      .get({
-        url: request.url,
-        headers: outgoingHeaders({ ...profile, userAgent: request.userAgent }, ROBOTS_DEFAULTS, undefined),
-        signal: request.signal,
-        timeoutMs,
-        bodyLimit: { maxBytes: request.maxBytes, atLimit: 'truncate' },
-      })
-      .catch((error: unknown) => {
+    const sent: HttpRequest = {
+      url: request.url,
+      headers: outgoingHeaders({ ...profile, userAgent: request.userAgent }, ROBOTS_DEFAULTS, undefined),
+      signal: request.signal,
+      timeoutMs,
+      bodyLimit: { maxBytes: request.maxBytes, atLimit: 'truncate' },
+    };
+    const get = async (): Promise<HttpResponse> => {
+      hooks.onRequest(url, Date.now());
+      // A refusal by the SSRF guard rejects with its PolitelyError as is: the gate keeps its code.
+      const answer = await client.get(sent).catch((error: unknown) => {
         hooks.onOutcome?.('error');
         throw error;
       });
-    hooks.onOutcome?.(robotsOutcomeOf(response.status));
+      hooks.onOutcome?.(robotsOutcomeOf(answer.status));
+      return answer;
+    };
+    let response = await get();
+    if (challenge?.isChallenge(response) === true) {
+      const retryAt = signedRetryAt(response, url, challenge);
+      // Too long a wait for this fetch: a failed fetch (robots.txt unreachable) holds the host
+      // until the gate fetches it again, signed up front then; the challenge is never judged.
+      if (retryAt === undefined || retryAt - Date.now() > challenge.maxWaitMs)
+        throw new PolitelyError(
+          'ERR_FETCH_FAILED',
+          `GET ${request.url}: HTTP ${response.status} asks for a signature, and for a longer wait than the signed retry may take here; robots.txt is fetched again, signed, when the robots gate retries`,
+        );
+      await sleepUntil(retryAt, [request.signal]);
+      response = await get();
+    }
     return {
       status: response.status,
       header: response.header,
@@ -53,4 +86,16 @@ export function createCrawlerRobotsFetch(
       truncatedAtCap: response.truncated,
     };
   };
+}
+
+/** When a challenged robots.txt may be fetched again, signed: the host's delay and any Retry-After after its head. */
+function signedRetryAt(response: HttpResponse, url: URL, challenge: RobotsChallengeRetry): number | undefined {
+  const headAt = responseHeadAt(Date.now(), response.timing);
+  const clock = clockAfterChallenge({
+    headAt,
+    delayMs: challenge.delayMsOf(url),
+    retryAfterMs: retryAfterMs(response.header('retry-after'), headAt),
+    maxWaitMs: challenge.maxWaitMs,
+  });
+  return clock?.readyAt;
 }

@@ -68,6 +68,7 @@ export class CrawlMetrics {
   private readonly skips: Counter;
   private readonly errors: Counter;
   private readonly requests: Counter;
+  private readonly signedRequests: Counter;
   private readonly bytesReceived: Counter;
   private readonly requestDuration: Histogram;
   private readonly turnWait: Histogram;
@@ -107,6 +108,10 @@ export class CrawlMetrics {
     });
     this.requests = meter.createCounter('politely.requests', {
       description: 'HTTP requests started, by kind',
+      unit: '{request}',
+    });
+    this.signedRequests = meter.createCounter('politely.requests.signed', {
+      description: 'HTTP requests sent signed (Web Bot Auth), of every kind',
       unit: '{request}',
     });
     this.bytesReceived = meter.createCounter('politely.bytes.received', {
@@ -189,6 +194,11 @@ export class CrawlMetrics {
 
   request(kind: string): void {
     this.requests.add(1, { 'politely.request.kind': kind });
+  }
+
+  /** A request went out signed (Web Bot Auth). */
+  signedRequest(): void {
+    this.signedRequests.add(1);
   }
 
   received(bytes: number, kind: string): void {

@@ -17,6 +17,8 @@ export type ReleaseReason =
   | 'tdmrep-turn'
   /** robots.txt is unreachable for now: the host waits for its next robots.txt attempt. */
   | 'robots-retry'
+  /** The server asked for a signature (`signing.sign: 'on-challenge'`): the URL is retried signed. */
+  | 'signature-challenge'
   /** `maxPages` page fetches have started. */
   | 'page-budget'
   /** The lease ran out before the request: the URL may be another worker's now. */

@@ -199,6 +199,9 @@ export class UrlProcessor {
     settler.notePace(entry.hostKey, Date.now() + politeness.delayMs(entry.hostKey), Date.now());
     const fetched = await fetch.fetchStage(entry, kind?.processor, check, this.fetch);
     progress.requesting = false;
+    // The signed retry of a challenged page is the same page: it takes no second place in `maxPages`.
+    if (fetched.kind === 'released' && fetched.reason === 'signature-challenge' && kind === undefined)
+      pageBudget.started--;
     if (fetched.kind !== 'fetched') return fetched;
     progress.clock = fetched.clock;
     // The host is held from the moment the response is in, not only once this URL settles.

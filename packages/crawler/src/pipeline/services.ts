@@ -2,7 +2,7 @@
 // pipeline. Each stage takes what it needs from them and from the resolved options
 // (`settingsFrom(options, services)` in stages/): a new option touches only the stage that uses it.
 
-import type { HttpClient, RobotsGate } from '@politely/core';
+import type { HttpClient, HttpResponse, RobotsGate } from '@politely/core';
 import type { FrontierStore } from '@politely/frontier';
 import type { CookieSession } from '../cookies/cookie-session.js';
 import type { Dataset } from '../dataset/dataset.js';
@@ -23,6 +23,11 @@ export interface CrawlServices {
   readonly gate: RobotsGate;
   /** Every request of the crawl goes through it (the archive's, when there is one). */
   readonly client: HttpClient;
+  /**
+   * True for a response that challenged a request sent unsigned (`signing.sign: 'on-challenge'`):
+   * the request is retried once, signed, at the host's pace. Always false otherwise.
+   */
+  readonly isSignatureChallenge: (response: HttpResponse) => boolean;
   /** What the crawl has learned of each host's pace: crawl-delay, failures, adaptive delay. */
   readonly politeness: HostPoliteness;
   /**

@@ -18,6 +18,7 @@ export type { HeldTurn } from './host-turn.js';
 export { HostTurns, sleepUntil } from './host-turn.js';
 export type { ClockChange } from './pace.js';
 export {
+  clockAfterChallenge,
   clockAfterFailure,
   clockAfterResponse,
   clockAfterRobots,

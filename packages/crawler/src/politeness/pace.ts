@@ -124,6 +124,25 @@ export function clockAfterResponse(input: {
   return { readyAt: Math.max(paced.readyAt ?? notBefore, notBefore), notBefore };
 }
 
+/**
+ * The host's clock after a signature challenge (`signing.sign: 'on-challenge'`): the signed retry
+ * waits for the host's delay after the challenged request and for any `Retry-After` (a hold).
+ * Undefined when the server asks for a longer wait than `maxWaitMs`: then there is no retry, and
+ * the challenge is the answer.
+ */
+export function clockAfterChallenge(input: {
+  readonly headAt: number;
+  readonly delayMs: number;
+  readonly retryAfterMs: number | undefined;
+  readonly maxWaitMs: number;
+}): ClockChange | undefined {
+  const paced = input.headAt + input.delayMs;
+  if (input.retryAfterMs === undefined) return { readyAt: paced };
+  if (input.retryAfterMs > input.maxWaitMs) return undefined;
+  const notBefore = input.headAt + input.retryAfterMs;
+  return { readyAt: Math.max(paced, notBefore), notBefore };
+}
+
 /** Statuses worth another attempt: the server is overloaded or failing, not refusing. */
 export function isRetryableStatus(status: number): boolean {
   return status === 429 || status >= 500;

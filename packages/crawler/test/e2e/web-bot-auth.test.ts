@@ -117,6 +117,7 @@ describe('Web Bot Auth signing, verified by the site', () => {
     expect(paths.filter((p) => p === '/flaky')).toHaveLength(2);
     expect(site.verified.filter((v) => !v.ok)).toEqual([]);
     expect(stats.retries).toBe(1);
+    expect(stats.signedRequests).toBe(site.verified.length);
     // Pages by final status: /, /a, /listed, /old → /new, /flaky after its retry.
     expect(stats.byStatus).toEqual({ 200: 5 });
 

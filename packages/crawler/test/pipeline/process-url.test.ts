@@ -133,6 +133,7 @@ function buildPipeline(
   const fatal: unknown[] = [];
   const processor = new UrlProcessor(options, {
     keys: hostKeys,
+    isSignatureChallenge: () => false,
     knownRobots: async () => undefined,
     renderSession: () => Promise.reject(new Error('this pipeline renders nothing')),
     store,

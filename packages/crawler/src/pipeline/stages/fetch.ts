@@ -13,6 +13,7 @@ import type { ResolvedCrawlerOptions } from '../../options.js';
 import type { ResourceProcessor } from '../../plugin.js';
 import {
   type ClockChange,
+  clockAfterChallenge,
   clockAfterFailure,
   clockAfterResponse,
   type HostPoliteness,
@@ -23,7 +24,7 @@ import {
 } from '../../politeness/index.js';
 import type { StatsRecorder } from '../../stats.js';
 import type { UrlOutcome } from '../outcome.js';
-import { attemptFailed, skipped } from '../outcome.js';
+import { attemptFailed, released, skipped } from '../outcome.js';
 import type { CrawlServices } from '../services.js';
 
 export interface FetchStageSettings extends RequestProfile {
@@ -41,6 +42,8 @@ export interface FetchStageSettings extends RequestProfile {
   readonly emitter: CrawlerEmitter;
   readonly stats: StatsRecorder;
   readonly signal: AbortSignal;
+  /** A signature challenge to an unsigned request (`signing.sign: 'on-challenge'`): retried signed. */
+  readonly isSignatureChallenge: (response: HttpResponse) => boolean;
 }
 
 export function settingsFrom(options: ResolvedCrawlerOptions, services: CrawlServices): FetchStageSettings {
@@ -60,6 +63,7 @@ export function settingsFrom(options: ResolvedCrawlerOptions, services: CrawlSer
     emitter: services.emitter,
     stats: services.stats,
     signal: services.signal,
+    isSignatureChallenge: services.isSignatureChallenge,
   };
 }
 
@@ -157,6 +161,17 @@ export async function fetchStage(
   // Read against the head: an HTTP-date is a moment, and delay-seconds count from no earlier
   // than when the server sent the response.
   const asked = retryAfterMs(response.header('retry-after'), headAt);
+  // Asked for a signature: the URL goes back, for one signed retry at the host's pace (its host
+  // is now signed up front). No attempt is counted: the server refused the request, not the URL.
+  const challenge = settings.isSignatureChallenge(response)
+    ? clockAfterChallenge({
+        headAt,
+        delayMs: politeness.delayMs(hostKey),
+        retryAfterMs: asked,
+        maxWaitMs: settings.backoffMaxMs,
+      })
+    : undefined;
+  if (challenge !== undefined) return released('signature-challenge', challenge);
   if (isRetryableStatus(response.status) && (entry.retries ?? 0) < settings.maxRetries) {
     const backoff = politeness.failed(hostKey, latencyMs, response.status);
     const clock = clockAfterFailure({

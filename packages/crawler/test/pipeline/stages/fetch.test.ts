@@ -71,6 +71,7 @@ function harness(overrides: Partial<FetchStageSettings> = {}): Harness {
   const stats = new StatsRecorder();
   const settings: FetchStageSettings = {
     client,
+    isSignatureChallenge: () => false,
     connectAddressOf: () => undefined,
     userAgent: UA,
     maxBodyBytes: 64 * 1024,
