@@ -24,6 +24,9 @@ const BENCHMARKS = [
   // WARC records from real exchanges: politely's writer against warcio, and what archiving costs a crawl.
   'warc-write.bench.js',
   'redis-workers.bench.js',
+  // The scale curve: every store filled with 100k and 1M URLs (SQLite and Redis 10M with
+  // SCALE_MAX=10000000): bytes per URL, add and claim rates, Redis commands per page.
+  'scale.bench.js',
   // A rendered crawl in Chromium (/usr/bin/chromium): politely against Crawlee's PlaywrightCrawler,
   // under the sites' own rules only, then with a 250 ms delay floor for both.
   'render.bench.js',
