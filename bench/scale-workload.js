@@ -115,6 +115,9 @@ async function openStore(kind, config, packages) {
         store.db.pragma('wal_checkpoint(TRUNCATE)');
         return size(path) + size(`${path}-wal`);
       },
+      // Bytes of the file's pages in use (dbstat): what a shrunk row frees shows here at once,
+      // where the file keeps its size until later rows fill the space.
+      liveBytes: () => store.db.prepare('SELECT sum(pgsize - unused) FROM dbstat').pluck().get(),
       close: async () => {
         await store.close();
         rmSync(dir, { recursive: true, force: true });
@@ -192,9 +195,11 @@ export async function measure(kind, urls, config, packages) {
     const cpu = process.cpuUsage(cpu0);
     const filled = pages * LINKS_PER_PAGE;
     const queuedBytes = opened.bytes();
+    const queuedLive = opened.liveBytes?.();
     const sample = Math.min(20_000, Math.floor(filled / 10));
     const claims = await claimSample(opened, sample);
     const afterDone = opened.bytes();
+    const doneLive = opened.liveBytes?.();
     const counts = await opened.store.counts();
     const queuedPerUrl = queuedBytes / filled;
     return {
@@ -206,8 +211,15 @@ export async function measure(kind, urls, config, packages) {
       addCpuSeconds: round((cpu.user + cpu.system) / 1e6, 1),
       addUrlsPerSecond: Math.round(filled / addSeconds),
       bytesPerQueuedUrl: round(queuedPerUrl, 1),
-      // A done URL: what a queued one costs, plus what settling it changed, per settled URL.
-      bytesPerDoneUrl: round(queuedPerUrl + (afterDone - queuedBytes) / claims.done, 1),
+      // A done URL: what a queued one costs, plus what settling it changed, per settled URL
+      // (SQLite: in pages' bytes in use, see liveBytes).
+      bytesPerDoneUrl:
+        queuedLive === undefined
+          ? round(queuedPerUrl + (afterDone - queuedBytes) / claims.done, 1)
+          : round(queuedPerUrl + (doneLive - queuedLive) / claims.done, 1),
+      sqliteLiveBytesPerQueuedUrl: queuedLive === undefined ? null : round(queuedLive / filled, 1),
+      sqliteFileBytesPerDoneUrl:
+        queuedLive === undefined ? null : round(queuedPerUrl + (afterDone - queuedBytes) / claims.done, 1),
       claimSample: claims.done,
       claimsPerSecond: Math.round(claims.claimsPerSecond),
       // Per claim + complete: commands Redis ran (INFO commandstats, those inside scripts

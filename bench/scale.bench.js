@@ -3,7 +3,8 @@
 // them (scale-workload.js), and at each size:
 // - bytes per queued URL: SQLite, the file with its WAL after a checkpoint; Redis, the rise of
 //   used_memory; memory, the rise of the heap after a full GC; over the URLs;
-// - bytes per done URL: the same once a sample of them is claimed and completed;
+// - bytes per done URL: the same once a sample of them is claimed and completed (SQLite: by the
+//   bytes of its pages in use, dbstat: the file keeps its size until later rows reuse the space);
 // - add rate (URLs/s, one `add` per page of 40 links), and its CPU;
 // - claim rate: claims + completions per second over that sample (up to 20,000, delay 0);
 // - Redis: commands run per claim + complete (INFO commandstats, those run inside scripts
@@ -157,7 +158,7 @@ async function main() {
     environment: { node: process.version, cpu: os.cpus()[0]?.model ?? 'unknown', cpus: os.cpus().length, gcForced: typeof globalThis.gc === 'function' },
     method: {
       workload: `${HOSTS} hosts; a page of host h adds ${LINKS_PER_PAGE} links on h (about ${Math.round(averageUrlChars())} characters, the page as referrer, depth 1–5, priority 0, no label), one add per page, pages round the hosts`,
-      bytes: 'SQLite: file + WAL after wal_checkpoint(TRUNCATE); Redis: used_memory rise (primaries summed); memory: heap rise after gc(); per URL. Done: plus the change once a sample is completed, per completed URL',
+      bytes: 'SQLite: file + WAL after wal_checkpoint(TRUNCATE); Redis: used_memory rise (primaries summed); memory: heap rise after gc(); per URL. Done: plus the change once a sample is completed, per completed URL (SQLite: the change in bytes of pages in use, dbstat, since the file keeps its size until later rows reuse the space)',
       claims: 'claim + complete of a sample (min(20,000, URLs/10)), delay 0, one in flight per host, one process',
       redis: 'a redis-server started by the bench (--save "" --appendonly no); commands/page from INFO commandstats (inside scripts included), round trips/page from the client',
       command: 'SCALE_MAX=10000000 nice -n 10 node --expose-gc bench/scale.bench.js (SCALE_STORES, SCALE_SIZES to run part of it)',

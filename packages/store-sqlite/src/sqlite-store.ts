@@ -31,7 +31,7 @@ import {
 import type { Database } from 'better-sqlite3';
 import { type CrawlMetadata, createCrawlMetadata } from './crawl-meta.js';
 import { HostQueues, type QueueAppender } from './host-queues.js';
-import { keyHash } from './key-hash.js';
+import { keyCheck, keyHash } from './key-hash.js';
 import { openCrawlDatabase } from './open-database.js';
 import {
   type ResolvedSqliteFrontierStoreOptions,
@@ -314,10 +314,11 @@ class SqliteStore implements SqliteFrontierStore {
   ): AddOutcome {
     const key = dedupeKeyOf(entry);
     const hash = keyHash(key);
+    const check = keyCheck(key);
     if (entry.hints === undefined && entry.label === undefined) {
-      if (this.s.urlExists.get(hash, key) !== undefined) return 'duplicate';
+      if (this.s.urlExists.get(hash, key, check) !== undefined) return 'duplicate';
     } else {
-      const known = this.s.knownUrl.get(hash, key);
+      const known = this.s.knownUrl.get(hash, key, check);
       if (known !== undefined) return this.addKnown(known, entry, appender);
     }
     let slot = slots.get(entry.hostKey);
@@ -457,7 +458,7 @@ class SqliteStore implements SqliteFrontierStore {
   private failedAmong(urls: readonly string[], kind: UrlFailure['kind'] | undefined): RequeueRow[] {
     const rows: RequeueRow[] = [];
     for (const key of new Set(urls)) {
-      const row = this.s.knownUrl.get(keyHash(key), key);
+      const row = this.s.knownUrl.get(keyHash(key), key, keyCheck(key));
       if (row === undefined) continue;
       const failedAs = this.s.failureKindOf.get(row.id);
       if (failedAs === undefined || (kind !== undefined && failedAs !== kind)) continue;
@@ -525,7 +526,10 @@ class SqliteStore implements SqliteFrontierStore {
     if (leased === undefined) return;
     const host = { readyAt: hostReadyAt ?? null, notBefore: hostNotBefore ?? null, id: leased.host_id };
     if (how === 'complete') {
-      if (lastFetch === undefined) this.s.urlDone.run(parsed.rowId);
+      // Done for good (nothing kept for a revisit, no failure to requeue): its URL is not kept.
+      if (lastFetch === undefined && failure === undefined && leased.last_fetch === null)
+        this.s.urlDoneCompact.run(keyCheck(leased.key), parsed.rowId);
+      else if (lastFetch === undefined) this.s.urlDone.run(parsed.rowId);
       else {
         this.s.urlDoneFetched.run({
           lastFetch: JSON.stringify(lastFetch),

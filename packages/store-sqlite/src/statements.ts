@@ -66,9 +66,10 @@ export interface FrontierStatements {
   readonly hostByKey: Statement<[string], HostSlot>;
   readonly insertHost: Statement<[string, number, number], HostSlot>;
   readonly hostAdded: Statement<[number, number, number]>;
-  readonly urlExists: Statement<[number, string], 1>;
+  /** Whether a row holds the key (hash, key, check: see `keyCheck`). */
+  readonly urlExists: Statement<[number, string, number], 1>;
   /** `urlExists` for an entry with hints or a label: the live row (no tombstone), with what they would change. */
-  readonly knownUrl: Statement<[number, string], KnownUrlRow>;
+  readonly knownUrl: Statement<[number, string, number], KnownUrlRow>;
   readonly setLastFetch: Statement<[string, number, number]>;
   /** A relabel in place: request, id. */
   readonly setRequest: Statement<[string, number]>;
@@ -105,8 +106,13 @@ export interface FrontierStatements {
   readonly hostEmptied: Statement<[number]>;
   readonly expiredLeases: Statement<[number], { id: number; host_id: number; priority: number }>;
   readonly earliestLeaseExpiry: Statement<[], { at: number | null }>;
-  readonly leasedUrl: Statement<[number, string], { host_id: number; priority: number }>;
+  readonly leasedUrl: Statement<
+    [number, string],
+    { host_id: number; priority: number; key: string; last_fetch: string | null }
+  >;
   readonly urlDone: Statement<[number]>;
+  /** A URL done with no LastFetch kept: its row without its key and what only a queued URL needs (check, id). */
+  readonly urlDoneCompact: Statement<[number, number]>;
   readonly urlDoneFetched: Statement<[{ lastFetch: string; dueAt: number; fetchedAt: number; id: number }]>;
   readonly hostCompleted: Statement<[HostSettle]>;
   readonly urlRequeued: Statement<[{ retried: number; id: number }]>;
@@ -145,6 +151,12 @@ export interface FrontierStatements {
   >;
 }
 
+/**
+ * A row holds the key when it has it, or when it is a done URL kept without it (key '') whose
+ * check matches: see schema.ts, migration 6.
+ */
+const SAME_KEY = "(key = ? OR (key = '' AND key_check = ?))";
+
 /** The SET terms of a settle's clock and hold (parameters @readyAt, @notBefore). */
 const SETTLE_CLOCK = `not_before = max(not_before, coalesce(@notBefore, 0)),
        ready_at = max(coalesce(@readyAt, ready_at), not_before, coalesce(@notBefore, 0))`;
@@ -155,12 +167,12 @@ export function prepareFrontierStatements(db: Database): FrontierStatements {
     hostByKey: p('SELECT id, added FROM hosts WHERE key = ?'),
     insertHost: p('INSERT INTO hosts (key, delay_ms, max_in_flight) VALUES (?, ?, ?) RETURNING id, added'),
     hostAdded: p('UPDATE hosts SET added = ?, queued = queued + ? WHERE id = ?'),
-    urlExists: p<[number, string], 1>(
-      'SELECT 1 FROM urls INDEXED BY urls_dedupe WHERE key_hash = ? AND key = ?',
+    urlExists: p<[number, string, number], 1>(
+      `SELECT 1 FROM urls INDEXED BY urls_dedupe WHERE key_hash = ? AND ${SAME_KEY}`,
     ).pluck(),
     knownUrl: p(
       `SELECT id, host_id, state, priority, request, last_fetch FROM urls INDEXED BY urls_dedupe
-       WHERE key_hash = ? AND key = ? AND moved_to IS NULL`,
+       WHERE key_hash = ? AND ${SAME_KEY} AND moved_to IS NULL`,
     ),
     // Hints move the due time, never the fetch time: fetched_at stays as the completion wrote it.
     setLastFetch: p('UPDATE urls SET last_fetch = ?, due_at = ? WHERE id = ?'),
@@ -200,8 +212,12 @@ export function prepareFrontierStatements(db: Database): FrontierStatements {
       'SELECT id, host_id, priority FROM urls INDEXED BY urls_leases WHERE state = 1 AND lease_expires_at <= ?',
     ),
     earliestLeaseExpiry: p('SELECT min(lease_expires_at) AS at FROM urls INDEXED BY urls_leases WHERE state = 1'),
-    leasedUrl: p('SELECT host_id, priority FROM urls WHERE id = ? AND state = 1 AND lease_id = ?'),
+    leasedUrl: p('SELECT host_id, priority, key, last_fetch FROM urls WHERE id = ? AND state = 1 AND lease_id = ?'),
     urlDone: p('UPDATE urls SET state = 2, lease_id = NULL, lease_expires_at = NULL WHERE id = ?'),
+    urlDoneCompact: p(
+      `UPDATE urls SET state = 2, lease_id = NULL, lease_expires_at = NULL, key = '', key_check = ?,
+       data = NULL, referrer = NULL, redirected_from = NULL, request = NULL WHERE id = ?`,
+    ),
     // Apart from `urlDone` so that a completion without a LastFetch writes nothing more.
     urlDoneFetched: p(
       `UPDATE urls SET state = 2, lease_id = NULL, lease_expires_at = NULL, last_fetch = @lastFetch, due_at = @dueAt,

@@ -7,8 +7,8 @@ import type { FrontierEntry } from '@politely/frontier';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSqliteFrontierStore, SCHEMA_VERSION, type SqliteFrontierStore } from '../src/index.js';
-import { keyHash } from '../src/key-hash.js';
-import { createTempDir } from './helpers.js';
+import { keyCheck, keyHash } from '../src/key-hash.js';
+import { createTempDir, entry } from './helpers.js';
 
 const temp = createTempDir('dedupe-hash');
 afterAll(() => temp.remove());
@@ -17,10 +17,10 @@ const FIXTURE = fileURLToPath(new URL('./fixtures/schema-v5.db', import.meta.url
 const TWO_32 = 2 ** 32;
 const hostPart = (key: string): number => Math.floor(keyHash(key) / TWO_32);
 
-/** Every row of `urls` but its hash, in id order. */
+/** Every row of `urls` but its hashes, in id order. */
 function rowsOf(db: Database.Database): Record<string, unknown>[] {
   const rows = db.prepare('SELECT * FROM urls ORDER BY id').all() as Record<string, unknown>[];
-  return rows.map(({ key_hash: _hash, ...row }) => row);
+  return rows.map(({ key_hash: _hash, key_check: _check, ...row }) => row);
 }
 
 async function drain(store: SqliteFrontierStore): Promise<string[]> {
@@ -53,6 +53,8 @@ describe('migration 6: a schema-5 crawl file rehashed', () => {
       expect(rowsOf(shared.db)).toEqual(before);
       const rows = shared.db.prepare('SELECT key, key_hash FROM urls').all() as { key: string; key_hash: number }[];
       expect(rows.filter((row) => row.key_hash !== keyHash(row.key))).toEqual([]);
+      // The done URLs of a schema-5 file keep their keys: none has a check.
+      expect(shared.db.prepare('SELECT count(*) FROM urls WHERE key_check IS NOT NULL OR key = ?').pluck().get('')).toBe(0);
     } finally {
       await shared.close();
     }
@@ -85,6 +87,50 @@ describe('migration 6: a schema-5 crawl file rehashed', () => {
       expect(claimed).toContain('asset https://h1.test/asset.css');
       expect(claimed).toContain('https://h0.test/new');
       expect(await store.counts()).toMatchObject({ queued: 0, inFlight: 0, failed: 1 });
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('done URLs', () => {
+  it('keeps no URL for a URL done for good, which still dedupes it; keeps a revisit and a failure whole', async () => {
+    const store = createSqliteFrontierStore({ path: temp.file(), defaultHostPolicy: { delayMs: 0, maxInFlight: 3 } });
+    try {
+      const urls = ['http://a.test/1', 'http://a.test/2', 'http://a.test/3'];
+      await store.add(urls.map((url) => entry(url, { referrer: 'http://a.test/', label: 'L' })));
+      const leases = [];
+      for (let n = 0; n < 3; n++) leases.push((await store.claim({ now: 0, leaseMs: 60_000 })).lease!);
+      expect(leases.map((lease) => lease.entry.url)).toEqual(urls);
+      await store.complete(leases[0]!.id);
+      const lastFetch = { fetchedAt: 1, status: 200, bytes: 1, intervalMs: 10, dueAt: 11, latestDueAt: 100 };
+      await store.complete(leases[1]!.id, { lastFetch });
+      const failure = { kind: 'failed' as const, reason: 'fetch', message: 'HTTP 500', attempts: 1, at: 2 };
+      await store.complete(leases[2]!.id, { failure });
+
+      const row = store.db.prepare('SELECT key, key_check, referrer, request FROM urls WHERE id = ?');
+      const check = keyCheck(urls[0]!);
+      expect(row.get(1)).toEqual({ key: '', key_check: check, referrer: null, request: null });
+      expect(row.get(2)).toMatchObject({ key: urls[1], key_check: null, referrer: 'http://a.test/' });
+      expect(row.get(3)).toMatchObject({ key: urls[2], key_check: null, referrer: 'http://a.test/' });
+      expect(await store.add(urls.map((url) => entry(url)))).toEqual(['duplicate', 'duplicate', 'duplicate']);
+      expect((await store.failures()).map((f) => f.entry)).toEqual([
+        entry(urls[2]!, { referrer: 'http://a.test/', label: 'L' }),
+      ]);
+      expect(await store.reopenDue({ dueBefore: 100, limit: 10 })).toBe(1);
+      expect((await store.claim({ now: 0, leaseMs: 60_000 })).lease?.entry).toMatchObject({
+        url: urls[1],
+        label: 'L',
+        revisit: lastFetch,
+      });
+
+      // Forged: the done row's hash is another URL's; its check is not, so that URL is new.
+      const forge = store.db.prepare('UPDATE urls SET key_hash = ?, key_check = ? WHERE id = 1');
+      forge.run(keyHash('http://a.test/4'), check);
+      expect(await store.add([entry('http://a.test/4')])).toEqual(['added']);
+      // Both hashes another URL's: the row is that URL, seen.
+      forge.run(keyHash('http://a.test/5'), keyCheck('http://a.test/5'));
+      expect(await store.add([entry('http://a.test/5')])).toEqual(['duplicate']);
     } finally {
       await store.close();
     }
