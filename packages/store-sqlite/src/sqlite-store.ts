@@ -32,6 +32,7 @@ import type { Database } from 'better-sqlite3';
 import { type CrawlMetadata, createCrawlMetadata } from './crawl-meta.js';
 import { HostQueues, type QueueAppender } from './host-queues.js';
 import { keyCheck, keyHash } from './key-hash.js';
+import { NewRows } from './new-rows.js';
 import { openCrawlDatabase } from './open-database.js';
 import {
   type ResolvedSqliteFrontierStoreOptions,
@@ -39,7 +40,7 @@ import {
   type SqliteFrontierStoreOptions,
 } from './options.js';
 import { type OwnerInfo, type OwnerLock, takeOwnership } from './owner-lock.js';
-import { entryOf, failedUrlOf, leaseIdOf, parseLeaseId, relabelledRequestColumn, requestColumnOf } from './rows.js';
+import { entryOf, failedUrlOf, leaseIdOf, parseLeaseId, relabelledRequestColumn } from './rows.js';
 import {
   type FailureParams,
   type FrontierStatements,
@@ -298,7 +299,9 @@ class SqliteStore implements SqliteFrontierStore {
   private addNow(entries: readonly FrontierEntry[], maxPerHost: number): AddOutcome[] {
     const slots = new Map<string, AddSlot>();
     const appender = this.queues.appender();
-    const outcomes = entries.map((entry) => this.addOne(entry, maxPerHost, slots, appender));
+    const newRows = new NewRows(this.s, appender);
+    const outcomes = entries.map((entry) => this.addOne(entry, maxPerHost, slots, appender, newRows));
+    newRows.flush();
     appender.flush();
     for (const slot of slots.values()) {
       if (slot.newlyQueued > 0) this.s.hostAdded.run(slot.added, slot.newlyQueued, slot.id);
@@ -311,13 +314,17 @@ class SqliteStore implements SqliteFrontierStore {
     maxPerHost: number,
     slots: Map<string, AddSlot>,
     appender: QueueAppender,
+    newRows: NewRows,
   ): AddOutcome {
     const key = dedupeKeyOf(entry);
+    if (entry.hints === undefined && entry.label === undefined && newRows.has(key)) return 'duplicate';
     const hash = keyHash(key);
     const check = keyCheck(key);
     if (entry.hints === undefined && entry.label === undefined) {
       if (this.s.urlExists.get(hash, key, check) !== undefined) return 'duplicate';
     } else {
+      // Hints and labels act on the row itself: this add's new rows are written first.
+      newRows.flush();
       const known = this.s.knownUrl.get(hash, key, check);
       if (known !== undefined) return this.addKnown(known, entry, appender);
     }
@@ -328,22 +335,7 @@ class SqliteStore implements SqliteFrontierStore {
       slots.set(entry.hostKey, slot);
     }
     if (slot.added >= maxPerHost) return 'host-full';
-    // Bound one by one, not through an array: at millions of URLs, garbage is RSS.
-    const { lastInsertRowid } = this.s.insertUrl.run(
-      key,
-      hash,
-      slot.id,
-      entry.depth,
-      entry.priority,
-      entry.retries ?? null,
-      entry.kind ?? null,
-      entry.data === undefined ? null : JSON.stringify(entry.data),
-      entry.referrer ?? null,
-      entry.redirectedFrom ?? null,
-      entry.redirectHops ?? null,
-      requestColumnOf(entry),
-    );
-    appender.append(slot.id, entry.priority, Number(lastInsertRowid));
+    newRows.add(entry, key, hash, slot.id);
     slot.added++;
     slot.newlyQueued++;
     return 'added';

@@ -78,7 +78,7 @@ export interface FrontierStatements {
   /** The row's URL moved to another row (copy id, id): its place in its queue is a tombstone. */
   readonly supersede: Statement<[number, number]>;
   readonly deleteUrl: Statement<[number]>;
-  /** key, key_hash, host_id, depth, priority, retries, kind, data, referrer, redirected_from, redirect_hops */
+  /** key, key_hash, host_id, depth, priority, retries, kind, data, referrer, redirected_from, redirect_hops, request, next_id */
   readonly insertUrl: Statement<
     [
       string,
@@ -93,8 +93,11 @@ export interface FrontierStatements {
       Nullable<string>,
       Nullable<number>,
       Nullable<string>,
+      Nullable<number>,
     ]
   >;
+  /** The largest row id of `urls` (null: none). */
+  readonly lastUrlId: Statement<[], number | null>;
   readonly queue: Statement<[number, number], QueueRow>;
   readonly firstQueue: Statement<[number], QueueRow>;
   readonly saveQueue: Statement<[number, number, Nullable<number>, Nullable<number>]>;
@@ -188,9 +191,11 @@ export function prepareFrontierStatements(db: Database): FrontierStatements {
     supersede: p('UPDATE urls SET moved_to = ? WHERE id = ?'),
     deleteUrl: p('DELETE FROM urls WHERE id = ?'),
     insertUrl: p(
-      `INSERT INTO urls (key, key_hash, host_id, depth, priority, retries, kind, data, referrer, redirected_from, redirect_hops, request)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO urls (key, key_hash, host_id, depth, priority, retries, kind, data, referrer, redirected_from,
+         redirect_hops, request, next_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
+    lastUrlId: p<[], number | null>('SELECT max(id) FROM urls').pluck(),
     queue: p('SELECT priority, head_id, tail_id FROM queues WHERE host_id = ? AND priority = ?'),
     firstQueue: p(
       'SELECT priority, head_id, tail_id FROM queues WHERE host_id = ? AND head_id IS NOT NULL ORDER BY priority DESC LIMIT 1',

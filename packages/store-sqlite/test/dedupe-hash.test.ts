@@ -137,6 +137,49 @@ describe('done URLs', () => {
   });
 });
 
+describe('one add of many queues', () => {
+  it('links each queue in order, with duplicates and a relabel in the middle of the add', async () => {
+    const store = createSqliteFrontierStore({ path: temp.file(), defaultHostPolicy: { delayMs: 0, maxInFlight: 1 } });
+    try {
+      await store.add([entry('http://a.test/old')]);
+      const batch = [];
+      for (let i = 0; i < 12; i++) batch.push(entry(`http://${i % 2 === 0 ? 'a' : 'b'}.test/${i}`, { priority: i % 3 }));
+      batch.splice(5, 0, entry('http://a.test/2'), entry('http://a.test/0', { label: 'L' }), entry('http://a.test/old'));
+      const outcomes = await store.add(batch);
+      expect(outcomes.filter((o) => o === 'added')).toHaveLength(12);
+      expect(outcomes.slice(5, 8)).toEqual(['duplicate', 'relabelled', 'duplicate']);
+      const claimed: string[] = [];
+      for (let n = 0; n < 20; n++) {
+        const { lease } = await store.claim({ now: n, leaseMs: 60_000 });
+        if (lease === null) break;
+        claimed.push(`${lease.entry.url} ${lease.entry.priority}${lease.entry.label ?? ''}`);
+        await store.complete(lease.id);
+      }
+      const of = (host: string): string[] => claimed.filter((c) => c.startsWith(`http://${host}.test/`));
+      // Highest priority first, FIFO within one; a/0 was relabelled in place (its priority stays).
+      expect(of('a')).toEqual([
+        'http://a.test/2 2',
+        'http://a.test/8 2',
+        'http://a.test/4 1',
+        'http://a.test/10 1',
+        'http://a.test/old 0',
+        'http://a.test/0 0L',
+        'http://a.test/6 0',
+      ]);
+      expect(of('b')).toEqual([
+        'http://b.test/5 2',
+        'http://b.test/11 2',
+        'http://b.test/1 1',
+        'http://b.test/7 1',
+        'http://b.test/3 0',
+        'http://b.test/9 0',
+      ]);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe('keyHash', () => {
   it('starts with the host: keys of one host share the top 21 bits, a plugin resource included', () => {
     const a = hostPart('https://www.a.example/x');
