@@ -71,7 +71,10 @@ function primaries(nodes) {
 
 /** used_memory summed over the primaries. */
 function usedMemory(nodes) {
-  return primaries(nodes).reduce((sum, node) => sum + Number(infoFields(redisCli(node, 'INFO', 'memory')).get('used_memory')), 0);
+  return primaries(nodes).reduce(
+    (sum, node) => sum + Number(infoFields(redisCli(node, 'INFO', 'memory')).get('used_memory')),
+    0,
+  );
 }
 
 /** Commands run so far, summed over the primaries, INFO itself left out. */
@@ -100,7 +103,11 @@ async function openStore(kind, config, packages) {
     const store = packages.createMemoryFrontierStore();
     return {
       store,
-      bytes: () => (gc(), gc(), process.memoryUsage().heapUsed - heap0),
+      bytes: () => {
+        gc();
+        gc();
+        return process.memoryUsage().heapUsed - heap0;
+      },
       close: () => {},
     };
   }

@@ -27,7 +27,7 @@ import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { formatInteger, formatTable } from './harness.js';
-import { averageUrlChars, HOSTS, LINKS_PER_PAGE, measure, redisCli, round } from './scale-workload.js';
+import { averageUrlChars, HOSTS, LINKS_PER_PAGE, measure, round } from './scale-workload.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const RESULTS_FILE = join(HERE, 'results', 'scale.json');
@@ -65,9 +65,13 @@ function freePort() {
 /** A redis-server of our own on a free loopback port, no persistence; resolves once it answers. */
 async function startRedis() {
   const port = await freePort();
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-    stdio: 'ignore',
-  });
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    {
+      stdio: 'ignore',
+    },
+  );
   const node = `127.0.0.1:${port}`;
   for (let tries = 0; tries < 100; tries++) {
     const ping = spawnSync('redis-cli', ['-h', '127.0.0.1', '-p', String(port), 'PING'], { encoding: 'utf8' });
@@ -101,9 +105,20 @@ function plan() {
 }
 
 function tableOf(rows) {
-  const cell = (value, digits = 0) => (value === null || value === undefined ? '–' : round(value, digits).toLocaleString('en-US'));
+  const cell = (value, digits = 0) =>
+    value === null || value === undefined ? '–' : round(value, digits).toLocaleString('en-US');
   return formatTable(
-    ['store', 'URLs', 'add URLs/s', 'add CPU s', 'B/queued URL', 'B/done URL', 'claims/s', 'Redis cmds/page', 'round trips/page'],
+    [
+      'store',
+      'URLs',
+      'add URLs/s',
+      'add CPU s',
+      'B/queued URL',
+      'B/done URL',
+      'claims/s',
+      'Redis cmds/page',
+      'round trips/page',
+    ],
     rows.map((r) =>
       r.error !== undefined
         ? [r.store, formatInteger(r.urls), `failed: ${r.error.slice(0, 120)}`, '', '', '', '', '', '']
@@ -149,19 +164,29 @@ async function main() {
   } finally {
     redis?.stop();
   }
-  console.log(`\nScale: ${HOSTS.toLocaleString('en')} hosts, ${LINKS_PER_PAGE} links per add, ~${Math.round(averageUrlChars())}-character URLs with a same-host referrer, ${os.cpus().length} CPUs (load ${os.loadavg()[0].toFixed(1)})`);
+  console.log(
+    `\nScale: ${HOSTS.toLocaleString('en')} hosts, ${LINKS_PER_PAGE} links per add, ~${Math.round(averageUrlChars())}-character URLs with a same-host referrer, ${os.cpus().length} CPUs (load ${os.loadavg()[0].toFixed(1)})`,
+  );
   console.log(tableOf(rows));
   const all = mergedRows(rows);
   const results = {
     benchmark: 'scale',
     date: new Date().toISOString(),
-    environment: { node: process.version, cpu: os.cpus()[0]?.model ?? 'unknown', cpus: os.cpus().length, gcForced: typeof globalThis.gc === 'function' },
+    environment: {
+      node: process.version,
+      cpu: os.cpus()[0]?.model ?? 'unknown',
+      cpus: os.cpus().length,
+      gcForced: typeof globalThis.gc === 'function',
+    },
     method: {
       workload: `${HOSTS} hosts; a page of host h adds ${LINKS_PER_PAGE} links on h (about ${Math.round(averageUrlChars())} characters, the page as referrer, depth 1–5, priority 0, no label), one add per page, pages round the hosts`,
-      bytes: 'SQLite: file + WAL after wal_checkpoint(TRUNCATE); Redis: used_memory rise (primaries summed); memory: heap rise after gc(); per URL. Done: plus the change once a sample is completed, per completed URL (SQLite: the change in bytes of pages in use, dbstat, since the file keeps its size until later rows reuse the space)',
+      bytes:
+        'SQLite: file + WAL after wal_checkpoint(TRUNCATE); Redis: used_memory rise (primaries summed); memory: heap rise after gc(); per URL. Done: plus the change once a sample is completed, per completed URL (SQLite: the change in bytes of pages in use, dbstat, since the file keeps its size until later rows reuse the space)',
       claims: 'claim + complete of a sample (min(20,000, URLs/10)), delay 0, one in flight per host, one process',
-      redis: 'a redis-server started by the bench (--save "" --appendonly no); commands/page from INFO commandstats (inside scripts included), round trips/page from the client',
-      command: 'SCALE_MAX=10000000 nice -n 10 node --expose-gc bench/scale.bench.js (SCALE_STORES, SCALE_SIZES to run part of it)',
+      redis:
+        'a redis-server started by the bench (--save "" --appendonly no); commands/page from INFO commandstats (inside scripts included), round trips/page from the client',
+      command:
+        'SCALE_MAX=10000000 nice -n 10 node --expose-gc bench/scale.bench.js (SCALE_STORES, SCALE_SIZES to run part of it)',
     },
     rows: all,
   };
