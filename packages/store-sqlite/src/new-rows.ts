@@ -54,7 +54,8 @@ export class NewRows {
       const { hostId, entry } = rows[i]!;
       const queue = `${hostId} ${entry.priority}`;
       const run = runs.get(queue);
-      if (run === undefined) runs.set(queue, { hostId, priority: entry.priority, first: firstId + i, last: firstId + i });
+      if (run === undefined)
+        runs.set(queue, { hostId, priority: entry.priority, first: firstId + i, last: firstId + i });
       else run.last = firstId + i;
     }
     for (const run of runs.values()) this.appender.appendRun(run.hostId, run.priority, run.first, run.last);

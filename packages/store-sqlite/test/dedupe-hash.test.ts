@@ -54,7 +54,9 @@ describe('migration 6: a schema-5 crawl file rehashed', () => {
       const rows = shared.db.prepare('SELECT key, key_hash FROM urls').all() as { key: string; key_hash: number }[];
       expect(rows.filter((row) => row.key_hash !== keyHash(row.key))).toEqual([]);
       // The done URLs of a schema-5 file keep their keys: none has a check.
-      expect(shared.db.prepare('SELECT count(*) FROM urls WHERE key_check IS NOT NULL OR key = ?').pluck().get('')).toBe(0);
+      expect(
+        shared.db.prepare('SELECT count(*) FROM urls WHERE key_check IS NOT NULL OR key = ?').pluck().get(''),
+      ).toBe(0);
     } finally {
       await shared.close();
     }
@@ -143,8 +145,15 @@ describe('one add of many queues', () => {
     try {
       await store.add([entry('http://a.test/old')]);
       const batch = [];
-      for (let i = 0; i < 12; i++) batch.push(entry(`http://${i % 2 === 0 ? 'a' : 'b'}.test/${i}`, { priority: i % 3 }));
-      batch.splice(5, 0, entry('http://a.test/2'), entry('http://a.test/0', { label: 'L' }), entry('http://a.test/old'));
+      for (let i = 0; i < 12; i++)
+        batch.push(entry(`http://${i % 2 === 0 ? 'a' : 'b'}.test/${i}`, { priority: i % 3 }));
+      batch.splice(
+        5,
+        0,
+        entry('http://a.test/2'),
+        entry('http://a.test/0', { label: 'L' }),
+        entry('http://a.test/old'),
+      );
       const outcomes = await store.add(batch);
       expect(outcomes.filter((o) => o === 'added')).toHaveLength(12);
       expect(outcomes.slice(5, 8)).toEqual(['duplicate', 'relabelled', 'duplicate']);

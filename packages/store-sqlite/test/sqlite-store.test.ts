@@ -29,8 +29,7 @@ const temp = createTempDir('store-sqlite');
  * Part of making an older file from a new one: up to schema 5 a done URL kept its key (the tests
  * below complete http://a.test/1 before), and there was no `key_check`.
  */
-const KEPT_DONE_KEY =
-  "UPDATE urls SET key = 'http://a.test/1' WHERE key = ''; ALTER TABLE urls DROP COLUMN key_check;";
+const KEPT_DONE_KEY = "UPDATE urls SET key = 'http://a.test/1' WHERE key = ''; ALTER TABLE urls DROP COLUMN key_check;";
 afterAll(() => temp.remove());
 
 describeFrontierStoreContract(
