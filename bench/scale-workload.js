@@ -168,6 +168,7 @@ async function claimSample(opened, count) {
   const { store } = opened;
   const commands0 = opened.commands?.();
   const roundTrips0 = opened.roundTrips?.();
+  const cpu0 = process.cpuUsage();
   const started = performance.now();
   let now = Date.now();
   let done = 0;
@@ -181,10 +182,12 @@ async function claimSample(opened, count) {
     done++;
   }
   const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpu0);
   const perPage = (counter, start) => (counter === undefined ? null : (counter() - start) / done);
   return {
     done,
     claimsPerSecond: done / seconds,
+    cpuMicrosPerClaim: (cpu.user + cpu.system) / done,
     commandsPerPage: perPage(opened.commands, commands0),
     roundTripsPerPage: perPage(opened.roundTrips, roundTrips0),
   };
@@ -195,11 +198,13 @@ export async function measure(kind, urls, config, packages) {
   const opened = await openStore(kind, config, packages);
   try {
     const pages = Math.ceil(urls / LINKS_PER_PAGE);
+    const addCommands0 = opened.commands?.();
     const cpu0 = process.cpuUsage();
     const started = performance.now();
     for (let page = 0; page < pages; page++) await opened.store.add(pageLinks(page));
     const addSeconds = (performance.now() - started) / 1000;
     const cpu = process.cpuUsage(cpu0);
+    const addCommands = opened.commands === undefined ? null : opened.commands() - addCommands0;
     const filled = pages * LINKS_PER_PAGE;
     const queuedBytes = opened.bytes();
     const queuedLive = opened.liveBytes?.();
@@ -220,19 +225,28 @@ export async function measure(kind, urls, config, packages) {
       bytesPerQueuedUrl: round(queuedPerUrl, 1),
       // A done URL: what a queued one costs, plus what settling it changed, per settled URL
       // (SQLite: in pages' bytes in use, see liveBytes).
+      // Memory: none. Claiming a sample shrinks the hosts' queue arrays, which moves the heap by
+      // more than the sample's URLs weigh (a done URL keeps its key string in the seen set).
       bytesPerDoneUrl:
-        queuedLive === undefined
-          ? round(queuedPerUrl + (afterDone - queuedBytes) / claims.done, 1)
-          : round(queuedPerUrl + (doneLive - queuedLive) / claims.done, 1),
+        kind === 'memory'
+          ? null
+          : queuedLive === undefined
+            ? round(queuedPerUrl + (afterDone - queuedBytes) / claims.done, 1)
+            : round(queuedPerUrl + (doneLive - queuedLive) / claims.done, 1),
       sqliteLiveBytesPerQueuedUrl: queuedLive === undefined ? null : round(queuedLive / filled, 1),
       sqliteFileBytesPerDoneUrl:
         queuedLive === undefined ? null : round(queuedPerUrl + (afterDone - queuedBytes) / claims.done, 1),
       claimSample: claims.done,
       claimsPerSecond: Math.round(claims.claimsPerSecond),
+      // CPU of this process per claim + complete (Redis: the client's side only): steadier than
+      // the rate on a busy machine.
+      claimCpuMicros: round(claims.cpuMicrosPerClaim, 1),
       // Per claim + complete: commands Redis ran (INFO commandstats, those inside scripts
       // included), and the commands the store's client sent (round trips).
       redisCommandsPerPage: claims.commandsPerPage === null ? null : round(claims.commandsPerPage, 2),
       redisRoundTripsPerPage: claims.roundTripsPerPage === null ? null : round(claims.roundTripsPerPage, 2),
+      // Per add of a page's links (one script call): the commands Redis ran.
+      redisCommandsPerAdd: addCommands === null ? null : round(addCommands / pages, 1),
     };
   } finally {
     await opened.close();
