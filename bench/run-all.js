@@ -28,6 +28,9 @@ const BENCHMARKS = [
   // What Web Bot Auth signing costs: CPU per request of a crawl, signed and unsigned, and one signature alone.
   'signing.bench.js',
   'redis-workers.bench.js',
+  // The scale curve: every store filled with 100k and 1M URLs (SQLite and Redis 10M with
+  // SCALE_MAX=10000000): bytes per URL, add and claim rates, Redis commands per page.
+  'scale.bench.js',
   // A rendered crawl in Chromium (/usr/bin/chromium): politely against Crawlee's PlaywrightCrawler,
   // under the sites' own rules only, then with a 250 ms delay floor for both.
   'render.bench.js',

@@ -15,6 +15,8 @@ interface QueueState {
 /** Links new URLs at the tails of their queues; each queue is read once and saved once by `flush`. */
 export interface QueueAppender {
   append(hostId: number, priority: number, urlId: number): void;
+  /** Rows first..last, already linked to one another (see new-rows.ts), after the queue's tail. */
+  appendRun(hostId: number, priority: number, first: number, last: number): void;
   flush(): void;
 }
 
@@ -24,15 +26,21 @@ export class HostQueues {
   /** For a batch of new URLs (inserted with no `next_id`). */
   appender(): QueueAppender {
     const queues = new Map<string, QueueState>();
+    const queueOf = (hostId: number, priority: number): QueueState => {
+      const id = `${hostId} ${priority}`;
+      let queue = queues.get(id);
+      if (queue === undefined) {
+        queue = this.load(hostId, priority);
+        queues.set(id, queue);
+      }
+      return queue;
+    };
     return {
-      append: (hostId, priority, urlId) => {
-        const id = `${hostId} ${priority}`;
-        let queue = queues.get(id);
-        if (queue === undefined) {
-          queue = this.load(hostId, priority);
-          queues.set(id, queue);
-        }
-        this.link(queue, urlId);
+      append: (hostId, priority, urlId) => this.link(queueOf(hostId, priority), urlId),
+      appendRun: (hostId, priority, first, last) => {
+        const queue = queueOf(hostId, priority);
+        this.link(queue, first);
+        queue.tail = last;
       },
       flush: () => {
         for (const queue of queues.values()) this.save(queue);

@@ -8,7 +8,8 @@
 //   key after `kind ` (see rows.ts).
 // - Dedupe searches `urls_dedupe`, an index of a 53-bit hash of the key (key-hash.ts), then
 //   compares the key itself: an index of integers is several times smaller than one of URLs.
-//   It is the one index every add writes at a random place.
+//   It is the one index every add writes away from the end; since migration 6 the hash starts
+//   with the host's, so a page's links (mostly one host) land in one or two of its leaves.
 // - The queue of a host is a linked list per (host, priority), `queues`, through `urls.next_id`:
 //   FIFO within a priority, the highest priority first. Adding links the new row after the
 //   queue's tail, a recent row whose page is likely still cached; claiming takes the head.
@@ -49,6 +50,16 @@
 //   is far rarer; the tombstone costs one row and one dedupe index entry per relabel, until it
 //   is claimed past. Lookups that must find the live row (hints, relabels) skip tombstones;
 //   plain dedupe does not need to: either row says the URL is known.
+// - Done URLs (migration 6): a URL completed with no `LastFetch` and no failure is done for good:
+//   nothing will queue it again or give its entry back. Its row keeps what counts and dedupe
+//   need, not its URL: `key` becomes '' and `key_check` a second, independent 53-bit hash of it
+//   (key-hash.ts), and its referrer, data and request data go. Dedupe matches such a row on both
+//   hashes: 32 + 53 bits of the key within one host (the top 21 bits of `key_hash` are the
+//   host's). By the birthday bound, 10⁹ done URLs all on one host share a fingerprint with
+//   probability 10¹⁸/2⁸⁶ ≈ 1.3 × 10⁻⁸ (on many hosts, less): the chance that a crawl of that size
+//   ever skips one URL as seen. A done row so shrunk frees its page's space, which SQLite's
+//   B-tree merges and reuses for the rows that follow. A URL with a `LastFetch` (recrawls) or a
+//   failure (requeueFailed) keeps its row whole.
 // - `clear` empties the frontier's tables and the crawl's metadata (not the owner's record),
 //   and leaves `robots_cache` and `schema_version` as they are.
 //
@@ -57,8 +68,12 @@
 
 import { PolitelyError } from '@politely/core';
 import type { Database } from 'better-sqlite3';
+import { keyHash } from './key-hash.js';
 
-const MIGRATIONS: readonly string[] = [
+/** A migration: SQL, or a step that needs JavaScript (run inside the migrating transaction). */
+type Migration = string | ((db: Database) => void);
+
+const MIGRATIONS: readonly Migration[] = [
   // 1: frontier, robots cache, crawl metadata.
   `
   CREATE TABLE hosts (
@@ -148,7 +163,24 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX failures_at ON failures (at);
   `,
+  // 6: the dedupe hash laid out by host (key-hash.ts), and done URLs without their key. Every
+  // row is rehashed, and the index rebuilt once rather than written at random row by row.
+  rehashDedupeKeys,
 ];
+
+/**
+ * Migration 6: every row's `key_hash` by the host-first hash, and `key_check` for the done URLs
+ * kept without their key from then on. The rows of an existing file keep their keys.
+ */
+function rehashDedupeKeys(db: Database): void {
+  db.function('politely_key_hash_6', { deterministic: true }, (key) => keyHash(String(key)));
+  db.exec(`
+    ALTER TABLE urls ADD COLUMN key_check INTEGER;
+    DROP INDEX urls_dedupe;
+    UPDATE urls SET key_hash = politely_key_hash_6(key);
+    CREATE INDEX urls_dedupe ON urls (key_hash);
+  `);
+}
 
 /** The schema version this package writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -170,7 +202,9 @@ export function migrate(db: Database): void {
     }
     const record = db.prepare('INSERT INTO schema_version (version, applied_at) VALUES (?, ?)');
     for (let version = current + 1; version <= SCHEMA_VERSION; version++) {
-      db.exec(MIGRATIONS[version - 1]!);
+      const migration = MIGRATIONS[version - 1]!;
+      if (typeof migration === 'string') db.exec(migration);
+      else migration(db);
       record.run(version, Date.now());
     }
   }).immediate();

@@ -31,7 +31,8 @@ import {
 import type { Database } from 'better-sqlite3';
 import { type CrawlMetadata, createCrawlMetadata } from './crawl-meta.js';
 import { HostQueues, type QueueAppender } from './host-queues.js';
-import { keyHash } from './key-hash.js';
+import { keyCheck, keyHash } from './key-hash.js';
+import { NewRows } from './new-rows.js';
 import { openCrawlDatabase } from './open-database.js';
 import {
   type ResolvedSqliteFrontierStoreOptions,
@@ -39,7 +40,7 @@ import {
   type SqliteFrontierStoreOptions,
 } from './options.js';
 import { type OwnerInfo, type OwnerLock, takeOwnership } from './owner-lock.js';
-import { entryOf, failedUrlOf, leaseIdOf, parseLeaseId, relabelledRequestColumn, requestColumnOf } from './rows.js';
+import { entryOf, failedUrlOf, leaseIdOf, parseLeaseId, relabelledRequestColumn } from './rows.js';
 import {
   type FailureParams,
   type FrontierStatements,
@@ -298,7 +299,9 @@ class SqliteStore implements SqliteFrontierStore {
   private addNow(entries: readonly FrontierEntry[], maxPerHost: number): AddOutcome[] {
     const slots = new Map<string, AddSlot>();
     const appender = this.queues.appender();
-    const outcomes = entries.map((entry) => this.addOne(entry, maxPerHost, slots, appender));
+    const newRows = new NewRows(this.s, appender);
+    const outcomes = entries.map((entry) => this.addOne(entry, maxPerHost, slots, appender, newRows));
+    newRows.flush();
     appender.flush();
     for (const slot of slots.values()) {
       if (slot.newlyQueued > 0) this.s.hostAdded.run(slot.added, slot.newlyQueued, slot.id);
@@ -311,13 +314,18 @@ class SqliteStore implements SqliteFrontierStore {
     maxPerHost: number,
     slots: Map<string, AddSlot>,
     appender: QueueAppender,
+    newRows: NewRows,
   ): AddOutcome {
     const key = dedupeKeyOf(entry);
+    if (entry.hints === undefined && entry.label === undefined && newRows.has(key)) return 'duplicate';
     const hash = keyHash(key);
+    const check = keyCheck(key);
     if (entry.hints === undefined && entry.label === undefined) {
-      if (this.s.urlExists.get(hash, key) !== undefined) return 'duplicate';
+      if (this.s.urlExists.get(hash, key, check) !== undefined) return 'duplicate';
     } else {
-      const known = this.s.knownUrl.get(hash, key);
+      // Hints and labels act on the row itself: this add's new rows are written first.
+      newRows.flush();
+      const known = this.s.knownUrl.get(hash, key, check);
       if (known !== undefined) return this.addKnown(known, entry, appender);
     }
     let slot = slots.get(entry.hostKey);
@@ -327,22 +335,7 @@ class SqliteStore implements SqliteFrontierStore {
       slots.set(entry.hostKey, slot);
     }
     if (slot.added >= maxPerHost) return 'host-full';
-    // Bound one by one, not through an array: at millions of URLs, garbage is RSS.
-    const { lastInsertRowid } = this.s.insertUrl.run(
-      key,
-      hash,
-      slot.id,
-      entry.depth,
-      entry.priority,
-      entry.retries ?? null,
-      entry.kind ?? null,
-      entry.data === undefined ? null : JSON.stringify(entry.data),
-      entry.referrer ?? null,
-      entry.redirectedFrom ?? null,
-      entry.redirectHops ?? null,
-      requestColumnOf(entry),
-    );
-    appender.append(slot.id, entry.priority, Number(lastInsertRowid));
+    newRows.add(entry, key, hash, slot.id);
     slot.added++;
     slot.newlyQueued++;
     return 'added';
@@ -457,7 +450,7 @@ class SqliteStore implements SqliteFrontierStore {
   private failedAmong(urls: readonly string[], kind: UrlFailure['kind'] | undefined): RequeueRow[] {
     const rows: RequeueRow[] = [];
     for (const key of new Set(urls)) {
-      const row = this.s.knownUrl.get(keyHash(key), key);
+      const row = this.s.knownUrl.get(keyHash(key), key, keyCheck(key));
       if (row === undefined) continue;
       const failedAs = this.s.failureKindOf.get(row.id);
       if (failedAs === undefined || (kind !== undefined && failedAs !== kind)) continue;
@@ -525,7 +518,10 @@ class SqliteStore implements SqliteFrontierStore {
     if (leased === undefined) return;
     const host = { readyAt: hostReadyAt ?? null, notBefore: hostNotBefore ?? null, id: leased.host_id };
     if (how === 'complete') {
-      if (lastFetch === undefined) this.s.urlDone.run(parsed.rowId);
+      // Done for good (nothing kept for a revisit, no failure to requeue): its URL is not kept.
+      if (lastFetch === undefined && failure === undefined && leased.last_fetch === null)
+        this.s.urlDoneCompact.run(keyCheck(leased.key), parsed.rowId);
+      else if (lastFetch === undefined) this.s.urlDone.run(parsed.rowId);
       else {
         this.s.urlDoneFetched.run({
           lastFetch: JSON.stringify(lastFetch),

@@ -66,9 +66,10 @@ export interface FrontierStatements {
   readonly hostByKey: Statement<[string], HostSlot>;
   readonly insertHost: Statement<[string, number, number], HostSlot>;
   readonly hostAdded: Statement<[number, number, number]>;
-  readonly urlExists: Statement<[number, string], 1>;
+  /** Whether a row holds the key (hash, key, check: see `keyCheck`). */
+  readonly urlExists: Statement<[number, string, number], 1>;
   /** `urlExists` for an entry with hints or a label: the live row (no tombstone), with what they would change. */
-  readonly knownUrl: Statement<[number, string], KnownUrlRow>;
+  readonly knownUrl: Statement<[number, string, number], KnownUrlRow>;
   readonly setLastFetch: Statement<[string, number, number]>;
   /** A relabel in place: request, id. */
   readonly setRequest: Statement<[string, number]>;
@@ -77,7 +78,7 @@ export interface FrontierStatements {
   /** The row's URL moved to another row (copy id, id): its place in its queue is a tombstone. */
   readonly supersede: Statement<[number, number]>;
   readonly deleteUrl: Statement<[number]>;
-  /** key, key_hash, host_id, depth, priority, retries, kind, data, referrer, redirected_from, redirect_hops */
+  /** key, key_hash, host_id, depth, priority, retries, kind, data, referrer, redirected_from, redirect_hops, request, next_id */
   readonly insertUrl: Statement<
     [
       string,
@@ -92,8 +93,11 @@ export interface FrontierStatements {
       Nullable<string>,
       Nullable<number>,
       Nullable<string>,
+      Nullable<number>,
     ]
   >;
+  /** The largest row id of `urls` (null: none). */
+  readonly lastUrlId: Statement<[], number | null>;
   readonly queue: Statement<[number, number], QueueRow>;
   readonly firstQueue: Statement<[number], QueueRow>;
   readonly saveQueue: Statement<[number, number, Nullable<number>, Nullable<number>]>;
@@ -105,8 +109,13 @@ export interface FrontierStatements {
   readonly hostEmptied: Statement<[number]>;
   readonly expiredLeases: Statement<[number], { id: number; host_id: number; priority: number }>;
   readonly earliestLeaseExpiry: Statement<[], { at: number | null }>;
-  readonly leasedUrl: Statement<[number, string], { host_id: number; priority: number }>;
+  readonly leasedUrl: Statement<
+    [number, string],
+    { host_id: number; priority: number; key: string; last_fetch: string | null }
+  >;
   readonly urlDone: Statement<[number]>;
+  /** A URL done with no LastFetch kept: its row without its key and what only a queued URL needs (check, id). */
+  readonly urlDoneCompact: Statement<[number, number]>;
   readonly urlDoneFetched: Statement<[{ lastFetch: string; dueAt: number; fetchedAt: number; id: number }]>;
   readonly hostCompleted: Statement<[HostSettle]>;
   readonly urlRequeued: Statement<[{ retried: number; id: number }]>;
@@ -145,6 +154,12 @@ export interface FrontierStatements {
   >;
 }
 
+/**
+ * A row holds the key when it has it, or when it is a done URL kept without it (key '') whose
+ * check matches: see schema.ts, migration 6.
+ */
+const SAME_KEY = "(key = ? OR (key = '' AND key_check = ?))";
+
 /** The SET terms of a settle's clock and hold (parameters @readyAt, @notBefore). */
 const SETTLE_CLOCK = `not_before = max(not_before, coalesce(@notBefore, 0)),
        ready_at = max(coalesce(@readyAt, ready_at), not_before, coalesce(@notBefore, 0))`;
@@ -155,12 +170,12 @@ export function prepareFrontierStatements(db: Database): FrontierStatements {
     hostByKey: p('SELECT id, added FROM hosts WHERE key = ?'),
     insertHost: p('INSERT INTO hosts (key, delay_ms, max_in_flight) VALUES (?, ?, ?) RETURNING id, added'),
     hostAdded: p('UPDATE hosts SET added = ?, queued = queued + ? WHERE id = ?'),
-    urlExists: p<[number, string], 1>(
-      'SELECT 1 FROM urls INDEXED BY urls_dedupe WHERE key_hash = ? AND key = ?',
+    urlExists: p<[number, string, number], 1>(
+      `SELECT 1 FROM urls INDEXED BY urls_dedupe WHERE key_hash = ? AND ${SAME_KEY}`,
     ).pluck(),
     knownUrl: p(
       `SELECT id, host_id, state, priority, request, last_fetch FROM urls INDEXED BY urls_dedupe
-       WHERE key_hash = ? AND key = ? AND moved_to IS NULL`,
+       WHERE key_hash = ? AND ${SAME_KEY} AND moved_to IS NULL`,
     ),
     // Hints move the due time, never the fetch time: fetched_at stays as the completion wrote it.
     setLastFetch: p('UPDATE urls SET last_fetch = ?, due_at = ? WHERE id = ?'),
@@ -176,9 +191,11 @@ export function prepareFrontierStatements(db: Database): FrontierStatements {
     supersede: p('UPDATE urls SET moved_to = ? WHERE id = ?'),
     deleteUrl: p('DELETE FROM urls WHERE id = ?'),
     insertUrl: p(
-      `INSERT INTO urls (key, key_hash, host_id, depth, priority, retries, kind, data, referrer, redirected_from, redirect_hops, request)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO urls (key, key_hash, host_id, depth, priority, retries, kind, data, referrer, redirected_from,
+         redirect_hops, request, next_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
+    lastUrlId: p<[], number | null>('SELECT max(id) FROM urls').pluck(),
     queue: p('SELECT priority, head_id, tail_id FROM queues WHERE host_id = ? AND priority = ?'),
     firstQueue: p(
       'SELECT priority, head_id, tail_id FROM queues WHERE host_id = ? AND head_id IS NOT NULL ORDER BY priority DESC LIMIT 1',
@@ -200,8 +217,12 @@ export function prepareFrontierStatements(db: Database): FrontierStatements {
       'SELECT id, host_id, priority FROM urls INDEXED BY urls_leases WHERE state = 1 AND lease_expires_at <= ?',
     ),
     earliestLeaseExpiry: p('SELECT min(lease_expires_at) AS at FROM urls INDEXED BY urls_leases WHERE state = 1'),
-    leasedUrl: p('SELECT host_id, priority FROM urls WHERE id = ? AND state = 1 AND lease_id = ?'),
+    leasedUrl: p('SELECT host_id, priority, key, last_fetch FROM urls WHERE id = ? AND state = 1 AND lease_id = ?'),
     urlDone: p('UPDATE urls SET state = 2, lease_id = NULL, lease_expires_at = NULL WHERE id = ?'),
+    urlDoneCompact: p(
+      `UPDATE urls SET state = 2, lease_id = NULL, lease_expires_at = NULL, key = '', key_check = ?,
+       data = NULL, referrer = NULL, redirected_from = NULL, request = NULL WHERE id = ?`,
+    ),
     // Apart from `urlDone` so that a completion without a LastFetch writes nothing more.
     urlDoneFetched: p(
       `UPDATE urls SET state = 2, lease_id = NULL, lease_expires_at = NULL, last_fetch = @lastFetch, due_at = @dueAt,

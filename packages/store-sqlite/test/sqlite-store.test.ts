@@ -24,6 +24,12 @@ import { keyHash } from '../src/key-hash.js';
 import { assertBuilt, BUILT_STORE, createTempDir, entry } from './helpers.js';
 
 const temp = createTempDir('store-sqlite');
+
+/**
+ * Part of making an older file from a new one: up to schema 5 a done URL kept its key (the tests
+ * below complete http://a.test/1 before), and there was no `key_check`.
+ */
+const KEPT_DONE_KEY = "UPDATE urls SET key = 'http://a.test/1' WHERE key = ''; ALTER TABLE urls DROP COLUMN key_check;";
 afterAll(() => temp.remove());
 
 describeFrontierStoreContract(
@@ -84,7 +90,8 @@ describe('createSqliteFrontierStore', () => {
     await before.close();
     // The file as schema 1 wrote it: hosts without not_before, one migration recorded.
     const raw = new Database(path);
-    raw.exec(`DROP TABLE failures; ALTER TABLE urls DROP COLUMN moved_to;
+    raw.exec(`${KEPT_DONE_KEY}
+      DROP TABLE failures; ALTER TABLE urls DROP COLUMN moved_to;
       DROP INDEX urls_due; DROP INDEX urls_fetched; ALTER TABLE urls DROP COLUMN due_at; ALTER TABLE urls DROP COLUMN fetched_at;
       ALTER TABLE urls DROP COLUMN last_fetch; ALTER TABLE hosts DROP COLUMN not_before; ALTER TABLE urls DROP COLUMN request; DELETE FROM schema_version WHERE version > 1`);
     raw.close();
@@ -115,7 +122,8 @@ describe('createSqliteFrontierStore', () => {
     await before.close();
     // The file as schema 3 wrote it: urls without last_fetch, due_at and fetched_at, three migrations recorded.
     const raw = new Database(path);
-    raw.exec(`DROP TABLE failures; ALTER TABLE urls DROP COLUMN moved_to;
+    raw.exec(`${KEPT_DONE_KEY}
+      DROP TABLE failures; ALTER TABLE urls DROP COLUMN moved_to;
       DROP INDEX urls_due; DROP INDEX urls_fetched; ALTER TABLE urls DROP COLUMN due_at; ALTER TABLE urls DROP COLUMN fetched_at;
       ALTER TABLE urls DROP COLUMN last_fetch; DELETE FROM schema_version WHERE version > 3`);
     raw.close();
@@ -144,7 +152,7 @@ describe('createSqliteFrontierStore', () => {
     // The file as schema 4 wrote it: no failures table, no tombstone column, four migrations recorded.
     const raw = new Database(path);
     raw.exec(
-      'DROP TABLE failures; ALTER TABLE urls DROP COLUMN moved_to; DELETE FROM schema_version WHERE version > 4',
+      `${KEPT_DONE_KEY} DROP TABLE failures; ALTER TABLE urls DROP COLUMN moved_to; DELETE FROM schema_version WHERE version > 4`,
     );
     raw.close();
 
@@ -201,10 +209,16 @@ describe('createSqliteFrontierStore', () => {
       ['http://a.test/3', undefined, 1],
       ['http://a.test/2', 'M', 0],
     ]);
+    // Done for good: the rows keep no URL, and still dedupe them.
     expect(rows()).toEqual([
-      { key: 'http://a.test/2', priority: 0, tombstone: 0 },
-      { key: 'http://a.test/3', priority: 1, tombstone: 0 },
-      { key: 'http://a.test/1', priority: 2, tombstone: 0 },
+      { key: '', priority: 0, tombstone: 0 },
+      { key: '', priority: 1, tombstone: 0 },
+      { key: '', priority: 2, tombstone: 0 },
+    ]);
+    expect(await store.add(['1', '2', '3'].map((n) => entry(`http://a.test/${n}`, { label: 'Z' })))).toEqual([
+      'duplicate',
+      'duplicate',
+      'duplicate',
     ]);
     expect(await store.counts()).toEqual({ queued: 0, inFlight: 0, done: 3, failed: 0, activeHosts: 0 });
     expect(await store.claim({ now: 0, leaseMs: 60_000 })).toEqual({ lease: null, nextReadyAt: null });
