@@ -114,6 +114,11 @@ export const CRAWL_USAGE = `Usage:
                                    progress bars; the default when stdout is not a terminal
         --stop-grace DURATION      after SIGTERM or Ctrl-C, how long requests in flight may end
                                    before they are aborted and their URLs kept (default 10s)
+        --metrics [HOST:]PORT      serve /metrics (Prometheus), /healthz and /readyz (the store
+                                   answers) while crawling; a bare port is 127.0.0.1; port 0:
+                                   any free port (the address is printed on stderr)
+        --metrics-linger DURATION  keep /metrics up this long after the crawl ends, for a last
+                                   scrape (SIGTERM or Ctrl-C ends it; default 0)
         --allow-net CIDR           let the SSRF guard through to a private network, e.g.
                                    127.0.0.0/8 (repeatable); loopback, private and link-local
                                    addresses are refused otherwise (skipped as blocked-address)

@@ -8,6 +8,8 @@ import type { CrawlerPlugin, OutputOptions } from '@politely/crawler';
 import { type CrawlCommandOptions, HELP, parseCrawlOptions } from '../crawl/crawl-options.js';
 import type { CrawlSessionConfig } from '../crawl/crawl-session.js';
 import { egressSettings } from '../crawl/egress-options.js';
+import { lingerFor, serveMetrics } from '../crawl/metrics-option.js';
+import type { MetricsServer } from '../crawl/metrics-server.js';
 import { checkWritable, pageOutputs, warcOutput } from '../crawl/output-files.js';
 import { type OpenedStore, openStore } from '../crawl/store-option.js';
 import { EXIT_OK, type ExitCode } from '../exit-codes.js';
@@ -24,6 +26,7 @@ export async function runCrawl(args: readonly string[], io: Io): Promise<ExitCod
   if (options.reportFile !== undefined) checkWritable(options.reportFile, '--report');
   const store = await openStore(options.store, { ...options, say: (line) => void write(io.stderr, line) });
   let outputs: OutputOptions[];
+  let metrics: MetricsServer | undefined;
   try {
     for (const note of store.notes ?? []) await write(io.stderr, `politely: ${escapeControls(note)}\n`);
     // A fresh crawl's outputs start afresh (an existing file needs --overwrite), as a new crawl's.
@@ -38,18 +41,44 @@ export async function runCrawl(args: readonly string[], io: Io): Promise<ExitCod
           maxFileBytes: options.warcMaxBytes,
         }),
       );
+    if (options.metrics !== undefined) metrics = await serveMetrics(options.metrics, store);
   } catch (error) {
     await store.close();
     throw error;
   }
+  try {
+    if (metrics !== undefined)
+      await write(io.stderr, `politely: metrics at ${metrics.url}/metrics (and /healthz, /readyz)\n`);
+    const exitCode = await crawlWith(options, io, store, outputs, metrics);
+    if (metrics !== undefined && options.metricsLingerMs > 0) {
+      await write(
+        io.stderr,
+        `politely: ${metrics.url}/metrics stays up for ${options.metricsLingerMs} ms (--metrics-linger); SIGTERM or Ctrl-C ends it now\n`,
+      );
+      await lingerFor(options.metricsLingerMs);
+    }
+    return exitCode;
+  } finally {
+    await metrics?.close();
+  }
+}
+
+async function crawlWith(
+  options: CrawlCommandOptions,
+  io: Io,
+  store: OpenedStore,
+  outputs: OutputOptions[],
+  metrics: MetricsServer | undefined,
+): Promise<ExitCode> {
   // The crawler is loaded once the command line is known to be good: usage errors stay quick.
   const [{ runCrawlSession }, { sitemaps }] = await Promise.all([
     import('../crawl/crawl-session.js'),
     import('@politely/sitemap'),
   ]);
+  const crawler = crawlerOptionsOf(options, options.sitemaps ? [sitemaps()] : []);
   const config: CrawlSessionConfig = {
     io,
-    crawler: crawlerOptionsOf(options, options.sitemaps ? [sitemaps()] : []),
+    crawler: metrics === undefined ? crawler : { ...crawler, meterProvider: metrics.meterProvider },
     store,
     outputs,
     reportFile: options.reportFile,

@@ -7,6 +7,7 @@ import { ALL_USAGE_PURPOSES, isUsagePurpose, parseCidr, productToken, type Usage
 import { POLITENESS_KEY_MODES, type PolitenessKeyMode, type RenderWaitUntil, type ScopeMode } from '@politely/crawler';
 import { CliError } from '../cli-error.js';
 import { parseHttpUrl } from '../input/http-url.js';
+import { type ListenAddress, parseListenAddress } from '../input/listen-address.js';
 import { durationOption, wholeNumberOption } from '../input/parse-number.js';
 import { quoteInput } from '../input/quote-input.js';
 import { parseOptions } from '../parse-options.js';
@@ -60,6 +61,10 @@ export interface CrawlCommandOptions extends EgressOptions {
   readonly statusIntervalMs: number;
   /** `--stop-grace DURATION`: how long requests in flight may finish after SIGTERM or SIGINT (ms). */
   readonly stopGraceMs: number;
+  /** `--metrics [HOST:]PORT`: serve /metrics, /healthz and /readyz there; undefined: no server. */
+  readonly metrics: ListenAddress | undefined;
+  /** `--metrics-linger DURATION`: how long /metrics stays up after the crawl ends (ms), for a last scrape. */
+  readonly metricsLingerMs: number;
   /** Networks the SSRF guard lets through (`--allow-net CIDR`, repeatable). */
   readonly allowNet: readonly string[];
   /** `--purpose NAME` (repeatable): what the pages are for; reserved URLs are skipped. */
@@ -121,6 +126,8 @@ const OPTIONS = {
   log: { type: 'string' },
   'status-interval': { type: 'string' },
   'stop-grace': { type: 'string' },
+  metrics: { type: 'string' },
+  'metrics-linger': { type: 'string' },
   'allow-net': { type: 'string', multiple: true },
   header: { type: 'string', multiple: true },
   from: { type: 'string' },
@@ -160,6 +167,7 @@ const NUMERIC = [
   'timeout',
   'status-interval',
   'stop-grace',
+  'metrics-linger',
   'revisit-min',
   'revisit-max',
   'render-timeout',
@@ -236,6 +244,8 @@ export function parseCrawlOptions(args: readonly string[]): CrawlCommandOptions 
     if (values[flag] !== undefined && warcFile === undefined)
       throw new CliError(`crawl: --${flag} is about the WARC archive: give --warc FILE too`);
   }
+  if (values['metrics-linger'] !== undefined && values.metrics === undefined)
+    throw new CliError('crawl: --metrics-linger keeps the metrics server up: give --metrics [HOST:]PORT too');
   const render = values.render === true;
   for (const flag of ['render-wait', 'render-timeout', 'chromium'] as const) {
     if (values[flag] !== undefined && !render)
@@ -281,6 +291,8 @@ export function parseCrawlOptions(args: readonly string[]): CrawlCommandOptions 
     statusIntervalMs:
       optional(values['status-interval'], (v) => durationOption('crawl', '--status-interval', v, 1)) ?? 2000,
     stopGraceMs: optional(values['stop-grace'], (v) => durationOption('crawl', '--stop-grace', v, 0)) ?? 10_000,
+    metrics: optional(values.metrics, (v) => parseListenAddress('crawl', '--metrics', v)),
+    metricsLingerMs: optional(values['metrics-linger'], (v) => durationOption('crawl', '--metrics-linger', v, 0)) ?? 0,
     allowNet: (values['allow-net'] ?? []).map((cidr) => network('crawl', '--allow-net', cidr)),
     purposes: [...new Set((values.purpose ?? []).map((name) => purposeOption('crawl', name)))],
     robotsTokens: (values['robots-token'] ?? []).map((token) => robotsTokenOption('crawl', token)),
