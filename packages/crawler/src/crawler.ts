@@ -24,6 +24,7 @@ import { archivingClient } from './archive/archiving-client.js';
 import { WarcArchive, type WarcOutputStatus } from './archive/warc-archive.js';
 import { ClaimLoop } from './claim-loop.js';
 import { type CrawlCookies, createCrawlCookies } from './cookies/crawl-cookies.js';
+import { attachLogger } from './crawl-logger.js';
 import { Dataset } from './dataset/dataset.js';
 import type { OutputStatus } from './dataset/output-writer.js';
 import type { DatasetRecord } from './dataset/record-text.js';
@@ -211,6 +212,7 @@ class PoliteCrawler implements Crawler {
     this.store = this.recorder.metrics.store(raw.store ?? ownStore(options));
     this.cookies = createCrawlCookies(options.cookies, this.store, (error) => this.fail(error));
     this.gate = this.robotsGate(raw, client);
+    if (raw.logger !== undefined) attachLogger(this, raw.logger);
     this.dataset = new Dataset(options.outputs.records, {
       onRecord: (record, url) => this.emitter.emit('record', { record, url }),
       listens: () => this.emitter.listens('record'),
