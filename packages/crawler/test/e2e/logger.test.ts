@@ -28,7 +28,7 @@ function streamLogger(level = 'info'): { logger: pino.Logger; entries: () => Ent
       done();
     },
   });
-  const logger = pino({ level, base: undefined, formatters: { level: (label) => ({ level: label }) } }, stream);
+  const logger = pino({ level, base: null, formatters: { level: (label) => ({ level: label }) } }, stream);
   return {
     logger,
     entries: () =>
