@@ -111,7 +111,10 @@ export const CRAWL_USAGE = `Usage:
                                    usage preferences (reserved purposes, by source)
         --log plain|json           log lines (one per request, skip and error, and a status line
                                    every --status-interval ms, default 2000) instead of the
-                                   progress bars; the default when stdout is not a terminal
+                                   progress bars; the default when stdout is not a terminal;
+                                   json: every line (warnings and errors too) one JSON object
+                                   with level, time, event and its fields
+        --log-file PATH            write the log lines to PATH (appended to) instead of stdout
         --stop-grace DURATION      after SIGTERM or Ctrl-C, how long requests in flight may end
                                    before they are aborted and their URLs kept (default 10s)
         --metrics [HOST:]PORT      serve /metrics (Prometheus), /healthz and /readyz (the store

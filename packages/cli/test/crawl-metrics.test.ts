@@ -52,10 +52,13 @@ async function scrape(base: string): Promise<Sample[]> {
   return parseScrape(await response.text());
 }
 
-/** Resolves with the server's address once the crawl has said it on stderr. */
-async function metricsBase(run: RunningCli): Promise<string> {
-  await run.waitFor(/politely: metrics at http:\/\/\S+\/metrics/, 20_000, 'stderr');
-  return /politely: metrics at (http:\/\/\S+)\/metrics/.exec(run.stderr())![1]!;
+/** Resolves with the server's address once the crawl has said it: on stderr in text, in a JSON line with `--log json`. */
+async function metricsBase(run: RunningCli, json = false): Promise<string> {
+  const said = json
+    ? /"event":"metrics","url":"(http:\/\/\S+)\/metrics"/
+    : /politely: metrics at (http:\/\/\S+)\/metrics/;
+  await run.waitFor(said, 20_000, json ? 'stdout' : 'stderr');
+  return said.exec(json ? run.stdout() : run.stderr())![1]!;
 }
 
 /** Resolves when `check` holds (polled every 100 ms), rejects after `timeoutMs`. */
@@ -120,7 +123,7 @@ describe('politely crawl --metrics', () => {
       web.url('legacy', '/'),
     ]);
     try {
-      const base = await metricsBase(run);
+      const base = await metricsBase(run, true);
       expect(base).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
 
       // During: some pages done, the frontier's gauges observed, health and readiness 200.
@@ -132,9 +135,9 @@ describe('politely crawl --metrics', () => {
       expect(during.some((s) => s.name === 'politely_frontier_queued')).toBe(true);
 
       // After: the crawl has ended and printed its summary; the server lingers for a last scrape.
-      await run.waitFor(/stays up for/, 60_000, 'stderr');
+      await run.waitFor(/"event":"metrics-linger"/, 60_000);
       const after = await scrape(base);
-      const summary = jsonLines(run.stdout()).at(-1) as {
+      const summary = jsonLines(run.stdout()).find((line) => (line as { event: string }).event === 'summary') as {
         event: string;
         pages: number;
         requests: number;
@@ -220,11 +223,11 @@ describe('politely crawl --metrics', () => {
       web.url('status', '/'),
     ]);
     try {
-      const base = await metricsBase(run);
+      const base = await metricsBase(run, true);
       // The frontier's gauges are observed while the crawl runs; the rest are there at its end.
       await run.waitFor(/"event":"response"/);
       const exported = new Set((await scrape(base)).map((s) => s.name));
-      await run.waitFor(/stays up for/, 60_000, 'stderr');
+      await run.waitFor(/"event":"metrics-linger"/, 60_000);
       for (const sample of await scrape(base)) exported.add(sample.name);
       expect([...queried].filter((name) => !exported.has(name))).toEqual([]);
       run.child.kill('SIGTERM');

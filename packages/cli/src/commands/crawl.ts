@@ -5,6 +5,7 @@ import { isIP } from 'node:net';
 import { ChromiumRenderer } from '@politely/browser';
 import { type HostResolver, systemResolver } from '@politely/core';
 import type { CrawlerPlugin, OutputOptions } from '@politely/crawler';
+import { type CliLog, createCliLog } from '../crawl/cli-log.js';
 import { type CrawlCommandOptions, HELP, parseCrawlOptions } from '../crawl/crawl-options.js';
 import type { CrawlSessionConfig } from '../crawl/crawl-session.js';
 import { egressSettings } from '../crawl/egress-options.js';
@@ -24,11 +25,26 @@ export async function runCrawl(args: readonly string[], io: Io): Promise<ExitCod
     return EXIT_OK;
   }
   if (options.reportFile !== undefined) checkWritable(options.reportFile, '--report');
-  const store = await openStore(options.store, { ...options, say: (line) => void write(io.stderr, line) });
+  if (options.logFile !== undefined) checkWritable(options.logFile, '--log-file');
+  const log = createCliLog(io, options.log === 'json', options.logFile);
+  try {
+    return await crawlLogged(options, io, log);
+  } finally {
+    await log.close();
+  }
+}
+
+async function crawlLogged(options: CrawlCommandOptions, io: Io, log: CliLog): Promise<ExitCode> {
+  // The store's lines (a lost connection, a Redis that may lose the crawl) are notices too.
+  const say = (line: string): void => {
+    const text = line.replace(/^politely: /, '').trimEnd();
+    void log.notice(text.startsWith('warning:') ? 'warn' : 'info', 'store', text);
+  };
+  const store = await openStore(options.store, { ...options, say });
   let outputs: OutputOptions[];
   let metrics: MetricsServer | undefined;
   try {
-    for (const note of store.notes ?? []) await write(io.stderr, `politely: ${escapeControls(note)}\n`);
+    for (const note of store.notes ?? []) await log.notice('info', 'store', escapeControls(note));
     // A fresh crawl's outputs start afresh (an existing file needs --overwrite), as a new crawl's.
     const resume = !options.fresh && (await resumes(store));
     outputs = pageOutputs(options.outFiles, { resume, overwrite: options.overwrite });
@@ -48,12 +64,16 @@ export async function runCrawl(args: readonly string[], io: Io): Promise<ExitCod
   }
   try {
     if (metrics !== undefined)
-      await write(io.stderr, `politely: metrics at ${metrics.url}/metrics (and /healthz, /readyz)\n`);
-    const exitCode = await crawlWith(options, io, store, outputs, metrics);
+      await log.notice('info', 'metrics', `metrics at ${metrics.url}/metrics (and /healthz, /readyz)`, {
+        url: `${metrics.url}/metrics`,
+      });
+    const exitCode = await crawlWith(options, io, log, store, outputs, metrics);
     if (metrics !== undefined && options.metricsLingerMs > 0) {
-      await write(
-        io.stderr,
-        `politely: ${metrics.url}/metrics stays up for ${options.metricsLingerMs} ms (--metrics-linger); SIGTERM or Ctrl-C ends it now\n`,
+      await log.notice(
+        'info',
+        'metrics-linger',
+        `${metrics.url}/metrics stays up for ${options.metricsLingerMs} ms (--metrics-linger); SIGTERM or Ctrl-C ends it now`,
+        { url: `${metrics.url}/metrics`, lingerMs: options.metricsLingerMs },
       );
       await lingerFor(options.metricsLingerMs);
     }
@@ -66,6 +86,7 @@ export async function runCrawl(args: readonly string[], io: Io): Promise<ExitCod
 async function crawlWith(
   options: CrawlCommandOptions,
   io: Io,
+  log: CliLog,
   store: OpenedStore,
   outputs: OutputOptions[],
   metrics: MetricsServer | undefined,
@@ -83,7 +104,8 @@ async function crawlWith(
     outputs,
     reportFile: options.reportFile,
     report: { settings: settingsOf(options) },
-    display: options.log ?? (isTerminal(io.stdout) ? 'progress' : 'plain'),
+    display: options.log ?? (options.logFile === undefined && isTerminal(io.stdout) ? 'progress' : 'plain'),
+    log,
     statusIntervalMs: options.statusIntervalMs,
   };
   const result = await runCrawlSession(config);

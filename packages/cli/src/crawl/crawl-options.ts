@@ -57,6 +57,8 @@ export interface CrawlCommandOptions extends EgressOptions {
   readonly reportFile: string | undefined;
   /** Log lines instead of the progress display; `undefined`: progress on a terminal, plain lines otherwise. */
   readonly log: LogFormat | undefined;
+  /** `--log-file PATH`: log lines go there (appended to) instead of stdout. */
+  readonly logFile: string | undefined;
   /** Seconds between status lines in log mode. */
   readonly statusIntervalMs: number;
   /** `--stop-grace DURATION`: how long requests in flight may finish after SIGTERM or SIGINT (ms). */
@@ -124,6 +126,7 @@ const OPTIONS = {
   'warc-max-size': { type: 'string' },
   report: { type: 'string' },
   log: { type: 'string' },
+  'log-file': { type: 'string' },
   'status-interval': { type: 'string' },
   'stop-grace': { type: 'string' },
   metrics: { type: 'string' },
@@ -288,6 +291,7 @@ export function parseCrawlOptions(args: readonly string[]): CrawlCommandOptions 
     warcMaxBytes: optional(values['warc-max-size'], (v) => count('--warc-max-size', v, 65_536)),
     reportFile: values.report,
     log: values.log === undefined ? undefined : oneOf('--log', values.log, LOG_FORMATS),
+    logFile: values['log-file'],
     statusIntervalMs:
       optional(values['status-interval'], (v) => durationOption('crawl', '--status-interval', v, 1)) ?? 2000,
     stopGraceMs: optional(values['stop-grace'], (v) => durationOption('crawl', '--stop-grace', v, 0)) ?? 10_000,

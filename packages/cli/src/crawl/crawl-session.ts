@@ -36,8 +36,9 @@ import { duration } from '../report/html.js';
 import { mergeReports } from '../report/merge-reports.js';
 import { renderCrawlReport } from '../report/render-report.js';
 import type { CrawlReportData } from '../report/report-data.js';
+import { type CliLog, createCliLog } from './cli-log.js';
 import type { LogFormat } from './crawl-options.js';
-import { type CrawlOutcome, summaryJson, summaryText } from './crawl-summary.js';
+import { type CrawlOutcome, summaryFields, summaryText } from './crawl-summary.js';
 import { createLogDisplay } from './log-display.js';
 import { outputError } from './output-error.js';
 import type { OutputFile } from './output-files.js';
@@ -65,6 +66,8 @@ export interface CrawlSessionConfig {
   };
   /** Progress bars (a terminal), log lines, or nothing. */
   readonly display: 'progress' | LogFormat | 'none';
+  /** Where log lines and notices go. @default stdout and stderr; JSON through pino when `display` is `json` */
+  readonly log?: CliLog;
   readonly statusIntervalMs: number;
 }
 
@@ -79,11 +82,12 @@ export interface CrawlSessionResult {
 
 export async function runCrawlSession(config: CrawlSessionConfig): Promise<CrawlSessionResult> {
   const { io } = config;
+  const log = config.log ?? createCliLog(io, config.display === 'json', undefined);
   const collector = config.reportFile === undefined ? undefined : createCollector(config);
-  const crawler = buildCrawler(config, collector);
+  const crawler = buildCrawler(config, collector, log);
   const detach = collector?.attach(crawler);
-  const display = createDisplay(config, crawler);
-  const signals = onStopSignals(io, crawler, config.crawler.stopGraceMs, config.display === 'progress');
+  const display = createDisplay(config, crawler, log);
+  const signals = onStopSignals(io, log, crawler, config.crawler.stopGraceMs, config.display === 'progress');
   display?.start();
   const earlierReport =
     collector === undefined ? undefined : await config.store.reportState?.load().catch(() => undefined);
@@ -99,9 +103,10 @@ export async function runCrawlSession(config: CrawlSessionConfig): Promise<Crawl
   let failure: PolitelyError | undefined;
   let refused: SeedsRefusedError | undefined;
   let queued: number | undefined;
-  // Nothing to do, failures put back: one line each on stderr, as they happen.
+  // Nothing to do, failures put back: one line each on stderr, as they happen (in JSON, the
+  // crawler's logger writes them).
   const stopWarnings = crawler.on('warning', (warning) => {
-    void write(io.stderr, `politely: crawl: ${escapeControls(cliWarning(warning))}\n`);
+    if (log.logger === undefined) void write(io.stderr, `politely: crawl: ${escapeControls(cliWarning(warning))}\n`);
   });
   try {
     // The crawler writes the --out files and closes them before run() ends, however it ends.
@@ -128,12 +133,17 @@ export async function runCrawlSession(config: CrawlSessionConfig): Promise<Crawl
   const outputs = crawler.outputs();
   for (const output of outputs) {
     if (output.cutBytes > 0)
-      await write(
-        io.stderr,
-        `politely: ${escapeControls(`${quoteInput(output.path)}: cut ${output.cutBytes} bytes of a record left half-written by an interrupted run (or of pages it had not finished)`)}\n`,
+      await log.notice(
+        'warn',
+        'output-cut',
+        escapeControls(
+          `${quoteInput(output.path)}: cut ${output.cutBytes} bytes of a record left half-written by an interrupted run (or of pages it had not finished)`,
+        ),
+        { path: output.path, cutBytes: output.cutBytes },
       );
   }
-  if (failure !== undefined) await write(io.stderr, `politely: ${escapeControls(failure.message)}\n`);
+  if (failure !== undefined)
+    await log.notice('error', 'failure', escapeControls(failure.message), { code: failure.code });
   const finalStats = { ...(stats ?? crawler.stats()), ...(queued === undefined ? {} : { queued }) };
   const stoppedBy = signals.first();
   const interrupted = failure === undefined && stoppedBy !== undefined;
@@ -144,7 +154,8 @@ export async function runCrawlSession(config: CrawlSessionConfig): Promise<Crawl
     report !== undefined && config.reportFile !== undefined
       ? await writeReport(config.reportFile, renderCrawlReport(report))
       : undefined;
-  if (reportFailure !== undefined) await write(io.stderr, `politely: ${escapeControls(reportFailure.message)}\n`);
+  if (reportFailure !== undefined)
+    await log.notice('error', 'report-failure', escapeControls(reportFailure.message), { code: reportFailure.code });
   const outcome: CrawlOutcome = {
     stats: finalStats,
     interrupted,
@@ -154,9 +165,10 @@ export async function runCrawlSession(config: CrawlSessionConfig): Promise<Crawl
     reportFile: reportFailure === undefined ? config.reportFile : undefined,
     store: config.store,
   };
-  await write(io.stdout, config.display === 'json' ? summaryJson(outcome) : summaryText(outcome));
+  if (log.logger === undefined) await write(io.stdout, summaryText(outcome));
+  else log.logger.info({ event: 'summary', ...summaryFields(outcome) });
   if (outcome.nothingFetched)
-    await write(io.stderr, `politely: crawl: nothing was fetched: ${refusalText(finalStats, refused)}\n`);
+    await log.notice('error', 'nothing-fetched', `crawl: nothing was fetched: ${refusalText(finalStats, refused)}`);
   const exitCode = exitCodeOf(outcome, failure ?? reportFailure, stoppedBy);
   return { exitCode, stats: finalStats, interrupted, report, outputs };
 }
@@ -253,7 +265,7 @@ function createCollector(config: CrawlSessionConfig): CrawlReportCollector {
   });
 }
 
-function buildCrawler(config: CrawlSessionConfig, collector: CrawlReportCollector | undefined): Crawler {
+function buildCrawler(config: CrawlSessionConfig, collector: CrawlReportCollector | undefined, log: CliLog): Crawler {
   const { store, robotsCache } = config.store;
   const cache = collector === undefined ? robotsCache : collector.robotsCache(robotsCache);
   try {
@@ -261,6 +273,7 @@ function buildCrawler(config: CrawlSessionConfig, collector: CrawlReportCollecto
       ...config.crawler,
       ...(store === undefined ? {} : { store }),
       ...(cache === undefined ? {} : { robotsCache: cache }),
+      ...(log.logger === undefined ? {} : { logger: log.logger }),
       outputs: config.outputs,
       handler: (page) => page.push(pageRecordOf(page)),
     });
@@ -271,7 +284,7 @@ function buildCrawler(config: CrawlSessionConfig, collector: CrawlReportCollecto
   }
 }
 
-function createDisplay(config: CrawlSessionConfig, crawler: Crawler): CrawlDisplay | undefined {
+function createDisplay(config: CrawlSessionConfig, crawler: Crawler, log: CliLog): CrawlDisplay | undefined {
   if (config.display === 'none') return undefined;
   if (config.display === 'progress') {
     const maxPages = config.crawler.maxPages;
@@ -281,7 +294,7 @@ function createDisplay(config: CrawlSessionConfig, crawler: Crawler): CrawlDispl
       maxPages === undefined || maxPages === Infinity ? undefined : maxPages,
     );
   }
-  return createLogDisplay(crawler, config.io.stdout, config.display, config.statusIntervalMs);
+  return createLogDisplay(crawler, log, config.statusIntervalMs);
 }
 
 /** The signals that stop a crawl: SIGINT (Ctrl-C) and SIGTERM (`kill`, `docker stop`, a scheduler). */
@@ -294,6 +307,7 @@ type StopSignal = 'SIGINT' | 'SIGTERM';
  */
 function onStopSignals(
   io: Io,
+  log: CliLog,
   crawler: Crawler,
   graceMs: number | undefined,
   terminal: boolean,
@@ -306,15 +320,21 @@ function onStopSignals(
     if (received === 1) {
       crawler.stop();
       const grace = graceMs === undefined ? 'the grace period' : duration(graceMs);
-      void write(
-        io.stderr,
-        `\npolitely: stopping (${signal}): no new requests; those in flight get ${grace} to end, then outputs are written (${signal} again to stop at once)\n`,
+      // A line of its own after the progress bars or a half-written log line.
+      if (log.logger === undefined) void write(io.stderr, '\n');
+      void log.notice(
+        'warn',
+        'stopping',
+        `stopping (${signal}): no new requests; those in flight get ${grace} to end, then outputs are written (${signal} again to stop at once)`,
+        { signal, graceMs: graceMs ?? null },
       );
     } else if (received === 2) {
       crawler.stop();
-      void write(
-        io.stderr,
-        'politely: stopping at once: requests in flight are aborted, their URLs kept in the store\n',
+      void log.notice(
+        'warn',
+        'stopping',
+        'stopping at once: requests in flight are aborted, their URLs kept in the store',
+        { signal, graceMs: 0 },
       );
     } else {
       // Still not done (a handler or the store that does not answer): the user wants out now.
