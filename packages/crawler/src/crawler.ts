@@ -93,6 +93,16 @@ export interface Crawler<Routes = object> {
    * `run()` has ended.
    */
   stop(): void;
+  /**
+   * Pauses the crawl: nothing new is claimed (so no new request starts) until `resume()`; the
+   * requests in flight finish as usual. `stop()` still stops a paused crawl. Does nothing when
+   * already paused.
+   */
+  pause(): void;
+  /** Resumes a paused crawl: claiming starts again at once. Does nothing when not paused. */
+  resume(): void;
+  /** Whether the crawl is paused (`pause()` without a `resume()` since). */
+  readonly paused: boolean;
   /** The frontier store (queued URLs outlive the crawl in a durable store). */
   readonly store: FrontierStore;
   /** The robots gate in use. */
@@ -235,7 +245,25 @@ class PoliteCrawler implements Crawler {
       reopenDue: () => this.reopenDue(),
       signal: this.signal,
       stopping: this.stopping.signal,
+      paused: () => this.isPaused,
     });
+  }
+
+  /** `pause()` without a `resume()` since. */
+  private isPaused = false;
+
+  get paused(): boolean {
+    return this.isPaused;
+  }
+
+  pause(): void {
+    this.isPaused = true;
+  }
+
+  resume(): void {
+    if (!this.isPaused) return;
+    this.isPaused = false;
+    this.notify();
   }
 
   private readonly signal: AbortSignal;

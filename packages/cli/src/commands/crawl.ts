@@ -26,7 +26,7 @@ export async function runCrawl(args: readonly string[], io: Io): Promise<ExitCod
   }
   if (options.reportFile !== undefined) checkWritable(options.reportFile, '--report');
   if (options.logFile !== undefined) checkWritable(options.logFile, '--log-file');
-  const log = createCliLog(io, options.log === 'json', options.logFile);
+  const log = await createCliLog(io, options.log === 'json', options.logFile);
   try {
     return await crawlLogged(options, io, log);
   } finally {

@@ -6,7 +6,7 @@
 
 import { createWriteStream, type WriteStream } from 'node:fs';
 import type { CrawlLogger, LogFields } from '@politely/crawler';
-import { type Logger, pino } from 'pino';
+import type { Logger } from 'pino';
 import { escapeControls } from '../input/quote-input.js';
 import { type Io, write } from '../io.js';
 import { outputError } from './output-error.js';
@@ -29,10 +29,10 @@ export interface CliLog {
 }
 
 /** The log of one crawl: JSON through pino when `json`, else text; to `file` (appended to) or stdout. */
-export function createCliLog(io: Io, json: boolean, file: string | undefined): CliLog {
+export async function createCliLog(io: Io, json: boolean, file: string | undefined): Promise<CliLog> {
   const fileStream = file === undefined ? undefined : openLogFile(file, io.stderr);
   const stream = fileStream ?? io.stdout;
-  const logger = json ? jsonLogger(stream) : undefined;
+  const logger = json ? await jsonLogger(stream) : undefined;
   return {
     logger,
     stream,
@@ -48,7 +48,9 @@ export function createCliLog(io: Io, json: boolean, file: string | undefined): C
   };
 }
 
-function jsonLogger(stream: NodeJS.WritableStream): CrawlLogger & Logger {
+async function jsonLogger(stream: NodeJS.WritableStream): Promise<CrawlLogger & Logger> {
+  // Loaded only for JSON: text logs start no faster than they need to.
+  const { pino } = await import('pino');
   return pino(
     {
       base: null,

@@ -82,7 +82,7 @@ export interface CrawlSessionResult {
 
 export async function runCrawlSession(config: CrawlSessionConfig): Promise<CrawlSessionResult> {
   const { io } = config;
-  const log = config.log ?? createCliLog(io, config.display === 'json', undefined);
+  const log = config.log ?? (await createCliLog(io, config.display === 'json', undefined));
   const collector = config.reportFile === undefined ? undefined : createCollector(config);
   const crawler = buildCrawler(config, collector, log);
   const detach = collector?.attach(crawler);

@@ -4,7 +4,7 @@
 import { CliError } from '../cli-error.js';
 import type { ListenAddress } from '../input/listen-address.js';
 import { quoteInput } from '../input/quote-input.js';
-import { type MetricsServer, startMetricsServer } from './metrics-server.js';
+import type { MetricsServer } from './metrics-server.js';
 import type { OpenedStore } from './store-option.js';
 
 /** A metadata key no one writes: reading it is the store's cheapest round trip. */
@@ -17,6 +17,8 @@ export async function serveMetrics(address: ListenAddress, opened: OpenedStore):
     if (store === undefined) return undefined; // the crawler's memory store: always there
     return store.loadMetadata === undefined ? store.counts() : store.loadMetadata(READY_PROBE_KEY);
   };
+  // Loaded only with --metrics: OpenTelemetry's SDK stays off every other crawl's start-up.
+  const { startMetricsServer } = await import('./metrics-server.js');
   try {
     return await startMetricsServer({ host: address.host, port: address.port, ready });
   } catch (error) {
