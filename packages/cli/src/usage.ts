@@ -186,6 +186,15 @@ export const CRAWL_USAGE = `Usage:
       container, run the bin with node (node …/bin/politely.js crawl …) so the signal reaches it.
 `;
 
+export const CONTROL_USAGE = `Usage:
+  politely control pause|resume|stop --store redis://HOST:PORT/DB --crawl-id NAME
+      Tells every worker of a running Redis crawl, within half a second: pause (claim nothing
+      new; requests in flight finish), resume, or stop (as SIGTERM stops each worker: requests
+      in flight get --stop-grace, outputs and the report are written). A worker that starts
+      while the crawl is paused waits too; a stop written before a worker started does not
+      stop it.
+`;
+
 export const DEMO_USAGE = `Usage:
   politely demo [--out-dir DIR] [--log plain|json]
       Starts the bundled demo web (eight sites on 127.0.0.2-9, with robots.txt files, sitemaps,
@@ -208,9 +217,11 @@ Usage:
   politely sitemap list ...                list the URLs of sites' sitemaps
   politely keys generate FILE              make a Web Bot Auth signing key (private JWK, mode 0600)
   politely sign explain ... URL...         the signature headers and base a crawl would send
+  politely control pause|resume|stop ...   pause, resume or stop every worker of a Redis crawl
   politely --help | --version
 
 ${CRAWL_USAGE}
+${CONTROL_USAGE}
 ${DEMO_USAGE}
 ${ROBOTS_USAGE}
 ${SITEMAP_USAGE}

@@ -37,6 +37,7 @@ import { mergeReports } from '../report/merge-reports.js';
 import { renderCrawlReport } from '../report/render-report.js';
 import type { CrawlReportData } from '../report/report-data.js';
 import { type CliLog, createCliLog } from './cli-log.js';
+import { watchControl } from './crawl-control.js';
 import type { LogFormat } from './crawl-options.js';
 import { type CrawlOutcome, summaryFields, summaryText } from './crawl-summary.js';
 import { createLogDisplay } from './log-display.js';
@@ -103,6 +104,15 @@ export async function runCrawlSession(config: CrawlSessionConfig): Promise<Crawl
   let failure: PolitelyError | undefined;
   let refused: SeedsRefusedError | undefined;
   let queued: number | undefined;
+  // `politely control` from another process: pause, resume, stop (which ends the run as SIGTERM does).
+  let stoppedByControl = false;
+  const stopControl =
+    config.store.store === undefined
+      ? () => {}
+      : watchControl(config.store.store, crawler, (command) => {
+          if (command === 'stop') stoppedByControl = true;
+          void log.notice('warn', 'control', `${command} (politely control)`, { command });
+        });
   // Nothing to do, failures put back: one line each on stderr, as they happen (in JSON, the
   // crawler's logger writes them).
   const stopWarnings = crawler.on('warning', (warning) => {
@@ -120,6 +130,7 @@ export async function runCrawlSession(config: CrawlSessionConfig): Promise<Crawl
     else failure = error;
   } finally {
     stopWarnings();
+    stopControl();
     signals.off();
     stopSaving();
     await display?.stop();
@@ -145,7 +156,7 @@ export async function runCrawlSession(config: CrawlSessionConfig): Promise<Crawl
   if (failure !== undefined)
     await log.notice('error', 'failure', escapeControls(failure.message), { code: failure.code });
   const finalStats = { ...(stats ?? crawler.stats()), ...(queued === undefined ? {} : { queued }) };
-  const stoppedBy = signals.first();
+  const stoppedBy = signals.first() ?? (stoppedByControl ? 'SIGTERM' : undefined);
   const interrupted = failure === undefined && stoppedBy !== undefined;
   const report = reportOf(finalStats);
   if (report !== undefined) await config.store.reportState?.save(report).catch(() => {});
