@@ -4,6 +4,8 @@
 // that is stopped under the crawl; the example Grafana dashboard against a real scrape.
 
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -79,6 +81,17 @@ describe.concurrent('politely crawl --metrics: usage errors', () => {
       expect(result.code, bad).toBe(2);
       expect(result.stderr).toContain(`politely: crawl: --metrics: expected [HOST:]PORT`);
       expect(result.stderr).toContain(`got "${bad}"`);
+    }
+    // A port already taken: a usage error naming the address, before anything is crawled.
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as AddressInfo).port;
+    try {
+      const busy = await runCli(['crawl', '--ua', UA, '--metrics', `127.0.0.1:${port}`, 'http://127.0.0.1:1/']);
+      expect(busy.code).toBe(2);
+      expect(busy.stderr).toBe(`politely: crawl: --metrics "127.0.0.1:${port}": cannot listen there (EADDRINUSE)\n`);
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
     }
     const linger = await runCli(['crawl', '--ua', UA, '--metrics-linger', '5s', 'http://127.0.0.1:1/']);
     expect(linger.code).toBe(2);

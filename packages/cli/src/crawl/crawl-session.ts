@@ -32,7 +32,6 @@ import {
 import { escapeControls, quoteInput } from '../input/quote-input.js';
 import { type Io, write } from '../io.js';
 import { type CrawlReportCollector, createCrawlReportCollector } from '../report/collect-report.js';
-import { duration } from '../report/html.js';
 import { mergeReports } from '../report/merge-reports.js';
 import { renderCrawlReport } from '../report/render-report.js';
 import type { CrawlReportData } from '../report/report-data.js';
@@ -45,6 +44,7 @@ import { outputError } from './output-error.js';
 import type { OutputFile } from './output-files.js';
 import { type CrawlDisplay, createProgressDisplay } from './progress-display.js';
 import { pageRecordOf } from './record-page.js';
+import { onStopSignals, type StopSignal } from './stop-signals.js';
 import type { OpenedStore } from './store-option.js';
 
 /** The crawler's options the session does not set itself. */
@@ -306,61 +306,4 @@ function createDisplay(config: CrawlSessionConfig, crawler: Crawler, log: CliLog
     );
   }
   return createLogDisplay(crawler, log, config.statusIntervalMs);
-}
-
-/** The signals that stop a crawl: SIGINT (Ctrl-C) and SIGTERM (`kill`, `docker stop`, a scheduler). */
-type StopSignal = 'SIGINT' | 'SIGTERM';
-
-/**
- * A stop signal once: the crawler stops gently. Twice: what is in flight is aborted at once (its
- * URLs still go back to the store). Three times: quit now. Returns the first signal, and the
- * function that stops listening.
- */
-function onStopSignals(
-  io: Io,
-  log: CliLog,
-  crawler: Crawler,
-  graceMs: number | undefined,
-  terminal: boolean,
-): { first(): StopSignal | undefined; off(): void } {
-  let first: StopSignal | undefined;
-  let received = 0;
-  const listener = (signal: StopSignal): void => {
-    first ??= signal;
-    received++;
-    if (received === 1) {
-      crawler.stop();
-      const grace = graceMs === undefined ? 'the grace period' : duration(graceMs);
-      // A line of its own after the progress bars or a half-written log line.
-      if (log.logger === undefined) void write(io.stderr, '\n');
-      void log.notice(
-        'warn',
-        'stopping',
-        `stopping (${signal}): no new requests; those in flight get ${grace} to end, then outputs are written (${signal} again to stop at once)`,
-        { signal, graceMs: graceMs ?? null },
-      );
-    } else if (received === 2) {
-      crawler.stop();
-      void log.notice(
-        'warn',
-        'stopping',
-        'stopping at once: requests in flight are aborted, their URLs kept in the store',
-        { signal, graceMs: 0 },
-      );
-    } else {
-      // Still not done (a handler or the store that does not answer): the user wants out now.
-      // Give the cursor back if the bars hid it.
-      if (terminal) io.stdout.write('\u001b[?25h');
-      process.exit(first === 'SIGTERM' ? EXIT_TERMINATED : EXIT_INTERRUPTED);
-    }
-  };
-  process.on('SIGINT', listener);
-  process.on('SIGTERM', listener);
-  return {
-    first: () => first,
-    off: () => {
-      process.off('SIGINT', listener);
-      process.off('SIGTERM', listener);
-    },
-  };
 }
