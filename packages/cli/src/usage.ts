@@ -134,9 +134,17 @@ export const CRAWL_USAGE = `Usage:
                                    usage preferences (reserved purposes, by source)
         --log plain|json           log lines (one per request, skip and error, and a status line
                                    every --status-interval ms, default 2000) instead of the
-                                   progress bars; the default when stdout is not a terminal
+                                   progress bars; the default when stdout is not a terminal;
+                                   json: every line (warnings and errors too) one JSON object
+                                   with level, time, event and its fields
+        --log-file PATH            write the log lines to PATH (appended to) instead of stdout
         --stop-grace DURATION      after SIGTERM or Ctrl-C, how long requests in flight may end
                                    before they are aborted and their URLs kept (default 10s)
+        --metrics [HOST:]PORT      serve /metrics (Prometheus), /healthz and /readyz (the store
+                                   answers) while crawling; a bare port is 127.0.0.1; port 0:
+                                   any free port (the address is printed on stderr)
+        --metrics-linger DURATION  keep /metrics up this long after the crawl ends, for a last
+                                   scrape (SIGTERM or Ctrl-C ends it; default 0)
         --allow-net CIDR           let the SSRF guard through to a private network, e.g.
                                    127.0.0.0/8 (repeatable); loopback, private and link-local
                                    addresses are refused otherwise (skipped as blocked-address)
@@ -205,6 +213,15 @@ export const CRAWL_USAGE = `Usage:
       container, run the bin with node (node …/bin/politely.js crawl …) so the signal reaches it.
 `;
 
+export const CONTROL_USAGE = `Usage:
+  politely control pause|resume|stop --store redis://HOST:PORT/DB --crawl-id NAME
+      Tells every worker of a running Redis crawl, within half a second: pause (claim nothing
+      new; requests in flight finish), resume, or stop (as SIGTERM stops each worker: requests
+      in flight get --stop-grace, outputs and the report are written). A worker that starts
+      while the crawl is paused waits too; a stop written before a worker started does not
+      stop it.
+`;
+
 export const DEMO_USAGE = `Usage:
   politely demo [--out-dir DIR] [--log plain|json]
       Starts the bundled demo web (eight sites on 127.0.0.2-9, with robots.txt files, sitemaps,
@@ -229,9 +246,11 @@ Usage:
   politely keys directory ... FILE...      the key directory to publish, and its signed headers
   politely sign explain ... URL...         the signature headers and base a crawl would send
   politely outputs merge --out FILE IN...  merge the --out files of a crawl's workers, each record once
+  politely control pause|resume|stop ...   pause, resume or stop every worker of a Redis crawl
   politely --help | --version
 
 ${CRAWL_USAGE}
+${CONTROL_USAGE}
 ${DEMO_USAGE}
 ${ROBOTS_USAGE}
 ${SITEMAP_USAGE}

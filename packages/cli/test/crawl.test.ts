@@ -133,9 +133,14 @@ describe.concurrent('politely crawl: usage errors', () => {
 
   it('refuses loopback hosts without --allow-net (the SSRF guard): a counted skip, nothing requested', async () => {
     const result = await runCli(['crawl', '--ua', UA, '--log', 'json', web.url('docs', '/')]);
-    // Every seed refused: the crawl says so and exits 1.
+    // Every seed refused: the crawl says so (with --log json, in a JSON line at level error) and exits 1.
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('nothing was fetched');
+    expect(result.stderr).toBe('');
+    expect(jsonLines(result.stdout).at(-1)).toMatchObject({
+      level: 'error',
+      event: 'nothing-fetched',
+      msg: expect.stringContaining('nothing was fetched'),
+    });
     expect(result.stdout).toContain('blocked-address');
     expect(web.requestLog()).toEqual([]);
   });

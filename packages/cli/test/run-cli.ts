@@ -45,8 +45,8 @@ export interface RunningCli {
   readonly child: ChildProcessWithoutNullStreams;
   stdout(): string;
   stderr(): string;
-  /** Resolves when stdout matches `pattern` (rejects if the process ends first or after `timeoutMs`). */
-  waitFor(pattern: RegExp, timeoutMs?: number): Promise<void>;
+  /** Resolves when stdout (or `stream`) matches `pattern` (rejects if the process ends first or after `timeoutMs`). */
+  waitFor(pattern: RegExp, timeoutMs?: number, stream?: 'stdout' | 'stderr'): Promise<void>;
   readonly done: Promise<CliResult>;
 }
 
@@ -64,7 +64,10 @@ export function startCli(args: readonly string[], options: { cwd?: string } = {}
     stdout += chunk;
     for (const check of waiters) check();
   });
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+    for (const check of waiters) check();
+  });
   child.stdin.end();
   const done = new Promise<CliResult>((resolve, reject) => {
     child.on('error', reject);
@@ -77,7 +80,7 @@ export function startCli(args: readonly string[], options: { cwd?: string } = {}
     child,
     stdout: () => stdout,
     stderr: () => stderr,
-    waitFor: (pattern, timeoutMs = 20_000) =>
+    waitFor: (pattern, timeoutMs = 20_000, stream = 'stdout') =>
       new Promise((resolve, reject) => {
         const timer = setTimeout(
           () => finish(new Error(`timed out waiting for ${pattern} in:\n${stdout}\n${stderr}`)),
@@ -90,7 +93,7 @@ export function startCli(args: readonly string[], options: { cwd?: string } = {}
           else reject(error);
         };
         const check = (): void => {
-          if (pattern.test(stdout)) finish();
+          if (pattern.test(stream === 'stdout' ? stdout : stderr)) finish();
           else if (child.exitCode !== null || child.signalCode !== null)
             finish(new Error(`the process ended before ${pattern}:\n${stdout}\n${stderr}`));
         };

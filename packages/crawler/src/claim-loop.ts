@@ -23,6 +23,8 @@ export interface ClaimLoopSettings {
   readonly signal: AbortSignal;
   /** Stops claiming (`stop()`): what is in flight ends as it will, and the loop waits for it. */
   readonly stopping: AbortSignal;
+  /** While true (`pause()`), nothing is claimed; `notify()` after it turns false. */
+  readonly paused: () => boolean;
 }
 
 export class ClaimLoop {
@@ -51,6 +53,11 @@ export class ClaimLoop {
     let inFlight = 0;
     let inFlightPages = 0; // plugin resources (sitemaps) do not count against maxPages
     while (!signal.aborted && !stopping.aborted) {
+      if (this.settings.paused()) {
+        // Paused: requests in flight end as they will; nothing new until resume() (or a stop) wakes the loop.
+        await this.sleep(Infinity);
+        continue;
+      }
       const budgetUsed = pageBudget.started + inFlightPages >= pageBudget.max;
       if (inFlight >= concurrency || budgetUsed) {
         if (inFlight === 0) break;

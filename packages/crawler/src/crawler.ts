@@ -25,6 +25,7 @@ import { archivingClient } from './archive/archiving-client.js';
 import { WarcArchive, type WarcOutputStatus } from './archive/warc-archive.js';
 import { ClaimLoop } from './claim-loop.js';
 import { type CrawlCookies, createCrawlCookies } from './cookies/crawl-cookies.js';
+import { attachLogger } from './crawl-logger.js';
 import { Dataset } from './dataset/dataset.js';
 import type { OutputStatus } from './dataset/output-writer.js';
 import type { DatasetRecord } from './dataset/record-text.js';
@@ -93,6 +94,16 @@ export interface Crawler<Routes = object> {
    * `run()` has ended.
    */
   stop(): void;
+  /**
+   * Pauses the crawl: nothing new is claimed (so no new request starts) until `resume()`; the
+   * requests in flight finish as usual. `stop()` still stops a paused crawl. Does nothing when
+   * already paused.
+   */
+  pause(): void;
+  /** Resumes a paused crawl: claiming starts again at once. Does nothing when not paused. */
+  resume(): void;
+  /** Whether the crawl is paused (`pause()` without a `resume()` since). */
+  readonly paused: boolean;
   /** The frontier store (queued URLs outlive the crawl in a durable store). */
   readonly store: FrontierStore;
   /** The robots gate in use. */
@@ -223,6 +234,7 @@ class PoliteCrawler implements Crawler {
     this.store = this.recorder.metrics.store(raw.store ?? ownStore(options));
     this.cookies = createCrawlCookies(options.cookies, this.store, (error) => this.fail(error));
     this.gate = this.robotsGate(raw, client);
+    if (raw.logger !== undefined) attachLogger(this, raw.logger);
     this.dataset = new Dataset(options.outputs.records, {
       onRecord: (record, url) => this.emitter.emit('record', { record, url }),
       listens: () => this.emitter.listens('record'),
@@ -245,7 +257,25 @@ class PoliteCrawler implements Crawler {
       reopenDue: () => this.reopenDue(),
       signal: this.signal,
       stopping: this.stopping.signal,
+      paused: () => this.isPaused,
     });
+  }
+
+  /** `pause()` without a `resume()` since. */
+  private isPaused = false;
+
+  get paused(): boolean {
+    return this.isPaused;
+  }
+
+  pause(): void {
+    this.isPaused = true;
+  }
+
+  resume(): void {
+    if (!this.isPaused) return;
+    this.isPaused = false;
+    this.notify();
   }
 
   private readonly signal: AbortSignal;

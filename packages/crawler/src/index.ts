@@ -54,6 +54,13 @@ export {
   lastFetchAfterHints,
 } from '@politely/frontier';
 export type { WarcOutputStatus } from './archive/warc-archive.js';
+export {
+  attachLogger,
+  type CrawlLogger,
+  type LogFields,
+  type LoggedCrawler,
+  type LogMethod,
+} from './crawl-logger.js';
 export type { Crawler, RoutesCheck } from './crawler.js';
 export { createCrawler } from './crawler.js';
 export type { MergeOutputsOptions, MergeOutputsResult } from './dataset/merge-outputs.js';

@@ -22,6 +22,7 @@ import {
 import { checkNetworks, optionChecks, parseProxyUrl } from '@politely/core/internal';
 import type { FrontierStore } from '@politely/frontier';
 import { CookieJar } from 'tough-cookie';
+import type { CrawlLogger } from './crawl-logger.js';
 import { type OutputOptions, type ResolvedOutputs, resolveOutputs } from './dataset/output-options.js';
 import type { CanonicalUrlOptions, ResolvedCanonicalUrlOptions } from './frontier/canonical-url.js';
 import type { LabelCheck } from './frontier/frontier.js';
@@ -154,6 +155,14 @@ export interface CrawlerOptions<Routes = object> {
    * @default the global provider (`metrics.getMeterProvider()` of `@opentelemetry/api`), read when the crawler is created
    */
   readonly meterProvider?: MeterProvider;
+  /**
+   * Where the crawl's log entries go: an object with `debug`, `info`, `warn` and `error`, each
+   * `(fields, message?)`, such as a pino logger. Each entry's fields have an `event` (`request`,
+   * `response`, `robots`, `skip`, `error`, `warning`, `done`) and what it is about (`url`, `host`,
+   * `status`, `reason`, `durationMs`, …). The crawler itself writes nothing to the console.
+   * @default none: nothing is logged (the events are there to listen to)
+   */
+  readonly logger?: CrawlLogger;
   /**
    * Refuse to connect to loopback, private, link-local (169.254.169.254), unique-local and
    * unspecified addresses, checked after DNS on every hop (the SSRF guard); such URLs are
@@ -467,6 +476,7 @@ export interface ResolvedCrawlerOptions
       | 'robotsCache'
       | 'httpClient'
       | 'meterProvider'
+      | 'logger'
       | 'allowNet'
       | 'signal'
       | 'adaptiveDelay'
@@ -537,6 +547,7 @@ const CRAWLER_OPTION_KEYS: Record<keyof CrawlerOptions, true> = {
   robotsCache: true,
   httpClient: true,
   meterProvider: true,
+  logger: true,
   blockPrivateNetworks: true,
   allowNet: true,
   headers: true,
@@ -614,6 +625,20 @@ const CANONICAL_URL_KEYS: Record<keyof CanonicalUrlOptions | keyof ResolvedCanon
   maxLength: true,
 };
 
+/** A `logger` needs its four level methods: one missing would fail at the first entry, mid-crawl. */
+function checkLogger(logger: unknown): void {
+  if (logger === undefined) return;
+  const methods = ['debug', 'info', 'warn', 'error'] as const;
+  const missing =
+    typeof logger === 'object' && logger !== null
+      ? methods.filter((name) => typeof (logger as Record<string, unknown>)[name] !== 'function')
+      : methods;
+  if (missing.length > 0)
+    check.fail(
+      `logger must have the methods debug, info, warn and error, each (fields, message?), as a pino logger has; missing: ${missing.join(', ')}`,
+    );
+}
+
 export function resolveCrawlerOptions(options: CrawlerOptions): ResolvedCrawlerOptions {
   if (typeof options === 'object' && options !== null) {
     check.knownKeys(options, CRAWLER_OPTION_KEYS);
@@ -626,6 +651,7 @@ export function resolveCrawlerOptions(options: CrawlerOptions): ResolvedCrawlerO
     }
     check.knownKeys(options.canonicalUrl, CANONICAL_URL_KEYS, 'canonicalUrl.');
     check.knownKeys(options.signing, SIGNING_KEYS, 'signing.');
+    checkLogger(options.logger);
   }
   if (typeof options?.userAgent !== 'string' || options.userAgent.trim() === '') {
     check.fail(

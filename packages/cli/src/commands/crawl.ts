@@ -5,9 +5,12 @@ import { isIP } from 'node:net';
 import { ChromiumRenderer } from '@politely/browser';
 import { type HostResolver, systemResolver } from '@politely/core';
 import type { CrawlerPlugin, OutputOptions } from '@politely/crawler';
+import { type CliLog, createCliLog } from '../crawl/cli-log.js';
 import { type CrawlCommandOptions, HELP, parseCrawlOptions } from '../crawl/crawl-options.js';
 import type { CrawlSessionConfig } from '../crawl/crawl-session.js';
 import { egressSettings } from '../crawl/egress-options.js';
+import { lingerFor, serveMetrics } from '../crawl/metrics-option.js';
+import type { MetricsServer } from '../crawl/metrics-server.js';
 import { checkWritable, pageOutputs, warcOutput } from '../crawl/output-files.js';
 import { type OpenedStore, openStore } from '../crawl/store-option.js';
 import { EXIT_OK, type ExitCode } from '../exit-codes.js';
@@ -26,10 +29,26 @@ export async function runCrawl(args: readonly string[], io: Io): Promise<ExitCod
     return EXIT_OK;
   }
   if (options.reportFile !== undefined) checkWritable(options.reportFile, '--report');
-  const store = await openStore(options.store, { ...options, say: (line) => void write(io.stderr, line) });
-  let outputs: OutputOptions[];
+  if (options.logFile !== undefined) checkWritable(options.logFile, '--log-file');
+  const log = await createCliLog(io, options.log === 'json', options.logFile);
   try {
-    for (const note of store.notes ?? []) await write(io.stderr, `politely: ${escapeControls(note)}\n`);
+    return await crawlLogged(options, io, log);
+  } finally {
+    await log.close();
+  }
+}
+
+async function crawlLogged(options: CrawlCommandOptions, io: Io, log: CliLog): Promise<ExitCode> {
+  // The store's lines (a lost connection, a Redis that may lose the crawl) are notices too.
+  const say = (line: string): void => {
+    const text = line.replace(/^politely: /, '').trimEnd();
+    void log.notice(text.startsWith('warning:') ? 'warn' : 'info', 'store', text);
+  };
+  const store = await openStore(options.store, { ...options, say });
+  let outputs: OutputOptions[];
+  let metrics: MetricsServer | undefined;
+  try {
+    for (const note of store.notes ?? []) await log.notice('info', 'store', escapeControls(note));
     // A fresh crawl's outputs start afresh (an existing file needs --overwrite), as a new crawl's.
     const resume = !options.fresh && (await resumes(store));
     outputs = pageOutputs(options.outFiles, { resume, overwrite: options.overwrite });
@@ -42,23 +61,55 @@ export async function runCrawl(args: readonly string[], io: Io): Promise<ExitCod
           maxFileBytes: options.warcMaxBytes,
         }),
       );
+    if (options.metrics !== undefined) metrics = await serveMetrics(options.metrics, store);
   } catch (error) {
     await store.close();
     throw error;
   }
+  try {
+    if (metrics !== undefined)
+      await log.notice('info', 'metrics', `metrics at ${metrics.url}/metrics (and /healthz, /readyz)`, {
+        url: `${metrics.url}/metrics`,
+      });
+    const exitCode = await crawlWith(options, io, log, store, outputs, metrics);
+    if (metrics !== undefined && options.metricsLingerMs > 0) {
+      await log.notice(
+        'info',
+        'metrics-linger',
+        `${metrics.url}/metrics stays up for ${options.metricsLingerMs} ms (--metrics-linger); SIGTERM or Ctrl-C ends it now`,
+        { url: `${metrics.url}/metrics`, lingerMs: options.metricsLingerMs },
+      );
+      await lingerFor(options.metricsLingerMs);
+    }
+    return exitCode;
+  } finally {
+    await metrics?.close();
+  }
+}
+
+async function crawlWith(
+  options: CrawlCommandOptions,
+  io: Io,
+  log: CliLog,
+  store: OpenedStore,
+  outputs: OutputOptions[],
+  metrics: MetricsServer | undefined,
+): Promise<ExitCode> {
   // The crawler is loaded once the command line is known to be good: usage errors stay quick.
   const [{ runCrawlSession }, { sitemaps }] = await Promise.all([
     import('../crawl/crawl-session.js'),
     import('@politely/sitemap'),
   ]);
+  const crawler = crawlerOptionsOf(options, options.sitemaps ? [sitemaps()] : []);
   const config: CrawlSessionConfig = {
     io,
-    crawler: crawlerOptionsOf(options, options.sitemaps ? [sitemaps()] : []),
+    crawler: metrics === undefined ? crawler : { ...crawler, meterProvider: metrics.meterProvider },
     store,
     outputs,
     reportFile: options.reportFile,
     report: { settings: settingsOf(options) },
-    display: options.log ?? (isTerminal(io.stdout) ? 'progress' : 'plain'),
+    display: options.log ?? (options.logFile === undefined && isTerminal(io.stdout) ? 'progress' : 'plain'),
+    log,
     statusIntervalMs: options.statusIntervalMs,
   };
   const result = await runCrawlSession(config);

@@ -167,7 +167,7 @@ export async function runDemo(args: readonly string[], io: Io): Promise<ExitCode
     if (display === 'json')
       await write(
         io.stdout,
-        `${toSafeJson({ event: 'demo', dir, pages: pagesFile, report: reportFile, archive: archiveFiles, ...checksJson(checks) })}\n`,
+        `${toSafeJson({ level: 'info', time: new Date().toISOString(), event: 'demo', dir, pages: pagesFile, report: reportFile, archive: archiveFiles, ...checksJson(checks) })}\n`,
       );
     else
       await write(

@@ -7,6 +7,7 @@ import { ALL_USAGE_PURPOSES, isUsagePurpose, parseCidr, productToken, type Usage
 import { POLITENESS_KEY_MODES, type PolitenessKeyMode, type RenderWaitUntil, type ScopeMode } from '@politely/crawler';
 import { CliError } from '../cli-error.js';
 import { parseHttpUrl } from '../input/http-url.js';
+import { type ListenAddress, parseListenAddress } from '../input/listen-address.js';
 import { durationOption, wholeNumberOption } from '../input/parse-number.js';
 import { quoteInput } from '../input/quote-input.js';
 import { parseOptions } from '../parse-options.js';
@@ -58,10 +59,16 @@ export interface CrawlCommandOptions extends EgressOptions {
   readonly reportFile: string | undefined;
   /** Log lines instead of the progress display; `undefined`: progress on a terminal, plain lines otherwise. */
   readonly log: LogFormat | undefined;
+  /** `--log-file PATH`: log lines go there (appended to) instead of stdout. */
+  readonly logFile: string | undefined;
   /** Seconds between status lines in log mode. */
   readonly statusIntervalMs: number;
   /** `--stop-grace DURATION`: how long requests in flight may finish after SIGTERM or SIGINT (ms). */
   readonly stopGraceMs: number;
+  /** `--metrics [HOST:]PORT`: serve /metrics, /healthz and /readyz there; undefined: no server. */
+  readonly metrics: ListenAddress | undefined;
+  /** `--metrics-linger DURATION`: how long /metrics stays up after the crawl ends (ms), for a last scrape. */
+  readonly metricsLingerMs: number;
   /** Networks the SSRF guard lets through (`--allow-net CIDR`, repeatable). */
   readonly allowNet: readonly string[];
   /** `--purpose NAME` (repeatable): what the pages are for; reserved URLs are skipped. */
@@ -123,8 +130,11 @@ const OPTIONS = {
   'warc-max-size': { type: 'string' },
   report: { type: 'string' },
   log: { type: 'string' },
+  'log-file': { type: 'string' },
   'status-interval': { type: 'string' },
   'stop-grace': { type: 'string' },
+  metrics: { type: 'string' },
+  'metrics-linger': { type: 'string' },
   'allow-net': { type: 'string', multiple: true },
   header: { type: 'string', multiple: true },
   from: { type: 'string' },
@@ -167,6 +177,7 @@ const NUMERIC = [
   'timeout',
   'status-interval',
   'stop-grace',
+  'metrics-linger',
   'revisit-min',
   'revisit-max',
   'render-timeout',
@@ -256,6 +267,8 @@ function parseCommandLine(args: readonly string[]): CrawlCommandOptions | typeof
     if (values[flag] !== undefined && warcFile === undefined)
       throw new CliError(`crawl: --${flag} is about the WARC archive: give --warc FILE too`);
   }
+  if (values['metrics-linger'] !== undefined && values.metrics === undefined)
+    throw new CliError('crawl: --metrics-linger keeps the metrics server up: give --metrics [HOST:]PORT too');
   const render = values.render === true;
   for (const flag of ['render-wait', 'render-timeout', 'chromium'] as const) {
     if (values[flag] !== undefined && !render)
@@ -298,9 +311,12 @@ function parseCommandLine(args: readonly string[]): CrawlCommandOptions | typeof
     warcMaxBytes: optional(values['warc-max-size'], (v) => count('--warc-max-size', v, 65_536)),
     reportFile: values.report,
     log: values.log === undefined ? undefined : oneOf('--log', values.log, LOG_FORMATS),
+    logFile: values['log-file'],
     statusIntervalMs:
       optional(values['status-interval'], (v) => durationOption('crawl', '--status-interval', v, 1)) ?? 2000,
     stopGraceMs: optional(values['stop-grace'], (v) => durationOption('crawl', '--stop-grace', v, 0)) ?? 10_000,
+    metrics: optional(values.metrics, (v) => parseListenAddress('crawl', '--metrics', v)),
+    metricsLingerMs: optional(values['metrics-linger'], (v) => durationOption('crawl', '--metrics-linger', v, 0)) ?? 0,
     allowNet: (values['allow-net'] ?? []).map((cidr) => network('crawl', '--allow-net', cidr)),
     purposes: [...new Set((values.purpose ?? []).map((name) => purposeOption('crawl', name)))],
     robotsTokens: (values['robots-token'] ?? []).map((token) => robotsTokenOption('crawl', token)),

@@ -32,17 +32,19 @@ import {
 import { escapeControls, quoteInput } from '../input/quote-input.js';
 import { type Io, write } from '../io.js';
 import { type CrawlReportCollector, createCrawlReportCollector } from '../report/collect-report.js';
-import { duration } from '../report/html.js';
 import { mergeReports } from '../report/merge-reports.js';
 import { renderCrawlReport } from '../report/render-report.js';
 import type { CrawlReportData } from '../report/report-data.js';
+import { type CliLog, createCliLog } from './cli-log.js';
+import { watchControl } from './crawl-control.js';
 import type { LogFormat } from './crawl-options.js';
-import { type CrawlOutcome, summaryJson, summaryText } from './crawl-summary.js';
+import { type CrawlOutcome, summaryFields, summaryText } from './crawl-summary.js';
 import { createLogDisplay } from './log-display.js';
 import { outputError } from './output-error.js';
 import type { OutputFile } from './output-files.js';
 import { type CrawlDisplay, createProgressDisplay } from './progress-display.js';
 import { pageRecordOf } from './record-page.js';
+import { onStopSignals, type StopSignal } from './stop-signals.js';
 import type { OpenedStore } from './store-option.js';
 
 /** The crawler's options the session does not set itself. */
@@ -65,6 +67,8 @@ export interface CrawlSessionConfig {
   };
   /** Progress bars (a terminal), log lines, or nothing. */
   readonly display: 'progress' | LogFormat | 'none';
+  /** Where log lines and notices go. @default stdout and stderr; JSON through pino when `display` is `json` */
+  readonly log?: CliLog;
   readonly statusIntervalMs: number;
 }
 
@@ -79,11 +83,12 @@ export interface CrawlSessionResult {
 
 export async function runCrawlSession(config: CrawlSessionConfig): Promise<CrawlSessionResult> {
   const { io } = config;
+  const log = config.log ?? (await createCliLog(io, config.display === 'json', undefined));
   const collector = config.reportFile === undefined ? undefined : createCollector(config);
-  const crawler = buildCrawler(config, collector);
+  const crawler = buildCrawler(config, collector, log);
   const detach = collector?.attach(crawler);
-  const display = createDisplay(config, crawler);
-  const signals = onStopSignals(io, crawler, config.crawler.stopGraceMs, config.display === 'progress');
+  const display = createDisplay(config, crawler, log);
+  const signals = onStopSignals(io, log, crawler, config.crawler.stopGraceMs, config.display === 'progress');
   display?.start();
   const earlierReport =
     collector === undefined ? undefined : await config.store.reportState?.load().catch(() => undefined);
@@ -99,9 +104,19 @@ export async function runCrawlSession(config: CrawlSessionConfig): Promise<Crawl
   let failure: PolitelyError | undefined;
   let refused: SeedsRefusedError | undefined;
   let queued: number | undefined;
-  // Nothing to do, failures put back: one line each on stderr, as they happen.
+  // `politely control` from another process: pause, resume, stop (which ends the run as SIGTERM does).
+  let stoppedByControl = false;
+  const stopControl =
+    config.store.store === undefined
+      ? () => {}
+      : watchControl(config.store.store, crawler, (command) => {
+          if (command === 'stop') stoppedByControl = true;
+          void log.notice('warn', 'control', `${command} (politely control)`, { command });
+        });
+  // Nothing to do, failures put back: one line each on stderr, as they happen (in JSON, the
+  // crawler's logger writes them).
   const stopWarnings = crawler.on('warning', (warning) => {
-    void write(io.stderr, `politely: crawl: ${escapeControls(cliWarning(warning))}\n`);
+    if (log.logger === undefined) void write(io.stderr, `politely: crawl: ${escapeControls(cliWarning(warning))}\n`);
   });
   try {
     // The crawler writes the --out files and closes them before run() ends, however it ends.
@@ -115,6 +130,7 @@ export async function runCrawlSession(config: CrawlSessionConfig): Promise<Crawl
     else failure = error;
   } finally {
     stopWarnings();
+    stopControl();
     signals.off();
     stopSaving();
     await display?.stop();
@@ -128,14 +144,19 @@ export async function runCrawlSession(config: CrawlSessionConfig): Promise<Crawl
   const outputs = crawler.outputs();
   for (const output of outputs) {
     if (output.cutBytes > 0)
-      await write(
-        io.stderr,
-        `politely: ${escapeControls(`${quoteInput(output.path)}: cut ${output.cutBytes} bytes of a record left half-written by an interrupted run (or of pages it had not finished)`)}\n`,
+      await log.notice(
+        'warn',
+        'output-cut',
+        escapeControls(
+          `${quoteInput(output.path)}: cut ${output.cutBytes} bytes of a record left half-written by an interrupted run (or of pages it had not finished)`,
+        ),
+        { path: output.path, cutBytes: output.cutBytes },
       );
   }
-  if (failure !== undefined) await write(io.stderr, `politely: ${escapeControls(failure.message)}\n`);
+  if (failure !== undefined)
+    await log.notice('error', 'failure', escapeControls(failure.message), { code: failure.code });
   const finalStats = { ...(stats ?? crawler.stats()), ...(queued === undefined ? {} : { queued }) };
-  const stoppedBy = signals.first();
+  const stoppedBy = signals.first() ?? (stoppedByControl ? 'SIGTERM' : undefined);
   const interrupted = failure === undefined && stoppedBy !== undefined;
   const report = reportOf(finalStats);
   if (report !== undefined) await config.store.reportState?.save(report).catch(() => {});
@@ -144,7 +165,8 @@ export async function runCrawlSession(config: CrawlSessionConfig): Promise<Crawl
     report !== undefined && config.reportFile !== undefined
       ? await writeReport(config.reportFile, renderCrawlReport(report))
       : undefined;
-  if (reportFailure !== undefined) await write(io.stderr, `politely: ${escapeControls(reportFailure.message)}\n`);
+  if (reportFailure !== undefined)
+    await log.notice('error', 'report-failure', escapeControls(reportFailure.message), { code: reportFailure.code });
   const outcome: CrawlOutcome = {
     stats: finalStats,
     interrupted,
@@ -154,9 +176,10 @@ export async function runCrawlSession(config: CrawlSessionConfig): Promise<Crawl
     reportFile: reportFailure === undefined ? config.reportFile : undefined,
     store: config.store,
   };
-  await write(io.stdout, config.display === 'json' ? summaryJson(outcome) : summaryText(outcome));
+  if (log.logger === undefined) await write(io.stdout, summaryText(outcome));
+  else log.logger.info({ event: 'summary', ...summaryFields(outcome) });
   if (outcome.nothingFetched)
-    await write(io.stderr, `politely: crawl: nothing was fetched: ${refusalText(finalStats, refused)}\n`);
+    await log.notice('error', 'nothing-fetched', `crawl: nothing was fetched: ${refusalText(finalStats, refused)}`);
   const exitCode = exitCodeOf(outcome, failure ?? reportFailure, stoppedBy);
   return { exitCode, stats: finalStats, interrupted, report, outputs };
 }
@@ -253,7 +276,7 @@ function createCollector(config: CrawlSessionConfig): CrawlReportCollector {
   });
 }
 
-function buildCrawler(config: CrawlSessionConfig, collector: CrawlReportCollector | undefined): Crawler {
+function buildCrawler(config: CrawlSessionConfig, collector: CrawlReportCollector | undefined, log: CliLog): Crawler {
   const { store, robotsCache } = config.store;
   const cache = collector === undefined ? robotsCache : collector.robotsCache(robotsCache);
   try {
@@ -261,6 +284,7 @@ function buildCrawler(config: CrawlSessionConfig, collector: CrawlReportCollecto
       ...config.crawler,
       ...(store === undefined ? {} : { store }),
       ...(cache === undefined ? {} : { robotsCache: cache }),
+      ...(log.logger === undefined ? {} : { logger: log.logger }),
       outputs: config.outputs,
       handler: (page) => page.push(pageRecordOf(page)),
     });
@@ -271,7 +295,7 @@ function buildCrawler(config: CrawlSessionConfig, collector: CrawlReportCollecto
   }
 }
 
-function createDisplay(config: CrawlSessionConfig, crawler: Crawler): CrawlDisplay | undefined {
+function createDisplay(config: CrawlSessionConfig, crawler: Crawler, log: CliLog): CrawlDisplay | undefined {
   if (config.display === 'none') return undefined;
   if (config.display === 'progress') {
     const maxPages = config.crawler.maxPages;
@@ -281,55 +305,5 @@ function createDisplay(config: CrawlSessionConfig, crawler: Crawler): CrawlDispl
       maxPages === undefined || maxPages === Infinity ? undefined : maxPages,
     );
   }
-  return createLogDisplay(crawler, config.io.stdout, config.display, config.statusIntervalMs);
-}
-
-/** The signals that stop a crawl: SIGINT (Ctrl-C) and SIGTERM (`kill`, `docker stop`, a scheduler). */
-type StopSignal = 'SIGINT' | 'SIGTERM';
-
-/**
- * A stop signal once: the crawler stops gently. Twice: what is in flight is aborted at once (its
- * URLs still go back to the store). Three times: quit now. Returns the first signal, and the
- * function that stops listening.
- */
-function onStopSignals(
-  io: Io,
-  crawler: Crawler,
-  graceMs: number | undefined,
-  terminal: boolean,
-): { first(): StopSignal | undefined; off(): void } {
-  let first: StopSignal | undefined;
-  let received = 0;
-  const listener = (signal: StopSignal): void => {
-    first ??= signal;
-    received++;
-    if (received === 1) {
-      crawler.stop();
-      const grace = graceMs === undefined ? 'the grace period' : duration(graceMs);
-      void write(
-        io.stderr,
-        `\npolitely: stopping (${signal}): no new requests; those in flight get ${grace} to end, then outputs are written (${signal} again to stop at once)\n`,
-      );
-    } else if (received === 2) {
-      crawler.stop();
-      void write(
-        io.stderr,
-        'politely: stopping at once: requests in flight are aborted, their URLs kept in the store\n',
-      );
-    } else {
-      // Still not done (a handler or the store that does not answer): the user wants out now.
-      // Give the cursor back if the bars hid it.
-      if (terminal) io.stdout.write('\u001b[?25h');
-      process.exit(first === 'SIGTERM' ? EXIT_TERMINATED : EXIT_INTERRUPTED);
-    }
-  };
-  process.on('SIGINT', listener);
-  process.on('SIGTERM', listener);
-  return {
-    first: () => first,
-    off: () => {
-      process.off('SIGINT', listener);
-      process.off('SIGTERM', listener);
-    },
-  };
+  return createLogDisplay(crawler, log, config.statusIntervalMs);
 }

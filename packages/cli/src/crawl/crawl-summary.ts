@@ -2,7 +2,7 @@
 // results went, and after a stop (SIGINT, SIGTERM) what was kept.
 
 import type { CrawlStats } from '@politely/crawler';
-import { escapeControls, toSafeJson } from '../input/quote-input.js';
+import { escapeControls } from '../input/quote-input.js';
 import { bytes, duration } from '../report/html.js';
 import type { OutputFile } from './output-files.js';
 import type { OpenedStore } from './store-option.js';
@@ -106,11 +106,10 @@ export function summaryText(outcome: CrawlOutcome): string {
   return `${escapeControls(lines.join('\n'), { keepNewlines: true })}\n`;
 }
 
-export function summaryJson(outcome: CrawlOutcome): string {
+/** The summary's fields, for the `summary` entry of `--log json`. */
+export function summaryFields(outcome: CrawlOutcome): Record<string, unknown> {
   const { stats } = outcome;
-  return `${toSafeJson({
-    time: new Date().toISOString(),
-    event: 'summary',
+  return {
     interrupted: outcome.interrupted,
     ...(outcome.failure === undefined ? {} : { failure: outcome.failure }),
     nothingFetched: outcome.nothingFetched === true,
@@ -141,5 +140,5 @@ export function summaryJson(outcome: CrawlOutcome): string {
     report: outcome.reportFile ?? null,
     store: outcome.store.label,
     ...(outcome.interrupted || outcome.failure !== undefined ? { kept: keptText(outcome) } : {}),
-  })}\n`;
+  };
 }
