@@ -72,7 +72,8 @@ async function leaseEntries(
   crawlId: string,
   pid: number,
 ): Promise<{ url: string; label: string | undefined; userData?: Handled['userData'] }[]> {
-  const keys = await admin.keys(`politely:{${crawlId}}:l:${pid}-*`);
+  // Lease hashes live in their hosts' buckets: `politely:{<crawlId>:<bucket>}:l:<bucket>/<pid>-…`.
+  const keys = await admin.keys(`politely:{${crawlId}:*}:l:*/${pid}-*`);
   const members = await Promise.all(keys.map((key) => admin.hget(key, 'e')));
   return members
     .filter((member) => member !== null)
