@@ -166,18 +166,7 @@ class Store implements RedisFrontierStore {
     const maxPerHost = maxPerHostArg(options);
     const groups = groupByBucket(entries);
     const outcomes: AddOutcome[] = [];
-    await Promise.all(
-      [...groups].map(async ([b, indices]) => {
-        for (const batch of this.batches(indices)) {
-          const got = await this.addTo(
-            b,
-            maxPerHost,
-            batch.map((i) => entries[i]!),
-          );
-          batch.forEach((index, k) => (outcomes[index] = got[k]!));
-        }
-      }),
-    );
+    await this.addGroups(groups, entries, maxPerHost, outcomes);
     return outcomes;
   }
 
@@ -227,18 +216,8 @@ class Store implements RedisFrontierStore {
     if (page !== undefined) groups.delete(page);
     const batches = this.batches(own);
     const last = batches.pop() ?? [];
-    await Promise.all(
-      [...groups, ...(page === undefined ? [] : [[page, batches.flat()] as const])].map(async ([b, indices]) => {
-        for (const batch of this.batches(indices)) {
-          const got = await this.addTo(
-            b,
-            maxPerHost,
-            batch.map((i) => entries[i]!),
-          );
-          batch.forEach((index, k) => (outcomes[index] = got[k]!));
-        }
-      }),
-    );
+    if (page !== undefined && batches.length > 0) groups.set(page, batches.flat());
+    await this.addGroups(groups, entries, maxPerHost, outcomes);
     if (page === undefined) return outcomes;
     const links = last.flatMap((i) => entryArgs(entries[i]!));
     const reply = await this.call('complete', () =>
@@ -254,7 +233,7 @@ class Store implements RedisFrontierStore {
       ),
     );
     this.settled(page, leaseId, reply);
-    last.forEach((index, k) => (outcomes[index] = reply[k] as AddOutcome));
+    for (const [k, index] of last.entries()) outcomes[index] = reply[k] as AddOutcome;
     this.counted(last.map((i) => outcomes[i]!));
     await this.acks.after(this.bucketKeys[page]![0]!);
     return outcomes;
@@ -534,7 +513,7 @@ class Store implements RedisFrontierStore {
         const replies = await this.everyBucket('heartbeat', (b) =>
           this.commands.politelyBucketTend(...this.head(b), this.options.maxExpiredPerClaim, '0', ...dead),
         );
-        replies.forEach((reply, b) => this.view.learn(b, timesOf(reply)));
+        for (const [b, reply] of replies.entries()) this.view.learn(b, timesOf(reply));
         if (replies.every((reply) => Number(reply[0]) === 0))
           await this.connection.run(() => this.commands.politelyCrawlForget(...this.crawlHead(), ...dead));
       }
@@ -550,7 +529,7 @@ class Store implements RedisFrontierStore {
     const replies = await this.everyBucket('claim', (b) =>
       this.commands.politelyBucketTend(...this.head(b, now), this.options.maxExpiredPerClaim, '1'),
     );
-    replies.forEach((reply, b) => this.view.learn(b, timesOf(reply)));
+    for (const [b, reply] of replies.entries()) this.view.learn(b, timesOf(reply));
     this.knownUrls = Math.max(this.knownUrls, sum(replies.map((reply) => Number(reply[1]))));
     this.view.refreshed();
   }
@@ -666,6 +645,27 @@ class Store implements RedisFrontierStore {
     const readyAt = hostReadyAt === undefined ? '' : Math.ceil(time(`${how}: hostReadyAt`, hostReadyAt));
     const notBefore = hostNotBefore === undefined ? '' : Math.ceil(time(`${how}: hostNotBefore`, hostNotBefore));
     return [readyAt, notBefore];
+  }
+
+  /** The entries of each group added to its bucket (the buckets together), their outcomes put in place. */
+  private async addGroups(
+    groups: ReadonlyMap<number, readonly number[]>,
+    entries: readonly FrontierEntry[],
+    maxPerHost: Arg,
+    outcomes: AddOutcome[],
+  ): Promise<void> {
+    await Promise.all(
+      [...groups].map(async ([b, indices]) => {
+        for (const batch of this.batches(indices)) {
+          const got = await this.addTo(
+            b,
+            maxPerHost,
+            batch.map((i) => entries[i]!),
+          );
+          for (const [k, index] of batch.entries()) outcomes[index] = got[k]!;
+        }
+      }),
+    );
   }
 
   /** One ADD script on bucket `b`; returns its outcomes. */
