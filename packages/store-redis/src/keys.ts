@@ -8,8 +8,6 @@
 //                                       every bucket carries the marker), beat (the last heartbeat, Redis time)
 //   politely:{<crawlId>}:workers  ZSET  worker id → the end of its registration (Redis time, ms; 0 = closed)
 //   politely:{<crawlId>}:data     HASH  the crawl's metadata: key → JSON value (saveMetadata; the cookie jar)
-//   politely:{<crawlId>}:robots:<origin>       STRING  a robots.txt record (JSON)
-//   politely:{<crawlId>}:robots-lock:<origin>  STRING  the fetch lock of an origin's robots.txt
 //
 // Each bucket b (0 ≤ b < BUCKET_COUNT) has the hash tag `{<crawlId>:<b>}`. A host's state lives
 // in bucket `bucketOfHost(hostKey)` = the first 4 bytes of SHA-256(hostKey), big-endian, mod
@@ -35,6 +33,12 @@
 //   <P>failedAt      ZSET  dedupe key → its failure's time (ms): the same members as failures
 //   <P>ro:<request>  STRING what a reopenDue request reopened in the bucket (kept a minute: a resent script replays it)
 //
+// The robots cache (one key per origin, never in a script with others) is spread too, by origin:
+// in bucket `bucketOfHost(origin)`, so that one shard does not keep every host's robots.txt.
+//
+//   <P>robots:<origin>       STRING  a robots.txt record (JSON), expiring some time after it goes stale
+//   <P>robots-lock:<origin>  STRING  the fetch lock of an origin's robots.txt (token, PX ttl)
+//
 // With `keyPrefix`, its `{tag}` plays the part of `{<crawlId>}`: crawl-wide keys are
 // `<keyPrefix>…`, bucket keys `<keyPrefix with {tag} replaced by {tag:b}>…`.
 
@@ -42,18 +46,19 @@ import { createHash } from 'node:crypto';
 import { PolitelyError } from '@politely/core';
 
 /**
- * Buckets per crawl. 64: enough that a few dozen hosts spread over 3 shards about evenly (the
- * buckets' hash tags spread over the slots), few enough that a pass over every bucket (a view
- * refresh, a heartbeat's reap of a dead worker) is a handful of pipelined round trips.
+ * Buckets per crawl. 128: enough that the buckets' hash tags spread over the shards of a cluster
+ * evenly (on 3 shards, each gets 20 % of the buckets or more but about once in 1,500 crawl ids),
+ * few enough that a pass over every bucket (a view refresh, a heartbeat's reap of a dead worker)
+ * stays a few pipelined round trips, and a bucket's fixed keys (its marker) cost little.
  */
-export const BUCKET_COUNT = 64;
+export const BUCKET_COUNT = 128;
 /** The key layout version, kept in the crawl-wide meta; a crawl without one is of the one-slot layout. */
 export const LAYOUT_VERSION = '2';
 
 export interface RedisKeyOptions {
   /**
    * Names the crawl: its keys are `politely:{<crawlId>}:…` (crawl-wide) and
-   * `politely:{<crawlId>:<bucket>}:…` (its hosts, spread over 64 buckets). Processes that use one
+   * `politely:{<crawlId>:<bucket>}:…` (its hosts, spread over 128 buckets). Processes that use one
    * crawl id (and one Redis or Cluster) share one crawl. Required unless `keyPrefix` is given.
    */
   readonly crawlId?: string;
@@ -139,8 +144,10 @@ export function bucketScriptKeys(prefix: string): readonly string[] {
 
 /** The hash of the crawl's metadata (`saveMetadata` / `loadMetadata`). */
 export const metadataKey = (keys: CrawlKeys): string => `${keys.crawl}data`;
-export const robotsKey = (keys: CrawlKeys, origin: string): string => `${keys.crawl}robots:${origin}`;
-export const robotsLockKey = (keys: CrawlKeys, origin: string): string => `${keys.crawl}robots-lock:${origin}`;
+export const robotsKey = (keys: CrawlKeys, origin: string): string =>
+  `${keys.bucket(bucketOfHost(origin))}robots:${origin}`;
+export const robotsLockKey = (keys: CrawlKeys, origin: string): string =>
+  `${keys.bucket(bucketOfHost(origin))}robots-lock:${origin}`;
 
 export function invalid(entryPoint: string, message: string): PolitelyError {
   return new PolitelyError('ERR_INVALID_OPTION', `${entryPoint}: ${message}`);

@@ -56,6 +56,11 @@ export function bucketPrefixOf(crawlId: string, hostKey: string): string {
   return `politely:{${crawlId}:${bucketOfHost(hostKey)}}:`;
 }
 
+/** The key of an origin's robots.txt record in a crawl (in the bucket of the origin). */
+export function robotsKeyOf(crawlId: string, origin: string): string {
+  return `${bucketPrefixOf(crawlId, origin)}robots:${origin}`;
+}
+
 /** Every key of a crawl in one Redis: crawl-wide (`politely:{<id>}:…`) and in its buckets (`politely:{<id>:<b>}:…`). */
 export async function crawlKeys(redis: Redis, crawlId: string): Promise<string[]> {
   const found = await redis.keys(`politely:{${crawlId}*`);

@@ -28,6 +28,7 @@ import {
   REDIS_URL,
   redisDownReason,
   redisSuiteTitle,
+  robotsKeyOf,
   uniqueCrawlId,
   warnIfSkipped,
 } from './redis-helpers.js';
@@ -215,7 +216,7 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('createRedisFrontierStore', 
     // Hints, given by add and by a completion's links: changed, then unchanged, then no lastmod.
     const changed = lastFetchAfterHints(last, { lastmod: fetchedAt + 0.5 });
     // Dedupe is per politeness key (a host's URLs live in its bucket): the re-adds carry the page's host key.
-    const again = (hints: FrontierEntry['hints']): FrontierEntry =>
+    const again = (hints: NonNullable<FrontierEntry['hints']>): FrontierEntry =>
       entry('http://a.test/p', { hostKey: 'a test:8080', hints });
     expect(await store.add([again({ lastmod: fetchedAt + 0.5 })])).toEqual(['duplicate']);
     expect(await claimRevisit()).toEqual({ ...page, revisit: changed });
@@ -478,7 +479,7 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('createRedisFrontierStore', 
       ).toBe(4);
       await store.clear();
       const left = (await admin.keys(`${prefix}*`)).map((key) => key.slice(prefix.length)).sort();
-      expect(left).toEqual(['meta', 'robots-lock:https://b.test', 'robots:https://a.test', 'workers']);
+      expect(left).toEqual(['meta', 'workers']);
       expect((await admin.hkeys(`${prefix}meta`)).sort()).toEqual([
         'beat',
         'buckets',
@@ -487,12 +488,16 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('createRedisFrontierStore', 
         'createdAt',
         'layout',
       ]);
-      // Every bucket keeps its marker, and nothing else.
+      // Every bucket keeps its marker, and nothing else but the robots cache.
+      const robotsKeys = [
+        robotsKeyOf(crawlId, 'https://a.test'),
+        `${bucketOf('https://b.test')}robots-lock:https://b.test`,
+      ];
       const buckets = (await crawlKeys(admin, crawlId)).filter((key) => !key.startsWith(prefix));
       expect(buckets.sort()).toEqual(
-        Array.from({ length: BUCKET_COUNT }, (_, b) => `politely:{${crawlId}:${b}}:meta`).sort(),
+        [...Array.from({ length: BUCKET_COUNT }, (_, b) => `politely:{${crawlId}:${b}}:meta`), ...robotsKeys].sort(),
       );
-      for (const key of buckets) expect(await admin.hkeys(key)).toEqual(['crawl']);
+      for (const key of buckets.filter((k) => k.endsWith(':meta'))) expect(await admin.hkeys(key)).toEqual(['crawl']);
       expect(await robots.get('https://a.test')).toEqual(robotsRecord('https://a.test'));
       // The crawl goes on, empty: both workers use it, and the lease from before is void.
       expect(await other.add([entry('http://a.test/1')])).toEqual(['added']);
