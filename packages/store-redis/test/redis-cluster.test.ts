@@ -15,6 +15,7 @@ import {
   redisClusterToolsMissing,
   startRedisCluster,
 } from '../../../test/support/redis-cluster.js';
+import { freePort } from '../../../test/support/redis-server.js';
 import { createRedisFrontierStore, deleteRedisCrawl, type RedisFrontierStoreOptions } from '../src/index.js';
 import { crawlKeyMatcher, resolveCrawlKeys } from '../src/keys.js';
 import { uniqueCrawlId } from './redis-helpers.js';
@@ -135,6 +136,25 @@ describe.skipIf(missing !== null)('Redis store on a Redis Cluster (3 primaries, 
         return open(options, crawlIdOf.get(store));
       },
     );
+  });
+
+  it('fails in one line naming the node when no seed node answers', async () => {
+    const port = await freePort();
+    const store = createRedisFrontierStore({
+      redis: `redis-cluster://127.0.0.1:${port}`,
+      crawlId: uniqueCrawlId('nowhere'),
+      connectTimeoutMs: 500,
+    });
+    const error = await store.ready().then(
+      () => undefined,
+      (e: unknown) => e as Error & { code?: string },
+    );
+    await store.close();
+    expect(error?.code).toBe('ERR_STORE');
+    expect(error?.message).toMatch(
+      new RegExp(`^cannot reach redis-cluster://127\\.0\\.0\\.1:${port} within 0\\.5 s: .*127\\.0\\.0\\.1:${port}`),
+    );
+    expect(error?.message).not.toContain('\n');
   });
 
   it('waits for a replica to acknowledge each change when replicaAcks is set', async () => {

@@ -1,7 +1,7 @@
 // The Redis FrontierStore: the shared contract (restart included), then what only a shared store
 // must do: several workers with their own connections claiming one crawl at once.
 
-import type { RobotsCacheRecord } from '@politely/core';
+import type { PolitelyError, RobotsCacheRecord } from '@politely/core';
 import {
   type FrontierEntry,
   type FrontierStore,
@@ -20,7 +20,7 @@ import {
   type RedisFrontierStore,
   type RedisFrontierStoreOptions,
 } from '../src/index.js';
-import { BUCKET_COUNT } from '../src/keys.js';
+import { BUCKET_COUNT, bucketOfHost } from '../src/keys.js';
 import {
   bucketPrefixOf,
   crawlKeys,
@@ -510,6 +510,58 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('createRedisFrontierStore', 
       admin.disconnect();
       await robots.close();
     }
+  });
+
+  it('refuses a crawl of the one-slot layout (made by an older politely), naming what to do', async () => {
+    const crawlId = uniqueCrawlId('old-layout');
+    crawlIds.add(crawlId);
+    const admin = new Redis(REDIS_URL);
+    try {
+      // What the one-slot layout kept: a marker and counters, no layout version.
+      await admin.hset(`politely:{${crawlId}}:meta`, 'crawl', 'an-old-marker', 'createdAt', '1', 'queued', '3');
+      await admin.sadd(`politely:{${crawlId}}:seen`, 'http://a.test/1');
+      const store = open({}, crawlId);
+      const error = await (store as RedisFrontierStore).ready().then(
+        () => undefined,
+        (e: unknown) => e as PolitelyError,
+      );
+      expect(error?.code).toBe('ERR_STORE');
+      expect(error?.message).toMatch(
+        new RegExp(
+          `^the crawl ${crawlId} in redis://.* was made by an older politely, which kept a crawl in one slot \\(layout 1 \\(one slot\\) with no buckets\\); this one spreads it over 128 buckets: finish it with the politely that made it, or delete it \\(deleteRedisCrawl\\) and crawl again$`,
+        ),
+      );
+      // Nothing of the old crawl was touched.
+      expect(await admin.hgetall(`politely:{${crawlId}}:meta`)).toEqual({
+        crawl: 'an-old-marker',
+        createdAt: '1',
+        queued: '3',
+      });
+    } finally {
+      admin.disconnect();
+    }
+  });
+
+  it('keeps a crawl under a keyPrefix, its {tag} made a bucket tag, and refuses a prefix without one', async () => {
+    const tag = uniqueCrawlId('prefix');
+    crawlIds.add(tag);
+    const keyPrefix = `myapp:{${tag}}:`;
+    const store = createRedisFrontierStore({ redis: REDIS_URL, keyPrefix });
+    opened.push(store);
+    await store.add([entry('http://a.test/1')]);
+    expect((await store.claim({ now: 0, leaseMs: 1000 })).lease?.entry.url).toBe('http://a.test/1');
+    const admin = new Redis(REDIS_URL);
+    try {
+      expect(await admin.exists(`myapp:{${tag}}:meta`, `myapp:{${tag}:${bucketOfHost('a.test')}}:h:a.test`)).toBe(2);
+      expect(await deleteRedisCrawl({ redis: admin, keyPrefix })).toBeGreaterThan(BUCKET_COUNT);
+      expect(await admin.keys(`myapp:{${tag}*`)).toEqual([]);
+    } finally {
+      admin.disconnect();
+    }
+    for (const bad of ['myapp:', 'a:{}:', 'a:{x}:{y}:'])
+      expect(() => createRedisFrontierStore({ redis: REDIS_URL, keyPrefix: bad })).toThrow(
+        expect.objectContaining({ code: 'ERR_INVALID_OPTION', message: expect.stringContaining('{hash tag}') }),
+      );
   });
 
   it('rejects options without a crawl id, and bad claim times', async () => {
