@@ -34,8 +34,16 @@ export async function deleteRedisCrawl(options: DeleteRedisCrawlOptions): Promis
       do {
         const [next, found] = await connection.run(() => node.scan(cursor, 'MATCH', matcher.pattern, 'COUNT', 1000));
         cursor = next;
-        // One UNLINK per key: a cluster node refuses keys of several slots in one command.
-        for (const key of found.filter((k) => matcher.test(k))) deleted += await connection.run(() => node.unlink(key));
+        // One UNLINK per key (a cluster node refuses keys of several slots in one command), pipelined.
+        const keys = found.filter((k) => matcher.test(k));
+        if (keys.length === 0) continue;
+        const pipeline = node.pipeline();
+        for (const key of keys) pipeline.unlink(key);
+        const replies = (await connection.run(() => pipeline.exec())) ?? [];
+        for (const [error, count] of replies) {
+          if (error !== null) throw error;
+          deleted += Number(count);
+        }
       } while (cursor !== '0');
     }
     return deleted;
