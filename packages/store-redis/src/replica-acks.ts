@@ -27,9 +27,20 @@ export function replicaAcks(
   return {
     async after(key) {
       const node = nodeOf(client, key);
-      const acknowledged = Number(await node.call('WAIT', replicas, timeoutMs));
+      const where = `${node.options.host ?? 'localhost'}:${node.options.port ?? 6379}`;
+      let acknowledged: number;
+      try {
+        acknowledged = Number(await node.call('WAIT', replicas, timeoutMs));
+      } catch (error) {
+        // The primary went away after the change (a failover under way): whether its replica has
+        // the change is unknown. The crawl goes on; the change is as safe as without replicaAcks.
+        const why = (error instanceof Error ? error.message : String(error)).split('\n')[0];
+        warn(
+          `could not wait for the replicas of ${where} (replicaAcks: ${why}): a change may be lost if it fails over`,
+        );
+        return;
+      }
       if (acknowledged < replicas) {
-        const where = `${node.options.host ?? 'localhost'}:${node.options.port ?? 6379}`;
         warn(
           `only ${acknowledged} of ${replicas} replicas of ${where} acknowledged a change within ${timeoutMs} ms (replicaAcks): a failover now may lose it`,
         );
