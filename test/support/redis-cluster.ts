@@ -20,9 +20,14 @@ export interface OwnRedisCluster {
   readonly nodes: readonly ClusterNode[];
   /** The ports of the nodes that are primaries now (CLUSTER NODES of a live node). */
   primaries(): Promise<number[]>;
+  /** The ports of the primaries that have a live replica (a failover can replace them). */
+  primariesWithReplicas(): Promise<number[]>;
   /** SIGKILLs a node (a crash). */
   kill(port: number): void;
-  /** Resolves once every live node says cluster_state:ok and `primaries` primaries serve the slots; throws after `timeoutMs`. */
+  /**
+   * Resolves once every live node says cluster_state:ok and `primaries` primaries serve the slots;
+   * throws after `timeoutMs`. (`startRedisCluster` also waits for a replica per primary.)
+   */
   waitUntilOk(timeoutMs: number, primaries?: number): Promise<void>;
   /** Kills every node and removes their directory. */
   stop(): Promise<void>;
@@ -82,6 +87,21 @@ export async function startRedisCluster(options: { readonly nodeTimeoutMs?: numb
         })
         .map((fields) => Number(fields[1]!.split('@')[0]!.split(':').pop()));
     },
+    primariesWithReplicas: async () => {
+      const rows = (await command(live()[0]!.port, ['CLUSTER', 'NODES']))
+        .split('\n')
+        .map((line) => line.trim().split(' '))
+        .filter((fields) => fields.length >= 8);
+      const healthy = (fields: string[]): boolean => !fields[2]!.split(',').some((f) => f === 'fail' || f === 'fail?');
+      const servedBy = new Set(
+        rows.filter((f) => f[2]!.split(',').includes('slave') && healthy(f)).map((fields) => fields[3]!),
+      );
+      const primaries = new Set(await cluster.primaries());
+      return rows
+        .filter((fields) => servedBy.has(fields[0]!))
+        .map((fields) => Number(fields[1]!.split('@')[0]!.split(':').pop()))
+        .filter((port) => primaries.has(port));
+    },
     kill: (port) => nodes.find((n) => n.port === port)?.process.kill('SIGKILL'),
     waitUntilOk: async (timeoutMs, primaries = 3) => {
       const deadline = Date.now() + timeoutMs;
@@ -100,6 +120,17 @@ export async function startRedisCluster(options: { readonly nodeTimeoutMs?: numb
   };
   try {
     await cluster.waitUntilOk(30_000);
+    // cluster_state:ok comes before the replicas have attached: wait for one per primary too.
+    const deadline = Date.now() + 30_000;
+    const synced = async (): Promise<boolean> => {
+      // A replica that has not finished its first sync cannot take over (its data counts as too old).
+      const links = await Promise.all(live().map((n) => command(n.port, ['INFO', 'replication']).catch(() => '')));
+      return links.filter((info) => info.includes('role:slave') && info.includes('master_link_status:up')).length === 3;
+    };
+    while ((await cluster.primariesWithReplicas()).length < 3 || !(await synced())) {
+      if (Date.now() > deadline) throw new Error('the replicas did not attach to their primaries within 30 s');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   } catch (error) {
     await stop();
     throw error;

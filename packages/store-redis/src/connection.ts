@@ -168,6 +168,10 @@ function resolveLinkOptions(entryPoint: string, options: RedisLinkOptions): Reso
 
 const seconds = (ms: number): string => `${Number((ms / 1000).toFixed(1))} s`;
 
+/** What a Redis Cluster answers while a primary is replaced (tried again, up to maxOutageMs). */
+const FAILOVER =
+  /Too many Cluster redirections|Connection is closed|CLUSTERDOWN|TRYAGAIN|ECONNREFUSED|Failed to refresh slots cache/;
+
 /** Errors from the server that trying again will not cure. */
 const FATAL_REPLY = /^(WRONGPASS|NOAUTH|NOPERM|ERR AUTH|ERR invalid password|ERR Client sent AUTH)/;
 
@@ -267,7 +271,26 @@ class Link implements RedisLink {
   async run<T>(command: () => Promise<T>): Promise<T> {
     if (this.failure !== undefined) throw this.failure;
     await this.ready();
-    // ioredis keeps a command queued until its connection is back; our outage bound ends the wait.
+    const startedAt = Date.now();
+    for (;;) {
+      try {
+        return await this.once(command);
+      } catch (error) {
+        // A cluster mid-failover: ioredis retries a command a bounded number of times, which a
+        // promotion may outlast. Every frontier script is safe to send again: wait, up to maxOutageMs.
+        const failingOver =
+          this.client instanceof Cluster &&
+          this.failure === undefined &&
+          this.phase === 'open' &&
+          FAILOVER.test(errorText(error));
+        if (!failingOver || Date.now() - startedAt > this.options.maxOutageMs) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    }
+  }
+
+  /** One try: ioredis keeps a command queued until its connection is back; our outage bound ends the wait. */
+  private once<T>(command: () => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const fail = (error: PolitelyError): void => reject(error);
       this.waiting.add(fail);

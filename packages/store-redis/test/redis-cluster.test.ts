@@ -82,7 +82,13 @@ function startCrawl(web: LocalWeb, redisUrl: string, crawlId: string, extra: Rec
 
 async function finished(workers: readonly Worker[], timeoutMs: number): Promise<(number | null)[]> {
   const deadline = new Promise<never>((_, reject) =>
-    setTimeout(() => reject(new Error(`the workers did not finish within ${timeoutMs} ms`)), timeoutMs).unref(),
+    setTimeout(() => {
+      const state = workers.map(
+        (w, i) =>
+          `worker ${i}: exit ${String(w.child.exitCode)}, ${w.events.length} events, last ${JSON.stringify(w.events.at(-1))}, stderr ${w.stderr.join('').slice(-500)}`,
+      );
+      reject(new Error(`the workers did not finish within ${timeoutMs} ms: ${state.join('; ')}`));
+    }, timeoutMs).unref(),
   );
   return Promise.race([Promise.all(workers.map((worker) => worker.exited)), deadline]);
 }
@@ -220,44 +226,85 @@ describe.skipIf(missing !== null)('Redis store on a Redis Cluster (3 primaries, 
     }
   }, 120_000);
 
+  /**
+   * Crawls 60 hosts with two workers and SIGKILLs a primary (one with a replica) once 100 pages
+   * are fetched; returns what the servers saw, for the checks that differ with `replicaAcks`.
+   */
+  async function crawlThroughFailover(
+    crawlId: string,
+    extra: Record<string, unknown>,
+  ): Promise<{ web: LocalWeb; workers: Worker[]; victim: number; killedAt: number }> {
+    const web = await startFleet({ hosts: 60, pagesPerHost: 5, crawlDelaySeconds: CRAWL_DELAY_S, firstAddress: 130 });
+    const workers = startCrawl(web, cluster.url, crawlId, extra);
+    const deadline = Date.now() + 60_000;
+    while (fetchesByUrl(web.requestLog()).size < 100 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    const [victim] = await cluster.primariesWithReplicas();
+    const killedAt = Date.now();
+    cluster.kill(victim!);
+    return { web, workers, victim: victim!, killedAt };
+  }
+
+  /** The checks of every failover crawl: both workers done, the replica promoted, nothing lost, none fetched thrice, every delay held. */
+  async function expectCompleted(run: {
+    web: LocalWeb;
+    workers: Worker[];
+    victim: number;
+  }): Promise<[string, number][]> {
+    const { web, workers, victim } = run;
+    const codes = await finished(workers, 90_000);
+    expect(codes, workers.map((w) => w.stderr.join('')).join('\n')).toEqual([0, 0]);
+    await cluster.waitUntilOk(15_000);
+    expect(await cluster.primaries()).not.toContain(victim);
+    const log = web.requestLog();
+    const fetched = fetchesByUrl(log);
+    // Nothing lost: every page was fetched (each is linked from several pages, so links lost with
+    // an unreplicated write come back with the next page that has them).
+    expect(allowedUrls(web).filter((url) => !fetched.has(url))).toEqual([]);
+    const twice = [...fetched].filter(([, n]) => n > 1);
+    expect(twice.filter(([, n]) => n > 2)).toEqual([]);
+    expect(violations(web, USER_AGENT)).toEqual([]);
+    for (const [origin, gap] of minGapMsByOrigin(log)) expect(gap, origin).toBeGreaterThanOrEqual(CRAWL_DELAY_S * 1000);
+    return twice;
+  }
+
+  /** The first fetch of `url` in the servers' log (ms since the epoch). */
+  const firstFetchOf = (web: LocalWeb, url: string): number =>
+    web.requestLog().find((r) => `${r.origin}${r.path}` === url)!.dateMs;
+
   it('goes on when a primary is SIGKILLed mid-crawl: its replica takes over, and the crawl completes', async () => {
     assertWorkersBuilt();
-    const web = await startFleet({ hosts: 60, pagesPerHost: 5, crawlDelaySeconds: CRAWL_DELAY_S, firstAddress: 130 });
     const crawlId = uniqueCrawlId('failover');
-    // After the failover, the promoted replica has no replica of its own: waits there time out (short here).
-    const workers = startCrawl(web, cluster.url, crawlId, { replicaAcks: 1, replicaAckTimeoutMs: 100 });
+    const run = await crawlThroughFailover(crawlId, {});
     try {
-      const deadline = Date.now() + 60_000;
-      while (fetchesByUrl(web.requestLog()).size < 100 && Date.now() < deadline)
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      const [victim] = await cluster.primaries();
-      const killedAt = Date.now();
-      cluster.kill(victim!);
-      const codes = await finished(workers, 90_000);
-      expect(codes, workers.map((w) => w.stderr.join('')).join('\n')).toEqual([0, 0]);
-      // The replica took over: three primaries again, the victim not among them.
-      await cluster.waitUntilOk(10_000);
-      expect(await cluster.primaries()).not.toContain(victim);
-      const log = web.requestLog();
-      const fetched = fetchesByUrl(log);
-      // Nothing lost: every page was fetched.
-      expect(allowedUrls(web).filter((url) => !fetched.has(url))).toEqual([]);
-      // Fetched twice at most, and only a page whose first fetch was in flight when the primary
-      // died (replicaAcks: a change not yet on a replica was not yet acknowledged to the worker).
-      const twice = [...fetched].filter(([, n]) => n > 1);
-      expect(twice.filter(([, n]) => n > 2)).toEqual([]);
-      for (const [url] of twice) {
-        const first = log.find((r) => `${r.origin}${r.path}` === url)!;
-        expect(first.dateMs, `${url} first fetched ${killedAt - first.dateMs} ms before the kill`).toBeGreaterThan(
-          killedAt - 25_000,
-        );
-      }
-      expect(violations(web, USER_AGENT)).toEqual([]);
-      for (const [origin, gap] of minGapMsByOrigin(log))
-        expect(gap, origin).toBeGreaterThanOrEqual(CRAWL_DELAY_S * 1000);
+      const twice = await expectCompleted(run);
+      // Replication is asynchronous: what the primary had not yet sent its replica is lost, so a
+      // page done (or claimed) just before the kill may be fetched again; nothing done earlier.
+      for (const [url] of twice)
+        expect(firstFetchOf(run.web, url), `${url}: fetched again`).toBeGreaterThan(run.killedAt - 5000);
     } finally {
-      killWorkers(workers);
-      await web.close();
+      killWorkers(run.workers);
+      await run.web.close();
+      await deleteRedisCrawl({ redis: cluster.url, crawlId }).catch(() => {});
+    }
+  }, 180_000);
+
+  it('with replicaAcks: 1, a primary SIGKILLed mid-crawl loses no acknowledged change', async () => {
+    assertWorkersBuilt();
+    const crawlId = uniqueCrawlId('failover-acks');
+    // After the failover, the promoted replica has no replica of its own: waits there time out (short here).
+    const run = await crawlThroughFailover(crawlId, { replicaAcks: 1, replicaAckTimeoutMs: 100 });
+    try {
+      const twice = await expectCompleted(run);
+      // Only a page whose change was under way when the primary died (not yet acknowledged) may come again.
+      for (const [url] of twice)
+        expect(firstFetchOf(run.web, url), `${url}: fetched again`).toBeGreaterThan(run.killedAt - 5000);
+      // The workers were told that the promoted primary's writes reached no replica.
+      const warnings = run.workers.flatMap((w) => w.events.filter((e) => e.type === 'warning'));
+      expect(warnings.some((e) => /replicas of 127\.0\.0\.1:\d+/.test(e.message ?? ''))).toBe(true);
+    } finally {
+      killWorkers(run.workers);
+      await run.web.close();
       await deleteRedisCrawl({ redis: cluster.url, crawlId }).catch(() => {});
     }
   }, 180_000);
