@@ -217,6 +217,7 @@ describe.skipIf(missing !== null)('Redis store on a Redis Cluster (3 primaries, 
       const perPrimary = await keysPerPrimary(cluster, crawlId);
       const total = [...perPrimary.values()].reduce((a, b) => a + b, 0);
       expect(perPrimary.size).toBe(3);
+      console.info(`[spread] keys per primary: ${JSON.stringify([...perPrimary])} of ${total}`);
       for (const [port, count] of perPrimary)
         expect(count / total, `primary ${port}: ${count} of ${total}`).toBeGreaterThanOrEqual(0.2);
     } finally {
