@@ -47,7 +47,7 @@ import { PolitelyError } from '@politely/core';
 
 /**
  * Buckets per crawl. 128: enough that the buckets' hash tags spread over the shards of a cluster
- * evenly (on 3 shards, each gets 20 % of the buckets or more but about once in 1,500 crawl ids),
+ * evenly (on 3 equal shards, one gets fewer than 20 % of the buckets for about 1 crawl id in 800),
  * few enough that a pass over every bucket (a view refresh, a heartbeat's reap of a dead worker)
  * stays a few pipelined round trips, and a bucket's fixed keys (its marker) cost little.
  */
