@@ -110,6 +110,8 @@ export const CRAWL_USAGE = `Usage:
         --sitemaps                 also crawl what the seeds' robots.txt Sitemap: lines list
         --store STORE              memory (default; lost on exit) | sqlite:FILE (resumable)
                                    | redis://HOST:PORT/DB with --crawl-id NAME (shared)
+                                   | redis-cluster://HOST:PORT,HOST:PORT with --crawl-id NAME
+                                   (a Redis Cluster: any reachable nodes; rediss-cluster:// for TLS)
         --out FILE                 one record per page: JSON lines, or CSV if FILE ends in .csv
                                    (url, finalUrl, status, contentType, depth, title, bytes,
                                    fetchedAt, noindex, nofollow, canonical, usage,

@@ -91,7 +91,10 @@ describe.concurrent('politely crawl: usage errors', () => {
     [['--timeout', '0'], '--timeout: expected a whole number of milliseconds ≥ 1 (or 2s, 500ms), got "0"'],
     [['--scope', 'everything'], '--scope: expected one of same-origin, same-host, same-domain, any, got "everything"'],
     [['--log', 'xml'], '--log: expected one of plain, json, got "xml"'],
-    [['--store', 'postgres://x'], '--store: expected memory, sqlite:FILE or redis://HOST:PORT/DB, got "postgres://x"'],
+    [
+      ['--store', 'postgres://x'],
+      '--store: expected memory, sqlite:FILE, redis://HOST:PORT/DB or redis-cluster://HOST:PORT,HOST:PORT, got "postgres://x"',
+    ],
     [['--store', 'redis://127.0.0.1:6379/0'], '--store redis://… needs --crawl-id NAME'],
     [['--crawl-id', 'x'], '--crawl-id names a crawl in a redis:// store'],
     [

@@ -15,11 +15,20 @@
 
 import { readFileSync } from 'node:fs';
 import { PolitelyError } from '@politely/core';
-import { type Cluster, Redis, type RedisOptions } from 'ioredis';
+import { Cluster, Redis, type RedisOptions } from 'ioredis';
 import { invalid } from './keys.js';
-import { parseRedisUrl, type RedisUrl } from './redis-url.js';
+import {
+  isRedisClusterUrl,
+  parseRedisClusterUrl,
+  parseRedisUrl,
+  type RedisClusterUrl,
+  type RedisUrl,
+} from './redis-url.js';
 
-/** An ioredis connection (`Redis` or `Cluster`), a shared `RedisLink`, or a `redis://` / `rediss://` URL to open one. */
+/**
+ * An ioredis connection (`Redis` or `Cluster`), a shared `RedisLink`, or a URL to open one:
+ * `redis://` / `rediss://` (one Redis) or `redis-cluster://` / `rediss-cluster://` (a Redis Cluster).
+ */
 export type RedisConnection = Redis | Cluster | RedisLink | string;
 
 export interface RedisLinkOptions {
@@ -48,7 +57,8 @@ export interface RedisLinkOptions {
 export interface RedisLink {
   /** The URL for messages (password masked). */
   readonly display: string;
-  readonly client: Redis;
+  /** A `Redis`, or a `Cluster` for a `redis-cluster://` URL. */
+  readonly client: Redis | Cluster;
   /** Connects (once) and checks the database; rejects with one line when Redis cannot be used. */
   ready(): Promise<void>;
   close(): Promise<void>;
@@ -69,9 +79,18 @@ export interface OpenedRedis {
 
 const BRAND = Symbol.for('politely.redisLink');
 
-/** Opens a checked, watched connection to the Redis of `url` (connects on first use, or on `ready()`). */
+/**
+ * Opens a checked, watched connection to the Redis (or Redis Cluster) of `url` (connects on
+ * first use, or on `ready()`).
+ */
 export function createRedisLink(url: string, options: RedisLinkOptions = {}): RedisLink {
-  return new Link(parseRedisUrl(url, 'createRedisLink'), resolveLinkOptions('createRedisLink', options));
+  return new Link(parseAnyRedisUrl(url, 'createRedisLink'), resolveLinkOptions('createRedisLink', options));
+}
+
+function parseAnyRedisUrl(url: string, entryPoint: string): RedisUrl | RedisClusterUrl {
+  return typeof url === 'string' && isRedisClusterUrl(url)
+    ? parseRedisClusterUrl(url, entryPoint)
+    : parseRedisUrl(url, entryPoint);
 }
 
 export function openRedis(
@@ -80,7 +99,7 @@ export function openRedis(
   options: RedisLinkOptions = {},
 ): OpenedRedis {
   if (typeof connection === 'string') {
-    const link = new Link(parseRedisUrl(connection, entryPoint), resolveLinkOptions(entryPoint, options));
+    const link = new Link(parseAnyRedisUrl(connection, entryPoint), resolveLinkOptions(entryPoint, options));
     return {
       redis: link.client,
       display: link.display,
@@ -103,7 +122,7 @@ export function openRedis(
   if (typeof connection !== 'object' || connection === null || typeof connection.defineCommand !== 'function') {
     throw invalid(
       entryPoint,
-      'redis must be a redis:// or rediss:// URL, a RedisLink, or an ioredis Redis or Cluster client',
+      'redis must be a redis://, rediss://, redis-cluster:// or rediss-cluster:// URL, a RedisLink, or an ioredis Redis or Cluster client',
     );
   }
   const display = describeClient(connection);
@@ -149,12 +168,16 @@ function resolveLinkOptions(entryPoint: string, options: RedisLinkOptions): Reso
 
 const seconds = (ms: number): string => `${Number((ms / 1000).toFixed(1))} s`;
 
+/** What a Redis Cluster answers while a primary is replaced (tried again, up to maxOutageMs). */
+const FAILOVER =
+  /Too many Cluster redirections|Connection is closed|CLUSTERDOWN|TRYAGAIN|ECONNREFUSED|Failed to refresh slots cache/;
+
 /** Errors from the server that trying again will not cure. */
 const FATAL_REPLY = /^(WRONGPASS|NOAUTH|NOPERM|ERR AUTH|ERR invalid password|ERR Client sent AUTH)/;
 
 class Link implements RedisLink {
   readonly display: string;
-  readonly client: Redis;
+  readonly client: Redis | Cluster;
   private phase: 'new' | 'opening' | 'open' | 'closed' = 'new';
   /** When `ready()` first tried to connect: retries at start stop `connectTimeoutMs` after it. */
   private openedAt = 0;
@@ -168,16 +191,18 @@ class Link implements RedisLink {
   private readonly waiting = new Set<(error: PolitelyError) => void>();
 
   constructor(
-    private readonly url: RedisUrl,
+    private readonly url: RedisUrl | RedisClusterUrl,
     private readonly options: ResolvedLinkOptions,
   ) {
     Object.defineProperty(this, BRAND, { value: true });
     this.display = url.display;
     const deadlineOfOpening = (): number => this.openedAt + options.connectTimeoutMs;
-    this.client = new Redis({
-      host: url.host,
-      port: url.port,
-      db: url.db,
+    const retryStrategy = (attempt: number): number | null => {
+      if (this.phase === 'closed') return null;
+      if (this.phase !== 'open') return Date.now() + 200 < deadlineOfOpening() ? 200 : null;
+      return Math.min(50 * 2 ** Math.min(attempt, 5), 1000);
+    };
+    const shared = {
       ...(url.username === undefined ? {} : { username: url.username }),
       ...(url.password === undefined ? {} : { password: url.password }),
       ...(url.tls
@@ -188,23 +213,49 @@ class Link implements RedisLink {
             },
           }
         : {}),
-      lazyConnect: true,
       // Per attempt: a TCP connect or TLS handshake that does not complete fails in this time.
       connectTimeout: options.connectTimeoutMs,
       // Commands wait through an outage: their deadline is ours (maxOutageMs), not a count of attempts.
       maxRetriesPerRequest: null,
-      enableOfflineQueue: true,
       // disconnect() waits this long for a socket to close before destroying it (a timer that
       // would keep the process alive after a failed start).
       disconnectTimeout: 200,
-      retryStrategy: (attempt) => {
-        if (this.phase === 'closed') return null;
-        if (this.phase !== 'open') return Date.now() + 200 < deadlineOfOpening() ? 200 : null;
-        return Math.min(50 * 2 ** Math.min(attempt, 5), 1000);
-      },
-    });
+    };
+    if ('nodes' in url) {
+      // A node lost mid-crawl (a failover): commands retry every 200 ms on the slots' new primary,
+      // for as long as an outage may last.
+      const retries = Math.max(16, Math.ceil(options.maxOutageMs / 200));
+      this.client = new Cluster(
+        url.nodes.map(({ host, port }) => ({ host, port })),
+        {
+          lazyConnect: true,
+          enableOfflineQueue: true,
+          clusterRetryStrategy: retryStrategy,
+          maxRedirections: retries,
+          retryDelayOnFailover: 200,
+          retryDelayOnClusterDown: 200,
+          retryDelayOnTryAgain: 200,
+          slotsRefreshTimeout: options.connectTimeoutMs,
+          redisOptions: shared,
+        },
+      );
+      this.client.on('node error', (error: Error, node: string) => {
+        this.lastError = new Error(`node ${node}: ${errorText(error)}`);
+      });
+    } else {
+      this.client = new Redis({
+        host: url.host,
+        port: url.port,
+        db: url.db,
+        ...shared,
+        lazyConnect: true,
+        enableOfflineQueue: true,
+        retryStrategy,
+      });
+    }
     this.client.on('error', (error: Error) => {
-      this.lastError = error;
+      this.lastError ??= error;
+      if (!(this.client instanceof Cluster)) this.lastError = error;
     });
     this.client.on('close', () => this.lost());
     this.client.on('ready', () => this.back());
@@ -220,7 +271,26 @@ class Link implements RedisLink {
   async run<T>(command: () => Promise<T>): Promise<T> {
     if (this.failure !== undefined) throw this.failure;
     await this.ready();
-    // ioredis keeps a command queued until its connection is back; our outage bound ends the wait.
+    const startedAt = Date.now();
+    for (;;) {
+      try {
+        return await this.once(command);
+      } catch (error) {
+        // A cluster mid-failover: ioredis retries a command a bounded number of times, which a
+        // promotion may outlast. Every frontier script is safe to send again: wait, up to maxOutageMs.
+        const failingOver =
+          this.client instanceof Cluster &&
+          this.failure === undefined &&
+          this.phase === 'open' &&
+          FAILOVER.test(errorText(error));
+        if (!failingOver || Date.now() - startedAt > this.options.maxOutageMs) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    }
+  }
+
+  /** One try: ioredis keeps a command queued until its connection is back; our outage bound ends the wait. */
+  private once<T>(command: () => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const fail = (error: PolitelyError): void => reject(error);
       this.waiting.add(fail);
@@ -304,8 +374,9 @@ class Link implements RedisLink {
 
   /** ioredis SELECTs the database on connect, and on failure goes on in database 0: refuse that here. */
   private async checkDatabase(): Promise<void> {
+    if (!('db' in this.url)) return; // a cluster: database 0 only
     const { db } = this.url;
-    if (db === 0) return;
+    if (db === 0 || this.client instanceof Cluster) return;
     let count: number | undefined;
     try {
       const reply = (await this.client.config('GET', 'databases')) as unknown as string[];

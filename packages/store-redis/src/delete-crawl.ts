@@ -1,43 +1,53 @@
-// Removes every key of a crawl (its frontier and its robots cache): a finished crawl, or a test.
+// Removes every key of a crawl (its frontier in every bucket, its robots cache): a finished
+// crawl, or a test.
 
 import type { Redis } from 'ioredis';
 import { openRedis, type RedisConnection } from './connection.js';
-import { type RedisKeyOptions, resolveKeyPrefix } from './keys.js';
+import { crawlKeyMatcher, type RedisKeyOptions, resolveCrawlKeys } from './keys.js';
 
 export interface DeleteRedisCrawlOptions extends RedisKeyOptions {
-  /** An ioredis client or a `RedisLink` (left open), or a `redis://` URL (opened and quit here). Required. */
+  /**
+   * An ioredis client (`Redis` or `Cluster`) or a `RedisLink` (left open), or a `redis://` or
+   * `redis-cluster://` URL (opened and quit here). Required.
+   */
   readonly redis: RedisConnection;
 }
 
 /**
- * Deletes every key under the crawl's prefix (SCAN, then UNLINK), its marker included: a worker
- * still running on it then stops (ERR_STORE). Resolves with how many keys were deleted.
+ * Deletes every key of the crawl, crawl-wide and in every bucket, on every primary of a cluster
+ * (SCAN, then UNLINK), its marker included: a worker still running on it then stops (ERR_STORE).
+ * Resolves with how many keys were deleted.
  */
 export async function deleteRedisCrawl(options: DeleteRedisCrawlOptions): Promise<number> {
-  const prefix = resolveKeyPrefix('deleteRedisCrawl', options);
+  const matcher = crawlKeyMatcher(resolveCrawlKeys('deleteRedisCrawl', options));
   const connection = openRedis('deleteRedisCrawl', options.redis);
   try {
     await connection.ready();
     const { redis } = connection;
-    // A cluster keeps a crawl on one node (its keys share a hash tag), but scan every master.
     const nodes: Redis[] =
-      'nodes' in redis && typeof redis.nodes === 'function' ? redis.nodes('master') : [redis as Redis];
+      'nodes' in redis && typeof redis.nodes === 'function' && 'slots' in redis
+        ? redis.nodes('master')
+        : [redis as Redis];
     let deleted = 0;
     for (const node of nodes) {
       let cursor = '0';
       do {
-        const [next, keys] = await node.scan(cursor, 'MATCH', `${escapeGlob(prefix)}*`, 'COUNT', 1000);
+        const [next, found] = await connection.run(() => node.scan(cursor, 'MATCH', matcher.pattern, 'COUNT', 1000));
         cursor = next;
-        if (keys.length > 0) deleted += await node.unlink(...keys);
+        // One UNLINK per key (a cluster node refuses keys of several slots in one command), pipelined.
+        const keys = found.filter((k) => matcher.test(k));
+        if (keys.length === 0) continue;
+        const pipeline = node.pipeline();
+        for (const key of keys) pipeline.unlink(key);
+        const replies = (await connection.run(() => pipeline.exec())) ?? [];
+        for (const [error, count] of replies) {
+          if (error !== null) throw error;
+          deleted += Number(count);
+        }
       } while (cursor !== '0');
     }
     return deleted;
   } finally {
     await connection.close();
   }
-}
-
-/** The prefix as a literal SCAN pattern (`*`, `?`, `[`, `]` and `\` escaped). */
-function escapeGlob(text: string): string {
-  return text.replace(/[*?[\]\\]/g, '\\$&');
 }

@@ -7,27 +7,34 @@
 // worker that scheduled them), whereas here URLs wait in Redis, where any worker can take them
 // and where a dead worker's URLs survive it.
 //
-// Every script takes the crawl's fixed keys as KEYS (meta, ready, hosts, leases, seen, workers,
-// lastFetch, fetched, due, fetchedAt, failures, failedAt) and, as ARGV[1..5], the key prefix, the
-// crawl marker the worker saw when it opened the crawl, the worker's id, its registration TTL and
-// its heartbeat period; it builds per-host, per-lease and per-worker keys from the prefix. All of
-// them carry the crawl's `{hash tag}`, so in Redis Cluster they share the slot of the declared
-// keys. Times are integer ms since the epoch, passed and stored as decimal strings (Lua's
+// Every script here works on ONE bucket of the crawl (keys.ts): it takes the bucket's fixed keys as
+// KEYS (meta, ready, hosts, leases, seen, lastFetch, fetched, due, fetchedAt, failures, failedAt)
+// and, as ARGV[1..5], the bucket's key prefix, the crawl marker the worker saw when it opened the
+// crawl, the worker's id, its idle poll (ms) and its clock (ms); it builds per-host, per-lease and
+// per-worker keys from the prefix. All of them carry the bucket's `{hash tag}`, so in Redis
+// Cluster they share the slot of the declared keys: one script, one slot. Crawl-wide scripts
+// (the marker, the worker registry) are in crawl-scripts.ts. Times are integer ms since the epoch, passed and stored as decimal strings (Lua's
 // tostring would round them to 14 digits). See keys.ts for the layout and queue-score.ts for the order.
 //
-// The crawl marker. `meta.crawl` holds a random id written when the crawl's state is created.
-// Every script but INIT first compares it with the id the worker saw at open: when Redis lost
+// The crawl marker. The crawl-wide `meta.crawl` holds a random id written when the crawl's state
+// is created, and every bucket's `meta.crawl` a copy, written when the crawl is opened first (see
+// OPEN_BUCKET). Every script but OPEN_BUCKET first compares it with the id the worker saw at
+// open: when the shard holding the bucket lost
 // the crawl (restarted without persistence, keys evicted, FLUSHALL) the marker is gone, or is a
 // new one another worker created since, and the script changes nothing and fails with
 // POLITELY_CRAWL_GONE: the worker stops rather than crawl on from nothing and report a finished
 // crawl.
 //
-// Workers and leases. Each store is a worker, registered in `workers` until a deadline in Redis
-// time that its heartbeat (and each of its claims) moves to now + TTL. Its leases are listed in
-// `wl:<worker>`. A claim returns the leases of workers whose deadline passed (they died) to the
-// front of their queues; a live worker's leases are only returned when their own expiry
-// (claim time + the crawler's leaseMs) passes. Time during which nobody could beat (Redis was
-// down or unreachable, or every worker was stopped) does not count against anybody.
+// Workers and leases. Each store is a worker, registered in the crawl-wide `workers` until a
+// deadline its heartbeat moves (crawl-scripts.ts). Its leases in a bucket are listed in the
+// bucket's `wl:<worker>`. The heartbeat's reply names the workers whose deadline passed (they
+// died); the worker then runs TEND on every bucket with their ids, which returns their leases to
+// the front of their queues. A live worker's leases are only returned when their own expiry
+// (claim time + the crawler's leaseMs) passes (CLAIM and TEND, per bucket).
+//
+// Next times. Every script on a bucket that the worker's claim view follows (claim, tend, add,
+// settle) ends its reply with the bucket's next ready time (the first score of READY, '' when
+// none) and when to look at it again for URLs that may come back ('' when no lease is out).
 //
 // Revisits. A URL completed with a LastFetch keeps it (lastFetch), the entry to queue again
 // (fetched) and, while done, its due time (due) and its fetch time (fetchedAt: always the same
@@ -52,11 +59,12 @@
 // the robots cache keys.
 //
 // Idempotent, because ioredis sends again a command whose reply a dropped connection lost: add
-// (dedupe), settle (a settled lease is gone), setHostPolicy, the heartbeat; and claim, whose
-// lease id the worker chooses, so that a claim replayed after it ran returns the same lease
-// instead of taking a second URL; requeueFailed (replayed, it finds none failed). Not reopenDue:
-// replayed, it may reopen up to its limit more URLs, though only ones that are due. Not clear:
-// replayed, it also clears what other workers added in between (a crawl clears before it adds).
+// (dedupe), settle (a settled lease is gone), setHostPolicy, tend; claim, whose lease id the
+// worker chooses, so that a claim replayed after it ran returns the same lease instead of taking
+// a second URL; reopenDue, whose request id the worker chooses and whose count the bucket keeps a
+// minute (`ro:<request>`), so that a replay returns it instead of reopening more; requeueFailed
+// (replayed, it finds none failed). Not clear: replayed, it also clears what other workers added
+// in between (a crawl clears before it adds).
 
 import { PRIORITY_STEP, SLOT_BASE } from './queue-score.js';
 
@@ -65,10 +73,10 @@ export const CRAWL_GONE = 'POLITELY_CRAWL_GONE';
 
 const DEFINITIONS = `
 if redis.replicate_commands then redis.replicate_commands() end
-local P, CRAWL, ME, TTL, BEAT_MS = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5])
-local META, READY, HOSTS, LEASES, SEEN, WORKERS = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
-local LAST, FETCHED, DUE, FETCHED_AT = KEYS[7], KEYS[8], KEYS[9], KEYS[10]
-local FAILURES, FAILED_AT = KEYS[11], KEYS[12]
+local P, CRAWL, ME, IDLE_POLL, NOW = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5])
+local META, READY, HOSTS, LEASES, SEEN = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local LAST, FETCHED, DUE, FETCHED_AT = KEYS[6], KEYS[7], KEYS[8], KEYS[9]
+local FAILURES, FAILED_AT = KEYS[10], KEYS[11]
 local STEP = ${PRIORITY_STEP}
 local SLOT_BASE = ${SLOT_BASE}
 local function qk(h) return P .. 'q:' .. h end
@@ -124,10 +132,6 @@ local function storedOf(stored)
     rest = string.sub(rest, 1, newline - 1)
   end
   return tonumber(string.sub(stored, 1, s1 - 1)), string.sub(stored, s2 + 1, s2 + length), rest, more
-end
-local function redisNow()
-  local t = redis.call('TIME')
-  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
 
 -- READY and HOSTS follow the host's state: it is schedulable when URLs are queued and it has
@@ -197,64 +201,81 @@ local function ensureHost(h, delayMs, maxInFlight)
   end
 end
 
--- The worker is alive: its registration runs until Redis time + TTL. When nobody beat for two
--- heartbeat periods, Redis was down or unreachable (or every worker was stopped): that silence
--- does not count against any registration, so no live worker is taken for dead after an outage.
-local function beat()
-  local t = redisNow()
-  local last = tonumber(redis.call('HGET', META, 'beat'))
-  if last and t - last > 2 * BEAT_MS then
-    local gap = t - last
-    local workers = redis.call('ZRANGEBYSCORE', WORKERS, '(0', '+inf', 'WITHSCORES')
-    for i = 1, #workers, 2 do
-      redis.call('ZADD', WORKERS, int(tonumber(workers[i + 1]) + gap), workers[i])
-    end
+-- The bucket's next ready time ('' = no host schedulable) and when to look again for URLs that
+-- may come back (a lease's expiry, or within the idle poll while leases are out; '' = none).
+local function nextTimes()
+  local top = redis.call('ZRANGE', READY, 0, 0, 'WITHSCORES')
+  local first = redis.call('ZRANGE', LEASES, 0, 0, 'WITHSCORES')
+  local readyAt, recheckAt = '', ''
+  if top[1] then readyAt = top[2] end
+  if first[1] then recheckAt = int(math.min(tonumber(first[2]), NOW + IDLE_POLL)) end
+  return readyAt, recheckAt
+end
+-- Appends the next times to a reply (a table).
+local function withTimes(out)
+  local readyAt, recheckAt = nextTimes()
+  out[#out + 1] = readyAt
+  out[#out + 1] = recheckAt
+  return out
+end
+-- Leases past their own expiry (a worker that holds a URL too long) go back, \`budget\` at most.
+local function giveBackExpired(budget)
+  if budget <= 0 then return 0 end
+  local n = 0
+  for _, id in ipairs(redis.call('ZRANGEBYSCORE', LEASES, '-inf', int(NOW), 'LIMIT', 0, budget)) do
+    local expiredAt = tonumber(redis.call('HGET', lk(id), 'x')) or NOW
+    if not giveBack(id, expiredAt) then redis.call('ZREM', LEASES, id) end
+    n = n + 1
   end
-  if not last or t > last then redis.call('HSET', META, 'beat', int(t)) end
-  redis.call('ZADD', WORKERS, int(t + TTL), ME)
-  return t
+  return n
 end
 `;
 
-/** Every script but INIT starts here: nothing changes unless the crawl is the one the worker opened. */
+/** Every script but OPEN_BUCKET starts here: nothing changes unless the crawl is the one the worker opened. */
 const PRELUDE = `${DEFINITIONS}
 if redis.call('HGET', META, 'crawl') ~= CRAWL then
-  return redis.error_reply('${CRAWL_GONE} the crawl marker is ' .. (redis.call('HGET', META, 'crawl') or 'gone'))
+  return redis.error_reply('${CRAWL_GONE} the crawl marker of ' .. P .. ' is ' .. (redis.call('HGET', META, 'crawl') or 'gone'))
 end
 `;
 
 /**
- * init — ARGV: (head, with a NEW random marker as the crawl), createdAt.
- * Creates the crawl marker unless the crawl exists, and registers the worker.
- * Returns [the crawl's marker, URLs known (added) so far].
+ * openBucket — ARGV: head, '1' to write the crawl's marker where the bucket has none (the crawl's
+ * buckets are not all marked yet: it is new, or its creator died before it marked them all).
+ * Fails with CRAWL_GONE when the bucket carries another marker, or none and may not get one.
+ * Returns [URLs known (added) in the bucket].
  */
-const INIT = `${DEFINITIONS}
-if redis.call('HSETNX', META, 'crawl', CRAWL) == 1 then
-  redis.call('HSET', META, 'createdAt', ARGV[6])
+const OPEN_BUCKET = `${DEFINITIONS}
+local marker = redis.call('HGET', META, 'crawl')
+if not marker and ARGV[6] == '1' then
+  redis.call('HSET', META, 'crawl', CRAWL)
+  marker = CRAWL
 end
-local crawl = redis.call('HGET', META, 'crawl')
-beat()
-return { crawl, redis.call('SCARD', SEEN) }
-`;
-
-/** heartbeat — ARGV: head. Returns 1. */
-const BEAT = `${PRELUDE}
-beat()
-return 1
+if marker ~= CRAWL then
+  return redis.error_reply('${CRAWL_GONE} the crawl marker of ' .. P .. ' is ' .. (marker or 'gone'))
+end
+return { redis.call('SCARD', SEEN) }
 `;
 
 /**
- * retire (a closing worker) — ARGV: head. A worker without leases leaves the registry; one still
- * holding leases is marked closed (deadline 0), so that the next claim of any worker returns them.
+ * tend — ARGV: head, most leases to return, '1' to return leases past their own expiry (at the
+ * head's clock, a claim's), then the ids of workers taken for dead. Their leases in the bucket go
+ * back to the front of their queues (the host waiting a whole delay from the head's clock), then,
+ * if asked, leases past their own expiry.
+ * Returns [dead workers' leases still out in the bucket (over the budget), URLs known, next times].
  */
-const RETIRE = `${PRELUDE}
-if redis.call('SCARD', wlk(ME)) == 0 then
-  redis.call('ZREM', WORKERS, ME)
-  redis.call('DEL', wlk(ME))
-else
-  redis.call('ZADD', WORKERS, 0, ME)
+const TEND = `${PRELUDE}
+local budget = tonumber(ARGV[6])
+local left = 0
+for i = 8, #ARGV do
+  local w = ARGV[i]
+  for _, id in ipairs(redis.call('SRANDMEMBER', wlk(w), math.max(budget, 0))) do
+    if giveBack(id, NOW) then budget = budget - 1 end
+    redis.call('SREM', wlk(w), id)
+  end
+  left = left + redis.call('SCARD', wlk(w))
 end
-return 1
+if ARGV[7] == '1' then giveBackExpired(budget) end
+return withTimes({ left, redis.call('SCARD', SEEN) })
 `;
 
 /**
@@ -355,47 +376,29 @@ end
 
 /**
  * add — ARGV: head, maxPerHost ('' = no bound), default delayMs, default maxInFlight, then
- * seven per entry (see ADD_ENTRIES). Returns one outcome per entry.
+ * seven per entry (see ADD_ENTRIES). Returns one outcome per entry, then the next times.
  */
 const ADD = `${PRELUDE}${ADD_ENTRIES}
-return addEntries(9, tonumber(ARGV[6]), ARGV[7], ARGV[8])
+return withTimes(addEntries(9, tonumber(ARGV[6]), ARGV[7], ARGV[8]))
 `;
 
 /**
- * claim — ARGV: head, lease id (chosen by the worker, never reused), now, leaseMs, most leases
- * to return (of dead workers, and expired), idle poll ms.
- * Returns, after the URLs known so far: [known, leaseId, encoded entry, lease expiry, host clock
- * before] for a lease; [known, nextReadyAt] when nothing is ready; [known] when nothing is queued
- * or in flight anywhere.
+ * claim — ARGV: head (its clock is the claim's now), lease id (chosen by the worker, never
+ * reused), leaseMs, most expired leases to return.
+ * Returns [next ready time, recheck time, URLs known in the bucket], then, for a lease: lease id,
+ * encoded entry, lease expiry, host clock before. The next times are the bucket's after the claim.
  */
 const CLAIM = `${PRELUDE}
-local leaseId, now, budget = ARGV[6], tonumber(ARGV[7]), tonumber(ARGV[9])
+local leaseId, now = ARGV[6], NOW
 local known = redis.call('SCARD', SEEN)
-local t = beat()
 -- 0. This claim ran before and its reply was lost with the connection: the same lease again.
 local mine = redis.call('HMGET', lk(leaseId), 'e', 'x', 'b')
-if mine[1] then return { known, leaseId, mine[1], mine[2], mine[3] } end
--- 1. Leases of workers whose registration ran out (they died, or hang) go back to the front of
---    their queues; then leases past their own expiry (a worker that holds a URL too long).
-for _, w in ipairs(redis.call('ZRANGEBYSCORE', WORKERS, '-inf', int(t), 'LIMIT', 0, 16)) do
-  if budget <= 0 then break end
-  if w ~= ME then
-    for _, id in ipairs(redis.call('SRANDMEMBER', wlk(w), budget)) do
-      if giveBack(id, now) then budget = budget - 1 end
-      redis.call('SREM', wlk(w), id)
-    end
-    if redis.call('SCARD', wlk(w)) == 0 then
-      redis.call('ZREM', WORKERS, w)
-      redis.call('DEL', wlk(w))
-    end
-  end
+if mine[1] then
+  local readyAt, recheckAt = nextTimes()
+  return { readyAt, recheckAt, known, leaseId, mine[1], mine[2], mine[3] }
 end
-if budget > 0 then
-  for _, id in ipairs(redis.call('ZRANGEBYSCORE', LEASES, '-inf', ARGV[7], 'LIMIT', 0, budget)) do
-    local expiredAt = tonumber(redis.call('HGET', lk(id), 'x')) or now
-    if not giveBack(id, expiredAt) then redis.call('ZREM', LEASES, id) end
-  end
-end
+-- 1. Leases past their own expiry (a worker that holds a URL too long) go back to their queues.
+giveBackExpired(tonumber(ARGV[8]))
 -- 2. The ready host whose clock came first: its best URL, its clock moved, a lease recorded.
 local top = redis.call('ZRANGE', READY, 0, 0, 'WITHSCORES')
 if top[1] and tonumber(top[2]) <= now then
@@ -403,7 +406,8 @@ if top[1] and tonumber(top[2]) <= now then
   local popped = redis.call('ZPOPMIN', qk(h))
   if not popped[1] then
     reschedule(h)
-    return { known, int(now) }
+    local readyAt, recheckAt = nextTimes()
+    return { readyAt, recheckAt, known }
   end
   redis.call('HINCRBY', META, 'queued', -1)
   -- Claimed, it can no longer be relabelled (only a host with unlabelled URLs pays the decoding).
@@ -415,26 +419,18 @@ if top[1] and tonumber(top[2]) <= now then
   local before = tonumber(s[1]) or 0
   redis.call('HSET', hk(h), 'r', int(math.max(before, now) + (tonumber(s[2]) or 0)))
   redis.call('HINCRBY', hk(h), 'f', 1)
-  local expires = now + tonumber(ARGV[8])
+  local expires = now + tonumber(ARGV[7])
   local priority = 0 - math.floor(tonumber(popped[2]) / STEP)
   redis.call('HSET', lk(leaseId), 'h', h, 'e', popped[1], 'p', int(priority), 'x', int(expires), 'b', int(before), 'w', ME)
   redis.call('ZADD', LEASES, int(expires), leaseId)
   redis.call('SADD', wlk(ME), leaseId)
   reschedule(h)
-  return { known, leaseId, popped[1], int(expires), int(before) }
+  local readyAt, recheckAt = nextTimes()
+  return { readyAt, recheckAt, known, leaseId, popped[1], int(expires), int(before) }
 end
--- 3. Nothing ready: when to look again. URLs in flight in any worker may bring new URLs, or
---    come back when their lease expires or their worker dies, without notice to this worker:
---    look again soon.
-local nextAt = nil
-if top[1] then nextAt = tonumber(top[2]) end
-local first = redis.call('ZRANGE', LEASES, 0, 0, 'WITHSCORES')
-if first[1] then
-  local again = math.min(tonumber(first[2]), now + tonumber(ARGV[10]))
-  if not nextAt or again < nextAt then nextAt = again end
-end
-if not nextAt then return { known } end
-return { known, int(nextAt) }
+-- 3. Nothing ready in the bucket: its next times say when to look again.
+local readyAt, recheckAt = nextTimes()
+return { readyAt, recheckAt, known }
 `;
 
 /**
@@ -510,10 +506,10 @@ end
 /**
  * settle (complete, release or retry) — ARGV: head, lease id, how, hostReadyAt ('' = keep),
  * hostNotBefore ('' = no new hold), lastFetch record, failure JSON and failedAt ('' = none;
- * complete only). Returns 1, or 0 when the lease is gone (no effect).
+ * complete only). Returns [1, or 0 when the lease is gone (no effect), then the next times].
  */
 const SETTLE = `${PRELUDE}${SETTLE_LEASE}
-return settleLease(ARGV[6], ARGV[7], ARGV[8], ARGV[9], ARGV[10], ARGV[11], ARGV[12])
+return withTimes({ settleLease(ARGV[6], ARGV[7], ARGV[8], ARGV[9], ARGV[10], ARGV[11], ARGV[12]) })
 `;
 
 /**
@@ -522,17 +518,18 @@ return settleLease(ARGV[6], ARGV[7], ARGV[8], ARGV[9], ARGV[10], ARGV[11], ARGV[
  * per entry (as add's).
  * The page's links are added and the page is done in one step: one round trip per page, and no
  * moment at which one is stored without the other. Returns add's outcomes (the lease being gone
- * changes nothing about them).
+ * changes nothing about them), then the next times.
  */
 const COMPLETE_WITH_LINKS = `${PRELUDE}${ADD_ENTRIES}${SETTLE_LEASE}
 local out = addEntries(15, tonumber(ARGV[12]), ARGV[13], ARGV[14])
 settleLease(ARGV[6], 'complete', ARGV[7], ARGV[8], ARGV[9], ARGV[10], ARGV[11])
-return out
+return withTimes(out)
 `;
 
 /**
  * reopenDue — ARGV: head, dueBefore (exclusive; '' = none, '+inf' = no bound), most to reopen
- * (-1 = no bound), fetchedBefore (exclusive; '' = none, '+inf' = no bound).
+ * (-1 = no bound), fetchedBefore (exclusive; '' = none, '+inf' = no bound), request id (chosen by
+ * the worker: the count is kept a minute under it, and a replay returns it, reopening nothing).
  * Done URLs due before dueBefore, then done URLs fetched before fetchedBefore whatever their due
  * time, go back to the tail of their hosts' queues (as a retry does), their retry count reset and
  * their LastFetch record appended (the claim's `revisit`). A reopened URL leaves both DUE and
@@ -540,6 +537,8 @@ return out
  * limit counts both kinds. Returns how many.
  */
 const REOPEN_DUE = `${PRELUDE}
+local replayed = redis.call('GET', P .. 'ro:' .. ARGV[9])
+if replayed then return tonumber(replayed) end
 local limit = tonumber(ARGV[7])
 local touched, reopened = {}, 0
 local function reopenFrom(set, before)
@@ -566,6 +565,7 @@ end
 reopenFrom(DUE, ARGV[6])
 reopenFrom(FETCHED_AT, ARGV[8])
 for h in pairs(touched) do reschedule(h) end
+redis.call('SET', P .. 'ro:' .. ARGV[9], reopened, 'PX', 60000)
 return reopened
 `;
 
@@ -613,37 +613,44 @@ return requeued
 `;
 
 /**
- * failures — ARGV: head, last rank (-1 = all). Returns two per failed URL, the oldest failure
- * first: its entry's JSON and its failure's JSON.
+ * failures — ARGV: head, last rank (-1 = all). Returns three per failed URL of the bucket, the
+ * oldest failure first: its entry's JSON, its failure's JSON and its time (ms).
  */
 const FAILURES_LIST = `${PRELUDE}
 local out = {}
-for _, key in ipairs(redis.call('ZRANGE', FAILED_AT, 0, tonumber(ARGV[6]))) do
-  local stored = redis.call('HGET', FAILURES, key)
+local ranked = redis.call('ZRANGE', FAILED_AT, 0, tonumber(ARGV[6]), 'WITHSCORES')
+for i = 1, #ranked, 2 do
+  local stored = redis.call('HGET', FAILURES, ranked[i])
   if stored then
     local _, _, json, failure = storedOf(stored)
     out[#out + 1] = json
     out[#out + 1] = failure
+    out[#out + 1] = ranked[i + 1]
   end
 end
 return out
 `;
 
 /**
- * clear — ARGV: head. Deletes every key of the crawl's frontier (hosts, queues, leases, dedupe,
- * revisits, failures) and its metadata, and resets the counters. The marker, the worker registry
- * and the robots cache stay. Returns 1.
+ * clear — ARGV: head. Deletes every key of the bucket (hosts, queues, leases, dedupe, revisits,
+ * failures) and resets its counters. The marker stays. Returns 1.
  */
 const CLEAR = `${PRELUDE}
 for _, h in ipairs(redis.call('ZRANGE', HOSTS, 0, -1)) do redis.call('UNLINK', qk(h), hk(h), uk(h)) end
-for _, id in ipairs(redis.call('ZRANGE', LEASES, 0, -1)) do redis.call('UNLINK', lk(id)) end
-for _, w in ipairs(redis.call('ZRANGE', WORKERS, 0, -1)) do redis.call('UNLINK', wlk(w)) end
-redis.call('UNLINK', READY, HOSTS, LEASES, SEEN, LAST, FETCHED, DUE, FETCHED_AT, FAILURES, FAILED_AT, P .. 'data')
+for _, id in ipairs(redis.call('ZRANGE', LEASES, 0, -1)) do
+  local w = redis.call('HGET', lk(id), 'w')
+  if w then redis.call('UNLINK', wlk(w)) end
+  redis.call('UNLINK', lk(id))
+end
+redis.call('UNLINK', READY, HOSTS, LEASES, SEEN, LAST, FETCHED, DUE, FETCHED_AT, FAILURES, FAILED_AT)
 redis.call('HDEL', META, 'queued', 'done', 'addSeq', 'backSeq')
 return 1
 `;
 
-/** setHostPolicy — ARGV: head, host key, default delayMs, default maxInFlight, delayMs, maxInFlight, readyAt ('' = keep). */
+/**
+ * setHostPolicy — ARGV: head, host key, default delayMs, default maxInFlight, delayMs,
+ * maxInFlight, readyAt ('' = keep). Returns [1, next times].
+ */
 const SET_HOST_POLICY = `${PRELUDE}
 local h = ARGV[6]
 ensureHost(h, ARGV[7], ARGV[8])
@@ -659,7 +666,7 @@ if ARGV[11] ~= '' then
   end
 end
 reschedule(h)
-return 1
+return withTimes({ 1 })
 `;
 
 /**
@@ -669,7 +676,7 @@ return 1
  * the host's clock has come (never before its hold) and, unless withinLease, it has room in
  * flight, its clock moves to busyUntil (never before the hold) and READY follows it, so that its
  * queued URLs wait too; the turn is no lease (f stays). A host not met yet is created with the
- * default policy, as add creates it. Returns [1] (granted) or [0, when to ask again].
+ * default policy, as add creates it. Returns [1] (granted) or [0, when to ask again], then the next times.
  * Not idempotent: replayed after a lost reply, the turn finds the clock it moved and is refused
  * until busyUntil (a later turn, never an earlier one).
  */
@@ -679,13 +686,13 @@ ensureHost(h, ARGV[7], ARGV[8])
 local s = redis.call('HMGET', hk(h), 'r', 'nb', 'f', 'm')
 local clock, hold = tonumber(s[1]) or 0, tonumber(s[2]) or 0
 if hold > clock then clock = hold end
-if clock > now then return { 0, int(clock) } end
-if ARGV[11] ~= '1' and (tonumber(s[3]) or 0) >= (tonumber(s[4]) or 1) then return { 0, int(now + tonumber(ARGV[12])) } end
+if clock > now then return withTimes({ 0, int(clock) }) end
+if ARGV[11] ~= '1' and (tonumber(s[3]) or 0) >= (tonumber(s[4]) or 1) then return withTimes({ 0, int(now + tonumber(ARGV[12])) }) end
 local busyUntil = ARGV[10]
 if hold > tonumber(busyUntil) then busyUntil = s[2] end
 redis.call('HSET', hk(h), 'r', busyUntil)
 reschedule(h)
-return { 1 }
+return withTimes({ 1 })
 `;
 
 /** counts — ARGV: head. Returns [queued, inFlight, done, activeHosts, URLs known, failed], one consistent snapshot. */
@@ -708,45 +715,44 @@ end
 return out
 `;
 
-/** The scripts by the ioredis command name they are defined under (EVALSHA, EVAL on NOSCRIPT). */
-export const FRONTIER_SCRIPTS = {
-  politelyFrontierInit: INIT,
-  politelyFrontierBeat: BEAT,
-  politelyFrontierRetire: RETIRE,
-  politelyFrontierAdd: ADD,
-  politelyFrontierClaim: CLAIM,
-  politelyFrontierSettle: SETTLE,
-  politelyFrontierCompleteWithLinks: COMPLETE_WITH_LINKS,
-  politelyFrontierReopenDue: REOPEN_DUE,
-  politelyFrontierRequeueFailed: REQUEUE_FAILED,
-  politelyFrontierFailures: FAILURES_LIST,
-  politelyFrontierClear: CLEAR,
-  politelyFrontierSetHostPolicy: SET_HOST_POLICY,
-  politelyFrontierTakeHostTurn: TAKE_HOST_TURN,
-  politelyFrontierCounts: COUNTS,
-  politelyFrontierHostCounts: HOST_COUNTS,
+/** The bucket scripts by the ioredis command name they are defined under (EVALSHA, EVAL on NOSCRIPT). */
+export const BUCKET_SCRIPTS = {
+  politelyBucketOpen: OPEN_BUCKET,
+  politelyBucketTend: TEND,
+  politelyBucketAdd: ADD,
+  politelyBucketClaim: CLAIM,
+  politelyBucketSettle: SETTLE,
+  politelyBucketCompleteWithLinks: COMPLETE_WITH_LINKS,
+  politelyBucketReopenDue: REOPEN_DUE,
+  politelyBucketRequeueFailed: REQUEUE_FAILED,
+  politelyBucketFailures: FAILURES_LIST,
+  politelyBucketClear: CLEAR,
+  politelyBucketSetHostPolicy: SET_HOST_POLICY,
+  politelyBucketTakeHostTurn: TAKE_HOST_TURN,
+  politelyBucketCounts: COUNTS,
+  politelyBucketHostCounts: HOST_COUNTS,
 } as const;
 
-/** Keys every frontier script declares (see `frontierKeys`). */
-export const FRONTIER_SCRIPT_KEY_COUNT = 12;
+/** Keys every bucket script declares (see `bucketScriptKeys`). */
+export const BUCKET_SCRIPT_KEY_COUNT = 11;
 
 type Arg = string | number;
+type Reply = (string | number)[];
 
-/** The scripts as ioredis commands: the twelve fixed keys, then the ARGV above. */
-export interface FrontierCommands {
-  politelyFrontierInit(...args: Arg[]): Promise<[string, number]>;
-  politelyFrontierBeat(...args: Arg[]): Promise<number>;
-  politelyFrontierRetire(...args: Arg[]): Promise<number>;
-  politelyFrontierAdd(...args: Arg[]): Promise<string[]>;
-  politelyFrontierClaim(...args: Arg[]): Promise<(string | number)[]>;
-  politelyFrontierSettle(...args: Arg[]): Promise<number>;
-  politelyFrontierCompleteWithLinks(...args: Arg[]): Promise<string[]>;
-  politelyFrontierReopenDue(...args: Arg[]): Promise<number>;
-  politelyFrontierRequeueFailed(...args: Arg[]): Promise<number>;
-  politelyFrontierFailures(...args: Arg[]): Promise<string[]>;
-  politelyFrontierClear(...args: Arg[]): Promise<number>;
-  politelyFrontierSetHostPolicy(...args: Arg[]): Promise<number>;
-  politelyFrontierTakeHostTurn(...args: Arg[]): Promise<(string | number)[]>;
-  politelyFrontierCounts(...args: Arg[]): Promise<number[]>;
-  politelyFrontierHostCounts(...args: Arg[]): Promise<(string | number)[]>;
+/** The bucket scripts as ioredis commands: the eleven fixed keys, then the ARGV above. */
+export interface BucketCommands {
+  politelyBucketOpen(...args: Arg[]): Promise<[number]>;
+  politelyBucketTend(...args: Arg[]): Promise<Reply>;
+  politelyBucketAdd(...args: Arg[]): Promise<string[]>;
+  politelyBucketClaim(...args: Arg[]): Promise<Reply>;
+  politelyBucketSettle(...args: Arg[]): Promise<Reply>;
+  politelyBucketCompleteWithLinks(...args: Arg[]): Promise<string[]>;
+  politelyBucketReopenDue(...args: Arg[]): Promise<number>;
+  politelyBucketRequeueFailed(...args: Arg[]): Promise<number>;
+  politelyBucketFailures(...args: Arg[]): Promise<string[]>;
+  politelyBucketClear(...args: Arg[]): Promise<number>;
+  politelyBucketSetHostPolicy(...args: Arg[]): Promise<Reply>;
+  politelyBucketTakeHostTurn(...args: Arg[]): Promise<Reply>;
+  politelyBucketCounts(...args: Arg[]): Promise<number[]>;
+  politelyBucketHostCounts(...args: Arg[]): Promise<Reply>;
 }

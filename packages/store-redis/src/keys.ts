@@ -1,76 +1,138 @@
-// Where a crawl lives in Redis. Every key of a crawl starts with one prefix, by default
-// `politely:{<crawlId>}:`. The braces are a Redis Cluster hash tag: all keys of a crawl hash to
-// one slot, so one Lua script may touch them all (a script's keys must share a slot in Cluster).
+// Where a crawl lives in Redis: spread over BUCKET_COUNT buckets by politeness key, so that a
+// crawl spreads over the shards of a Redis Cluster, and every Lua script touches one slot.
 //
-//   <prefix>seen          SET   dedupe keys of every URL ever added
-//   <prefix>ready         ZSET  schedulable hosts (URLs queued, room in flight) → readyAt (ms)
-//   <prefix>hosts         ZSET  every host → queued + in flight (busiest first; > 0 = active)
-//   <prefix>leases        ZSET  lease id → expiry (ms)
-//   <prefix>meta          HASH  the crawl marker (crawl: a random id of this crawl's state, createdAt),
-//                               beat (the last heartbeat, Redis time), queued, done, addSeq, backSeq
-//   <prefix>q:<hostKey>   ZSET  the host's queue: encoded entry → score (see queue-score.ts)
-//   <prefix>u:<hostKey>   HASH  dedupe key → queue score, of the host's queued URLs without a label (for relabels)
-//   <prefix>h:<hostKey>   HASH  the host: r readyAt, d delayMs, m maxInFlight, f inFlight, n done, a added,
-//                               nb its hold (the latest Retry-After/backoff; r is never set before it)
-//   <prefix>l:<leaseId>   HASH  one lease: h hostKey, e encoded entry, p queue priority, x expiry, b clock before,
-//                               w its worker (lease ids are `<workerId>.<n>`, chosen by the worker)
-//   <prefix>lastFetch     HASH  dedupe key → what the URL's last fetch left (a LastFetch record, see entry-codec.ts)
-//   <prefix>fetched       HASH  dedupe key → `<queue priority> <length of host key> <host key><entry JSON>`: a URL
-//                               with a LastFetch, as reopenDue queues it again (a done URL is in no queue or lease)
-//   <prefix>due           ZSET  dedupe key → its LastFetch's dueAt (ms), for DONE URLs only (a reopened URL
-//                               leaves it until it is done again)
-//   <prefix>fetchedAt     ZSET  dedupe key → its LastFetch's fetchedAt (ms): the same members as due, for
-//                               reopenDue's fetchedBefore (hints change due's score, never this one)
-//   <prefix>failures      HASH  dedupe key → `<queue priority> <length of host key> <host key><entry JSON>\n<failure
-//                               JSON>`: a failed URL (done), as requeueFailed queues it again
-//   <prefix>failedAt      ZSET  dedupe key → its failure's time (ms): the same members as failures, oldest first
-//   <prefix>data          HASH  the crawl's metadata: key → JSON value (saveMetadata; the crawler's cookie jar)
-//   <prefix>workers       ZSET  worker id → the end of its registration (Redis time, ms; 0 = closed)
-//   <prefix>wl:<workerId> SET   the worker's lease ids
-//   <prefix>robots:<origin>       STRING  a robots.txt record (JSON), expiring some time after it goes stale
-//   <prefix>robots-lock:<origin>  STRING  the fetch lock of an origin's robots.txt (token, PX ttl)
+// Crawl-wide keys share the hash tag `{<crawlId>}` (small, off the hot path of a claim):
+//
+//   politely:{<crawlId>}:meta     HASH  crawl (the crawl marker: a random id of this crawl's state), createdAt,
+//                                       layout (LAYOUT_VERSION), buckets (BUCKET_COUNT), bucketsReady (1 once
+//                                       every bucket carries the marker), beat (the last heartbeat, Redis time)
+//   politely:{<crawlId>}:workers  ZSET  worker id → the end of its registration (Redis time, ms; 0 = closed)
+//   politely:{<crawlId>}:data     HASH  the crawl's metadata: key → JSON value (saveMetadata; the cookie jar)
+//
+// Each bucket b (0 ≤ b < BUCKET_COUNT) has the hash tag `{<crawlId>:<b>}`. A host's state lives
+// in bucket `bucketOfHost(hostKey)` = the first 4 bytes of SHA-256(hostKey), big-endian, mod
+// BUCKET_COUNT. With P = `politely:{<crawlId>:<b>}:`:
+//
+//   <P>meta          HASH  crawl (a copy of the crawl marker, checked by every script), queued, done, addSeq, backSeq
+//   <P>seen          SET   dedupe keys of every URL of the bucket's hosts ever added
+//   <P>ready         ZSET  schedulable hosts (URLs queued, room in flight) → readyAt (ms)
+//   <P>hosts         ZSET  every host → queued + in flight (busiest first; > 0 = active)
+//   <P>leases        ZSET  lease id → expiry (ms)
+//   <P>q:<hostKey>   ZSET  the host's queue: encoded entry → score (see queue-score.ts)
+//   <P>u:<hostKey>   HASH  dedupe key → queue score, of the host's queued URLs without a label (for relabels)
+//   <P>h:<hostKey>   HASH  the host: r readyAt, d delayMs, m maxInFlight, f inFlight, n done, a added,
+//                          nb its hold (the latest Retry-After/backoff; r is never set before it)
+//   <P>l:<leaseId>   HASH  one lease: h hostKey, e encoded entry, p queue priority, x expiry, b clock before,
+//                          w its worker (lease ids are `<bucket>/<workerId>.<n>`, chosen by the worker)
+//   <P>wl:<workerId> SET   the worker's lease ids in this bucket
+//   <P>lastFetch     HASH  dedupe key → what the URL's last fetch left (a LastFetch record, see entry-codec.ts)
+//   <P>fetched       HASH  dedupe key → `<queue priority> <length of host key> <host key><entry JSON>`
+//   <P>due           ZSET  dedupe key → its LastFetch's dueAt (ms), for DONE URLs only
+//   <P>fetchedAt     ZSET  dedupe key → its LastFetch's fetchedAt (ms): the same members as due
+//   <P>failures      HASH  dedupe key → `<queue priority> <length of host key> <host key><entry JSON>\n<failure JSON>`
+//   <P>failedAt      ZSET  dedupe key → its failure's time (ms): the same members as failures
+//   <P>ro:<request>  STRING what a reopenDue request reopened in the bucket (kept a minute: a resent script replays it)
+//
+// The robots cache (one key per origin, never in a script with others) is spread too, by origin:
+// in bucket `bucketOfHost(origin)`, so that one shard does not keep every host's robots.txt.
+//
+//   <P>robots:<origin>       STRING  a robots.txt record (JSON), expiring some time after it goes stale
+//   <P>robots-lock:<origin>  STRING  the fetch lock of an origin's robots.txt (token, PX ttl)
+//
+// With `keyPrefix`, its `{tag}` plays the part of `{<crawlId>}`: crawl-wide keys are
+// `<keyPrefix>…`, bucket keys `<keyPrefix with {tag} replaced by {tag:b}>…`.
 
+import { createHash } from 'node:crypto';
 import { PolitelyError } from '@politely/core';
+
+/**
+ * Buckets per crawl. 128: enough that the buckets' hash tags spread over the shards of a cluster
+ * evenly (on 3 equal shards, one gets fewer than 20 % of the buckets for about 1 crawl id in 800),
+ * few enough that a pass over every bucket (a view refresh, a heartbeat's reap of a dead worker)
+ * stays a few pipelined round trips, and a bucket's fixed keys (its marker) cost little.
+ */
+export const BUCKET_COUNT = 128;
+/** The key layout version, kept in the crawl-wide meta; a crawl without one is of the one-slot layout. */
+export const LAYOUT_VERSION = '2';
 
 export interface RedisKeyOptions {
   /**
-   * Names the crawl: its keys are `politely:{<crawlId>}:…`. Processes that use one crawl id
-   * (and one Redis) share one crawl. Required unless `keyPrefix` is given.
+   * Names the crawl: its keys are `politely:{<crawlId>}:…` (crawl-wide) and
+   * `politely:{<crawlId>:<bucket>}:…` (its hosts, spread over 128 buckets). Processes that use one
+   * crawl id (and one Redis or Cluster) share one crawl. Required unless `keyPrefix` is given.
    */
   readonly crawlId?: string;
   /**
-   * The prefix of every key, instead of `politely:{<crawlId>}:`. For Redis Cluster, keep a
-   * `{hash tag}` in it so that all keys of the crawl share one slot.
+   * The prefix of every crawl-wide key, instead of `politely:{<crawlId>}:`. It must hold one
+   * `{hash tag}`: bucket keys replace it with `{<tag>:<bucket>}`.
    * @default `politely:{<crawlId>}:`
    */
   readonly keyPrefix?: string;
 }
 
-/** The key prefix of a crawl. */
-export function resolveKeyPrefix(entryPoint: string, options: RedisKeyOptions): string {
-  if (options.keyPrefix !== undefined) {
-    if (options.keyPrefix === '') throw invalid(entryPoint, 'keyPrefix must not be empty');
-    return options.keyPrefix;
-  }
-  const { crawlId } = options;
-  if (typeof crawlId !== 'string' || crawlId === '') throw invalid(entryPoint, 'crawlId (or keyPrefix) is required');
-  if (/[{}]/.test(crawlId))
-    throw invalid(
-      entryPoint,
-      `crawlId must not contain braces (it becomes a hash tag), got ${JSON.stringify(crawlId)}`,
-    );
-  return `politely:{${crawlId}}:`;
+/** Where one crawl's keys are. */
+export interface CrawlKeys {
+  /** The prefix of the crawl-wide keys. */
+  readonly crawl: string;
+  /** The prefix of bucket `b`'s keys. */
+  bucket(b: number): string;
 }
 
-/** The fixed keys of a crawl's frontier, in the order the scripts take them as KEYS. */
-export function frontierKeys(prefix: string): readonly string[] {
+/** The key prefixes of a crawl. */
+export function resolveCrawlKeys(entryPoint: string, options: RedisKeyOptions): CrawlKeys {
+  let prefix: string;
+  if (options.keyPrefix !== undefined) {
+    prefix = options.keyPrefix;
+    if (prefix === '') throw invalid(entryPoint, 'keyPrefix must not be empty');
+    if (!/^[^{}]*\{[^{}]+\}[^{}]*$/.test(prefix))
+      throw invalid(
+        entryPoint,
+        `keyPrefix must hold exactly one non-empty {hash tag} (bucket keys replace it with {tag:bucket}), got ${JSON.stringify(prefix)}`,
+      );
+  } else {
+    const { crawlId } = options;
+    if (typeof crawlId !== 'string' || crawlId === '') throw invalid(entryPoint, 'crawlId (or keyPrefix) is required');
+    if (/[{}]/.test(crawlId))
+      throw invalid(
+        entryPoint,
+        `crawlId must not contain braces (it becomes a hash tag), got ${JSON.stringify(crawlId)}`,
+      );
+    prefix = `politely:{${crawlId}}:`;
+  }
+  const close = prefix.indexOf('}');
+  const head = prefix.slice(0, close);
+  const tail = prefix.slice(close);
+  const buckets = Array.from({ length: BUCKET_COUNT }, (_, b) => `${head}:${b}${tail}`);
+  return { crawl: prefix, bucket: (b) => buckets[b]! };
+}
+
+/** The bucket of a politeness key: SHA-256's first 4 bytes, big-endian, mod BUCKET_COUNT. */
+export function bucketOfHost(hostKey: string): number {
+  return createHash('sha256').update(hostKey).digest().readUInt32BE(0) % BUCKET_COUNT;
+}
+
+/** A pattern for SCAN of every key of the crawl (crawl-wide and buckets), and a test of a key found. */
+export function crawlKeyMatcher(keys: CrawlKeys): { pattern: string; test(key: string): boolean } {
+  const close = keys.crawl.indexOf('}');
+  const head = keys.crawl.slice(0, close);
+  const tail = keys.crawl.slice(close);
+  const exact = new RegExp(`^${escapeRegExp(head)}(:\\d+)?${escapeRegExp(tail)}`);
+  return { pattern: `${escapeGlob(head)}*`, test: (key) => exact.test(key) };
+}
+
+/** The crawl-wide keys, in the order the crawl scripts take them as KEYS. */
+export function crawlScriptKeys(keys: CrawlKeys): readonly string[] {
+  return [`${keys.crawl}meta`, `${keys.crawl}workers`];
+}
+
+/** A bucket's fixed keys, in the order the bucket scripts take them as KEYS. */
+export function bucketScriptKeys(prefix: string): readonly string[] {
   return [
     `${prefix}meta`,
     `${prefix}ready`,
     `${prefix}hosts`,
     `${prefix}leases`,
     `${prefix}seen`,
-    `${prefix}workers`,
     `${prefix}lastFetch`,
     `${prefix}fetched`,
     `${prefix}due`,
@@ -81,10 +143,21 @@ export function frontierKeys(prefix: string): readonly string[] {
 }
 
 /** The hash of the crawl's metadata (`saveMetadata` / `loadMetadata`). */
-export const metadataKey = (prefix: string): string => `${prefix}data`;
-export const robotsKey = (prefix: string, origin: string): string => `${prefix}robots:${origin}`;
-export const robotsLockKey = (prefix: string, origin: string): string => `${prefix}robots-lock:${origin}`;
+export const metadataKey = (keys: CrawlKeys): string => `${keys.crawl}data`;
+export const robotsKey = (keys: CrawlKeys, origin: string): string =>
+  `${keys.bucket(bucketOfHost(origin))}robots:${origin}`;
+export const robotsLockKey = (keys: CrawlKeys, origin: string): string =>
+  `${keys.bucket(bucketOfHost(origin))}robots-lock:${origin}`;
 
 export function invalid(entryPoint: string, message: string): PolitelyError {
   return new PolitelyError('ERR_INVALID_OPTION', `${entryPoint}: ${message}`);
+}
+
+/** Text as a literal SCAN pattern (`*`, `?`, `[`, `]` and `\` escaped). */
+function escapeGlob(text: string): string {
+  return text.replace(/[*?[\]\\]/g, '\\$&');
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -1,6 +1,12 @@
 // The Redis FrontierStore: one crawl's frontier, dedupe set, host clocks and policies, and leases,
-// all in Redis, so that any number of worker processes on any number of machines share one crawl
-// and its politeness. Every state change is one Lua script (frontier-scripts.ts), atomic.
+// all in Redis (one server, or a Redis Cluster), so that any number of worker processes on any
+// number of machines share one crawl and its politeness. Every state change is one Lua script
+// on one bucket (frontier-scripts.ts), atomic; a host's state is all in its bucket (keys.ts).
+//
+// Ops per page: a claim is one script on the bucket the worker's view says is ready soonest
+// (claim-view.ts; a whole refresh, one script per bucket, only when nothing is ready); a
+// completion is one script on the page's bucket, plus one per other bucket its links fall in
+// (sent together, before it). A heartbeat is one crawl-wide script.
 //
 // Times: the `now` of each claim and the `hostReadyAt` and `hostNotBefore` of each settle come
 // from the workers' clocks and are compared across workers, so the machines' clocks must agree
@@ -13,154 +19,50 @@
 
 import { randomBytes, randomUUID } from 'node:crypto';
 import { PolitelyError } from '@politely/core';
-import { optionChecks } from '@politely/core/internal';
-import {
-  type AddOptions,
-  type AddOutcome,
-  type ClaimRequest,
-  type ClaimResult,
-  type CompleteOptions,
-  dedupeKeyOf,
-  type FailedUrl,
-  type FrontierCounts,
-  type FrontierEntry,
-  type FrontierLease,
-  type FrontierStore,
-  type HostCounts,
-  type HostPolicy,
-  type HostTurn,
-  type HostTurnRequest,
-  type LastFetch,
-  type ReopenRequest,
-  type RequeueFilter,
-  type SettleOptions,
-  type UrlFailure,
+import type {
+  AddOptions,
+  AddOutcome,
+  ClaimRequest,
+  ClaimResult,
+  CompleteOptions,
+  FailedUrl,
+  FrontierCounts,
+  FrontierEntry,
+  FrontierLease,
+  FrontierStore,
+  HostCounts,
+  HostPolicy,
+  HostTurn,
+  HostTurnRequest,
+  ReopenRequest,
+  RequeueFilter,
+  SettleOptions,
+  UrlFailure,
 } from '@politely/frontier';
-import { type OpenedRedis, openRedis, type RedisConnection, type RedisLinkOptions } from './connection.js';
-import { decodeEntry, encodeEntry, encodeLastFetch } from './entry-codec.js';
-import { CRAWL_GONE, FRONTIER_SCRIPT_KEY_COUNT, FRONTIER_SCRIPTS, type FrontierCommands } from './frontier-scripts.js';
-import { frontierKeys, invalid, metadataKey, type RedisKeyOptions, resolveKeyPrefix } from './keys.js';
-import { queuePriorityOf } from './queue-score.js';
+import { ClaimView, timesOf } from './claim-view.js';
+import { type OpenedRedis, openRedis } from './connection.js';
+import { CRAWL_SCRIPT_KEY_COUNT, CRAWL_SCRIPTS, type CrawlCommands, OLD_LAYOUT } from './crawl-scripts.js';
+import { decodeEntry } from './entry-codec.js';
+import { BUCKET_SCRIPT_KEY_COUNT, BUCKET_SCRIPTS, type BucketCommands, CRAWL_GONE } from './frontier-scripts.js';
+import { BUCKET_COUNT, bucketOfHost, bucketScriptKeys, crawlScriptKeys, metadataKey } from './keys.js';
+import { NO_REPLICA_ACKS, type ReplicaAcks, replicaAcks } from './replica-acks.js';
+import { entryArgs, failureArgs, hostKeyOf, lastFetchArg, maxPerHostArg, scoreBound, time } from './store-args.js';
+import {
+  ENTRY_POINT,
+  type RedisFrontierStoreOptions,
+  type ResolvedRedisFrontierStoreOptions,
+  resolveRedisFrontierStoreOptions,
+} from './store-options.js';
 
-export interface RedisFrontierStoreOptions extends RedisKeyOptions, RedisLinkOptions {
-  /**
-   * The Redis to keep the crawl in: a `redis://` or `rediss://` URL (the store opens a
-   * connection and `close()` quits it), a `RedisLink` from `createRedisLink` (shared, e.g. with
-   * the robots cache; yours to close), or an ioredis `Redis` or `Cluster` client (yours to close
-   * and to configure: `connectTimeoutMs`, `maxOutageMs`, `onWarning` and `onNotice` apply only
-   * to a URL). Required.
-   */
-  readonly redis: RedisConnection;
-  /**
-   * A worker (a store) that has not renewed its registration for this long is taken for dead,
-   * and its leases go back to their queues at the next claim of any worker: a killed worker's
-   * URLs wait about this long, whatever the crawler's `leaseMs`. A live worker's leases are
-   * never taken while it heartbeats; they still expire after `leaseMs` (a stuck request).
-   * Longer tolerates longer pauses of a worker's event loop; shorter recovers sooner.
-   * @default 10000
-   */
-  readonly workerTtlMs?: number;
-  /**
-   * How often a worker renews its registration (a timer, `unref()`ed and stopped by `close()`;
-   * each claim renews it too). At most half of `workerTtlMs`.
-   * @default 2500 (or a quarter of `workerTtlMs`, when that is shorter)
-   */
-  readonly heartbeatMs?: number;
-  /**
-   * Politeness of a host until `setHostPolicy` says otherwise (applied by whichever worker
-   * meets the host first).
-   * @default { delayMs: 0, maxInFlight: 1 }
-   */
-  readonly defaultHostPolicy?: Partial<HostPolicy>;
-  /**
-   * When nothing is ready but URLs are in flight in some worker, `claim` answers "look again"
-   * no later than this: URLs that other workers find, or hand back, arrive without notice.
-   * @default 250
-   */
-  readonly idlePollMs?: number;
-  /**
-   * Expired leases returned to their queues by one claim at most (the rest by the next ones),
-   * so that one script never blocks Redis for long.
-   * @default 100
-   */
-  readonly maxExpiredPerClaim?: number;
-  /**
-   * Entries added by one script (one atomic step); a larger `add` takes several.
-   * @default 500
-   */
-  readonly addBatchSize?: number;
-}
-
-export interface ResolvedRedisFrontierStoreOptions {
-  readonly prefix: string;
-  readonly defaultDelayMs: number;
-  readonly defaultMaxInFlight: number;
-  readonly idlePollMs: number;
-  readonly maxExpiredPerClaim: number;
-  readonly addBatchSize: number;
-  readonly workerTtlMs: number;
-  readonly heartbeatMs: number;
-}
-
-const ENTRY_POINT = 'createRedisFrontierStore';
+export type { RedisFrontierStoreOptions, ResolvedRedisFrontierStoreOptions } from './store-options.js';
+export { resolveRedisFrontierStoreOptions } from './store-options.js';
 
 /** A turn refused for want of room in flight asks again this much later (as the memory store's). */
 const TURN_ROOM_POLL_MS = 50;
+/** Buckets one claim tries (its view may be stale: another worker took what it saw ready). */
+const CLAIM_TRIES = 8;
 
-/** `SettleOptions` of the FrontierStore contract: the host's clock after a settle, and its hold. */
-type Settle = SettleOptions;
-
-/** Every option `createRedisFrontierStore` knows: a key missing here, or one too many, is a type error. */
-const REDIS_STORE_OPTION_KEYS: Record<keyof RedisFrontierStoreOptions, true> = {
-  redis: true,
-  workerTtlMs: true,
-  heartbeatMs: true,
-  defaultHostPolicy: true,
-  idlePollMs: true,
-  maxExpiredPerClaim: true,
-  addBatchSize: true,
-  crawlId: true,
-  keyPrefix: true,
-  connectTimeoutMs: true,
-  maxOutageMs: true,
-  onWarning: true,
-  onNotice: true,
-};
-
-export function resolveRedisFrontierStoreOptions(
-  options: RedisFrontierStoreOptions,
-): ResolvedRedisFrontierStoreOptions {
-  if (typeof options === 'object' && options !== null)
-    optionChecks(ENTRY_POINT).knownKeys(options, REDIS_STORE_OPTION_KEYS);
-  const count = (name: string, value: number, min: number): number => {
-    if (!Number.isInteger(value) || value < min)
-      throw invalid(ENTRY_POINT, `${name} must be an integer ≥ ${min}, got ${String(value)}`);
-    return value;
-  };
-  return {
-    prefix: resolveKeyPrefix(ENTRY_POINT, options),
-    defaultDelayMs: count('defaultHostPolicy.delayMs', options.defaultHostPolicy?.delayMs ?? 0, 0),
-    defaultMaxInFlight: count('defaultHostPolicy.maxInFlight', options.defaultHostPolicy?.maxInFlight ?? 1, 1),
-    idlePollMs: count('idlePollMs', options.idlePollMs ?? 250, 1),
-    maxExpiredPerClaim: count('maxExpiredPerClaim', options.maxExpiredPerClaim ?? 100, 1),
-    addBatchSize: count('addBatchSize', options.addBatchSize ?? 500, 1),
-    ...workerTiming(options),
-  };
-}
-
-function workerTiming(options: RedisFrontierStoreOptions): { workerTtlMs: number; heartbeatMs: number } {
-  const workerTtlMs = options.workerTtlMs ?? 10_000;
-  if (!Number.isInteger(workerTtlMs) || workerTtlMs < 100)
-    throw invalid(ENTRY_POINT, `workerTtlMs must be an integer ≥ 100, got ${String(workerTtlMs)}`);
-  const heartbeatMs = options.heartbeatMs ?? Math.min(2500, Math.floor(workerTtlMs / 4));
-  if (!Number.isInteger(heartbeatMs) || heartbeatMs < 10 || heartbeatMs * 2 > workerTtlMs) {
-    throw invalid(
-      ENTRY_POINT,
-      `heartbeatMs must be an integer from 10 to half of workerTtlMs (${workerTtlMs}), got ${String(heartbeatMs)}`,
-    );
-  }
-  return { workerTtlMs, heartbeatMs };
-}
+type Arg = string | number;
 
 /** A FrontierStore in Redis; `ready()` connects and opens (or creates) the crawl ahead of first use. */
 export interface RedisFrontierStore extends FrontierStore {
@@ -190,23 +92,45 @@ export interface RedisFrontierStore extends FrontierStore {
 /** A FrontierStore in Redis, shared by every worker that opens the same crawl id. */
 export function createRedisFrontierStore(options: RedisFrontierStoreOptions): RedisFrontierStore {
   const resolved = resolveRedisFrontierStoreOptions(options);
-  return new Store(
-    openRedis(ENTRY_POINT, options.redis, options),
-    resolved,
-    options.crawlId ?? options.keyPrefix ?? '',
-  );
+  const connection = openRedis(ENTRY_POINT, options.redis, options);
+  const acks =
+    resolved.replicaAcks === 0
+      ? NO_REPLICA_ACKS
+      : replicaAcks(
+          connection.redis,
+          resolved.replicaAcks,
+          resolved.replicaAckTimeoutMs,
+          options.onWarning ?? warnOnStderr,
+        );
+  return new Store(connection, resolved, options.crawlId ?? options.keyPrefix ?? '', acks);
 }
+
+function warnOnStderr(message: string): void {
+  process.emitWarning(message, { code: 'POLITELY_REPLICA_ACKS' });
+}
+
+/** The bucket a lease id names (`<bucket>/<worker>.<n>`), or undefined for an id that is none of ours. */
+function bucketOfLease(leaseId: string): number | undefined {
+  const match = /^(\d+)\//.exec(leaseId);
+  const b = match === null ? Number.NaN : Number(match[1]);
+  return Number.isInteger(b) && b < BUCKET_COUNT ? b : undefined;
+}
+
+const ALL_BUCKETS = Array.from({ length: BUCKET_COUNT }, (_, b) => b);
 
 class Store implements RedisFrontierStore {
   readonly workerId = `${process.pid}-${randomBytes(4).toString('hex')}`;
-  private readonly commands: FrontierCommands;
-  private readonly keys: readonly string[];
+  private readonly commands: BucketCommands & CrawlCommands;
+  private readonly bucketKeys: (readonly string[])[];
+  private readonly view: ClaimView;
   private opening: Promise<void> | undefined;
   /** The crawl marker seen at open: every script checks Redis still holds this one. */
   private crawl = '';
   /** URLs added to the crawl as last seen, for the message when Redis loses them. */
   private knownUrls = 0;
   private leaseSeq = 0;
+  /** The leases this worker holds: a closing worker with none leaves the registry at once. */
+  private readonly held = new Set<string>();
   /** `Date.now()` when the last renewal of this worker's registration that Redis confirmed was sent. */
   private confirmedAt = -Infinity;
   private heartbeat: NodeJS.Timeout | undefined;
@@ -219,12 +143,15 @@ class Store implements RedisFrontierStore {
     private readonly connection: OpenedRedis,
     private readonly options: ResolvedRedisFrontierStoreOptions,
     private readonly crawlName: string,
+    private readonly acks: ReplicaAcks,
   ) {
-    for (const [name, lua] of Object.entries(FRONTIER_SCRIPTS)) {
-      connection.redis.defineCommand(name, { numberOfKeys: FRONTIER_SCRIPT_KEY_COUNT, lua });
-    }
-    this.commands = connection.redis as unknown as FrontierCommands;
-    this.keys = frontierKeys(options.prefix);
+    for (const [name, lua] of Object.entries(BUCKET_SCRIPTS))
+      connection.redis.defineCommand(name, { numberOfKeys: BUCKET_SCRIPT_KEY_COUNT, lua });
+    for (const [name, lua] of Object.entries(CRAWL_SCRIPTS))
+      connection.redis.defineCommand(name, { numberOfKeys: CRAWL_SCRIPT_KEY_COUNT, lua });
+    this.commands = connection.redis as unknown as BucketCommands & CrawlCommands;
+    this.bucketKeys = ALL_BUCKETS.map((b) => bucketScriptKeys(options.keys.bucket(b)));
+    this.view = new ClaimView(BUCKET_COUNT, options.idlePollMs);
   }
 
   ready(): Promise<void> {
@@ -234,73 +161,81 @@ class Store implements RedisFrontierStore {
     return this.opening;
   }
 
+  /** One script per bucket the entries fall in, sent together (in batches of addBatchSize). */
   async add(entries: readonly FrontierEntry[], options: AddOptions = {}): Promise<AddOutcome[]> {
+    const maxPerHost = maxPerHostArg(options);
+    const groups = groupByBucket(entries);
     const outcomes: AddOutcome[] = [];
-    for (const batch of this.addBatches(entries, options)) {
-      outcomes.push(
-        ...this.counted(
-          (await this.call('add', () => this.commands.politelyFrontierAdd(...this.head(), ...batch))) as AddOutcome[],
-        ),
-      );
-    }
+    await this.addGroups(groups, entries, maxPerHost, outcomes);
     return outcomes;
   }
 
   async claim({ now, leaseMs }: ClaimRequest): Promise<ClaimResult> {
     const at = Math.floor(time('claim: now', now));
     const lease = Math.ceil(time('claim: leaseMs', leaseMs));
-    // The lease id is chosen here, once per claim: a claim sent again after a lost reply is the same claim.
-    const leaseId = `${this.workerId}.${++this.leaseSeq}`;
-    const sentAt = Date.now();
-    const reply = await this.call('claim', () =>
-      this.commands.politelyFrontierClaim(
-        ...this.head(),
-        leaseId,
-        at,
-        lease,
-        this.options.maxExpiredPerClaim,
-        this.options.idlePollMs,
-      ),
-    );
-    this.confirmedAt = Math.max(this.confirmedAt, sentAt);
-    const [known, id, member, expiresAt, previous] = reply;
-    this.knownUrls = Math.max(this.knownUrls, Number(known));
-    if (id === undefined) return { lease: null, nextReadyAt: null };
-    if (member === undefined) return { lease: null, nextReadyAt: Number(id) };
-    return { lease: this.leaseOf(String(id), String(member), Number(expiresAt), Number(previous)) };
+    await this.ready();
+    let refreshed = false;
+    for (let attempt = 0; attempt < CLAIM_TRIES; attempt++) {
+      const b = this.view.pick(at);
+      if (b === undefined) {
+        if (refreshed || !this.view.needsRefresh(at)) break;
+        await this.refresh(at);
+        refreshed = true;
+        continue;
+      }
+      // The lease id is chosen here, once per claim: a claim sent again after a lost reply is the same claim.
+      const leaseId = `${b}/${this.workerId}.${++this.leaseSeq}`;
+      const reply = await this.call('claim', () =>
+        this.commands.politelyBucketClaim(...this.head(b, at), leaseId, lease, this.options.maxExpiredPerClaim),
+      );
+      this.view.learn(b, timesOf(reply.slice(0, 2)));
+      const [, , , id, member, expiresAt, previous] = reply;
+      if (id === undefined || member === undefined) continue;
+      this.held.add(String(id));
+      await this.acks.after(this.bucketKeys[b]![0]!);
+      return { lease: this.leaseOf(String(id), String(member), Number(expiresAt), Number(previous)) };
+    }
+    if (this.view.empty()) return { lease: null, nextReadyAt: null };
+    return { lease: null, nextReadyAt: this.view.nextLook(at, refreshed) };
   }
 
-  /** The links go with the page's completion in one script; only a batch past `addBatchSize` goes first, alone. */
+  /**
+   * The links in other buckets go first (one script per bucket, together); then the page's
+   * completion with the links of its own bucket, in one script. Only a batch past
+   * `addBatchSize` goes alone.
+   */
   async complete(leaseId: string, options: CompleteOptions = {}): Promise<AddOutcome[]> {
     const entries = options.add ?? [];
     const done = [lastFetchArg(options.lastFetch), ...failureArgs(options.failure)];
-    if (entries.length === 0) {
-      await this.call('complete', () =>
-        this.commands.politelyFrontierSettle(
-          ...this.head(),
-          leaseId,
-          'complete',
-          ...this.settleArgs('complete', options),
-          ...done,
-        ),
-      );
-      return [];
-    }
-    const batches = this.addBatches(entries, options.addOptions ?? {});
-    const last = batches.pop()!;
-    const outcomes: AddOutcome[] = [];
-    for (const batch of batches) {
-      outcomes.push(
-        ...this.counted(
-          (await this.call('add', () => this.commands.politelyFrontierAdd(...this.head(), ...batch))) as AddOutcome[],
-        ),
-      );
-    }
     const clock = this.settleArgs('complete', options);
+    const maxPerHost = maxPerHostArg(options.addOptions ?? {});
+    const groups = groupByBucket(entries);
+    const page = bucketOfLease(leaseId);
+    const outcomes: AddOutcome[] = [];
+    const own = page === undefined ? [] : (groups.get(page) ?? []);
+    if (page !== undefined) groups.delete(page);
+    const batches = this.batches(own);
+    const last = batches.pop() ?? [];
+    if (page !== undefined && batches.length > 0) groups.set(page, batches.flat());
+    await this.addGroups(groups, entries, maxPerHost, outcomes);
+    if (page === undefined) return outcomes;
+    const links = last.flatMap((i) => entryArgs(entries[i]!));
     const reply = await this.call('complete', () =>
-      this.commands.politelyFrontierCompleteWithLinks(...this.head(), leaseId, ...clock, ...done, ...last),
+      this.commands.politelyBucketCompleteWithLinks(
+        ...this.head(page),
+        leaseId,
+        ...clock,
+        ...done,
+        maxPerHost,
+        this.options.defaultDelayMs,
+        this.options.defaultMaxInFlight,
+        ...links,
+      ),
     );
-    outcomes.push(...this.counted(reply as AddOutcome[]));
+    this.settled(page, leaseId, reply);
+    for (const [k, index] of last.entries()) outcomes[index] = reply[k] as AddOutcome;
+    this.counted(last.map((i) => outcomes[i]!));
+    await this.acks.after(this.bucketKeys[page]![0]!);
     return outcomes;
   }
 
@@ -320,53 +255,82 @@ class Store implements RedisFrontierStore {
       throw new PolitelyError('ERR_INVALID_INPUT', `reopenDue: limit must be an integer ≥ 0, got ${String(limit)}`);
     }
     if (limit === 0 || (dueBefore === -Infinity && fetchedBefore === -Infinity)) return 0;
-    return Number(
-      await this.call('reopenDue', () =>
-        this.commands.politelyFrontierReopenDue(
-          ...this.head(),
-          scoreBound(dueBefore),
-          limit === Infinity ? -1 : limit,
-          scoreBound(fetchedBefore),
+    // The request id makes each bucket's script replay-safe (a resent script returns its count).
+    const request = randomUUID();
+    const reopenIn = async (b: number, most: number): Promise<number> =>
+      Number(
+        await this.call('reopenDue', () =>
+          this.commands.politelyBucketReopenDue(
+            ...this.head(b),
+            scoreBound(dueBefore),
+            most === Infinity ? -1 : most,
+            scoreBound(fetchedBefore),
+            request,
+          ),
         ),
-      ),
-    );
+      );
+    let reopened = 0;
+    if (limit === Infinity) {
+      reopened = sum(await Promise.all(ALL_BUCKETS.map((b) => reopenIn(b, Infinity))));
+    } else {
+      for (const b of ALL_BUCKETS) {
+        if (reopened >= limit) break;
+        reopened += await reopenIn(b, limit - reopened);
+      }
+    }
+    if (reopened > 0) this.view.invalidate();
+    return reopened;
   }
 
   async requeueFailed({ urls, kind }: RequeueFilter = {}): Promise<number> {
     if (urls !== undefined && urls.length === 0) return 0;
     const named = urls === undefined ? ['0'] : ['1', ...urls];
-    return Number(
-      await this.call('requeueFailed', () =>
-        this.commands.politelyFrontierRequeueFailed(...this.head(), kind ?? '', ...named),
-      ),
+    const counts = await this.everyBucket('requeueFailed', (b) =>
+      this.commands.politelyBucketRequeueFailed(...this.head(b), kind ?? '', ...named),
     );
+    const requeued = sum(counts.map(Number));
+    if (requeued > 0) this.view.invalidate();
+    return requeued;
   }
 
   async failures(limit = Infinity): Promise<FailedUrl[]> {
     if (!(limit >= 1)) return [];
     const lastRank = limit === Infinity ? -1 : Math.floor(limit) - 1;
-    const flat = await this.call('failures', () => this.commands.politelyFrontierFailures(...this.head(), lastRank));
-    const failed: FailedUrl[] = [];
-    for (let i = 0; i + 1 < flat.length; i += 2) {
-      failed.push({ entry: JSON.parse(flat[i]!) as FrontierEntry, failure: JSON.parse(flat[i + 1]!) as UrlFailure });
+    const flats = await this.everyBucket('failures', (b) =>
+      this.commands.politelyBucketFailures(...this.head(b), lastRank),
+    );
+    const failed: (FailedUrl & { at: number })[] = [];
+    for (const flat of flats) {
+      for (let i = 0; i + 2 < flat.length; i += 3) {
+        failed.push({
+          entry: JSON.parse(flat[i]!) as FrontierEntry,
+          failure: JSON.parse(flat[i + 1]!) as UrlFailure,
+          at: Number(flat[i + 2]),
+        });
+      }
     }
-    return failed;
+    return failed
+      .sort((a, b) => a.at - b.at)
+      .slice(0, limit === Infinity ? undefined : Math.floor(limit))
+      .map(({ entry, failure }) => ({ entry, failure }));
   }
 
   /**
-   * Deletes the crawl's frontier and metadata in one script. The crawl's marker and its workers
+   * Deletes the crawl's frontier (every bucket) and metadata. The crawl's marker and its workers
    * stay (every worker goes on, on an empty crawl), and so do the robots cache's keys.
    */
   async clear(): Promise<void> {
-    await this.call('clear', () => this.commands.politelyFrontierClear(...this.head()));
+    await this.everyBucket('clear', (b) => this.commands.politelyBucketClear(...this.head(b)));
+    await this.call('clear', () => this.connection.redis.unlink(metadataKey(this.options.keys)));
+    this.view.invalidate();
     this.knownUrls = 0;
   }
 
-  release(leaseId: string, options: Settle = {}): Promise<void> {
+  release(leaseId: string, options: SettleOptions = {}): Promise<void> {
     return this.settle(leaseId, 'release', options);
   }
 
-  retry(leaseId: string, options: Settle = {}): Promise<void> {
+  retry(leaseId: string, options: SettleOptions = {}): Promise<void> {
     return this.settle(leaseId, 'retry', options);
   }
 
@@ -379,9 +343,10 @@ class Store implements RedisFrontierStore {
         `setHostPolicy: maxInFlight must be an integer ≥ 1, got ${String(maxInFlight)}`,
       );
     }
-    await this.call('setHostPolicy', () =>
-      this.commands.politelyFrontierSetHostPolicy(
-        ...this.head(),
+    const b = bucketOfHost(hostKey);
+    const reply = await this.call('setHostPolicy', () =>
+      this.commands.politelyBucketSetHostPolicy(
+        ...this.head(b),
         hostKey,
         this.options.defaultDelayMs,
         this.options.defaultMaxInFlight,
@@ -390,6 +355,7 @@ class Store implements RedisFrontierStore {
         readyAt === undefined ? '' : Math.ceil(time('setHostPolicy: readyAt', readyAt)),
       ),
     );
+    this.view.learn(b, timesOf(reply));
   }
 
   async takeHostTurn(hostKey: string, { now, busyUntil, withinLease }: HostTurnRequest): Promise<HostTurn> {
@@ -401,9 +367,10 @@ class Store implements RedisFrontierStore {
     // Rounded as claim and settle round: now down, the clock up (never a moment early).
     const at = Math.floor(time('takeHostTurn: now', now));
     const until = Math.ceil(time('takeHostTurn: busyUntil', busyUntil));
-    const [granted, retryAt] = await this.call('takeHostTurn', () =>
-      this.commands.politelyFrontierTakeHostTurn(
-        ...this.head(),
+    const b = bucketOfHost(hostKey);
+    const reply = await this.call('takeHostTurn', () =>
+      this.commands.politelyBucketTakeHostTurn(
+        ...this.head(b, at),
         hostKey,
         this.options.defaultDelayMs,
         this.options.defaultMaxInFlight,
@@ -413,54 +380,58 @@ class Store implements RedisFrontierStore {
         TURN_ROOM_POLL_MS,
       ),
     );
+    this.view.learn(b, timesOf(reply));
+    const [granted, retryAt] = reply;
     return Number(granted) === 1 ? { granted: true } : { granted: false, retryAt: Number(retryAt) };
   }
 
   async counts(): Promise<FrontierCounts> {
-    const [queued = 0, inFlight = 0, done = 0, activeHosts = 0, known = 0, failed = 0] = await this.call('counts', () =>
-      this.commands.politelyFrontierCounts(...this.head()),
-    );
-    this.knownUrls = Math.max(this.knownUrls, known);
-    return { queued, inFlight, done, failed, activeHosts };
+    const all = await this.everyBucket('counts', (b) => this.commands.politelyBucketCounts(...this.head(b)));
+    const total = (i: number): number => sum(all.map((counts) => Number(counts[i] ?? 0)));
+    this.knownUrls = Math.max(this.knownUrls, total(4));
+    return { queued: total(0), inFlight: total(1), done: total(2), failed: total(5), activeHosts: total(3) };
   }
 
   async hostCounts(limit = Infinity): Promise<HostCounts[]> {
     if (!(limit >= 1)) return [];
     const lastRank = limit === Infinity ? -1 : Math.floor(limit) - 1;
-    const flat = await this.call('hostCounts', () =>
-      this.commands.politelyFrontierHostCounts(...this.head(), lastRank),
+    const flats = await this.everyBucket('hostCounts', (b) =>
+      this.commands.politelyBucketHostCounts(...this.head(b), lastRank),
     );
     const hosts: HostCounts[] = [];
-    for (let i = 0; i + 4 < flat.length; i += 5) {
-      hosts.push({
-        hostKey: String(flat[i]),
-        queued: Number(flat[i + 1]),
-        inFlight: Number(flat[i + 2]),
-        done: Number(flat[i + 3]),
-        readyAt: Number(flat[i + 4]),
-      });
+    for (const flat of flats) {
+      for (let i = 0; i + 4 < flat.length; i += 5) {
+        hosts.push({
+          hostKey: String(flat[i]),
+          queued: Number(flat[i + 1]),
+          inFlight: Number(flat[i + 2]),
+          done: Number(flat[i + 3]),
+          readyAt: Number(flat[i + 4]),
+        });
+      }
     }
-    return hosts;
+    // Busiest first, as one bucket orders its hosts (ties: the greater key first, as ZREVRANGE).
+    const load = (h: HostCounts): number => h.queued + h.inFlight;
+    hosts.sort((a, b) => load(b) - load(a) || (a.hostKey < b.hostKey ? 1 : a.hostKey > b.hostKey ? -1 : 0));
+    return limit === Infinity ? hosts : hosts.slice(0, Math.floor(limit));
   }
 
   async saveMetadata(key: string, value: unknown): Promise<void> {
     const json = JSON.stringify(value);
     if (json === undefined)
       throw new PolitelyError('ERR_INVALID_INPUT', `saveMetadata '${key}': the value is not JSON`);
-    await this.call('saveMetadata', () => this.connection.redis.hset(metadataKey(this.options.prefix), key, json));
+    await this.call('saveMetadata', () => this.connection.redis.hset(metadataKey(this.options.keys), key, json));
   }
 
   async loadMetadata<T = unknown>(key: string): Promise<T | undefined> {
-    const json = await this.call('loadMetadata', () =>
-      this.connection.redis.hget(metadataKey(this.options.prefix), key),
-    );
+    const json = await this.call('loadMetadata', () => this.connection.redis.hget(metadataKey(this.options.keys), key));
     return json === null ? undefined : (JSON.parse(json) as T);
   }
 
   /**
    * Stops the heartbeat and leaves the registry: leases still held (the process is going away
-   * with URLs in flight) go back to their queues at the next claim of any worker. Then closes
-   * the connection if the store opened it. Never rejects.
+   * with URLs in flight) go back to their queues. Then closes the connection if the store opened
+   * it. Never rejects.
    */
   async close(): Promise<void> {
     if (this.closed) return;
@@ -468,20 +439,39 @@ class Store implements RedisFrontierStore {
     clearInterval(this.heartbeat);
     const opened = this.opening !== undefined && this.crawl !== '';
     if (opened && this.gone === undefined) {
-      const retire = this.connection.run(() => this.commands.politelyFrontierRetire(...this.head())).catch(() => {});
+      const retire = this.retire().catch(() => {});
       await Promise.race([retire, new Promise<void>((resolve) => setTimeout(resolve, 1000).unref())]);
     }
     await this.connection.close().catch(() => {});
+  }
+
+  /**
+   * Hands back the leases this worker still holds (their hosts wait a whole delay from now: the
+   * requests may have been sent), then leaves the registry; if that fails half-way, it stays
+   * marked closed, and the next heartbeat of any worker returns what is left.
+   */
+  private async retire(): Promise<void> {
+    const buckets = new Set([...this.held].map(bucketOfLease).filter((b) => b !== undefined));
+    const left = await Promise.all(
+      [...buckets].map((b) =>
+        this.connection.run(() =>
+          this.commands.politelyBucketTend(...this.head(b), this.held.size, '0', this.workerId),
+        ),
+      ),
+    ).then(
+      (replies) => replies.some((reply) => Number(reply[0]) > 0),
+      () => true,
+    );
+    await this.connection.run(() => this.commands.politelyCrawlRetire(...this.crawlHead(), left ? '1' : '0'));
   }
 
   private async open(): Promise<void> {
     try {
       await this.connection.ready();
       const sentAt = Date.now();
-      const [crawl, known] = await this.connection.run(() =>
-        this.commands.politelyFrontierInit(
-          ...this.keys,
-          this.options.prefix,
+      const [crawl, bucketsReady, workers] = await this.connection.run(() =>
+        this.commands.politelyCrawlInit(
+          ...crawlScriptKeys(this.options.keys),
           randomUUID(),
           this.workerId,
           this.options.workerTtlMs,
@@ -490,8 +480,15 @@ class Store implements RedisFrontierStore {
         ),
       );
       this.crawl = String(crawl);
-      this.knownUrls = Number(known);
       this.confirmedAt = sentAt;
+      this.view.otherWorkers(Number(workers) > 1);
+      // Every bucket carries the marker; a new crawl's buckets get it here (by whichever worker comes first).
+      const mark = bucketsReady === '1' ? '0' : '1';
+      const known = await Promise.all(
+        ALL_BUCKETS.map((b) => this.connection.run(() => this.commands.politelyBucketOpen(...this.head(b), mark))),
+      );
+      this.knownUrls = sum(known.map((reply) => Number(reply[0])));
+      if (mark === '1') await this.connection.run(() => this.commands.politelyCrawlBucketsReady(...this.crawlHead()));
     } catch (error) {
       throw this.storeError('open', error);
     }
@@ -500,18 +497,41 @@ class Store implements RedisFrontierStore {
     this.heartbeat.unref();
   }
 
+  /**
+   * Renews the registration; the reply names workers taken for dead, whose leases this worker
+   * then returns in every bucket (one script per bucket, together) before they leave the registry.
+   */
   private async beat(): Promise<void> {
     if (this.beating || this.closed || this.gone !== undefined) return;
     this.beating = true;
     const sentAt = Date.now();
     try {
-      await this.connection.run(() => this.commands.politelyFrontierBeat(...this.head()));
+      const [workers, ...dead] = await this.connection.run(() => this.commands.politelyCrawlBeat(...this.crawlHead()));
       this.confirmedAt = Math.max(this.confirmedAt, sentAt);
+      this.view.otherWorkers(Number(workers) > 1);
+      if (dead.length > 0) {
+        const replies = await this.everyBucket('heartbeat', (b) =>
+          this.commands.politelyBucketTend(...this.head(b), this.options.maxExpiredPerClaim, '0', ...dead),
+        );
+        for (const [b, reply] of replies.entries()) this.view.learn(b, timesOf(reply));
+        if (replies.every((reply) => Number(reply[0]) === 0))
+          await this.connection.run(() => this.commands.politelyCrawlForget(...this.crawlHead(), ...dead));
+      }
     } catch (error) {
       this.storeError('heartbeat', error); // remembers a crawl found gone; the next call reports it
     } finally {
       this.beating = false;
     }
+  }
+
+  /** The whole view at once: every bucket tended (its expired leases returned) and its next times learnt. */
+  private async refresh(now: number): Promise<void> {
+    const replies = await this.everyBucket('claim', (b) =>
+      this.commands.politelyBucketTend(...this.head(b, now), this.options.maxExpiredPerClaim, '1'),
+    );
+    for (const [b, reply] of replies.entries()) this.view.learn(b, timesOf(reply));
+    this.knownUrls = Math.max(this.knownUrls, sum(replies.map((reply) => Number(reply[1]))));
+    this.view.refreshed();
   }
 
   /**
@@ -552,6 +572,11 @@ class Store implements RedisFrontierStore {
     }
   }
 
+  /** One script on every bucket, sent together; their replies by bucket. */
+  private everyBucket<T>(what: string, command: (b: number) => Promise<T>): Promise<T[]> {
+    return Promise.all(ALL_BUCKETS.map((b) => this.call(what, () => command(b))));
+  }
+
   private storeError(what: string, error: unknown): PolitelyError {
     if (error instanceof PolitelyError) return error;
     const message = error instanceof Error ? error.message : String(error);
@@ -563,16 +588,34 @@ class Store implements RedisFrontierStore {
       );
       return this.gone;
     }
+    if (message.includes(OLD_LAYOUT)) {
+      return new PolitelyError(
+        'ERR_STORE',
+        `the crawl ${this.crawlName} in ${this.connection.display} was made by an older politely, which kept a crawl in one slot (${message.slice(message.indexOf(OLD_LAYOUT) + OLD_LAYOUT.length + 1)}); this one spreads it over ${BUCKET_COUNT} buckets: finish it with the politely that made it, or delete it (deleteRedisCrawl) and crawl again`,
+        { cause: error },
+      );
+    }
     return new PolitelyError('ERR_STORE', `${this.connection.display}: ${what} failed: ${message.split('\n')[0]}`, {
       cause: error,
     });
   }
 
-  /** The keys and the head of ARGV every script starts with. */
-  private head(): (string | number)[] {
+  /** A bucket's keys and the head of ARGV its scripts start with (`now`: the caller's clock, ms). */
+  private head(b: number, now = Date.now()): Arg[] {
     return [
-      ...this.keys,
-      this.options.prefix,
+      ...this.bucketKeys[b]!,
+      this.options.keys.bucket(b),
+      this.crawl,
+      this.workerId,
+      this.options.idlePollMs,
+      Math.floor(now),
+    ];
+  }
+
+  /** The crawl-wide keys and the head of ARGV the crawl scripts start with. */
+  private crawlHead(): Arg[] {
+    return [
+      ...crawlScriptKeys(this.options.keys),
       this.crawl,
       this.workerId,
       this.options.workerTtlMs,
@@ -581,51 +624,71 @@ class Store implements RedisFrontierStore {
   }
 
   /** The host's clock and hold go with the settle, in one script (see SETTLE: holds only rise). */
-  private async settle(leaseId: string, how: 'release' | 'retry', options: Settle): Promise<void> {
-    await this.call(how, () =>
-      this.commands.politelyFrontierSettle(...this.head(), leaseId, how, ...this.settleArgs(how, options), '', '', ''),
+  private async settle(leaseId: string, how: 'release' | 'retry', options: SettleOptions): Promise<void> {
+    const clock = this.settleArgs(how, options);
+    const b = bucketOfLease(leaseId);
+    if (b === undefined) return;
+    const reply = await this.call(how, () =>
+      this.commands.politelyBucketSettle(...this.head(b), leaseId, how, ...clock, '', '', ''),
     );
+    this.settled(b, leaseId, reply);
+    await this.acks.after(this.bucketKeys[b]![0]!);
+  }
+
+  private settled(b: number, leaseId: string, reply: readonly unknown[]): void {
+    this.held.delete(leaseId);
+    this.view.learn(b, timesOf(reply));
   }
 
   /** hostReadyAt and hostNotBefore as the scripts take them ('' = not given). */
-  private settleArgs(how: string, { hostReadyAt, hostNotBefore }: Settle): [string | number, string | number] {
+  private settleArgs(how: string, { hostReadyAt, hostNotBefore }: SettleOptions): [Arg, Arg] {
     const readyAt = hostReadyAt === undefined ? '' : Math.ceil(time(`${how}: hostReadyAt`, hostReadyAt));
     const notBefore = hostNotBefore === undefined ? '' : Math.ceil(time(`${how}: hostNotBefore`, hostNotBefore));
     return [readyAt, notBefore];
   }
 
-  /**
-   * add's ARGV after the head, in batches of `addBatchSize` entries: maxPerHost, the default
-   * policy, then seven per entry (see ADD_ENTRIES). Validates before anything is sent.
-   */
-  private addBatches(entries: readonly FrontierEntry[], options: AddOptions): (string | number)[][] {
-    const maxPerHost = options.maxPerHost ?? Infinity;
-    if (!(maxPerHost === Infinity || (Number.isInteger(maxPerHost) && maxPerHost >= 0))) {
-      throw new PolitelyError('ERR_INVALID_INPUT', `add: maxPerHost must be an integer ≥ 0, got ${String(maxPerHost)}`);
-    }
-    const batches: (string | number)[][] = [];
-    for (let start = 0; start < entries.length; start += this.options.addBatchSize) {
-      const args: (string | number)[] = [
-        maxPerHost === Infinity ? '' : maxPerHost,
+  /** The entries of each group added to its bucket (the buckets together), their outcomes put in place. */
+  private async addGroups(
+    groups: ReadonlyMap<number, readonly number[]>,
+    entries: readonly FrontierEntry[],
+    maxPerHost: Arg,
+    outcomes: AddOutcome[],
+  ): Promise<void> {
+    await Promise.all(
+      [...groups].map(async ([b, indices]) => {
+        for (const batch of this.batches(indices)) {
+          const got = await this.addTo(
+            b,
+            maxPerHost,
+            batch.map((i) => entries[i]!),
+          );
+          for (const [k, index] of batch.entries()) outcomes[index] = got[k]!;
+        }
+      }),
+    );
+  }
+
+  /** One ADD script on bucket `b`; returns its outcomes. */
+  private async addTo(b: number, maxPerHost: Arg, entries: readonly FrontierEntry[]): Promise<AddOutcome[]> {
+    const reply = await this.call('add', () =>
+      this.commands.politelyBucketAdd(
+        ...this.head(b),
+        maxPerHost,
         this.options.defaultDelayMs,
         this.options.defaultMaxInFlight,
-      ];
-      for (const entry of entries.slice(start, start + this.options.addBatchSize)) {
-        if (typeof entry.hostKey !== 'string' || entry.hostKey === '')
-          throw new PolitelyError('ERR_INVALID_INPUT', `add: entry ${entry.url} has no hostKey`);
-        // The hints apart, for a duplicate's LastFetch (the entry's JSON is only stored, never read in Lua).
-        const hints = typeof entry.hints === 'object' && entry.hints !== null ? JSON.stringify(entry.hints) : '';
-        args.push(
-          dedupeKeyOf(entry),
-          entry.hostKey,
-          queuePriorityOf(entry.priority),
-          encodeEntry(entry),
-          hints,
-          ...relabelArgs(entry),
-        );
-      }
-      batches.push(args);
-    }
+        ...entries.flatMap(entryArgs),
+      ),
+    );
+    this.view.learn(b, timesOf(reply));
+    await this.acks.after(this.bucketKeys[b]![0]!);
+    return this.counted(reply.slice(0, entries.length) as AddOutcome[]);
+  }
+
+  /** Indices in batches of `addBatchSize`. */
+  private batches(indices: readonly number[]): number[][] {
+    const batches: number[][] = [];
+    for (let start = 0; start < indices.length; start += this.options.addBatchSize)
+      batches.push(indices.slice(start, start + this.options.addBatchSize));
     return batches;
   }
 
@@ -636,44 +699,16 @@ class Store implements RedisFrontierStore {
   }
 }
 
-/** A LastFetch as the scripts take it ('' = none); its dueAt and fetchedAt become ZSET scores, so they must be finite. */
-function lastFetchArg(last: LastFetch | undefined): string {
-  if (last === undefined) return '';
-  time('complete: lastFetch.dueAt', last.dueAt);
-  time('complete: lastFetch.fetchedAt', last.fetchedAt);
-  return encodeLastFetch(last);
+/** The entries' indices by bucket, in order; every entry checked (a host key) before anything is sent. */
+function groupByBucket(entries: readonly FrontierEntry[]): Map<number, number[]> {
+  const groups = new Map<number, number[]>();
+  entries.forEach((entry, index) => {
+    const b = bucketOfHost(hostKeyOf(entry));
+    const group = groups.get(b);
+    if (group === undefined) groups.set(b, [index]);
+    else group.push(index);
+  });
+  return groups;
 }
 
-/**
- * A failure as the scripts take it: its JSON, with only the fields of `UrlFailure`, and its time
- * (a ZSET score, so finite); ['', ''] for none.
- */
-function failureArgs(failure: UrlFailure | undefined): [string, string | number] {
-  if (failure === undefined) return ['', ''];
-  const { kind, reason, message, code, attempts, at } = failure;
-  time('complete: failure.at', at);
-  return [JSON.stringify({ kind, reason, message, ...(code === undefined ? {} : { code }), attempts, at }), at];
-}
-
-/**
- * What a relabel takes of an entry with a label: its label and userData as JSON members
- * (`"label":…,"userData":…`, appended to the queued entry's JSON) and its priority as JSON;
- * ['', ''] without a label.
- */
-function relabelArgs({ label, userData, priority }: FrontierEntry): [string, string] {
-  if (label === undefined) return ['', ''];
-  return [JSON.stringify({ label, userData }).slice(1, -1), JSON.stringify(priority)];
-}
-
-/** An exclusive upper bound of reopenDue as REOPEN_DUE takes it: '' = none (-Infinity), '+inf' = no bound. */
-function scoreBound(before: number): string {
-  if (before === -Infinity) return '';
-  return before === Infinity ? '+inf' : String(before);
-}
-
-/** A finite number of ms, or ERR_INVALID_INPUT. */
-function time(name: string, value: number): number {
-  if (typeof value !== 'number' || !Number.isFinite(value))
-    throw new PolitelyError('ERR_INVALID_INPUT', `${name} must be a finite number of ms, got ${String(value)}`);
-  return value;
-}
+const sum = (values: readonly number[]): number => values.reduce((total, value) => total + value, 0);

@@ -4,12 +4,12 @@
 import { randomUUID } from 'node:crypto';
 import type { RobotsCacheRecord, RobotsCacheStore } from '@politely/core';
 import { openRedis, type RedisConnection, type RedisLinkOptions } from './connection.js';
-import { invalid, type RedisKeyOptions, resolveKeyPrefix, robotsKey, robotsLockKey } from './keys.js';
+import { invalid, type RedisKeyOptions, resolveCrawlKeys, robotsKey, robotsLockKey } from './keys.js';
 
 export interface RedisRobotsCacheOptions extends RedisKeyOptions, RedisLinkOptions {
   /**
-   * The Redis to keep records in: a `redis://` or `rediss://` URL (opened here, quit by
-   * `close()`), a `RedisLink` (shared with the frontier store: one connection; yours to close),
+   * The Redis to keep records in: a `redis://`, `rediss://`, `redis-cluster://` or
+   * `rediss-cluster://` URL (opened here, quit by `close()`), a `RedisLink` (shared with the frontier store: one connection; yours to close),
    * or an ioredis `Redis` or `Cluster` client (yours to close). Required.
    */
   readonly redis: RedisConnection;
@@ -46,7 +46,7 @@ interface LockCommands {
 const ENTRY_POINT = 'createRedisRobotsCache';
 
 export function createRedisRobotsCache(options: RedisRobotsCacheOptions): RedisRobotsCache {
-  const prefix = resolveKeyPrefix(ENTRY_POINT, options);
+  const prefix = resolveCrawlKeys(ENTRY_POINT, options);
   const keepStaleMs = options.keepStaleMs ?? 7 * 24 * 60 * 60 * 1000;
   if (!Number.isInteger(keepStaleMs) || keepStaleMs < 0)
     throw invalid(ENTRY_POINT, `keepStaleMs must be an integer ≥ 0, got ${String(keepStaleMs)}`);

@@ -4,8 +4,12 @@
 //   redis://[[USER]:PASSWORD@]HOST[:PORT][/DB]
 //   rediss://[[USER]:PASSWORD@]HOST[:PORT][/DB][?servername=NAME][&ca=FILE]   (TLS)
 //
+//   redis-cluster://[[USER]:PASSWORD@]HOST:PORT[,HOST:PORT…][/0]          (Redis Cluster: any reachable nodes)
+//   rediss-cluster://…[?servername=NAME][&ca=FILE]                          (Redis Cluster, TLS)
+//
 // Whether DB exists depends on the server (its `databases` setting): that is checked once
-// connected (connection.ts). Error messages name the URL with its password masked.
+// connected (connection.ts). A cluster has database 0 only. Error messages name the URL with its
+// password masked.
 
 import { PolitelyError } from '@politely/core';
 
@@ -51,8 +55,12 @@ export function parseRedisUrl(url: string, entryPoint = 'redis'): RedisUrl {
   };
   if (typeof url !== 'string') return fail('expected a string');
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();
+  if (scheme === 'redis-cluster' || scheme === 'rediss-cluster')
+    return fail(`a ${scheme}:// URL names a Redis Cluster: give it where a cluster is accepted (parseRedisClusterUrl)`);
   if (scheme !== 'redis' && scheme !== 'rediss')
-    return fail(`the scheme must be redis:// or rediss:// (TLS), got ${scheme === undefined ? 'none' : `${scheme}:`}`);
+    return fail(
+      `the scheme must be redis://, rediss:// (TLS), redis-cluster:// or rediss-cluster://, got ${scheme === undefined ? 'none' : `${scheme}:`}`,
+    );
   if (!url.slice(scheme.length + 1).startsWith('//')) return fail(`expected ${scheme}://HOST`);
   // The authority by hand first: WHATWG URL only says "Invalid URL" for a bad port.
   const authority = /^[a-z]+:\/\/(?:[^@/?#]*@)?(\[[^\]/?#]*\]|[^:/?#]*)(?::([^/?#]*))?/i.exec(url);
@@ -117,5 +125,62 @@ export function parseRedisUrl(url: string, entryPoint = 'redis'): RedisUrl {
     servername: parsed.searchParams.get('servername') ?? undefined,
     ca: parsed.searchParams.get('ca') ?? undefined,
     display: `${scheme}://${userinfo}${displayHost}:${port}/${db}${query}`,
+  };
+}
+
+/** A `redis-cluster://` or `rediss-cluster://` URL, checked: the seed nodes and what they share. */
+export interface RedisClusterUrl extends Omit<RedisUrl, 'host' | 'port' | 'db'> {
+  /** The seed nodes: any reachable node of the cluster tells the others. */
+  readonly nodes: readonly { readonly host: string; readonly port: number }[];
+}
+
+/** Whether a URL names a Redis Cluster (`redis-cluster://`, `rediss-cluster://`). */
+export function isRedisClusterUrl(url: string): boolean {
+  return /^rediss?-cluster:/i.test(url);
+}
+
+/**
+ * Parses and checks a `redis-cluster://HOST:PORT,HOST:PORT` (or `rediss-cluster://`) URL: each
+ * node as a `redis://` URL would be, database 0 only. Throws ERR_INVALID_OPTION with one line
+ * that names the URL (password masked) and what is wrong with it.
+ */
+export function parseRedisClusterUrl(url: string, entryPoint = 'redis'): RedisClusterUrl {
+  const shown = typeof url === 'string' ? maskRedisUrl(url) : String(url);
+  const fail = (why: string): never => {
+    throw new PolitelyError(
+      'ERR_INVALID_OPTION',
+      `${entryPoint}: ${JSON.stringify(shown)} is not a usable Redis Cluster URL: ${why}`,
+    );
+  };
+  if (typeof url !== 'string') return fail('expected a string');
+  const match = /^(rediss?)-cluster:\/\/(?:([^@/?#]*)@)?([^/?#]*)(.*)$/i.exec(url);
+  if (match === null) return fail('expected redis-cluster://HOST:PORT,HOST:PORT or rediss-cluster://…');
+  const [, base, userinfo, hosts, rest] = match as unknown as [string, string, string | undefined, string, string];
+  if (hosts === '') return fail('no node given: expected HOST:PORT[,HOST:PORT…]');
+  const nodes = hosts.split(',').map((node) => {
+    if (node === '') return fail('an empty node between commas');
+    try {
+      return parseRedisUrl(
+        `${base.toLowerCase()}://${userinfo === undefined ? '' : `${userinfo}@`}${node}${rest}`,
+        entryPoint,
+      );
+    } catch (error) {
+      const why = (error as Error).message.replace(/^.*?is not a usable Redis URL: /, '');
+      return fail(`node ${JSON.stringify(node)}: ${why}`);
+    }
+  });
+  const first = nodes[0]!;
+  if (first.db !== 0) fail(`a cluster has database 0 only, got /${first.db}`);
+  const scheme = `${base.toLowerCase()}-cluster`;
+  const credentials = first.display.match(/^[a-z]+:\/\/([^@/]*@)?/)?.[1] ?? '';
+  const query = rest.includes('?') ? rest.slice(rest.indexOf('?')) : '';
+  return {
+    tls: first.tls,
+    nodes: nodes.map(({ host, port }) => ({ host, port })),
+    username: first.username,
+    password: first.password,
+    servername: first.servername,
+    ca: first.ca,
+    display: `${scheme}://${credentials}${nodes.map((n) => `${n.host.includes(':') ? `[${n.host}]` : n.host}:${n.port}`).join(',')}${query}`,
   };
 }

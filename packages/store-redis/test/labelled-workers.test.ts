@@ -15,6 +15,7 @@ import {
   REDIS_URL,
   redisDownReason,
   redisSuiteTitle,
+  robotsKeyOf,
   uniqueCrawlId,
   warnIfSkipped,
 } from './redis-helpers.js';
@@ -72,7 +73,8 @@ async function leaseEntries(
   crawlId: string,
   pid: number,
 ): Promise<{ url: string; label: string | undefined; userData?: Handled['userData'] }[]> {
-  const keys = await admin.keys(`politely:{${crawlId}}:l:${pid}-*`);
+  // Lease hashes live in their hosts' buckets: `politely:{<crawlId>:<bucket>}:l:<bucket>/<pid>-…`.
+  const keys = await admin.keys(`politely:{${crawlId}:*}:l:*/${pid}-*`);
   const members = await Promise.all(keys.map((key) => admin.hget(key, 'e')));
   return members
     .filter((member) => member !== null)
@@ -108,7 +110,7 @@ describe.skipIf(redisDown !== null)(
         // Kill it mid-crawl, once every robots.txt is in Redis and ITEM pages are being handled
         // (so ITEM links wait in the queues), right after it sent a request for an ITEM page: its
         // handler holds that URL's lease for 400 ms after the response.
-        const robotsKeys = web.hosts.map((host) => `politely:{${crawlId}}:robots:${host.origin}`);
+        const robotsKeys = web.hosts.map((host) => robotsKeyOf(crawlId, host.origin));
         await waitUntil(
           'robots.txt records of every origin, and ITEM pages handled, the killed worker among them',
           30_000,

@@ -12,6 +12,7 @@ import {
   REDIS_URL,
   redisDownReason,
   redisSuiteTitle,
+  robotsKeyOf,
   uniqueCrawlId,
   warnIfSkipped,
 } from './redis-helpers.js';
@@ -78,7 +79,7 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('three Redis workers, one ki
 
       // Kill it mid-crawl: every robots.txt is in Redis (its fetch lock released), some pages are
       // done, and it has just sent a request (its handler holds that URL's lease for 400 ms).
-      const robotsKeys = web.hosts.map((host) => `politely:{${crawlId}}:robots:${host.origin}`);
+      const robotsKeys = web.hosts.map((host) => robotsKeyOf(crawlId, host.origin));
       await waitUntil('robots.txt records of every origin and a first round of pages', 30_000, async () => {
         const stored = await admin.exists(...robotsKeys);
         return stored === robotsKeys.length && web.requestLog().length >= 12 && pageRequests(victim).length >= 1;

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { deleteRedisCrawl } from '../src/index.js';
+import { bucketOfHost } from '../src/keys.js';
 
 export const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 
@@ -50,6 +51,23 @@ export function uniqueCrawlId(label: string): string {
   return `test-${label}-${randomUUID()}`;
 }
 
+/** The key prefix of the bucket that holds a host's state in a crawl (`politely:{<crawlId>:<bucket>}:`). */
+export function bucketPrefixOf(crawlId: string, hostKey: string): string {
+  return `politely:{${crawlId}:${bucketOfHost(hostKey)}}:`;
+}
+
+/** The key of an origin's robots.txt record in a crawl (in the bucket of the origin). */
+export function robotsKeyOf(crawlId: string, origin: string): string {
+  return `${bucketPrefixOf(crawlId, origin)}robots:${origin}`;
+}
+
+/** Every key of a crawl in one Redis: crawl-wide (`politely:{<id>}:…`) and in its buckets (`politely:{<id>:<b>}:…`). */
+export async function crawlKeys(redis: Redis, crawlId: string): Promise<string[]> {
+  const found = await redis.keys(`politely:{${crawlId}*`);
+  const pattern = new RegExp(`^politely:\\{${crawlId.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(:\\d+)?\\}:`);
+  return found.filter((key) => pattern.test(key));
+}
+
 /** Deletes every key of the crawls, and resolves with how many keys remain under their prefixes (0). */
 export async function deleteCrawls(crawlIds: Iterable<string>): Promise<number> {
   const admin = new Redis(REDIS_URL);
@@ -57,7 +75,7 @@ export async function deleteCrawls(crawlIds: Iterable<string>): Promise<number> 
     let remaining = 0;
     for (const crawlId of crawlIds) {
       await deleteRedisCrawl({ redis: admin, crawlId });
-      remaining += (await admin.keys(`politely:{${crawlId}}:*`)).length;
+      remaining += (await crawlKeys(admin, crawlId)).length;
     }
     return remaining;
   } finally {

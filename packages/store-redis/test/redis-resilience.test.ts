@@ -11,7 +11,7 @@ import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, type OwnRedis, redisServerMissing, startOwnRedis } from '../../../test/support/redis-server.js';
 import { rejection } from '../../../test/support/rejection.js';
-import { FRONTIER_SCRIPT_KEY_COUNT, FRONTIER_SCRIPTS } from '../src/frontier-scripts.js';
+import { BUCKET_SCRIPT_KEY_COUNT, BUCKET_SCRIPTS } from '../src/frontier-scripts.js';
 import {
   checkRedisDurability,
   createRedisFrontierStore,
@@ -21,8 +21,10 @@ import {
   type RedisFrontierStore,
   type RedisFrontierStoreOptions,
 } from '../src/index.js';
-import { frontierKeys } from '../src/keys.js';
+import { bucketOfHost, bucketScriptKeys } from '../src/keys.js';
 import {
+  bucketPrefixOf,
+  crawlKeys,
   deleteCrawls,
   REDIS_URL,
   redisDownReason,
@@ -182,7 +184,7 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('Redis store: workers and th
     }
     const admin = new Redis(REDIS_URL);
     try {
-      expect(await admin.keys(`politely:{${crawlId}}:*`)).toEqual([]);
+      expect(await crawlKeys(admin, crawlId)).toEqual([]);
     } finally {
       admin.disconnect();
     }
@@ -204,35 +206,79 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('Redis store: workers and th
   it('answers a claim sent again (its reply lost with the connection) with the same lease', async () => {
     const store = open();
     const crawlId = [...crawlIds][0]!;
-    await store.add([entry('http://a.test/1'), entry('http://b.test/1')]);
-    const prefix = `politely:{${crawlId}}:`;
+    await store.add([entry('http://a.test/1'), entry('http://a.test/2')]);
+    const prefix = bucketPrefixOf(crawlId, 'a.test');
     const admin = new Redis(REDIS_URL);
     try {
       // The claim script as ioredis sends it, twice with one lease id, as a resent command would be.
       admin.defineCommand('claimAgain', {
-        numberOfKeys: FRONTIER_SCRIPT_KEY_COUNT,
-        lua: FRONTIER_SCRIPTS.politelyFrontierClaim,
+        numberOfKeys: BUCKET_SCRIPT_KEY_COUNT,
+        lua: BUCKET_SCRIPTS.politelyBucketClaim,
       });
       const marker = await admin.hget(`${prefix}meta`, 'crawl');
+      const leaseId = `${bucketOfHost('a.test')}/w-test.1`;
+      const now = Date.now(); // a resent command carries the same arguments
       const claim = (): Promise<string[]> =>
         (admin as unknown as { claimAgain(...args: (string | number)[]): Promise<string[]> }).claimAgain(
-          ...frontierKeys(prefix),
+          ...bucketScriptKeys(prefix),
           prefix,
           marker!,
           'w-test',
-          10_000,
-          2500,
-          'w-test.1',
-          Date.now(),
+          250,
+          now,
+          leaseId,
           60_000,
           100,
-          250,
         );
       const first = await claim();
       const second = await claim();
       expect(second).toEqual(first);
-      expect(first[2]).toContain('http://');
+      expect(first[3]).toBe(leaseId);
+      expect(first[4]).toContain('http://a.test/');
       expect(await store.counts()).toMatchObject({ queued: 1, inFlight: 1 });
+    } finally {
+      admin.disconnect();
+    }
+  });
+
+  it('answers a reopenDue sent again (its reply lost with the connection) with its count, reopening nothing more', async () => {
+    const store = open({ defaultHostPolicy: { delayMs: 0, maxInFlight: 5 } });
+    const crawlId = [...crawlIds][0]!;
+    await store.add(['1', '2', '3'].map((n) => entry(`http://a.test/${n}`)));
+    for (let i = 0; i < 3; i++) {
+      const { lease } = await store.claim({ now: 0, leaseMs: 60_000 });
+      await store.complete(lease!.id, {
+        lastFetch: { fetchedAt: 1, status: 200, bytes: 1, intervalMs: 0, dueAt: 10 + i, latestDueAt: 100 },
+      });
+    }
+    const prefix = bucketPrefixOf(crawlId, 'a.test');
+    const admin = new Redis(REDIS_URL);
+    try {
+      admin.defineCommand('reopenAgain', {
+        numberOfKeys: BUCKET_SCRIPT_KEY_COUNT,
+        lua: BUCKET_SCRIPTS.politelyBucketReopenDue,
+      });
+      const marker = await admin.hget(`${prefix}meta`, 'crawl');
+      const reopen = (request: string): Promise<number> =>
+        (admin as unknown as { reopenAgain(...args: (string | number)[]): Promise<number> }).reopenAgain(
+          ...bucketScriptKeys(prefix),
+          prefix,
+          marker!,
+          'w-test',
+          250,
+          Date.now(),
+          '+inf',
+          2,
+          '',
+          request,
+        );
+      // Sent twice with one request id: the second answers the first's count and reopens nothing.
+      expect(await reopen('r-1')).toBe(2);
+      expect(await reopen('r-1')).toBe(2);
+      expect(await store.counts()).toMatchObject({ queued: 2, done: 1 });
+      // A new request reopens the rest.
+      expect(await reopen('r-2')).toBe(1);
+      expect(await store.counts()).toMatchObject({ queued: 3, done: 0 });
     } finally {
       admin.disconnect();
     }

@@ -11,6 +11,7 @@ import {
   REDIS_URL,
   redisDownReason,
   redisSuiteTitle,
+  robotsKeyOf,
   uniqueCrawlId,
   warnIfSkipped,
 } from './redis-helpers.js';
@@ -89,7 +90,7 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('createRedisRobotsCache', re
     const crawlId = uniqueCrawlId('robots');
     const cache = open(crawlId, { now: () => now, keepStaleMs: 60_000 });
     await cache.set('https://a.example', record('https://a.example', now + 30_000));
-    const ttl = await admin.pttl(`politely:{${crawlId}}:robots:https://a.example`);
+    const ttl = await admin.pttl(robotsKeyOf(crawlId, 'https://a.example'));
     expect(ttl).toBeGreaterThan(89_000);
     expect(ttl).toBeLessThanOrEqual(90_000);
   });

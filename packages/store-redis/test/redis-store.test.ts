@@ -1,7 +1,7 @@
 // The Redis FrontierStore: the shared contract (restart included), then what only a shared store
 // must do: several workers with their own connections claiming one crawl at once.
 
-import type { RobotsCacheRecord } from '@politely/core';
+import type { PolitelyError, RobotsCacheRecord } from '@politely/core';
 import {
   type FrontierEntry,
   type FrontierStore,
@@ -20,11 +20,15 @@ import {
   type RedisFrontierStore,
   type RedisFrontierStoreOptions,
 } from '../src/index.js';
+import { BUCKET_COUNT, bucketOfHost } from '../src/keys.js';
 import {
+  bucketPrefixOf,
+  crawlKeys,
   deleteCrawls,
   REDIS_URL,
   redisDownReason,
   redisSuiteTitle,
+  robotsKeyOf,
   uniqueCrawlId,
   warnIfSkipped,
 } from './redis-helpers.js';
@@ -211,18 +215,21 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('createRedisFrontierStore', 
     expect(await claimRevisit()).toEqual({ ...page, revisit: last });
     // Hints, given by add and by a completion's links: changed, then unchanged, then no lastmod.
     const changed = lastFetchAfterHints(last, { lastmod: fetchedAt + 0.5 });
-    expect(await store.add([entry('http://a.test/p', { hints: { lastmod: fetchedAt + 0.5 } })])).toEqual(['duplicate']);
+    // Dedupe is per politeness key (a host's URLs live in its bucket): the re-adds carry the page's host key.
+    const again = (hints: NonNullable<FrontierEntry['hints']>): FrontierEntry =>
+      entry('http://a.test/p', { hostKey: 'a test:8080', hints });
+    expect(await store.add([again({ lastmod: fetchedAt + 0.5 })])).toEqual(['duplicate']);
     expect(await claimRevisit()).toEqual({ ...page, revisit: changed });
     await store.add([entry('http://a.test/q', { hostKey: 'a test:8080' })]);
     const other = (await store.claim({ now: 0, leaseMs: 60_000 })).lease!;
     expect(other.entry.url).toBe('http://a.test/q');
     const unchanged = lastFetchAfterHints(changed, { lastmod: fetchedAt, changefreq: 'weekly' });
     await store.complete(other.id, {
-      add: [entry('http://a.test/p', { hints: { lastmod: fetchedAt, changefreq: 'weekly' } })],
+      add: [again({ lastmod: fetchedAt, changefreq: 'weekly' })],
     });
     expect(await store.reopenDue({ dueBefore: unchanged.dueAt, limit: 10 })).toBe(0);
     expect(await claimRevisit()).toEqual({ ...page, revisit: unchanged });
-    await store.add([entry('http://a.test/p', { hints: { changefreq: 'monthly' } })]);
+    await store.add([again({ changefreq: 'monthly' })]);
     expect(await claimRevisit()).toEqual({
       ...page,
       revisit: lastFetchAfterHints(unchanged, { changefreq: 'monthly' }),
@@ -258,7 +265,8 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('createRedisFrontierStore', 
     // Nothing queued, but the other worker's URL may bring links: look again within idlePollMs.
     expect(await other.claim({ now: 1000, leaseMs: 60_000 })).toEqual({ lease: null, nextReadyAt: 1300 });
     await store.complete(claimed.lease!.id);
-    expect(await other.claim({ now: 1000, leaseMs: 60_000 })).toEqual({ lease: null, nextReadyAt: null });
+    // Over, as the other worker sees once its look-again time comes (its view of the buckets is refreshed then).
+    expect(await other.claim({ now: 1300, leaseMs: 60_000 })).toEqual({ lease: null, nextReadyAt: null });
   });
 
   it("holds a dead worker's host a whole delay past its lease expiry", async () => {
@@ -312,7 +320,7 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('createRedisFrontierStore', 
     await two.add([entry('http://t.test/1')]);
     const admin = new Redis(REDIS_URL);
     try {
-      const ready = `politely:{${crawlIdOf.get(one)!}}:ready`;
+      const ready = `${bucketPrefixOf(crawlIdOf.get(one)!, 't.test')}ready`;
       expect(await admin.zscore(ready, 't.test')).toBe('2000');
       expect(await one.takeHostTurn!('t.test', { now: 2000, busyUntil: 2500, withinLease: false })).toEqual({
         granted: true,
@@ -361,9 +369,11 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('createRedisFrontierStore', 
     const crawlId = crawlIdOf.get(a)!;
     const admin = new Redis(REDIS_URL);
     try {
-      expect((await admin.keys(`politely:{${crawlId}}:*`)).length).toBeGreaterThan(3);
-      expect(await deleteRedisCrawl({ redis: admin, crawlId })).toBeGreaterThan(3);
-      expect(await admin.keys(`politely:{${crawlId}}:*`)).toEqual([]);
+      const keys = await crawlKeys(admin, crawlId);
+      // Crawl-wide (meta, workers), and in every bucket at least its marker.
+      expect(keys.length).toBeGreaterThan(BUCKET_COUNT + 2);
+      expect(await deleteRedisCrawl({ redis: admin, crawlId })).toBe(keys.length);
+      expect(await crawlKeys(admin, crawlId)).toEqual([]);
       expect((await b.counts()).queued).toBe(1);
     } finally {
       admin.disconnect();
@@ -374,7 +384,7 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('createRedisFrontierStore', 
     const policy = { defaultHostPolicy: { delayMs: 0, maxInFlight: 10 } };
     const store = open(policy);
     const other = open(policy, crawlIdOf.get(store));
-    const unlabelled = `politely:{${crawlIdOf.get(store)!}}:u:a.test`;
+    const unlabelled = `${bucketPrefixOf(crawlIdOf.get(store)!, 'a.test')}u:a.test`;
     const data = { at: 1_763_456_789_012_345, ratio: 0.1 + 0.2, nested: { list: [1, -2.5e-7] } };
     // userData without a label: a relabel's userData replaces it.
     const queued = entry('http://a.test/1', { data, userData: { old: true }, priority: 0.25 });
@@ -458,13 +468,36 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('createRedisFrontierStore', 
         failure: { kind: 'failed', reason: 'fetch', message: 'x', attempts: 1, at: 5 },
       });
       await (store as RedisFrontierStore).saveMetadata('k', { v: 1 });
-      expect(await admin.exists(`${prefix}data`, `${prefix}u:a.test`, `${prefix}h:c.test`, `${prefix}failures`)).toBe(
-        4,
-      );
+      const bucketOf = (host: string): string => bucketPrefixOf(crawlId, host);
+      expect(
+        await admin.exists(
+          `${prefix}data`,
+          `${bucketOf('a.test')}u:a.test`,
+          `${bucketOf('c.test')}h:c.test`,
+          `${bucketOf(done.entry.hostKey)}failures`,
+        ),
+      ).toBe(4);
       await store.clear();
       const left = (await admin.keys(`${prefix}*`)).map((key) => key.slice(prefix.length)).sort();
-      expect(left).toEqual(['meta', 'robots-lock:https://b.test', 'robots:https://a.test', 'workers']);
-      expect((await admin.hkeys(`${prefix}meta`)).sort()).toEqual(['beat', 'crawl', 'createdAt']);
+      expect(left).toEqual(['meta', 'workers']);
+      expect((await admin.hkeys(`${prefix}meta`)).sort()).toEqual([
+        'beat',
+        'buckets',
+        'bucketsReady',
+        'crawl',
+        'createdAt',
+        'layout',
+      ]);
+      // Every bucket keeps its marker, and nothing else but the robots cache.
+      const robotsKeys = [
+        robotsKeyOf(crawlId, 'https://a.test'),
+        `${bucketOf('https://b.test')}robots-lock:https://b.test`,
+      ];
+      const buckets = (await crawlKeys(admin, crawlId)).filter((key) => !key.startsWith(prefix));
+      expect(buckets.sort()).toEqual(
+        [...Array.from({ length: BUCKET_COUNT }, (_, b) => `politely:{${crawlId}:${b}}:meta`), ...robotsKeys].sort(),
+      );
+      for (const key of buckets.filter((k) => k.endsWith(':meta'))) expect(await admin.hkeys(key)).toEqual(['crawl']);
       expect(await robots.get('https://a.test')).toEqual(robotsRecord('https://a.test'));
       // The crawl goes on, empty: both workers use it, and the lease from before is void.
       expect(await other.add([entry('http://a.test/1')])).toEqual(['added']);
@@ -477,6 +510,58 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('createRedisFrontierStore', 
       admin.disconnect();
       await robots.close();
     }
+  });
+
+  it('refuses a crawl of the one-slot layout (made by an older politely), naming what to do', async () => {
+    const crawlId = uniqueCrawlId('old-layout');
+    crawlIds.add(crawlId);
+    const admin = new Redis(REDIS_URL);
+    try {
+      // What the one-slot layout kept: a marker and counters, no layout version.
+      await admin.hset(`politely:{${crawlId}}:meta`, 'crawl', 'an-old-marker', 'createdAt', '1', 'queued', '3');
+      await admin.sadd(`politely:{${crawlId}}:seen`, 'http://a.test/1');
+      const store = open({}, crawlId);
+      const error = await (store as RedisFrontierStore).ready().then(
+        () => undefined,
+        (e: unknown) => e as PolitelyError,
+      );
+      expect(error?.code).toBe('ERR_STORE');
+      expect(error?.message).toMatch(
+        new RegExp(
+          `^the crawl ${crawlId} in redis://.* was made by an older politely, which kept a crawl in one slot \\(layout 1 \\(one slot\\) with no buckets\\); this one spreads it over 128 buckets: finish it with the politely that made it, or delete it \\(deleteRedisCrawl\\) and crawl again$`,
+        ),
+      );
+      // Nothing of the old crawl was touched.
+      expect(await admin.hgetall(`politely:{${crawlId}}:meta`)).toEqual({
+        crawl: 'an-old-marker',
+        createdAt: '1',
+        queued: '3',
+      });
+    } finally {
+      admin.disconnect();
+    }
+  });
+
+  it('keeps a crawl under a keyPrefix, its {tag} made a bucket tag, and refuses a prefix without one', async () => {
+    const tag = uniqueCrawlId('prefix');
+    crawlIds.add(tag);
+    const keyPrefix = `myapp:{${tag}}:`;
+    const store = createRedisFrontierStore({ redis: REDIS_URL, keyPrefix });
+    opened.push(store);
+    await store.add([entry('http://a.test/1')]);
+    expect((await store.claim({ now: 0, leaseMs: 1000 })).lease?.entry.url).toBe('http://a.test/1');
+    const admin = new Redis(REDIS_URL);
+    try {
+      expect(await admin.exists(`myapp:{${tag}}:meta`, `myapp:{${tag}:${bucketOfHost('a.test')}}:h:a.test`)).toBe(2);
+      expect(await deleteRedisCrawl({ redis: admin, keyPrefix })).toBeGreaterThan(BUCKET_COUNT);
+      expect(await admin.keys(`myapp:{${tag}*`)).toEqual([]);
+    } finally {
+      admin.disconnect();
+    }
+    for (const bad of ['myapp:', 'a:{}:', 'a:{x}:{y}:'])
+      expect(() => createRedisFrontierStore({ redis: REDIS_URL, keyPrefix: bad })).toThrow(
+        expect.objectContaining({ code: 'ERR_INVALID_OPTION', message: expect.stringContaining('{hash tag}') }),
+      );
   });
 
   it('rejects options without a crawl id, and bad claim times', async () => {

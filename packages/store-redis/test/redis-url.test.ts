@@ -3,7 +3,7 @@
 
 import { PolitelyError } from '@politely/core';
 import { describe, expect, it } from 'vitest';
-import { maskRedisUrl, parseRedisUrl } from '../src/index.js';
+import { isRedisClusterUrl, maskRedisUrl, parseRedisClusterUrl, parseRedisUrl } from '../src/index.js';
 
 function refusal(url: string): string {
   try {
@@ -63,7 +63,9 @@ describe('parseRedisUrl', () => {
   });
 
   it('refuses another scheme, or none', () => {
-    expect(refusal('http://127.0.0.1:6379')).toMatch(/the scheme must be redis:\/\/ or rediss:\/\/ \(TLS\), got http:/);
+    expect(refusal('http://127.0.0.1:6379')).toMatch(
+      /the scheme must be redis:\/\/, rediss:\/\/ \(TLS\), redis-cluster:\/\/ or rediss-cluster:\/\/, got http:/,
+    );
     expect(refusal('127.0.0.1:6379')).toMatch(/scheme/);
     expect(refusal('redis:127.0.0.1')).toMatch(/expected redis:\/\/HOST/);
     expect(refusal('unix:///tmp/redis.sock')).toMatch(/got unix:/);
@@ -119,5 +121,53 @@ describe('maskRedisUrl', () => {
     expect(maskRedisUrl('redis://:p@h')).toBe('redis://:***@h');
     expect(maskRedisUrl('redis://p@h')).toBe('redis://***@h');
     expect(maskRedisUrl('redis://h:1/0')).toBe('redis://h:1/0');
+  });
+});
+
+describe('parseRedisClusterUrl', () => {
+  const clusterRefusal = (url: string): string => {
+    try {
+      parseRedisClusterUrl(url);
+    } catch (error) {
+      expect((error as PolitelyError).code).toBe('ERR_INVALID_OPTION');
+      return (error as Error).message;
+    }
+    throw new Error(`${url} was accepted`);
+  };
+
+  it('reads the seed nodes, credentials and TLS', () => {
+    expect(parseRedisClusterUrl('redis-cluster://127.0.0.1:7000,127.0.0.1:7001')).toMatchObject({
+      tls: false,
+      nodes: [
+        { host: '127.0.0.1', port: 7000 },
+        { host: '127.0.0.1', port: 7001 },
+      ],
+      display: 'redis-cluster://127.0.0.1:7000,127.0.0.1:7001',
+    });
+    expect(parseRedisClusterUrl('rediss-cluster://u:secret@a.test:7000,[::1]:7001/0?servername=x')).toMatchObject({
+      tls: true,
+      username: 'u',
+      password: 'secret',
+      servername: 'x',
+      nodes: [
+        { host: 'a.test', port: 7000 },
+        { host: '::1', port: 7001 },
+      ],
+      display: 'rediss-cluster://u:***@a.test:7000,[::1]:7001?servername=x',
+    });
+    expect(isRedisClusterUrl('REDIS-CLUSTER://h:1')).toBe(true);
+    expect(isRedisClusterUrl('redis://h:1')).toBe(false);
+  });
+
+  it('refuses what a cluster cannot be, naming the node, the password masked', () => {
+    expect(clusterRefusal('redis-cluster://')).toMatch(/no node given/);
+    expect(clusterRefusal('redis-cluster://a:1,,b:2')).toMatch(/an empty node between commas/);
+    expect(clusterRefusal('redis-cluster://:pw@a:1,b:99999')).toBe(
+      'redis: "redis-cluster://:***@a:1,b:99999" is not a usable Redis Cluster URL: node "b:99999": the port must be an integer from 1 to 65535, got \'99999\'',
+    );
+    expect(clusterRefusal('redis-cluster://a:1/2')).toMatch(/a cluster has database 0 only, got \/2/);
+    expect(clusterRefusal('redis-cluster://a:1?ca=x')).toMatch(/'ca' is a TLS option: use rediss:\/\//);
+    // A cluster URL where one Redis is expected says so.
+    expect(refusal('redis-cluster://a:1')).toMatch(/names a Redis Cluster/);
   });
 });

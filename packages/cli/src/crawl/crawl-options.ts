@@ -376,7 +376,7 @@ function seedUrl(text: string): string {
   return url.href;
 }
 
-/** `memory`, `sqlite:FILE`, `redis://HOST:PORT/DB` (or `rediss://`). */
+/** `memory`, `sqlite:FILE`, `redis://HOST:PORT/DB` (or `rediss://`), `redis-cluster://HOST:PORT,…` (or `rediss-cluster://`). */
 export function parseStore(value: string | undefined): StoreSpec {
   if (value === undefined || value === 'memory') return { kind: 'memory' };
   if (value.startsWith('sqlite:')) {
@@ -384,8 +384,10 @@ export function parseStore(value: string | undefined): StoreSpec {
     if (path === '') throw new CliError(`crawl: --store: sqlite:FILE needs a file name, got ${quoteInput(value)}`);
     return { kind: 'sqlite', path };
   }
-  if (/^rediss?:\/\//.test(value)) return { kind: 'redis', url: value };
-  throw new CliError(`crawl: --store: expected memory, sqlite:FILE or redis://HOST:PORT/DB, got ${quoteInput(value)}`);
+  if (/^rediss?(-cluster)?:\/\//i.test(value)) return { kind: 'redis', url: value };
+  throw new CliError(
+    `crawl: --store: expected memory, sqlite:FILE, redis://HOST:PORT/DB or redis-cluster://HOST:PORT,HOST:PORT, got ${quoteInput(value)}`,
+  );
 }
 
 /** `--resolve NAME:ADDRESS`, repeatable: each name once, each address an IP address. */

@@ -1,0 +1,140 @@
+// The options of the Redis FrontierStore, checked where they are given.
+
+import { optionChecks } from '@politely/core/internal';
+import type { HostPolicy } from '@politely/frontier';
+import type { RedisConnection, RedisLinkOptions } from './connection.js';
+import { type CrawlKeys, invalid, type RedisKeyOptions, resolveCrawlKeys } from './keys.js';
+
+export interface RedisFrontierStoreOptions extends RedisKeyOptions, RedisLinkOptions {
+  /**
+   * The Redis to keep the crawl in: a `redis://` or `rediss://` URL, or a
+   * `redis-cluster://HOST:PORT,HOST:PORT` or `rediss-cluster://…` URL of any reachable nodes of a
+   * Redis Cluster (the store opens a connection and `close()` quits it), a `RedisLink` from
+   * `createRedisLink` (shared, e.g. with the robots cache; yours to close), or an ioredis `Redis`
+   * or `Cluster` client (yours to close and to configure: `connectTimeoutMs`, `maxOutageMs` and
+   * `onNotice` apply only to a URL; `onWarning` also hears of `replicaAcks` shortfalls). Required.
+   */
+  readonly redis: RedisConnection;
+  /**
+   * A worker (a store) that has not renewed its registration for this long is taken for dead,
+   * and its leases go back to their queues at the next heartbeat of any worker: a killed worker's
+   * URLs wait about this long, whatever the crawler's `leaseMs`. A live worker's leases are
+   * never taken while it heartbeats; they still expire after `leaseMs` (a stuck request).
+   * Longer tolerates longer pauses of a worker's event loop; shorter recovers sooner.
+   * @default 10000
+   */
+  readonly workerTtlMs?: number;
+  /**
+   * How often a worker renews its registration (a timer, `unref()`ed and stopped by `close()`;
+   * each claim renews it too). At most half of `workerTtlMs`.
+   * @default 2500 (or a quarter of `workerTtlMs`, when that is shorter)
+   */
+  readonly heartbeatMs?: number;
+  /**
+   * Politeness of a host until `setHostPolicy` says otherwise (applied by whichever worker
+   * meets the host first).
+   * @default { delayMs: 0, maxInFlight: 1 }
+   */
+  readonly defaultHostPolicy?: Partial<HostPolicy>;
+  /**
+   * When nothing is ready but URLs are in flight in some worker, `claim` answers "look again"
+   * no later than this: URLs that other workers find, or hand back, arrive without notice.
+   * @default 250
+   */
+  readonly idlePollMs?: number;
+  /**
+   * Expired leases returned to their queues by one claim at most (the rest by the next ones),
+   * so that one script never blocks Redis for long.
+   * @default 100
+   */
+  readonly maxExpiredPerClaim?: number;
+  /**
+   * Entries added by one script (one atomic step); a larger `add` takes several.
+   * @default 500
+   */
+  readonly addBatchSize?: number;
+  /**
+   * Durability against a failover: after each state change (an add, a claim, a settle), wait
+   * until this many replicas of the shard that holds it acknowledged it (Redis `WAIT`), at most
+   * `replicaAckTimeoutMs`. When fewer did, `onWarning` is told (the crawl goes on). 0 waits for
+   * none: Redis replication is asynchronous, and a failover may lose the last changes.
+   * @default 0
+   */
+  readonly replicaAcks?: number;
+  /**
+   * How long one `replicaAcks` wait may take.
+   * @default 1000
+   */
+  readonly replicaAckTimeoutMs?: number;
+}
+
+export interface ResolvedRedisFrontierStoreOptions {
+  readonly keys: CrawlKeys;
+  readonly defaultDelayMs: number;
+  readonly defaultMaxInFlight: number;
+  readonly idlePollMs: number;
+  readonly maxExpiredPerClaim: number;
+  readonly addBatchSize: number;
+  readonly workerTtlMs: number;
+  readonly heartbeatMs: number;
+  readonly replicaAcks: number;
+  readonly replicaAckTimeoutMs: number;
+}
+
+export const ENTRY_POINT = 'createRedisFrontierStore';
+
+/** Every option `createRedisFrontierStore` knows: a key missing here, or one too many, is a type error. */
+const REDIS_STORE_OPTION_KEYS: Record<keyof RedisFrontierStoreOptions, true> = {
+  redis: true,
+  workerTtlMs: true,
+  heartbeatMs: true,
+  defaultHostPolicy: true,
+  idlePollMs: true,
+  maxExpiredPerClaim: true,
+  addBatchSize: true,
+  replicaAcks: true,
+  replicaAckTimeoutMs: true,
+  crawlId: true,
+  keyPrefix: true,
+  connectTimeoutMs: true,
+  maxOutageMs: true,
+  onWarning: true,
+  onNotice: true,
+};
+
+export function resolveRedisFrontierStoreOptions(
+  options: RedisFrontierStoreOptions,
+): ResolvedRedisFrontierStoreOptions {
+  if (typeof options === 'object' && options !== null)
+    optionChecks(ENTRY_POINT).knownKeys(options, REDIS_STORE_OPTION_KEYS);
+  const count = (name: string, value: number, min: number): number => {
+    if (!Number.isInteger(value) || value < min)
+      throw invalid(ENTRY_POINT, `${name} must be an integer ≥ ${min}, got ${String(value)}`);
+    return value;
+  };
+  return {
+    keys: resolveCrawlKeys(ENTRY_POINT, options),
+    defaultDelayMs: count('defaultHostPolicy.delayMs', options.defaultHostPolicy?.delayMs ?? 0, 0),
+    defaultMaxInFlight: count('defaultHostPolicy.maxInFlight', options.defaultHostPolicy?.maxInFlight ?? 1, 1),
+    idlePollMs: count('idlePollMs', options.idlePollMs ?? 250, 1),
+    maxExpiredPerClaim: count('maxExpiredPerClaim', options.maxExpiredPerClaim ?? 100, 1),
+    addBatchSize: count('addBatchSize', options.addBatchSize ?? 500, 1),
+    replicaAcks: count('replicaAcks', options.replicaAcks ?? 0, 0),
+    replicaAckTimeoutMs: count('replicaAckTimeoutMs', options.replicaAckTimeoutMs ?? 1000, 1),
+    ...workerTiming(options),
+  };
+}
+
+function workerTiming(options: RedisFrontierStoreOptions): { workerTtlMs: number; heartbeatMs: number } {
+  const workerTtlMs = options.workerTtlMs ?? 10_000;
+  if (!Number.isInteger(workerTtlMs) || workerTtlMs < 100)
+    throw invalid(ENTRY_POINT, `workerTtlMs must be an integer ≥ 100, got ${String(workerTtlMs)}`);
+  const heartbeatMs = options.heartbeatMs ?? Math.min(2500, Math.floor(workerTtlMs / 4));
+  if (!Number.isInteger(heartbeatMs) || heartbeatMs < 10 || heartbeatMs * 2 > workerTtlMs) {
+    throw invalid(
+      ENTRY_POINT,
+      `heartbeatMs must be an integer from 10 to half of workerTtlMs (${workerTtlMs}), got ${String(heartbeatMs)}`,
+    );
+  }
+  return { workerTtlMs, heartbeatMs };
+}
