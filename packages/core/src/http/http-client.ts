@@ -16,6 +16,7 @@ import {
   createAddressPolicy,
   createGuardedLookup,
 } from './address-guard.js';
+import { sendObservingDispatcher } from './forwarding-handler.js';
 import { createProxyAgent, parseProxyUrl } from './proxy.js';
 import { type BodyLimit, readBody } from './read-body.js';
 import { capturingDispatcher, WireCapture } from './wire-capture.js';
@@ -108,6 +109,14 @@ export interface HttpRequest {
    * @default false
    */
   readonly capture?: boolean;
+  /**
+   * Called with the time (ms since the epoch) the request's head is about to be written to its
+   * socket: after any wait for a connection, so the closest this process sees to the moment the
+   * server gets it. Not called for a request never written (a refused connection, an abort).
+   * Politeness paces overlapping requests to one host from it.
+   * @default undefined
+   */
+  readonly onSent?: (at: number) => void;
 }
 
 /**
@@ -375,7 +384,8 @@ async function get(sending: Sending, request: HttpRequest): Promise<HttpResponse
     if (request.capture === true) capture = new WireCapture('GET', url.origin, path);
     // No await between choosing the Agent and dispatching: an evicted Agent finishes what it holds.
     const chosen = connectAddress === undefined ? sending.dispatcher : sending.pinned!.agentFor(connectAddress);
-    const dispatcher = capture === undefined ? chosen : capturingDispatcher(chosen, capture);
+    const observed = request.onSent === undefined ? chosen : sendObservingDispatcher(chosen, request.onSent);
+    const dispatcher = capture === undefined ? observed : capturingDispatcher(observed, capture);
     const response = await dispatcher.request({
       origin: url.origin,
       path,

@@ -10,8 +10,8 @@
 // next publish or by a microtask, so it can never hand its slot to another request.
 
 import { subscribe } from 'node:diagnostics_channel';
-import type { Duplex } from 'node:stream';
 import type { Dispatcher } from 'undici';
+import { ForwardingHandler } from './forwarding-handler.js';
 import { concat } from './read-body.js';
 
 /** What the handler and the channel saw of one request. */
@@ -49,61 +49,31 @@ export function capturingDispatcher(dispatcher: Dispatcher, capture: WireCapture
   );
 }
 
-/**
- * A legacy-style handler (onConnect, onHeaders…), so undici hands it the raw header Buffers (names
- * as the server wrote them, in order) and the reason phrase; every call goes on to the handler it
- * wraps. It has no `onRequestStart`, so undici uses it as it is, without an adapter in between.
- */
-class CapturingHandler implements Dispatcher.DispatchHandler {
+/** Fills its capture from the calls it sees, passing every call on (see forwarding-handler.ts). */
+class CapturingHandler extends ForwardingHandler {
   constructor(
-    private readonly inner: Dispatcher.DispatchHandler,
+    inner: Dispatcher.DispatchHandler,
     private readonly capture: WireCapture,
-  ) {}
+  ) {
+    super(inner);
+  }
 
-  onConnect(abort: (error?: Error) => void, context?: unknown): void {
-    // `context` is undici's own, passed through untouched; its types omit it from the legacy signature.
-    (this.inner.onConnect as LegacyOnConnect | undefined)?.(abort, context);
+  override onConnect(abort: (error?: Error) => void, context?: unknown): void {
+    super.onConnect(abort, context);
     // After the inner handler: when it aborted the request, undici writes nothing for it.
     awaitHead(this.capture);
   }
 
-  onResponseStarted(): void {
-    this.inner.onResponseStarted?.();
-  }
-
-  onHeaders(statusCode: number, headers: Buffer[], resume: () => void, statusText: string): boolean {
+  override onHeaders(statusCode: number, headers: Buffer[], resume: () => void, statusText: string): boolean {
     if (statusCode >= 200) {
       this.capture.status = statusCode;
       this.capture.statusText = statusText ?? '';
       // Copied out now: undici's Buffers are views into the socket's data.
       this.capture.rawHeaders = headerFields(headers);
     }
-    return this.inner.onHeaders?.(statusCode, headers, resume, statusText) ?? true;
-  }
-
-  onData(chunk: Buffer): boolean {
-    return this.inner.onData?.(chunk) ?? true;
-  }
-
-  onComplete(trailers: string[] | null): void {
-    this.inner.onComplete?.(trailers);
-  }
-
-  onError(error: Error): void {
-    if (this.inner.onError === undefined) throw error;
-    this.inner.onError(error);
-  }
-
-  onUpgrade(statusCode: number, headers: Buffer[] | string[] | null, socket: Duplex): void {
-    this.inner.onUpgrade?.(statusCode, headers, socket);
-  }
-
-  onBodySent(chunkSize: number, totalBytesSent: number): void {
-    this.inner.onBodySent?.(chunkSize, totalBytesSent);
+    return super.onHeaders(statusCode, headers, resume, statusText);
   }
 }
-
-type LegacyOnConnect = (abort: (error?: Error) => void, context?: unknown) => void;
 
 /** Raw header Buffers (name, value, name, value…) as latin1 pairs: one character per byte. */
 function headerFields(raw: readonly unknown[]): [string, string][] {

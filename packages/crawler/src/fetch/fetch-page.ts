@@ -22,6 +22,8 @@ export interface PageFetchSettings extends RequestProfile {
   readonly conditional?: Readonly<Record<string, string>>;
   /** Connect to this address (`politenessKey: 'ip'`: the one the URL is keyed by), not a new lookup's. */
   readonly connectAddress?: string | undefined;
+  /** Told when the request's head is written (`HttpRequest.onSent`). */
+  readonly onSent?: ((at: number) => void) | undefined;
 }
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -53,6 +55,7 @@ export async function fetchPage(
       timeoutMs: settings.timeoutMs,
       bodyLimit: settings.bodyLimit,
       ...(settings.connectAddress === undefined ? {} : { connectAddress: settings.connectAddress }),
+      ...(settings.onSent === undefined ? {} : { onSent: settings.onSent }),
     });
   } catch (error) {
     const failure =

@@ -22,7 +22,7 @@ import { followRedirect } from '../frontier/follow-redirect.js';
 import { tooSoonToRevisit } from '../frontier/revisit-schedule.js';
 import { type PluginResourceKind, runProcessor } from '../handle/run-processor.js';
 import type { ResolvedCrawlerOptions } from '../options.js';
-import { type ClockChange, pacedAfter, sleepUntil } from '../politeness/index.js';
+import { type ClockChange, pacedAfter } from '../politeness/index.js';
 import { robotsSkip } from '../skip-reasons.js';
 import { attemptFailed, done, handBack, isSeed, released, skipped, type UrlOutcome } from './outcome.js';
 import type { CrawlServices } from './services.js';
@@ -125,6 +125,8 @@ export class UrlProcessor {
     const { check } = verdict;
     const afterRobots = await turn.paceAfterRobots(entry, check, lease.previousHostReadyAt, this.turn);
     progress.clock = afterRobots;
+    // A robots.txt fetch was a request to the host: this process's other claims there wait for its pace.
+    this.services.settler.notePace(entry.hostKey, afterRobots.readyAt, Date.now());
     if (!check.allowed) return skipped(robotsSkip(check.rule, check.reason, check.token), afterRobots);
 
     const kind = this.resourceKindOf(entry);
@@ -168,7 +170,10 @@ export class UrlProcessor {
       progress.requesting = true;
       const tdmrep = await this.usage.fetchTdmrep(entry, before.origin);
       progress.requesting = false;
-      if (tdmrep.usedTurn) return released('tdmrep-turn', tdmrep.clock);
+      if (tdmrep.usedTurn) {
+        this.services.settler.notePace(entry.hostKey, tdmrep.clock.readyAt, Date.now());
+        return released('tdmrep-turn', tdmrep.clock);
+      }
       // No request was made (robots.txt disallows the file): no file, and the claim goes on.
       before = this.usage.before(entry, check, null);
       if (before.kind === 'reserved') return this.usageReserved(entry, before, afterRobots);
@@ -184,20 +189,38 @@ export class UrlProcessor {
     progress: WalkProgress,
   ): Promise<fetch.FetchedResponse | UrlOutcome> {
     const { settler, signal, stopping, politeness, pageBudget } = this.services;
-    // With several requests in flight at the host (perHostConcurrency > 1, a rendered page's
-    // sub-requests), a claim is paced from when the store granted it, but the request it follows
-    // may have started later: it waits for that request's pace, as this process knows it.
+    // A claim is paced from when the store granted it, but the request it follows may have gone
+    // out later (several in flight at the host: perHostConcurrency > 1, a rendered page's
+    // sub-requests): it waits for that request's pace, as this process knows it, and requests to
+    // one host go out one at a time (politeness/send-turns.ts).
     const waitFrom = Date.now();
-    const pace = settler.paceOf(entry.hostKey, waitFrom);
-    if (pace !== undefined) await sleepUntil(pace, [signal, stopping]);
+    const delayMs = (): number => politeness.delayMs(entry.hostKey);
+    const ticket = await settler.takeSendTurn(entry.hostKey, delayMs, [signal, stopping]);
     this.services.stats.metrics.turnWaited(Date.now() - waitFrom, entry.kind ?? 'page');
-    if (signal.aborted) throw new PolitelyError('ERR_ABORTED', `${entry.url}: the crawl stopped`);
-    // A stop lets requests in flight finish, but starts none: the URL waits in the store.
-    if (stopping.aborted) return released('stopping', progress.clock);
+    // Undefined: a signal fired. A stop lets requests in flight finish, but starts none: the URL
+    // waits in the store.
+    if (ticket === undefined) {
+      if (signal.aborted) throw new PolitelyError('ERR_ABORTED', `${entry.url}: the crawl stopped`);
+      return released('stopping', progress.clock);
+    }
     if (kind === undefined) pageBudget.started++;
     progress.requesting = true;
-    settler.notePace(entry.hostKey, Date.now() + politeness.delayMs(entry.hostKey), Date.now());
-    const fetched = await fetch.fetchStage(entry, kind?.processor, check, this.fetch);
+    // Only overlapping requests need the moment the head is written; one at a time, the next
+    // waits for this one's answer anyway, and the pace runs from its start until then.
+    const overlapping = this.turn.perHostConcurrency > 1;
+    if (!overlapping) ticket.sent(Date.now());
+    let fetched: fetch.FetchedResponse | UrlOutcome;
+    try {
+      fetched = await fetch.fetchStage(
+        entry,
+        kind?.processor,
+        check,
+        this.fetch,
+        overlapping ? ticket.sent : undefined,
+      );
+    } finally {
+      ticket.end(Date.now());
+    }
     progress.requesting = false;
     // The signed retry of a challenged page is the same page: it takes no second place in `maxPages`.
     if (fetched.kind === 'released' && fetched.reason === 'signature-challenge' && kind === undefined)

@@ -9,18 +9,19 @@
 
 import type { AddOptions, AddOutcome, FrontierLease, FrontierStore, SettleOptions } from '@politely/frontier';
 import { postponed } from '../frontier/revisit-schedule.js';
-import { type ClockChange, HostHolds } from '../politeness/index.js';
+import { type ClockChange, HostHolds, HostSendTurns, type SendTicket } from '../politeness/index.js';
 import { failureOf, settlementOf, type UrlOutcome } from './outcome.js';
 
 export class LeaseSettler {
   private readonly holds = new HostHolds();
   /**
    * Per host, the latest pace a request of this process started or answered asks for (its start
-   * or answer plus the delay). With several requests in flight at a host (`perHostConcurrency` >
-   * 1, or a rendered page's sub-requests), the one that settles last need not be the one that
-   * started last: no settle may pace the host before the latest of them.
+   * or answer plus the delay), and the order its requests go out in. With several requests in
+   * flight at a host (`perHostConcurrency` > 1, or a rendered page's sub-requests), the one that
+   * settles last need not be the one that started last: no settle may pace the host before the
+   * latest of them.
    */
-  private readonly paces = new HostHolds();
+  private readonly paces = new HostSendTurns();
 
   /**
    * `perHostConcurrency`: requests the store lets one host have in flight. Above 1 another claim
@@ -41,14 +42,27 @@ export class LeaseSettler {
 
   /** Records that a request to the host starts or was answered: the host's clock must not go before `readyAt`. */
   notePace(hostKey: string, readyAt: number | undefined, now: number): void {
-    if (readyAt !== undefined) this.paces.hold(hostKey, readyAt, now);
+    if (readyAt !== undefined) this.paces.raise(hostKey, readyAt, now);
   }
 
   /** The latest pace noted for the host (`notePace`), or a hold this process knows, while still ahead of `now`. */
   paceOf(hostKey: string, now: number): number | undefined {
-    const pace = this.paces.current(hostKey, now);
+    const pace = this.paces.paceOf(hostKey, now);
     const hold = this.holds.current(hostKey, now);
     return pace === undefined ? hold : hold === undefined ? pace : Math.max(pace, hold);
+  }
+
+  /**
+   * Waits for this process's turn to send a request to the host: its pace and holds have come,
+   * and no earlier request to it is still unwritten (politeness/send-turns.ts). Undefined when a
+   * signal fires first.
+   */
+  takeSendTurn(
+    hostKey: string,
+    delayMs: () => number,
+    signals: readonly AbortSignal[],
+  ): Promise<SendTicket | undefined> {
+    return this.paces.take(hostKey, delayMs, signals, (now) => this.holds.current(hostKey, now));
   }
 
   /** Records a hold the moment it is known (the response is in), before the URL settles. */

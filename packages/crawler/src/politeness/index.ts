@@ -7,6 +7,7 @@
 //   delay.ts            PURE: delays and backoffs as numbers
 //   host-clock.ts       the holds (Retry-After, backoff) this process knows before the store does
 //   host-turn.ts        a turn at a host for a request that is no queued URL (a rendered page's)
+//   send-turns.ts       this process's requests to one host go out one at a time, each at its pace
 //
 // The store keeps each host's clock; pipeline/settle.ts is the one place a lease ends and it moves.
 
@@ -29,3 +30,5 @@ export {
 } from './pace.js';
 export type { PolitenessKeyMode, PolitenessKeys } from './politeness-key.js';
 export { createPolitenessKeys, POLITENESS_KEY_MODES } from './politeness-key.js';
+export type { SendTicket } from './send-turns.js';
+export { HostSendTurns } from './send-turns.js';

@@ -84,6 +84,8 @@ export async function fetchStage(
   processor: ResourceProcessor | undefined,
   check: RobotsCheck,
   settings: FetchStageSettings,
+  /** Told when the request's head is written (`HttpRequest.onSent`). */
+  onSent?: (at: number) => void,
 ): Promise<FetchedResponse | UrlOutcome> {
   const { politeness, emitter } = settings;
   const { hostKey } = entry;
@@ -117,6 +119,7 @@ export async function fetchStage(
       timeoutMs: settings.requestTimeoutMs,
       ...(conditional === undefined ? {} : { conditional }),
       connectAddress: settings.connectAddressOf(hostKey),
+      ...(onSent === undefined ? {} : { onSent }),
     },
     settings.signal,
     entry.headers,

@@ -1,0 +1,120 @@
+// Several requests in flight at one host (perHostConcurrency > 1) overlap only when a response
+// takes longer than the host's delay; the requests still reach the server at least the delay
+// apart, by the server's own clock, robots.txt included.
+
+import { createHttpClient } from '@politely/core';
+import { createCrawler } from '@politely/crawler';
+import { Agent } from 'undici';
+import { afterEach, describe, expect, it } from 'vitest';
+import { smallestGapMs, startServer, type TestServer } from '../../../../test/support/site-server.js';
+
+const UA = 'TestBot/1.0 (+http://example.invalid/bot)';
+const servers: TestServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+const links = (...paths: string[]) => paths.map((p) => `<a href="${p}">${p}</a>`).join('');
+
+describe('perHostConcurrency > 1', () => {
+  it.each([
+    [2, 0],
+    [3, 0],
+    [4, 0],
+    [3, 25],
+    [4, 40],
+  ])(
+    'keeps requests %i-wide at least the crawl-delay apart at the server (handler busy %i ms)',
+    async (inFlight, busyMs) => {
+      const paths = Array.from({ length: 14 }, (_, i) => `/p${i}`);
+      let answered = 0;
+      // Responses slower than the delay, of uneven length: requests overlap, and answers come out of order.
+      const slow =
+        (body: string) => (_req: unknown, res: { end(body: string): void; setHeader(n: string, v: string): void }) => {
+          const wait = 90 + ((answered++ * 37) % 5) * 30;
+          setTimeout(() => {
+            res.setHeader('content-type', 'text/html');
+            res.end(body);
+          }, wait);
+        };
+      const routes: Parameters<typeof startServer>[0] = {
+        '/robots.txt': 'User-agent: *\nCrawl-delay: 0.06\n',
+        '/': slow(links(...paths)) as never,
+      };
+      for (const p of paths) routes[p] = slow('page') as never;
+      const site = await startServer(routes);
+      servers.push(site);
+      const stats = await createCrawler({
+        userAgent: UA,
+        allowNet: ['127.0.0.0/8'],
+        seeds: [`${site.base}/`],
+        minDelayMs: 0,
+        concurrency: 8,
+        perHostConcurrency: inFlight,
+        // A handler that holds the event loop delays the requests about to go out: their lag from
+        // turn to wire then differs, which is what must not shorten a gap.
+        handler: () => {
+          const until = performance.now() + busyMs;
+          while (performance.now() < until) {}
+        },
+      }).run();
+      expect(stats.pages).toBe(15);
+      expect(site.log).toHaveLength(16);
+      expect(
+        smallestGapMs(site.log),
+        site.log.map((r) => `${r.path}@${r.at.toFixed(1)}`).join(' '),
+      ).toBeGreaterThanOrEqual(60);
+    },
+  );
+
+  it('paces from when a request is written, not from when it was dispatched: a request held up on its way does not shorten the next gap', async () => {
+    const paths = Array.from({ length: 12 }, (_, i) => `/p${i}`);
+    const slow =
+      (body: string) => (_req: unknown, res: { end(body: string): void; setHeader(n: string, v: string): void }) => {
+        setTimeout(() => {
+          res.setHeader('content-type', 'text/html');
+          res.end(body);
+        }, 150);
+      };
+    const routes: Parameters<typeof startServer>[0] = {
+      '/robots.txt': 'User-agent: *\nCrawl-delay: 0.06\n',
+      '/': slow(links(...paths)) as never,
+    };
+    for (const p of paths) routes[p] = slow('page') as never;
+    const site = await startServer(routes);
+    servers.push(site);
+    // Every other request waits 40 ms between dispatch and the wire, as one waiting for a
+    // connection or a busy event loop would: a pace run from the dispatch would let the next
+    // request, dispatched 60 ms later and sent at once, reach the server 20 ms after it.
+    let dispatched = 0;
+    const agent = new Agent();
+    const lagging = agent.compose((dispatch) => (options, handler) => {
+      const lagMs = dispatched++ % 2 === 0 ? 40 : 0;
+      if (lagMs === 0) return dispatch(options, handler);
+      setTimeout(() => dispatch(options, handler), lagMs);
+      return true;
+    });
+    try {
+      const stats = await createCrawler({
+        userAgent: UA,
+        allowNet: ['127.0.0.0/8'],
+        seeds: [`${site.base}/`],
+        minDelayMs: 0,
+        concurrency: 8,
+        perHostConcurrency: 3,
+        httpClient: createHttpClient({ dispatcher: lagging }),
+      }).run();
+      expect(stats.pages).toBe(13);
+      const pages = site.log.filter((r) => r.path !== '/robots.txt');
+      expect(pages).toHaveLength(13);
+      // Requests did overlap: several were at the server before the one before them was answered.
+      const overlaps = pages.filter((r, i) => i > 0 && r.at - pages[i - 1]!.at < 150).length;
+      expect(overlaps).toBeGreaterThan(3);
+      expect(smallestGapMs(pages), pages.map((r) => `${r.path}@${r.at.toFixed(1)}`).join(' ')).toBeGreaterThanOrEqual(
+        60,
+      );
+    } finally {
+      await agent.close();
+    }
+  });
+});
