@@ -16,6 +16,7 @@ import {
   createAddressPolicy,
   createGuardedLookup,
 } from './address-guard.js';
+import { startDeadline } from './deadline.js';
 import { sendObservingDispatcher } from './forwarding-handler.js';
 import { createProxyAgent, parseProxyUrl } from './proxy.js';
 import { type BodyLimit, readBody } from './read-body.js';
@@ -365,8 +366,8 @@ function connectAddressOf(request: HttpRequest, url: URL, sending: Sending): str
 
 async function get(sending: Sending, request: HttpRequest): Promise<HttpResponse> {
   const { guard } = sending;
-  const deadline = AbortSignal.timeout(request.timeoutMs);
-  const signal = request.signal === undefined ? deadline : AbortSignal.any([request.signal, deadline]);
+  const deadline = startDeadline(request.timeoutMs, request.signal);
+  const { signal } = deadline;
   const started = performance.now();
   // Only a captured request pays for capturing: no handler wrapper, no copy of raw bytes otherwise.
   let capture: WireCapture | undefined;
@@ -438,11 +439,13 @@ async function get(sending: Sending, request: HttpRequest): Promise<HttpResponse
           }),
     };
   } catch (error) {
-    const thrown = toHttpError(error, request, deadline);
+    const thrown = toHttpError(error, request, deadline.passed);
     // Before the response head there is nothing received to archive (DNS, refused, blocked…).
     if (capture?.answered === true)
       exchangesOfErrors.set(thrown, exchangeOf(capture, sending, capture.received.bytes(), truncationOf(thrown)));
     throw thrown;
+  } finally {
+    deadline.dispose();
   }
 }
 
@@ -501,7 +504,7 @@ function valuesOf(raw: string | string[] | undefined): readonly string[] {
 
 const UNDICI_TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
-function toHttpError(error: unknown, request: HttpRequest, deadline: AbortSignal): PolitelyError {
+function toHttpError(error: unknown, request: HttpRequest, deadlinePassed: boolean): PolitelyError {
   if (error instanceof PolitelyError) {
     const prefix = `GET ${request.url}: `;
     return error.message.startsWith(prefix)
@@ -512,7 +515,7 @@ function toHttpError(error: unknown, request: HttpRequest, deadline: AbortSignal
     return new PolitelyError('ERR_ABORTED', `GET ${request.url}: aborted`, { cause: request.signal.reason ?? error });
   }
   const code = (error as { code?: unknown } | null)?.code;
-  if (deadline.aborted || (typeof code === 'string' && UNDICI_TIMEOUT_CODES.has(code))) {
+  if (deadlinePassed || (typeof code === 'string' && UNDICI_TIMEOUT_CODES.has(code))) {
     return new PolitelyError('ERR_TIMEOUT', `GET ${request.url}: timed out after ${request.timeoutMs} ms`, {
       cause: error,
     });

@@ -121,9 +121,10 @@ export function createFrontier(settings: FrontierSettings): Frontier {
           refuse(request, admitted.entry.url, keyed.skip);
           continue;
         }
-        const entry: FrontierEntry = { ...admitted.entry, hostKey: keyed.key };
+        const entry = admitted.entry;
+        entry.hostKey = keyed.key;
         // A URL that robots.txt is already known to refuse never waits for its host's turn.
-        const refusal = isPage(entry) ? await settings.disallowedByKnownRobots?.(new URL(entry.url)) : undefined;
+        const refusal = isPage(entry) ? await settings.disallowedByKnownRobots?.(admitted.url) : undefined;
         if (refusal !== undefined) refuse(request, entry.url, refusal);
         else entries.push(entry);
       }
@@ -156,16 +157,16 @@ export function createFrontier(settings: FrontierSettings): Frontier {
     if (request.seed === true) settings.onSeedRefused?.(url, skip);
   }
 
-  /** The entry for a request that passes every rule, but its key; with its parsed URL. */
-  function admit(
-    request: FrontierRequest,
-  ): { readonly entry: Omit<FrontierEntry, 'hostKey'>; readonly url: URL } | null {
-    const canonical = canonicalizeUrl(request.url, canonicalOptions);
+  /** The entry for a request that passes every rule, its key still empty (set by the caller); with its parsed URL. */
+  function admit(request: FrontierRequest): { readonly entry: Mutable<FrontierEntry>; readonly url: URL } | null {
+    // Parsed once here: most URLs are canonical already, and their parse serves every rule below.
+    const parsed = parseOrUndefined(request.url);
+    const canonical = canonicalizeUrl(parsed ?? request.url, canonicalOptions);
     if (!canonical.ok) {
       refuse(request, request.url, { reason: CANONICAL_FAILURE[canonical.reason], detail: canonical.message });
       return null;
     }
-    const url = new URL(canonical.url);
+    const url = parsed !== undefined && parsed.href === canonical.url ? parsed : new URL(canonical.url);
     if (request.skipScope !== true && !settings.inScope(url)) {
       refuse(request, canonical.url, { reason: 'scope' });
       return null;
@@ -183,20 +184,23 @@ export function createFrontier(settings: FrontierSettings): Frontier {
       });
       return null;
     }
-    const entry = {
+    // Fields set one by one: spreading `{}` or `{ field }` for each would allocate an object per
+    // field per link, and a page has dozens of links.
+    const entry: Mutable<FrontierEntry> = {
       url: canonical.url,
+      hostKey: '',
       depth: request.depth,
       priority: request.priority ?? 0,
-      ...(request.referrer === undefined ? {} : { referrer: request.referrer }),
-      ...(request.redirectedFrom === undefined ? {} : { redirectedFrom: request.redirectedFrom }),
-      ...(request.redirectHops === undefined ? {} : { redirectHops: request.redirectHops }),
-      ...(request.kind === undefined || request.kind === 'page' ? {} : { kind: request.kind }),
-      ...(request.data === undefined ? {} : { data: request.data }),
-      ...(request.label === undefined ? {} : { label: request.label }),
-      ...(request.userData === undefined ? {} : { userData: request.userData }),
-      ...(request.headers === undefined ? {} : { headers: request.headers }),
-      ...(request.hints === undefined ? {} : { hints: request.hints }),
     };
+    if (request.referrer !== undefined) entry.referrer = request.referrer;
+    if (request.redirectedFrom !== undefined) entry.redirectedFrom = request.redirectedFrom;
+    if (request.redirectHops !== undefined) entry.redirectHops = request.redirectHops;
+    if (request.kind !== undefined && request.kind !== 'page') entry.kind = request.kind;
+    if (request.data !== undefined) entry.data = request.data;
+    if (request.label !== undefined) entry.label = request.label;
+    if (request.userData !== undefined) entry.userData = request.userData;
+    if (request.headers !== undefined) entry.headers = request.headers;
+    if (request.hints !== undefined) entry.hints = request.hints;
     return { entry, url };
   }
 }
@@ -213,3 +217,15 @@ function checkLabels(requests: readonly FrontierRequest[], checkLabel: LabelChec
     if (problem !== undefined) throw new PolitelyError('ERR_INVALID_INPUT', `request ${url}: ${problem}`);
   }
 }
+
+/** The URL parsed, or undefined when it is not one (canonicalizeUrl then says why). */
+function parseOrUndefined(input: string): URL | undefined {
+  try {
+    return new URL(input);
+  } catch {
+    return undefined;
+  }
+}
+
+/** An entry while it is built: set field by field, then handed on as a (readonly) FrontierEntry. */
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
