@@ -198,7 +198,8 @@ describe('politely crawl: SIGTERM', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     const { result, ms } = await signalAndWait(run, 'SIGTERM');
     expect(result.code, result.stderr).toBe(143);
-    expect(ms).toBeLessThan(1500);
+    // At once: well inside the 20 s grace period, on a machine that may be busy.
+    expect(ms).toBeLessThan(8000);
     expect(result.stderr).toContain('politely: stopping at once: requests in flight are aborted');
     expect(cutIn(result)).toBe(1);
     expect(recordUrls('twice')).toEqual([]);

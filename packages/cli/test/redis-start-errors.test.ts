@@ -48,8 +48,9 @@ describe.skipIf(serverMissing !== null)(
         ),
       );
       expect(result.stderr).not.toContain('hunter2');
-      expect(result.ms).toBeLessThan(7500); // 5 s of retries, plus starting node
-    }, 15_000);
+      // 5 s of retries, plus starting node on a machine that may be busy: far from a hang.
+      expect(result.ms).toBeLessThan(12_000);
+    }, 25_000);
 
     it('refuses a database that is not a number, and one the server does not have', async () => {
       const own = await startOwnRedis({ persistent: false });
@@ -83,10 +84,10 @@ describe.skipIf(serverMissing !== null)(
           result,
           new RegExp(`^politely: crawl: --store: cannot reach rediss://127\\.0\\.0\\.1:${own.port}/0 within 5 s: `),
         );
-        expect(result.ms).toBeLessThan(7500);
+        expect(result.ms).toBeLessThan(12_000);
       } finally {
         await own.stop();
       }
-    }, 15_000);
+    }, 25_000);
   },
 );
