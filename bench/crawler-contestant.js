@@ -265,10 +265,10 @@ async function crawlWithCrawlee() {
       // A careful user: robots.txt on, matched for our product token; the same-domain delay the
       // scenario's Crawl-delay asks for; the same concurrency, pinned (min = max) so that the
       // autoscaler's slow ramp-up does not count against Crawlee in a short run.
+      // With `crawleeAutoscale` (the bench's (d)) Crawlee keeps its own defaults, autoscaler and all.
       respectRobotsTxtFile: { userAgent: job.productToken },
       sameDomainDelaySecs: job.sameDomainDelaySecs,
-      minConcurrency: job.concurrency,
-      maxConcurrency: job.concurrency,
+      ...(job.crawleeAutoscale === true ? {} : { minConcurrency: job.concurrency, maxConcurrency: job.concurrency }),
       maxRequestsPerCrawl: job.maxPages,
       preNavigationHooks: [
         (_context, gotOptions) => {

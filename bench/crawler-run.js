@@ -14,6 +14,9 @@
 //   (c) mixed: one host with Crawl-delay 2 and 500 pages beside 40 fast hosts × 100 pages: the
 //       time until the fast hosts' pages are all in, against the same 40 hosts crawled alone.
 //       Goal: ≤ 1.10. The run is aborted once the fast hosts are done.
+//   (d) as others measure (issue 34): the realistic fleet of (a), Crawlee with its defaults (its
+//       autoscaler picks the concurrency), politely with a per-host limit of 4. Goals: ≥ 6×
+//       Crawlee's pages/s, ≤ 1.0 ms CPU per page, peak RSS ≤ 150 MB and ≤ 0.2× Crawlee's.
 //
 // Every crawl runs in its own node process (crawler-contestant.js) and the fleet in another
 // (crawler-fleet-server.js), so a crawler's peak RSS and CPU are its own; a fresh fleet (and a
@@ -31,7 +34,7 @@
 // Environment: BENCH_CRAWLER_REPS_A (default 1) and BENCH_CRAWLER_REPS_C (default 3, politely
 // only) repeat (a) and (c), alternating; BENCH_CRAWLER_PROFILES=small,realistic picks the page
 // profiles of (a); BENCH_CRAWLER_CRAWLEE_C=pair adds Crawlee's alone run in (c);
-// BENCH_CRAWLER_ONLY=a,b,c picks scenarios; BENCH_CRAWLER_A_HOSTS and BENCH_CRAWLER_A_PAGES
+// BENCH_CRAWLER_ONLY=a,b,c,d picks scenarios; BENCH_CRAWLER_A_HOSTS and BENCH_CRAWLER_A_PAGES
 // shrink (a)'s fleet for a quick run (default 50 × 200). A crawl that fails or passes
 // RUN_TIMEOUT_MS is reported as failed, not fatal.
 
@@ -73,7 +76,11 @@ const REPS_C = Math.max(1, Number(process.env.BENCH_CRAWLER_REPS_C ?? 3));
  * and an alone/mixed ratio would only measure 500 more pages (and cost another minute).
  */
 const CRAWLEE_C_PAIR = process.env.BENCH_CRAWLER_CRAWLEE_C === 'pair';
-const ONLY = new Set((process.env.BENCH_CRAWLER_ONLY ?? 'a,b,c').split(','));
+const ONLY = new Set((process.env.BENCH_CRAWLER_ONLY ?? 'a,b,c,d').split(','));
+/** politely's per-host limit in (d), as a user who wants it polite but busy would set it. */
+const PER_HOST_D = 4;
+/** The goals of issue 34 for (d), politely against Crawlee in one run. */
+const AS_OTHERS_GOALS = { pagesPerSecondRatio: 6, cpuMsPerPage: 1.0, peakRssMb: 150, peakRssRatio: 0.2 };
 /** Crawlee's crawl of 10,000 realistic pages takes one to two minutes on this machine. */
 const RUN_TIMEOUT_MS = 300_000;
 /**
@@ -97,7 +104,16 @@ const benchStarted = performance.now();
 // One crawl: a fresh fleet server, one contestant, the servers' logs.
 
 /** One crawl against a fresh fleet: the contestant's own figures, the servers' logs and the server's CPU. */
-async function crawl({ fleets, contestant, seeds, maxPages, perHostConcurrency, sameDomainDelaySecs, stopWhen }) {
+async function crawl({
+  fleets,
+  contestant,
+  seeds,
+  maxPages,
+  perHostConcurrency,
+  sameDomainDelaySecs,
+  stopWhen,
+  crawleeAutoscale,
+}) {
   const server = await startFleetServer(fleets);
   try {
     const job = {
@@ -110,6 +126,7 @@ async function crawl({ fleets, contestant, seeds, maxPages, perHostConcurrency, 
       concurrency: CONCURRENCY,
       perHostConcurrency,
       sameDomainDelaySecs,
+      ...(crawleeAutoscale === true ? { crawleeAutoscale } : {}),
       ...(stopWhen === undefined ? {} : { stopWhen: stopWhen(server.fleets) }),
     };
     const result = await runContestant(job, RUN_TIMEOUT_MS);
@@ -279,6 +296,60 @@ async function throughput() {
       realisticGoals: REALISTIC_GOALS,
     },
     profiles,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// (d) as others measure: Crawlee with its defaults (its autoscaler ramps concurrency up as the
+// machine allows), politely with a per-host limit of 4 rather than none. Realistic pages.
+
+async function asOthersMeasure() {
+  const fleets = [{ ...FLEET_A, pageProfile: 'realistic' }];
+  const figures = {};
+  for (const contestant of CONTESTANTS) {
+    const run = await tryCrawl(`(d) ${contestant}`, {
+      fleets,
+      contestant,
+      seeds: ([fleet]) => frontPages(fleet),
+      maxPages: PAGE_BUDGET,
+      perHostConcurrency: PER_HOST_D,
+      sameDomainDelaySecs: 0,
+      crawleeAutoscale: true,
+    });
+    if (run === null) continue;
+    figures[contestant] = throughputFigures(run);
+    const f = figures[contestant];
+    progress(
+      `(d) ${contestant.padEnd(8)}: ${f.pagesFetched} pages in ${formatFixed(run.wallMs / 1000, 2)} s = ` +
+        `${formatInteger(f.pagesPerSecond)} pages/s, ${formatFixed(f.cpuMsPerPage, 2)} ms CPU/page, peak RSS ${formatFixed(f.peakRssMb, 1)} MB`,
+    );
+  }
+  const { politely: p, crawlee: c } = figures;
+  const ratios =
+    p === undefined || c === undefined
+      ? null
+      : { pagesPerSecond: p.pagesPerSecond / c.pagesPerSecond, peakRss: p.peakRssMb / c.peakRssMb };
+  return {
+    setup: {
+      ...FLEET_A,
+      profile: 'realistic',
+      politelyConcurrency: CONCURRENCY,
+      politelyPerHostConcurrency: PER_HOST_D,
+      crawlee: 'CheerioCrawler defaults (autoscaled concurrency), robots.txt on',
+      goals: AS_OTHERS_GOALS,
+    },
+    politely: p ?? null,
+    crawlee: c ?? null,
+    ratios,
+    goals:
+      ratios === null
+        ? null
+        : {
+            pagesPerSecondAtLeast6x: ratios.pagesPerSecond >= AS_OTHERS_GOALS.pagesPerSecondRatio,
+            cpuAtMost1MsPerPage: p.cpuMsPerPage <= AS_OTHERS_GOALS.cpuMsPerPage,
+            peakRssAtMost150Mb: p.peakRssMb <= AS_OTHERS_GOALS.peakRssMb,
+            peakRssAtMostFifth: ratios.peakRss <= AS_OTHERS_GOALS.peakRssRatio,
+          },
   };
 }
 
@@ -469,6 +540,13 @@ if (ONLY.has('c')) {
   scenarios.mixed = await mixed();
 }
 
+if (ONLY.has('d')) {
+  console.log(
+    `(d) as others measure: ${FLEET_A.hosts} hosts × ${FLEET_A.pagesPerHost} realistic pages, Crawlee autoscaled, politely ${PER_HOST_D} per host`,
+  );
+  scenarios.asOthersMeasure = await asOthersMeasure();
+}
+
 for (const scenario of Object.values(scenarios)) scenario.measuredAt = new Date().toISOString();
 
 const rows = [];
@@ -627,6 +705,33 @@ if (scenarios.mixed) {
     '',
     '0',
     yes(goals.zeroRobotsViolations),
+  ]);
+}
+if (scenarios.asOthersMeasure?.ratios) {
+  const { politely: p, crawlee: c, ratios, goals } = scenarios.asOthersMeasure;
+  rows.push([
+    '(d) pages/s, Crawlee autoscaled',
+    formatInteger(p.pagesPerSecond),
+    formatInteger(c.pagesPerSecond),
+    `${formatFixed(ratios.pagesPerSecond, 2)}×`,
+    '≥ 6×',
+    yes(goals.pagesPerSecondAtLeast6x),
+  ]);
+  rows.push([
+    '(d) CPU per page',
+    `${formatFixed(p.cpuMsPerPage, 2)} ms`,
+    `${formatFixed(c.cpuMsPerPage, 2)} ms`,
+    '',
+    '≤ 1.0 ms',
+    yes(goals.cpuAtMost1MsPerPage),
+  ]);
+  rows.push([
+    '(d) peak RSS',
+    `${formatFixed(p.peakRssMb, 1)} MB`,
+    `${formatFixed(c.peakRssMb, 1)} MB`,
+    `${formatFixed(ratios.peakRss, 2)}×`,
+    '≤ 150 MB, ≤ 0.2×',
+    yes(goals.peakRssAtMost150Mb && goals.peakRssAtMostFifth),
   ]);
 }
 console.log(`\n${formatTable(['figure', 'politely', 'Crawlee', 'ratio', 'goal', ''], rows)}`);
