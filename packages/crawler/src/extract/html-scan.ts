@@ -114,7 +114,8 @@ export function scanHtml(html: string): HtmlFacts {
 function scanCallbacks(html: string, facts: FactsFound, context: TreeContext): TokenizerCallbacks {
   let tagName = '';
   let isFactTag = false;
-  let attributes: Map<string, string> | null = null;
+  // One map for the whole scan, emptied per tag: a page has dozens of links, each would make one.
+  const attributes = new Map<string, string>();
   let attributeName: string | null = null;
   let attributeValue = '';
 
@@ -123,7 +124,7 @@ function scanCallbacks(html: string, facts: FactsFound, context: TreeContext): T
     if (context.inSelect && isFactTag) return;
     const created = enterElement(context, tagName, selfClosing);
     if (created === 'none') return;
-    if (attributes === null) {
+    if (attributes.size === 0) {
       if (tagName === 'title') startTitle(facts, selfClosing);
       return;
     }
@@ -135,7 +136,7 @@ function scanCallbacks(html: string, facts: FactsFound, context: TreeContext): T
     onopentagname(start, end) {
       tagName = knownNameAt(html, start, end, TAGS_BY_LENGTH);
       isFactTag = FACT_ELEMENTS.has(tagName);
-      attributes = null;
+      if (attributes.size > 0) attributes.clear();
     },
     onattribname(start, end) {
       if (!isFactTag) return;
@@ -151,7 +152,6 @@ function scanCallbacks(html: string, facts: FactsFound, context: TreeContext): T
     },
     onattribend(_quote: QuoteType) {
       if (attributeName === null) return;
-      attributes ??= new Map();
       // The first of two attributes with one name wins, as in the standard.
       if (!attributes.has(attributeName)) attributes.set(attributeName, withoutNul(attributeValue));
       attributeName = null;
