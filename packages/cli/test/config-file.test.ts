@@ -3,25 +3,18 @@
 // given on the command line override it, and a mistake in the file reads as the same mistake in a
 // flag, naming the file.
 
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type LocalWeb, startDemoWeb, violations } from '@politely/demo-web';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type LocalWeb, violations } from '@politely/demo-web';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useDemoWebAndDir } from './demo-web-fixture.js';
 import { jsonLines, runCli } from './run-cli.js';
 
 const UA = 'PolitelyConfig/0.1 (+https://example.invalid/bot)';
 let web: LocalWeb;
 let dir: string;
 
-beforeAll(async () => {
-  web = await startDemoWeb();
-  dir = mkdtempSync(join(tmpdir(), 'politely-config-'));
-});
-afterAll(async () => {
-  await web.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+useDemoWebAndDir('politely-config-', (fixture) => ({ web, dir } = fixture));
 beforeEach(() => web.resetLogs());
 
 function file(name: string, text: string): string {

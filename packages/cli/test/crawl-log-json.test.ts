@@ -2,13 +2,13 @@
 // loopback: every line it prints is one JSON object with a level, the skips of the report are
 // all there with their reasons, warnings come as JSON too, and `--log-file` takes the lines.
 
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type LocalWeb, startDemoWeb, violations } from '@politely/demo-web';
+import { type LocalWeb, violations } from '@politely/demo-web';
 import { createSqliteFrontierStore } from '@politely/store-sqlite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CrawlReportData } from '../src/report/report-data.js';
+import { useDemoWebAndDir } from './demo-web-fixture.js';
 import { runCli } from './run-cli.js';
 
 const UA = 'LogBot/1.0 (+https://example.invalid/bot)';
@@ -16,14 +16,7 @@ const LEVELS = ['debug', 'info', 'warn', 'error'];
 
 let web: LocalWeb;
 let dir: string;
-beforeAll(async () => {
-  web = await startDemoWeb();
-  dir = mkdtempSync(join(tmpdir(), 'politely-log-json-'));
-});
-afterAll(async () => {
-  await web.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+useDemoWebAndDir('politely-log-json-', (fixture) => ({ web, dir } = fixture));
 
 type Entry = Record<string, unknown> & { level: string; time: string; event: string };
 

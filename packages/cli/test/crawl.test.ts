@@ -1,11 +1,11 @@
 // `politely crawl`, run as a user runs it (the real bin, in a child process) against the demo
 // web on loopback; politeness is checked against the servers' own request logs.
 
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type LocalWeb, minGapMsByOrigin, startDemoWeb, violations } from '@politely/demo-web';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type LocalWeb, minGapMsByOrigin, violations } from '@politely/demo-web';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useDemoWebAndDir } from './demo-web-fixture.js';
 import { jsonLines, runCli, startCli } from './run-cli.js';
 
 const UA = 'PolitelyDemo/0.1 (+https://example.invalid/bot)';
@@ -29,14 +29,7 @@ const FIELDS = [
 let web: LocalWeb;
 let dir: string;
 
-beforeAll(async () => {
-  web = await startDemoWeb();
-  dir = mkdtempSync(join(tmpdir(), 'politely-crawl-'));
-});
-afterAll(async () => {
-  await web.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+useDemoWebAndDir('politely-crawl-', (fixture) => ({ web, dir } = fixture));
 beforeEach(() => web.resetLogs());
 
 /** RFC 4180 CSV → rows of fields (quoted fields may hold commas, quotes and line breaks). */

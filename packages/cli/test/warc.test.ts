@@ -3,26 +3,19 @@
 // request record per request every host received (robots.txt included), files that read end to
 // end, an index, the summary; and the usage errors.
 
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type LocalWeb, startDemoWeb, violations } from '@politely/demo-web';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LocalWeb, violations } from '@politely/demo-web';
+import { describe, expect, it } from 'vitest';
 import { checkReferences, readWarcFile } from '../../../test/support/warc-reader.js';
+import { useDemoWebAndDir } from './demo-web-fixture.js';
 import { jsonLines, runCli } from './run-cli.js';
 
 const UA = 'PolitelyDemo/0.1 (+https://example.invalid/bot)';
 let web: LocalWeb;
 let dir: string;
 
-beforeAll(async () => {
-  web = await startDemoWeb();
-  dir = mkdtempSync(join(tmpdir(), 'politely-cli-warc-'));
-});
-afterAll(async () => {
-  await web.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+useDemoWebAndDir('politely-cli-warc-', (fixture) => ({ web, dir } = fixture));
 
 describe('politely crawl --warc', () => {
   it('archives every request the web received, in files that read end to end, with an index', async () => {
