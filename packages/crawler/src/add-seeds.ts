@@ -99,7 +99,12 @@ export async function addSeeds(options: AddSeedsOptions): Promise<AddSeedsResult
     added = await frontier.add(seeds.map((url) => ({ url, depth: 0, priority, seed: true, skipScope: true })));
   }
   if (invalid.length > 0) {
-    const others = seeds.length === 0 ? 'no seed was added' : `the ${seeds.length} others were added`;
+    const others =
+      seeds.length === 0
+        ? 'no seed was added'
+        : seeds.length === 1
+          ? 'the other was added'
+          : `the ${seeds.length} others were added`;
     throw new PolitelyError(
       'ERR_INVALID_URL',
       `addSeeds: ${invalid.length} seed${invalid.length === 1 ? '' : 's'} not added, not an absolute http(s) URL: ${invalid.join(', ')}; ${others}`,
