@@ -281,7 +281,8 @@ An MS value is in milliseconds, or takes a unit: 500ms, 2s.
 
 Exit codes:
   0   done
-  1   done, with failures (batch lines that failed, lint errors, sitemaps not read)
+  1   done, with failures (batch lines that failed, lint errors, sitemaps not read,
+      seeds add lines that are not URLs)
   2   usage or input error (unknown command or option, missing argument, invalid URL or
       number, unreadable file)
   70  internal error (a bug in politely)
