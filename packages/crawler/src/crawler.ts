@@ -530,7 +530,7 @@ class PoliteCrawler implements Crawler {
       this.seeds.offer(this.options.seeds.map((seed) => seed.url));
       // This run's seeds join the store's list; the list's other origins (other workers', a
       // resumed run's, `addSeeds`') widen this run's scope, now and while it runs.
-      await this.shareScope(this.seedUrls);
+      await this.shareScope(this.seedUrls, true);
       this.stopScopeWatch = watchScopeRoots(this.store, (roots) => this.widenScope(roots));
       await queueSeeds(
         this.runAgain(),
@@ -630,10 +630,13 @@ class PoliteCrawler implements Crawler {
     return urls.map((url) => canonicalizeUrl(url, this.options.canonicalUrl)).flatMap((r) => (r.ok ? [r.url] : []));
   }
 
-  /** Records the seeds' origins in the store's scope seeds (once each), and widens the scope with the whole list. */
-  private async shareScope(seeds: readonly string[]): Promise<void> {
+  /**
+   * Records the seeds' origins in the store's scope seeds (once each), and widens the scope with
+   * the whole list; with `always`, reads the list even when there is nothing to record.
+   */
+  private async shareScope(seeds: readonly string[], always = false): Promise<void> {
     const roots = scopeRootsOf(this.canonical(seeds)).filter((root) => !this.scopeRoots.has(root));
-    if (roots.length === 0) return;
+    if (roots.length === 0 && !always) return;
     this.widenScope(await recordScopeRoots(this.store, roots));
   }
 

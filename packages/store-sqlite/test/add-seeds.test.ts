@@ -85,6 +85,15 @@ describe('addSeeds', () => {
     expect(pagesOf(site(1).origin)).toEqual([...site(1).expectedAllowedPaths].sort());
   }, 30_000);
 
+  it('a crawler with no seeds of its own, joining the crawl, takes its scope from the file at once', async () => {
+    const store = createSqliteFrontierStore({ path: temp.file() });
+    await addSeeds({ store, seeds: [`${site(1).origin}/`], settleMs: 0 });
+    const crawler = createCrawler({ userAgent: UA, store, allowNet: ['127.0.0.0/8'] });
+    await crawler.run();
+    await store.close();
+    expect(pagesOf(site(1).origin)).toEqual([...site(1).expectedAllowedPaths].sort());
+  }, 30_000);
+
   it('refuses a store without metadata and a politeness key by address', async () => {
     await expect(addSeeds({ store: createMemoryFrontierStore(), seeds: ['https://a.example/'] })).rejects.toMatchObject(
       {
