@@ -68,6 +68,7 @@ async function dispatch(args: readonly string[], io: Io): Promise<ExitCode> {
   // Loaded on demand: the crawler and the sitemap parser stay off the robots commands' start-up.
   if (command === 'sitemap') return (await import('./commands/sitemap-list.js')).runSitemap(rest, io);
   if (command === 'control') return (await import('./commands/control.js')).runControl(rest, io);
+  if (command === 'seeds') return (await import('./commands/seeds.js')).runSeeds(rest, io);
   if (command === 'keys') return (await import('./commands/keys.js')).runKeys(rest, io);
   if (command === 'sign') return (await import('./commands/sign-explain.js')).runSign(rest, io);
   if (command === 'outputs') return (await import('./commands/outputs-merge.js')).runOutputs(rest, io);

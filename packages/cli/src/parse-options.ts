@@ -70,7 +70,8 @@ export function checkCommandLine(args: readonly string[], line: CommandLine): st
       continue;
     }
     if (token.value === undefined) throw usageError(line, `${token.rawName} needs a value`);
-    if (token.inlineValue === true || !token.value.startsWith('-')) continue;
+    // `-` alone is the value that names stdin (`--file -`), never an option.
+    if (token.inlineValue === true || !token.value.startsWith('-') || token.value === '-') continue;
     // `--delay -5`: parseArgs calls it ambiguous. For a number it is a (negative) value, unless
     // it is one of the command's options (`--delay --json`: the value was forgotten).
     if (line.numeric?.includes(token.name) === true && !isOption(token.value, line.options)) {

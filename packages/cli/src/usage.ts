@@ -224,6 +224,21 @@ export const CONTROL_USAGE = `Usage:
       stop it.
 `;
 
+export const SEEDS_USAGE = `Usage:
+  politely seeds add --store sqlite:FILE|redis://HOST:PORT/DB [--crawl-id NAME] [options] URL...
+      Adds seeds to a crawl, running or not, from another process: their sites join the
+      crawl's scope (kept in the store), every running worker widens its scope within a second
+      and follows their links, and a run that resumes the crawl keeps them; then the seeds are
+      queued (about a second later). A SQLite crawl file is opened shared: the crawl running
+      on it needs no option. An invalid URL is named (with its line) and the others are added
+      (exit code 1).
+        --store STORE          the crawl's store: sqlite:FILE, or redis://… with --crawl-id
+        --crawl-id NAME        the crawl's name in Redis
+        --file FILE            read seeds from FILE, one URL a line (- for stdin; blank lines
+                               and lines starting with # are skipped)
+        --politeness-key KEY   the crawl's: host (default) | domain
+`;
+
 export const DEMO_USAGE = `Usage:
   politely demo [--out-dir DIR] [--log plain|json]
       Starts the bundled demo web (eight sites on 127.0.0.2-9, with robots.txt files, sitemaps,
@@ -249,10 +264,12 @@ Usage:
   politely sign explain ... URL...         the signature headers and base a crawl would send
   politely outputs merge --out FILE IN...  merge the --out files of a crawl's workers, each record once
   politely control pause|resume|stop ...   pause, resume or stop every worker of a Redis crawl
+  politely seeds add --store … URL...      add seeds (and their sites to the scope) to a running crawl
   politely --help | --version
 
 ${CRAWL_USAGE}
 ${CONTROL_USAGE}
+${SEEDS_USAGE}
 ${DEMO_USAGE}
 ${ROBOTS_USAGE}
 ${SITEMAP_USAGE}
@@ -264,7 +281,8 @@ An MS value is in milliseconds, or takes a unit: 500ms, 2s.
 
 Exit codes:
   0   done
-  1   done, with failures (batch lines that failed, lint errors, sitemaps not read)
+  1   done, with failures (batch lines that failed, lint errors, sitemaps not read,
+      seeds add lines that are not URLs)
   2   usage or input error (unknown command or option, missing argument, invalid URL or
       number, unreadable file)
   70  internal error (a bug in politely)

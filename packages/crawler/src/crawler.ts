@@ -37,6 +37,7 @@ import { createFrontier, type Frontier } from './frontier/frontier.js';
 import { checkRequestData } from './frontier/request-data.js';
 import type { ScopePredicate } from './frontier/scope.js';
 import { createScope } from './frontier/scope.js';
+import { recordScopeRoots, scopeRootsOf, watchScopeRoots } from './frontier/scope-seeds.js';
 import { createKnownRobotsCheck, type KnownRobotsCheck } from './gate/known-robots.js';
 import { labelCheckOf } from './handle/routes.js';
 import type { PluginResourceKind } from './handle/run-processor.js';
@@ -50,7 +51,7 @@ import { LeaseSettler } from './pipeline/settle.js';
 import { type CrawlContext, pluginContexts } from './plugin-context.js';
 import { createPolitenessKeys, HostPoliteness, type PolitenessKeys } from './politeness/index.js';
 import { CrawlReporter } from './reporter.js';
-import { addSeeds, type RunAgain, requeueFailed, warnIfNothingToDo } from './run-again.js';
+import { queueSeeds, type RunAgain, requeueFailed, warnIfNothingToDo } from './run-again.js';
 import { SeedRefusals } from './seed-refusals.js';
 import { type CrawlStats, StatsRecorder } from './stats.js';
 
@@ -70,7 +71,10 @@ export interface Crawler<Routes = object> {
   /**
    * Adds URLs (seeds: in scope, depth 0) before or during a run, with their own priority, label
    * and userData; resolves with how many were new (a URL queued without a label takes this one,
-   * as with `page.enqueue`). A bad label or userData throws ERR_INVALID_INPUT.
+   * as with `page.enqueue`). A bad label or userData throws ERR_INVALID_INPUT. The seeds widen
+   * the scope; a store with metadata (SQLite, Redis) records them, so every worker of the crawl,
+   * and every run that resumes it, widens its scope too (within a second). From a process that
+   * runs no crawler, use `addSeeds`.
    */
   enqueue(urls: string | readonly string[], options?: RequestOptions<Routes>): Promise<number>;
   /**
@@ -284,6 +288,10 @@ class PoliteCrawler implements Crawler {
   private readonly plugins: ReturnType<typeof pluginContexts>;
   /** Seeds so far: the scope is derived from them, and grows with `enqueue`. */
   private readonly seedUrls: string[];
+  /** The origins of the crawl's scope seeds the store holds (every worker's, `addSeeds`'): the scope derives from them too. */
+  private readonly scopeRoots = new Set<string>();
+  /** Stops reading the store's scope seeds (set by `run()`). */
+  private stopScopeWatch: () => void = () => {};
   private inScope: ScopePredicate;
   /** The browser of the crawl (`render`), started by `run()` and closed when it ends. */
   private renderSession: Promise<RenderSession> | undefined;
@@ -427,9 +435,11 @@ class PoliteCrawler implements Crawler {
     await this.prepareStore();
     this.seedUrls.push(...list);
     this.inScope = this.buildScope();
+    // Recorded before they are queued: a worker that claims one has its origin in scope.
+    await this.shareScope(list);
     this.seeds.offer(list);
     const seeds = list.map((url) => ({ url, depth: 0, priority: options.priority ?? 0, ...data }));
-    const added = await addSeeds(this.runAgain(), seeds);
+    const added = await queueSeeds(this.runAgain(), seeds);
     if (!this.ran) this.addedBeforeRun += added;
     return added;
   }
@@ -518,7 +528,11 @@ class PoliteCrawler implements Crawler {
       await this.cookies.restore();
       await this.startRenderer();
       this.seeds.offer(this.options.seeds.map((seed) => seed.url));
-      await addSeeds(
+      // This run's seeds join the store's list; the list's other origins (other workers', a
+      // resumed run's, `addSeeds`') widen this run's scope, now and while it runs.
+      await this.shareScope(this.seedUrls, true);
+      this.stopScopeWatch = watchScopeRoots(this.store, (roots) => this.widenScope(roots));
+      await queueSeeds(
         this.runAgain(),
         this.options.seeds.map((seed) => ({ ...seed, depth: 0, priority: seed.priority ?? 0 })),
       );
@@ -538,6 +552,7 @@ class PoliteCrawler implements Crawler {
       // A store that failed while seeding or claiming: in-flight work has ended (loop waits for it).
       this.fail(error);
     } finally {
+      this.stopScopeWatch();
       // Nothing is in flight any more: the grace period has nothing left to cut.
       clearTimeout(this.graceTimer);
       // The session a resumed crawl goes on with.
@@ -603,12 +618,33 @@ class PoliteCrawler implements Crawler {
     this.notify();
   }
 
-  /** The scope from the seeds in their canonical form (so URL options such as stripWww apply alike). */
+  /** The scope from the seeds in their canonical form (so URL options such as stripWww apply alike), and the store's scope seeds. */
   private buildScope(): ScopePredicate {
-    const seeds = this.seedUrls
-      .map((url) => canonicalizeUrl(url, this.options.canonicalUrl))
-      .flatMap((r) => (r.ok ? [r.url] : []));
+    const seeds = this.canonical(this.seedUrls);
+    for (const root of this.scopeRoots) seeds.push(`${root}/`);
     return createScope(this.options.scope, seeds);
+  }
+
+  /** The canonical form of the URLs that have one. */
+  private canonical(urls: readonly string[]): string[] {
+    return urls.map((url) => canonicalizeUrl(url, this.options.canonicalUrl)).flatMap((r) => (r.ok ? [r.url] : []));
+  }
+
+  /**
+   * Records the seeds' origins in the store's scope seeds (once each), and widens the scope with
+   * the whole list; with `always`, reads the list even when there is nothing to record.
+   */
+  private async shareScope(seeds: readonly string[], always = false): Promise<void> {
+    const roots = scopeRootsOf(this.canonical(seeds)).filter((root) => !this.scopeRoots.has(root));
+    if (roots.length === 0 && !always) return;
+    this.widenScope(await recordScopeRoots(this.store, roots));
+  }
+
+  /** Takes the origins not known yet into the scope. */
+  private widenScope(roots: readonly string[]): void {
+    const before = this.scopeRoots.size;
+    for (const root of roots) this.scopeRoots.add(root);
+    if (this.scopeRoots.size !== before) this.inScope = this.buildScope();
   }
 
   /** Wakes the claim loop: a URL settled, URLs arrived, or the crawl stops. */

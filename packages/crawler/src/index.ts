@@ -53,6 +53,8 @@ export {
   /** @deprecated Import from '@politely/frontier' instead. */
   lastFetchAfterHints,
 } from '@politely/frontier';
+export type { AddSeedsOptions, AddSeedsResult } from './add-seeds.js';
+export { addSeeds } from './add-seeds.js';
 export type { WarcOutputStatus } from './archive/warc-archive.js';
 export {
   attachLogger,
@@ -91,6 +93,7 @@ export type { RequestData, UserData } from './frontier/request-data.js';
 export { checkRequestData, MAX_LABEL_LENGTH, MAX_USER_DATA_BYTES } from './frontier/request-data.js';
 export { changeFrequencyOf } from './frontier/revisit-schedule.js';
 export type { ScopeMode, ScopeOption, ScopePattern, ScopePatterns, ScopePredicate } from './frontier/scope.js';
+export { SCOPE_SEEDS_KEY, SCOPE_SEEDS_POLL_MS } from './frontier/scope-seeds.js';
 export type { TrapCalendarOptions, TrapDetectionOptions } from './frontier/trap-detector.js';
 export type { FailedRequest, FailedRequestHandler } from './handle/failed-request.js';
 export type {

@@ -16,7 +16,7 @@ export interface RunAgain {
   readonly notify: () => void;
 }
 
-/** A seed as `addSeeds` takes it: the seed flags are its own to set. */
+/** A seed as `queueSeeds` takes it: the seed flags are its own to set. */
 export type SeedToAdd = Omit<FrontierRequest, 'seed' | 'skipScope'>;
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -26,7 +26,7 @@ const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' 
  * (a blocked address, robots.txt, …) is put back: given again, it is tried under this run's
  * options. Resolves with how many were queued.
  */
-export async function addSeeds(run: RunAgain, seeds: readonly SeedToAdd[]): Promise<number> {
+export async function queueSeeds(run: RunAgain, seeds: readonly SeedToAdd[]): Promise<number> {
   const added = await run.frontier.add(seeds.map((seed) => ({ ...seed, skipScope: true, seed: true })));
   if (added === seeds.length) return added;
   const urls = seeds.map((seed) => canonicalizeUrl(seed.url, run.canonicalUrl)).flatMap((r) => (r.ok ? [r.url] : []));

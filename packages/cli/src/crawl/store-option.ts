@@ -38,6 +38,11 @@ export interface StoreSettings {
   readonly minDelayMs: number;
   readonly perHostConcurrency: number;
   readonly crawlId: string | undefined;
+  /**
+   * Opens a SQLite file shared (`shared: true`): for a process that adds to a crawl another
+   * process runs (`politely seeds add`), taking no lease, so the crawl may own the file. @default false
+   */
+  readonly shared?: boolean;
 }
 
 export async function openStore(spec: StoreSpec, settings: StoreSettings): Promise<OpenedStore> {
@@ -58,7 +63,11 @@ export async function openStore(spec: StoreSpec, settings: StoreSettings): Promi
     });
     let store: Awaited<ReturnType<typeof sqlite.createSqliteFrontierStore>>;
     try {
-      store = sqlite.createSqliteFrontierStore({ path: spec.path, defaultHostPolicy });
+      store = sqlite.createSqliteFrontierStore({
+        path: spec.path,
+        defaultHostPolicy,
+        shared: settings.shared ?? false,
+      });
     } catch (error) {
       throw new CliError(`crawl: --store sqlite:${quoteInput(spec.path)}: ${(error as Error).message}`);
     }
