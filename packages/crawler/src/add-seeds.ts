@@ -8,7 +8,7 @@ import type { FrontierStore } from '@politely/frontier';
 import { type CanonicalUrlOptions, canonicalizeUrl, resolveCanonicalUrlOptions } from './frontier/canonical-url.js';
 import { createFrontier } from './frontier/frontier.js';
 import { recordScopeRoots, SCOPE_SEEDS_POLL_MS, scopeRootsOf } from './frontier/scope-seeds.js';
-import { createPolitenessKeys } from './politeness/politeness-key.js';
+import { createPolitenessKeys } from './politeness/index.js';
 
 export interface AddSeedsOptions {
   /**

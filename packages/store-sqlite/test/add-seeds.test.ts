@@ -6,7 +6,6 @@
 import { addSeeds, createCrawler, createMemoryFrontierStore, SCOPE_SEEDS_KEY } from '@politely/crawler';
 import { type LocalWeb, startFleet } from '@politely/local-web';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { recordScopeRoots } from '../../crawler/src/frontier/scope-seeds.js';
 import { createSqliteFrontierStore } from '../src/index.js';
 import { createTempDir } from './helpers.js';
 
@@ -119,7 +118,9 @@ describe('addSeeds', () => {
   it('loses no origin when two processes record theirs at once', async () => {
     const path = temp.file();
     const stores = Array.from({ length: 4 }, () => createSqliteFrontierStore({ path, shared: true }));
-    await Promise.all(stores.map((store, i) => recordScopeRoots(store, [`https://site-${i}.example`])));
+    await Promise.all(
+      stores.map((store, i) => addSeeds({ store, seeds: [`https://site-${i}.example/`], settleMs: 0 })),
+    );
     expect([...((await stores[0]!.loadMetadata<string[]>(SCOPE_SEEDS_KEY)) ?? [])].sort()).toEqual(
       [0, 1, 2, 3].map((i) => `https://site-${i}.example`),
     );
