@@ -150,7 +150,13 @@ async function openStore(store) {
     // One connection for the frontier and the robots cache, as a worker of a distributed crawl has.
     const link = createRedisLink(store.redisUrl);
     countRedisCommands(link.client);
-    const frontier = createRedisFrontierStore({ redis: link, crawlId: store.crawlId, defaultHostPolicy });
+    const frontier = createRedisFrontierStore({
+      redis: link,
+      crawlId: store.crawlId,
+      defaultHostPolicy,
+      // A durability setting under measure (bench/replica-acks.bench.js): each change waits for replicas.
+      ...(store.replicaAcks === undefined ? {} : { replicaAcks: store.replicaAcks }),
+    });
     const robotsCache = createRedisRobotsCache({ redis: link, crawlId: store.crawlId });
     await frontier.ready();
     return {

@@ -28,6 +28,8 @@ const BENCHMARKS = [
   // What Web Bot Auth signing costs: CPU per request of a crawl, signed and unsigned, and one signature alone.
   'signing.bench.js',
   'redis-workers.bench.js',
+  // What replicaAcks (Redis WAIT for a replica) costs a page: a primary and a replica of our own.
+  'replica-acks.bench.js',
   // The scale curve: every store filled with 100k and 1M URLs (SQLite and Redis 10M with
   // SCALE_MAX=10000000): bytes per URL, add and claim rates, Redis commands per page.
   'scale.bench.js',
