@@ -44,7 +44,7 @@ import { type OpenedRedis, openRedis } from './connection.js';
 import { CRAWL_SCRIPT_KEY_COUNT, CRAWL_SCRIPTS, type CrawlCommands, OLD_LAYOUT } from './crawl-scripts.js';
 import { decodeEntry } from './entry-codec.js';
 import { BUCKET_SCRIPT_KEY_COUNT, BUCKET_SCRIPTS, type BucketCommands, CRAWL_GONE } from './frontier-scripts.js';
-import { BUCKET_COUNT, bucketOfHost, bucketScriptKeys, crawlScriptKeys, metadataKey } from './keys.js';
+import { BUCKET_COUNT, bucketOfHost, bucketScriptKeys, crawlScriptKeys, LAYOUT_VERSION, metadataKey } from './keys.js';
 import { NO_REPLICA_ACKS, type ReplicaAcks, replicaAcks } from './replica-acks.js';
 import { entryArgs, failureArgs, hostKeyOf, lastFetchArg, maxPerHostArg, scoreBound, time } from './store-args.js';
 import {
@@ -591,7 +591,7 @@ class Store implements RedisFrontierStore {
     if (message.includes(OLD_LAYOUT)) {
       return new PolitelyError(
         'ERR_STORE',
-        `the crawl ${this.crawlName} in ${this.connection.display} was made by an older politely, which kept a crawl in one slot (${message.slice(message.indexOf(OLD_LAYOUT) + OLD_LAYOUT.length + 1)}); this one spreads it over ${BUCKET_COUNT} buckets: finish it with the politely that made it, or delete it (deleteRedisCrawl) and crawl again`,
+        `the crawl ${this.crawlName} in ${this.connection.display} was made by an older politely, of another key layout (${message.slice(message.indexOf(OLD_LAYOUT) + OLD_LAYOUT.length + 1)}); this one uses layout ${LAYOUT_VERSION} (${BUCKET_COUNT} buckets, URLs seen kept as 64-bit fingerprints): finish it with the politely that made it, or delete it (deleteRedisCrawl) and crawl again`,
         { cause: error },
       );
     }
