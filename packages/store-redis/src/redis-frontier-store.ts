@@ -138,6 +138,8 @@ class Store implements RedisFrontierStore {
   private closed = false;
   /** Set once the crawl is found gone: every later call fails with it. */
   private gone: PolitelyError | undefined;
+  /** `rememberFetches`: false tells the crawler to work out no LastFetch. */
+  readonly remembersFetches: boolean;
 
   constructor(
     private readonly connection: OpenedRedis,
@@ -152,6 +154,7 @@ class Store implements RedisFrontierStore {
     this.commands = connection.redis as unknown as BucketCommands & CrawlCommands;
     this.bucketKeys = ALL_BUCKETS.map((b) => bucketScriptKeys(options.keys.bucket(b)));
     this.view = new ClaimView(BUCKET_COUNT, options.idlePollMs);
+    this.remembersFetches = options.rememberFetches;
   }
 
   ready(): Promise<void> {
@@ -206,7 +209,9 @@ class Store implements RedisFrontierStore {
    */
   async complete(leaseId: string, options: CompleteOptions = {}): Promise<AddOutcome[]> {
     const entries = options.add ?? [];
-    const done = [lastFetchArg(options.lastFetch), ...failureArgs(options.failure)];
+    // Without rememberFetches, a done URL keeps no LastFetch (nor the entry that goes with it).
+    const lastFetch = this.remembersFetches ? options.lastFetch : undefined;
+    const done = [lastFetchArg(lastFetch), ...failureArgs(options.failure)];
     const clock = this.settleArgs('complete', options);
     const maxPerHost = maxPerHostArg(options.addOptions ?? {});
     const groups = groupByBucket(entries);
