@@ -146,14 +146,28 @@ end
 local FP_SPLIT, FP_MAX, FP_FILL, FP_MIN_SLOTS = 2048, 0.85, 0.6, 16
 local EMPTY_SLOT = string.rep('\0', 8)
 local function fpTable(i) return P .. 'seen:' .. i end
-local function fpBinary(hex) return (string.gsub(hex, '%x%x', function(c) return string.char(tonumber(c, 16)) end)) end
+-- 16 hex digits as 8 bytes, big-endian.
+local function fpBinary(hex)
+  local out = {}
+  for k = 1, 15, 2 do out[#out + 1] = tonumber(string.sub(hex, k, k + 1), 16) end
+  return string.char(unpack(out))
+end
 local function fpWord(fp, at)
   local a, b, c, d = string.byte(fp, at, at + 3)
   return ((a * 256 + b) * 256 + c) * 256 + d
 end
+-- The tables' level and split pointer, read once per script (only fpAdd changes them).
+local fpLevel, fpSplit
+local function fpShape()
+  if not fpLevel then
+    local m = redis.call('HMGET', META, 'fpL', 'fpS')
+    fpLevel, fpSplit = tonumber(m[1]) or 0, tonumber(m[2]) or 0
+  end
+  return fpLevel, fpSplit
+end
 local function fpAddress(lo)
-  local m = redis.call('HMGET', META, 'fpL', 'fpS')
-  local n, split = 2 ^ (tonumber(m[1]) or 0), tonumber(m[2]) or 0
+  local level, split = fpShape()
+  local n = 2 ^ level
   local i = lo % n
   if i < split then i = lo % (2 * n) end
   return i
@@ -180,34 +194,36 @@ local function fpRebuild(i, fps)
   redis.call('SET', fpTable(i), table.concat(cells))
   redis.call('HSET', SEEN, i, #fps)
 end
--- Whether the fingerprint is in table i; if not, the slot (0-based) where it would go.
+-- Whether the fingerprint is in table i; if not, the slot (0-based) where it would go (nil when
+-- the table is empty), and the table's slots.
 local function fpProbe(i, fp)
   local t = fpTable(i)
   local slots = redis.call('STRLEN', t) / 8
-  if slots == 0 then return false, nil end
+  if slots == 0 then return false, nil, 0 end
   local k = fpWord(fp, 1) % slots
   while true do
     local last = math.min(slots, k + 8) - 1
     local chunk = redis.call('GETRANGE', t, k * 8, last * 8 + 7)
     for j = 0, last - k do
       local slot = string.sub(chunk, j * 8 + 1, j * 8 + 8)
-      if slot == fp then return true, nil end
-      if slot == EMPTY_SLOT then return false, k + j end
+      if slot == fp then return true, nil, slots end
+      if slot == EMPTY_SLOT then return false, k + j, slots end
     end
     k = (last + 1) % slots
   end
 end
+-- Whether the fingerprint (hex) was seen; if not, what fpAdd takes to add it.
 local function fpSeen(hex)
   local fp = fpBinary(hex)
-  return (fpProbe(fpAddress(fpWord(fp, 5)), fp))
-end
--- Adds a fingerprint not seen yet (fpSeen said so).
-local function fpAdd(hex)
-  local fp = fpBinary(hex)
   local i = fpAddress(fpWord(fp, 5))
-  local _, slot = fpProbe(i, fp)
+  local found, slot, slots = fpProbe(i, fp)
+  return found, { fp = fp, i = i, slot = slot, slots = slots }
+end
+-- Adds a fingerprint fpSeen did not find (nothing added in between).
+local function fpAdd(at)
+  local fp, i, slot = at.fp, at.i, at.slot
   local count = redis.call('HINCRBY', SEEN, i, 1)
-  if slot and count <= FP_MAX * redis.call('STRLEN', fpTable(i)) / 8 then
+  if slot and count <= FP_MAX * at.slots then
     redis.call('SETRANGE', fpTable(i), slot * 8, fp)
   else
     local fps = fpEntries(i)
@@ -215,8 +231,7 @@ local function fpAdd(hex)
     fpRebuild(i, fps)
   end
   local total = redis.call('HINCRBY', META, 'seen', 1)
-  local m = redis.call('HMGET', META, 'fpL', 'fpS')
-  local level, split = tonumber(m[1]) or 0, tonumber(m[2]) or 0
+  local level, split = fpShape()
   local n = 2 ^ level
   if total > FP_SPLIT * (n + split) then
     local stay, move = {}, {}
@@ -230,6 +245,7 @@ local function fpAdd(hex)
       level, split = level + 1, 0
     end
     redis.call('HSET', META, 'fpL', level, 'fpS', split)
+    fpLevel, fpSplit = level, split
   end
 end
 -- URLs ever added to the bucket.
@@ -449,7 +465,8 @@ local function addEntries(first, maxPerHost, delayMs, maxInFlight)
   local touched, out = {}, {}
   for i = first, #ARGV, 8 do
     local key, h, labelMembers = ARGV[i], ARGV[i + 1], ARGV[i + 5]
-    if fpSeen(ARGV[i + 7]) then
+    local seen, at = fpSeen(ARGV[i + 7])
+    if seen then
       if ARGV[i + 4] ~= '' then applyHints(key, ARGV[i + 4]) end
       if labelMembers ~= '' and relabel(key, h, tonumber(ARGV[i + 2]), labelMembers, ARGV[i + 6]) then
         out[#out + 1] = 'relabelled'
@@ -461,7 +478,7 @@ local function addEntries(first, maxPerHost, delayMs, maxInFlight)
       if maxPerHost and (tonumber(redis.call('HGET', hk(h), 'a')) or 0) >= maxPerHost then
         out[#out + 1] = 'host-full'
       else
-        fpAdd(ARGV[i + 7])
+        fpAdd(at)
         redis.call('HINCRBY', hk(h), 'a', 1)
         local unlabelled = nil
         if labelMembers == '' then unlabelled = key end
