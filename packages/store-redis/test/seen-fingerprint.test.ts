@@ -4,8 +4,8 @@
 import type { FrontierEntry, FrontierStore } from '@politely/frontier';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRedisFrontierStore } from '../src/index.js';
 import { fingerprintOf } from '../src/fingerprint.js';
+import { createRedisFrontierStore } from '../src/index.js';
 import {
   bucketPrefixOf,
   crawlKeys,
@@ -27,7 +27,11 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('the seen tables', redisDown
   const opened: FrontierStore[] = [];
   function open(crawlId = uniqueCrawlId('seen'), rememberFetches?: boolean): FrontierStore {
     crawlIds.add(crawlId);
-    const store = createRedisFrontierStore({ redis: REDIS_URL, crawlId, ...(rememberFetches === undefined ? {} : { rememberFetches }) });
+    const store = createRedisFrontierStore({
+      redis: REDIS_URL,
+      crawlId,
+      ...(rememberFetches === undefined ? {} : { rememberFetches }),
+    });
     opened.push(store);
     return store;
   }
@@ -105,7 +109,19 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('the seen tables', redisDown
       const at = Date.now();
       await store.complete(
         lease!.id,
-        rememberFetches ? {} : { lastFetch: { fetchedAt: at, status: 200, etag: '"e"', bytes: 1, intervalMs: 1000, dueAt: at + 1000, latestDueAt: at + 5000 } },
+        rememberFetches
+          ? {}
+          : {
+              lastFetch: {
+                fetchedAt: at,
+                status: 200,
+                etag: '"e"',
+                bytes: 1,
+                intervalMs: 1000,
+                dueAt: at + 1000,
+                latestDueAt: at + 5000,
+              },
+            },
       );
     }
     expect(await store.counts()).toMatchObject({ queued: 0, inFlight: 0, done: 30 });
