@@ -4,8 +4,9 @@
 // no label; one `add` per page. Pages go round the 10,000 hosts, and paths come in no particular
 // order, so the dedupe structures are written all over, not appended to.
 
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
 import os from 'node:os';
 import { join } from 'node:path';
 
@@ -256,4 +257,35 @@ export async function measure(kind, urls, config, packages) {
 export function round(value, digits) {
   const f = 10 ** digits;
   return Math.round(value * f) / f;
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** A redis-server of our own on a free loopback port, no persistence; resolves once it answers. */
+export async function startRedis() {
+  const port = await freePort();
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    {
+      stdio: 'ignore',
+    },
+  );
+  const node = `127.0.0.1:${port}`;
+  for (let tries = 0; tries < 100; tries++) {
+    const ping = spawnSync('redis-cli', ['-h', '127.0.0.1', '-p', String(port), 'PING'], { encoding: 'utf8' });
+    if (ping.stdout.trim() === 'PONG') return { node, stop: () => child.kill('SIGTERM') };
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`redis-server on ${node} did not answer`);
 }

@@ -20,14 +20,13 @@
 // Prints a table and merges its rows into bench/results/scale.json (one row per store and size,
 // each with its date), so a run of one store or size keeps the others' rows.
 
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { formatInteger, formatTable } from './harness.js';
-import { averageUrlChars, HOSTS, LINKS_PER_PAGE, measure, round } from './scale-workload.js';
+import { averageUrlChars, HOSTS, LINKS_PER_PAGE, measure, round, startRedis } from './scale-workload.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const RESULTS_FILE = join(HERE, 'results', 'scale.json');
@@ -49,37 +48,6 @@ async function importPackages() {
 function argument(name) {
   const i = process.argv.indexOf(name);
   return i === -1 ? undefined : process.argv[i + 1];
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** A redis-server of our own on a free loopback port, no persistence; resolves once it answers. */
-async function startRedis() {
-  const port = await freePort();
-  const child = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    {
-      stdio: 'ignore',
-    },
-  );
-  const node = `127.0.0.1:${port}`;
-  for (let tries = 0; tries < 100; tries++) {
-    const ping = spawnSync('redis-cli', ['-h', '127.0.0.1', '-p', String(port), 'PING'], { encoding: 'utf8' });
-    if (ping.stdout.trim() === 'PONG') return { node, stop: () => child.kill('SIGTERM') };
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  child.kill('SIGKILL');
-  throw new Error(`redis-server on ${node} did not answer`);
 }
 
 /** One store at one size, in a child process; its figures, or the reason it could not run. */

@@ -134,6 +134,123 @@ local function storedOf(stored)
   return tonumber(string.sub(stored, 1, s1 - 1)), string.sub(stored, s2 + 1, s2 + length), rest, more
 end
 
+-- The seen table: whether a URL was ever added is decided on its 64-bit fingerprint (fingerprint.ts),
+-- never on its text. The fingerprints are packed 8 bytes a slot in open-addressing tables (linear
+-- probing), each a STRING \`seen:<i>\` read and written with GETRANGE/SETRANGE; SEEN (a HASH)
+-- counts each table's fingerprints. A table grows (rebuilt at load FP_FILL) past load FP_MAX.
+-- The tables split by linear hashing, one at a time, so a rebuild stays small however large the
+-- bucket: with level L and split pointer S (META fpL, fpS), 2^L + S tables, a fingerprint whose
+-- low 32 bits are lo is in table lo mod 2^L, or lo mod 2^(L+1) when that is below S; table S
+-- splits (its fingerprints with bit L set go to table S + 2^L) once the bucket holds FP_SPLIT
+-- fingerprints per table. A fingerprint's high 32 bits choose its first slot.
+local FP_SPLIT, FP_MAX, FP_FILL, FP_MIN_SLOTS = 2048, 0.85, 0.6, 16
+local EMPTY_SLOT = string.rep('\0', 8)
+local function fpTable(i) return P .. 'seen:' .. i end
+-- 16 hex digits as 8 bytes, big-endian.
+local function fpBinary(hex)
+  local out = {}
+  for k = 1, 15, 2 do out[#out + 1] = tonumber(string.sub(hex, k, k + 1), 16) end
+  return string.char(unpack(out))
+end
+local function fpWord(fp, at)
+  local a, b, c, d = string.byte(fp, at, at + 3)
+  return ((a * 256 + b) * 256 + c) * 256 + d
+end
+-- The tables' level and split pointer, read once per script (only fpAdd changes them).
+local fpLevel, fpSplit
+local function fpShape()
+  if not fpLevel then
+    local m = redis.call('HMGET', META, 'fpL', 'fpS')
+    fpLevel, fpSplit = tonumber(m[1]) or 0, tonumber(m[2]) or 0
+  end
+  return fpLevel, fpSplit
+end
+local function fpAddress(lo)
+  local level, split = fpShape()
+  local n = 2 ^ level
+  local i = lo % n
+  if i < split then i = lo % (2 * n) end
+  return i
+end
+-- Every fingerprint of a table.
+local function fpEntries(i)
+  local all, out = redis.call('GET', fpTable(i)) or '', {}
+  for at = 1, #all, 8 do
+    local slot = string.sub(all, at, at + 7)
+    if slot ~= EMPTY_SLOT then out[#out + 1] = slot end
+  end
+  return out
+end
+-- Table i rewritten to hold \`fps\` at load FP_FILL.
+local function fpRebuild(i, fps)
+  local slots = math.max(FP_MIN_SLOTS, math.ceil(#fps / FP_FILL))
+  local cells = {}
+  for k = 1, slots do cells[k] = EMPTY_SLOT end
+  for _, fp in ipairs(fps) do
+    local k = fpWord(fp, 1) % slots
+    while cells[k + 1] ~= EMPTY_SLOT do k = (k + 1) % slots end
+    cells[k + 1] = fp
+  end
+  redis.call('SET', fpTable(i), table.concat(cells))
+  redis.call('HSET', SEEN, i, #fps)
+end
+-- Whether the fingerprint is in table i; if not, the slot (0-based) where it would go (nil when
+-- the table is empty), and the table's slots.
+local function fpProbe(i, fp)
+  local t = fpTable(i)
+  local slots = redis.call('STRLEN', t) / 8
+  if slots == 0 then return false, nil, 0 end
+  local k = fpWord(fp, 1) % slots
+  while true do
+    local last = math.min(slots, k + 8) - 1
+    local chunk = redis.call('GETRANGE', t, k * 8, last * 8 + 7)
+    for j = 0, last - k do
+      local slot = string.sub(chunk, j * 8 + 1, j * 8 + 8)
+      if slot == fp then return true, nil, slots end
+      if slot == EMPTY_SLOT then return false, k + j, slots end
+    end
+    k = (last + 1) % slots
+  end
+end
+-- Whether the fingerprint (hex) was seen; if not, what fpAdd takes to add it.
+local function fpSeen(hex)
+  local fp = fpBinary(hex)
+  local i = fpAddress(fpWord(fp, 5))
+  local found, slot, slots = fpProbe(i, fp)
+  return found, { fp = fp, i = i, slot = slot, slots = slots }
+end
+-- Adds a fingerprint fpSeen did not find (nothing added in between).
+local function fpAdd(at)
+  local fp, i, slot = at.fp, at.i, at.slot
+  local count = redis.call('HINCRBY', SEEN, i, 1)
+  if slot and count <= FP_MAX * at.slots then
+    redis.call('SETRANGE', fpTable(i), slot * 8, fp)
+  else
+    local fps = fpEntries(i)
+    fps[#fps + 1] = fp
+    fpRebuild(i, fps)
+  end
+  local total = redis.call('HINCRBY', META, 'seen', 1)
+  local level, split = fpShape()
+  local n = 2 ^ level
+  if total > FP_SPLIT * (n + split) then
+    local stay, move = {}, {}
+    for _, f in ipairs(fpEntries(split)) do
+      if fpWord(f, 5) % (2 * n) == split then stay[#stay + 1] = f else move[#move + 1] = f end
+    end
+    fpRebuild(split, stay)
+    fpRebuild(split + n, move)
+    split = split + 1
+    if split == n then
+      level, split = level + 1, 0
+    end
+    redis.call('HSET', META, 'fpL', level, 'fpS', split)
+    fpLevel, fpSplit = level, split
+  end
+end
+-- URLs ever added to the bucket.
+local function seenCount() return tonumber(redis.call('HGET', META, 'seen')) or 0 end
+
 -- READY and HOSTS follow the host's state: it is schedulable when URLs are queued and it has
 -- room for another request in flight; its load is queued + in flight.
 local function reschedule(h)
@@ -253,7 +370,7 @@ end
 if marker ~= CRAWL then
   return redis.error_reply('${CRAWL_GONE} the crawl marker of ' .. P .. ' is ' .. (marker or 'gone'))
 end
-return { redis.call('SCARD', SEEN) }
+return { seenCount() }
 `;
 
 /**
@@ -275,13 +392,14 @@ for i = 8, #ARGV do
   left = left + redis.call('SCARD', wlk(w))
 end
 if ARGV[7] == '1' then giveBackExpired(budget) end
-return withTimes({ left, redis.call('SCARD', SEEN) })
+return withTimes({ left, seenCount() })
 `;
 
 /**
- * Adds the entries given in ARGV from `first` on, seven per entry: dedupe key,
+ * Adds the entries given in ARGV from `first` on, eight per entry: dedupe key,
  * host key, queue priority, encoded entry, hints JSON ('' = none), the entry's label and userData
- * as JSON members (`"label":…,"userData":…`; '' = no label) and its priority as JSON. Returns one
+ * as JSON members (`"label":…,"userData":…`; '' = no label), its priority as JSON and the
+ * fingerprint of its dedupe key (fingerprint.ts). Returns one
  * outcome per entry: 'added' | 'duplicate' | 'relabelled' | 'host-full'.
  */
 const ADD_ENTRIES = `
@@ -345,9 +463,10 @@ end
 
 local function addEntries(first, maxPerHost, delayMs, maxInFlight)
   local touched, out = {}, {}
-  for i = first, #ARGV, 7 do
+  for i = first, #ARGV, 8 do
     local key, h, labelMembers = ARGV[i], ARGV[i + 1], ARGV[i + 5]
-    if redis.call('SISMEMBER', SEEN, key) == 1 then
+    local seen, at = fpSeen(ARGV[i + 7])
+    if seen then
       if ARGV[i + 4] ~= '' then applyHints(key, ARGV[i + 4]) end
       if labelMembers ~= '' and relabel(key, h, tonumber(ARGV[i + 2]), labelMembers, ARGV[i + 6]) then
         out[#out + 1] = 'relabelled'
@@ -359,7 +478,7 @@ local function addEntries(first, maxPerHost, delayMs, maxInFlight)
       if maxPerHost and (tonumber(redis.call('HGET', hk(h), 'a')) or 0) >= maxPerHost then
         out[#out + 1] = 'host-full'
       else
-        redis.call('SADD', SEEN, key)
+        fpAdd(at)
         redis.call('HINCRBY', hk(h), 'a', 1)
         local unlabelled = nil
         if labelMembers == '' then unlabelled = key end
@@ -376,7 +495,7 @@ end
 
 /**
  * add — ARGV: head, maxPerHost ('' = no bound), default delayMs, default maxInFlight, then
- * seven per entry (see ADD_ENTRIES). Returns one outcome per entry, then the next times.
+ * eight per entry (see ADD_ENTRIES). Returns one outcome per entry, then the next times.
  */
 const ADD = `${PRELUDE}${ADD_ENTRIES}
 return withTimes(addEntries(9, tonumber(ARGV[6]), ARGV[7], ARGV[8]))
@@ -390,7 +509,7 @@ return withTimes(addEntries(9, tonumber(ARGV[6]), ARGV[7], ARGV[8]))
  */
 const CLAIM = `${PRELUDE}
 local leaseId, now = ARGV[6], NOW
-local known = redis.call('SCARD', SEEN)
+local known = seenCount()
 -- 0. This claim ran before and its reply was lost with the connection: the same lease again.
 local mine = redis.call('HMGET', lk(leaseId), 'e', 'x', 'b')
 if mine[1] then
@@ -514,7 +633,7 @@ return withTimes({ settleLease(ARGV[6], ARGV[7], ARGV[8], ARGV[9], ARGV[10], ARG
 
 /**
  * complete with links — ARGV: head, lease id, hostReadyAt, hostNotBefore, lastFetch, failure,
- * failedAt (as settle's), maxPerHost, default delayMs, default maxInFlight (as add's), then seven
+ * failedAt (as settle's), maxPerHost, default delayMs, default maxInFlight (as add's), then eight
  * per entry (as add's).
  * The page's links are added and the page is done in one step: one round trip per page, and no
  * moment at which one is stored without the other. Returns add's outcomes (the lease being gone
@@ -637,13 +756,14 @@ return out
  */
 const CLEAR = `${PRELUDE}
 for _, h in ipairs(redis.call('ZRANGE', HOSTS, 0, -1)) do redis.call('UNLINK', qk(h), hk(h), uk(h)) end
+for _, i in ipairs(redis.call('HKEYS', SEEN)) do redis.call('UNLINK', fpTable(i)) end
 for _, id in ipairs(redis.call('ZRANGE', LEASES, 0, -1)) do
   local w = redis.call('HGET', lk(id), 'w')
   if w then redis.call('UNLINK', wlk(w)) end
   redis.call('UNLINK', lk(id))
 end
 redis.call('UNLINK', READY, HOSTS, LEASES, SEEN, LAST, FETCHED, DUE, FETCHED_AT, FAILURES, FAILED_AT)
-redis.call('HDEL', META, 'queued', 'done', 'addSeq', 'backSeq')
+redis.call('HDEL', META, 'queued', 'done', 'addSeq', 'backSeq', 'seen', 'fpL', 'fpS')
 return 1
 `;
 
@@ -698,7 +818,7 @@ return withTimes({ 1 })
 /** counts — ARGV: head. Returns [queued, inFlight, done, activeHosts, URLs known, failed], one consistent snapshot. */
 const COUNTS = `${PRELUDE}
 local m = redis.call('HMGET', META, 'queued', 'done')
-return { tonumber(m[1]) or 0, redis.call('ZCARD', LEASES), tonumber(m[2]) or 0, redis.call('ZCOUNT', HOSTS, '(0', '+inf'), redis.call('SCARD', SEEN), redis.call('ZCARD', FAILED_AT) }
+return { tonumber(m[1]) or 0, redis.call('ZCARD', LEASES), tonumber(m[2]) or 0, redis.call('ZCOUNT', HOSTS, '(0', '+inf'), seenCount(), redis.call('ZCARD', FAILED_AT) }
 `;
 
 /** hostCounts — ARGV: head, last rank (-1 = all). Returns five per host: key, queued, inFlight, done, readyAt. */

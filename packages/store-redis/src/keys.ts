@@ -13,8 +13,11 @@
 // in bucket `bucketOfHost(hostKey)` = the first 4 bytes of SHA-256(hostKey), big-endian, mod
 // BUCKET_COUNT. With P = `politely:{<crawlId>:<b>}:`:
 //
-//   <P>meta          HASH  crawl (a copy of the crawl marker, checked by every script), queued, done, addSeq, backSeq
-//   <P>seen          SET   dedupe keys of every URL of the bucket's hosts ever added
+//   <P>meta          HASH  crawl (a copy of the crawl marker, checked by every script), queued, done, addSeq,
+//                          backSeq, seen (URLs ever added), fpL and fpS (the seen tables' level and split)
+//   <P>seen          HASH  seen table i → how many fingerprints it holds (see frontier-scripts.ts)
+//   <P>seen:<i>      STRING seen table i: 64-bit fingerprints (fingerprint.ts) of URLs ever added to
+//                          the bucket, 8 bytes a slot, open addressing; tables split by linear hashing
 //   <P>ready         ZSET  schedulable hosts (URLs queued, room in flight) → readyAt (ms)
 //   <P>hosts         ZSET  every host → queued + in flight (busiest first; > 0 = active)
 //   <P>leases        ZSET  lease id → expiry (ms)
@@ -52,8 +55,11 @@ import { PolitelyError } from '@politely/core';
  * stays a few pipelined round trips, and a bucket's fixed keys (its marker) cost little.
  */
 export const BUCKET_COUNT = 128;
-/** The key layout version, kept in the crawl-wide meta; a crawl without one is of the one-slot layout. */
-export const LAYOUT_VERSION = '2';
+/**
+ * The key layout version, kept in the crawl-wide meta; a crawl without one is of the one-slot
+ * layout. 2 kept each bucket's dedupe keys whole in a SET; 3 keeps 64-bit fingerprints.
+ */
+export const LAYOUT_VERSION = '3';
 
 export interface RedisKeyOptions {
   /**

@@ -44,7 +44,7 @@ import { type OpenedRedis, openRedis } from './connection.js';
 import { CRAWL_SCRIPT_KEY_COUNT, CRAWL_SCRIPTS, type CrawlCommands, OLD_LAYOUT } from './crawl-scripts.js';
 import { decodeEntry } from './entry-codec.js';
 import { BUCKET_SCRIPT_KEY_COUNT, BUCKET_SCRIPTS, type BucketCommands, CRAWL_GONE } from './frontier-scripts.js';
-import { BUCKET_COUNT, bucketOfHost, bucketScriptKeys, crawlScriptKeys, metadataKey } from './keys.js';
+import { BUCKET_COUNT, bucketOfHost, bucketScriptKeys, crawlScriptKeys, LAYOUT_VERSION, metadataKey } from './keys.js';
 import { NO_REPLICA_ACKS, type ReplicaAcks, replicaAcks } from './replica-acks.js';
 import { entryArgs, failureArgs, hostKeyOf, lastFetchArg, maxPerHostArg, scoreBound, time } from './store-args.js';
 import {
@@ -138,6 +138,8 @@ class Store implements RedisFrontierStore {
   private closed = false;
   /** Set once the crawl is found gone: every later call fails with it. */
   private gone: PolitelyError | undefined;
+  /** `rememberFetches`: false tells the crawler to work out no LastFetch. */
+  readonly remembersFetches: boolean;
 
   constructor(
     private readonly connection: OpenedRedis,
@@ -152,6 +154,7 @@ class Store implements RedisFrontierStore {
     this.commands = connection.redis as unknown as BucketCommands & CrawlCommands;
     this.bucketKeys = ALL_BUCKETS.map((b) => bucketScriptKeys(options.keys.bucket(b)));
     this.view = new ClaimView(BUCKET_COUNT, options.idlePollMs);
+    this.remembersFetches = options.rememberFetches;
   }
 
   ready(): Promise<void> {
@@ -206,7 +209,9 @@ class Store implements RedisFrontierStore {
    */
   async complete(leaseId: string, options: CompleteOptions = {}): Promise<AddOutcome[]> {
     const entries = options.add ?? [];
-    const done = [lastFetchArg(options.lastFetch), ...failureArgs(options.failure)];
+    // Without rememberFetches, a done URL keeps no LastFetch (nor the entry that goes with it).
+    const lastFetch = this.remembersFetches ? options.lastFetch : undefined;
+    const done = [lastFetchArg(lastFetch), ...failureArgs(options.failure)];
     const clock = this.settleArgs('complete', options);
     const maxPerHost = maxPerHostArg(options.addOptions ?? {});
     const groups = groupByBucket(entries);
@@ -591,7 +596,7 @@ class Store implements RedisFrontierStore {
     if (message.includes(OLD_LAYOUT)) {
       return new PolitelyError(
         'ERR_STORE',
-        `the crawl ${this.crawlName} in ${this.connection.display} was made by an older politely, which kept a crawl in one slot (${message.slice(message.indexOf(OLD_LAYOUT) + OLD_LAYOUT.length + 1)}); this one spreads it over ${BUCKET_COUNT} buckets: finish it with the politely that made it, or delete it (deleteRedisCrawl) and crawl again`,
+        `the crawl ${this.crawlName} in ${this.connection.display} was made by an older politely, of another key layout (${message.slice(message.indexOf(OLD_LAYOUT) + OLD_LAYOUT.length + 1)}); this one uses layout ${LAYOUT_VERSION} (${BUCKET_COUNT} buckets, URLs seen kept as 64-bit fingerprints): finish it with the politely that made it, or delete it (deleteRedisCrawl) and crawl again`,
         { cause: error },
       );
     }

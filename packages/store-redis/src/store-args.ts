@@ -4,6 +4,7 @@
 import { PolitelyError } from '@politely/core';
 import { type AddOptions, dedupeKeyOf, type FrontierEntry, type LastFetch, type UrlFailure } from '@politely/frontier';
 import { encodeEntry, encodeLastFetch } from './entry-codec.js';
+import { fingerprintOf } from './fingerprint.js';
 import { queuePriorityOf } from './queue-score.js';
 
 /** maxPerHost as add takes it ('' = no bound), checked. */
@@ -15,7 +16,7 @@ export function maxPerHostArg(options: AddOptions): string | number {
   return maxPerHost === Infinity ? '' : maxPerHost;
 }
 
-/** The seven ARGV of an entry (see ADD_ENTRIES in frontier-scripts.ts). */
+/** The eight ARGV of an entry (see ADD_ENTRIES in frontier-scripts.ts). */
 export function entryArgs(entry: FrontierEntry): (string | number)[] {
   // The hints apart, for a duplicate's LastFetch (the entry's JSON is only stored, never read in Lua).
   const hints = typeof entry.hints === 'object' && entry.hints !== null ? JSON.stringify(entry.hints) : '';
@@ -26,6 +27,7 @@ export function entryArgs(entry: FrontierEntry): (string | number)[] {
     encodeEntry(entry),
     hints,
     ...relabelArgs(entry),
+    fingerprintOf(dedupeKeyOf(entry)),
   ];
 }
 

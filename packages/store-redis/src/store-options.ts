@@ -66,6 +66,15 @@ export interface RedisFrontierStoreOptions extends RedisKeyOptions, RedisLinkOpt
    * @default 1000
    */
   readonly replicaAckTimeoutMs?: number;
+  /**
+   * Keep what each fetch left (`CompleteOptions.lastFetch`: validators, hash, due time, and the
+   * URL's entry to queue it again, a few hundred bytes per URL), so that `reopenDue` and a crawl
+   * with `recrawl` can revisit and revalidate. Off, a done URL keeps no text: only its 64-bit
+   * fingerprint in its bucket's seen table (about 11 bytes), and the crawler works out no
+   * LastFetch for it.
+   * @default true
+   */
+  readonly rememberFetches?: boolean;
 }
 
 export interface ResolvedRedisFrontierStoreOptions {
@@ -79,6 +88,7 @@ export interface ResolvedRedisFrontierStoreOptions {
   readonly heartbeatMs: number;
   readonly replicaAcks: number;
   readonly replicaAckTimeoutMs: number;
+  readonly rememberFetches: boolean;
 }
 
 export const ENTRY_POINT = 'createRedisFrontierStore';
@@ -94,6 +104,7 @@ const REDIS_STORE_OPTION_KEYS: Record<keyof RedisFrontierStoreOptions, true> = {
   addBatchSize: true,
   replicaAcks: true,
   replicaAckTimeoutMs: true,
+  rememberFetches: true,
   crawlId: true,
   keyPrefix: true,
   connectTimeoutMs: true,
@@ -121,8 +132,14 @@ export function resolveRedisFrontierStoreOptions(
     addBatchSize: count('addBatchSize', options.addBatchSize ?? 500, 1),
     replicaAcks: count('replicaAcks', options.replicaAcks ?? 0, 0),
     replicaAckTimeoutMs: count('replicaAckTimeoutMs', options.replicaAckTimeoutMs ?? 1000, 1),
+    rememberFetches: flag('rememberFetches', options.rememberFetches ?? true),
     ...workerTiming(options),
   };
+}
+
+function flag(name: string, value: unknown): boolean {
+  if (typeof value !== 'boolean') throw invalid(ENTRY_POINT, `${name} must be a boolean, got ${String(value)}`);
+  return value;
 }
 
 function workerTiming(options: RedisFrontierStoreOptions): { workerTtlMs: number; heartbeatMs: number } {

@@ -144,6 +144,31 @@ describe.skipIf(missing !== null)('Redis store on a Redis Cluster (3 primaries, 
     );
   });
 
+  it('dedupes on the fingerprint seen tables across shards, through their growth and splits', async () => {
+    const crawlId = uniqueCrawlId('cluster-seen');
+    const store = createRedisFrontierStore({ redis: cluster.url, crawlId });
+    try {
+      // 2,500 URLs of one host (one bucket: its tables split past 2,048), and 1,000 over 40 hosts.
+      const urls = [
+        ...Array.from({ length: 2500 }, (_, i) => `http://big.test/p/${i}`),
+        ...Array.from({ length: 1000 }, (_, i) => `http://h${i % 40}.test/p/${i}`),
+      ];
+      const entries = urls.map((url) => ({ url, hostKey: new URL(url).hostname, depth: 1, priority: 0 }));
+      for (let start = 0; start < entries.length; start += 500) {
+        const outcomes = await store.add(entries.slice(start, start + 500));
+        expect(outcomes.filter((o) => o === 'added')).toHaveLength(outcomes.length);
+      }
+      for (let start = 0; start < entries.length; start += 500) {
+        const outcomes = await store.add(entries.slice(start, start + 500));
+        expect(outcomes.filter((o) => o === 'duplicate')).toHaveLength(outcomes.length);
+      }
+      expect((await store.counts()).queued).toBe(3500);
+    } finally {
+      await store.close();
+      await deleteRedisCrawl({ redis: cluster.url, crawlId });
+    }
+  });
+
   it('fails in one line naming the node when no seed node answers', async () => {
     const port = await freePort();
     const store = createRedisFrontierStore({

@@ -528,7 +528,7 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('createRedisFrontierStore', 
       expect(error?.code).toBe('ERR_STORE');
       expect(error?.message).toMatch(
         new RegExp(
-          `^the crawl ${crawlId} in redis://.* was made by an older politely, which kept a crawl in one slot \\(layout 1 \\(one slot\\) with no buckets\\); this one spreads it over 128 buckets: finish it with the politely that made it, or delete it \\(deleteRedisCrawl\\) and crawl again$`,
+          `^the crawl ${crawlId} in redis://.* was made by an older politely, of another key layout \\(layout 1 \\(one slot\\) with no buckets\\); this one uses layout 3 \\(128 buckets, URLs seen kept as 64-bit fingerprints\\): finish it with the politely that made it, or delete it \\(deleteRedisCrawl\\) and crawl again$`,
         ),
       );
       // Nothing of the old crawl was touched.
@@ -537,6 +537,31 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('createRedisFrontierStore', 
         createdAt: '1',
         queued: '3',
       });
+    } finally {
+      admin.disconnect();
+    }
+  });
+
+  it('refuses a crawl of layout 2 (dedupe keys kept whole), naming what to do', async () => {
+    const crawlId = uniqueCrawlId('layout-2');
+    crawlIds.add(crawlId);
+    const admin = new Redis(REDIS_URL);
+    try {
+      const meta = { crawl: 'a-layout-2-marker', createdAt: '1', layout: '2', buckets: '128', bucketsReady: '1' };
+      await admin.hset(`politely:{${crawlId}}:meta`, meta);
+      await admin.sadd(`politely:{${crawlId}:0}:seen`, 'http://a.test/1');
+      const error = await (open({}, crawlId) as RedisFrontierStore).ready().then(
+        () => undefined,
+        (e: unknown) => e as PolitelyError,
+      );
+      expect(error?.code).toBe('ERR_STORE');
+      expect(error?.message).toMatch(
+        new RegExp(
+          `^the crawl ${crawlId} in redis://.* was made by an older politely, of another key layout \\(layout 2 with 128 buckets\\); this one uses layout 3 .*deleteRedisCrawl`,
+        ),
+      );
+      expect(await admin.hgetall(`politely:{${crawlId}}:meta`)).toEqual(meta);
+      expect(await admin.smembers(`politely:{${crawlId}:0}:seen`)).toEqual(['http://a.test/1']);
     } finally {
       admin.disconnect();
     }
