@@ -1,7 +1,7 @@
 // What `replicaAcks` costs per page (issue 31): the same politely crawl of realistic pages with
 // the Redis store on a primary that has one replica, without replicaAcks and with `replicaAcks:
 // 1` (every state change waits for the replica's WAIT acknowledgement). Both Redis servers are
-// started here from the redis-server binary on free loopback ports, and stopped afterwards; the
+// started here from the redis-server binary on free loopback ports (scale-workload.js), and stopped afterwards; the
 // crawler runs in its own process (crawler-contestant.js), the fleet in another.
 //
 //   node bench/replica-acks.bench.js        (after `pnpm build`; about a minute)
@@ -11,10 +11,8 @@
 // Environment: BENCH_ACKS_HOSTS × BENCH_ACKS_PAGES (default 20 × 150), BENCH_ACKS_REPS (default 1;
 // the settings alternate, medians reported). Writes bench/results/replica-acks.json.
 
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +20,7 @@ import { createRedisLink, deleteRedisCrawl } from '@politely/store-redis';
 
 import { formatFixed, formatInteger, formatTable, median } from './harness.js';
 import { FLEET_URL_PATTERN, frontPages, runContestant, startFleetServer } from './processes.js';
+import { startRedis } from './scale-workload.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const RESULTS_FILE = join(HERE, 'results', 'replica-acks.json');
@@ -36,34 +35,13 @@ const CONCURRENCY = 64;
 const RUN_TIMEOUT_MS = 300_000;
 const SETTINGS = [0, 1];
 
-/** A free loopback port. */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** A redis-server of our own on loopback, kept in memory only; `args` adds to its settings. */
-async function startRedis(args = []) {
-  const port = await freePort();
-  const dir = mkdtempSync(join(os.tmpdir(), 'politely-bench-redis-'));
-  const child = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, ...args],
-    { stdio: 'ignore' },
-  );
-  const url = `redis://127.0.0.1:${port}`;
-  const link = createRedisLink(url, { connectTimeoutMs: 10_000 });
+/** A redis-server of our own (scale-workload.js) with a link to read its INFO. */
+async function startRedisWithInfo(extraArgs = []) {
+  const redis = await startRedis(extraArgs);
+  const link = createRedisLink(redis.url, { connectTimeoutMs: 10_000 });
   await link.ready();
   return {
-    port,
-    url,
-    link,
+    ...redis,
     async info(section) {
       const text = await link.client.info(section);
       return new Map(
@@ -75,9 +53,7 @@ async function startRedis(args = []) {
     },
     async stop() {
       await link.close().catch(() => {});
-      child.kill('SIGTERM');
-      await new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve()));
-      rmSync(dir, { recursive: true, force: true });
+      await redis.stop();
     },
   };
 }
@@ -140,8 +116,8 @@ async function crawlWith(primary, replicaAcks) {
 }
 
 const startedAt = performance.now();
-const primary = await startRedis();
-const replica = await startRedis(['--replicaof', '127.0.0.1', String(primary.port)]);
+const primary = await startRedisWithInfo();
+const replica = await startRedisWithInfo(['--replicaof', '127.0.0.1', String(primary.port)]);
 const runs = Object.fromEntries(SETTINGS.map((acks) => [acks, []]));
 try {
   await waitForReplica(primary);

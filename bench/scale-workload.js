@@ -270,20 +270,29 @@ function freePort() {
   });
 }
 
-/** A redis-server of our own on a free loopback port, no persistence; resolves once it answers. */
-export async function startRedis() {
+/**
+ * A redis-server of our own on a free loopback port, no persistence; resolves once it answers.
+ * `extraArgs` add to its settings (`--replicaof 127.0.0.1 PORT`, say). `stop()` resolves once it exited.
+ */
+export async function startRedis(extraArgs = []) {
   const port = await freePort();
   const child = spawn(
     'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...extraArgs],
     {
       stdio: 'ignore',
     },
   );
   const node = `127.0.0.1:${port}`;
+  const stop = () =>
+    new Promise((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    });
   for (let tries = 0; tries < 100; tries++) {
     const ping = spawnSync('redis-cli', ['-h', '127.0.0.1', '-p', String(port), 'PING'], { encoding: 'utf8' });
-    if (ping.stdout.trim() === 'PONG') return { node, stop: () => child.kill('SIGTERM') };
+    if (ping.stdout.trim() === 'PONG') return { node, port, url: `redis://${node}`, stop };
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   child.kill('SIGKILL');
