@@ -7,7 +7,8 @@
 //   node bench/crawl-memory.bench.js      (~4 minutes at ~600 pages/s)
 //
 // Environment: BENCH_MEMORY_HOSTS (default 100 hosts), BENCH_MEMORY_SMALL / BENCH_MEMORY_LARGE
-// (pages per host, default 100 and 1000). Prints a table and writes bench/results/crawl-memory.json.
+// (pages per host, default 100 and 1000), BENCH_MEMORY_CACHE_KIB (SQLite's page cache, default the
+// store's 64 MiB), BENCH_MEMORY_RESULTS (the results file's name). Prints a table and writes bench/results/crawl-memory.json.
 
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -18,12 +19,15 @@ import { formatFixed, formatInteger, formatTable } from './harness.js';
 import { FLEET_URL_PATTERN, frontPages, runContestant, startFleetServer } from './processes.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const RESULTS_FILE = join(HERE, 'results', 'crawl-memory.json');
+const RESULTS_FILE = join(HERE, 'results', process.env.BENCH_MEMORY_RESULTS ?? 'crawl-memory.json');
 const USER_AGENT = 'PolitelyBench/1.0 (+https://github.com/politely/politely)';
 const HOSTS = Number(process.env.BENCH_MEMORY_HOSTS ?? 100);
 const SIZES = [Number(process.env.BENCH_MEMORY_SMALL ?? 100), Number(process.env.BENCH_MEMORY_LARGE ?? 1000)];
 /** As in store-crawl.bench.js: 64 requests in flight, no per-host cap beyond that, no delay. */
 const CONCURRENCY = 64;
+/** SQLite's page cache (cacheSizeKiB) when BENCH_MEMORY_CACHE_KIB is set; the store's default otherwise. */
+const CACHE_KIB =
+  process.env.BENCH_MEMORY_CACHE_KIB === undefined ? undefined : Number(process.env.BENCH_MEMORY_CACHE_KIB);
 const RUN_TIMEOUT_MS = 900_000;
 /** Issue 34: the 100k-page crawl's peak RSS within 1.2× the 10k-page crawl's. */
 const RSS_RATIO_GOAL = 1.2;
@@ -43,7 +47,7 @@ async function crawl(pagesPerHost) {
         concurrency: CONCURRENCY,
         perHostConcurrency: CONCURRENCY,
         sameDomainDelaySecs: 0,
-        store: { kind: 'sqlite', path: join(dir, 'frontier.db') },
+        store: { kind: 'sqlite', path: join(dir, 'frontier.db'), cacheSizeKiB: CACHE_KIB },
       },
       RUN_TIMEOUT_MS,
     );
@@ -110,6 +114,7 @@ const out = {
     crawl: `politely, one worker, scope ${FLEET_URL_PATTERN}, concurrency ${CONCURRENCY}, perHostConcurrency ${CONCURRENCY}, minDelayMs 0, every host's / as seeds, SQLite store in a temp dir; each crawl in its own process against a fresh fleet server`,
     peakRss: "the crawler process's VmHWM (/proc/self/status) at the end of the crawl",
   },
+  sqliteCacheSizeKiB: CACHE_KIB ?? 'the store default (65,536)',
   rssRatioGoal: RSS_RATIO_GOAL,
   rssRatio: ratio,
   crawls,
