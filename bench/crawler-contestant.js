@@ -138,7 +138,11 @@ async function openStore(store) {
   }
   if (store.kind === 'sqlite') {
     const { createSqliteFrontierStore, createSqliteRobotsCache } = await import('@politely/store-sqlite');
-    const frontier = createSqliteFrontierStore({ path: store.path, defaultHostPolicy });
+    const frontier = createSqliteFrontierStore({
+      path: store.path,
+      defaultHostPolicy,
+      ...(store.cacheSizeKiB === undefined ? {} : { cacheSizeKiB: store.cacheSizeKiB }),
+    });
     return {
       store: countMethods(frontier, 'store'),
       robotsCache: countMethods(createSqliteRobotsCache(frontier), 'robotsCache'),

@@ -1,0 +1,125 @@
+// Memory that does not grow with the crawl (issue 34, item 4): the same politely crawl with the
+// SQLite store (a file in a temp dir) of a realistic fleet of 10,000 pages and of 100,000 pages,
+// each crawl in its own process (crawler-contestant.js) against its own fleet server
+// (crawler-fleet-server.js). Reports each crawl's peak RSS (the kernel's high-water mark of the
+// crawler's process) and the ratio of the large crawl's to the small one's (goal: ≤ 1.2×).
+//
+//   node bench/crawl-memory.bench.js      (~4 minutes at ~600 pages/s)
+//
+// Environment: BENCH_MEMORY_HOSTS (default 100 hosts), BENCH_MEMORY_SMALL / BENCH_MEMORY_LARGE
+// (pages per host, default 100 and 1000), BENCH_MEMORY_CACHE_KIB (SQLite's page cache, default the
+// store's 64 MiB), BENCH_MEMORY_RESULTS (the results file's name). Prints a table and writes bench/results/crawl-memory.json.
+
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { formatFixed, formatInteger, formatTable } from './harness.js';
+import { FLEET_URL_PATTERN, frontPages, runContestant, startFleetServer } from './processes.js';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const RESULTS_FILE = join(HERE, 'results', process.env.BENCH_MEMORY_RESULTS ?? 'crawl-memory.json');
+const USER_AGENT = 'PolitelyBench/1.0 (+https://github.com/politely/politely)';
+const HOSTS = Number(process.env.BENCH_MEMORY_HOSTS ?? 100);
+const SIZES = [Number(process.env.BENCH_MEMORY_SMALL ?? 100), Number(process.env.BENCH_MEMORY_LARGE ?? 1000)];
+/** As in store-crawl.bench.js: 64 requests in flight, no per-host cap beyond that, no delay. */
+const CONCURRENCY = 64;
+/** SQLite's page cache (cacheSizeKiB) when BENCH_MEMORY_CACHE_KIB is set; the store's default otherwise. */
+const CACHE_KIB =
+  process.env.BENCH_MEMORY_CACHE_KIB === undefined ? undefined : Number(process.env.BENCH_MEMORY_CACHE_KIB);
+const RUN_TIMEOUT_MS = 900_000;
+/** Issue 34: the 100k-page crawl's peak RSS within 1.2× the 10k-page crawl's. */
+const RSS_RATIO_GOAL = 1.2;
+
+/** One crawl of a fresh realistic fleet of HOSTS × `pagesPerHost` pages with the SQLite store. */
+async function crawl(pagesPerHost) {
+  const fleet = { hosts: HOSTS, pagesPerHost, pageProfile: 'realistic' };
+  const server = await startFleetServer([fleet]);
+  const dir = mkdtempSync(join(os.tmpdir(), 'politely-bench-memory-'));
+  try {
+    const run = await runContestant(
+      {
+        contestant: 'politely',
+        userAgent: USER_AGENT,
+        scopePattern: FLEET_URL_PATTERN,
+        seeds: frontPages(server.fleets[0]),
+        concurrency: CONCURRENCY,
+        perHostConcurrency: CONCURRENCY,
+        sameDomainDelaySecs: 0,
+        store: { kind: 'sqlite', path: join(dir, 'frontier.db'), cacheSizeKiB: CACHE_KIB },
+      },
+      RUN_TIMEOUT_MS,
+    );
+    const { logs } = await server.report(USER_AGENT);
+    const pages = logs[0].pagesOk;
+    return {
+      fleet,
+      pages,
+      repeatedRequests: logs[0].repeatedRequests,
+      robotsViolations: logs[0].robotsViolations,
+      wallMs: run.wallMs,
+      pagesPerSecond: pages / (run.wallMs / 1000),
+      cpuMsPerPage: run.cpuMs / pages,
+      peakRssMb: run.peakRssBytes / 1024 / 1024,
+      gcShareOfCpu: run.gc.shareOfCpu,
+    };
+  } finally {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const startedAt = performance.now();
+console.log(
+  `Crawl memory, SQLite store: ${HOSTS} hosts × ${SIZES.join(' and ')} realistic pages, concurrency ${CONCURRENCY}`,
+);
+const crawls = [];
+for (const pagesPerHost of SIZES) {
+  const figures = await crawl(pagesPerHost);
+  crawls.push(figures);
+  console.log(
+    `  ${formatInteger(figures.pages)} pages in ${formatFixed(figures.wallMs / 1000, 1)} s = ${formatInteger(figures.pagesPerSecond)} pages/s, ` +
+      `peak RSS ${formatFixed(figures.peakRssMb, 1)} MB`,
+  );
+}
+const [small, large] = crawls;
+const ratio = large.peakRssMb / small.peakRssMb;
+console.log(
+  `\n${formatTable(
+    ['pages', 'pages/s', 'CPU/page', 'GC / CPU', 'peak RSS', 'vs smallest', `goal ≤ ${RSS_RATIO_GOAL}×`],
+    crawls.map((c) => [
+      formatInteger(c.pages),
+      formatInteger(c.pagesPerSecond),
+      `${formatFixed(c.cpuMsPerPage, 2)} ms`,
+      `${formatFixed(c.gcShareOfCpu * 100, 1)} %`,
+      `${formatFixed(c.peakRssMb, 1)} MB`,
+      `${formatFixed(c.peakRssMb / small.peakRssMb, 2)}×`,
+      c === small ? '' : c.peakRssMb / small.peakRssMb <= RSS_RATIO_GOAL ? 'met' : 'MISSED',
+    ]),
+  )}`,
+);
+
+const out = {
+  benchmark: 'crawl-memory',
+  date: new Date().toISOString(),
+  environment: {
+    node: process.version,
+    platform: `${process.platform}/${process.arch}`,
+    cpu: os.cpus()[0]?.model ?? 'unknown',
+    cpus: os.cpus().length,
+    loadAverage: os.loadavg(),
+  },
+  method: {
+    crawl: `politely, one worker, scope ${FLEET_URL_PATTERN}, concurrency ${CONCURRENCY}, perHostConcurrency ${CONCURRENCY}, minDelayMs 0, every host's / as seeds, SQLite store in a temp dir; each crawl in its own process against a fresh fleet server`,
+    peakRss: "the crawler process's VmHWM (/proc/self/status) at the end of the crawl",
+  },
+  sqliteCacheSizeKiB: CACHE_KIB ?? 'the store default (65,536)',
+  rssRatioGoal: RSS_RATIO_GOAL,
+  rssRatio: ratio,
+  crawls,
+  runtimeSeconds: (performance.now() - startedAt) / 1000,
+};
+mkdirSync(dirname(RESULTS_FILE), { recursive: true });
+writeFileSync(RESULTS_FILE, `${JSON.stringify(out, null, 2)}\n`);
+console.log(`\nwrote ${RESULTS_FILE} (${formatFixed(out.runtimeSeconds, 1)} s)`);
