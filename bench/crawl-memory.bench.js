@@ -15,7 +15,7 @@ import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { formatFixed, formatInteger, formatTable } from './harness.js';
+import { formatFixed, formatInteger, formatTable, machineEnvironment } from './harness.js';
 import { FLEET_URL_PATTERN, frontPages, runContestant, startFleetServer } from './processes.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -103,13 +103,7 @@ console.log(
 const out = {
   benchmark: 'crawl-memory',
   date: new Date().toISOString(),
-  environment: {
-    node: process.version,
-    platform: `${process.platform}/${process.arch}`,
-    cpu: os.cpus()[0]?.model ?? 'unknown',
-    cpus: os.cpus().length,
-    loadAverage: os.loadavg(),
-  },
+  environment: machineEnvironment(),
   method: {
     crawl: `politely, one worker, scope ${FLEET_URL_PATTERN}, concurrency ${CONCURRENCY}, perHostConcurrency ${CONCURRENCY}, minDelayMs 0, every host's / as seeds, SQLite store in a temp dir; each crawl in its own process against a fresh fleet server`,
     peakRss: "the crawler process's VmHWM (/proc/self/status) at the end of the crawl",

@@ -40,11 +40,10 @@
 
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { formatFixed, formatInteger, formatTable, median } from './harness.js';
+import { formatFixed, formatInteger, formatTable, machineEnvironment, median } from './harness.js';
 import { FLEET_URL_PATTERN, frontPages, runContestant, startFleetServer } from './processes.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -739,13 +738,7 @@ console.log(`\n${formatTable(['figure', 'politely', 'Crawlee', 'ratio', 'goal', 
 const results = {
   benchmark: 'crawler',
   date: new Date().toISOString(),
-  environment: {
-    node: process.version,
-    platform: `${process.platform}/${process.arch}`,
-    cpu: os.cpus()[0]?.model ?? 'unknown',
-    cpus: os.cpus().length,
-    loadAverage: os.loadavg(),
-  },
+  environment: machineEnvironment(),
   contestants: { politely: versionOf('@politely/crawler'), crawlee: versionOf('@crawlee/cheerio') },
   method: {
     processes:

@@ -7,6 +7,8 @@
 //   rotates from round to round. A full GC runs before every sample when node has --expose-gc.
 // - The figure reported is the median of a contestant's samples (ns per op), with min and max.
 
+import os from 'node:os';
+
 /** Nanoseconds since an arbitrary origin, as a Number (fine for intervals of hours). */
 export function nowNs() {
   return Number(process.hrtime.bigint());
@@ -105,4 +107,15 @@ export function formatInteger(n) {
 
 export function formatFixed(n, digits) {
   return n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+/** The machine a benchmark ran on, for its results file. */
+export function machineEnvironment() {
+  return {
+    node: process.version,
+    platform: `${process.platform}/${process.arch}`,
+    cpu: os.cpus()[0]?.model ?? 'unknown',
+    cpus: os.cpus().length,
+    loadAverage: os.loadavg(),
+  };
 }

@@ -28,7 +28,7 @@ import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { formatFixed, formatInteger, formatTable } from './harness.js';
+import { formatFixed, formatInteger, formatTable, machineEnvironment } from './harness.js';
 import { FLEET_URL_PATTERN, frontPages, runContestant, startFleetServer } from './processes.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -256,13 +256,7 @@ for (const check of checks) console.log(`  check: ${check}`);
 const out = {
   benchmark: 'recrawl',
   date: new Date().toISOString(),
-  environment: {
-    node: process.version,
-    platform: `${process.platform}/${process.arch}`,
-    cpu: os.cpus()[0]?.model ?? 'unknown',
-    cpus: os.cpus().length,
-    loadAverage: os.loadavg(),
-  },
+  environment: machineEnvironment(),
   versions: { crawlee: versionOf('@crawlee/cheerio') },
   method: {
     fleet: `startFleet({ hosts: ${FLEET.hosts}, pagesPerHost: ${FLEET.pagesPerHost}, pageProfile: 'realistic', gzip: ${FLEET.gzip} }) in its own process, one fresh fleet per contestant: ETag and Last-Modified on every 200, 304 without a body to a conditional request that matches, no Cache-Control (a recrawl revalidates every page)`,

@@ -70,11 +70,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
-import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { formatFixed, formatInteger, formatTable } from './harness.js';
+import { formatFixed, formatInteger, formatTable, machineEnvironment } from './harness.js';
 import { runContestant, startRenderWebServer } from './processes.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -488,13 +487,7 @@ if (goal !== null) {
 const out = {
   benchmark: 'render',
   date: new Date().toISOString(),
-  environment: {
-    node: process.version,
-    platform: `${process.platform}/${process.arch}`,
-    cpu: os.cpus()[0]?.model ?? 'unknown',
-    cpus: os.cpus().length,
-    loadAverage: os.loadavg(),
-  },
+  environment: machineEnvironment(),
   versions: {
     chromium: chromiumVersion(),
     crawlee: versionOf('@crawlee/playwright'),

@@ -25,7 +25,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRedisLink, deleteRedisCrawl } from '@politely/store-redis';
 
-import { formatFixed, formatInteger, formatTable, median } from './harness.js';
+import { formatFixed, formatInteger, formatTable, machineEnvironment, median } from './harness.js';
 import { FLEET_URL_PATTERN, frontPages, runContestant, startFleetServer } from './processes.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -231,13 +231,7 @@ console.log(
 const out = {
   benchmark: 'store-crawl',
   date: new Date().toISOString(),
-  environment: {
-    node: process.version,
-    platform: `${process.platform}/${process.arch}`,
-    cpu: os.cpus()[0]?.model ?? 'unknown',
-    cpus: os.cpus().length,
-    loadAverage: os.loadavg(),
-  },
+  environment: machineEnvironment(),
   method: {
     crawl: `politely, one worker, scope ${FLEET_URL_PATTERN}, concurrency ${CONCURRENCY}, perHostConcurrency ${CONCURRENCY}, minDelayMs 0, every host's / as seeds; each crawl in its own process against a fresh fleet server`,
     stores: {
