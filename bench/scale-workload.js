@@ -276,18 +276,27 @@ function freePort() {
  */
 export async function startRedis(extraArgs = []) {
   const port = await freePort();
+  // Its own directory: a replica writes the RDB of its first sync there, never in the repository.
+  const dir = mkdtempSync(join(os.tmpdir(), 'politely-bench-redis-'));
   const child = spawn(
     'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...extraArgs],
+    ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', ...extraArgs],
     {
       stdio: 'ignore',
     },
   );
   const node = `127.0.0.1:${port}`;
+  const removeDir = () => rmSync(dir, { recursive: true, force: true });
   const stop = () =>
     new Promise((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      child.once('exit', () => resolve());
+      if (child.exitCode !== null || child.signalCode !== null) {
+        removeDir();
+        return resolve();
+      }
+      child.once('exit', () => {
+        removeDir();
+        resolve();
+      });
       child.kill('SIGTERM');
     });
   for (let tries = 0; tries < 100; tries++) {
@@ -296,5 +305,6 @@ export async function startRedis(extraArgs = []) {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   child.kill('SIGKILL');
+  removeDir();
   throw new Error(`redis-server on ${node} did not answer`);
 }
