@@ -27,8 +27,14 @@ const scope = new RegExp(job.scopePattern);
 // Peak RSS: sampled every 50 ms, and the kernel's high-water mark (VmHWM) where there is one.
 
 let sampledPeakRss = process.memoryUsage.rss();
+// What the peak sample was made of (V8's heap, Buffers and ArrayBuffers outside it): where the
+// RSS goes, reported beside the peak.
+let atPeak = process.memoryUsage();
 const sampler = setInterval(() => {
-  sampledPeakRss = Math.max(sampledPeakRss, process.memoryUsage.rss());
+  const rss = process.memoryUsage.rss();
+  if (rss <= sampledPeakRss) return;
+  sampledPeakRss = rss;
+  atPeak = process.memoryUsage();
 }, 50);
 sampler.unref();
 
@@ -354,6 +360,12 @@ process.send(
     watchedDone: watchedDone.size,
     baselineRssBytes: baselineRss,
     sampledPeakRssBytes: sampledPeakRss,
+    atPeakBytes: {
+      heapTotal: atPeak.heapTotal,
+      heapUsed: atPeak.heapUsed,
+      external: atPeak.external,
+      arrayBuffers: atPeak.arrayBuffers,
+    },
     peakRssBytes: kernelPeakRss() ?? sampledPeakRss,
     storeCalls,
     own,

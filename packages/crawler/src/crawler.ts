@@ -222,6 +222,8 @@ class PoliteCrawler implements Crawler {
     this.seeds = new SeedRefusals(options.canonicalUrl);
     this.pageBudget = { started: 0, max: options.maxPages };
     this.signal = this.crawlSignal(raw.signal);
+    // Every request waiting for its turn at a host listens to `stopping` too: by design, not a leak.
+    setMaxListeners(0, this.stopping.signal);
     const addresses = addressBookOf(options);
     this.recorder.metrics = new CrawlMetrics(raw.meterProvider);
     this.keys = createPolitenessKeys(options.politenessKey, addresses);
