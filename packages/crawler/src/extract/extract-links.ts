@@ -80,6 +80,12 @@ function tokensOf(value: string | undefined): string[] {
 
 /** Parses `href` against `base`, as an absolute http(s) URL without fragment, or says why not. */
 export function toHttpUrl(href: string, base: URL): string | 'scheme' | 'invalid' {
+  const url = parseHttpUrl(href, base);
+  return typeof url === 'string' ? url : withoutFragment(url.href);
+}
+
+/** Parses `href` against `base` as an absolute http(s) URL (its fragment kept), or says why not. */
+function parseHttpUrl(href: string, base: URL): URL | 'scheme' | 'invalid' {
   // A cheap look at the scheme first: a megabyte `data:` URI is skipped without being parsed.
   const scheme = SCHEME.exec(href)?.[1]?.toLowerCase();
   if (scheme !== undefined && scheme !== 'http' && scheme !== 'https') return 'scheme';
@@ -89,8 +95,7 @@ export function toHttpUrl(href: string, base: URL): string | 'scheme' | 'invalid
   } catch {
     return 'invalid';
   }
-  if (!isHttp(url)) return 'scheme';
-  return withoutFragment(url.href);
+  return isHttp(url) ? url : 'scheme';
 }
 
 /**
@@ -154,19 +159,20 @@ function readRobots(metas: HtmlFacts['metas'], options: ResolvedExtractOptions):
  * linked both with and without nofollow is followable: it moves to `follow`.
  */
 interface LinkLists {
-  readonly follow: Set<string>;
+  /** Each URL with its parse (which may still hold a fragment). */
+  readonly follow: Map<string, URL>;
   readonly nofollow: Set<string>;
   /** Distinct URLs dropped by the cap and not returned elsewhere. */
   readonly overLimit: Set<string>;
 }
 
-function addLink(lists: LinkLists, url: string, followable: boolean, maxLinks: number): void {
+function addLink(lists: LinkLists, url: string, parsed: URL, followable: boolean, maxLinks: number): void {
   const { follow, nofollow, overLimit } = lists;
   if (follow.has(url)) return;
   if (followable) {
     nofollow.delete(url);
     if (follow.size < maxLinks) {
-      follow.add(url);
+      follow.set(url, parsed);
       overLimit.delete(url);
     } else {
       overLimit.add(url);
@@ -177,13 +183,28 @@ function addLink(lists: LinkLists, url: string, followable: boolean, maxLinks: n
   }
 }
 
+/** An extracted page, and its links as parsed while extracting them. */
+export interface ExtractedWithUrls {
+  readonly page: ExtractedPage;
+  /**
+   * `page.links[i]` parsed, for each i (the parse may still hold the link's fragment): the
+   * frontier takes them, so that no link is parsed twice.
+   */
+  readonly linkUrls: readonly URL[];
+}
+
 /** Extracts from the page's decoded HTML. `pageUrl` is the final URL, after redirects. */
 export function extractPage(html: string, pageUrl: string, options: ExtractOptions): ExtractedPage {
+  return extractPageWithUrls(html, pageUrl, options).page;
+}
+
+/** `extractPage`, with the links' parses. */
+export function extractPageWithUrls(html: string, pageUrl: string, options: ExtractOptions): ExtractedWithUrls {
   return extractFromFacts(scanHtml(html), pageUrl, options);
 }
 
 /** Resolves what a page's HTML holds (see `scanHtml`) into what the crawler follows. */
-export function extractFromFacts(facts: HtmlFacts, pageUrl: string, options: ExtractOptions): ExtractedPage {
+export function extractFromFacts(facts: HtmlFacts, pageUrl: string, options: ExtractOptions): ExtractedWithUrls {
   const resolved = resolveExtractOptions(options);
   let page: URL;
   try {
@@ -194,7 +215,7 @@ export function extractFromFacts(facts: HtmlFacts, pageUrl: string, options: Ext
   page.hash = '';
   const base = readBaseUrl(facts.baseHref, page);
   const robots = readRobots(facts.metas, resolved);
-  const lists: LinkLists = { follow: new Set(), nofollow: new Set(), overLimit: new Set() };
+  const lists: LinkLists = { follow: new Map(), nofollow: new Set(), overLimit: new Set() };
   const skipped = { scheme: 0, invalid: 0 };
   const relCounts: Record<string, number> = Object.create(null) as Record<string, number>;
   for (let i = 0; i < facts.hrefs.length; i++) {
@@ -202,18 +223,19 @@ export function extractFromFacts(facts: HtmlFacts, pageUrl: string, options: Ext
     for (const rel of rels) relCounts[rel] = (relCounts[rel] ?? 0) + 1;
     const href = trimAscii(facts.hrefs[i] ?? '');
     if (href === '') continue; // the page itself
-    const url = toHttpUrl(href, base);
-    if (url === 'scheme' || url === 'invalid') {
-      skipped[url]++;
+    const parsed = parseHttpUrl(href, base);
+    if (typeof parsed === 'string') {
+      skipped[parsed]++;
       continue;
     }
+    const url = withoutFragment(parsed.href);
     if (url === page.href) continue;
     const relNofollow = resolved.honorNofollow && rels.some((rel) => resolved.nofollowRels.includes(rel));
-    addLink(lists, url, !robots.nofollow && !relNofollow, resolved.maxLinks);
+    addLink(lists, url, parsed, !robots.nofollow && !relNofollow, resolved.maxLinks);
   }
   const nofollowLinks = [...lists.nofollow];
-  return {
-    links: [...lists.follow],
+  const extracted: ExtractedPage = {
+    links: [...lists.follow.keys()],
     nofollowLinks,
     nofollowReason: robots.nofollow ? 'robots' : nofollowLinks.length > 0 ? 'rel' : null,
     skippedLinks: { ...skipped, overLimit: lists.overLimit.size },
@@ -224,4 +246,5 @@ export function extractFromFacts(facts: HtmlFacts, pageUrl: string, options: Ext
     title: readTitle(facts.title),
     metas: facts.metas,
   };
+  return { page: extracted, linkUrls: [...lists.follow.values()] };
 }

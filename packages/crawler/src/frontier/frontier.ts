@@ -20,6 +20,8 @@ export type KeyVerdict = { readonly key: string } | { readonly skip: SkipDetail 
 /** A URL offered to the frontier. */
 export interface FrontierRequest {
   readonly url: string;
+  /** `url` already parsed (`new URL(url)`, a fragment allowed), sparing the frontier a parse. */
+  readonly parsed?: URL | undefined;
   readonly depth: number;
   /** @default 0 */
   readonly priority?: number;
@@ -65,7 +67,7 @@ export interface FrontierSettings {
    * (cached) and disallows the URL; undefined otherwise. Never fetches: unknown origins are
    * decided at fetch time.
    */
-  readonly disallowedByKnownRobots?: (url: URL) => Promise<SkipDetail | undefined>;
+  readonly disallowedByKnownRobots?: (url: URL) => SkipDetail | undefined | Promise<SkipDetail | undefined>;
   /** Called when the store took new URLs: a crawl waiting for work may claim them now. */
   readonly onAdded?: () => void;
   /** Why a label can have no route (routes.ts); a request with such a label is refused. @default every label goes */
@@ -124,7 +126,9 @@ export function createFrontier(settings: FrontierSettings): Frontier {
         const entry = admitted.entry;
         entry.hostKey = keyed.key;
         // A URL that robots.txt is already known to refuse never waits for its host's turn.
-        const refusal = isPage(entry) ? await settings.disallowedByKnownRobots?.(admitted.url) : undefined;
+        // Answered at once when the origin's robots.txt is in hand: no promise per link then.
+        const known = isPage(entry) ? settings.disallowedByKnownRobots?.(admitted.url) : undefined;
+        const refusal = known instanceof Promise ? await known : known;
         if (refusal !== undefined) refuse(request, entry.url, refusal);
         else entries.push(entry);
       }
@@ -160,7 +164,7 @@ export function createFrontier(settings: FrontierSettings): Frontier {
   /** The entry for a request that passes every rule, its key still empty (set by the caller); with its parsed URL. */
   function admit(request: FrontierRequest): { readonly entry: Mutable<FrontierEntry>; readonly url: URL } | null {
     // Parsed once here: most URLs are canonical already, and their parse serves every rule below.
-    const parsed = parseOrUndefined(request.url);
+    const parsed = request.parsed ?? parseOrUndefined(request.url);
     const canonical = canonicalizeUrl(parsed ?? request.url, canonicalOptions);
     if (!canonical.ok) {
       refuse(request, request.url, { reason: CANONICAL_FAILURE[canonical.reason], detail: canonical.message });

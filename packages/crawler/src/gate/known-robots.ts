@@ -15,32 +15,44 @@ export interface KnownRobotsOptions {
   readonly maxOrigins: number;
 }
 
-/** Resolves with the skip (and its deciding rule) when the known robots.txt disallows `url`, else undefined. */
-export type KnownRobotsCheck = (url: URL) => Promise<SkipDetail | undefined>;
+/**
+ * The skip (and its deciding rule) when the known robots.txt disallows `url`, else undefined. The
+ * answer is given at once, without a promise, when the origin's robots.txt is already in hand
+ * (the common case: it runs for every link of every page); a promise while it is being read.
+ */
+export type KnownRobotsCheck = (url: URL) => SkipDetail | undefined | Promise<SkipDetail | undefined>;
+
+interface KnownOrigin {
+  readonly at: number;
+  readonly robots: Promise<RobotsTxt | undefined>;
+  /** The robots.txt once `robots` has resolved to one. */
+  settled?: RobotsTxt;
+}
 
 export function createKnownRobotsCheck(
   gate: Pick<RobotsGate, 'robotsTxt'>,
   userAgent: RobotsAgents,
   options: KnownRobotsOptions = { ttlMs: 2000, maxOrigins: 1024 },
 ): KnownRobotsCheck {
-  const memo = new LruMap<string, { readonly at: number; readonly robots: Promise<RobotsTxt | undefined> }>(
-    options.maxOrigins,
-  );
-  const robotsOf = (url: URL): Promise<RobotsTxt | undefined> => {
+  const memo = new LruMap<string, KnownOrigin>(options.maxOrigins);
+  const knownOrigin = (url: URL): KnownOrigin => {
     const now = Date.now();
-    const known = memo.get(url.origin);
-    if (known !== undefined && now - known.at < options.ttlMs) return known.robots;
+    const origin = url.origin;
+    const known = memo.get(origin);
+    if (known !== undefined && now - known.at < options.ttlMs) return known;
     const robots = gate.robotsTxt(url).catch(() => undefined);
-    memo.set(url.origin, { at: now, robots });
-    // Only a known robots.txt is remembered: an origin not fetched yet is asked again next time.
-    void robots.then((known) => {
-      if (known === undefined && memo.get(url.origin)?.robots === robots) memo.delete(url.origin);
+    const asked: KnownOrigin = { at: now, robots };
+    memo.set(origin, asked);
+    void robots.then((answer) => {
+      if (answer !== undefined) asked.settled = answer;
+      // Only a known robots.txt is remembered: an origin not fetched yet is asked again next time.
+      else if (memo.get(origin) === asked) memo.delete(origin);
     });
-    return robots;
+    return asked;
   };
-  return async (url) => {
-    const robots = await robotsOf(url);
-    if (robots === undefined) return undefined;
+  const verdict = (robots: RobotsTxt | undefined, url: URL): SkipDetail | undefined => {
+    // The cheap check first; the explanation (an object per call) only for a refusal.
+    if (robots === undefined || robots.isAllowed(url, userAgent)) return undefined;
     const explanation = robots.explain(url, userAgent);
     if (explanation.allowed) return undefined;
     return robotsSkip(
@@ -48,5 +60,10 @@ export function createKnownRobotsCheck(
       'robots.txt',
       typeof userAgent === 'string' ? undefined : explanation.productToken,
     );
+  };
+  return (url) => {
+    const known = knownOrigin(url);
+    if (known.settled !== undefined) return verdict(known.settled, url);
+    return known.robots.then((robots) => verdict(robots, url));
   };
 }

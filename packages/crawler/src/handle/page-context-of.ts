@@ -17,6 +17,8 @@ export interface ReadPage {
   readonly document: ReturnType<typeof createLazyDocument>;
   readonly extracted: ExtractedPage | null;
   readonly links: readonly string[];
+  /** `links[i]` parsed, for each i (see `ExtractedWithUrls`); empty when there are no links. */
+  readonly linkUrls: readonly URL[];
 }
 
 /** Everything a page's context is made of. */

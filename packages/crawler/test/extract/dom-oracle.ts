@@ -28,5 +28,5 @@ export function domFactsOf(html: string): HtmlFacts {
 
 /** Extraction through the DOM: what the crawler yielded before the streaming pass. */
 export function extractThroughDom(html: string, pageUrl: string, options: ExtractOptions): ExtractedPage {
-  return extractFromFacts(domFactsOf(html), pageUrl, options);
+  return extractFromFacts(domFactsOf(html), pageUrl, options).page;
 }

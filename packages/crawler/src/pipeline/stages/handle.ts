@@ -12,7 +12,7 @@ import type { Dataset } from '../../dataset/dataset.js';
 import type { CrawlerEmitter } from '../../events.js';
 import { isHtmlContentType } from '../../extract/content-type.js';
 import { createLazyDocument } from '../../extract/document.js';
-import { extractPage } from '../../extract/extract-links.js';
+import { extractPageWithUrls } from '../../extract/extract-links.js';
 import { isFatalCrawlError } from '../../fatal-error.js';
 import { decodeText } from '../../fetch/decode-text.js';
 import type { Frontier } from '../../frontier/frontier.js';
@@ -131,10 +131,10 @@ export async function handlePage(input: PageInput, settings: HandlePageSettings)
     // The body is dropped here: no handler, no record, no output.
     settings.reporter.skip(entry.url, usage.now.skip, entry.referrer);
     const withheld = usage.now.skip.detail ?? usage.now.skip.reason;
-    return { links: followLinks ? await admitLinks(entry, read.links, settings) : [], withheld };
+    return { links: followLinks ? await admitLinks(entry, read, settings) : [], withheld };
   }
   const handlerError = await runHandler(input, revisit, read, usage, settings);
-  const links = async (): Promise<FrontierEntry[]> => (followLinks ? admitLinks(entry, read.links, settings) : []);
+  const links = async (): Promise<FrontierEntry[]> => (followLinks ? admitLinks(entry, read, settings) : []);
   if (handlerError !== undefined) return { links: [], handlerError, admitLinks: links };
   return { links: await links() };
 }
@@ -159,10 +159,10 @@ function readPage(entry: FrontierEntry, response: HttpResponse, settings: Handle
   const text = decodeText(response.body, contentType);
   const document = createLazyDocument(text);
   if (!isHtmlContentType(contentType) || response.status < 200 || response.status >= 300) {
-    return { contentType, text, document, extracted: null, links: [] };
+    return { contentType, text, document, extracted: null, links: [], linkUrls: [] };
   }
   // One streaming pass: the DOM (`page.$`) is built only if the handler reads it.
-  const extracted = extractPage(text, entry.url, {
+  const { page: extracted, linkUrls } = extractPageWithUrls(text, entry.url, {
     productToken: settings.productToken,
     honorNofollow: settings.honorNofollow,
     xRobotsTag: response.header('x-robots-tag'),
@@ -176,7 +176,7 @@ function readPage(entry: FrontierEntry, response: HttpResponse, settings: Handle
     const detail = `${dropped} more distinct links past maxLinksPerPage (${cap}) were not followed`;
     reporter.skip(entry.url, { reason: 'too-many-links', detail }, entry.referrer);
   }
-  return { contentType, text, document, extracted, links: extracted.links };
+  return { contentType, text, document, extracted, links: extracted.links, linkUrls };
 }
 
 /** The verdict now when it decides something or someone listens; else on `page.usage`, if read. */
@@ -251,10 +251,13 @@ async function runHandler(
 /** The page's links the frontier admits, to be stored with its completion. */
 async function admitLinks(
   entry: FrontierEntry,
-  links: readonly string[],
+  read: ReadPage,
   settings: HandlePageSettings,
 ): Promise<FrontierEntry[]> {
+  const { links, linkUrls } = read;
   if (links.length === 0) return [];
   const depth = entry.depth + 1;
-  return settings.frontier.admit(links.map((url) => ({ url, depth, priority: 0, referrer: entry.url })));
+  return settings.frontier.admit(
+    links.map((url, i) => ({ url, parsed: linkUrls[i], depth, priority: 0, referrer: entry.url })),
+  );
 }
