@@ -49,8 +49,6 @@ export interface ExtractedPage {
 /** HTML's ASCII whitespace; `String#trim` would also strip characters that browsers keep. */
 const ASCII_WHITESPACE = /[\t\n\f\r ]+/;
 const EDGE_WHITESPACE = /^[\t\n\f\r ]+|[\t\n\f\r ]+$/g;
-/** The URL parser's scheme state: matching here means the href is absolute with this scheme. */
-const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):/;
 
 /** Strips HTML's ASCII whitespace from both ends (as browsers do with an `href`). */
 export function trimAscii(value: string): string {
@@ -63,15 +61,48 @@ export function trimAscii(value: string): string {
   return value.replace(EDGE_WHITESPACE, '');
 }
 
+/**
+ * Whether `href` starts with a scheme other than http or https, as the URL parser's scheme state
+ * reads one (`[A-Za-z][A-Za-z0-9+.-]*:`). Read character by character: it runs for every link,
+ * and a regex match would allocate its result each time.
+ */
+function hasOtherScheme(href: string): boolean {
+  if (!isAsciiAlpha(href.charCodeAt(0))) return false;
+  let end = 1;
+  for (; end < href.length; end++) {
+    const code = href.charCodeAt(end);
+    if (code === 0x3a /* : */) break;
+    if (!(isAsciiAlpha(code) || (code >= 0x30 && code <= 0x39) || code === 0x2b || code === 0x2e || code === 0x2d))
+      return false;
+  }
+  if (end === href.length) return false; // no colon: a relative reference
+  return !isHttpScheme(href, end);
+}
+
+/** Whether `href`'s first `length` characters are `http` or `https`, in any case. */
+function isHttpScheme(href: string, length: number): boolean {
+  if (length !== 4 && length !== 5) return false;
+  for (let i = 0; i < length; i++) if ((href.charCodeAt(i) | 0x20) !== 'https'.charCodeAt(i)) return false;
+  return true;
+}
+
+function isAsciiAlpha(code: number): boolean {
+  const lower = code | 0x20;
+  return lower >= 0x61 && lower <= 0x7a;
+}
+
 /** Tab, line feed, form feed, carriage return, space. */
 function isAsciiWhitespace(code: number): boolean {
   return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0c || code === 0x0d;
 }
 const isHttp = (url: URL): boolean => url.protocol === 'http:' || url.protocol === 'https:';
 
+const NO_TOKENS: readonly string[] = Object.freeze([]);
+
 /** The tokens of a space-separated attribute (`rel`), lowercased. */
-function tokensOf(value: string | undefined): string[] {
-  if (value === undefined) return [];
+function tokensOf(value: string | undefined): readonly string[] {
+  // Most links have no `rel`: no array for them.
+  if (value === undefined || value === '') return NO_TOKENS;
   return trimAscii(value)
     .toLowerCase()
     .split(ASCII_WHITESPACE)
@@ -87,8 +118,7 @@ export function toHttpUrl(href: string, base: URL): string | 'scheme' | 'invalid
 /** Parses `href` against `base` as an absolute http(s) URL (its fragment kept), or says why not. */
 function parseHttpUrl(href: string, base: URL): URL | 'scheme' | 'invalid' {
   // A cheap look at the scheme first: a megabyte `data:` URI is skipped without being parsed.
-  const scheme = SCHEME.exec(href)?.[1]?.toLowerCase();
-  if (scheme !== undefined && scheme !== 'http' && scheme !== 'https') return 'scheme';
+  if (hasOtherScheme(href)) return 'scheme';
   let url: URL;
   try {
     url = new URL(href, base);

@@ -114,8 +114,9 @@ export function scanHtml(html: string): HtmlFacts {
 function scanCallbacks(html: string, facts: FactsFound, context: TreeContext): TokenizerCallbacks {
   let tagName = '';
   let isFactTag = false;
-  // One map for the whole scan, emptied per tag: a page has dozens of links, each would make one.
-  const attributes = new Map<string, string>();
+  // One set of slots for the whole scan, emptied per tag: a page has dozens of links, and a Map
+  // would allocate a table for each (Map#clear makes a new one).
+  const attributes = new TagAttributes();
   let attributeName: string | null = null;
   let attributeValue = '';
 
@@ -153,7 +154,7 @@ function scanCallbacks(html: string, facts: FactsFound, context: TreeContext): T
     onattribend(_quote: QuoteType) {
       if (attributeName === null) return;
       // The first of two attributes with one name wins, as in the standard.
-      if (!attributes.has(attributeName)) attributes.set(attributeName, withoutNul(attributeValue));
+      if (attributes.get(attributeName) === undefined) attributes.set(attributeName, withoutNul(attributeValue));
       attributeName = null;
     },
     onopentagend() {
@@ -204,8 +205,78 @@ function startTitle(facts: FactsFound, selfClosing: boolean): void {
   facts.inTitle = true;
 }
 
+/**
+ * The wanted attributes (`WANTED_ATTRIBUTES`) of the tag being read, one slot each, reused from
+ * tag to tag. The first of two attributes with one name is the one kept.
+ */
+class TagAttributes {
+  size = 0;
+  private href: string | undefined = undefined;
+  private rel: string | undefined = undefined;
+  private name: string | undefined = undefined;
+  private content: string | undefined = undefined;
+  private xlinkHref: string | undefined = undefined;
+  /** Of `href` and `xlink:href`, the one written last in the tag (see `adjustForeignHref`). */
+  lastHrefName: 'href' | 'xlink:href' | undefined = undefined;
+
+  get(name: string): string | undefined {
+    switch (name) {
+      case 'href':
+        return this.href;
+      case 'rel':
+        return this.rel;
+      case 'name':
+        return this.name;
+      case 'content':
+        return this.content;
+      case 'xlink:href':
+        return this.xlinkHref;
+      default:
+        return undefined;
+    }
+  }
+
+  /** Sets a wanted attribute not set yet in this tag (the caller checks `get` first). */
+  set(name: string, value: string): void {
+    switch (name) {
+      case 'href':
+        this.href = value;
+        this.lastHrefName = 'href';
+        break;
+      case 'rel':
+        this.rel = value;
+        break;
+      case 'name':
+        this.name = value;
+        break;
+      case 'content':
+        this.content = value;
+        break;
+      case 'xlink:href':
+        this.xlinkHref = value;
+        this.lastHrefName = 'xlink:href';
+        break;
+      default:
+        return;
+    }
+    this.size++;
+  }
+
+  /** What `adjustForeignHref` does: the DOM's `href` is the value of whichever was written last. */
+  useXlinkHref(): void {
+    if (this.href === undefined) this.size++;
+    this.href = this.xlinkHref;
+  }
+
+  clear(): void {
+    this.size = 0;
+    this.href = this.rel = this.name = this.content = this.xlinkHref = undefined;
+    this.lastHrefName = undefined;
+  }
+}
+
 /** A created element `name` with its wanted attributes `attrs`. */
-function recordFacts(facts: FactsFound, name: string, attrs: Map<string, string>, selfClosing: boolean): void {
+function recordFacts(facts: FactsFound, name: string, attrs: TagAttributes, selfClosing: boolean): void {
   switch (name) {
     case 'a':
     case 'area': {
@@ -241,12 +312,8 @@ function recordFacts(facts: FactsFound, name: string, attrs: Map<string, string>
  * On an SVG or MathML element, `xlink:href` is the attribute `href` in the XLink namespace, and
  * the DOM names it `href`: of `href` and `xlink:href`, the one written last is what it holds.
  */
-function adjustForeignHref(attributes: Map<string, string>): void {
-  const xlinkHref = attributes.get('xlink:href');
-  if (xlinkHref === undefined) return;
-  let last: string | undefined;
-  for (const name of attributes.keys()) if (name === 'href' || name === 'xlink:href') last = name;
-  if (last === 'xlink:href') attributes.set('href', xlinkHref);
+function adjustForeignHref(attributes: TagAttributes): void {
+  if (attributes.lastHrefName === 'xlink:href') attributes.useXlinkHref();
 }
 
 /** The standard's parser turns NUL in attribute values and RCDATA into U+FFFD. */

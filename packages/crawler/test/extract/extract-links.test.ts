@@ -78,6 +78,28 @@ describe('extractPage', () => {
     expect(page.skippedLinks).toEqual({ scheme: 7, invalid: 0, overLimit: 0 });
   });
 
+  it('reads a scheme as the URL parser does: any case, digits and +.- after the first letter', () => {
+    const page = extract(
+      anchors(
+        'HtTpS://mixed.example.com/',
+        'HTTP://upper.example.com/',
+        'git+ssh://g.example.com/r',
+        'x-1.2:opaque',
+        'httpx://not-http.example.com/',
+        'http2://not-http.example.com/',
+        '1http:relative-path',
+        '+x:relative-path',
+      ),
+    );
+    expect(page.links).toEqual([
+      'https://mixed.example.com/',
+      'http://upper.example.com/',
+      'https://example.com/dir/1http:relative-path',
+      'https://example.com/dir/+x:relative-path',
+    ]);
+    expect(page.skippedLinks).toEqual({ scheme: 4, invalid: 0, overLimit: 0 });
+  });
+
   it('counts invalid hrefs without throwing', () => {
     const page = extract(anchors('http://[', 'https://exa mple.com/', 'http://', 'http://a:b:c/', '/fine'));
     expect(page.links).toEqual(['https://example.com/fine']);
