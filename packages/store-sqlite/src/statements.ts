@@ -15,6 +15,8 @@ export interface HostSlot {
 export interface HostTurnRow {
   readonly ready_at: number;
   readonly not_before: number;
+  readonly send_ready_at: number;
+  readonly send_busy_until: number;
   readonly in_flight: number;
   readonly max_in_flight: number;
 }
@@ -144,6 +146,10 @@ export interface FrontierStatements {
   readonly hostTurnState: Statement<[number], HostTurnRow>;
   /** busyUntil, host id */
   readonly hostTurnTaken: Statement<[number, number]>;
+  /** busyUntil, host id */
+  readonly sendTurnTaken: Statement<[number, number]>;
+  /** readyAt, host id */
+  readonly sendTurnEnded: Statement<[number, number]>;
   readonly totals: Statement<
     [],
     { queued: number | null; in_flight: number | null; done: number | null; active: number; failed: number }
@@ -282,9 +288,14 @@ export function prepareFrontierStatements(db: Database): FrontierStatements {
       `UPDATE hosts SET delay_ms = coalesce(?, delay_ms), max_in_flight = coalesce(?, max_in_flight),
        ready_at = max(coalesce(?, ready_at), not_before) WHERE id = ?`,
     ),
-    hostTurnState: p('SELECT ready_at, not_before, in_flight, max_in_flight FROM hosts WHERE id = ?'),
+    hostTurnState: p(
+      'SELECT ready_at, not_before, send_ready_at, send_busy_until, in_flight, max_in_flight FROM hosts WHERE id = ?',
+    ),
     // A turn: the clock to busyUntil, never before the hold. The turn is no lease: in_flight stays.
     hostTurnTaken: p('UPDATE hosts SET ready_at = max(?, not_before) WHERE id = ?'),
+    // A send turn: held until busyUntil; ended, the send pace only rises.
+    sendTurnTaken: p('UPDATE hosts SET send_busy_until = ? WHERE id = ?'),
+    sendTurnEnded: p('UPDATE hosts SET send_busy_until = 0, send_ready_at = max(send_ready_at, ?) WHERE id = ?'),
     totals: p(
       `SELECT sum(queued) AS queued, sum(in_flight) AS in_flight, sum(done) AS done,
        count(*) FILTER (WHERE queued > 0 OR in_flight > 0) AS active,
