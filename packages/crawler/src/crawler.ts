@@ -407,7 +407,11 @@ class PoliteCrawler implements Crawler {
       client,
       politeness: this.politeness,
       isSignatureChallenge: this.isSignatureChallenge,
-      settler: new LeaseSettler(this.store, options.perHostConcurrency, this.frontier.addOptions),
+      settler: new LeaseSettler(this.store, options.perHostConcurrency, this.frontier.addOptions, {
+        // A request is written within its timeout, or never (the turn is then ended at once).
+        busyForMs: options.requestTimeoutMs + 1000,
+        onError: (error) => this.fail(error),
+      }),
       keys: this.keys,
       emitter: this.emitter,
       stats: this.recorder,
