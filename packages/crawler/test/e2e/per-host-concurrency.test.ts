@@ -2,7 +2,7 @@
 // takes longer than the host's delay; the requests still reach the server at least the delay
 // apart, by the server's own clock, robots.txt included.
 
-import { createHttpClient } from '@politely/core';
+import { createHttpClient, type HostResolver } from '@politely/core';
 import { createCrawler } from '@politely/crawler';
 import { Agent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -113,5 +113,37 @@ describe('perHostConcurrency > 1', () => {
     } finally {
       await agent.close();
     }
+  });
+
+  it('spaces robots.txt requests like pages: names on one address (politenessKey ip) fetch theirs while pages of the others are out', async () => {
+    const site = await slowSite(4, () => 150);
+    const port = new URL(site.base).port;
+    const names = ['a.test', 'b.test', 'c.test', 'd.test', 'e.test', 'f.test'];
+    const resolver: HostResolver = async (hostname) => {
+      if (!names.includes(hostname)) throw Object.assign(new Error(`ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+      return [{ address: '127.0.0.1', family: 4, ttlSeconds: 60 }];
+    };
+    const stats = await createCrawler({
+      userAgent: UA,
+      allowNet: ['127.0.0.0/8'],
+      seeds: names.map((name) => `http://${name}:${port}/`),
+      scope: 'any',
+      resolver,
+      politenessKey: 'ip',
+      // The delay known before the first robots.txt says it (robots.txt of several names may be out at once).
+      minDelayMs: 60,
+      concurrency: 8,
+      perHostConcurrency: 3,
+    }).run();
+    expect(stats.pages).toBe(names.length * 5);
+    const robots = site.log.filter((r) => r.path === '/robots.txt');
+    expect(robots).toHaveLength(names.length);
+    // robots.txt requests came between page requests (names after the first), not all at the start.
+    const firstPage = site.log.findIndex((r) => r.path !== '/robots.txt');
+    expect(site.log.slice(firstPage).some((r) => r.path === '/robots.txt')).toBe(true);
+    expect(
+      smallestGapMs(site.log),
+      site.log.map((r) => `${String(r.headers.host)}${r.path}@${r.at.toFixed(1)}`).join(' '),
+    ).toBeGreaterThanOrEqual(60);
   });
 });
