@@ -252,6 +252,12 @@ export type HostTurn = { readonly granted: true } | { readonly granted: false; r
  * they are written, not as they are claimed.
  */
 export interface SendTurnRequest {
+  /**
+   * Names this turn, unique across workers: asked again with the same id while it holds the turn
+   * (a request sent again after its reply was lost), the store grants it again; `endSendTurn`
+   * ends only the turn of this id.
+   */
+  readonly turnId: string;
   /** The current time (ms since the epoch). */
   readonly now: number;
   /**
@@ -263,6 +269,8 @@ export interface SendTurnRequest {
 
 /** How a send turn ends: when the host's next request may be written. */
 export interface SendTurnEnd {
+  /** The `turnId` the turn was taken with: a turn that ran out and was granted to another is not ended. */
+  readonly turnId: string;
   /**
    * The moment the request was written (or, never written, the turn's end) plus the host's
    * delay. The host's send pace only rises to it: an earlier one never moves it back.
@@ -332,7 +340,7 @@ export interface FrontierStore {
   /**
    * Atomically: when the host's send pace and its hold have come and no send turn is held there
    * (or the one held ran past its `busyUntil`), holds the host's send turn until `busyUntil` and
-   * grants it; else says when to ask again (the pace or hold, or, while a turn is held, a moment
+   * grants it (again, to the `turnId` holding it); else says when to ask again (the pace or hold, or, while a turn is held, a moment
    * later: it ends when its request is written, long before its `busyUntil`). Kept apart from the
    * clock claims move: a claim neither waits for a send turn nor moves it, so a worker's own claim
    * never delays its request. A host the store has not met is created with the default policy.
@@ -342,8 +350,9 @@ export interface FrontierStore {
    */
   takeSendTurn?(hostKey: string, request: SendTurnRequest): Promise<HostTurn>;
   /**
-   * Ends the host's send turn: the next may be granted at `end.readyAt` (the send pace only
-   * rises). Ending when no turn is held (it ran out) still raises the pace.
+   * Ends the host's send turn taken as `end.turnId`: the next may be granted at `end.readyAt`
+   * (the send pace only rises). A turn that ran out, or is another's now, is not ended, but the
+   * pace is still raised.
    */
   endSendTurn?(hostKey: string, end: SendTurnEnd): Promise<void>;
   /** Puts the URL back at the head of its host queue (the attempt did not count). */

@@ -65,6 +65,8 @@ interface HostState {
   sendReadyAt: number;
   /** The held send turn's `busyUntil`; 0: none held. */
   sendBusyUntil: number;
+  /** The held send turn's id. */
+  sendTurnId: string | null;
   delayMs: number;
   maxInFlight: number;
   inFlight: number;
@@ -304,17 +306,21 @@ class MemoryFrontierStore implements FrontierStore {
     return { granted: true };
   }
 
-  async takeSendTurn(hostKey: string, { now, busyUntil }: SendTurnRequest): Promise<HostTurn> {
+  async takeSendTurn(hostKey: string, { turnId, now, busyUntil }: SendTurnRequest): Promise<HostTurn> {
     const host = this.host(hostKey);
-    const retryAt = sendTurnRetryAt(host, now);
+    const retryAt = sendTurnRetryAt(host, now, turnId);
     if (retryAt !== undefined) return { granted: false, retryAt };
     host.sendBusyUntil = busyUntil;
+    host.sendTurnId = turnId;
     return { granted: true };
   }
 
-  async endSendTurn(hostKey: string, { readyAt }: SendTurnEnd): Promise<void> {
+  async endSendTurn(hostKey: string, { turnId, readyAt }: SendTurnEnd): Promise<void> {
     const host = this.host(hostKey);
-    host.sendBusyUntil = 0;
+    if (host.sendTurnId === turnId) {
+      host.sendBusyUntil = 0;
+      host.sendTurnId = null;
+    }
     host.sendReadyAt = Math.max(host.sendReadyAt, readyAt);
   }
 
@@ -415,6 +421,7 @@ class MemoryFrontierStore implements FrontierStore {
         notBefore: 0,
         sendReadyAt: 0,
         sendBusyUntil: 0,
+        sendTurnId: null,
         delayMs: this.defaultDelayMs,
         maxInFlight: this.defaultMaxInFlight,
         inFlight: 0,

@@ -13,18 +13,22 @@ export interface SendTurnState {
   readonly sendReadyAt: number;
   /** The held send turn's `busyUntil` (0: none held). */
   readonly sendBusyUntil: number;
+  /** The held send turn's `turnId`. */
+  readonly sendTurnId: string | null;
   /** The host's hold (Retry-After, backoff). */
   readonly notBefore: number;
 }
 
 /**
- * Undefined when a send turn may be granted at `now`; else when to ask again: the pace or the
- * hold, or, while a turn is held, a moment later (never past its `busyUntil`).
+ * Undefined when a send turn may be granted at `now` (to `turnId`: the one holding it is granted
+ * again); else when to ask again: the pace or the hold, or, while another turn is held, a moment
+ * later (never past its `busyUntil`). Without `turnId`, any held turn counts (`takeHostTurn`).
  */
-export function sendTurnRetryAt(state: SendTurnState, now: number): number | undefined {
+export function sendTurnRetryAt(state: SendTurnState, now: number, turnId?: string): number | undefined {
+  const held = state.sendBusyUntil > now;
+  if (held && turnId !== undefined && state.sendTurnId === turnId) return undefined;
   const pace = Math.max(state.sendReadyAt, state.notBefore);
-  const busy = state.sendBusyUntil > now;
-  if (pace <= now && !busy) return undefined;
-  const busyRetry = busy ? Math.min(state.sendBusyUntil, now + SEND_TURN_BUSY_POLL_MS) : 0;
-  return Math.max(pace, busyRetry);
+  if (pace <= now && !held) return undefined;
+  const heldRetry = held ? Math.min(state.sendBusyUntil, now + SEND_TURN_BUSY_POLL_MS) : 0;
+  return Math.max(pace, heldRetry);
 }

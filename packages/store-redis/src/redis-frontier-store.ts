@@ -392,7 +392,7 @@ class Store implements RedisFrontierStore {
     return Number(granted) === 1 ? { granted: true } : { granted: false, retryAt: Number(retryAt) };
   }
 
-  async takeSendTurn(hostKey: string, { now, busyUntil }: SendTurnRequest): Promise<HostTurn> {
+  async takeSendTurn(hostKey: string, { turnId, now, busyUntil }: SendTurnRequest): Promise<HostTurn> {
     checkHostKey('takeSendTurn', hostKey);
     // Rounded as takeHostTurn rounds: now down, the turn's end up.
     const at = Math.floor(time('takeSendTurn: now', now));
@@ -406,13 +406,14 @@ class Store implements RedisFrontierStore {
         this.options.defaultMaxInFlight,
         at,
         until,
+        checkTurnId('takeSendTurn', turnId),
       ),
     );
     const [granted, retryAt] = reply;
     return Number(granted) === 1 ? { granted: true } : { granted: false, retryAt: Number(retryAt) };
   }
 
-  async endSendTurn(hostKey: string, { readyAt }: SendTurnEnd): Promise<void> {
+  async endSendTurn(hostKey: string, { turnId, readyAt }: SendTurnEnd): Promise<void> {
     checkHostKey('endSendTurn', hostKey);
     const b = bucketOfHost(hostKey);
     await this.call('endSendTurn', () =>
@@ -422,6 +423,7 @@ class Store implements RedisFrontierStore {
         this.options.defaultDelayMs,
         this.options.defaultMaxInFlight,
         Math.ceil(time('endSendTurn: readyAt', readyAt)),
+        checkTurnId('endSendTurn', turnId),
       ),
     );
   }
@@ -760,4 +762,10 @@ function checkHostKey(method: string, hostKey: string): void {
       'ERR_INVALID_INPUT',
       `${method}: hostKey must be a non-empty string, got ${String(hostKey)}`,
     );
+}
+
+function checkTurnId(method: string, turnId: string): string {
+  if (typeof turnId !== 'string' || turnId === '')
+    throw new PolitelyError('ERR_INVALID_INPUT', `${method}: turnId must be a non-empty string, got ${String(turnId)}`);
+  return turnId;
 }

@@ -206,8 +206,8 @@ class SqliteStore implements SqliteFrontierStore {
     this.transactSendTurn = immediate(db, (hostKey: string, request: SendTurnRequest) =>
       this.sendTurnNow(hostKey, request),
     );
-    this.transactEndSendTurn = immediate(db, (hostKey: string, { readyAt }: SendTurnEnd) => {
-      this.s.sendTurnEnded.run(readyAt, this.hostSlot(hostKey).id);
+    this.transactEndSendTurn = immediate(db, (hostKey: string, { turnId, readyAt }: SendTurnEnd) => {
+      this.s.sendTurnEnded.run({ turnId, readyAt, id: this.hostSlot(hostKey).id });
     });
     // The owner of the file: no live process holds a lease, so every URL in flight goes back now.
     this.reclaimedLeases =
@@ -436,11 +436,11 @@ class SqliteStore implements SqliteFrontierStore {
   }
 
   /** A send turn at the host: read and taken in one IMMEDIATE transaction (see `turnNow`). */
-  private sendTurnNow(hostKey: string, { now, busyUntil }: SendTurnRequest): HostTurn {
+  private sendTurnNow(hostKey: string, { turnId, now, busyUntil }: SendTurnRequest): HostTurn {
     const { id } = this.hostSlot(hostKey);
-    const retryAt = sendTurnRetryAt(sendStateOf(this.s.hostTurnState.get(id)!), now);
+    const retryAt = sendTurnRetryAt(sendStateOf(this.s.hostTurnState.get(id)!), now, turnId);
     if (retryAt !== undefined) return { granted: false, retryAt };
-    this.s.sendTurnTaken.run(busyUntil, id);
+    this.s.sendTurnTaken.run(busyUntil, turnId, id);
     return { granted: true };
   }
 
@@ -594,5 +594,10 @@ function immediate<A extends unknown[], R>(db: Database, fn: (...args: A) => R):
 
 /** A host row's send state, as `sendTurnRetryAt` reads it. */
 function sendStateOf(host: HostTurnRow): SendTurnState {
-  return { sendReadyAt: host.send_ready_at, sendBusyUntil: host.send_busy_until, notBefore: host.not_before };
+  return {
+    sendReadyAt: host.send_ready_at,
+    sendBusyUntil: host.send_busy_until,
+    sendTurnId: host.send_turn_id,
+    notBefore: host.not_before,
+  };
 }

@@ -9,6 +9,7 @@
 // host's next request, from any worker, from that moment. The local turn comes first so that
 // requests of one process contend here, not in store round trips.
 
+import { randomBytes } from 'node:crypto';
 import type { FrontierStore } from '@politely/frontier';
 import { sleepUntil } from './host-turn.js';
 import type { HostSendTurns, SendTicket } from './send-turns.js';
@@ -28,6 +29,10 @@ export interface SharedSendTurnSettings {
 }
 
 export class SharedSendTurns {
+  /** With a counter, names this process's turns uniquely across workers. */
+  private readonly nonce = randomBytes(6).toString('base64url');
+  private turns = 0;
+
   constructor(
     private readonly local: HostSendTurns,
     private readonly settings: SharedSendTurnSettings,
@@ -45,9 +50,10 @@ export class SharedSendTurns {
   ): Promise<SendTicket | undefined> {
     const local = await this.local.take(hostKey, delayMs, signals, notBefore);
     if (local === undefined) return undefined;
+    const turnId = `${this.nonce}.${(++this.turns).toString(36)}`;
     let granted: boolean;
     try {
-      granted = await this.takeFromStore(hostKey, signals);
+      granted = await this.takeFromStore(hostKey, turnId, signals);
     } catch (error) {
       await local.end(Date.now());
       throw error;
@@ -56,29 +62,29 @@ export class SharedSendTurns {
       await local.end(Date.now());
       return undefined;
     }
-    return this.ticket(hostKey, delayMs, local);
+    return this.ticket(hostKey, turnId, delayMs, local);
   }
 
   /** Asks the store until it grants the host's send turn; false when a signal fires first. */
-  private async takeFromStore(hostKey: string, signals: readonly AbortSignal[]): Promise<boolean> {
+  private async takeFromStore(hostKey: string, turnId: string, signals: readonly AbortSignal[]): Promise<boolean> {
     const { store, busyForMs } = this.settings;
     for (;;) {
       if (signals.some((signal) => signal.aborted)) return false;
       const now = Date.now();
-      const turn = await store.takeSendTurn(hostKey, { now, busyUntil: now + busyForMs });
+      const turn = await store.takeSendTurn(hostKey, { turnId, now, busyUntil: now + busyForMs });
       if (turn.granted) return true;
       await sleepUntil(turn.retryAt, signals);
     }
   }
 
   /** The local ticket, and the store's turn ended with it: once, when written or when over. */
-  private ticket(hostKey: string, delayMs: () => number, local: SendTicket): SendTicket {
+  private ticket(hostKey: string, turnId: string, delayMs: () => number, local: SendTicket): SendTicket {
     let ended: Promise<void> | undefined;
     const sent = (at: number): void => {
       if (ended !== undefined) return;
       local.sent(at);
       ended = this.settings.store
-        .endSendTurn(hostKey, { readyAt: at + CLOCK_GRAIN_MS + delayMs() })
+        .endSendTurn(hostKey, { turnId, readyAt: at + CLOCK_GRAIN_MS + delayMs() })
         .catch((error: unknown) => this.settings.onError(error));
     };
     return {

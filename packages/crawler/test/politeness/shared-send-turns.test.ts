@@ -43,26 +43,30 @@ describe('SharedSendTurns', () => {
     const ticket = await worker(store).take('h', delay100, [never]);
     const endedAt = Date.now();
     await ticket!.end(endedAt);
-    const refused = await store.takeSendTurn!('h', { now: endedAt, busyUntil: endedAt + 1000 });
+    const refused = await store.takeSendTurn!('h', { turnId: 'other', now: endedAt, busyUntil: endedAt + 1000 });
     expect(refused.granted).toBe(false);
     expect(refused.granted === false && refused.retryAt).toBeGreaterThanOrEqual(endedAt + 100);
     // Over before its pace; the pace only: no turn is left held.
     const after = refused.granted === false ? refused.retryAt : 0;
-    expect(await store.takeSendTurn!('h', { now: after, busyUntil: after + 1000 })).toEqual({ granted: true });
+    expect(await store.takeSendTurn!('h', { turnId: 'other', now: after, busyUntil: after + 1000 })).toEqual({
+      granted: true,
+    });
   });
 
   it("gives this process's turn back when a signal fires while the store's is awaited", async () => {
     const store = createMemoryFrontierStore();
     const now = Date.now();
     // Another worker holds the store's turn.
-    expect(await store.takeSendTurn!('h', { now, busyUntil: now + 60_000 })).toEqual({ granted: true });
+    expect(await store.takeSendTurn!('h', { turnId: 'other', now, busyUntil: now + 60_000 })).toEqual({
+      granted: true,
+    });
     const turns = worker(store);
     const stop = new AbortController();
     const waiting = turns.take('h', delay100, [stop.signal]);
     setTimeout(() => stop.abort(), 50);
     expect(await waiting).toBeUndefined();
     // The local turn was given back: once the other worker's turn ends, a request of this process goes.
-    await store.endSendTurn!('h', { readyAt: Date.now() });
+    await store.endSendTurn!('h', { turnId: 'other', readyAt: Date.now() });
     const next = await turns.take('h', delay100, [never]);
     expect(next).toBeDefined();
     await next!.end(Date.now());
