@@ -19,6 +19,12 @@ const BUILT = ['crawler', 'store-sqlite', 'store-redis'].map((name) =>
 );
 const UA = 'TestBot/1.0 (+http://example.invalid/bot)';
 const DELAY_MS = 100;
+/**
+ * The server logs an arrival when its event loop gets to it: on a loaded machine that can be a
+ * millisecond or two late for one request and not for the next. (The defect this test is about
+ * shortens gaps by the lag of a request on its way, here 60 ms.)
+ */
+const SERVER_JITTER_MS = 2;
 const PAGES = 16;
 const redisMissing = redisServerMissing();
 
@@ -92,7 +98,7 @@ describe('two workers on one store, per-host concurrency above 1', () => {
           expect(
             smallestGapMs(site.log),
             site.log.map((r) => `${r.path}@${r.at.toFixed(1)}`).join(' '),
-          ).toBeGreaterThanOrEqual(DELAY_MS);
+          ).toBeGreaterThanOrEqual(DELAY_MS - SERVER_JITTER_MS);
         } finally {
           for (const run of workers) if (run.child.exitCode === null) run.child.kill('SIGKILL');
           await site.close();
