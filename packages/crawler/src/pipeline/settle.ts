@@ -30,14 +30,14 @@ export class LeaseSettler {
    */
   private readonly paces = new HostSendTurns();
 
+  /** Above per-host concurrency 1, with a store that has send turns: every worker's requests go out one at a time. */
+  private readonly sharedSends: SharedSendTurns | undefined;
+
   /**
    * `perHostConcurrency`: requests the store lets one host have in flight. Above 1 another claim
    * of the host may have moved its clock since this one, and handing this claim's clock back
    * would undo that claim's turn: the clock then stays as the claims set it.
    */
-  /** Above per-host concurrency 1, with a store that has send turns: every worker's requests go out one at a time. */
-  private readonly sharedSends: SharedSendTurns | undefined;
-
   constructor(
     private readonly store: FrontierStore,
     private readonly perHostConcurrency: number,
