@@ -215,6 +215,8 @@ class PoliteCrawler implements Crawler {
   private storeReady: Promise<void> | undefined;
   /** This run's seeds and those refused (a run whose every seed was refused rejects). */
   private readonly seeds: SeedRefusals;
+  /** Ends leases and orders each host's requests (made with the pipeline's services, before any fetch). */
+  private settler: LeaseSettler | undefined;
 
   constructor(raw: CrawlerOptions) {
     const options = resolveCrawlerOptions(raw);
@@ -347,6 +349,15 @@ class PoliteCrawler implements Crawler {
     };
     const onOutcome = (outcome: RobotsFetchOutcome): void => this.recorder.metrics.robotsFetched(outcome);
     const profile = { from: options.from, headers: options.headers };
+    // Above per-host concurrency 1, robots.txt waits for the host's send turn like a page does.
+    const takeTurn =
+      options.perHostConcurrency > 1
+        ? (url: URL, signal: AbortSignal) => {
+            const hostKey = this.keys.knownKeyOf(url);
+            const delayMs = (): number => this.politeness.delayMs(hostKey);
+            return this.settler?.takeSendTurn(hostKey, delayMs, [signal, this.signal]) ?? Promise.resolve(undefined);
+          }
+        : undefined;
     const gate = createRobotsGate({
       userAgent: options.userAgent,
       ...(raw.robotsCache === undefined ? {} : { cache: raw.robotsCache }),
@@ -355,7 +366,7 @@ class PoliteCrawler implements Crawler {
       fetch: createCrawlerRobotsFetch(
         client,
         Math.min(options.requestTimeoutMs, 10_000),
-        { onRequest, onOutcome },
+        { onRequest, onOutcome, ...(takeTurn === undefined ? {} : { takeTurn }) },
         profile,
         {
           isChallenge: this.isSignatureChallenge,
@@ -402,6 +413,11 @@ class PoliteCrawler implements Crawler {
   /** The crawl's shared things the pipeline's stages take their settings from. */
   private services(client: HttpClient, knownRobots: KnownRobotsCheck): CrawlServices {
     const { options } = this;
+    this.settler = new LeaseSettler(this.store, options.perHostConcurrency, this.frontier.addOptions, {
+      // A request is written within its timeout, or never (the turn is then ended at once).
+      busyForMs: options.requestTimeoutMs + 1000,
+      onError: (error) => this.fail(error),
+    });
     return {
       store: this.store,
       frontier: this.frontier,
@@ -409,7 +425,7 @@ class PoliteCrawler implements Crawler {
       client,
       politeness: this.politeness,
       isSignatureChallenge: this.isSignatureChallenge,
-      settler: new LeaseSettler(this.store, options.perHostConcurrency, this.frontier.addOptions),
+      settler: this.settler,
       keys: this.keys,
       emitter: this.emitter,
       stats: this.recorder,

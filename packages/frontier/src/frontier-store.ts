@@ -245,6 +245,39 @@ export interface HostTurnRequest {
 /** Whether a turn was granted; if not, when to ask again. */
 export type HostTurn = { readonly granted: true } | { readonly granted: false; readonly retryAt: number };
 
+/**
+ * A send turn: the right to write one request to a host now, shared by every worker of the
+ * store. Used above per-host concurrency 1, where claims of a host overlap and a claimed
+ * request reaches the server some time after its claim: the store then spaces the requests as
+ * they are written, not as they are claimed.
+ */
+export interface SendTurnRequest {
+  /**
+   * Names this turn, unique across workers: asked again with the same id while it holds the turn
+   * (a request sent again after its reply was lost), the store grants it again; `endSendTurn`
+   * ends only the turn of this id.
+   */
+  readonly turnId: string;
+  /** The current time (ms since the epoch). */
+  readonly now: number;
+  /**
+   * The longest the turn may be held: the latest the request may be written (its connect and
+   * request timeouts). A worker that dies holding the turn blocks the host's sends until then.
+   */
+  readonly busyUntil: number;
+}
+
+/** How a send turn ends: when the host's next request may be written. */
+export interface SendTurnEnd {
+  /** The `turnId` the turn was taken with: a turn that ran out and was granted to another is not ended. */
+  readonly turnId: string;
+  /**
+   * The moment the request was written (or, never written, the turn's end) plus the host's
+   * delay. The host's send pace only rises to it: an earlier one never moves it back.
+   */
+  readonly readyAt: number;
+}
+
 export interface FrontierStore {
   /**
    * False when the store keeps no `CompleteOptions.lastFetch` (a memory store made with
@@ -304,6 +337,24 @@ export interface FrontierStore {
    * cannot render pages (their sub-requests would have no shared clock).
    */
   takeHostTurn?(hostKey: string, request: HostTurnRequest): Promise<HostTurn>;
+  /**
+   * Atomically: when the host's send pace and its hold have come and no send turn is held there
+   * (or the one held ran past its `busyUntil`), holds the host's send turn until `busyUntil` and
+   * grants it (again, to the `turnId` holding it); else says when to ask again (the pace or hold, or, while a turn is held, a moment
+   * later: it ends when its request is written, long before its `busyUntil`). Kept apart from the
+   * clock claims move: a claim neither waits for a send turn nor moves it, so a worker's own claim
+   * never delays its request. A host the store has not met is created with the default policy.
+   * While a send turn is held or its pace has not come, `takeHostTurn` is refused too. Optional,
+   * with `endSendTurn`: without them a crawl above per-host concurrency 1 spaces only its own
+   * process's requests by the moment they are written.
+   */
+  takeSendTurn?(hostKey: string, request: SendTurnRequest): Promise<HostTurn>;
+  /**
+   * Ends the host's send turn taken as `end.turnId`: the next may be granted at `end.readyAt`
+   * (the send pace only rises). A turn that ran out, or is another's now, is not ended, but the
+   * pace is still raised.
+   */
+  endSendTurn?(hostKey: string, end: SendTurnEnd): Promise<void>;
   /** Puts the URL back at the head of its host queue (the attempt did not count). */
   release(leaseId: string, options?: SettleOptions): Promise<void>;
   /** Puts the URL back for another attempt, with its retry count raised. */

@@ -19,6 +19,8 @@ export type {
   HostTurnRequest,
   ReopenRequest,
   RequeueFilter,
+  SendTurnEnd,
+  SendTurnRequest,
   SettleOptions,
   UrlFailure,
 } from './frontier-store.js';
@@ -27,3 +29,5 @@ export type { ChangeFrequency, LastFetch, PageChange, RevisitHints } from './las
 export { lastFetchAfterHints } from './last-fetch.js';
 export type { MemoryFrontierStoreOptions } from './memory-store.js';
 export { createMemoryFrontierStore } from './memory-store.js';
+export type { SendTurnState } from './send-turn.js';
+export { SEND_TURN_BUSY_POLL_MS, sendTurnRetryAt } from './send-turn.js';

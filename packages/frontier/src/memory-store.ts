@@ -20,10 +20,13 @@ import {
   type HostTurnRequest,
   type ReopenRequest,
   type RequeueFilter,
+  type SendTurnEnd,
+  type SendTurnRequest,
   type SettleOptions,
   type UrlFailure,
 } from './frontier-store.js';
 import { type LastFetch, lastFetchAfterHints } from './last-fetch.js';
+import { sendTurnRetryAt } from './send-turn.js';
 
 export interface MemoryFrontierStoreOptions {
   /**
@@ -58,6 +61,12 @@ interface HostState {
   readyAt: number;
   /** The latest hold (Retry-After, backoff) settles gave: `readyAt` is never set before it. */
   notBefore: number;
+  /** The send pace (`endSendTurn`): no send turn before it. Only rises. */
+  sendReadyAt: number;
+  /** The held send turn's `busyUntil`; 0: none held. */
+  sendBusyUntil: number;
+  /** The held send turn's id. */
+  sendTurnId: string | null;
   delayMs: number;
   maxInFlight: number;
   inFlight: number;
@@ -289,12 +298,30 @@ class MemoryFrontierStore implements FrontierStore {
 
   async takeHostTurn(hostKey: string, { now, busyUntil, withinLease }: HostTurnRequest): Promise<HostTurn> {
     const host = this.host(hostKey);
-    const readyAt = Math.max(host.readyAt, host.notBefore);
+    const readyAt = Math.max(host.readyAt, host.notBefore, sendTurnRetryAt(host, now) ?? 0);
     if (readyAt > now) return { granted: false, retryAt: readyAt };
     if (!withinLease && host.inFlight >= host.maxInFlight) return { granted: false, retryAt: now + TURN_ROOM_POLL_MS };
     host.readyAt = Math.max(busyUntil, host.notBefore);
     this.reschedule(host);
     return { granted: true };
+  }
+
+  async takeSendTurn(hostKey: string, { turnId, now, busyUntil }: SendTurnRequest): Promise<HostTurn> {
+    const host = this.host(hostKey);
+    const retryAt = sendTurnRetryAt(host, now, turnId);
+    if (retryAt !== undefined) return { granted: false, retryAt };
+    host.sendBusyUntil = busyUntil;
+    host.sendTurnId = turnId;
+    return { granted: true };
+  }
+
+  async endSendTurn(hostKey: string, { turnId, readyAt }: SendTurnEnd): Promise<void> {
+    const host = this.host(hostKey);
+    if (host.sendTurnId === turnId) {
+      host.sendBusyUntil = 0;
+      host.sendTurnId = null;
+    }
+    host.sendReadyAt = Math.max(host.sendReadyAt, readyAt);
   }
 
   async setHostPolicy(hostKey: string, policy: Partial<HostPolicy> & { readyAt?: number }): Promise<void> {
@@ -392,6 +419,9 @@ class MemoryFrontierStore implements FrontierStore {
         queued: 0,
         readyAt: 0,
         notBefore: 0,
+        sendReadyAt: 0,
+        sendBusyUntil: 0,
+        sendTurnId: null,
         delayMs: this.defaultDelayMs,
         maxInFlight: this.defaultMaxInFlight,
         inFlight: 0,

@@ -66,6 +66,7 @@
 // (replayed, it finds none failed). Not clear: replayed, it also clears what other workers added
 // in between (a crawl clears before it adds).
 
+import { SEND_TURN_BUSY_POLL_MS } from '@politely/frontier';
 import { PRIORITY_STEP, SLOT_BASE } from './queue-score.js';
 
 /** What a script fails with when the crawl's marker is gone or is not the one the worker opened. */
@@ -789,6 +790,65 @@ reschedule(h)
 return withTimes({ 1 })
 `;
 
+// ---- Send turns (above per-host concurrency 1; see FrontierStore.takeSendTurn) ----
+// Three fields of the host's hash, apart from its clock `r` that claims move: `sr`, the send pace
+// (only rises), `sb`, the held turn's busyUntil (0 or absent: none) and `si`, its id. Claims and
+// settles never read or write them; takeHostTurn reads them.
+
+/**
+ * sendRetryAt(h, now, id): nil when a send turn may be granted (to `id`: the one holding it is
+ * granted again), else when to ask again (as send-turn.ts of @politely/frontier; id nil: any
+ * held turn counts).
+ */
+const SEND_TURN_STATE = `
+local function sendRetryAt(h, now, id)
+  local s = redis.call('HMGET', hk(h), 'sr', 'sb', 'nb', 'si')
+  local pace, busy = tonumber(s[1]) or 0, tonumber(s[2]) or 0
+  local hold = tonumber(s[3]) or 0
+  if busy > now and id and s[4] == id then return nil end
+  if hold > pace then pace = hold end
+  if pace <= now and busy <= now then return nil end
+  if busy > now then
+    local poll = busy
+    if now + ${SEND_TURN_BUSY_POLL_MS} < poll then poll = now + ${SEND_TURN_BUSY_POLL_MS} end
+    if poll > pace then pace = poll end
+  end
+  return pace
+end
+`;
+
+/**
+ * takeSendTurn — ARGV: head, host key, default delayMs, default maxInFlight, now, busyUntil, turn id.
+ * Grants the host's send turn (sb = busyUntil, si = turn id) when none is held, or this id holds
+ * it, and its pace and hold have come. Returns [1] or [0, when to ask again]. Idempotent: replayed
+ * after a lost reply, it finds its own turn and grants it again.
+ */
+const TAKE_SEND_TURN = `${PRELUDE}${SEND_TURN_STATE}
+local h, now = ARGV[6], tonumber(ARGV[9])
+ensureHost(h, ARGV[7], ARGV[8])
+local retry = sendRetryAt(h, now, ARGV[11])
+if retry then return { 0, int(retry) } end
+redis.call('HSET', hk(h), 'sb', ARGV[10], 'si', ARGV[11])
+return { 1 }
+`;
+
+/**
+ * endSendTurn — ARGV: head, host key, default delayMs, default maxInFlight, readyAt, turn id.
+ * Ends the host's send turn if this id holds it (one that ran out may be another's now), and
+ * raises its send pace to readyAt. Idempotent.
+ */
+const END_SEND_TURN = `${PRELUDE}
+local h = ARGV[6]
+ensureHost(h, ARGV[7], ARGV[8])
+local s = redis.call('HMGET', hk(h), 'sr', 'si')
+local pace = tonumber(s[1]) or 0
+if tonumber(ARGV[9]) > pace then pace = tonumber(ARGV[9]) end
+redis.call('HSET', hk(h), 'sr', int(pace))
+if s[2] == ARGV[10] then redis.call('HSET', hk(h), 'sb', 0, 'si', '') end
+return 1
+`;
+// ---- end of send turns ----
+
 /**
  * takeHostTurn — ARGV: head, host key, default delayMs, default maxInFlight, now, busyUntil,
  * withinLease ('1' or '0'), room poll ms.
@@ -800,13 +860,16 @@ return withTimes({ 1 })
  * Not idempotent: replayed after a lost reply, the turn finds the clock it moved and is refused
  * until busyUntil (a later turn, never an earlier one).
  */
-const TAKE_HOST_TURN = `${PRELUDE}
+const TAKE_HOST_TURN = `${PRELUDE}${SEND_TURN_STATE}
 local h, now = ARGV[6], tonumber(ARGV[9])
 ensureHost(h, ARGV[7], ARGV[8])
 local s = redis.call('HMGET', hk(h), 'r', 'nb', 'f', 'm')
 local clock, hold = tonumber(s[1]) or 0, tonumber(s[2]) or 0
 if hold > clock then clock = hold end
 if clock > now then return withTimes({ 0, int(clock) }) end
+-- Send turns: none while one is held or before its pace (SEND_TURN_STATE below).
+local sendRetry = sendRetryAt(h, now, nil)
+if sendRetry then return withTimes({ 0, int(sendRetry) }) end
 if ARGV[11] ~= '1' and (tonumber(s[3]) or 0) >= (tonumber(s[4]) or 1) then return withTimes({ 0, int(now + tonumber(ARGV[12])) }) end
 local busyUntil = ARGV[10]
 if hold > tonumber(busyUntil) then busyUntil = s[2] end
@@ -849,6 +912,8 @@ export const BUCKET_SCRIPTS = {
   politelyBucketClear: CLEAR,
   politelyBucketSetHostPolicy: SET_HOST_POLICY,
   politelyBucketTakeHostTurn: TAKE_HOST_TURN,
+  politelyBucketTakeSendTurn: TAKE_SEND_TURN,
+  politelyBucketEndSendTurn: END_SEND_TURN,
   politelyBucketCounts: COUNTS,
   politelyBucketHostCounts: HOST_COUNTS,
 } as const;
@@ -873,6 +938,8 @@ export interface BucketCommands {
   politelyBucketClear(...args: Arg[]): Promise<number>;
   politelyBucketSetHostPolicy(...args: Arg[]): Promise<Reply>;
   politelyBucketTakeHostTurn(...args: Arg[]): Promise<Reply>;
+  politelyBucketTakeSendTurn(...args: Arg[]): Promise<Reply>;
+  politelyBucketEndSendTurn(...args: Arg[]): Promise<number>;
   politelyBucketCounts(...args: Arg[]): Promise<number[]>;
   politelyBucketHostCounts(...args: Arg[]): Promise<Reply>;
 }

@@ -36,6 +36,8 @@ import type {
   HostTurnRequest,
   ReopenRequest,
   RequeueFilter,
+  SendTurnEnd,
+  SendTurnRequest,
   SettleOptions,
   UrlFailure,
 } from '@politely/frontier';
@@ -79,6 +81,10 @@ export interface RedisFrontierStore extends FrontierStore {
    * script, so two workers never both get it. Always there.
    */
   takeHostTurn(hostKey: string, request: HostTurnRequest): Promise<HostTurn>;
+  /** A send turn at a host (see `FrontierStore.takeSendTurn`): one script, atomic across workers. Always there. */
+  takeSendTurn(hostKey: string, request: SendTurnRequest): Promise<HostTurn>;
+  /** Ends a send turn (see `FrontierStore.endSendTurn`). Always there. */
+  endSendTurn(hostKey: string, end: SendTurnEnd): Promise<void>;
   /**
    * Stores a JSON value under `key` with the crawl (a hash beside its frontier), replacing what
    * was there: shared by every worker of the crawl, deleted with it. The crawler keeps its cookie
@@ -364,11 +370,7 @@ class Store implements RedisFrontierStore {
   }
 
   async takeHostTurn(hostKey: string, { now, busyUntil, withinLease }: HostTurnRequest): Promise<HostTurn> {
-    if (typeof hostKey !== 'string' || hostKey === '')
-      throw new PolitelyError(
-        'ERR_INVALID_INPUT',
-        `takeHostTurn: hostKey must be a non-empty string, got ${String(hostKey)}`,
-      );
+    checkHostKey('takeHostTurn', hostKey);
     // Rounded as claim and settle round: now down, the clock up (never a moment early).
     const at = Math.floor(time('takeHostTurn: now', now));
     const until = Math.ceil(time('takeHostTurn: busyUntil', busyUntil));
@@ -388,6 +390,42 @@ class Store implements RedisFrontierStore {
     this.view.learn(b, timesOf(reply));
     const [granted, retryAt] = reply;
     return Number(granted) === 1 ? { granted: true } : { granted: false, retryAt: Number(retryAt) };
+  }
+
+  async takeSendTurn(hostKey: string, { turnId, now, busyUntil }: SendTurnRequest): Promise<HostTurn> {
+    checkHostKey('takeSendTurn', hostKey);
+    // Rounded as takeHostTurn rounds: now down, the turn's end up.
+    const at = Math.floor(time('takeSendTurn: now', now));
+    const until = Math.ceil(time('takeSendTurn: busyUntil', busyUntil));
+    const b = bucketOfHost(hostKey);
+    const reply = await this.call('takeSendTurn', () =>
+      this.commands.politelyBucketTakeSendTurn(
+        ...this.head(b, at),
+        hostKey,
+        this.options.defaultDelayMs,
+        this.options.defaultMaxInFlight,
+        at,
+        until,
+        checkTurnId('takeSendTurn', turnId),
+      ),
+    );
+    const [granted, retryAt] = reply;
+    return Number(granted) === 1 ? { granted: true } : { granted: false, retryAt: Number(retryAt) };
+  }
+
+  async endSendTurn(hostKey: string, { turnId, readyAt }: SendTurnEnd): Promise<void> {
+    checkHostKey('endSendTurn', hostKey);
+    const b = bucketOfHost(hostKey);
+    await this.call('endSendTurn', () =>
+      this.commands.politelyBucketEndSendTurn(
+        ...this.head(b),
+        hostKey,
+        this.options.defaultDelayMs,
+        this.options.defaultMaxInFlight,
+        Math.ceil(time('endSendTurn: readyAt', readyAt)),
+        checkTurnId('endSendTurn', turnId),
+      ),
+    );
   }
 
   async counts(): Promise<FrontierCounts> {
@@ -717,3 +755,17 @@ function groupByBucket(entries: readonly FrontierEntry[]): Map<number, number[]>
 }
 
 const sum = (values: readonly number[]): number => values.reduce((total, value) => total + value, 0);
+
+function checkHostKey(method: string, hostKey: string): void {
+  if (typeof hostKey !== 'string' || hostKey === '')
+    throw new PolitelyError(
+      'ERR_INVALID_INPUT',
+      `${method}: hostKey must be a non-empty string, got ${String(hostKey)}`,
+    );
+}
+
+function checkTurnId(method: string, turnId: string): string {
+  if (typeof turnId !== 'string' || turnId === '')
+    throw new PolitelyError('ERR_INVALID_INPUT', `${method}: turnId must be a non-empty string, got ${String(turnId)}`);
+  return turnId;
+}

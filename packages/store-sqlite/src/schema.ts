@@ -166,6 +166,13 @@ const MIGRATIONS: readonly Migration[] = [
   // 6: the dedupe hash laid out by host (key-hash.ts), and done URLs without their key. Every
   // row is rehashed, and the index rebuilt once rather than written at random row by row.
   rehashDedupeKeys,
+  // 7: send turns (above per-host concurrency 1): the host's send pace, the held turn's end and id,
+  // apart from the clock claims move. 0 (no pace, no turn) for the hosts of an existing file.
+  `
+  ALTER TABLE hosts ADD COLUMN send_ready_at INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE hosts ADD COLUMN send_busy_until INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE hosts ADD COLUMN send_turn_id TEXT;
+  `,
 ];
 
 /**

@@ -25,7 +25,11 @@ import {
   type ReopenRequest,
   type RequeueFilter,
   type RevisitHints,
+  type SendTurnEnd,
+  type SendTurnRequest,
+  type SendTurnState,
   type SettleOptions,
+  sendTurnRetryAt,
   type UrlFailure,
 } from '@politely/frontier';
 import type { Database } from 'better-sqlite3';
@@ -45,6 +49,7 @@ import {
   type FailureParams,
   type FrontierStatements,
   type HostSlot,
+  type HostTurnRow,
   type KnownUrlRow,
   prepareFrontierStatements,
   type RequeueRow,
@@ -58,6 +63,10 @@ export interface SqliteFrontierStore extends FrontierStore {
   readonly path: string;
   /** A turn at a host for a request that is no queued URL (see `FrontierStore.takeHostTurn`): always there. */
   takeHostTurn(hostKey: string, request: HostTurnRequest): Promise<HostTurn>;
+  /** A send turn at a host (see `FrontierStore.takeSendTurn`): always there. */
+  takeSendTurn(hostKey: string, request: SendTurnRequest): Promise<HostTurn>;
+  /** Ends a send turn (see `FrontierStore.endSendTurn`): always there. */
+  endSendTurn(hostKey: string, end: SendTurnEnd): Promise<void>;
   /** Stores the crawl's stats (any JSON value, e.g. `crawler.stats()`), replacing earlier ones. */
   saveStats(stats: unknown): Promise<void>;
   /** The stats saved last, or undefined. */
@@ -149,6 +158,8 @@ class SqliteStore implements SqliteFrontierStore {
   private readonly transactReopen: (dueBefore: number, fetchedBefore: number | undefined, limit: number) => number;
   private readonly transactPolicy: (hostKey: string, policy: PolicyChange) => void;
   private readonly transactTurn: (hostKey: string, request: HostTurnRequest) => HostTurn;
+  private readonly transactSendTurn: (hostKey: string, request: SendTurnRequest) => HostTurn;
+  private readonly transactEndSendTurn: (hostKey: string, end: SendTurnEnd) => void;
 
   readonly reclaimedLeases: number;
 
@@ -192,6 +203,12 @@ class SqliteStore implements SqliteFrontierStore {
       this.s.hostPolicy.run(policy.delayMs ?? null, policy.maxInFlight ?? null, policy.readyAt ?? null, host.id);
     });
     this.transactTurn = immediate(db, (hostKey: string, request: HostTurnRequest) => this.turnNow(hostKey, request));
+    this.transactSendTurn = immediate(db, (hostKey: string, request: SendTurnRequest) =>
+      this.sendTurnNow(hostKey, request),
+    );
+    this.transactEndSendTurn = immediate(db, (hostKey: string, { turnId, readyAt }: SendTurnEnd) => {
+      this.s.sendTurnEnded.run({ turnId, readyAt, id: this.hostSlot(hostKey).id });
+    });
     // The owner of the file: no live process holds a lease, so every URL in flight goes back now.
     this.reclaimedLeases =
       ownerLock === undefined
@@ -250,6 +267,14 @@ class SqliteStore implements SqliteFrontierStore {
 
   async takeHostTurn(hostKey: string, request: HostTurnRequest): Promise<HostTurn> {
     return this.transactTurn(hostKey, request);
+  }
+
+  async takeSendTurn(hostKey: string, request: SendTurnRequest): Promise<HostTurn> {
+    return this.transactSendTurn(hostKey, request);
+  }
+
+  async endSendTurn(hostKey: string, end: SendTurnEnd): Promise<void> {
+    this.transactEndSendTurn(hostKey, end);
   }
 
   async counts(): Promise<FrontierCounts> {
@@ -402,11 +427,20 @@ class SqliteStore implements SqliteFrontierStore {
   private turnNow(hostKey: string, { now, busyUntil, withinLease }: HostTurnRequest): HostTurn {
     const { id } = this.hostSlot(hostKey);
     const host = this.s.hostTurnState.get(id)!;
-    const clock = Math.max(host.ready_at, host.not_before);
+    const clock = Math.max(host.ready_at, host.not_before, sendTurnRetryAt(sendStateOf(host), now) ?? 0);
     if (clock > now) return { granted: false, retryAt: clock };
     if (!withinLease && host.in_flight >= host.max_in_flight)
       return { granted: false, retryAt: now + TURN_ROOM_POLL_MS };
     this.s.hostTurnTaken.run(busyUntil, id);
+    return { granted: true };
+  }
+
+  /** A send turn at the host: read and taken in one IMMEDIATE transaction (see `turnNow`). */
+  private sendTurnNow(hostKey: string, { turnId, now, busyUntil }: SendTurnRequest): HostTurn {
+    const { id } = this.hostSlot(hostKey);
+    const retryAt = sendTurnRetryAt(sendStateOf(this.s.hostTurnState.get(id)!), now, turnId);
+    if (retryAt !== undefined) return { granted: false, retryAt };
+    this.s.sendTurnTaken.run(busyUntil, turnId, id);
     return { granted: true };
   }
 
@@ -556,4 +590,14 @@ function failureColumns({ kind, reason, message, code, attempts, at }: UrlFailur
 function immediate<A extends unknown[], R>(db: Database, fn: (...args: A) => R): (...args: A) => R {
   const transaction = db.transaction(fn);
   return (...args: A) => transaction.immediate(...args);
+}
+
+/** A host row's send state, as `sendTurnRetryAt` reads it. */
+function sendStateOf(host: HostTurnRow): SendTurnState {
+  return {
+    sendReadyAt: host.send_ready_at,
+    sendBusyUntil: host.send_busy_until,
+    sendTurnId: host.send_turn_id,
+    notBefore: host.not_before,
+  };
 }

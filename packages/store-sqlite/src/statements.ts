@@ -15,6 +15,9 @@ export interface HostSlot {
 export interface HostTurnRow {
   readonly ready_at: number;
   readonly not_before: number;
+  readonly send_ready_at: number;
+  readonly send_busy_until: number;
+  readonly send_turn_id: string | null;
   readonly in_flight: number;
   readonly max_in_flight: number;
 }
@@ -144,6 +147,9 @@ export interface FrontierStatements {
   readonly hostTurnState: Statement<[number], HostTurnRow>;
   /** busyUntil, host id */
   readonly hostTurnTaken: Statement<[number, number]>;
+  /** busyUntil, turn id, host id */
+  readonly sendTurnTaken: Statement<[number, string, number]>;
+  readonly sendTurnEnded: Statement<[{ turnId: string; readyAt: number; id: number }]>;
   readonly totals: Statement<
     [],
     { queued: number | null; in_flight: number | null; done: number | null; active: number; failed: number }
@@ -282,9 +288,21 @@ export function prepareFrontierStatements(db: Database): FrontierStatements {
       `UPDATE hosts SET delay_ms = coalesce(?, delay_ms), max_in_flight = coalesce(?, max_in_flight),
        ready_at = max(coalesce(?, ready_at), not_before) WHERE id = ?`,
     ),
-    hostTurnState: p('SELECT ready_at, not_before, in_flight, max_in_flight FROM hosts WHERE id = ?'),
+    hostTurnState: p(
+      `SELECT ready_at, not_before, send_ready_at, send_busy_until, send_turn_id, in_flight, max_in_flight
+       FROM hosts WHERE id = ?`,
+    ),
     // A turn: the clock to busyUntil, never before the hold. The turn is no lease: in_flight stays.
     hostTurnTaken: p('UPDATE hosts SET ready_at = max(?, not_before) WHERE id = ?'),
+    // A send turn: held until busyUntil; ended, the send pace only rises.
+    sendTurnTaken: p('UPDATE hosts SET send_busy_until = ?, send_turn_id = ? WHERE id = ?'),
+    // Only the turn of this id is ended (one that ran out may be another's now); the pace rises anyway.
+    sendTurnEnded: p(
+      `UPDATE hosts SET
+         send_busy_until = CASE WHEN send_turn_id = @turnId THEN 0 ELSE send_busy_until END,
+         send_turn_id = CASE WHEN send_turn_id = @turnId THEN NULL ELSE send_turn_id END,
+         send_ready_at = max(send_ready_at, @readyAt) WHERE id = @id`,
+    ),
     totals: p(
       `SELECT sum(queued) AS queued, sum(in_flight) AS in_flight, sum(done) AS done,
        count(*) FILTER (WHERE queued > 0 OR in_flight > 0) AS active,

@@ -48,8 +48,8 @@ describe('migration 6: a schema-5 crawl file rehashed', () => {
     // Shared: no lease is reclaimed on opening, so every row must be exactly as it was.
     const shared = createSqliteFrontierStore({ path, shared: true });
     try {
-      expect(SCHEMA_VERSION).toBe(6);
-      expect(shared.db.prepare('SELECT max(version) FROM schema_version').pluck().get()).toBe(6);
+      expect(SCHEMA_VERSION).toBe(7);
+      expect(shared.db.prepare('SELECT max(version) FROM schema_version').pluck().get()).toBe(7);
       expect(rowsOf(shared.db)).toEqual(before);
       const rows = shared.db.prepare('SELECT key, key_hash FROM urls').all() as { key: string; key_hash: number }[];
       expect(rows.filter((row) => row.key_hash !== keyHash(row.key))).toEqual([]);

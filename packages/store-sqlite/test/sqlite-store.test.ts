@@ -25,11 +25,14 @@ import { assertBuilt, BUILT_STORE, createTempDir, entry } from './helpers.js';
 
 const temp = createTempDir('store-sqlite');
 
+/** Part of making an older file from a new one: no send turns before schema 7. */
+const NO_SEND_TURNS =
+  'ALTER TABLE hosts DROP COLUMN send_ready_at; ALTER TABLE hosts DROP COLUMN send_busy_until; ALTER TABLE hosts DROP COLUMN send_turn_id;';
 /**
  * Part of making an older file from a new one: up to schema 5 a done URL kept its key (the tests
  * below complete http://a.test/1 before), and there was no `key_check`.
  */
-const KEPT_DONE_KEY = "UPDATE urls SET key = 'http://a.test/1' WHERE key = ''; ALTER TABLE urls DROP COLUMN key_check;";
+const KEPT_DONE_KEY = `${NO_SEND_TURNS} UPDATE urls SET key = 'http://a.test/1' WHERE key = ''; ALTER TABLE urls DROP COLUMN key_check;`;
 afterAll(() => temp.remove());
 
 describeFrontierStoreContract(
@@ -101,6 +104,12 @@ describe('createSqliteFrontierStore', () => {
     expect(store.db.prepare('SELECT key, ready_at, not_before FROM hosts').all()).toEqual([
       { key: 'a.test', ready_at: 5000, not_before: 0 },
     ]);
+    // Migration 7: no send pace and no send turn held; one is granted at once.
+    expect(store.db.prepare('SELECT send_ready_at, send_busy_until, send_turn_id FROM hosts').all()).toEqual([
+      { send_ready_at: 0, send_busy_until: 0, send_turn_id: null },
+    ]);
+    expect(await store.takeSendTurn('a.test', { turnId: 't', now: 1, busyUntil: 100 })).toEqual({ granted: true });
+    await store.endSendTurn('a.test', { turnId: 't', readyAt: 1 });
     expect(await store.counts()).toMatchObject({ queued: 2, inFlight: 0, done: 1 });
     expect(await store.claim({ now: 4999, leaseMs: 60_000 })).toEqual({ lease: null, nextReadyAt: 5000 });
     await store.setHostPolicy('a.test', { delayMs: 0 });

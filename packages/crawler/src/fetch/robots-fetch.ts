@@ -9,7 +9,7 @@
 
 import { type HttpClient, type HttpRequest, type HttpResponse, PolitelyError, type RobotsFetch } from '@politely/core';
 import { type RobotsFetchOutcome, robotsOutcomeOf } from '../metrics/crawl-metrics.js';
-import { clockAfterChallenge, responseHeadAt, retryAfterMs, sleepUntil } from '../politeness/index.js';
+import { clockAfterChallenge, responseHeadAt, retryAfterMs, type SendTicket, sleepUntil } from '../politeness/index.js';
 import { outgoingHeaders, type RequestProfile } from './request-profile.js';
 
 const ROBOTS_DEFAULTS = { accept: 'text/plain,*/*;q=0.5' };
@@ -19,6 +19,12 @@ export interface RobotsFetchHooks {
   readonly onRequest: (url: URL, startedAt: number) => void;
   /** Called as each robots.txt request ends: what it got (for metrics). */
   readonly onOutcome?: (outcome: RobotsFetchOutcome) => void;
+  /**
+   * Waits for the host's turn to send a request (above per-host concurrency 1: robots.txt is a
+   * request to the host like a page's, spaced from the others by the moment each is written).
+   * Undefined when the signal fires first. Omitted, robots.txt goes at once.
+   */
+  readonly takeTurn?: (url: URL, signal: AbortSignal) => Promise<SendTicket | undefined>;
 }
 
 /**
@@ -57,14 +63,23 @@ export function createCrawlerRobotsFetch(
       bodyLimit: { maxBytes: request.maxBytes, atLimit: 'truncate' },
     };
     const get = async (): Promise<HttpResponse> => {
+      const ticket = await hooks.takeTurn?.(url, request.signal);
+      if (hooks.takeTurn !== undefined && ticket === undefined)
+        throw new PolitelyError('ERR_ABORTED', `GET ${request.url}: stopped while waiting for the host's turn`);
       hooks.onRequest(url, Date.now());
-      // A refusal by the SSRF guard rejects with its PolitelyError as is: the gate keeps its code.
-      const answer = await client.get(sent).catch((error: unknown) => {
-        hooks.onOutcome?.('error');
-        throw error;
-      });
-      hooks.onOutcome?.(robotsOutcomeOf(answer.status));
-      return answer;
+      try {
+        // A refusal by the SSRF guard rejects with its PolitelyError as is: the gate keeps its code.
+        const answer = await client
+          .get(ticket === undefined ? sent : { ...sent, onSent: ticket.sent })
+          .catch((error: unknown) => {
+            hooks.onOutcome?.('error');
+            throw error;
+          });
+        hooks.onOutcome?.(robotsOutcomeOf(answer.status));
+        return answer;
+      } finally {
+        await ticket?.end(Date.now());
+      }
     };
     let response = await get();
     if (challenge?.isChallenge(response) === true) {

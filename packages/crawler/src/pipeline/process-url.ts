@@ -219,7 +219,7 @@ export class UrlProcessor {
         overlapping ? ticket.sent : undefined,
       );
     } finally {
-      ticket.end(Date.now());
+      await ticket.end(Date.now());
     }
     progress.requesting = false;
     // The signed retry of a challenged page is the same page: it takes no second place in `maxPages`.

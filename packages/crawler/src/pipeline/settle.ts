@@ -9,7 +9,14 @@
 
 import type { AddOptions, AddOutcome, FrontierLease, FrontierStore, SettleOptions } from '@politely/frontier';
 import { postponed } from '../frontier/revisit-schedule.js';
-import { type ClockChange, HostHolds, HostSendTurns, type SendTicket } from '../politeness/index.js';
+import {
+  type ClockChange,
+  HostHolds,
+  HostSendTurns,
+  type SendTicket,
+  type SharedSendTurnSettings,
+  SharedSendTurns,
+} from '../politeness/index.js';
 import { failureOf, settlementOf, type UrlOutcome } from './outcome.js';
 
 export class LeaseSettler {
@@ -23,6 +30,9 @@ export class LeaseSettler {
    */
   private readonly paces = new HostSendTurns();
 
+  /** Above per-host concurrency 1, with a store that has send turns: every worker's requests go out one at a time. */
+  private readonly sharedSends: SharedSendTurns | undefined;
+
   /**
    * `perHostConcurrency`: requests the store lets one host have in flight. Above 1 another claim
    * of the host may have moved its clock since this one, and handing this claim's clock back
@@ -33,7 +43,18 @@ export class LeaseSettler {
     private readonly perHostConcurrency: number,
     /** The frontier's options for adding a done page's links (`maxPerHost`). */
     private readonly addOptions: AddOptions = {},
-  ) {}
+    /** How the store's send turns are held (see `SharedSendTurns`); omitted, they are not taken. */
+    sendTurns?: Omit<SharedSendTurnSettings, 'store'>,
+  ) {
+    const { takeSendTurn, endSendTurn } = store;
+    this.sharedSends =
+      perHostConcurrency > 1 && sendTurns !== undefined && takeSendTurn !== undefined && endSendTurn !== undefined
+        ? new SharedSendTurns(this.paces, {
+            ...sendTurns,
+            store: { takeSendTurn: takeSendTurn.bind(store), endSendTurn: endSendTurn.bind(store) },
+          })
+        : undefined;
+  }
 
   /** The hold on the host this process knows of at `now`, if any. */
   heldUntil(hostKey: string, now: number): number | undefined {
@@ -54,15 +75,18 @@ export class LeaseSettler {
 
   /**
    * Waits for this process's turn to send a request to the host: its pace and holds have come,
-   * and no earlier request to it is still unwritten (politeness/send-turns.ts). Undefined when a
-   * signal fires first.
+   * and no earlier request to it is still unwritten (politeness/send-turns.ts); above per-host
+   * concurrency 1, then the store's send turn, shared by every worker (shared-send-turns.ts).
+   * Undefined when a signal fires first.
    */
   takeSendTurn(
     hostKey: string,
     delayMs: () => number,
     signals: readonly AbortSignal[],
   ): Promise<SendTicket | undefined> {
-    return this.paces.take(hostKey, delayMs, signals, (now) => this.holds.current(hostKey, now));
+    const notBefore = (now: number): number | undefined => this.holds.current(hostKey, now);
+    if (this.sharedSends !== undefined) return this.sharedSends.take(hostKey, delayMs, signals, notBefore);
+    return this.paces.take(hostKey, delayMs, signals, notBefore);
   }
 
   /** Records a hold the moment it is known (the response is in), before the URL settles. */

@@ -8,6 +8,7 @@
 //   host-clock.ts       the holds (Retry-After, backoff) this process knows before the store does
 //   host-turn.ts        a turn at a host for a request that is no queued URL (a rendered page's)
 //   send-turns.ts       this process's requests to one host go out one at a time, each at its pace
+//   shared-send-turns.ts  and, above per-host concurrency 1, one at a time across every worker of the store
 //
 // The store keeps each host's clock; pipeline/settle.ts is the one place a lease ends and it moves.
 
@@ -32,3 +33,5 @@ export type { PolitenessKeyMode, PolitenessKeys } from './politeness-key.js';
 export { createPolitenessKeys, POLITENESS_KEY_MODES } from './politeness-key.js';
 export type { SendTicket } from './send-turns.js';
 export { HostSendTurns } from './send-turns.js';
+export type { SharedSendTurnSettings } from './shared-send-turns.js';
+export { SharedSendTurns } from './shared-send-turns.js';

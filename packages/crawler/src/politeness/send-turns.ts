@@ -27,8 +27,11 @@ const UNSENT_RECHECK_MS = 1000;
 export interface SendTicket {
   /** The request's head was written at `at`: the host's next request waits for `at` plus the delay. */
   sent(at: number): void;
-  /** The request is over (answered, failed or never made); unsent, it counts as sent at `now`. */
-  end(now: number): void;
+  /**
+   * The request is over (answered, failed or never made); unsent, it counts as sent at `now`.
+   * Resolves once the turn's end is recorded (in the store, for a shared turn).
+   */
+  end(now: number): Promise<void>;
 }
 
 interface HostLine {
@@ -89,7 +92,7 @@ export class HostSendTurns {
       line.unsent--;
       this.wake(hostKey, line);
     };
-    return { sent, end: sent };
+    return { sent, end: async (now) => sent(now) };
   }
 
   private lineOf(hostKey: string): HostLine {

@@ -2,7 +2,7 @@
 // takes longer than the host's delay; the requests still reach the server at least the delay
 // apart, by the server's own clock, robots.txt included.
 
-import { createHttpClient } from '@politely/core';
+import { createHttpClient, type HostResolver } from '@politely/core';
 import { createCrawler } from '@politely/crawler';
 import { Agent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -16,6 +16,33 @@ afterEach(async () => {
 
 const links = (...paths: string[]) => paths.map((p) => `<a href="${p}">${p}</a>`).join('');
 
+type Respond = (_req: unknown, res: { end(body: string): void; setHeader(n: string, v: string): void }) => void;
+
+/**
+ * A site whose answers take longer than its crawl-delay (60 ms), so that requests overlap:
+ * `/` links to `pages` pages; each answer waits `waitMs(n)` ms, n counting answers from 0.
+ */
+async function slowSite(pages: number, waitMs: (n: number) => number): Promise<TestServer> {
+  const paths = Array.from({ length: pages }, (_, i) => `/p${i}`);
+  let answered = 0;
+  const slow =
+    (body: string): Respond =>
+    (_req, res) => {
+      setTimeout(() => {
+        res.setHeader('content-type', 'text/html');
+        res.end(body);
+      }, waitMs(answered++));
+    };
+  const routes: Parameters<typeof startServer>[0] = {
+    '/robots.txt': 'User-agent: *\nCrawl-delay: 0.06\n',
+    '/': slow(links(...paths)) as never,
+  };
+  for (const p of paths) routes[p] = slow('page') as never;
+  const site = await startServer(routes);
+  servers.push(site);
+  return site;
+}
+
 describe('perHostConcurrency > 1', () => {
   it.each([
     [2, 0],
@@ -26,24 +53,8 @@ describe('perHostConcurrency > 1', () => {
   ])(
     'keeps requests %i-wide at least the crawl-delay apart at the server (handler busy %i ms)',
     async (inFlight, busyMs) => {
-      const paths = Array.from({ length: 14 }, (_, i) => `/p${i}`);
-      let answered = 0;
       // Responses slower than the delay, of uneven length: requests overlap, and answers come out of order.
-      const slow =
-        (body: string) => (_req: unknown, res: { end(body: string): void; setHeader(n: string, v: string): void }) => {
-          const wait = 90 + ((answered++ * 37) % 5) * 30;
-          setTimeout(() => {
-            res.setHeader('content-type', 'text/html');
-            res.end(body);
-          }, wait);
-        };
-      const routes: Parameters<typeof startServer>[0] = {
-        '/robots.txt': 'User-agent: *\nCrawl-delay: 0.06\n',
-        '/': slow(links(...paths)) as never,
-      };
-      for (const p of paths) routes[p] = slow('page') as never;
-      const site = await startServer(routes);
-      servers.push(site);
+      const site = await slowSite(14, (n) => 90 + ((n * 37) % 5) * 30);
       const stats = await createCrawler({
         userAgent: UA,
         allowNet: ['127.0.0.0/8'],
@@ -68,21 +79,7 @@ describe('perHostConcurrency > 1', () => {
   );
 
   it('paces from when a request is written, not from when it was dispatched: a request held up on its way does not shorten the next gap', async () => {
-    const paths = Array.from({ length: 12 }, (_, i) => `/p${i}`);
-    const slow =
-      (body: string) => (_req: unknown, res: { end(body: string): void; setHeader(n: string, v: string): void }) => {
-        setTimeout(() => {
-          res.setHeader('content-type', 'text/html');
-          res.end(body);
-        }, 150);
-      };
-    const routes: Parameters<typeof startServer>[0] = {
-      '/robots.txt': 'User-agent: *\nCrawl-delay: 0.06\n',
-      '/': slow(links(...paths)) as never,
-    };
-    for (const p of paths) routes[p] = slow('page') as never;
-    const site = await startServer(routes);
-    servers.push(site);
+    const site = await slowSite(12, () => 150);
     // Every other request waits 40 ms between dispatch and the wire, as one waiting for a
     // connection or a busy event loop would: a pace run from the dispatch would let the next
     // request, dispatched 60 ms later and sent at once, reach the server 20 ms after it.
@@ -116,5 +113,37 @@ describe('perHostConcurrency > 1', () => {
     } finally {
       await agent.close();
     }
+  });
+
+  it('spaces robots.txt requests like pages: names on one address (politenessKey ip) fetch theirs while pages of the others are out', async () => {
+    const site = await slowSite(4, () => 150);
+    const port = new URL(site.base).port;
+    const names = ['a.test', 'b.test', 'c.test', 'd.test', 'e.test', 'f.test'];
+    const resolver: HostResolver = async (hostname) => {
+      if (!names.includes(hostname)) throw Object.assign(new Error(`ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+      return [{ address: '127.0.0.1', family: 4, ttlSeconds: 60 }];
+    };
+    const stats = await createCrawler({
+      userAgent: UA,
+      allowNet: ['127.0.0.0/8'],
+      seeds: names.map((name) => `http://${name}:${port}/`),
+      scope: 'any',
+      resolver,
+      politenessKey: 'ip',
+      // The delay known before the first robots.txt says it (robots.txt of several names may be out at once).
+      minDelayMs: 60,
+      concurrency: 8,
+      perHostConcurrency: 3,
+    }).run();
+    expect(stats.pages).toBe(names.length * 5);
+    const robots = site.log.filter((r) => r.path === '/robots.txt');
+    expect(robots).toHaveLength(names.length);
+    // robots.txt requests came between page requests (names after the first), not all at the start.
+    const firstPage = site.log.findIndex((r) => r.path !== '/robots.txt');
+    expect(site.log.slice(firstPage).some((r) => r.path === '/robots.txt')).toBe(true);
+    expect(
+      smallestGapMs(site.log),
+      site.log.map((r) => `${String(r.headers.host)}${r.path}@${r.at.toFixed(1)}`).join(' '),
+    ).toBeGreaterThanOrEqual(60);
   });
 });

@@ -62,8 +62,8 @@ const entry = (url: string, extra: Partial<FrontierEntry> = {}): FrontierEntry =
  * Declares a vitest `describe` block, `FrontierStore contract: <name>`, whose cases check that a
  * store keeps the contract the crawler relies on: dedupe, per-host bounds, priority order, host
  * clocks and holds, leases and their expiry, failed URLs (`failures`, `requeueFailed`), `clear`,
- * relabels, revisits (`reopenDue`, `LastFetch`) and host turns (the cases expect the optional
- * `takeHostTurn`; metadata is checked when the store has it). Call it at the top level of a test file.
+ * relabels, revisits (`reopenDue`, `LastFetch`), host turns and send turns (the cases expect the
+ * optional `takeHostTurn`, `takeSendTurn` and `endSendTurn`; metadata is checked when the store has it). Call it at the top level of a test file.
  *
  * @param name Names the store in the suite's title.
  * @param factory Opens a new, empty store for each case.
@@ -517,6 +517,104 @@ export function describeFrontierStoreContract(name: string, factory: StoreFactor
             expect(turns.filter((t) => t.granted)).toHaveLength(1);
             expect(turns.find((t) => !t.granted)).toEqual({ granted: false, retryAt: now + 500 });
           }
+        }
+      });
+    });
+
+    describe('send turns', () => {
+      let turns = 0;
+      /** A send turn at `h`, as `turnId` (a new one by default; every store of this repo has `takeSendTurn`). */
+      const send = (h: string, now: number, busyUntil: number, turnId = `turn-${++turns}`): Promise<HostTurn> => {
+        expect(store.takeSendTurn, 'takeSendTurn').toBeTypeOf('function');
+        return store.takeSendTurn!(h, { turnId, now, busyUntil });
+      };
+      const end = (h: string, readyAt: number, turnId: string): Promise<void> => {
+        expect(store.endSendTurn, 'endSendTurn').toBeTypeOf('function');
+        return store.endSendTurn!(h, { turnId, readyAt });
+      };
+
+      it('grants one send turn at a time; the held one refuses the next until it ends, then its pace does', async () => {
+        expect(await send('s', 1000, 31_000, 'first')).toEqual({ granted: true });
+        const busy = await send('s', 1005, 31_000);
+        expect(busy.granted).toBe(false);
+        // Asked again a moment later (the turn ends when its request is written), never past busyUntil.
+        expect(busy.granted === false && busy.retryAt).toBeGreaterThan(1005);
+        expect(busy.granted === false && busy.retryAt).toBeLessThanOrEqual(31_000);
+        await end('s', 2010, 'first'); // written at 1010, delay 1000
+        expect(await send('s', 1500, 31_500)).toEqual({ granted: false, retryAt: 2010 });
+        expect(await send('s', 2010, 32_010)).toEqual({ granted: true });
+        // Another host is not held by it.
+        expect(await send('other', 1500, 31_500)).toEqual({ granted: true });
+      });
+
+      it('grants a held turn again to its own id (a request sent again after its reply was lost)', async () => {
+        expect(await send('r', 0, 5000, 'mine')).toEqual({ granted: true });
+        expect(await send('r', 10, 5000, 'mine')).toEqual({ granted: true });
+        expect((await send('r', 10, 5000, 'theirs')).granted).toBe(false);
+        await end('r', 100, 'mine');
+        await end('r', 100, 'mine'); // ended twice: nothing more
+        expect(await send('r', 100, 5000, 'theirs')).toEqual({ granted: true });
+      });
+
+      it('lets a held send turn expire at busyUntil (its worker died); its late end neither ends the next turn nor lowers the pace', async () => {
+        expect(await send('x', 0, 5000, 'dead')).toEqual({ granted: true });
+        expect((await send('x', 4999, 9000)).granted).toBe(false);
+        expect(await send('x', 5000, 9000, 'next')).toEqual({ granted: true });
+        await end('x', 6000, 'dead');
+        // 'next' still holds the turn.
+        expect((await send('x', 6000, 12_000)).granted).toBe(false);
+        await end('x', 8000, 'next');
+        await end('x', 7000, 'late'); // an earlier pace does not move it back
+        expect(await send('x', 7999, 12_000)).toEqual({ granted: false, retryAt: 8000 });
+        expect(await send('x', 8000, 12_000)).toEqual({ granted: true });
+      });
+
+      it("never grants a send turn before the host's hold", async () => {
+        const [held, other] = await twoInFlight();
+        await store.retry(held.id, { hostReadyAt: 3000, hostNotBefore: 3000 });
+        await store.complete(other.id, { hostReadyAt: 100 });
+        expect(await send('h', 1000, 2000)).toEqual({ granted: false, retryAt: 3000 });
+        expect(await send('h', 3000, 4000)).toEqual({ granted: true });
+      });
+
+      it('is kept apart from the clock claims move: claims neither wait for it nor move it, and settles never lower it', async () => {
+        await store.setHostPolicy('c', { delayMs: 1000, maxInFlight: 2 });
+        await store.add([entry('http://c/1'), entry('http://c/2'), entry('http://c/3')]);
+        expect(await send('c', 0, 30_000, 'one')).toEqual({ granted: true });
+        // A claim goes while the send turn is held.
+        const first = (await store.claim({ now: 0, leaseMs: 60_000 })).lease!;
+        expect(first.entry.hostKey).toBe('c');
+        // The claim moved the claims' clock to 1000, not the send pace: ended at 500, a send turn goes at 500.
+        await end('c', 500, 'one');
+        expect(await send('c', 500, 30_500, 'two')).toEqual({ granted: true });
+        await end('c', 1600, 'two');
+        // A settle that asks for an earlier clock (another worker's answer) leaves the send pace where it is.
+        await store.complete(first.id, { hostReadyAt: 200 });
+        expect(await send('c', 1000, 31_000)).toEqual({ granted: false, retryAt: 1600 });
+        expect(await send('c', 1600, 31_600)).toEqual({ granted: true });
+      });
+
+      it("refuses a host turn (a sub-request's) while a send turn is held or its pace has not come", async () => {
+        await store.setHostPolicy('u', { delayMs: 0, maxInFlight: 2 });
+        expect(await send('u', 0, 30_000, 'held')).toEqual({ granted: true });
+        expect((await store.takeHostTurn!('u', { now: 10, busyUntil: 5000, withinLease: true })).granted).toBe(false);
+        await end('u', 700, 'held');
+        expect(await store.takeHostTurn!('u', { now: 10, busyUntil: 5000, withinLease: true })).toEqual({
+          granted: false,
+          retryAt: 700,
+        });
+        expect(await store.takeHostTurn!('u', { now: 700, busyUntil: 5000, withinLease: true })).toEqual({
+          granted: true,
+        });
+      });
+
+      it('gives one of two send turns asked at once', async () => {
+        for (let round = 0; round < 5; round++) {
+          const now = round * 1000;
+          const ids = [`a${round}`, `b${round}`];
+          const turns = await Promise.all(ids.map((id) => send('z', now, now + 500, id)));
+          expect(turns.filter((t) => t.granted)).toHaveLength(1);
+          await end('z', now + 10, ids[turns.findIndex((t) => t.granted)]!);
         }
       });
     });

@@ -37,7 +37,7 @@ import type { FrontierEntry } from '@politely/frontier';
 import type { CrawlerEmitter } from '../../events.js';
 import { outgoingHeaders, type RequestProfile } from '../../fetch/request-profile.js';
 import type { ResolvedCrawlerOptions } from '../../options.js';
-import { type ClockChange, clockAfterRobots, responseHeadAt } from '../../politeness/index.js';
+import { type ClockChange, clockAfterRobots, responseHeadAt, type SendTicket } from '../../politeness/index.js';
 import type { SkipDetail } from '../../skip-reasons.js';
 import type { StatsRecorder } from '../../stats.js';
 import type { CrawlServices } from '../services.js';
@@ -61,6 +61,11 @@ export interface UsageStageSettings extends RequestProfile {
   readonly tdmrepCacheMs: number;
   /** The host's delay now (the tdmrep.json request paces the host like any request). */
   readonly delayMsOf: (hostKey: string) => number;
+  /**
+   * Waits for the host's turn to send a request (above per-host concurrency 1, as a page's
+   * request does); undefined when a signal fires first. Omitted, the file is asked for at once.
+   */
+  readonly takeTurn?: (hostKey: string) => Promise<SendTicket | undefined>;
   readonly emitter: CrawlerEmitter;
   readonly stats: StatsRecorder;
   readonly signal: AbortSignal;
@@ -78,6 +83,12 @@ export function settingsFrom(options: ResolvedCrawlerOptions, services: CrawlSer
     requestTimeoutMs: options.requestTimeoutMs,
     tdmrepCacheMs: options.tdmrepCacheMs,
     delayMsOf: (hostKey) => services.politeness.delayMs(hostKey),
+    ...(options.perHostConcurrency > 1
+      ? {
+          takeTurn: (hostKey: string) =>
+            services.settler.takeSendTurn(hostKey, () => services.politeness.delayMs(hostKey), [services.signal]),
+        }
+      : {}),
     emitter: services.emitter,
     stats: services.stats,
     signal: services.signal,
@@ -201,6 +212,9 @@ export class UsageStage {
       keep(null);
       return undefined;
     }
+    const ticket = await settings.takeTurn?.(entry.hostKey);
+    if (settings.takeTurn !== undefined && ticket === undefined)
+      throw new PolitelyError('ERR_ABORTED', `${url}: the crawl stopped`);
     const startedAt = Date.now();
     settings.stats.request('tdmrep');
     if (settings.emitter.listens('request')) {
@@ -223,6 +237,7 @@ export class UsageStage {
         signal: settings.signal,
         timeoutMs: settings.requestTimeoutMs,
         bodyLimit: { maxBytes: TDMREP_MAX_BYTES, atLimit: 'truncate' },
+        ...(ticket === undefined ? {} : { onSent: ticket.sent }),
       });
       const respondedAt = responseHeadAt(Date.now(), response.timing);
       if (settings.emitter.listens('response')) {
@@ -243,6 +258,8 @@ export class UsageStage {
       // Unreachable, refused, timed out: no preference for this period. The request still counts.
       keep(null);
       return { respondedAt: Date.now() };
+    } finally {
+      await ticket?.end(Date.now());
     }
   }
 }
