@@ -316,7 +316,8 @@ end
 local function setBands(h, bands)
   local text = {}
   for i, band in ipairs(bands) do text[i] = int(band) end
-  if #text == 0 then redis.call('HDEL', hk(h), 'qb') else redis.call('HSET', hk(h), 'qb', table.concat(text, ' ')) end
+  -- Nothing queued: nothing relative to the origin and nothing to relabel; a done host keeps neither.
+  if #text == 0 then redis.call('HDEL', hk(h), 'qb', 'o', 'ul') else redis.call('HSET', hk(h), 'qb', table.concat(text, ' ')) end
 end
 -- URLs queued at the host.
 local function queuedOf(h)
