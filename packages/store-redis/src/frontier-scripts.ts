@@ -361,15 +361,19 @@ local function popBest(h)
   local band = bands[1]
   if band == nil then return nil end
   local member = redis.call('LPOP', qk(h, band))
+  if member then
+    redis.call('HINCRBY', META, 'queued', -1)
+    local _, _, sep = formOf(member)
+    if sep ~= '|' then redis.call('HINCRBY', hk(h), 'ul', -1) end
+    -- Whole before the band list may drop the host's origin.
+    member = expanded(h, member)
+  end
   if redis.call('LLEN', qk(h, band)) == 0 then
     table.remove(bands, 1)
     setBands(h, bands)
   end
   if not member then return nil end
-  redis.call('HINCRBY', META, 'queued', -1)
-  local _, _, sep = formOf(member)
-  if sep ~= '|' then redis.call('HINCRBY', hk(h), 'ul', -1) end
-  return expanded(h, member), band
+  return member, band
 end
 
 -- Ends a lease: returns its host, entry, priority, the host's requests still in flight and the

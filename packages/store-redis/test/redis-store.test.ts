@@ -405,10 +405,9 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('createRedisFrontierStore', 
       const urls: string[] = [];
       for (let i = 0; i < 3; i++) urls.push((await other.claim({ now: 0, leaseMs: 60_000 })).lease!.entry.url);
       expect(urls).toEqual(['http://a.test/1', 'http://a.test/2', 'http://a.test/3']);
-      expect(await unlabelled()).toBe('0');
-      // Nothing queued: no list left, no band listed.
+      // Nothing queued: no list left, and the host keeps no bands, origin or count.
+      expect(await admin.hmget(host, 'qb', 'o', 'ul')).toEqual([null, null, null]);
       expect(await admin.exists(`${bucketPrefixOf(crawlIdOf.get(store)!, 'a.test')}q:a.test:0`)).toBe(0);
-      expect(await admin.hget(host, 'qb')).toBeNull();
     } finally {
       admin.disconnect();
     }
