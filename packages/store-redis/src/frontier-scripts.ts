@@ -308,26 +308,27 @@ local function seenCount() return tonumber(redis.call('HGET', META, 'seen')) or 
 -- room for another request in flight; its load is queued + in flight.
 -- The host's priority bands with URLs queued, best (highest) first: field qb of its hash,
 -- the bands as decimal integers separated by spaces. A host rarely has more than a few.
-local function bandsOf(h)
+local function bandsIn(text)
   local bands = {}
-  for band in string.gmatch(redis.call('HGET', hk(h), 'qb') or '', '%S+') do bands[#bands + 1] = tonumber(band) end
+  for band in string.gmatch(text or '', '%S+') do bands[#bands + 1] = tonumber(band) end
   return bands
 end
+local function bandsOf(h) return bandsIn(redis.call('HGET', hk(h), 'qb')) end
 local function setBands(h, bands)
   local text = {}
   for i, band in ipairs(bands) do text[i] = int(band) end
   -- Nothing queued: nothing relative to the origin and nothing to relabel; a done host keeps neither.
   if #text == 0 then redis.call('HDEL', hk(h), 'qb', 'o', 'ul') else redis.call('HSET', hk(h), 'qb', table.concat(text, ' ')) end
 end
--- URLs queued at the host.
-local function queuedOf(h)
+-- URLs queued at the host, whose bands are \`bands\` (bandsOf when not given).
+local function queuedOf(h, bands)
   local n = 0
-  for _, band in ipairs(bandsOf(h)) do n = n + redis.call('LLEN', qk(h, band)) end
+  for _, band in ipairs(bands or bandsOf(h)) do n = n + redis.call('LLEN', qk(h, band)) end
   return n
 end
 local function reschedule(h)
-  local s = redis.call('HMGET', hk(h), 'r', 'm', 'f')
-  local queued = queuedOf(h)
+  local s = redis.call('HMGET', hk(h), 'r', 'm', 'f', 'qb')
+  local queued = queuedOf(h, bandsIn(s[4]))
   local inFlight = tonumber(s[3]) or 0
   if queued > 0 and inFlight < (tonumber(s[2]) or 1) then
     redis.call('ZADD', READY, s[1] or '0', h)
