@@ -627,7 +627,8 @@ return withTimes(addEntries(9, tonumber(ARGV[6]), ARGV[7], ARGV[8]))
  * claim — ARGV: head (its clock is the claim's now), lease id (chosen by the worker, never
  * reused), leaseMs, most expired leases to return.
  * Returns [next ready time, recheck time, URLs known in the bucket], then, for a lease: lease id,
- * encoded entry, lease expiry, host clock before. The next times are the bucket's after the claim.
+ * member (entry-codec.ts, its URL whole), lease expiry, host clock before, host key, queue priority
+ * (a plain member keeps neither). The next times are the bucket's after the claim.
  */
 const CLAIM = `${PRELUDE}
 local leaseId, now = ARGV[6], NOW
