@@ -14,7 +14,7 @@
 // per-worker keys from the prefix. All of them carry the bucket's `{hash tag}`, so in Redis
 // Cluster they share the slot of the declared keys: one script, one slot. Crawl-wide scripts
 // (the marker, the worker registry) are in crawl-scripts.ts. Times are integer ms since the epoch, passed and stored as decimal strings (Lua's
-// tostring would round them to 14 digits). See keys.ts for the layout and queue-score.ts for the order.
+// tostring would round them to 14 digits). See keys.ts for the layout.
 //
 // The crawl marker. The crawl-wide `meta.crawl` holds a random id written when the crawl's state
 // is created, and every bucket's `meta.crawl` a copy, written when the crawl is opened first (see
@@ -48,11 +48,15 @@
 // the tail, as a revisit when it has a LastFetch, which it takes out of due and fetchedAt (queued,
 // it must not be reopened too); reopenDue forgets the failure of a URL it reopens.
 //
-// Relabels. `u:<host>` maps the dedupe key of each URL queued at the host without a label to its
-// score, so that an add with a label finds the member to relabel (a queue is keyed by member,
-// not by URL). Every path that queues a member writes it; a claim that pops one removes it. The
-// relabelled member keeps its slot (its place within its priority, as in the memory store) at
-// the higher of the two priorities, and its entry's JSON is edited as text (see relabel).
+// Queues. A host's queue is a LIST per priority band (`q:<host>:<band>`, band = the queue
+// priority, queue-score.ts), its bands listed best first in its hash (field qb). An add or a
+// retry goes to the tail of its band (RPUSH), a release or an expired lease to the head (LPUSH),
+// and a claim takes the head of the best band: FIFO within a priority, the latest hand-back
+// first. A plain member keeps its URL relative to the host's origin (field o), see compacted.
+//
+// Relabels. No index of queued URLs: an add with a label of a URL seen before looks for its
+// member in the host's lists, only while the host has queued members without a label (field
+// ul). The relabelled member's entry's JSON is edited as text (see relabel).
 //
 // clear deletes every frontier key of the crawl and its metadata, found through hosts, leases and
 // workers; it keeps the marker and the worker registry (the workers go on, on an empty crawl), and
@@ -67,7 +71,6 @@
 // in between (a crawl clears before it adds).
 
 import { SEND_TURN_BUSY_POLL_MS } from '@politely/frontier';
-import { PRIORITY_STEP, SLOT_BASE } from './queue-score.js';
 
 /** What a script fails with when the crawl's marker is gone or is not the one the worker opened. */
 export const CRAWL_GONE = 'POLITELY_CRAWL_GONE';
@@ -78,13 +81,10 @@ local P, CRAWL, ME, IDLE_POLL, NOW = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]
 local META, READY, HOSTS, LEASES, SEEN = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local LAST, FETCHED, DUE, FETCHED_AT = KEYS[6], KEYS[7], KEYS[8], KEYS[9]
 local FAILURES, FAILED_AT = KEYS[10], KEYS[11]
-local STEP = ${PRIORITY_STEP}
-local SLOT_BASE = ${SLOT_BASE}
-local function qk(h) return P .. 'q:' .. h end
+local function qk(h, band) return P .. 'q:' .. h .. ':' .. band end
 local function hk(h) return P .. 'h:' .. h end
 local function lk(id) return P .. 'l:' .. id end
 local function wlk(w) return P .. 'wl:' .. w end
-local function uk(h) return P .. 'u:' .. h end
 local function int(n) return string.format('%.0f', n) end
 -- Text that parses back to the same double (tostring and cjson keep only 14 digits).
 local function exact(n) return string.format('%.17g', n) end
@@ -98,24 +98,78 @@ local function fetchedAtOf(record)
   if n then return exact(n) end
   return nil
 end
--- A queue member (entry-codec.ts): its retry count, its entry's JSON and its LastFetch record ('' when none).
-local function partsOf(member)
-  local space = string.find(member, ' ', 1, true)
-  local newline = string.find(member, '\\n', space + 1, true)
-  if not newline then return string.sub(member, 1, space - 1), string.sub(member, space + 1), '' end
-  return string.sub(member, 1, space - 1), string.sub(member, space + 1, newline - 1), string.sub(member, newline + 1)
+-- A queue member (entry-codec.ts): its retry count, then its form: '\\t' plain, ' ' JSON without a
+-- label, '|' JSON with one. Returns the count, the separator's position and the separator.
+local function formOf(member)
+  local at = string.find(member, '[^0-9]')
+  return string.sub(member, 1, at - 1), at, string.sub(member, at, at)
+end
+-- The origin of a URL as text: before the first '/' after '://' (as originOf in entry-codec.ts).
+local function originOf(url)
+  local scheme = string.find(url, '://', 1, true)
+  if not scheme then return '' end
+  local slash = string.find(url, '/', scheme + 3, true)
+  if not slash then return '' end
+  return string.sub(url, 1, slash - 1)
+end
+-- A plain member's fields: its URL (as kept), depth and referrer (as kept).
+local function plainFields(member, at)
+  local a = string.find(member, '\\t', at + 1, true)
+  local b = string.find(member, '\\t', a + 1, true)
+  return string.sub(member, at + 1, a - 1), string.sub(member, a + 1, b - 1), string.sub(member, b + 1)
+end
+-- A plain member as queued: its URL relative to the host's origin (kept once per host, field o,
+-- set by the first plain member queued) when it is on that origin. Other members as they are.
+local function compacted(h, member)
+  local count, at, sep = formOf(member)
+  if sep ~= '\\t' then return member end
+  local url, depth, referrer = plainFields(member, at)
+  if string.sub(url, 1, 1) == '/' then return member end
+  local origin = originOf(url)
+  local o = redis.call('HGET', hk(h), 'o')
+  if not o then
+    redis.call('HSET', hk(h), 'o', origin)
+    o = origin
+  end
+  if o ~= origin then return member end
+  return count .. '\\t' .. string.sub(url, #o + 1) .. '\\t' .. depth .. '\\t' .. referrer
+end
+-- A queued member with its URL whole again (what a lease keeps and a claim returns).
+local function expanded(h, member)
+  local count, at, sep = formOf(member)
+  if sep ~= '\\t' or string.sub(member, at + 1, at + 1) ~= '/' then return member end
+  return count .. '\\t' .. (redis.call('HGET', hk(h), 'o') or '') .. string.sub(member, at + 1)
+end
+-- A whole plain member's entry as JSON (for FETCHED and FAILURES), at its queue priority.
+local function plainJson(h, member, at, priority)
+  local url, depth, referrer = plainFields(member, at)
+  local json = '{"url":' .. cjson.encode(url) .. ',"hostKey":' .. cjson.encode(h) .. ',"depth":' .. depth .. ',"priority":' .. int(priority)
+  if referrer ~= '' then
+    if string.sub(referrer, 1, 1) == '/' then referrer = originOf(url) .. referrer end
+    json = json .. ',"referrer":' .. cjson.encode(referrer)
+  end
+  return json .. '}'
+end
+-- A whole member (entry-codec.ts) of host h at \`priority\`: its retry count, its entry's JSON, its
+-- LastFetch record ('' when none) and whether it has a label.
+local function partsOf(member, h, priority)
+  local count, at, sep = formOf(member)
+  if sep == '\\t' then return count, plainJson(h, member, at, priority), '', false end
+  local newline = string.find(member, '\\n', at + 1, true)
+  if not newline then return count, string.sub(member, at + 1), '', sep == '|' end
+  return count, string.sub(member, at + 1, newline - 1), string.sub(member, newline + 1), sep == '|'
+end
+-- The member of a JSON entry (and its LastFetch record, '' when none), with no retry count.
+local function jsonMember(json, record)
+  local sep = ' '
+  if cjson.decode(json).label ~= nil then sep = '|' end
+  if record == '' then return sep .. json end
+  return sep .. json .. '\\n' .. record
 end
 -- dedupeKeyOf (@politely/frontier) of a decoded entry.
 local function keyOf(e)
   if e.kind ~= nil and e.kind ~= 'page' then return e.kind .. ' ' .. e.url end
   return e.url
-end
--- The dedupe key of a member whose entry has no label (u:<host> lists it while queued), else nil.
-local function unlabelledKeyOf(member)
-  local _, json = partsOf(member)
-  local e = cjson.decode(json)
-  if e.label ~= nil then return nil end
-  return keyOf(e)
 end
 -- A URL kept out of the queues (FETCHED, FAILURES): \`<queue priority> <length of host key> <host
 -- key><entry JSON>\`, then \`\\n<more>\` (a failure). Lengths are in bytes, as Lua counts them.
@@ -254,9 +308,29 @@ local function seenCount() return tonumber(redis.call('HGET', META, 'seen')) or 
 
 -- READY and HOSTS follow the host's state: it is schedulable when URLs are queued and it has
 -- room for another request in flight; its load is queued + in flight.
+-- The host's priority bands with URLs queued, best (highest) first: field qb of its hash,
+-- the bands as decimal integers separated by spaces. A host rarely has more than a few.
+local function bandsIn(text)
+  local bands = {}
+  for band in string.gmatch(text or '', '%S+') do bands[#bands + 1] = tonumber(band) end
+  return bands
+end
+local function bandsOf(h) return bandsIn(redis.call('HGET', hk(h), 'qb')) end
+local function setBands(h, bands)
+  local text = {}
+  for i, band in ipairs(bands) do text[i] = int(band) end
+  -- Nothing queued: nothing relative to the origin and nothing to relabel; a done host keeps neither.
+  if #text == 0 then redis.call('HDEL', hk(h), 'qb', 'o', 'ul') else redis.call('HSET', hk(h), 'qb', table.concat(text, ' ')) end
+end
+-- URLs queued at the host, whose bands are \`bands\` (bandsOf when not given).
+local function queuedOf(h, bands)
+  local n = 0
+  for _, band in ipairs(bands or bandsOf(h)) do n = n + redis.call('LLEN', qk(h, band)) end
+  return n
+end
 local function reschedule(h)
-  local s = redis.call('HMGET', hk(h), 'r', 'm', 'f')
-  local queued = redis.call('ZCARD', qk(h))
+  local s = redis.call('HMGET', hk(h), 'r', 'm', 'f', 'qb')
+  local queued = queuedOf(h, bandsIn(s[4]))
   local inFlight = tonumber(s[3]) or 0
   if queued > 0 and inFlight < (tonumber(s[2]) or 1) then
     redis.call('ZADD', READY, s[1] or '0', h)
@@ -266,20 +340,43 @@ local function reschedule(h)
   redis.call('ZADD', HOSTS, queued + inFlight, h)
 end
 
--- \`unlabelled\`: the URL's dedupe key when its entry has no label (a later add may relabel it), else nil.
-local function enqueue(h, member, priority, slot, unlabelled)
-  local score = int(0 - priority * STEP + slot)
-  redis.call('ZADD', qk(h), score, member)
+-- Queues a member in its priority band's list (\`push\`: RPUSH or LPUSH). The host's field ul
+-- counts its queued members without a label, so that a relabel looks at the queue only when one may be there.
+local function enqueue(h, member, priority, push)
+  local band = priority
+  if redis.call(push, qk(h, band), compacted(h, member)) == 1 then
+    local bands, at = bandsOf(h), 1
+    while bands[at] and bands[at] > band do at = at + 1 end
+    table.insert(bands, at, band)
+    setBands(h, bands)
+  end
   redis.call('HINCRBY', META, 'queued', 1)
-  if unlabelled then redis.call('HSET', uk(h), unlabelled, score) end
+  local _, _, sep = formOf(member)
+  if sep ~= '|' then redis.call('HINCRBY', hk(h), 'ul', 1) end
 end
 -- Added or retried: behind the URLs of its priority.
-local function pushBack(h, member, priority, unlabelled)
-  enqueue(h, member, priority, SLOT_BASE + redis.call('HINCRBY', META, 'addSeq', 1) - 1, unlabelled)
-end
+local function pushBack(h, member, priority) enqueue(h, member, priority, 'RPUSH') end
 -- Handed back (released, or its lease expired): ahead of the URLs of its priority.
-local function pushFront(h, member, priority)
-  enqueue(h, member, priority, SLOT_BASE - redis.call('HINCRBY', META, 'backSeq', 1), unlabelledKeyOf(member))
+local function pushFront(h, member, priority) enqueue(h, member, priority, 'LPUSH') end
+-- Takes the head of the host's best band: the member (URL whole) and its band, or nil.
+local function popBest(h)
+  local bands = bandsOf(h)
+  local band = bands[1]
+  if band == nil then return nil end
+  local member = redis.call('LPOP', qk(h, band))
+  if member then
+    redis.call('HINCRBY', META, 'queued', -1)
+    local _, _, sep = formOf(member)
+    if sep ~= '|' then redis.call('HINCRBY', hk(h), 'ul', -1) end
+    -- Whole before the band list may drop the host's origin.
+    member = expanded(h, member)
+  end
+  if redis.call('LLEN', qk(h, band)) == 0 then
+    table.remove(bands, 1)
+    setBands(h, bands)
+  end
+  if not member then return nil end
+  return member, band
 end
 
 -- Ends a lease: returns its host, entry, priority, the host's requests still in flight and the
@@ -438,28 +535,56 @@ local function applyHints(key, hintsJson)
 end
 
 -- A queued URL without a label takes the label (and userData) of an add with one, and the higher
--- of the two priorities, in the slot it had (its place among the URLs of a priority, as in the
--- memory store). The entry's JSON is edited as text, never re-encoded (cjson would round numbers
--- in data): the new members go at its end, where JSON.parse lets them win over the old ones of
--- the same name (priority, and userData if it had one). Returns whether it relabelled.
+-- of the two priorities. It keeps its place in its band's list; a higher priority moves it to the
+-- tail of that band's list. The entry's JSON is edited as text, never re-encoded (cjson would
+-- round numbers in data): the new members go at its end, where JSON.parse lets them win over the
+-- old ones of the same name (priority, and userData if it had one). The member is looked for in
+-- the host's lists (LRANGE, O(URLs queued at the host)): only when the host has a queued member
+-- without a label (ul), a rare path. Returns whether it relabelled.
 local function relabel(key, h, queuePriority, labelMembers, priorityJson)
-  local score = redis.call('HGET', uk(h), key)
-  if not score then return false end
-  redis.call('HDEL', uk(h), key)
-  local member = redis.call('ZRANGEBYSCORE', qk(h), score, score, 'LIMIT', 0, 1)[1]
-  if not member then return false end
-  local retries, json, record = partsOf(member)
-  local e = cjson.decode(json)
-  if e.label ~= nil or keyOf(e) ~= key then return false end
-  local members, given, had = labelMembers, tonumber(priorityJson), tonumber(e.priority)
-  if given and (not had or given > had) then members = members .. ',"priority":' .. priorityJson end
-  local relabelled = retries .. ' ' .. string.sub(json, 1, -2) .. ',' .. members .. '}'
-  if record ~= '' then relabelled = relabelled .. '\\n' .. record end
-  local old = 0 - math.floor(tonumber(score) / STEP)
-  local slot = tonumber(score) + old * STEP
-  redis.call('ZREM', qk(h), member)
-  redis.call('ZADD', qk(h), int(0 - math.max(old, queuePriority) * STEP + slot), relabelled)
-  return true
+  if (tonumber(redis.call('HGET', hk(h), 'ul')) or 0) <= 0 then return false end
+  local o = redis.call('HGET', hk(h), 'o') or ''
+  for _, band in ipairs(bandsOf(h)) do
+    local list = redis.call('LRANGE', qk(h, band), 0, -1)
+    for index, kept in ipairs(list) do
+      local count, at, sep = formOf(kept)
+      local found = false
+      if sep == '\\t' then
+        local url = plainFields(kept, at)
+        if string.sub(url, 1, 1) == '/' then url = o .. url end
+        found = url == key
+      elseif sep == ' ' then
+        local newline = string.find(kept, '\\n', at + 1, true)
+        local json = string.sub(kept, at + 1, (newline or 0) - 1)
+        found = keyOf(cjson.decode(json)) == key
+      end
+      if found then
+        local _, json, record = partsOf(expanded(h, kept), h, band)
+        local members, given, had = labelMembers, tonumber(priorityJson), tonumber(cjson.decode(json).priority)
+        if given and (not had or given > had) then members = members .. ',"priority":' .. priorityJson end
+        local relabelled = count .. '|' .. string.sub(json, 1, -2) .. ',' .. members .. '}'
+        if record ~= '' then relabelled = relabelled .. '\\n' .. record end
+        redis.call('HINCRBY', hk(h), 'ul', -1)
+        if queuePriority > band then
+          -- Out of its band (a unique placeholder, then removed), to the tail of the higher one.
+          local gone = '\\0relabelled'
+          redis.call('LSET', qk(h, band), index - 1, gone)
+          redis.call('LREM', qk(h, band), 1, gone)
+          redis.call('HINCRBY', META, 'queued', -1)
+          if redis.call('LLEN', qk(h, band)) == 0 then
+            local bands = bandsOf(h)
+            for i, b in ipairs(bands) do if b == band then table.remove(bands, i) break end end
+            setBands(h, bands)
+          end
+          pushBack(h, relabelled, queuePriority)
+        else
+          redis.call('LSET', qk(h, band), index - 1, relabelled)
+        end
+        return true
+      end
+    end
+  end
+  return false
 end
 
 local function addEntries(first, maxPerHost, delayMs, maxInFlight)
@@ -481,9 +606,7 @@ local function addEntries(first, maxPerHost, delayMs, maxInFlight)
       else
         fpAdd(at)
         redis.call('HINCRBY', hk(h), 'a', 1)
-        local unlabelled = nil
-        if labelMembers == '' then unlabelled = key end
-        pushBack(h, ARGV[i + 3], tonumber(ARGV[i + 2]), unlabelled)
+        pushBack(h, ARGV[i + 3], tonumber(ARGV[i + 2]))
         touched[h] = true
         out[#out + 1] = 'added'
       end
@@ -506,16 +629,17 @@ return withTimes(addEntries(9, tonumber(ARGV[6]), ARGV[7], ARGV[8]))
  * claim — ARGV: head (its clock is the claim's now), lease id (chosen by the worker, never
  * reused), leaseMs, most expired leases to return.
  * Returns [next ready time, recheck time, URLs known in the bucket], then, for a lease: lease id,
- * encoded entry, lease expiry, host clock before. The next times are the bucket's after the claim.
+ * member (entry-codec.ts, its URL whole), lease expiry, host clock before, host key, queue priority
+ * (a plain member keeps neither). The next times are the bucket's after the claim.
  */
 const CLAIM = `${PRELUDE}
 local leaseId, now = ARGV[6], NOW
 local known = seenCount()
 -- 0. This claim ran before and its reply was lost with the connection: the same lease again.
-local mine = redis.call('HMGET', lk(leaseId), 'e', 'x', 'b')
+local mine = redis.call('HMGET', lk(leaseId), 'e', 'x', 'b', 'h', 'p')
 if mine[1] then
   local readyAt, recheckAt = nextTimes()
-  return { readyAt, recheckAt, known, leaseId, mine[1], mine[2], mine[3] }
+  return { readyAt, recheckAt, known, leaseId, mine[1], mine[2], mine[3], mine[4], mine[5] }
 end
 -- 1. Leases past their own expiry (a worker that holds a URL too long) go back to their queues.
 giveBackExpired(tonumber(ARGV[8]))
@@ -523,30 +647,23 @@ giveBackExpired(tonumber(ARGV[8]))
 local top = redis.call('ZRANGE', READY, 0, 0, 'WITHSCORES')
 if top[1] and tonumber(top[2]) <= now then
   local h = top[1]
-  local popped = redis.call('ZPOPMIN', qk(h))
-  if not popped[1] then
+  local member, priority = popBest(h)
+  if not member then
     reschedule(h)
     local readyAt, recheckAt = nextTimes()
     return { readyAt, recheckAt, known }
-  end
-  redis.call('HINCRBY', META, 'queued', -1)
-  -- Claimed, it can no longer be relabelled (only a host with unlabelled URLs pays the decoding).
-  if redis.call('HLEN', uk(h)) > 0 then
-    local _, json = partsOf(popped[1])
-    redis.call('HDEL', uk(h), keyOf(cjson.decode(json)))
   end
   local s = redis.call('HMGET', hk(h), 'r', 'd')
   local before = tonumber(s[1]) or 0
   redis.call('HSET', hk(h), 'r', int(math.max(before, now) + (tonumber(s[2]) or 0)))
   redis.call('HINCRBY', hk(h), 'f', 1)
   local expires = now + tonumber(ARGV[7])
-  local priority = 0 - math.floor(tonumber(popped[2]) / STEP)
-  redis.call('HSET', lk(leaseId), 'h', h, 'e', popped[1], 'p', int(priority), 'x', int(expires), 'b', int(before), 'w', ME)
+  redis.call('HSET', lk(leaseId), 'h', h, 'e', member, 'p', int(priority), 'x', int(expires), 'b', int(before), 'w', ME)
   redis.call('ZADD', LEASES, int(expires), leaseId)
   redis.call('SADD', wlk(ME), leaseId)
   reschedule(h)
   local readyAt, recheckAt = nextTimes()
-  return { readyAt, recheckAt, known, leaseId, popped[1], int(expires), int(before) }
+  return { readyAt, recheckAt, known, leaseId, member, int(expires), int(before), h, int(priority) }
 end
 -- 3. Nothing ready in the bucket: its next times say when to look again.
 local readyAt, recheckAt = nextTimes()
@@ -564,7 +681,7 @@ const SETTLE_LEASE = `
 -- FETCHED_AT. Only a revisit (a member with a record) can have one already: a URL without the
 -- record and without a new one costs no lookup.
 local function remember(h, member, priority, given)
-  local _, json, had = partsOf(member)
+  local _, json, had = partsOf(member, h, priority)
   if given == '' and had == '' then return end
   local key = keyOf(cjson.decode(json))
   local record = given
@@ -583,7 +700,7 @@ end
 -- A failed URL: its entry as claimed (the member's JSON: no retry count, no revisit) and its
 -- failure, until requeueFailed or reopenDue queues it again.
 local function fail(h, member, priority, failure, failedAt)
-  local _, json = partsOf(member)
+  local _, json = partsOf(member, h, priority)
   local key = keyOf(cjson.decode(json))
   redis.call('HSET', FAILURES, key, storedFor(h, priority, json) .. '\\n' .. failure)
   redis.call('ZADD', FAILED_AT, failedAt, key)
@@ -600,9 +717,8 @@ local function settleLease(id, how, readyAtArg, notBeforeArg, lastFetchArg, fail
   elseif how == 'release' then
     pushFront(h, member, priority)
   else
-    local space = string.find(member, ' ', 1, true)
-    local retries = (tonumber(string.sub(member, 1, space - 1)) or 0) + 1
-    pushBack(h, int(retries) .. string.sub(member, space), priority, unlabelledKeyOf(member))
+    local count, at = formOf(member)
+    pushBack(h, int((tonumber(count) or 0) + 1) .. string.sub(member, at), priority)
   end
   -- The host's hold (nb: a Retry-After or backoff, whichever worker's) only rises, and its clock
   -- is never set before it: a 200 settled by one worker cannot undo another's Retry-After.
@@ -671,8 +787,7 @@ local function reopenFrom(set, before)
     local stored, record = redis.call('HGET', FETCHED, key), redis.call('HGET', LAST, key)
     if stored and record then
       local priority, h, json = storedOf(stored)
-      local member = ' ' .. json .. '\\n' .. record
-      pushBack(h, member, priority, unlabelledKeyOf(member))
+      pushBack(h, jsonMember(json, record), priority)
       redis.call('HDEL', FAILURES, key)
       redis.call('ZREM', FAILED_AT, key)
       redis.call('HINCRBY', hk(h), 'n', -1)
@@ -714,14 +829,12 @@ for _, key in ipairs(keys) do
   if stored then
     redis.call('HDEL', FAILURES, key)
     redis.call('ZREM', FAILED_AT, key)
-    local member = ' ' .. json
     local record = redis.call('HGET', LAST, key)
     if record then
-      member = member .. '\\n' .. record
       redis.call('ZREM', DUE, key)
       redis.call('ZREM', FETCHED_AT, key)
     end
-    pushBack(h, member, priority, unlabelledKeyOf(member))
+    pushBack(h, jsonMember(json, record or ''), priority)
     redis.call('HINCRBY', hk(h), 'n', -1)
     redis.call('HINCRBY', META, 'done', -1)
     touched[h] = true
@@ -756,7 +869,10 @@ return out
  * failures) and resets its counters. The marker stays. Returns 1.
  */
 const CLEAR = `${PRELUDE}
-for _, h in ipairs(redis.call('ZRANGE', HOSTS, 0, -1)) do redis.call('UNLINK', qk(h), hk(h), uk(h)) end
+for _, h in ipairs(redis.call('ZRANGE', HOSTS, 0, -1)) do
+  for _, band in ipairs(bandsOf(h)) do redis.call('UNLINK', qk(h, band)) end
+  redis.call('UNLINK', hk(h))
+end
 for _, i in ipairs(redis.call('HKEYS', SEEN)) do redis.call('UNLINK', fpTable(i)) end
 for _, id in ipairs(redis.call('ZRANGE', LEASES, 0, -1)) do
   local w = redis.call('HGET', lk(id), 'w')
@@ -764,7 +880,7 @@ for _, id in ipairs(redis.call('ZRANGE', LEASES, 0, -1)) do
   redis.call('UNLINK', lk(id))
 end
 redis.call('UNLINK', READY, HOSTS, LEASES, SEEN, LAST, FETCHED, DUE, FETCHED_AT, FAILURES, FAILED_AT)
-redis.call('HDEL', META, 'queued', 'done', 'addSeq', 'backSeq', 'seen', 'fpL', 'fpS')
+redis.call('HDEL', META, 'queued', 'done', 'seen', 'fpL', 'fpS')
 return 1
 `;
 
@@ -890,7 +1006,7 @@ local out = {}
 for _, h in ipairs(redis.call('ZREVRANGE', HOSTS, 0, tonumber(ARGV[6]))) do
   local s = redis.call('HMGET', hk(h), 'f', 'n', 'r')
   out[#out + 1] = h
-  out[#out + 1] = redis.call('ZCARD', qk(h))
+  out[#out + 1] = queuedOf(h)
   out[#out + 1] = tonumber(s[1]) or 0
   out[#out + 1] = tonumber(s[2]) or 0
   out[#out + 1] = s[3] or '0'

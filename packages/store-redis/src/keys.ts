@@ -13,18 +13,20 @@
 // in bucket `bucketOfHost(hostKey)` = the first 4 bytes of SHA-256(hostKey), big-endian, mod
 // BUCKET_COUNT. With P = `politely:{<crawlId>:<b>}:`:
 //
-//   <P>meta          HASH  crawl (a copy of the crawl marker, checked by every script), queued, done, addSeq,
-//                          backSeq, seen (URLs ever added), fpL and fpS (the seen tables' level and split)
+//   <P>meta          HASH  crawl (a copy of the crawl marker, checked by every script), queued, done,
+//                          seen (URLs ever added), fpL and fpS (the seen tables' level and split)
 //   <P>seen          HASH  seen table i → how many fingerprints it holds (see frontier-scripts.ts)
 //   <P>seen:<i>      STRING seen table i: 64-bit fingerprints (fingerprint.ts) of URLs ever added to
 //                          the bucket, 8 bytes a slot, open addressing; tables split by linear hashing
 //   <P>ready         ZSET  schedulable hosts (URLs queued, room in flight) → readyAt (ms)
 //   <P>hosts         ZSET  every host → queued + in flight (busiest first; > 0 = active)
 //   <P>leases        ZSET  lease id → expiry (ms)
-//   <P>q:<hostKey>   ZSET  the host's queue: encoded entry → score (see queue-score.ts)
-//   <P>u:<hostKey>   HASH  dedupe key → queue score, of the host's queued URLs without a label (for relabels)
+//   <P>q:<hostKey>:<band> LIST the host's queued members of queue priority <band> (entry-codec.ts),
+//                          head first; a plain member's URL relative to the host's origin (h field o)
 //   <P>h:<hostKey>   HASH  the host: r readyAt, d delayMs, m maxInFlight, f inFlight, n done, a added,
-//                          nb its hold (the latest Retry-After/backoff; r is never set before it)
+//                          nb its hold (the latest Retry-After/backoff; r is never set before it),
+//                          qb its bands with URLs queued (best first), o its origin (the first plain
+//                          member's), ul its queued members without a label (for relabels)
 //   <P>l:<leaseId>   HASH  one lease: h hostKey, e encoded entry, p queue priority, x expiry, b clock before,
 //                          w its worker (lease ids are `<bucket>/<workerId>.<n>`, chosen by the worker)
 //   <P>wl:<workerId> SET   the worker's lease ids in this bucket
@@ -57,9 +59,10 @@ import { PolitelyError } from '@politely/core';
 export const BUCKET_COUNT = 128;
 /**
  * The key layout version, kept in the crawl-wide meta; a crawl without one is of the one-slot
- * layout. 2 kept each bucket's dedupe keys whole in a SET; 3 keeps 64-bit fingerprints.
+ * layout. 2 kept each bucket's dedupe keys whole in a SET; 3 keeps 64-bit fingerprints; 4 keeps a
+ * host's queue as a LIST per priority band of compact members, without a per-host dedupe index.
  */
-export const LAYOUT_VERSION = '3';
+export const LAYOUT_VERSION = '4';
 
 export interface RedisKeyOptions {
   /**

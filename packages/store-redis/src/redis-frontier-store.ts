@@ -198,11 +198,12 @@ class Store implements RedisFrontierStore {
         this.commands.politelyBucketClaim(...this.head(b, at), leaseId, lease, this.options.maxExpiredPerClaim),
       );
       this.view.learn(b, timesOf(reply.slice(0, 2)));
-      const [, , , id, member, expiresAt, previous] = reply;
+      const [, , , id, member, expiresAt, previous, hostKey, priority] = reply;
       if (id === undefined || member === undefined) continue;
       this.held.add(String(id));
       await this.acks.after(this.bucketKeys[b]![0]!);
-      return { lease: this.leaseOf(String(id), String(member), Number(expiresAt), Number(previous)) };
+      const entry = decodeEntry(String(member), String(hostKey), Number(priority));
+      return { lease: this.leaseOf(String(id), entry, Number(expiresAt), Number(previous)) };
     }
     if (this.view.empty()) return { lease: null, nextReadyAt: null };
     return { lease: null, nextReadyAt: this.view.nextLook(at, refreshed) };
@@ -590,8 +591,8 @@ class Store implements RedisFrontierStore {
    * with any store; a worker cut off from Redis for workerTtlMs stops sending requests for the
    * URLs it holds and hands them back instead.
    */
-  private leaseOf(id: string, member: string, expiresAt: number, previousHostReadyAt: number): FrontierLease {
-    const lease = { id, entry: decodeEntry(member), previousHostReadyAt } as {
+  private leaseOf(id: string, entry: FrontierEntry, expiresAt: number, previousHostReadyAt: number): FrontierLease {
+    const lease = { id, entry, previousHostReadyAt } as {
       id: string;
       entry: FrontierEntry;
       previousHostReadyAt: number;
@@ -634,7 +635,7 @@ class Store implements RedisFrontierStore {
     if (message.includes(OLD_LAYOUT)) {
       return new PolitelyError(
         'ERR_STORE',
-        `the crawl ${this.crawlName} in ${this.connection.display} was made by an older politely, of another key layout (${message.slice(message.indexOf(OLD_LAYOUT) + OLD_LAYOUT.length + 1)}); this one uses layout ${LAYOUT_VERSION} (${BUCKET_COUNT} buckets, URLs seen kept as 64-bit fingerprints): finish it with the politely that made it, or delete it (deleteRedisCrawl) and crawl again`,
+        `the crawl ${this.crawlName} in ${this.connection.display} was made by an older politely, of another key layout (${message.slice(message.indexOf(OLD_LAYOUT) + OLD_LAYOUT.length + 1)}); this one uses layout ${LAYOUT_VERSION} (${BUCKET_COUNT} buckets, URLs seen kept as 64-bit fingerprints, queues as compact lists): finish it with the politely that made it, or delete it (deleteRedisCrawl) and crawl again`,
         { cause: error },
       );
     }

@@ -10,6 +10,7 @@ import { startFleet } from '@politely/local-web';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { wrongRequestData } from '../../../test/support/labelled-crawl.js';
+import { decodeEntry } from '../src/entry-codec.js';
 import {
   deleteCrawls,
   REDIS_URL,
@@ -67,7 +68,7 @@ function startWorker(config: Record<string, unknown>): Worker {
   }) as Worker;
 }
 
-/** The entries a worker (by its process id) holds leases on, as Redis keeps them (`<retries> <JSON>` in the lease hash's `e`). */
+/** The entries a worker (by its process id) holds leases on, as Redis keeps them (the member in the lease hash's `e`, entry-codec.ts). */
 async function leaseEntries(
   admin: Redis,
   crawlId: string,
@@ -75,10 +76,15 @@ async function leaseEntries(
 ): Promise<{ url: string; label: string | undefined; userData?: Handled['userData'] }[]> {
   // Lease hashes live in their hosts' buckets: `politely:{<crawlId>:<bucket>}:l:<bucket>/<pid>-…`.
   const keys = await admin.keys(`politely:{${crawlId}:*}:l:*/${pid}-*`);
-  const members = await Promise.all(keys.map((key) => admin.hget(key, 'e')));
-  return members
-    .filter((member) => member !== null)
-    .map((member) => JSON.parse(member.slice(member.indexOf(' ') + 1)) as { url: string; label: string | undefined });
+  const leases = await Promise.all(keys.map((key) => admin.hmget(key, 'e', 'h', 'p')));
+  return leases
+    .filter(([member]) => member !== null)
+    .map(([member, hostKey, priority]) => decodeEntry(member!, hostKey ?? '', Number(priority)))
+    .map(({ url, label, userData }) => ({
+      url,
+      label,
+      ...(userData === undefined ? {} : { userData: userData as Handled['userData'] }),
+    }));
 }
 
 describe.skipIf(redisDown !== null)(

@@ -380,31 +380,34 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('createRedisFrontierStore', 
     }
   });
 
-  it('relabels a queued URL by editing its entry as text (numbers exact), for any worker, and forgets it once claimed', async () => {
+  it('relabels a queued URL by editing its entry as text (numbers exact), for any worker, and counts the unlabelled ones', async () => {
     const policy = { defaultHostPolicy: { delayMs: 0, maxInFlight: 10 } };
     const store = open(policy);
     const other = open(policy, crawlIdOf.get(store));
-    const unlabelled = `${bucketPrefixOf(crawlIdOf.get(store)!, 'a.test')}u:a.test`;
+    const host = `${bucketPrefixOf(crawlIdOf.get(store)!, 'a.test')}h:a.test`;
+    const unlabelled = async (): Promise<string | null> => admin.hget(host, 'ul');
     const data = { at: 1_763_456_789_012_345, ratio: 0.1 + 0.2, nested: { list: [1, -2.5e-7] } };
     // userData without a label: a relabel's userData replaces it.
     const queued = entry('http://a.test/1', { data, userData: { old: true }, priority: 0.25 });
     await store.add([queued, entry('http://a.test/2'), entry('http://a.test/3', { label: 'X' })]);
     const admin = new Redis(REDIS_URL);
     try {
-      expect((await admin.hkeys(unlabelled)).sort()).toEqual(['http://a.test/1', 'http://a.test/2']);
+      expect(await unlabelled()).toBe('2');
       const userData = { ratio: 0.1 + 0.2, text: 'a "b"\n', big: 9_007_199_254_740_991 };
       expect(await other.add([entry('http://a.test/1', { label: 'L', userData, priority: 0.5 })])).toEqual([
         'relabelled',
       ]);
-      expect(await admin.hkeys(unlabelled)).toEqual(['http://a.test/2']);
+      expect(await unlabelled()).toBe('1');
       const first = (await store.claim({ now: 0, leaseMs: 60_000 })).lease!;
       expect(first.entry).toEqual({ ...queued, label: 'L', userData, priority: 0.5 });
       await store.release(first.id);
-      expect(await admin.hkeys(unlabelled)).toEqual(['http://a.test/2']);
+      expect(await unlabelled()).toBe('1');
       const urls: string[] = [];
       for (let i = 0; i < 3; i++) urls.push((await other.claim({ now: 0, leaseMs: 60_000 })).lease!.entry.url);
       expect(urls).toEqual(['http://a.test/1', 'http://a.test/2', 'http://a.test/3']);
-      expect(await admin.exists(unlabelled)).toBe(0);
+      // Nothing queued: no list left, and the host keeps no bands, origin or count.
+      expect(await admin.hmget(host, 'qb', 'o', 'ul')).toEqual([null, null, null]);
+      expect(await admin.exists(`${bucketPrefixOf(crawlIdOf.get(store)!, 'a.test')}q:a.test:0`)).toBe(0);
     } finally {
       admin.disconnect();
     }
@@ -472,7 +475,7 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('createRedisFrontierStore', 
       expect(
         await admin.exists(
           `${prefix}data`,
-          `${bucketOf('a.test')}u:a.test`,
+          `${bucketOf('a.test')}q:a.test:0`,
           `${bucketOf('c.test')}h:c.test`,
           `${bucketOf(done.entry.hostKey)}failures`,
         ),
@@ -528,7 +531,7 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('createRedisFrontierStore', 
       expect(error?.code).toBe('ERR_STORE');
       expect(error?.message).toMatch(
         new RegExp(
-          `^the crawl ${crawlId} in redis://.* was made by an older politely, of another key layout \\(layout 1 \\(one slot\\) with no buckets\\); this one uses layout 3 \\(128 buckets, URLs seen kept as 64-bit fingerprints\\): finish it with the politely that made it, or delete it \\(deleteRedisCrawl\\) and crawl again$`,
+          `^the crawl ${crawlId} in redis://.* was made by an older politely, of another key layout \\(layout 1 \\(one slot\\) with no buckets\\); this one uses layout 4 \\(128 buckets, URLs seen kept as 64-bit fingerprints, queues as compact lists\\): finish it with the politely that made it, or delete it \\(deleteRedisCrawl\\) and crawl again$`,
         ),
       );
       // Nothing of the old crawl was touched.
@@ -557,11 +560,37 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('createRedisFrontierStore', 
       expect(error?.code).toBe('ERR_STORE');
       expect(error?.message).toMatch(
         new RegExp(
-          `^the crawl ${crawlId} in redis://.* was made by an older politely, of another key layout \\(layout 2 with 128 buckets\\); this one uses layout 3 .*deleteRedisCrawl`,
+          `^the crawl ${crawlId} in redis://.* was made by an older politely, of another key layout \\(layout 2 with 128 buckets\\); this one uses layout 4 .*deleteRedisCrawl`,
         ),
       );
       expect(await admin.hgetall(`politely:{${crawlId}}:meta`)).toEqual(meta);
       expect(await admin.smembers(`politely:{${crawlId}:0}:seen`)).toEqual(['http://a.test/1']);
+    } finally {
+      admin.disconnect();
+    }
+  });
+
+  it('refuses a crawl of layout 3 (queues as ZSETs of JSON), naming what to do, and changes nothing', async () => {
+    const crawlId = uniqueCrawlId('layout-3');
+    crawlIds.add(crawlId);
+    const admin = new Redis(REDIS_URL);
+    try {
+      const meta = { crawl: 'a-layout-3-marker', createdAt: '1', layout: '3', buckets: '128', bucketsReady: '1' };
+      await admin.hset(`politely:{${crawlId}}:meta`, meta);
+      const queue = `politely:{${crawlId}:0}:q:a.test`;
+      await admin.zadd(queue, 2_147_483_648, ' {"url":"http://a.test/1","hostKey":"a.test","depth":0,"priority":0}');
+      const error = await (open({}, crawlId) as RedisFrontierStore).ready().then(
+        () => undefined,
+        (e: unknown) => e as PolitelyError,
+      );
+      expect(error?.code).toBe('ERR_STORE');
+      expect(error?.message).toMatch(
+        new RegExp(
+          `^the crawl ${crawlId} in redis://.* was made by an older politely, of another key layout \\(layout 3 with 128 buckets\\); this one uses layout 4 \\(128 buckets, URLs seen kept as 64-bit fingerprints, queues as compact lists\\): finish it with the politely that made it, or delete it \\(deleteRedisCrawl\\) and crawl again$`,
+        ),
+      );
+      expect(await admin.hgetall(`politely:{${crawlId}}:meta`)).toEqual(meta);
+      expect(await admin.zcard(queue)).toBe(1);
     } finally {
       admin.disconnect();
     }
