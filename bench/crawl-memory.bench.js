@@ -16,7 +16,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { formatFixed, formatInteger, formatTable, machineEnvironment } from './harness.js';
-import { FLEET_URL_PATTERN, frontPages, runContestant, startFleetServer } from './processes.js';
+import { crawlJob, FLEET_URL_PATTERN, runContestant, startFleetServer } from './processes.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const RESULTS_FILE = join(HERE, 'results', process.env.BENCH_MEMORY_RESULTS ?? 'crawl-memory.json');
@@ -38,19 +38,9 @@ async function crawl(pagesPerHost) {
   const server = await startFleetServer([fleet]);
   const dir = mkdtempSync(join(os.tmpdir(), 'politely-bench-memory-'));
   try {
-    const run = await runContestant(
-      {
-        contestant: 'politely',
-        userAgent: USER_AGENT,
-        scopePattern: FLEET_URL_PATTERN,
-        seeds: frontPages(server.fleets[0]),
-        concurrency: CONCURRENCY,
-        perHostConcurrency: CONCURRENCY,
-        sameDomainDelaySecs: 0,
-        store: { kind: 'sqlite', path: join(dir, 'frontier.db'), cacheSizeKiB: CACHE_KIB },
-      },
-      RUN_TIMEOUT_MS,
-    );
+    const store = { kind: 'sqlite', path: join(dir, 'frontier.db'), cacheSizeKiB: CACHE_KIB };
+    const job = crawlJob({ fleet: server.fleets[0], store, userAgent: USER_AGENT, concurrency: CONCURRENCY });
+    const run = await runContestant(job, RUN_TIMEOUT_MS);
     const { logs } = await server.report(USER_AGENT);
     const pages = logs[0].pagesOk;
     return {

@@ -6,7 +6,7 @@
 //   { contestant: 'politely' | 'crawlee' | 'floor' (floor-crawl.js), userAgent, productToken, seeds, maxPages, concurrency,
 //     perHostConcurrency (politely), sameDomainDelaySecs (Crawlee), storageDir (Crawlee),
 //     scopePattern (a RegExp source: the URLs both contestants may crawl),
-//     store?: { kind: 'memory' | 'sqlite' | 'redis', path?, redisUrl?, crawlId? } (politely:
+//     store?: { kind: 'memory' | 'sqlite' | 'redis', path?, redisUrl? (redis:// or redis-cluster://), crawlId? } (politely:
 //       an explicit frontier store and robots cache of that kind, their calls counted; without
 //       it, the crawler's own default store),
 //     recrawl?: boolean (politely: createCrawler's `recrawl`, revisiting what the store holds as
@@ -19,6 +19,7 @@
 
 import { readFileSync } from 'node:fs';
 import { constants, PerformanceObserver, performance } from 'node:perf_hooks';
+import { countRedisWrites } from './redis-wire-count.js';
 
 const job = JSON.parse(process.argv[2]);
 const scope = new RegExp(job.scopePattern);
@@ -121,15 +122,6 @@ function countMethods(object, prefix) {
   return object;
 }
 
-/** Counts what the ioredis client sends, by command (EVALSHA for every frontier script). */
-function countRedisCommands(client) {
-  const send = client.sendCommand;
-  client.sendCommand = function counted(command, stream) {
-    count(`redis.${String(command?.name ?? '?').toLowerCase()}`);
-    return send.call(this, command, stream);
-  };
-}
-
 async function openStore(store) {
   const { createMemoryFrontierStore } = await import('@politely/frontier');
   const defaultHostPolicy = { delayMs: 0, maxInFlight: job.perHostConcurrency };
@@ -158,8 +150,9 @@ async function openStore(store) {
   if (store.kind === 'redis') {
     const { createRedisFrontierStore, createRedisLink, createRedisRobotsCache } = await import('@politely/store-redis');
     // One connection for the frontier and the robots cache, as a worker of a distributed crawl has.
+    // Every command written to Redis (each node of a cluster), by name: redis-wire-count.js.
+    countRedisWrites((name) => count(`redis.${name}`));
     const link = createRedisLink(store.redisUrl);
-    countRedisCommands(link.client);
     const frontier = createRedisFrontierStore({
       redis: link,
       crawlId: store.crawlId,

@@ -306,6 +306,24 @@ export function watchProcessTree(rootPid, everyMs = 100) {
   };
 }
 
+/**
+ * The job of a politely crawl of `fleet` (a started fleet's, from startFleetServer) with the frontier
+ * `store` (crawler-contestant.js's `store`): every host's / as seeds, the fleet's scope, `concurrency`
+ * requests in flight with no per-host cap beyond it, and no delay. Shared by the store benchmarks.
+ */
+export function crawlJob({ fleet, store, userAgent, concurrency }) {
+  return {
+    contestant: 'politely',
+    userAgent,
+    scopePattern: FLEET_URL_PATTERN,
+    seeds: frontPages(fleet),
+    concurrency,
+    perHostConcurrency: concurrency,
+    sameDomainDelaySecs: 0,
+    store,
+  };
+}
+
 /** Every fleet host's `/`: the seeds of a crawl that should reach the whole fleet. */
 export const frontPages = (fleet) => fleet.hosts.map((host) => `${host.origin}/`);
 

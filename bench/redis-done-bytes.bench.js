@@ -11,11 +11,12 @@
 // million URLs are done in minutes rather than hours; what is measured is memory, not speed.
 
 import { createRedisFrontierStore } from '@politely/store-redis';
-import { averageUrlChars, HOSTS, LINKS_PER_PAGE, pageLinks, redisCli, round, startRedis } from './scale-workload.js';
+import { startRedisServer } from '../test/support/redis-launch.js';
+import { averageUrlChars, HOSTS, LINKS_PER_PAGE, pageLinks, redisCli, round } from './scale-workload.js';
 
 const urls = Number(process.argv[2] ?? 100_000);
 const loops = Math.max(1, Number(process.argv[3] ?? 16));
-const redis = await startRedis();
+const redis = await startRedisServer();
 try {
   const used = () => Number(/used_memory:(\d+)/.exec(redisCli(redis.node, 'INFO', 'memory'))[1]);
   const store = createRedisFrontierStore({ redis: `redis://${redis.node}`, crawlId: 'done-bytes' });
@@ -51,5 +52,5 @@ try {
     }),
   );
 } finally {
-  redis.stop();
+  await redis.stop();
 }

@@ -1,7 +1,7 @@
 // What `replicaAcks` costs per page (issue 31): the same politely crawl of realistic pages with
 // the Redis store on a primary that has one replica, without replicaAcks and with `replicaAcks:
 // 1` (every state change waits for the replica's WAIT acknowledgement). Both Redis servers are
-// started here from the redis-server binary on free loopback ports (scale-workload.js), and stopped afterwards; the
+// started here from the redis-server binary on free loopback ports (test/support/redis-launch.js), and stopped afterwards; the
 // crawler runs in its own process (crawler-contestant.js), the fleet in another.
 //
 //   node bench/replica-acks.bench.js        (after `pnpm build`; about a minute)
@@ -17,10 +17,9 @@ import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRedisLink, deleteRedisCrawl } from '@politely/store-redis';
-
+import { startRedisServer } from '../test/support/redis-launch.js';
 import { formatFixed, formatInteger, formatTable, median } from './harness.js';
-import { FLEET_URL_PATTERN, frontPages, runContestant, startFleetServer } from './processes.js';
-import { startRedis } from './scale-workload.js';
+import { crawlJob, runContestant, startFleetServer } from './processes.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const RESULTS_FILE = join(HERE, 'results', 'replica-acks.json');
@@ -35,9 +34,9 @@ const CONCURRENCY = 64;
 const RUN_TIMEOUT_MS = 300_000;
 const SETTINGS = [0, 1];
 
-/** A redis-server of our own (scale-workload.js) with a link to read its INFO. */
+/** A redis-server of our own (redis-launch.js) with a link to read its INFO. */
 async function startRedisWithInfo(extraArgs = []) {
-  const redis = await startRedis(extraArgs);
+  const redis = await startRedisServer({ extraArgs });
   const link = createRedisLink(redis.url, { connectTimeoutMs: 10_000 });
   await link.ready();
   return {
@@ -80,19 +79,9 @@ async function crawlWith(primary, replicaAcks) {
   const crawlId = `politely-bench-acks-${randomUUID()}`;
   try {
     const cpuBefore = await serverCpuMs(primary);
-    const result = await runContestant(
-      {
-        contestant: 'politely',
-        userAgent: USER_AGENT,
-        scopePattern: FLEET_URL_PATTERN,
-        seeds: frontPages(server.fleets[0]),
-        concurrency: CONCURRENCY,
-        perHostConcurrency: CONCURRENCY,
-        sameDomainDelaySecs: 0,
-        store: { kind: 'redis', redisUrl: primary.url, crawlId, ...(replicaAcks > 0 ? { replicaAcks } : {}) },
-      },
-      RUN_TIMEOUT_MS,
-    );
+    const store = { kind: 'redis', redisUrl: primary.url, crawlId, ...(replicaAcks > 0 ? { replicaAcks } : {}) };
+    const job = crawlJob({ fleet: server.fleets[0], store, userAgent: USER_AGENT, concurrency: CONCURRENCY });
+    const result = await runContestant(job, RUN_TIMEOUT_MS);
     const redisCpuMs = (await serverCpuMs(primary)) - cpuBefore;
     const { logs } = await server.report(USER_AGENT);
     const pages = logs[0].pagesOk;

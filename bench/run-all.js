@@ -33,7 +33,8 @@ const BENCHMARKS = [
   // What replicaAcks (Redis WAIT for a replica) costs a page: a primary and a replica of our own.
   'replica-acks.bench.js',
   // The scale curve: every store filled with 100k and 1M URLs (SQLite and Redis 10M with
-  // SCALE_MAX=10000000): bytes per URL, add and claim rates, Redis commands per page.
+  // SCALE_MAX=10000000): bytes per URL, add and claim rates, Redis commands and round trips per
+  // page, for one Redis and a 3-primary Redis Cluster the bench starts itself.
   'scale.bench.js',
   // A rendered crawl in Chromium (/usr/bin/chromium): politely against Crawlee's PlaywrightCrawler,
   // under the sites' own rules only, then with a 250 ms delay floor for both.

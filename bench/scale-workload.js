@@ -4,11 +4,12 @@
 // no label; one `add` per page. Pages go round the 10,000 hosts, and paths come in no particular
 // order, so the dedupe structures are written all over, not appended to.
 
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import { join } from 'node:path';
+import { infoFields } from '../test/support/redis-launch.js';
+import { countRedisWrites } from './redis-wire-count.js';
 
 export const HOSTS = 10_000;
 export const LINKS_PER_PAGE = 40;
@@ -54,15 +55,6 @@ export function redisCli(node, ...args) {
   const out = spawnSync('redis-cli', ['-h', host, '-p', port, ...args], { encoding: 'utf8' });
   if (out.status !== 0) throw new Error(`redis-cli ${args.join(' ')} at ${node}: ${out.stderr}`);
   return out.stdout;
-}
-
-function infoFields(text) {
-  const fields = new Map();
-  for (const line of text.split(/\r?\n/)) {
-    const colon = line.indexOf(':');
-    if (colon > 0) fields.set(line.slice(0, colon), line.slice(colon + 1));
-  }
-  return fields;
 }
 
 /** The primaries among `nodes` (every node when not a cluster). */
@@ -134,20 +126,11 @@ async function openStore(kind, config, packages) {
   }
   const nodes = config.nodes;
   for (const node of primaries(nodes)) redisCli(node, 'FLUSHALL');
+  // Round trips: the commands the store's client writes (redis-wire-count.js), one Redis or every
+  // node of the cluster alike (there is no pipelining here: a command is a round trip).
   let roundTrips = 0;
-  let redis = `redis-cluster://${nodes.join(',')}`;
-  let link;
-  if (kind === 'redis') {
-    // One Redis: through a link whose client counts what it sends (a command = a round trip,
-    // there being no pipelining here); a cluster's are counted by the server only.
-    link = packages.createRedisLink(`redis://${nodes[0]}`);
-    const send = link.client.sendCommand.bind(link.client);
-    link.client.sendCommand = (...args) => {
-      roundTrips++;
-      return send(...args);
-    };
-    redis = link;
-  }
+  countRedisWrites(() => roundTrips++);
+  const redis = kind === 'redis' ? `redis://${nodes[0]}` : `redis-cluster://${nodes.join(',')}`;
   const store = packages.createRedisFrontierStore({ redis, crawlId: `scale-${process.pid}` });
   // The crawl's marker and scripts are in place before the first weighing.
   await store.counts();
@@ -156,10 +139,9 @@ async function openStore(kind, config, packages) {
     store,
     bytes: () => usedMemory(nodes) - memory0,
     commands: () => commandsRun(nodes),
-    roundTrips: link === undefined ? undefined : () => roundTrips,
+    roundTrips: () => roundTrips,
     close: async () => {
       await store.close();
-      await link?.close();
     },
   };
 }
@@ -257,54 +239,4 @@ export async function measure(kind, urls, config, packages) {
 export function round(value, digits) {
   const f = 10 ** digits;
   return Math.round(value * f) / f;
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/**
- * A redis-server of our own on a free loopback port, no persistence; resolves once it answers.
- * `extraArgs` add to its settings (`--replicaof 127.0.0.1 PORT`, say). `stop()` resolves once it exited.
- */
-export async function startRedis(extraArgs = []) {
-  const port = await freePort();
-  // Its own directory: a replica writes the RDB of its first sync there, never in the repository.
-  const dir = mkdtempSync(join(os.tmpdir(), 'politely-bench-redis-'));
-  const child = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', ...extraArgs],
-    {
-      stdio: 'ignore',
-    },
-  );
-  const node = `127.0.0.1:${port}`;
-  const removeDir = () => rmSync(dir, { recursive: true, force: true });
-  const stop = () =>
-    new Promise((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) {
-        removeDir();
-        return resolve();
-      }
-      child.once('exit', () => {
-        removeDir();
-        resolve();
-      });
-      child.kill('SIGTERM');
-    });
-  for (let tries = 0; tries < 100; tries++) {
-    const ping = spawnSync('redis-cli', ['-h', '127.0.0.1', '-p', String(port), 'PING'], { encoding: 'utf8' });
-    if (ping.stdout.trim() === 'PONG') return { node, port, url: `redis://${node}`, stop };
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  child.kill('SIGKILL');
-  removeDir();
-  throw new Error(`redis-server on ${node} did not answer`);
 }

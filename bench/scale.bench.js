@@ -8,10 +8,11 @@
 // - add rate (URLs/s, one `add` per page of 40 links), and its CPU;
 // - claim rate: claims + completions per second over that sample (up to 20,000, delay 0);
 // - Redis: commands run per claim + complete (INFO commandstats, those run inside scripts
-//   included) and round trips (commands the store's client sent).
+//   included) and round trips (commands the store's client wrote to any node: redis-wire-count.js).
 // Each store at each size runs in its own node process, on a fresh file / flushed Redis / heap.
-// Redis is a redis-server of its own (a free loopback port, no persistence), stopped at the end.
-// A Redis Cluster is measured too when SCALE_REDIS_CLUSTER names its nodes (host:port,…).
+// Redis is a redis-server of its own (a free loopback port, no persistence), and the Redis Cluster
+// one of its own too (3 primaries, no replicas: test/support/redis-launch.js), both stopped at the
+// end; SCALE_REDIS_CLUSTER=host:port,… measures a cluster of yours instead (it is FLUSHALLed).
 //
 //   node --expose-gc bench/scale.bench.js                        (100k and 1M, a few minutes)
 //   SCALE_MAX=10000000 nice -n 10 node --expose-gc bench/scale.bench.js   (adds 10M; long)
@@ -25,8 +26,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startRedisCluster, startRedisServer } from '../test/support/redis-launch.js';
 import { formatInteger, formatTable } from './harness.js';
-import { averageUrlChars, HOSTS, LINKS_PER_PAGE, measure, round, startRedis } from './scale-workload.js';
+import { averageUrlChars, HOSTS, LINKS_PER_PAGE, measure, round } from './scale-workload.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const RESULTS_FILE = join(HERE, 'results', 'scale.json');
@@ -63,10 +65,6 @@ function plan() {
   const sizes = SIZES.filter((n) => n <= MAX);
   const runs = [];
   for (const kind of STORES) {
-    if (kind === 'redis-cluster' && CLUSTER === undefined) {
-      console.log('redis-cluster: skipped (no SCALE_REDIS_CLUSTER=host:port,… given)');
-      continue;
-    }
     for (const urls of sizes) if (kind !== 'memory' || urls <= MEMORY_MAX) runs.push({ kind, urls });
   }
   return runs;
@@ -118,19 +116,25 @@ function mergedRows(rows) {
 
 async function main() {
   const runs = plan();
-  const redis = runs.some((r) => r.kind === 'redis') ? await startRedis() : undefined;
+  const redis = runs.some((r) => r.kind === 'redis') ? await startRedisServer() : undefined;
+  const cluster =
+    runs.some((r) => r.kind === 'redis-cluster') && CLUSTER === undefined
+      ? await startRedisCluster({ primaries: 3 })
+      : undefined;
+  const clusterNodes = cluster?.seeds ?? CLUSTER?.split(',');
   const rows = [];
   const started = Date.now();
   try {
     for (const { kind, urls } of runs) {
-      const nodes = kind === 'redis' ? [redis.node] : kind === 'redis-cluster' ? CLUSTER.split(',') : undefined;
+      const nodes = kind === 'redis' ? [redis.node] : kind === 'redis-cluster' ? clusterNodes : undefined;
       process.stdout.write(`${kind}: ${formatInteger(urls)} URLs… `);
       const row = { ...runPart(kind, urls, nodes), date: new Date().toISOString(), load: os.loadavg()[0] };
       console.log(row.error === undefined ? `${formatInteger(row.addUrlsPerSecond)} URLs/s added` : row.error);
       rows.push(row);
     }
   } finally {
-    redis?.stop();
+    await redis?.stop();
+    await cluster?.stop();
   }
   console.log(
     `\nScale: ${HOSTS.toLocaleString('en')} hosts, ${LINKS_PER_PAGE} links per add, ~${Math.round(averageUrlChars())}-character URLs with a same-host referrer, ${os.cpus().length} CPUs (load ${os.loadavg()[0].toFixed(1)})`,
@@ -152,7 +156,7 @@ async function main() {
         'SQLite: file + WAL after wal_checkpoint(TRUNCATE); Redis: used_memory rise (primaries summed); memory: heap rise after gc(); per URL. Done: plus the change once a sample is completed, per completed URL (SQLite: the change in bytes of pages in use, dbstat, since the file keeps its size until later rows reuse the space)',
       claims: 'claim + complete of a sample (min(20,000, URLs/10)), delay 0, one in flight per host, one process',
       redis:
-        'a redis-server started by the bench (--save "" --appendonly no); commands/page from INFO commandstats (inside scripts included), round trips/page from the client',
+        'a redis-server started by the bench (--save "" --appendonly no), and a Redis Cluster of 3 primaries without replicas started by the bench (unless SCALE_REDIS_CLUSTER); commands/page from INFO commandstats summed over the primaries (inside scripts included), round trips/page: the commands the client wrote to any node (bench/redis-wire-count.js)',
       command:
         'SCALE_MAX=10000000 nice -n 10 node --expose-gc bench/scale.bench.js (SCALE_STORES, SCALE_SIZES to run part of it)',
     },
