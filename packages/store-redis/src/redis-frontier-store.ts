@@ -389,8 +389,7 @@ class Store implements RedisFrontierStore {
       ),
     );
     this.view.learn(b, timesOf(reply));
-    const [granted, retryAt] = reply;
-    return Number(granted) === 1 ? { granted: true } : { granted: false, retryAt: Number(retryAt) };
+    return turnOf(reply);
   }
 
   async takeSendTurn(hostKey: string, { turnId, now, busyUntil }: SendTurnRequest): Promise<HostTurn> {
@@ -410,8 +409,7 @@ class Store implements RedisFrontierStore {
         checkTurnId('takeSendTurn', turnId),
       ),
     );
-    const [granted, retryAt] = reply;
-    return Number(granted) === 1 ? { granted: true } : { granted: false, retryAt: Number(retryAt) };
+    return turnOf(reply);
   }
 
   async endSendTurn(hostKey: string, { turnId, readyAt }: SendTurnEnd): Promise<void> {
@@ -769,4 +767,9 @@ function checkTurnId(method: string, turnId: string): string {
   if (typeof turnId !== 'string' || turnId === '')
     throw new PolitelyError('ERR_INVALID_INPUT', `${method}: turnId must be a non-empty string, got ${String(turnId)}`);
   return turnId;
+}
+
+/** A turn script's reply (`[granted, retryAt]`) as a `HostTurn`. */
+function turnOf([granted, retryAt]: readonly unknown[]): HostTurn {
+  return Number(granted) === 1 ? { granted: true } : { granted: false, retryAt: Number(retryAt) };
 }
