@@ -50,6 +50,9 @@ export class SharedSendTurns {
   ): Promise<SendTicket | undefined> {
     const local = await this.local.take(hostKey, delayMs, signals, notBefore);
     if (local === undefined) return undefined;
+    // Without a delay there is no gap to keep between requests, so nothing to share: no store
+    // round trips (the store still bounds the requests in flight through the claims).
+    if (delayMs() <= 0) return local;
     const turnId = `${this.nonce}.${(++this.turns).toString(36)}`;
     let granted: boolean;
     try {

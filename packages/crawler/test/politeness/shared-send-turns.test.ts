@@ -71,4 +71,20 @@ describe('SharedSendTurns', () => {
     expect(next).toBeDefined();
     await next!.end(Date.now());
   });
+
+  it('takes no store turn at a host without a delay: there is no gap to keep', async () => {
+    const store = createMemoryFrontierStore();
+    const now = Date.now();
+    // Another worker holds the store's turn: a request that asked for it would wait.
+    expect(await store.takeSendTurn!('h', { turnId: 'other', now, busyUntil: now + 60_000 })).toEqual({
+      granted: true,
+    });
+    const ticket = await worker(store).take('h', () => 0, [never]);
+    expect(ticket).toBeDefined();
+    await ticket!.end(Date.now());
+    // The other worker's turn is still held: this process never took or ended it.
+    expect(
+      (await store.takeSendTurn!('h', { turnId: 'third', now: Date.now(), busyUntil: now + 60_000 })).granted,
+    ).toBe(false);
+  });
 });
