@@ -545,56 +545,56 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('createRedisFrontierStore', 
     }
   });
 
-  it('refuses a crawl of layout 2 (dedupe keys kept whole), naming what to do', async () => {
-    const crawlId = uniqueCrawlId('layout-2');
-    crawlIds.add(crawlId);
-    const admin = new Redis(REDIS_URL);
-    try {
-      const meta = { crawl: 'a-layout-2-marker', createdAt: '1', layout: '2', buckets: '128', bucketsReady: '1' };
-      await admin.hset(`politely:{${crawlId}}:meta`, meta);
-      await admin.sadd(`politely:{${crawlId}:0}:seen`, 'http://a.test/1');
-      const error = await (open({}, crawlId) as RedisFrontierStore).ready().then(
-        () => undefined,
-        (e: unknown) => e as PolitelyError,
-      );
-      expect(error?.code).toBe('ERR_STORE');
-      expect(error?.message).toMatch(
-        new RegExp(
-          `^the crawl ${crawlId} in redis://.* was made by an older politely, of another key layout \\(layout 2 with 128 buckets\\); this one uses layout 4 .*deleteRedisCrawl`,
+  /** An older layout's crawl, as its store left it: one key of its own besides the meta. */
+  const OLDER_LAYOUTS = [
+    {
+      layout: '2',
+      what: 'dedupe keys kept whole',
+      write: (admin: Redis, crawlId: string) => admin.sadd(`politely:{${crawlId}:0}:seen`, 'http://a.test/1'),
+      read: (admin: Redis, crawlId: string) => admin.smembers(`politely:{${crawlId}:0}:seen`),
+      kept: ['http://a.test/1'] as unknown,
+    },
+    {
+      layout: '3',
+      what: 'queues as ZSETs of JSON',
+      write: (admin: Redis, crawlId: string) =>
+        admin.zadd(
+          `politely:{${crawlId}:0}:q:a.test`,
+          2_147_483_648,
+          ' {"url":"http://a.test/1","hostKey":"a.test","depth":0,"priority":0}',
         ),
-      );
-      expect(await admin.hgetall(`politely:{${crawlId}}:meta`)).toEqual(meta);
-      expect(await admin.smembers(`politely:{${crawlId}:0}:seen`)).toEqual(['http://a.test/1']);
-    } finally {
-      admin.disconnect();
-    }
-  });
+      read: (admin: Redis, crawlId: string) => admin.zcard(`politely:{${crawlId}:0}:q:a.test`),
+      kept: 1 as unknown,
+    },
+  ];
 
-  it('refuses a crawl of layout 3 (queues as ZSETs of JSON), naming what to do, and changes nothing', async () => {
-    const crawlId = uniqueCrawlId('layout-3');
-    crawlIds.add(crawlId);
-    const admin = new Redis(REDIS_URL);
-    try {
-      const meta = { crawl: 'a-layout-3-marker', createdAt: '1', layout: '3', buckets: '128', bucketsReady: '1' };
-      await admin.hset(`politely:{${crawlId}}:meta`, meta);
-      const queue = `politely:{${crawlId}:0}:q:a.test`;
-      await admin.zadd(queue, 2_147_483_648, ' {"url":"http://a.test/1","hostKey":"a.test","depth":0,"priority":0}');
-      const error = await (open({}, crawlId) as RedisFrontierStore).ready().then(
-        () => undefined,
-        (e: unknown) => e as PolitelyError,
-      );
-      expect(error?.code).toBe('ERR_STORE');
-      expect(error?.message).toMatch(
-        new RegExp(
-          `^the crawl ${crawlId} in redis://.* was made by an older politely, of another key layout \\(layout 3 with 128 buckets\\); this one uses layout 4 \\(128 buckets, URLs seen kept as 64-bit fingerprints, queues as compact lists\\): finish it with the politely that made it, or delete it \\(deleteRedisCrawl\\) and crawl again$`,
-        ),
-      );
-      expect(await admin.hgetall(`politely:{${crawlId}}:meta`)).toEqual(meta);
-      expect(await admin.zcard(queue)).toBe(1);
-    } finally {
-      admin.disconnect();
-    }
-  });
+  it.each(OLDER_LAYOUTS)(
+    'refuses a crawl of layout $layout ($what), naming what to do, and changes nothing',
+    async ({ layout, write, read, kept }) => {
+      const crawlId = uniqueCrawlId(`layout-${layout}`);
+      crawlIds.add(crawlId);
+      const admin = new Redis(REDIS_URL);
+      try {
+        const meta = { crawl: `a-layout-${layout}-marker`, createdAt: '1', layout, buckets: '128', bucketsReady: '1' };
+        await admin.hset(`politely:{${crawlId}}:meta`, meta);
+        await write(admin, crawlId);
+        const error = await (open({}, crawlId) as RedisFrontierStore).ready().then(
+          () => undefined,
+          (e: unknown) => e as PolitelyError,
+        );
+        expect(error?.code).toBe('ERR_STORE');
+        expect(error?.message).toMatch(
+          new RegExp(
+            `^the crawl ${crawlId} in redis://.* was made by an older politely, of another key layout \\(layout ${layout} with 128 buckets\\); this one uses layout 4 \\(128 buckets, URLs seen kept as 64-bit fingerprints, queues as compact lists\\): finish it with the politely that made it, or delete it \\(deleteRedisCrawl\\) and crawl again$`,
+          ),
+        );
+        expect(await admin.hgetall(`politely:{${crawlId}}:meta`)).toEqual(meta);
+        expect(await read(admin, crawlId)).toEqual(kept);
+      } finally {
+        admin.disconnect();
+      }
+    },
+  );
 
   it('keeps a crawl under a keyPrefix, its {tag} made a bucket tag, and refuses a prefix without one', async () => {
     const tag = uniqueCrawlId('prefix');
