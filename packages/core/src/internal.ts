@@ -1,6 +1,7 @@
 // @politely/core/internal: helpers shared by politely's own packages (the crawler, the sitemap
 // plugin, the CLI). Not part of the public API: no stability promise, may change in any release.
 
+export { watchAbort } from './abort-watch.js';
 export { Heap } from './heap.js';
 export { checkNetworks } from './http/address-guard.js';
 export { displayProxyUrl, parseProxyUrl } from './http/proxy.js';

@@ -1,5 +1,6 @@
 // Waiting on a promise while honouring an AbortSignal, with politely's typed errors.
 
+import { watchAbort } from '../abort-watch.js';
 import { PolitelyError } from '../errors.js';
 
 /** The error for a fired signal: `ERR_TIMEOUT` for `AbortSignal.timeout`, else `ERR_ABORTED`. */
@@ -23,15 +24,14 @@ export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefine
     return Promise.reject(abortErrorOf(signal, what));
   }
   return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(abortErrorOf(signal, what));
-    signal.addEventListener('abort', onAbort, { once: true });
+    const unwatch = watchAbort(signal, () => reject(abortErrorOf(signal, what)));
     promise.then(
       (value) => {
-        signal.removeEventListener('abort', onAbort);
+        unwatch();
         resolve(value);
       },
       (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
+        unwatch();
         reject(error instanceof Error ? error : new Error(String(error)));
       },
     );

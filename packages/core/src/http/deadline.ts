@@ -1,5 +1,10 @@
 // One request's deadline and its caller's signal as one AbortSignal. A plain AbortController and a
 // timer cost a fraction of AbortSignal.timeout plus AbortSignal.any, which a crawl pays per request.
+// The caller's signal (a crawl's, long-lived) is watched through watchAbort: no listener per request.
+// A class, not an object literal with a getter: see HandlerPage (crawler) for what a literal's
+// getter costs per object.
+
+import { watchAbort } from '../abort-watch.js';
 
 export interface Deadline {
   /** Aborts when the caller's signal does, or when the deadline passes. */
@@ -10,24 +15,32 @@ export interface Deadline {
   dispose(): void;
 }
 
+class RequestDeadline implements Deadline {
+  passed = false;
+  readonly #controller = new AbortController();
+  readonly #timer: ReturnType<typeof setTimeout>;
+  readonly #unwatch: (() => void) | undefined;
+
+  constructor(timeoutMs: number, callerSignal: AbortSignal | undefined) {
+    const controller = this.#controller;
+    this.#timer = setTimeout(() => {
+      this.passed = true;
+      controller.abort(new DOMException(`timed out after ${timeoutMs} ms`, 'TimeoutError'));
+    }, timeoutMs);
+    this.#unwatch =
+      callerSignal === undefined ? undefined : watchAbort(callerSignal, () => controller.abort(callerSignal.reason));
+  }
+
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  dispose(): void {
+    clearTimeout(this.#timer);
+    this.#unwatch?.();
+  }
+}
+
 export function startDeadline(timeoutMs: number, callerSignal: AbortSignal | undefined): Deadline {
-  const controller = new AbortController();
-  let passed = false;
-  const timer = setTimeout(() => {
-    passed = true;
-    controller.abort(new DOMException(`timed out after ${timeoutMs} ms`, 'TimeoutError'));
-  }, timeoutMs);
-  const onCallerAbort = (): void => controller.abort(callerSignal?.reason);
-  if (callerSignal?.aborted === true) onCallerAbort();
-  else callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
-  return {
-    signal: controller.signal,
-    get passed() {
-      return passed;
-    },
-    dispose() {
-      clearTimeout(timer);
-      callerSignal?.removeEventListener('abort', onCallerAbort);
-    },
-  };
+  return new RequestDeadline(timeoutMs, callerSignal);
 }

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
@@ -174,5 +175,18 @@ describe('createHttpClient', () => {
     const pending = client.get(request('/trickle', { signal: controller.signal, timeoutMs: 10_000 }));
     setTimeout(() => controller.abort(), 50);
     expect((await failure(pending)).code).toBe('ERR_ABORTED');
+  });
+
+  it('adds one listener to a shared signal however many requests watch it, and every one aborts', async () => {
+    // A crawl's signal is watched by every request in flight: a listener each would churn the
+    // signal's listener list (see abort-watch.ts).
+    const controller = new AbortController();
+    const pending = Array.from({ length: 8 }, () =>
+      failure(client.get(request('/trickle', { signal: controller.signal, timeoutMs: 10_000 }))),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1);
+    controller.abort();
+    for (const error of await Promise.all(pending)) expect(error.code).toBe('ERR_ABORTED');
   });
 });

@@ -4,6 +4,7 @@
 // the answer: a sub-request is a request to that server like any other.
 
 import { PolitelyError } from '@politely/core';
+import { watchAbort } from '@politely/core/internal';
 import type { FrontierStore } from '@politely/frontier';
 
 export interface HostTurnSettings {
@@ -102,10 +103,12 @@ export function sleepUntil(at: number, signals: readonly AbortSignal[]): Promise
   return new Promise((resolve) => {
     const done = (): void => {
       clearTimeout(timer);
-      for (const signal of signals) signal.removeEventListener('abort', done);
+      for (const unwatch of unwatches) unwatch();
       resolve();
     };
     const timer = setTimeout(done, Math.max(0, at - Date.now()));
-    for (const signal of signals) signal.addEventListener('abort', done, { once: true });
+    // The crawl's signals are long-lived: watched without a listener per sleep (see watchAbort).
+    const unwatches: (() => void)[] = [];
+    for (const signal of signals) unwatches.push(watchAbort(signal, done));
   });
 }

@@ -4,6 +4,7 @@
 // handler is the rendered DOM, and the live page while the handler runs.
 
 import { createAddressPolicy, type HttpResponse, PolitelyError } from '@politely/core';
+import { watchAbort } from '@politely/core/internal';
 import type { FrontierEntry } from '@politely/frontier';
 import { isHtmlContentType } from '../../extract/content-type.js';
 import type { RenderRequest, ResolvedCrawlerOptions } from '../../options.js';
@@ -114,7 +115,7 @@ export async function renderStage(
 ): Promise<RenderedResponse | UrlOutcome> {
   const pageStop = new AbortController();
   const stopPage = (): void => pageStop.abort();
-  settings.signal.addEventListener('abort', stopPage, { once: true });
+  const unwatchStop = watchAbort(settings.signal, stopPage);
   const rendering: RenderingPage = { entry, ownHostReadyAt: undefined, signal: pageStop.signal, pending: new Set() };
   // The page's settle must not set its host's clock before the last of its own requests there.
   const clockNow = (): ClockChange => paceAfter(fetchedClock, rendering.ownHostReadyAt);
@@ -137,7 +138,7 @@ export async function renderStage(
     });
   } catch (error) {
     stopPage();
-    settings.signal.removeEventListener('abort', stopPage);
+    unwatchStop();
     await settled(rendering);
     if (settings.signal.aborted) throw error;
     const failure =
@@ -149,7 +150,7 @@ export async function renderStage(
   const html = Buffer.from(rendered.html, 'utf8');
   const close = async (): Promise<ClockChange> => {
     stopPage();
-    settings.signal.removeEventListener('abort', stopPage);
+    unwatchStop();
     await rendered.close().catch(() => {});
     await settled(rendering);
     return clockNow();
