@@ -2,8 +2,23 @@
 // already decoded, and never when nobody reads it (the crawler's own extraction is a streaming
 // pass, html-scan.ts, that builds no tree).
 
-import { type CheerioAPI, load } from 'cheerio';
+import { createRequire } from 'node:module';
+import type { CheerioAPI } from 'cheerio';
 import { capHtmlNesting } from './nesting-cap.js';
+
+type Cheerio = typeof import('cheerio');
+let cheerio: Cheerio | undefined;
+
+/**
+ * cheerio and what it brings (parse5, css-select, entities) are loaded on the first DOM a handler
+ * reads, not when the crawler is imported: a crawl that never reads `page.$` does not carry them
+ * (about 7 MB of live heap, which V8 multiplies into its heap limit). Loaded with `require`
+ * because `page.$` is synchronous; cheerio ships a CommonJS build.
+ */
+function loadCheerio(): Cheerio {
+  cheerio ??= createRequire(import.meta.url)('cheerio') as Cheerio;
+  return cheerio;
+}
 
 let documentsBuilt = 0;
 
@@ -17,7 +32,7 @@ export function createLazyDocument(html: string): () => CheerioAPI {
   return () => {
     if (document === undefined) {
       documentsBuilt++;
-      document = load(capHtmlNesting(html));
+      document = loadCheerio().load(capHtmlNesting(html));
     }
     return document;
   };
