@@ -240,6 +240,23 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('settles batched per bucket'
     expect(await store.counts()).toMatchObject({ done: n, inFlight: 0, queued: n + 1 });
   });
 
+  it('waits for the replicas once per script, before any caller in it is answered', async () => {
+    const n = 6;
+    const { hosts } = hostsInOneBucket(n);
+    const warnings: string[] = [];
+    // No replica answers on the test Redis: each wait runs out and warns, one warning per wait.
+    const { store } = open({ replicaAcks: 1, replicaAckTimeoutMs: 10, onWarning: (m) => warnings.push(m) });
+    await store.add(hosts.map((host) => entry(`http://${host}/`)));
+    const leases = await claimAll(store, n);
+    warnings.length = 0;
+    const warnedWhenAnswered = await Promise.all(
+      leases.map((lease) => store.complete(lease.id).then(() => warnings.length)),
+    );
+    expect(warnings).toHaveLength(2);
+    expect(warnings[0]).toMatch(/^only 0 of 1 replicas of .* acknowledged a change within 10 ms/);
+    expect(warnedWhenAnswered).toEqual([1, ...leases.slice(1).map(() => 2)]);
+  });
+
   it('completes nothing twice when a batch is sent again (as ioredis resends after a reconnect)', async () => {
     const { hosts } = hostsInOneBucket(2);
     const { store, crawlId } = open();
