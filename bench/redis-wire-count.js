@@ -8,7 +8,10 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
-/** From now on, calls `onCommand(name)` (lower case: evalsha, eval, get…) for every command written. */
+/**
+ * From now on, calls `onCommand(name, args)` (name in lower case: evalsha, eval, get…) for every
+ * command written; `args` as written (a script's sha or, for eval, its text first).
+ */
 export function countRedisWrites(onCommand) {
   // ioredis as @politely/store-redis resolves it: the copy whose connections the store opens.
   const require = createRequire(fileURLToPath(import.meta.resolve('@politely/store-redis')));
@@ -16,7 +19,7 @@ export function countRedisWrites(onCommand) {
   const toWritable = Command.prototype.toWritable;
   Command.prototype.toWritable = function counted(socket) {
     const written = toWritable.call(this, socket);
-    onCommand(String(this.name ?? '?').toLowerCase());
+    onCommand(String(this.name ?? '?').toLowerCase(), this.args);
     return written;
   };
 }

@@ -32,8 +32,8 @@
 // the front of their queues. A live worker's leases are only returned when their own expiry
 // (claim time + the crawler's leaseMs) passes (CLAIM and TEND, per bucket).
 //
-// Next times. Every script on a bucket that the worker's claim view follows (claim, tend, add,
-// settle) ends its reply with the bucket's next ready time (the first score of READY, '' when
+// Next times. Every script on a bucket that the worker's claim view follows (claim, tend,
+// settleMany) ends its reply with the bucket's next ready time (the first score of READY, '' when
 // none) and when to look at it again for URLs that may come back ('' when no lease is out).
 //
 // Revisits. A URL completed with a LastFetch keeps it (lastFetch), the entry to queue again
@@ -62,13 +62,14 @@
 // workers; it keeps the marker and the worker registry (the workers go on, on an empty crawl), and
 // the robots cache keys.
 //
-// Idempotent, because ioredis sends again a command whose reply a dropped connection lost: add
-// (dedupe), settle (a settled lease is gone), setHostPolicy, tend; claim, whose lease id the
-// worker chooses, so that a claim replayed after it ran returns the same lease instead of taking
-// a second URL; reopenDue, whose request id the worker chooses and whose count the bucket keeps a
-// minute (`ro:<request>`), so that a replay returns it instead of reopening more; requeueFailed
-// (replayed, it finds none failed). Not clear: replayed, it also clears what other workers added
-// in between (a crawl clears before it adds).
+// Idempotent, because ioredis sends again a command whose reply a dropped connection lost:
+// settleMany, which adds and settles (record by record: entries dedupe, a settled lease is gone),
+// setHostPolicy, tend; claim, whose lease id the worker chooses, so that a claim replayed after
+// it ran returns the same lease instead of taking a second URL; reopenDue, whose request id the
+// worker chooses and whose count the bucket keeps a minute (`ro:<request>`), so that a replay
+// returns it instead of reopening more; requeueFailed (replayed, it finds none failed). Not
+// clear: replayed, it also clears what other workers added in between (a crawl clears before it
+// adds).
 
 import { SEND_TURN_BUSY_POLL_MS } from '@politely/frontier';
 
@@ -587,9 +588,10 @@ local function relabel(key, h, queuePriority, labelMembers, priorityJson)
   return false
 end
 
-local function addEntries(first, maxPerHost, delayMs, maxInFlight)
+-- The \`count\` entries from ARGV[first] on.
+local function addEntries(first, count, maxPerHost, delayMs, maxInFlight)
   local touched, out = {}, {}
-  for i = first, #ARGV, 8 do
+  for i = first, first + 8 * (count - 1), 8 do
     local key, h, labelMembers = ARGV[i], ARGV[i + 1], ARGV[i + 5]
     local seen, at = fpSeen(ARGV[i + 7])
     if seen then
@@ -615,14 +617,6 @@ local function addEntries(first, maxPerHost, delayMs, maxInFlight)
   for h in pairs(touched) do reschedule(h) end
   return out
 end
-`;
-
-/**
- * add — ARGV: head, maxPerHost ('' = no bound), default delayMs, default maxInFlight, then
- * eight per entry (see ADD_ENTRIES). Returns one outcome per entry, then the next times.
- */
-const ADD = `${PRELUDE}${ADD_ENTRIES}
-return withTimes(addEntries(9, tonumber(ARGV[6]), ARGV[7], ARGV[8]))
 `;
 
 /**
@@ -740,25 +734,30 @@ end
 `;
 
 /**
- * settle (complete, release or retry) — ARGV: head, lease id, how, hostReadyAt ('' = keep),
- * hostNotBefore ('' = no new hold), lastFetch record, failure JSON and failedAt ('' = none;
- * complete only). Returns [1, or 0 when the lease is gone (no effect), then the next times].
+ * settleMany — ARGV: head, default delayMs, default maxInFlight (for hosts met first), then one
+ * record per settle or add: lease id, how ('complete', 'release', 'retry', or 'add': entries
+ * only, no lease), hostReadyAt ('' = keep), hostNotBefore ('' = no new hold), lastFetch record,
+ * failure JSON and failedAt ('' = none; complete only), maxPerHost ('' = no bound), the number
+ * of entries, then eight per entry (see ADD_ENTRIES). Each record in turn: its entries added,
+ * then its lease settled (a lease gone, settled or expired, is left alone and the others go on).
+ * A page's links and its completion are one step: no moment at which one is stored without the
+ * other. The worker sends the records of one bucket that wait together as one script
+ * (settle-batcher.ts). Returns the entries' outcomes, record after record, then the next times.
  */
-const SETTLE = `${PRELUDE}${SETTLE_LEASE}
-return withTimes({ settleLease(ARGV[6], ARGV[7], ARGV[8], ARGV[9], ARGV[10], ARGV[11], ARGV[12]) })
-`;
-
-/**
- * complete with links — ARGV: head, lease id, hostReadyAt, hostNotBefore, lastFetch, failure,
- * failedAt (as settle's), maxPerHost, default delayMs, default maxInFlight (as add's), then eight
- * per entry (as add's).
- * The page's links are added and the page is done in one step: one round trip per page, and no
- * moment at which one is stored without the other. Returns add's outcomes (the lease being gone
- * changes nothing about them), then the next times.
- */
-const COMPLETE_WITH_LINKS = `${PRELUDE}${ADD_ENTRIES}${SETTLE_LEASE}
-local out = addEntries(15, tonumber(ARGV[12]), ARGV[13], ARGV[14])
-settleLease(ARGV[6], 'complete', ARGV[7], ARGV[8], ARGV[9], ARGV[10], ARGV[11])
+const SETTLE_MANY = `${PRELUDE}${ADD_ENTRIES}${SETTLE_LEASE}
+-- One record from ARGV[at]: appends its entries' outcomes to \`out\`; returns where the next one starts.
+local function settleRecord(at, out)
+  local entries = tonumber(ARGV[at + 8])
+  for _, outcome in ipairs(addEntries(at + 9, entries, tonumber(ARGV[at + 7]), ARGV[6], ARGV[7])) do
+    out[#out + 1] = outcome
+  end
+  if ARGV[at + 1] ~= 'add' then
+    settleLease(ARGV[at], ARGV[at + 1], ARGV[at + 2], ARGV[at + 3], ARGV[at + 4], ARGV[at + 5], ARGV[at + 6])
+  end
+  return at + 9 + 8 * entries
+end
+local out, at = {}, 8
+while at <= #ARGV do at = settleRecord(at, out) end
 return withTimes(out)
 `;
 
@@ -894,7 +893,7 @@ ensureHost(h, ARGV[7], ARGV[8])
 if ARGV[9] ~= '' then redis.call('HSET', hk(h), 'd', ARGV[9]) end
 if ARGV[10] ~= '' then redis.call('HSET', hk(h), 'm', ARGV[10]) end
 if ARGV[11] ~= '' then
-  -- Never before the host's hold (see SETTLE).
+  -- Never before the host's hold (see SETTLE_LEASE).
   local hold = redis.call('HGET', hk(h), 'nb')
   if hold and tonumber(hold) > tonumber(ARGV[11]) then
     redis.call('HSET', hk(h), 'r', hold)
@@ -1018,10 +1017,8 @@ return out
 export const BUCKET_SCRIPTS = {
   politelyBucketOpen: OPEN_BUCKET,
   politelyBucketTend: TEND,
-  politelyBucketAdd: ADD,
   politelyBucketClaim: CLAIM,
-  politelyBucketSettle: SETTLE,
-  politelyBucketCompleteWithLinks: COMPLETE_WITH_LINKS,
+  politelyBucketSettleMany: SETTLE_MANY,
   politelyBucketReopenDue: REOPEN_DUE,
   politelyBucketRequeueFailed: REQUEUE_FAILED,
   politelyBucketFailures: FAILURES_LIST,
@@ -1044,10 +1041,8 @@ type Reply = (string | number)[];
 export interface BucketCommands {
   politelyBucketOpen(...args: Arg[]): Promise<[number]>;
   politelyBucketTend(...args: Arg[]): Promise<Reply>;
-  politelyBucketAdd(...args: Arg[]): Promise<string[]>;
   politelyBucketClaim(...args: Arg[]): Promise<Reply>;
-  politelyBucketSettle(...args: Arg[]): Promise<Reply>;
-  politelyBucketCompleteWithLinks(...args: Arg[]): Promise<string[]>;
+  politelyBucketSettleMany(...args: Arg[]): Promise<string[]>;
   politelyBucketReopenDue(...args: Arg[]): Promise<number>;
   politelyBucketRequeueFailed(...args: Arg[]): Promise<number>;
   politelyBucketFailures(...args: Arg[]): Promise<string[]>;

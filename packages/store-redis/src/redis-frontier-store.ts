@@ -6,7 +6,8 @@
 // Ops per page: a claim is one script on the bucket the worker's view says is ready soonest
 // (claim-view.ts; a whole refresh, one script per bucket, only when nothing is ready); a
 // completion is one script on the page's bucket, plus one per other bucket its links fall in
-// (sent together, before it). A heartbeat is one crawl-wide script.
+// (sent together, before it); and the completions, releases, retries and adds of one bucket that
+// wait together share one script (settle-batcher.ts). A heartbeat is one crawl-wide script.
 //
 // Times: the `now` of each claim and the `hostReadyAt` and `hostNotBefore` of each settle come
 // from the workers' clocks and are compared across workers, so the machines' clocks must agree
@@ -48,6 +49,7 @@ import { decodeEntry } from './entry-codec.js';
 import { BUCKET_SCRIPT_KEY_COUNT, BUCKET_SCRIPTS, type BucketCommands, CRAWL_GONE } from './frontier-scripts.js';
 import { BUCKET_COUNT, bucketOfHost, bucketScriptKeys, crawlScriptKeys, LAYOUT_VERSION, metadataKey } from './keys.js';
 import { NO_REPLICA_ACKS, type ReplicaAcks, replicaAcks } from './replica-acks.js';
+import { SettleBatcher, type SettleRecord } from './settle-batcher.js';
 import { entryArgs, failureArgs, hostKeyOf, lastFetchArg, maxPerHostArg, scoreBound, time } from './store-args.js';
 import {
   ENTRY_POINT,
@@ -129,6 +131,7 @@ class Store implements RedisFrontierStore {
   private readonly commands: BucketCommands & CrawlCommands;
   private readonly bucketKeys: (readonly string[])[];
   private readonly view: ClaimView;
+  private readonly settles: SettleBatcher;
   private opening: Promise<void> | undefined;
   /** The crawl marker seen at open: every script checks Redis still holds this one. */
   private crawl = '';
@@ -160,6 +163,7 @@ class Store implements RedisFrontierStore {
     this.commands = connection.redis as unknown as BucketCommands & CrawlCommands;
     this.bucketKeys = ALL_BUCKETS.map((b) => bucketScriptKeys(options.keys.bucket(b)));
     this.view = new ClaimView(BUCKET_COUNT, options.idlePollMs);
+    this.settles = new SettleBatcher((b, records) => this.settleMany(b, records), options.addBatchSize);
     this.remembersFetches = options.rememberFetches;
   }
 
@@ -170,7 +174,10 @@ class Store implements RedisFrontierStore {
     return this.opening;
   }
 
-  /** One script per bucket the entries fall in, sent together (in batches of addBatchSize). */
+  /**
+   * One script per bucket the entries fall in, sent together (in batches of addBatchSize), each
+   * shared with the settles and adds waiting on its bucket.
+   */
   async add(entries: readonly FrontierEntry[], options: AddOptions = {}): Promise<AddOutcome[]> {
     const maxPerHost = maxPerHostArg(options);
     const groups = groupByBucket(entries);
@@ -211,8 +218,8 @@ class Store implements RedisFrontierStore {
 
   /**
    * The links in other buckets go first (one script per bucket, together); then the page's
-   * completion with the links of its own bucket, in one script. Only a batch past
-   * `addBatchSize` goes alone.
+   * completion with the links of its own bucket, in one script (shared with the settles of the
+   * bucket waiting with it). Only a batch past `addBatchSize` goes alone.
    */
   async complete(leaseId: string, options: CompleteOptions = {}): Promise<AddOutcome[]> {
     const entries = options.add ?? [];
@@ -232,22 +239,12 @@ class Store implements RedisFrontierStore {
     await this.addGroups(groups, entries, maxPerHost, outcomes);
     if (page === undefined) return outcomes;
     const links = last.flatMap((i) => entryArgs(entries[i]!));
-    const reply = await this.call('complete', () =>
-      this.commands.politelyBucketCompleteWithLinks(
-        ...this.head(page),
-        leaseId,
-        ...clock,
-        ...done,
-        maxPerHost,
-        this.options.defaultDelayMs,
-        this.options.defaultMaxInFlight,
-        ...links,
-      ),
-    );
-    this.settled(page, leaseId, reply);
-    for (const [k, index] of last.entries()) outcomes[index] = reply[k] as AddOutcome;
+    const got = await this.settleIn(page, leaseId, {
+      args: [leaseId, 'complete', ...clock, ...done, maxPerHost, last.length, ...links],
+      links: last.length,
+    });
+    for (const [k, index] of last.entries()) outcomes[index] = got[k] as AddOutcome;
     this.counted(last.map((i) => outcomes[i]!));
-    await this.acks.after(this.bucketKeys[page]![0]!);
     return outcomes;
   }
 
@@ -665,21 +662,36 @@ class Store implements RedisFrontierStore {
     ];
   }
 
-  /** The host's clock and hold go with the settle, in one script (see SETTLE: holds only rise). */
+  /** The host's clock and hold go with the settle, in one script (see SETTLE_LEASE: holds only rise). */
   private async settle(leaseId: string, how: 'release' | 'retry', options: SettleOptions): Promise<void> {
     const clock = this.settleArgs(how, options);
     const b = bucketOfLease(leaseId);
     if (b === undefined) return;
-    const reply = await this.call(how, () =>
-      this.commands.politelyBucketSettle(...this.head(b), leaseId, how, ...clock, '', '', ''),
-    );
-    this.settled(b, leaseId, reply);
-    await this.acks.after(this.bucketKeys[b]![0]!);
+    await this.settleIn(b, leaseId, { args: [leaseId, how, ...clock, '', '', '', '', 0], links: 0 });
   }
 
-  private settled(b: number, leaseId: string, reply: readonly unknown[]): void {
+  /** A settle of a lease on bucket `b`, batched with those waiting with it; its links' outcomes. */
+  private async settleIn(b: number, leaseId: string, record: SettleRecord): Promise<unknown[]> {
+    const outcomes = await this.settles.settle(b, record);
     this.held.delete(leaseId);
+    return outcomes;
+  }
+
+  /** One SETTLE_MANY script on bucket `b`: the bucket's next times learnt and the replicas waited for, once. */
+  private async settleMany(b: number, records: readonly SettleRecord[]): Promise<readonly unknown[]> {
+    const hows = new Set(records.map((r) => String(r.args[1])));
+    const what = hows.size === 1 ? [...hows][0]! : 'settle';
+    const reply = await this.call(what, () =>
+      this.commands.politelyBucketSettleMany(
+        ...this.head(b),
+        this.options.defaultDelayMs,
+        this.options.defaultMaxInFlight,
+        ...records.flatMap((r) => r.args),
+      ),
+    );
     this.view.learn(b, timesOf(reply));
+    await this.acks.after(this.bucketKeys[b]![0]!);
+    return reply;
   }
 
   /** hostReadyAt and hostNotBefore as the scripts take them ('' = not given). */
@@ -710,20 +722,13 @@ class Store implements RedisFrontierStore {
     );
   }
 
-  /** One ADD script on bucket `b`; returns its outcomes. */
+  /** Entries added to bucket `b` (an 'add' record, sent with what waits on the bucket); returns their outcomes. */
   private async addTo(b: number, maxPerHost: Arg, entries: readonly FrontierEntry[]): Promise<AddOutcome[]> {
-    const reply = await this.call('add', () =>
-      this.commands.politelyBucketAdd(
-        ...this.head(b),
-        maxPerHost,
-        this.options.defaultDelayMs,
-        this.options.defaultMaxInFlight,
-        ...entries.flatMap(entryArgs),
-      ),
-    );
-    this.view.learn(b, timesOf(reply));
-    await this.acks.after(this.bucketKeys[b]![0]!);
-    return this.counted(reply.slice(0, entries.length) as AddOutcome[]);
+    const got = await this.settles.settle(b, {
+      args: ['', 'add', '', '', '', '', '', maxPerHost, entries.length, ...entries.flatMap(entryArgs)],
+      links: entries.length,
+    });
+    return this.counted(got as AddOutcome[]);
   }
 
   /** Indices in batches of `addBatchSize`. */
