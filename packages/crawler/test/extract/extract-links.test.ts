@@ -124,6 +124,44 @@ describe('extractPage', () => {
     expect({ ...page.relCounts }).toEqual({ nofollow: 3, external: 1, noopener: 1, ugc: 1, sponsored: 1 });
   });
 
+  it('splits rel at any run of ASCII whitespace only, and lowercases each token as the whole value would be', () => {
+    const body = [
+      '<a href="/tab" rel="\tnofollow\n">1</a>',
+      '<a href="/mixed" rel="  noopener\fNOFOLLOW\r\nugc  ">2</a>',
+      '<a href="/split" rel="no follow">3</a>',
+      '<a href="/nbsp" rel="nofollow\u00a0x">4</a>',
+      '<a href="/blank" rel=" \t ">5</a>',
+      '<a href="/unicode" rel="ÉDITEUR \u212Aey">6</a>',
+    ].join('');
+    const page = extract(body);
+    expect(page.links).toEqual([
+      'https://example.com/split',
+      'https://example.com/nbsp',
+      'https://example.com/blank',
+      'https://example.com/unicode',
+    ]);
+    expect(page.nofollowLinks).toEqual(['https://example.com/tab', 'https://example.com/mixed']);
+    expect({ ...page.relCounts }).toEqual({
+      nofollow: 2,
+      noopener: 1,
+      ugc: 1,
+      no: 1,
+      follow: 1,
+      'nofollow\u00a0x': 1,
+      éditeur: 1,
+      key: 1,
+    });
+  });
+
+  it('finds rel=canonical among tokens split by ASCII whitespace, in any ASCII case', () => {
+    const canonicalOf = (rel: string) => extract(`<link rel="${rel}" href="/c">`).canonicalUrl;
+    expect(canonicalOf('\n alternate\tcAnonicaL ')).toBe('https://example.com/c');
+    expect(canonicalOf('canonical\u00a0')).toBeNull();
+    expect(canonicalOf('canonicals')).toBeNull();
+    expect(canonicalOf('canon ical')).toBeNull();
+    expect(canonicalOf('ÇANONICAL')).toBeNull();
+  });
+
   it('treats a URL linked both with and without nofollow as followable', () => {
     const page = extract('<a href="/x" rel="nofollow">1</a><a href="/y" rel="nofollow">2</a><a href="/x">3</a>');
     expect(page.links).toEqual(['https://example.com/x']);

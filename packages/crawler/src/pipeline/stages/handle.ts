@@ -12,7 +12,8 @@ import type { Dataset } from '../../dataset/dataset.js';
 import type { CrawlerEmitter } from '../../events.js';
 import { isHtmlContentType } from '../../extract/content-type.js';
 import { createLazyDocument } from '../../extract/document.js';
-import { extractPageWithUrls } from '../../extract/extract-links.js';
+import { extractResolvedWithUrls } from '../../extract/extract-links.js';
+import { type ResolvedExtractOptions, resolveExtractOptions } from '../../extract/extract-options.js';
 import { isFatalCrawlError } from '../../fatal-error.js';
 import { decodeText } from '../../fetch/decode-text.js';
 import type { Frontier } from '../../frontier/frontier.js';
@@ -24,8 +25,8 @@ import type { CrawlServices } from '../services.js';
 import { type UsageAfter, type UsageKnown, type UsageWants, usageAfterFetch } from './usage.js';
 
 export interface HandlePageSettings {
-  readonly productToken: string;
-  readonly honorNofollow: boolean;
+  /** Link extraction's options, resolved once for every page (the X-Robots-Tag is each page's own). */
+  readonly extract: ResolvedExtractOptions;
   readonly maxLinksPerPage: number;
   readonly followLinks: boolean;
   /** Follow the links of a page unchanged since its last fetch (they were followed then). */
@@ -44,8 +45,11 @@ export interface HandlePageSettings {
 
 export function settingsFrom(options: ResolvedCrawlerOptions, services: CrawlServices): HandlePageSettings {
   return {
-    productToken: options.productToken,
-    honorNofollow: options.honorNofollow,
+    extract: resolveExtractOptions({
+      productToken: options.productToken,
+      honorNofollow: options.honorNofollow,
+      maxLinks: Math.min(options.maxLinksPerPage, Number.MAX_SAFE_INTEGER),
+    }),
     maxLinksPerPage: options.maxLinksPerPage,
     followLinks: options.followLinks,
     followUnchangedLinks: options.followUnchangedLinks,
@@ -60,6 +64,7 @@ export function settingsFrom(options: ResolvedCrawlerOptions, services: CrawlSer
 }
 
 const NO_USAGE_KNOWN: UsageKnown = { robots: null, tdmrep: null };
+const NO_HEADER_VALUES: readonly string[] = Object.freeze([]);
 
 /** What a page's fetch found against its last one (revisit.ts). */
 export interface PageRevisit {
@@ -162,12 +167,13 @@ function readPage(entry: FrontierEntry, response: HttpResponse, settings: Handle
     return { contentType, text, document, extracted: null, links: [], linkUrls: [] };
   }
   // One streaming pass: the DOM (`page.$`) is built only if the handler reads it.
-  const { page: extracted, linkUrls } = extractPageWithUrls(text, entry.url, {
-    productToken: settings.productToken,
-    honorNofollow: settings.honorNofollow,
-    xRobotsTag: response.header('x-robots-tag'),
-    maxLinks: Math.min(settings.maxLinksPerPage, Number.MAX_SAFE_INTEGER),
-  });
+  const xRobotsTag = response.header('x-robots-tag');
+  const { page: extracted, linkUrls } = extractResolvedWithUrls(
+    text,
+    entry.url,
+    settings.extract,
+    xRobotsTag === undefined ? NO_HEADER_VALUES : [xRobotsTag],
+  );
   const nofollow = extracted.nofollowReason === null ? {} : { detail: extracted.nofollowReason };
   for (const url of extracted.nofollowLinks) reporter.skip(url, { reason: 'nofollow', ...nofollow }, entry.url);
   const dropped = extracted.skippedLinks.overLimit;
