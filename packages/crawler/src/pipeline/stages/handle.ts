@@ -227,8 +227,15 @@ async function runHandler(
   const ledgerKey = revisit.previous === undefined ? entry.url : `${entry.url} revisit@${revisit.previous.fetchedAt}`;
   const records = settings.dataset.page(ledgerKey, entry.url);
   let usageReport: UsageReport | undefined;
+  // The parts named one by one: spreading `read` into this literal, with properties after it,
+  // allocated about 4 KB a page (measured with V8's sampling heap profiler).
   const page = pageContextOf({
-    ...read,
+    contentType: read.contentType,
+    text: read.text,
+    document: read.document,
+    extracted: read.extracted,
+    links: read.links,
+    linkUrls: read.linkUrls,
     entry,
     response: input.response,
     change: revisit.change,
