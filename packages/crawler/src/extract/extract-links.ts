@@ -95,7 +95,14 @@ function isAsciiAlpha(code: number): boolean {
 function isAsciiWhitespace(code: number): boolean {
   return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0c || code === 0x0d;
 }
-const isHttp = (url: URL): boolean => url.protocol === 'http:' || url.protocol === 'https:';
+/**
+ * Whether `url` is http(s), read off its serialisation (where the scheme is lowercase): the
+ * `protocol` getter makes a new string each time, twice for every link.
+ */
+function isHttp(url: URL): boolean {
+  const href = url.href;
+  return href.startsWith('http:') || href.startsWith('https:');
+}
 
 const NO_TOKENS: readonly string[] = Object.freeze([]);
 
