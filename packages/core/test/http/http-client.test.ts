@@ -102,6 +102,9 @@ describe('createHttpClient', () => {
     expect(response.status).toBe(200);
     expect(new TextDecoder().decode(response.body)).toBe('hello');
     expect(response.header('X-Test')).toBe('a, b');
+    expect(response.headers['x-test']).toBe('a, b');
+    expect(response.headerValues('X-Test')).toEqual(['a', 'b']);
+    expect(response).not.toHaveProperty('exchange'); // only a captured request has one
     expect(seenUserAgents).toContain('TestBot/1.0');
   });
 
