@@ -139,9 +139,11 @@ export async function handlePage(input: PageInput, settings: HandlePageSettings)
     return { links: followLinks ? await admitLinks(entry, read, settings) : [], withheld };
   }
   const handlerError = await runHandler(input, revisit, read, usage, settings);
-  const links = async (): Promise<FrontierEntry[]> => (followLinks ? admitLinks(entry, read, settings) : []);
-  if (handlerError !== undefined) return { links: [], handlerError, admitLinks: links };
-  return { links: await links() };
+  if (handlerError !== undefined) {
+    const links = async (): Promise<FrontierEntry[]> => (followLinks ? admitLinks(entry, read, settings) : []);
+    return { links: [], handlerError, admitLinks: links };
+  }
+  return { links: followLinks ? await admitLinks(entry, read, settings) : [] };
 }
 
 /**
@@ -174,8 +176,11 @@ function readPage(entry: FrontierEntry, response: HttpResponse, settings: Handle
     settings.extract,
     xRobotsTag === undefined ? NO_HEADER_VALUES : [xRobotsTag],
   );
-  const nofollow = extracted.nofollowReason === null ? {} : { detail: extracted.nofollowReason };
-  for (const url of extracted.nofollowLinks) reporter.skip(url, { reason: 'nofollow', ...nofollow }, entry.url);
+  const reason = extracted.nofollowReason;
+  // Each skip its own literal: spreading a detail into it took V8's slow copy for every link.
+  for (const url of extracted.nofollowLinks) {
+    reporter.skip(url, reason === null ? { reason: 'nofollow' } : { reason: 'nofollow', detail: reason }, entry.url);
+  }
   const dropped = extracted.skippedLinks.overLimit;
   if (dropped > 0) {
     const cap = settings.maxLinksPerPage;
