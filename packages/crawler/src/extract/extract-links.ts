@@ -118,10 +118,22 @@ function readTokens(value: string | undefined, tokens: string[]): number {
     const end = tokenEnd(value, start);
     // Lowercasing token by token is lowercasing the whole value: case mappings never make or
     // take ASCII whitespace, and whitespace bounds the final-sigma context.
-    tokens[count++] = value.slice(start, end).toLowerCase();
+    tokens[count++] = lowercased(value.slice(start, end));
     start = nextTokenStart(value, end);
   }
   return count;
+}
+
+/**
+ * `value.toLowerCase()`, without a new string when `value` is lowercase ASCII already (V8's
+ * toLowerCase copies even then, and a page has dozens of meta names and rel tokens).
+ */
+export function lowercased(value: string): string {
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if ((code >= 0x41 && code <= 0x5a) || code > 0x7f) return value.toLowerCase();
+  }
+  return value;
 }
 
 /** Whether `value`, read as space-separated tokens ignoring case, holds `token` (lowercase). */
@@ -233,7 +245,7 @@ function readRobots(
   const ourName = options.productToken.toLowerCase();
   for (let i = 0; i < metas.length; i++) {
     const meta = metas[i]!;
-    const name = trimAscii(meta.name).toLowerCase();
+    const name = lowercased(trimAscii(meta.name));
     if (name === 'robots') metaRobots.push(meta.content);
     if (name === ourName) metaAgent.push(meta.content);
   }

@@ -1,6 +1,7 @@
 import { PolitelyError } from '@politely/core';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { extractPage } from '../../src/extract/extract-links.js';
+import { extractPage, lowercased } from '../../src/extract/extract-links.js';
 import type { ExtractOptions } from '../../src/extract/extract-options.js';
 import { resolveExtractOptions } from '../../src/extract/extract-options.js';
 
@@ -358,5 +359,28 @@ describe('resolveExtractOptions', () => {
     for (const options of invalid) {
       expect(() => resolveExtractOptions(options)).toThrow(expect.objectContaining({ code: 'ERR_INVALID_OPTION' }));
     }
+  });
+});
+
+describe('lowercased', () => {
+  it('is toLowerCase, returning a lowercase ASCII string as it is', () => {
+    for (const value of [
+      '',
+      'robots',
+      'twitter:card',
+      'ROBOTS',
+      'ProbeBot',
+      '\u212Aey',
+      'İx',
+      'ΣΑΣ',
+      'café',
+      'a\u00a0b',
+    ]) {
+      expect(lowercased(value)).toBe(value.toLowerCase());
+    }
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (value) => lowercased(value) === value.toLowerCase()),
+      { numRuns: 500 },
+    );
   });
 });
