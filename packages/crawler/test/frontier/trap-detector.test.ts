@@ -167,10 +167,22 @@ describe('detectTrap', () => {
   it('gives a short path the verdict it gets when every segment is read (fast-check)', () => {
     // With one occurrence allowed, a path of two distinct segments or more is always split.
     const readAll = resolve({ maxSegmentOccurrences: 1 });
-    const segment = fc.constantFrom('2031', '2026', '05', '17', '13', '2031-05', '2031-05-17', '20310517', 'x', '1', '');
-    const path = fc.uniqueArray(segment, { minLength: 2, maxLength: 3 }).chain((parts) =>
-      fc.boolean().map((slash) => `/${parts.join('/')}${slash ? '/' : ''}`),
+    const segment = fc.constantFrom(
+      '2031',
+      '2026',
+      '05',
+      '17',
+      '13',
+      '2031-05',
+      '2031-05-17',
+      '20310517',
+      'x',
+      '1',
+      '',
     );
+    const path = fc
+      .uniqueArray(segment, { minLength: 2, maxLength: 3 })
+      .chain((parts) => fc.boolean().map((slash) => `/${parts.join('/')}${slash ? '/' : ''}`));
     fc.assert(
       fc.property(path, (p) => {
         expect(trapOf(p)).toBe(trapOf(p, readAll));
