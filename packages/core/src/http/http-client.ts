@@ -6,6 +6,7 @@ import { isIP } from 'node:net';
 import { Agent, type Dispatcher } from 'undici';
 import { PolitelyError } from '../errors.js';
 import { optionChecks } from '../options/option-checks.js';
+import { lowercased } from '../text/lowercased.js';
 import { type AddressBook, pinnedLookup } from './address-book.js';
 import {
   type AddressLookup,
@@ -421,8 +422,8 @@ async function get(sending: Sending, request: HttpRequest): Promise<HttpResponse
       url: request.url,
       status: response.statusCode,
       headers,
-      header: (name) => headers[name.toLowerCase()],
-      headerValues: (name) => valuesOf(response.headers[name.toLowerCase()]),
+      header: (name) => headers[lowercased(name)],
+      headerValues: (name) => valuesOf(response.headers[lowercased(name)]),
       body,
       truncated,
       timing: { headersMs, totalMs: performance.now() - started },
@@ -490,7 +491,7 @@ function flattenHeaders(raw: Record<string, string | string[] | undefined>): Rec
   for (const name in raw) {
     if (!Object.hasOwn(raw, name)) continue;
     const value = raw[name];
-    if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+    if (value !== undefined) headers[lowercased(name)] = Array.isArray(value) ? value.join(', ') : value;
   }
   return headers;
 }
