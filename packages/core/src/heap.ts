@@ -22,7 +22,7 @@ export class Heap<T> {
     while (i > 0) {
       const parent = (i - 1) >> 1;
       if (!this.before(items[i]!, items[parent]!)) break;
-      [items[i], items[parent]] = [items[parent]!, items[i]!];
+      swap(items, i, parent);
       i = parent;
     }
   }
@@ -48,8 +48,15 @@ export class Heap<T> {
       if (left < items.length && this.before(items[left]!, items[first]!)) first = left;
       if (right < items.length && this.before(items[right]!, items[first]!)) first = right;
       if (first === i) return;
-      [items[i], items[first]] = [items[first]!, items[i]!];
+      swap(items, i, first);
       i = first;
     }
   }
+}
+
+/** Through a local, not `[a, b] = [b, a]`: that swap allocated an array each time it ran. */
+function swap<T>(items: T[], i: number, j: number): void {
+  const item = items[i]!;
+  items[i] = items[j]!;
+  items[j] = item;
 }

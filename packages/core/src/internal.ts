@@ -13,6 +13,6 @@ export { LruMap } from './lru-map.js';
 export type { OptionChecks } from './options/option-checks.js';
 export { optionChecks } from './options/option-checks.js';
 export { MIN_ROBOTS_TXT_BYTES } from './robots/parse.js';
-export { normalizeEscapes } from './robots/percent-encoding.js';
+export { hasNormalEscapes, normalizeEscapes } from './robots/percent-encoding.js';
 export { matchPathOf } from './robots/url-path.js';
 export { nearestName } from './text/nearest-name.js';

@@ -1,4 +1,5 @@
 import { Heap } from '@politely/core/internal';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
 describe('Heap', () => {
@@ -17,5 +18,26 @@ describe('Heap', () => {
     const heap = new Heap<string>((a, b) => a < b);
     expect(heap.peek()).toBeUndefined();
     expect(heap.pop()).toBeUndefined();
+  });
+
+  it('keeps the heap order through any mix of pushes and pops', () => {
+    const step = fc.oneof(fc.integer({ min: 0, max: 20 }), fc.constant('pop' as const));
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 60 }), (steps) => {
+        const heap = new Heap<number>((a, b) => a < b);
+        const model: number[] = [];
+        for (const item of steps) {
+          if (item !== 'pop') {
+            heap.push(item);
+            model.push(item);
+            continue;
+          }
+          model.sort((a, b) => a - b);
+          expect(heap.pop()).toBe(model.shift());
+        }
+        expect(heap.size).toBe(model.length);
+      }),
+      { numRuns: 500 },
+    );
   });
 });

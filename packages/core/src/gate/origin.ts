@@ -17,7 +17,9 @@ export function robotsOriginOf(url: string | URL): string {
   } catch (cause) {
     throw new PolitelyError('ERR_INVALID_URL', `not an absolute URL: ${JSON.stringify(url)}`, { cause });
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+  // The scheme read off the serialisation (lower-cased there): `protocol` is a new string per read.
+  const href = parsed.href;
+  if (!href.startsWith('http:') && !href.startsWith('https:')) {
     throw new PolitelyError(
       'ERR_INVALID_URL',
       `robots.txt applies to http(s) URLs only, got ${JSON.stringify(parsed.href)}`,
@@ -30,5 +32,10 @@ export function robotsOriginOf(url: string | URL): string {
 
 /** The robots.txt URL of the origin of `originOrUrl`: `https://a.example/robots.txt`. */
 export function robotsTxtUrlOf(originOrUrl: string | URL): string {
-  return `${robotsOriginOf(originOrUrl)}/robots.txt`;
+  return robotsTxtUrlOfOrigin(robotsOriginOf(originOrUrl));
+}
+
+/** The robots.txt URL of an origin as `robotsOriginOf` gives it, without parsing it again. */
+export function robotsTxtUrlOfOrigin(origin: string): string {
+  return `${origin}/robots.txt`;
 }

@@ -13,7 +13,7 @@ import { abortErrorOf, raceAbort } from './abort.js';
 import { isRecordCurrent, nextRobotsCacheRecord, robotsCacheBasisOf } from './fetch-policy.js';
 import { createUndiciRobotsFetch, type RobotsFetch } from './fetch-robots.js';
 import { fetchRobotsTxt, type RobotsFetchEvent } from './fetch-robots-txt.js';
-import { robotsOriginOf, robotsTxtUrlOf } from './origin.js';
+import { robotsOriginOf, robotsTxtUrlOfOrigin } from './origin.js';
 import {
   createMemoryRobotsCache,
   decodeRobotsBody,
@@ -140,7 +140,8 @@ class Gate implements RobotsGate {
 
   async check(url: string | URL, userAgent: string, options: RobotsCheckOptions = {}): Promise<RobotsCheck> {
     const origin = robotsOriginOf(url);
-    const robotsUrl = robotsTxtUrlOf(origin);
+    // The origin is one already: parsing it again for its robots.txt URL would be a second parse a page.
+    const robotsUrl = robotsTxtUrlOfOrigin(origin);
     if (matchPathOf(url) === '/robots.txt')
       return { allowed: true, reason: 'robots-txt', status: null, origin, robotsUrl };
     const { record, fetch } = await this.currentRecord(origin, userAgent, options.signal);

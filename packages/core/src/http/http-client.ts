@@ -6,6 +6,7 @@ import { isIP } from 'node:net';
 import { Agent, type Dispatcher } from 'undici';
 import { PolitelyError } from '../errors.js';
 import { optionChecks } from '../options/option-checks.js';
+import { lowercased } from '../text/lowercased.js';
 import { type AddressBook, pinnedLookup } from './address-book.js';
 import {
   type AddressLookup,
@@ -417,27 +418,21 @@ async function get(sending: Sending, request: HttpRequest): Promise<HttpResponse
       capture === undefined ? {} : { onRawChunk: capture.received.add },
     );
     const { body, truncated } = read;
-    return {
+    const answer: HttpResponse = {
       url: request.url,
       status: response.statusCode,
       headers,
-      header: (name) => headers[name.toLowerCase()],
-      headerValues: (name) => valuesOf(response.headers[name.toLowerCase()]),
+      header: (name) => headers[lowercased(name)],
+      headerValues: (name) => valuesOf(response.headers[lowercased(name)]),
       body,
       truncated,
       timing: { headersMs, totalMs: performance.now() - started },
-      ...(capture === undefined
-        ? {}
-        : // Undecoded, the body is the payload as received: no second copy of it.
-          {
-            exchange: exchangeOf(
-              capture,
-              sending,
-              read.decoded ? capture.received.bytes() : body,
-              truncated ? 'length' : undefined,
-            ),
-          }),
     };
+    // Set only when captured: spreading `{}` into the literal would copy an object per response.
+    if (capture === undefined) return answer;
+    // Undecoded, the body is the payload as received: no second copy of it.
+    const payload = read.decoded ? capture.received.bytes() : body;
+    return { ...answer, exchange: exchangeOf(capture, sending, payload, truncated ? 'length' : undefined) };
   } catch (error) {
     const thrown = toHttpError(error, request, deadline.passed);
     // Before the response head there is nothing received to archive (DNS, refused, blocked…).
@@ -492,8 +487,11 @@ function truncationOf(error: PolitelyError): NonNullable<HttpExchange['truncated
 
 function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(raw)) {
-    if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  // for...in over own keys, not Object.entries: no array of [name, value] pairs for each response.
+  for (const name in raw) {
+    if (!Object.hasOwn(raw, name)) continue;
+    const value = raw[name];
+    if (value !== undefined) headers[lowercased(name)] = Array.isArray(value) ? value.join(', ') : value;
   }
   return headers;
 }

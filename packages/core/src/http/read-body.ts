@@ -107,6 +107,8 @@ export function concat(chunks: readonly Uint8Array[], length: number): Uint8Arra
 
 /** Decoders for a Content-Encoding list, in decoding order (the reverse of applying order). */
 function decodersFor(contentEncoding: string | undefined): Transform[] {
+  // Most bodies have no coding: no split, map and filter for them.
+  if (contentEncoding === undefined || contentEncoding === '') return [];
   const codings = (contentEncoding ?? '')
     .split(',')
     .map((coding) => coding.trim().toLowerCase())

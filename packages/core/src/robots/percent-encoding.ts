@@ -41,9 +41,33 @@ export function normalEscapeAt(s: string, i: number): string | null {
   return isUnreserved(code) ? String.fromCharCode(code) : '%' + HEX[high]! + HEX[low]!;
 }
 
+/**
+ * Whether the `%` at `s[i]`, two characters before the end at least, is in normal form already:
+ * an escape in upper-case hex of a reserved byte, or no escape at all (a lone `%` is kept as it is).
+ */
+function isNormalEscapeAt(s: string, i: number): boolean {
+  const highCode = s.charCodeAt(i + 1);
+  const lowCode = s.charCodeAt(i + 2);
+  const high = hexValue(highCode);
+  const low = hexValue(lowCode);
+  if (high < 0 || low < 0) return true;
+  return !isUnreserved(high * 16 + low) && highCode === HEX.charCodeAt(high) && lowCode === HEX.charCodeAt(low);
+}
+
+/** Whether every `%xx` escape in `s[from, to)` is in normal form: normalising that range changes nothing. */
+export function hasNormalEscapes(s: string, from = 0, to = s.length): boolean {
+  for (let i = s.indexOf('%', from); i !== -1 && i < to; i = s.indexOf('%', i + 1)) {
+    // An escape must end inside the range: one cut by `to` is not an escape of the range.
+    if (i + 2 < to && !isNormalEscapeAt(s, i)) return false;
+  }
+  return true;
+}
+
 /** Normalises every `%xx` escape in an already-encoded path (the URL side). */
 export function normalizeEscapes(path: string): string {
-  if (path.indexOf('%') === -1) return path;
+  // Most paths have no escape, or only normal ones (`%3A`): they are returned as they are,
+  // without a new string.
+  if (hasNormalEscapes(path)) return path;
   let out = '';
   let last = 0;
   for (let i = path.indexOf('%'); i !== -1; i = path.indexOf('%', i + 1)) {

@@ -3,11 +3,13 @@
 import { CompiledPattern } from './pattern.js';
 import type {
   RobotsAgents,
+  RobotsDecisionBasis,
   RobotsExplanation,
   RobotsExtensionLine,
   RobotsGroup,
   RobotsRule,
   RobotsTxt,
+  RobotsUserAgentLine,
 } from './types.js';
 import { matchPathOf } from './url-path.js';
 import { productToken } from './user-agent.js';
@@ -28,6 +30,8 @@ interface RuleSet {
    * literal prefixes, so "/account/…" never needs to look at "/cart"): built lazily per character.
    */
   readonly bySecondChar: Map<number, readonly MatchEntry[]>;
+  /** `groups` by their user-agent lines, as explanations give them: made once, frozen. */
+  readonly groupAgents: readonly (readonly RobotsUserAgentLine[])[];
 }
 
 /** Entries whose pattern could match a path with `code` as its second character, in order. */
@@ -74,6 +78,8 @@ class ParsedRobotsTxt implements RobotsTxt {
   private readonly compiledGroups = new Map<RobotsGroup, readonly MatchEntry[]>();
   private lastUserAgent: string | undefined;
   private lastRuleSet: RuleSet | undefined;
+  /** `productToken(lastUserAgent)`, set with it. */
+  private lastProductToken: string | undefined;
 
   constructor(data: RobotsTxtData) {
     this.groups = data.groups;
@@ -98,20 +104,17 @@ class ParsedRobotsTxt implements RobotsTxt {
   explain(url: string | URL, userAgent: RobotsAgents): RobotsExplanation {
     if (typeof userAgent !== 'string') return this.explainForAll(url, userAgent);
     const path = matchPathOf(url);
-    const token = productToken(userAgent);
     const ruleSet = this.ruleSetFor(userAgent);
-    const base = {
-      userAgent,
-      productToken: token,
-      path,
-      groupKind: ruleSet.kind,
-      groups: ruleSet.groups.map((group) => group.userAgents),
-    };
-    if (path === ROBOTS_TXT_PATH) return { ...base, allowed: true, basis: 'robots-txt' };
-    if (ruleSet.kind === 'none') return { ...base, allowed: true, basis: 'no-matching-group' };
+    // The product token ruleSetFor read off this user agent, without slicing it again.
+    const token =
+      userAgent === this.lastUserAgent && this.lastProductToken !== undefined
+        ? this.lastProductToken
+        : productToken(userAgent);
+    if (path === ROBOTS_TXT_PATH) return explanation(userAgent, token, path, ruleSet, 'robots-txt', undefined);
+    if (ruleSet.kind === 'none') return explanation(userAgent, token, path, ruleSet, 'no-matching-group', undefined);
     const match = firstMatch(candidatesFor(ruleSet, path), path);
-    if (match === null) return { ...base, allowed: true, basis: 'no-matching-rule' };
-    return { ...base, allowed: match.rule.type === 'allow', basis: 'rule', rule: match.rule };
+    if (match === null) return explanation(userAgent, token, path, ruleSet, 'no-matching-rule', undefined);
+    return explanation(userAgent, token, path, ruleSet, 'rule', match.rule);
   }
 
   crawlDelay(userAgent: RobotsAgents): number | undefined {
@@ -140,8 +143,10 @@ class ParsedRobotsTxt implements RobotsTxt {
   private ruleSetFor(userAgent: string): RuleSet {
     // A crawler checks URL after URL with one user agent: answer that case without work.
     if (userAgent === this.lastUserAgent && this.lastRuleSet !== undefined) return this.lastRuleSet;
-    const ruleSet = this.ruleSetForToken(productToken(userAgent).toLowerCase());
+    const token = productToken(userAgent);
+    const ruleSet = this.ruleSetForToken(token.toLowerCase());
     this.lastUserAgent = userAgent;
+    this.lastProductToken = token;
     this.lastRuleSet = ruleSet;
     return ruleSet;
   }
@@ -175,6 +180,7 @@ class ParsedRobotsTxt implements RobotsTxt {
       entries,
       crawlDelay: delays.length > 0 ? Math.max(...delays) : undefined,
       bySecondChar: new Map(),
+      groupAgents: Object.freeze(groups.map((group) => group.userAgents)),
     };
   }
 
@@ -186,6 +192,24 @@ class ParsedRobotsTxt implements RobotsTxt {
     }
     return entries;
   }
+}
+
+/**
+ * One explanation, built whole (with `rule` only when a rule decided): spreading a shared base
+ * into each verdict's literal took V8's slow object copy, on every check.
+ */
+function explanation(
+  userAgent: string,
+  token: string,
+  path: string,
+  ruleSet: RuleSet,
+  basis: RobotsDecisionBasis,
+  rule: RobotsRule | undefined,
+): RobotsExplanation {
+  const { kind: groupKind, groupAgents: groups } = ruleSet;
+  if (rule === undefined) return { userAgent, productToken: token, path, groupKind, groups, allowed: true, basis };
+  const allowed = rule.type === 'allow';
+  return { userAgent, productToken: token, path, groupKind, groups, allowed, basis, rule };
 }
 
 /** The tokens to evaluate: an empty list is read as the anonymous crawler (`*` groups only). */

@@ -1,5 +1,6 @@
 import { PolitelyError, robotsOriginOf, robotsTxtUrlOf } from '@politely/core';
 import { describe, expect, it } from 'vitest';
+import { robotsTxtUrlOfOrigin } from '../../src/gate/origin.js';
 
 describe('robotsOriginOf', () => {
   it('rfc9309 2.3: keeps scheme, host and port, and drops the rest', () => {
@@ -51,5 +52,15 @@ describe('robotsTxtUrlOf', () => {
   it('gives the origin’s /robots.txt', () => {
     expect(robotsTxtUrlOf('https://A.example:443/deep/page?q')).toBe('https://a.example/robots.txt');
     expect(robotsTxtUrlOf('http://a.example:8080')).toBe('http://a.example:8080/robots.txt');
+  });
+
+  it.each([
+    'https://user:pw@A.example:443/deep/page?q#f',
+    'http://müller.eu/x',
+    'http://[0:0:0:0:0:0:0:1]:80/',
+    'http://0x7f.1:8080/',
+    'HTTP://a.example.:8080',
+  ])('gives for an origin, as robotsOriginOf reads it, what it gives for the URL: %s', (url) => {
+    expect(robotsTxtUrlOfOrigin(robotsOriginOf(url))).toBe(robotsTxtUrlOf(url));
   });
 });

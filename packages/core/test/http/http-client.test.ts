@@ -15,6 +15,14 @@ routes.set('/ok', (_req, res) => {
   res.setHeader('x-test', ['a', 'b']);
   res.end('hello');
 });
+routes.set('/no-coding', (_req, res) => {
+  res.writeHead(200, { 'content-encoding': '' });
+  res.end('plain hello');
+});
+routes.set('/identity', (_req, res) => {
+  res.writeHead(200, { 'content-encoding': ' Identity ' });
+  res.end('identity hello');
+});
 routes.set('/gzip', (_req, res) => {
   res.writeHead(200, { 'content-encoding': 'gzip' });
   res.end(gzipSync('compressed hello'));
@@ -102,11 +110,20 @@ describe('createHttpClient', () => {
     expect(response.status).toBe(200);
     expect(new TextDecoder().decode(response.body)).toBe('hello');
     expect(response.header('X-Test')).toBe('a, b');
+    expect(response.headers['x-test']).toBe('a, b');
+    expect(response.headerValues('X-Test')).toEqual(['a', 'b']);
+    expect(response).not.toHaveProperty('exchange'); // only a captured request has one
     expect(seenUserAgents).toContain('TestBot/1.0');
   });
 
   it('returns 4xx statuses as responses, not errors', async () => {
     expect((await client.get(request('/missing'))).status).toBe(404);
+  });
+
+  it('reads a body with an empty or identity content-encoding as it is', async () => {
+    const decode = async (path: string) => new TextDecoder().decode((await client.get(request(path))).body);
+    expect(await decode('/no-coding')).toBe('plain hello');
+    expect(await decode('/identity')).toBe('identity hello');
   });
 
   it('decodes gzip and brotli', async () => {

@@ -177,6 +177,33 @@ describe('RobotsTxt.explain', () => {
     });
   });
 
+  it('gives every field in the same order, `rule` only when a rule decided, whatever agent asked before', () => {
+    const keys = ['userAgent', 'productToken', 'path', 'groupKind', 'groups', 'allowed', 'basis'];
+    // Agents alternate: what is remembered of the last agent must not leak into the next answer.
+    const asked = [
+      robots.explain('http://x/robots.txt', UA),
+      robots.explain('http://x/other', 'Zed/2.0'),
+      robots.explain('http://x/other', UA),
+      robots.explain('http://x/public/private/1', UA),
+      parseRobotsTxt('User-agent: A\nDisallow: /\n').explain('http://x/', UA),
+    ];
+    expect(asked.map((explanation) => Object.keys(explanation))).toEqual([
+      keys,
+      [...keys, 'rule'],
+      keys,
+      [...keys, 'rule'],
+      keys,
+    ]);
+    expect(asked.map(({ userAgent, productToken, basis }) => [userAgent, productToken, basis])).toEqual([
+      [UA, 'FooBot', 'robots-txt'],
+      ['Zed/2.0', 'Zed', 'rule'],
+      [UA, 'FooBot', 'no-matching-rule'],
+      [UA, 'FooBot', 'rule'],
+      [UA, 'FooBot', 'no-matching-group'],
+    ]);
+    expect(asked[1]!.groups).toEqual([[{ value: '*', token: '*', isGlobal: true, line: 1 }]]);
+  });
+
   it('google: allow /dir/index.html also allows /dir/, and explain names that rule', () => {
     const r = parseRobotsTxt('User-Agent: *\nAllow: /allowed-slash/index.html\nDisallow: /\n');
     expect(r.explain('http://x/allowed-slash/', UA)).toMatchObject({ allowed: true, rule: { line: 2 } });

@@ -41,7 +41,8 @@ export class PageRecords {
   private release: (() => void) | undefined;
   private acquiring: Promise<void> | undefined;
   private starts: number[] = [];
-  private readonly pending = new Set<Promise<void>>();
+  /** Pushes not yet accepted; made at the first push (most pages push once, or never). */
+  private pending: Set<Promise<void>> | undefined;
   private failure: unknown;
   /** Pushes kept with the page until it takes the tail (see PAGE_BUFFER_BYTES). */
   private buffered: BufferedPush[] = [];
@@ -75,15 +76,16 @@ export class PageRecords {
     const tracked = write.catch((error: unknown) => {
       if (error instanceof PolitelyError && error.code === 'ERR_OUTPUT') this.failure ??= error;
     });
-    this.pending.add(tracked);
-    void tracked.finally(() => this.pending.delete(tracked));
+    const pending = (this.pending ??= new Set());
+    pending.add(tracked);
+    void tracked.finally(() => pending.delete(tracked));
     return write;
   }
 
   /** After the handler: waits for its pushes, commits them; throws ERR_OUTPUT (the records cut). */
   async commit(): Promise<void> {
     this.ended = true;
-    await this.settled();
+    if (this.hasUnsettled()) await this.settled();
     if (this.release === undefined && this.buffered.length > 0 && this.failure === undefined) {
       try {
         await this.acquire();
@@ -153,6 +155,7 @@ export class PageRecords {
 
   /** The page committed: its records become `record` events. */
   private announce(): void {
+    if (this.unannounced.length === 0) return;
     const records = this.unannounced;
     this.unannounced = [];
     for (const part of records) this.dataset.emit(part, this.url);
@@ -181,8 +184,13 @@ export class PageRecords {
   }
 
   private async settled(): Promise<void> {
-    while (this.pending.size > 0) await Promise.all([...this.pending]);
+    while (this.pending !== undefined && this.pending.size > 0) await Promise.all([...this.pending]);
     await this.acquiring?.catch(() => {});
+  }
+
+  /** Whether a push is still running: a page without one commits without waiting on `settled`. */
+  private hasUnsettled(): boolean {
+    return (this.pending !== undefined && this.pending.size > 0) || this.acquiring !== undefined;
   }
 
   private async cut(): Promise<void> {

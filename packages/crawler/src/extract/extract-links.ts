@@ -95,18 +95,83 @@ function isAsciiAlpha(code: number): boolean {
 function isAsciiWhitespace(code: number): boolean {
   return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0c || code === 0x0d;
 }
-const isHttp = (url: URL): boolean => url.protocol === 'http:' || url.protocol === 'https:';
+/**
+ * Whether `url` is http(s), read off its serialisation (where the scheme is lowercase): the
+ * `protocol` getter makes a new string each time, twice for every link.
+ */
+function isHttp(url: URL): boolean {
+  const href = url.href;
+  return href.startsWith('http:') || href.startsWith('https:');
+}
 
-const NO_TOKENS: readonly string[] = Object.freeze([]);
+/**
+ * Writes the tokens of a space-separated attribute (`rel`), lowercased, into `tokens` from its
+ * start, and returns how many there are. One array serves every link of a page (a new one per
+ * link grew to 17 slots at its second token, and emptying one with `length = 0` drops its
+ * slots). Read character by character: a regex split allocates per call.
+ */
+function readTokens(value: string | undefined, tokens: string[]): number {
+  let count = 0;
+  // Most links have no `rel`.
+  if (value === undefined) return count;
+  for (let start = nextTokenStart(value, 0); start < value.length; ) {
+    const end = tokenEnd(value, start);
+    // Lowercasing token by token is lowercasing the whole value: case mappings never make or
+    // take ASCII whitespace, and whitespace bounds the final-sigma context.
+    tokens[count++] = lowercased(value.slice(start, end));
+    start = nextTokenStart(value, end);
+  }
+  return count;
+}
 
-/** The tokens of a space-separated attribute (`rel`), lowercased. */
-function tokensOf(value: string | undefined): readonly string[] {
-  // Most links have no `rel`: no array for them.
-  if (value === undefined || value === '') return NO_TOKENS;
-  return trimAscii(value)
-    .toLowerCase()
-    .split(ASCII_WHITESPACE)
-    .filter((token) => token !== '');
+/**
+ * `value.toLowerCase()`, without a new string when `value` is lowercase ASCII already (V8's
+ * toLowerCase copies even then, and a page has dozens of meta names and rel tokens).
+ */
+export function lowercased(value: string): string {
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if ((code >= 0x41 && code <= 0x5a) || code > 0x7f) return value.toLowerCase();
+  }
+  return value;
+}
+
+/** Whether `value`, read as space-separated tokens ignoring case, holds `token` (lowercase). */
+function hasToken(value: string, token: string): boolean {
+  for (let start = nextTokenStart(value, 0); start < value.length; ) {
+    const end = tokenEnd(value, start);
+    if (tokenEquals(value, start, end, token)) return true;
+    start = nextTokenStart(value, end);
+  }
+  return false;
+}
+
+/** Whether `value.slice(start, end)`, lowercased, is `lowercase`; without a string for ASCII. */
+function tokenEquals(value: string, start: number, end: number, lowercase: string): boolean {
+  for (let i = start; i < end; i++) {
+    // Non-ASCII lowercases by Unicode rules (the Kelvin sign is a `k`): leave it to toLowerCase.
+    if (value.charCodeAt(i) > 0x7f) return value.slice(start, end).toLowerCase() === lowercase;
+  }
+  if (end - start !== lowercase.length) return false;
+  for (let i = start; i < end; i++) {
+    const code = value.charCodeAt(i);
+    if ((code >= 0x41 && code <= 0x5a ? code | 0x20 : code) !== lowercase.charCodeAt(i - start)) return false;
+  }
+  return true;
+}
+
+/** The index of the first non-whitespace character at or after `from`, or the length. */
+function nextTokenStart(value: string, from: number): number {
+  let i = from;
+  while (i < value.length && isAsciiWhitespace(value.charCodeAt(i))) i++;
+  return i;
+}
+
+/** The index just past the token starting at `start`. */
+function tokenEnd(value: string, start: number): number {
+  let i = start + 1;
+  while (i < value.length && !isAsciiWhitespace(value.charCodeAt(i))) i++;
+  return i;
 }
 
 /** Parses `href` against `base`, as an absolute http(s) URL without fragment, or says why not. */
@@ -151,7 +216,10 @@ function readBaseUrl(href: string | undefined, pageUrl: URL): URL {
 
 /** The first `<link rel=canonical href>`, resolved; null if its href is empty, invalid or not http(s). */
 function readCanonicalUrl(links: HtmlFacts['linkRels'], base: URL): string | null {
-  const canonical = links.find((link) => tokensOf(link.rel).includes('canonical'));
+  let canonical: HtmlFacts['linkRels'][number] | undefined;
+  for (let i = 0; i < links.length && canonical === undefined; i++) {
+    if (hasToken(links[i]!.rel, 'canonical')) canonical = links[i];
+  }
   const href = trimAscii(canonical?.href ?? '');
   if (href === '') return null;
   const url = toHttpUrl(href, base);
@@ -167,49 +235,74 @@ function readTitle(title: string | undefined): string | null {
   return text === '' ? null : text;
 }
 
-function readRobots(metas: HtmlFacts['metas'], options: ResolvedExtractOptions): PageRobotsDirectives {
+function readRobots(
+  metas: HtmlFacts['metas'],
+  options: ResolvedExtractOptions,
+  xRobotsTag: readonly string[],
+): PageRobotsDirectives {
   const metaRobots: string[] = [];
   const metaAgent: string[] = [];
   const ourName = options.productToken.toLowerCase();
-  for (const meta of metas) {
-    const name = trimAscii(meta.name).toLowerCase();
+  for (let i = 0; i < metas.length; i++) {
+    const meta = metas[i]!;
+    const name = lowercased(trimAscii(meta.name));
     if (name === 'robots') metaRobots.push(meta.content);
     if (name === ourName) metaAgent.push(meta.content);
   }
   return resolveRobotsDirectives({
     metaRobots,
     metaAgent,
-    xRobotsTag: options.xRobotsTag,
+    xRobotsTag,
     productToken: options.productToken,
   });
 }
 
 /**
  * The link lists of one page: distinct URLs, first appearance first, each list capped. A URL
- * linked both with and without nofollow is followable: it moves to `follow`.
+ * linked both with and without nofollow is followable: it moves to `follow`. Built as the
+ * arrays the page returns; the sets that only nofollow links and the cap need are made when
+ * a page first needs them.
  */
-interface LinkLists {
-  /** Each URL with its parse (which may still hold a fragment). */
-  readonly follow: Map<string, URL>;
-  readonly nofollow: Set<string>;
+class LinkLists {
+  /** Followable URLs, and each one's parse (which may still hold a fragment), by index. */
+  readonly links: string[] = [];
+  readonly linkUrls: URL[] = [];
+  private readonly followed = new Set<string>();
+  private nofollow: Set<string> | undefined;
   /** Distinct URLs dropped by the cap and not returned elsewhere. */
-  readonly overLimit: Set<string>;
-}
+  private overLimit: Set<string> | undefined;
 
-function addLink(lists: LinkLists, url: string, parsed: URL, followable: boolean, maxLinks: number): void {
-  const { follow, nofollow, overLimit } = lists;
-  if (follow.has(url)) return;
-  if (followable) {
-    nofollow.delete(url);
-    if (follow.size < maxLinks) {
-      follow.set(url, parsed);
-      overLimit.delete(url);
-    } else {
-      overLimit.add(url);
+  constructor(private readonly maxLinks: number) {}
+
+  add(url: string, parsed: URL, followable: boolean): void {
+    if (this.followed.has(url)) return;
+    if (followable) {
+      this.nofollow?.delete(url);
+      if (this.links.length < this.maxLinks) {
+        this.followed.add(url);
+        this.links.push(url);
+        this.linkUrls.push(parsed);
+        this.overLimit?.delete(url);
+      } else {
+        this.overLimit ??= new Set();
+        this.overLimit.add(url);
+      }
+    } else if (!this.nofollow?.has(url) && !this.overLimit?.has(url)) {
+      this.nofollow ??= new Set();
+      if (this.nofollow.size < this.maxLinks) this.nofollow.add(url);
+      else {
+        this.overLimit ??= new Set();
+        this.overLimit.add(url);
+      }
     }
-  } else if (!nofollow.has(url) && !overLimit.has(url)) {
-    if (nofollow.size < maxLinks) nofollow.add(url);
-    else overLimit.add(url);
+  }
+
+  nofollowLinks(): string[] {
+    return this.nofollow === undefined ? [] : [...this.nofollow];
+  }
+
+  overLimitCount(): number {
+    return this.overLimit?.size ?? 0;
   }
 }
 
@@ -233,9 +326,31 @@ export function extractPageWithUrls(html: string, pageUrl: string, options: Extr
   return extractFromFacts(scanHtml(html), pageUrl, options);
 }
 
+/**
+ * `extractPageWithUrls` for a crawler: `options` resolved once (`resolveExtractOptions`), and
+ * `xRobotsTag`, the response's own header values, in place of theirs.
+ */
+export function extractResolvedWithUrls(
+  html: string,
+  pageUrl: string,
+  options: ResolvedExtractOptions,
+  xRobotsTag: readonly string[],
+): ExtractedWithUrls {
+  return extractFromResolvedFacts(scanHtml(html), pageUrl, options, xRobotsTag);
+}
+
 /** Resolves what a page's HTML holds (see `scanHtml`) into what the crawler follows. */
 export function extractFromFacts(facts: HtmlFacts, pageUrl: string, options: ExtractOptions): ExtractedWithUrls {
   const resolved = resolveExtractOptions(options);
+  return extractFromResolvedFacts(facts, pageUrl, resolved, resolved.xRobotsTag);
+}
+
+function extractFromResolvedFacts(
+  facts: HtmlFacts,
+  pageUrl: string,
+  options: ResolvedExtractOptions,
+  xRobotsTag: readonly string[],
+): ExtractedWithUrls {
   let page: URL;
   try {
     page = new URL(pageUrl);
@@ -243,32 +358,35 @@ export function extractFromFacts(facts: HtmlFacts, pageUrl: string, options: Ext
     throw new PolitelyError('ERR_INVALID_URL', `extractPage: invalid page URL ${JSON.stringify(pageUrl)}`, { cause });
   }
   page.hash = '';
+  const pageHref = page.href;
   const base = readBaseUrl(facts.baseHref, page);
-  const robots = readRobots(facts.metas, resolved);
-  const lists: LinkLists = { follow: new Map(), nofollow: new Set(), overLimit: new Set() };
-  const skipped = { scheme: 0, invalid: 0 };
+  const robots = readRobots(facts.metas, options, xRobotsTag);
+  const lists = new LinkLists(options.maxLinks);
+  let schemeSkipped = 0;
+  let invalidSkipped = 0;
   const relCounts: Record<string, number> = Object.create(null) as Record<string, number>;
+  const rels: string[] = [];
   for (let i = 0; i < facts.hrefs.length; i++) {
-    const rels = tokensOf(facts.rels[i]);
-    for (const rel of rels) relCounts[rel] = (relCounts[rel] ?? 0) + 1;
+    const relCount = readTokens(facts.rels[i], rels);
+    for (let r = 0; r < relCount; r++) relCounts[rels[r]!] = (relCounts[rels[r]!] ?? 0) + 1;
     const href = trimAscii(facts.hrefs[i] ?? '');
     if (href === '') continue; // the page itself
     const parsed = parseHttpUrl(href, base);
-    if (typeof parsed === 'string') {
-      skipped[parsed]++;
-      continue;
+    if (parsed === 'scheme') schemeSkipped++;
+    else if (parsed === 'invalid') invalidSkipped++;
+    else {
+      const url = withoutFragment(parsed.href);
+      if (url === pageHref) continue;
+      const relNofollow = options.honorNofollow && anyIn(rels, relCount, options.nofollowRels);
+      lists.add(url, parsed, !robots.nofollow && !relNofollow);
     }
-    const url = withoutFragment(parsed.href);
-    if (url === page.href) continue;
-    const relNofollow = resolved.honorNofollow && rels.some((rel) => resolved.nofollowRels.includes(rel));
-    addLink(lists, url, parsed, !robots.nofollow && !relNofollow, resolved.maxLinks);
   }
-  const nofollowLinks = [...lists.nofollow];
+  const nofollowLinks = lists.nofollowLinks();
   const extracted: ExtractedPage = {
-    links: [...lists.follow.keys()],
+    links: lists.links,
     nofollowLinks,
     nofollowReason: robots.nofollow ? 'robots' : nofollowLinks.length > 0 ? 'rel' : null,
-    skippedLinks: { ...skipped, overLimit: lists.overLimit.size },
+    skippedLinks: { scheme: schemeSkipped, invalid: invalidSkipped, overLimit: lists.overLimitCount() },
     relCounts,
     robots,
     canonicalUrl: readCanonicalUrl(facts.linkRels, base),
@@ -276,5 +394,11 @@ export function extractFromFacts(facts: HtmlFacts, pageUrl: string, options: Ext
     title: readTitle(facts.title),
     metas: facts.metas,
   };
-  return { page: extracted, linkUrls: [...lists.follow.values()] };
+  return { page: extracted, linkUrls: lists.linkUrls };
+}
+
+/** Whether any of the first `count` of `tokens` is one of `wanted`; a loop, not a closure per link. */
+function anyIn(tokens: readonly string[], count: number, wanted: readonly string[]): boolean {
+  for (let i = 0; i < count; i++) if (wanted.includes(tokens[i]!)) return true;
+  return false;
 }

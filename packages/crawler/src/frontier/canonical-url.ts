@@ -8,7 +8,7 @@
 // One percent-escape form everywhere (RFC 3986 6.2.2): the robots engine's, so that a canonical
 // URL and a robots.txt rule compare alike.
 import { PolitelyError } from '@politely/core';
-import { normalizeEscapes } from '@politely/core/internal';
+import { hasNormalEscapes, normalizeEscapes } from '@politely/core/internal';
 
 /** A query parameter name to match: a string (where `*` matches any run of characters) or a RegExp. */
 export type QueryParamPattern = string | RegExp;
@@ -136,8 +136,9 @@ export function canonicalizeUrl(
   } else {
     url = input;
   }
-  const protocol = url.protocol;
-  if (protocol !== 'http:' && protocol !== 'https:') {
+  // The scheme read off the serialised URL: `url.protocol` would be a new string for each link.
+  if (!isHttpHref(url.href)) {
+    const protocol = url.protocol;
     return fail(
       'unsupported-scheme',
       `Unsupported scheme "${protocol}" in ${quote(url.href)}: only http and https are crawled`,
@@ -153,6 +154,11 @@ export function canonicalizeUrl(
   return { ok: true, url: canonical };
 }
 
+/** Whether a serialised URL (its scheme lower-cased) is http or https. */
+function isHttpHref(href: string): boolean {
+  return href.startsWith('http:') || href.startsWith('https:');
+}
+
 /**
  * Slices the serialised URL instead of re-parsing it. In a serialised http(s) URL the first
  * `/` after `//` starts the path ('/' is escaped in userinfo), the first `?` starts the query
@@ -162,9 +168,12 @@ function canonicalHref(url: URL, opts: ResolvedCanonicalUrlOptions): string {
   const href = url.href;
   const hashAt = href.indexOf('#');
   const end = hashAt === -1 ? href.length : hashAt;
-  const pathAt = href.indexOf('/', url.protocol.length + 2);
+  // The first ':' ends the scheme; "//" follows it.
+  const pathAt = href.indexOf('/', href.indexOf(':') + 3);
   const queryAt = href.indexOf('?', pathAt);
   const pathEnd = queryAt === -1 || queryAt > end ? end : queryAt;
+  // Most links are canonical as served: the serialised URL up to its fragment, with no new string.
+  if (isCanonicalAsIs(href, pathAt, pathEnd, end, opts)) return hashAt === -1 ? href : href.slice(0, end);
 
   let origin = href.slice(0, pathAt);
   if (opts.stripWww) origin = stripWwwFromAuthority(origin, url.hostname);
@@ -180,6 +189,25 @@ function canonicalHref(url: URL, opts: ResolvedCanonicalUrlOptions): string {
   }
   if (query === '' && opts.removeEmptyQuery) return origin + path;
   return origin + path + '?' + query;
+}
+
+/**
+ * Whether `href` up to `end` is its own canonical form: no option rewrites it, no escape changes,
+ * and no empty query is to be removed.
+ */
+function isCanonicalAsIs(
+  href: string,
+  pathAt: number,
+  pathEnd: number,
+  end: number,
+  opts: ResolvedCanonicalUrlOptions,
+): boolean {
+  if (opts.stripWww || opts.removeTrailingSlash || opts.isDroppedQueryParam !== null || opts.sortQueryParams) {
+    return false;
+  }
+  if (pathEnd === end - 1 && opts.removeEmptyQuery) return false; // a bare '?'
+  // Path and query are normalised apart: no escape spans the '?', which is no hex digit.
+  return hasNormalEscapes(href, pathAt, end);
 }
 
 function stripWwwFromAuthority(origin: string, hostname: string): string {

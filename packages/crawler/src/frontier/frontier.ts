@@ -114,7 +114,10 @@ export function createFrontier(settings: FrontierSettings): Frontier {
     async admit(requests) {
       if (settings.checkLabel !== undefined) checkLabels(requests, settings.checkLabel);
       const entries: FrontierEntry[] = [];
-      for (const request of requests) {
+      // Indexed, not for…of: across the awaits below, each step of an array iterator would
+      // allocate its result object, once per link.
+      for (let i = 0; i < requests.length; i++) {
+        const request = requests[i]!;
         const admitted = admit(request);
         if (admitted === null) continue;
         const verdict = settings.hostKeyOf(admitted.url);

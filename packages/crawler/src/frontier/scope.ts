@@ -162,9 +162,10 @@ function parseSeeds(seeds: readonly (string | URL)[]): URL[] {
   });
 }
 
+/** Read off the serialised URL (its scheme lower-cased): `url.protocol` would be a new string per link. */
 function isWebUrl(url: URL): boolean {
-  const protocol = url.protocol;
-  return protocol === 'https:' || protocol === 'http:';
+  const href = url.href;
+  return href.startsWith('https:') || href.startsWith('http:');
 }
 
 function invalidOption(message: string, cause?: unknown): PolitelyError {

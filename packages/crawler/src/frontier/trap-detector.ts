@@ -163,12 +163,33 @@ function checkPath(pathname: string, detection: ResolvedTrapDetection, clock: Cl
   if (count > detection.maxPathSegments) {
     return `path has ${count} segments, more than ${detection.maxPathSegments}`;
   }
+  // A short path (the common link) repeats nothing: only a date at its end could flag it.
+  const repeatsPossible = count > detection.maxConsecutiveRepeats || count > detection.maxSegmentOccurrences;
+  if (!repeatsPossible && (detection.calendar === null || !mayEndInDate(pathname, start, end))) return null;
   const segments = pathname.slice(start, end).split('/');
   return (
     consecutiveRepeats(segments, detection.maxConsecutiveRepeats) ??
     segmentOccurrences(segments, detection.maxSegmentOccurrences) ??
     (detection.calendar === null ? null : calendarPathTail(segments, detection.calendar, clock))
   );
+}
+
+/**
+ * Whether the segments of `pathname[start, end)` could end in a date (`calendarPathTail`), read
+ * in place: a date segment starts with a digit, and a two-character one (a month or a day) needs
+ * a segment before it that starts with a digit too (its year or month).
+ */
+function mayEndInDate(pathname: string, start: number, end: number): boolean {
+  const lastAt = Math.max(start, pathname.lastIndexOf('/', end - 1) + 1);
+  if (lastAt >= end || !isDigitCode(pathname.charCodeAt(lastAt))) return false;
+  if (end - lastAt !== 2) return true;
+  if (lastAt === start) return false; // one segment: no year or month before it
+  const beforeAt = Math.max(start, pathname.lastIndexOf('/', lastAt - 2) + 1);
+  return beforeAt < lastAt - 1 && isDigitCode(pathname.charCodeAt(beforeAt));
+}
+
+function isDigitCode(code: number): boolean {
+  return code >= 0x30 && code <= 0x39;
 }
 
 /**

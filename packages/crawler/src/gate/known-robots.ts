@@ -7,6 +7,7 @@
 import type { RobotsAgents, RobotsGate, RobotsTxt } from '@politely/core';
 import { LruMap } from '@politely/core/internal';
 import { robotsSkip, type SkipDetail } from '../skip-reasons.js';
+import { createOriginReader } from './origin-reader.js';
 
 export interface KnownRobotsOptions {
   /** How long an origin's answer is reused. */
@@ -35,9 +36,10 @@ export function createKnownRobotsCheck(
   options: KnownRobotsOptions = { ttlMs: 2000, maxOrigins: 1024 },
 ): KnownRobotsCheck {
   const memo = new LruMap<string, KnownOrigin>(options.maxOrigins);
+  const originOf = createOriginReader();
   const knownOrigin = (url: URL): KnownOrigin => {
     const now = Date.now();
-    const origin = url.origin;
+    const origin = originOf(url);
     const known = memo.get(origin);
     if (known !== undefined && now - known.at < options.ttlMs) return known;
     const robots = gate.robotsTxt(url).catch(() => undefined);

@@ -60,12 +60,32 @@ export function errorType(error: unknown): string {
 
 const seconds = (ms: number): number => Math.max(0, ms) / 1000;
 
+const MAX_ATTRIBUTE_SETS = 256;
+
+/** Frozen one-attribute sets by value, made once each (up to a bound: values are a few names). */
+class AttributeSets {
+  private readonly sets = new Map<string, Attributes>();
+
+  constructor(private readonly key: string) {}
+
+  of(value: string): Attributes {
+    const known = this.sets.get(value);
+    if (known !== undefined) return known;
+    const made: Attributes = Object.freeze({ [this.key]: value });
+    if (this.sets.size < MAX_ATTRIBUTE_SETS) this.sets.set(value, made);
+    return made;
+  }
+}
+
 export class CrawlMetrics {
   /** No provider registered: nothing is recorded, nothing is wrapped. */
   readonly enabled: boolean;
   private readonly meter: Meter;
   private readonly pages: Counter;
   private readonly skips: Counter;
+  /** One attribute set per skip reason and per request kind: recorded for every skipped link. */
+  private readonly skipAttributes = new AttributeSets('politely.skip.reason');
+  private readonly requestAttributes = new AttributeSets('politely.request.kind');
   private readonly errors: Counter;
   private readonly requests: Counter;
   private readonly signedRequests: Counter;
@@ -185,7 +205,7 @@ export class CrawlMetrics {
   }
 
   skip(reason: string): void {
-    this.skips.add(1, { 'politely.skip.reason': reason });
+    this.skips.add(1, this.skipAttributes.of(reason));
   }
 
   error(stage: string, willRetry: boolean): void {
@@ -193,7 +213,7 @@ export class CrawlMetrics {
   }
 
   request(kind: string): void {
-    this.requests.add(1, { 'politely.request.kind': kind });
+    this.requests.add(1, this.requestAttributes.of(kind));
   }
 
   /** A request went out signed (Web Bot Auth). */

@@ -7,7 +7,14 @@
 // a hold, here or elsewhere. This process's own record of holds (politeness/host-clock.ts) adds
 // what the store cannot know yet: a hold met by a request whose handler still runs.
 
-import type { AddOptions, AddOutcome, FrontierLease, FrontierStore, SettleOptions } from '@politely/frontier';
+import type {
+  AddOptions,
+  AddOutcome,
+  CompleteOptions,
+  FrontierLease,
+  FrontierStore,
+  SettleOptions,
+} from '@politely/frontier';
 import { postponed } from '../frontier/revisit-schedule.js';
 import {
   type ClockChange,
@@ -119,12 +126,16 @@ export class LeaseSettler {
               ? undefined
               : postponed(revisit, now);
         const failure = failureOf(lease.entry, outcome, now);
-        return this.store.complete(lease.id, {
-          ...options,
-          ...(links.length === 0 ? {} : { add: links, addOptions: this.addOptions }),
-          ...(lastFetch === undefined ? {} : { lastFetch }),
-          ...(failure === undefined ? {} : { failure }),
-        });
+        // Fields set one by one on the settle's own fresh options: spreading `{}` or `{ field }`
+        // for each would allocate objects per page.
+        const completion: Mutable<CompleteOptions> = options;
+        if (links.length > 0) {
+          completion.add = links;
+          completion.addOptions = this.addOptions;
+        }
+        if (lastFetch !== undefined) completion.lastFetch = lastFetch;
+        if (failure !== undefined) completion.failure = failure;
+        return this.store.complete(lease.id, completion);
       }
     }
   }
@@ -135,14 +146,17 @@ export class LeaseSettler {
    * whichever request to the host settles first. The pace is raised to the hold here too, for a
    * store that keeps no holds of its own (one written before `hostNotBefore`).
    */
-  private settleOptions(hostKey: string, clock: ClockChange, now: number): SettleOptions {
+  private settleOptions(hostKey: string, clock: ClockChange, now: number): Mutable<SettleOptions> {
     this.noteHold(hostKey, clock, now);
     const hostNotBefore = this.holds.current(hostKey, now);
     const handBack = this.perHostConcurrency === 1 ? clock.handBackTo : undefined;
     const readyAt = this.paces.readyAt(hostKey, this.holds.readyAt(hostKey, clock.readyAt ?? handBack, now), now);
-    return {
-      ...(readyAt === undefined ? {} : { hostReadyAt: readyAt }),
-      ...(hostNotBefore === undefined ? {} : { hostNotBefore }),
-    };
+    // A fresh object for each settle: `settle` adds a completion's fields to it.
+    const options: Mutable<SettleOptions> = {};
+    if (readyAt !== undefined) options.hostReadyAt = readyAt;
+    if (hostNotBefore !== undefined) options.hostNotBefore = hostNotBefore;
+    return options;
   }
 }
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };

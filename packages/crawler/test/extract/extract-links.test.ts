@@ -1,6 +1,7 @@
 import { PolitelyError } from '@politely/core';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { extractPage } from '../../src/extract/extract-links.js';
+import { extractPage, lowercased } from '../../src/extract/extract-links.js';
 import type { ExtractOptions } from '../../src/extract/extract-options.js';
 import { resolveExtractOptions } from '../../src/extract/extract-options.js';
 
@@ -122,6 +123,44 @@ describe('extractPage', () => {
     expect(page.nofollowLinks).toEqual(['https://example.com/n1', 'https://example.com/n2', 'https://example.com/n3']);
     expect(page.nofollowReason).toBe('rel');
     expect({ ...page.relCounts }).toEqual({ nofollow: 3, external: 1, noopener: 1, ugc: 1, sponsored: 1 });
+  });
+
+  it('splits rel at any run of ASCII whitespace only, and lowercases each token as the whole value would be', () => {
+    const body = [
+      '<a href="/tab" rel="\tnofollow\n">1</a>',
+      '<a href="/mixed" rel="  noopener\fNOFOLLOW\r\nugc  ">2</a>',
+      '<a href="/split" rel="no follow">3</a>',
+      '<a href="/nbsp" rel="nofollow\u00a0x">4</a>',
+      '<a href="/blank" rel=" \t ">5</a>',
+      '<a href="/unicode" rel="ÉDITEUR \u212Aey">6</a>',
+    ].join('');
+    const page = extract(body);
+    expect(page.links).toEqual([
+      'https://example.com/split',
+      'https://example.com/nbsp',
+      'https://example.com/blank',
+      'https://example.com/unicode',
+    ]);
+    expect(page.nofollowLinks).toEqual(['https://example.com/tab', 'https://example.com/mixed']);
+    expect({ ...page.relCounts }).toEqual({
+      nofollow: 2,
+      noopener: 1,
+      ugc: 1,
+      no: 1,
+      follow: 1,
+      'nofollow\u00a0x': 1,
+      éditeur: 1,
+      key: 1,
+    });
+  });
+
+  it('finds rel=canonical among tokens split by ASCII whitespace, in any ASCII case', () => {
+    const canonicalOf = (rel: string) => extract(`<link rel="${rel}" href="/c">`).canonicalUrl;
+    expect(canonicalOf('\n alternate\tcAnonicaL ')).toBe('https://example.com/c');
+    expect(canonicalOf('canonical\u00a0')).toBeNull();
+    expect(canonicalOf('canonicals')).toBeNull();
+    expect(canonicalOf('canon ical')).toBeNull();
+    expect(canonicalOf('ÇANONICAL')).toBeNull();
   });
 
   it('treats a URL linked both with and without nofollow as followable', () => {
@@ -320,5 +359,28 @@ describe('resolveExtractOptions', () => {
     for (const options of invalid) {
       expect(() => resolveExtractOptions(options)).toThrow(expect.objectContaining({ code: 'ERR_INVALID_OPTION' }));
     }
+  });
+});
+
+describe('lowercased', () => {
+  it('is toLowerCase, returning a lowercase ASCII string as it is', () => {
+    for (const value of [
+      '',
+      'robots',
+      'twitter:card',
+      'ROBOTS',
+      'ProbeBot',
+      '\u212Aey',
+      'İx',
+      'ΣΑΣ',
+      'café',
+      'a\u00a0b',
+    ]) {
+      expect(lowercased(value)).toBe(value.toLowerCase());
+    }
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (value) => lowercased(value) === value.toLowerCase()),
+      { numRuns: 500 },
+    );
   });
 });

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ResolveRobotsDirectivesInput } from '../../src/extract/meta-robots.js';
 import { resolveRobotsDirectives } from '../../src/extract/meta-robots.js';
@@ -126,4 +127,61 @@ describe('resolveRobotsDirectives', () => {
       nofollow: false,
     });
   });
+
+  it('reads any mix of pieces, prefixes, case and whitespace as the split-and-regex reading did', () => {
+    const parts = ['noindex', 'NoFollow', 'none', 'NONE', 'follow', 'all', 'mybot', 'MyBot', 'otherbot', 'max-snippet'];
+    const glue = [',', ':', ' ', '\t', '\n', '\u00a0', '\u3000', '\ufeff', '_', '-', '-1', 'x', '\u0130'];
+    const value = fc.array(fc.constantFrom(...parts, ...glue), { maxLength: 12 }).map((pieces) => pieces.join(''));
+    fc.assert(
+      fc.property(fc.array(value, { maxLength: 3 }), fc.constantFrom('MyBot', ''), (values, productToken) => {
+        const input = { metaRobots: values, metaAgent: [], xRobotsTag: values, productToken };
+        expect(resolveRobotsDirectives(input)).toEqual(referenceResolve(input));
+      }),
+      { numRuns: 3000 },
+    );
+  });
 });
+
+/** The reading as it was written first (split, trim, a regex per piece): the model the scanner keeps to. */
+function referenceResolve(input: ResolveRobotsDirectivesInput) {
+  const valued = new Set(['max-snippet', 'max-image-preview', 'max-video-preview', 'unavailable_after']);
+  const readValue = (value: string) => {
+    const found = { noindex: false, nofollow: false };
+    let appliesToUs = true;
+    for (const rawPiece of value.split(',')) {
+      let piece = rawPiece.trim();
+      const prefix = /^([A-Za-z_-]+)\s*:(.*)$/s.exec(piece);
+      if (prefix !== null) {
+        const name = (prefix[1] ?? '').toLowerCase();
+        if (!valued.has(name)) {
+          appliesToUs = input.productToken !== '' && name === input.productToken.toLowerCase();
+          piece = (prefix[2] ?? '').trim();
+        }
+      }
+      if (!appliesToUs || piece.includes(':')) continue;
+      for (const word of piece.split(/\s+/)) {
+        const lower = word.toLowerCase();
+        if (lower === 'noindex' || lower === 'none') found.noindex = true;
+        if (lower === 'nofollow' || lower === 'none') found.nofollow = true;
+      }
+    }
+    return found;
+  };
+  let noindex = false;
+  let nofollow = false;
+  const sources: { source: string; value: string }[] = [];
+  const read = (source: string, values: readonly string[]) => {
+    for (const raw of values) {
+      const value = raw.trim();
+      const found = readValue(value);
+      if (!found.noindex && !found.nofollow) continue;
+      noindex ||= found.noindex;
+      nofollow ||= found.nofollow;
+      sources.push({ source, value });
+    }
+  };
+  read('meta-robots', input.metaRobots);
+  read('meta-agent', input.metaAgent);
+  read('x-robots-tag', input.xRobotsTag);
+  return { noindex, nofollow, sources };
+}

@@ -57,6 +57,19 @@ describe('canonicalizeUrl', () => {
     expect(canonical('http://example.com/%zz%4?x=%')).toBe('http://example.com/%zz%4?x=%');
   });
 
+  it('gives a URL already canonical as it is, however its escapes sit against ? and #', () => {
+    const plain = 'http://example.com/p?url=http%3A%2F%2Fa.example%2Fb&t=a%20b';
+    expect(canonical(plain)).toBe(plain);
+    expect(canonical(`${plain}#top`)).toBe(plain);
+    expect(canonical('http://example.com/a%4?41')).toBe('http://example.com/a%4?41');
+    expect(canonical('http://example.com/a%2?f#%41')).toBe('http://example.com/a%2?f');
+    expect(canonical('http://example.com/a?b%2f#x')).toBe('http://example.com/a?b%2F');
+    expect(canonical('http://example.com/a%7e?b')).toBe('http://example.com/a~?b');
+    expect(canonical('http://example.com/a?', { removeEmptyQuery: false })).toBe('http://example.com/a?');
+    expect(canonical('http://example.com/a?#x', { removeEmptyQuery: false })).toBe('http://example.com/a?');
+    expect(canonical('https://user:pa%3as@example.com:8080/a')).toBe('https://user:pa%3as@example.com:8080/a');
+  });
+
   it('encodes non-ASCII characters as UTF-8 (WHATWG), so raw and escaped forms agree', () => {
     expect(canonical('http://example.com/ツ?q=é')).toBe(canonical('http://example.com/%E3%83%84?q=%c3%a9'));
   });

@@ -155,6 +155,42 @@ describe('detectTrap', () => {
     expect(trapOf('/a/a/a/a/a', loose)).toBe("path segment 'a' repeated 5 times in a row");
   });
 
+  it('finds a date at the end of a short path, read without splitting it', () => {
+    expect(trapOf('/2031/05')).toBe('calendar date 2031-05 is more than 2 years ahead');
+    expect(trapOf('/2031/05/')).toBe('calendar date 2031-05 is more than 2 years ahead');
+    expect(trapOf('/2031-05-17')).toBe('calendar date 2031-05-17 is more than 2 years ahead');
+    for (const path of ['/05', '/pages/11', '/x/05', '//05', '/2031//05', '/05/', '/pages', '/11/x']) {
+      expect(trapOf(path)).toBeNull();
+    }
+  });
+
+  it('gives a short path the verdict it gets when every segment is read (fast-check)', () => {
+    // With one occurrence allowed, a path of two distinct segments or more is always split.
+    const readAll = resolve({ maxSegmentOccurrences: 1 });
+    const segment = fc.constantFrom(
+      '2031',
+      '2026',
+      '05',
+      '17',
+      '13',
+      '2031-05',
+      '2031-05-17',
+      '20310517',
+      'x',
+      '1',
+      '',
+    );
+    const path = fc
+      .uniqueArray(segment, { minLength: 2, maxLength: 3 })
+      .chain((parts) => fc.boolean().map((slash) => `/${parts.join('/')}${slash ? '/' : ''}`));
+    fc.assert(
+      fc.property(path, (p) => {
+        expect(trapOf(p)).toBe(trapOf(p, readAll));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   it('compares segments case-sensitively and as written', () => {
     expect(trapOf('/Page/page/PAGE/page')).toBeNull();
     expect(trapOf('/s?Q=1&q=1&Q=2&q=2&Q=3&q=3')).toBeNull();

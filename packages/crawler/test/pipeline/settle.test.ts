@@ -66,6 +66,21 @@ describe('LeaseSettler.settle: the lease', () => {
     expect(await store.claim({ now: T0 + 10 * DELAY, leaseMs: 1 })).toEqual({ lease: null, nextReadyAt: null });
   });
 
+  it('complete: stores the links with the completion, and records a failure with its pace', async () => {
+    const store = await storeWith(['/a', '/b']);
+    const settler = new LeaseSettler(store, 1);
+    const link = { url: `http://${HOST}/c`, hostKey: HOST, depth: 2, priority: 0 };
+    const added = await settler.settle(await claimAt(store, T0), done({ readyAt: T0 + 9 }, [link]), T0 + 5);
+    expect(added).toEqual(['added']);
+    expect(await hostReadyAt(store, HOST)).toBe(T0 + 9);
+    const failed: UrlOutcome = { kind: 'failed', error, stage: 'fetch', clock: { readyAt: T0 + 2 * DELAY } };
+    expect(await settler.settle(await claimAt(store, T0 + DELAY), failed, T0 + DELAY)).toEqual([]);
+    expect(await store.counts()).toMatchObject({ queued: 1, done: 2, failed: 1 }); // a failed URL is done too
+    expect(await store.failures()).toMatchObject([
+      { failure: { kind: 'failed', reason: 'fetch', message: 'HTTP 503' } },
+    ]);
+  });
+
   it.each([
     ['skipped', skipped({ reason: 'robots' }, { readyAt: T0 + 7 })],
     ['failed', { kind: 'failed', error, stage: 'fetch', clock: { readyAt: T0 + 7 } } satisfies UrlOutcome],
