@@ -4,6 +4,7 @@
 // URL, invalid options) throws.
 
 import { PolitelyError } from '@politely/core';
+import { lowercased } from '@politely/core/internal';
 import { type ExtractOptions, type ResolvedExtractOptions, resolveExtractOptions } from './extract-options.js';
 import { type HtmlFacts, scanHtml } from './html-scan.js';
 import { type PageRobotsDirectives, resolveRobotsDirectives } from './meta-robots.js';
@@ -122,18 +123,6 @@ function readTokens(value: string | undefined, tokens: string[]): number {
     start = nextTokenStart(value, end);
   }
   return count;
-}
-
-/**
- * `value.toLowerCase()`, without a new string when `value` is lowercase ASCII already (V8's
- * toLowerCase copies even then, and a page has dozens of meta names and rel tokens).
- */
-export function lowercased(value: string): string {
-  for (let i = 0; i < value.length; i++) {
-    const code = value.charCodeAt(i);
-    if ((code >= 0x41 && code <= 0x5a) || code > 0x7f) return value.toLowerCase();
-  }
-  return value;
 }
 
 /** Whether `value`, read as space-separated tokens ignoring case, holds `token` (lowercase). */

@@ -1,7 +1,8 @@
 import { PolitelyError } from '@politely/core';
+import { lowercased } from '@politely/core/internal';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { extractPage, lowercased } from '../../src/extract/extract-links.js';
+import { extractPage } from '../../src/extract/extract-links.js';
 import type { ExtractOptions } from '../../src/extract/extract-options.js';
 import { resolveExtractOptions } from '../../src/extract/extract-options.js';
 
