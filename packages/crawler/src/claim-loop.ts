@@ -1,18 +1,19 @@
 // The crawl's loop: claim the next URL of a ready host, hand it to a worker, sleep until a
 // host's clock comes round or something happens. Nothing else.
 //
-// Global concurrency is p-queue's job. Per-host pacing is the store's: its claim answers only
+// Global concurrency is the loop's own count of requests in flight against the limit
+// (concurrency-governor.ts: `concurrency`, fewer while the process cannot keep up). Per-host pacing is the store's: its claim answers only
 // with a URL of a host that is ready now, or with when the next host will be (docs/architecture.md).
 
 import type { FrontierLease, FrontierStore } from '@politely/frontier';
-import PQueue from 'p-queue';
+import type { ConcurrencyLimit } from './concurrency-governor.js';
 
 export interface ClaimLoopSettings {
   readonly store: FrontierStore;
   /** Walks one claimed URL through the pipeline and settles its lease; never rejects. */
   readonly process: (lease: FrontierLease) => Promise<void>;
-  /** Requests in flight at most, over every host (`concurrency`). */
-  readonly concurrency: number;
+  /** Requests in flight at most, over every host, now (`concurrency`, `adaptiveConcurrency`). */
+  readonly limit: ConcurrencyLimit;
   /** How long a claim holds its URL before another worker may take it (`leaseMs`). */
   readonly leaseMs: number;
   /** Page fetches started so far, and the budget (`maxPages`). */
@@ -34,13 +35,32 @@ export class ClaimLoop {
 
   /** Claims until nothing is left, the budget is spent or a signal fires; resolves once no URL is in flight. */
   async run(): Promise<void> {
-    const queue = new PQueue({ concurrency: this.settings.concurrency });
+    const { limit } = this.settings;
+    limit.start(() => this.notify());
     try {
-      await this.claimUntilDone(queue);
+      await this.claimUntilDone();
     } finally {
       // Whatever ended the loop, the URLs in flight are handed back or settled before run() returns.
-      await queue.onIdle();
+      await this.allSettled();
+      limit.stop();
     }
+  }
+
+  private inFlight = 0;
+  private idle: (() => void) | null = null;
+
+  private settleIdle(): void {
+    const idle = this.idle;
+    this.idle = null;
+    idle?.();
+  }
+
+  /** Resolves once no URL is in flight. */
+  private allSettled(): Promise<void> {
+    if (this.inFlight === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.idle = resolve;
+    });
   }
 
   /** Wakes the loop: a URL settled, URLs arrived, or the crawl stops. */
@@ -48,9 +68,8 @@ export class ClaimLoop {
     this.wake?.();
   }
 
-  private async claimUntilDone(queue: PQueue): Promise<void> {
-    const { store, concurrency, leaseMs, pageBudget, signal, stopping } = this.settings;
-    let inFlight = 0;
+  private async claimUntilDone(): Promise<void> {
+    const { store, limit, leaseMs, pageBudget, signal, stopping } = this.settings;
     let inFlightPages = 0; // plugin resources (sitemaps) do not count against maxPages
     while (!signal.aborted && !stopping.aborted) {
       if (this.settings.paused()) {
@@ -59,8 +78,8 @@ export class ClaimLoop {
         continue;
       }
       const budgetUsed = pageBudget.started + inFlightPages >= pageBudget.max;
-      if (inFlight >= concurrency || budgetUsed) {
-        if (inFlight === 0) break;
+      if (this.inFlight >= limit.current || budgetUsed) {
+        if (this.inFlight === 0) break;
         await this.sleep(Infinity);
         continue;
       }
@@ -68,18 +87,17 @@ export class ClaimLoop {
       if (result.lease !== null) {
         const lease = result.lease;
         const isPage = lease.entry.kind === undefined || lease.entry.kind === 'page';
-        inFlight++;
+        this.inFlight++;
         if (isPage) inFlightPages++;
-        void queue
-          .add(() => this.settings.process(lease))
-          .finally(() => {
-            inFlight--;
-            if (isPage) inFlightPages--;
-            this.notify();
-          });
+        void this.settings.process(lease).finally(() => {
+          this.inFlight--;
+          if (isPage) inFlightPages--;
+          if (this.inFlight === 0) this.settleIdle();
+          this.notify();
+        });
         continue;
       }
-      if (result.nextReadyAt === null && inFlight === 0) {
+      if (result.nextReadyAt === null && this.inFlight === 0) {
         // Nothing left, unless a sitemap read during the crawl made more URLs due (a newer lastmod).
         if ((await this.settings.reopenDue()) > 0) continue;
         break;

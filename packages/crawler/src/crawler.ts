@@ -24,6 +24,7 @@ import { createMemoryFrontierStore, type FrontierStore } from '@politely/frontie
 import { archivingClient } from './archive/archiving-client.js';
 import { WarcArchive, type WarcOutputStatus } from './archive/warc-archive.js';
 import { ClaimLoop } from './claim-loop.js';
+import { ConcurrencyGovernor, type ConcurrencyLimit, fixedConcurrency } from './concurrency-governor.js';
 import { type CrawlCookies, createCrawlCookies } from './cookies/crawl-cookies.js';
 import { attachLogger } from './crawl-logger.js';
 import { Dataset } from './dataset/dataset.js';
@@ -108,6 +109,11 @@ export interface Crawler<Routes = object> {
   resume(): void;
   /** Whether the crawl is paused (`pause()` without a `resume()` since). */
   readonly paused: boolean;
+  /**
+   * Requests the crawl may have in flight now: `concurrency`, or fewer while
+   * `adaptiveConcurrency` holds back a process that cannot keep up.
+   */
+  readonly concurrencyLimit: number;
   /** The frontier store (queued URLs outlive the crawl in a durable store). */
   readonly store: FrontierStore;
   /** The robots gate in use. */
@@ -256,10 +262,15 @@ class PoliteCrawler implements Crawler {
     this.frontier = this.buildFrontier(knownRobots);
     this.plugins = pluginContexts(options.plugins, this.crawlContext(), this.reporter);
     const processor = new UrlProcessor(options, this.services(client, knownRobots));
+    this.concurrency = this.recorder.metrics.concurrency(
+      options.adaptiveConcurrency
+        ? new ConcurrencyGovernor(options.concurrency)
+        : fixedConcurrency(options.concurrency),
+    );
     this.claims = new ClaimLoop({
       store: this.store,
       process: (lease) => processor.process(lease),
-      concurrency: options.concurrency,
+      limit: this.concurrency,
       leaseMs: options.leaseMs,
       pageBudget: this.pageBudget,
       reopenDue: () => this.reopenDue(),
@@ -271,6 +282,12 @@ class PoliteCrawler implements Crawler {
 
   /** `pause()` without a `resume()` since. */
   private isPaused = false;
+
+  private readonly concurrency: ConcurrencyLimit;
+
+  get concurrencyLimit(): number {
+    return this.concurrency.current;
+  }
 
   get paused(): boolean {
     return this.isPaused;

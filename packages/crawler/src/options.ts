@@ -231,8 +231,24 @@ export interface CrawlerOptions<Routes = object> {
    * @default 10000
    */
   readonly stopGraceMs?: number;
-  /** Requests in flight across all hosts. @default 16 */
+  /**
+   * Requests in flight across all hosts, at most. While `adaptiveConcurrency` is on, the crawl
+   * holds fewer whenever this process cannot keep up with what it fetches.
+   * @default 16
+   */
   readonly concurrency?: number;
+  /**
+   * Holds fewer requests in flight than `concurrency` while this process's event loop is
+   * saturated and ready work waits for it (busy 95 % of the time, its timers over 5 ms late):
+   * there, more in flight adds no pages per second, only responses waiting in memory. The limit
+   * starts at 16 (or `concurrency`, when lower) and is reconsidered every 250 ms: it falls (to 4
+   * at the fewest) while the loop is overloaded and climbs by a quarter toward `concurrency`
+   * whenever the loop has idle time, so a crawl that waits on the network soon holds all of
+   * `concurrency`. `crawler.concurrencyLimit` tells the limit now. `false`: `concurrency` in
+   * flight whenever URLs are ready, from the start.
+   * @default true
+   */
+  readonly adaptiveConcurrency?: boolean;
   /** Requests in flight at one host. @default 1 */
   readonly perHostConcurrency?: number;
   /** Least gap between the starts of two requests to one host, whatever robots.txt says. @default 250 */
@@ -558,6 +574,7 @@ const CRAWLER_OPTION_KEYS: Record<keyof CrawlerOptions, true> = {
   signal: true,
   stopGraceMs: true,
   concurrency: true,
+  adaptiveConcurrency: true,
   perHostConcurrency: true,
   minDelayMs: true,
   maxCrawlDelayMs: true,
@@ -675,6 +692,7 @@ export function resolveCrawlerOptions(options: CrawlerOptions): ResolvedCrawlerO
     ...routes,
     onFailed: checkOnFailed(options.onFailed),
     concurrency: check.count('concurrency', options.concurrency, 16, 1),
+    adaptiveConcurrency: check.flag('adaptiveConcurrency', options.adaptiveConcurrency, true),
     perHostConcurrency: check.count('perHostConcurrency', options.perHostConcurrency, 1, 1),
     minDelayMs: check.durationMs('minDelayMs', options.minDelayMs, 250),
     maxCrawlDelayMs: check.durationMs('maxCrawlDelayMs', options.maxCrawlDelayMs, 30_000),

@@ -4,7 +4,8 @@ import { type AddressBook, createHttpClient, type HttpClient, PolitelyError } fr
 import type { ResolvedCrawlerOptions } from '../options.js';
 
 /**
- * The crawler's own HTTP client; a proxy the SSRF guard refuses is an invalid option of
+ * The crawler's own HTTP client, with a connection per request `perHostConcurrency` allows at one
+ * host (4 at the fewest); a proxy the SSRF guard refuses is an invalid option of
  * createCrawler. `addresses`: the crawl's address book (a `resolver`, or `politenessKey: 'ip'`),
  * through which every connection resolves its host name, so it reaches the address the key was
  * made from.
@@ -16,6 +17,9 @@ export function ownHttpClient(options: ResolvedCrawlerOptions, addresses: Addres
       allowNet: options.allowNet,
       connectTimeoutMs: options.connectTimeoutMs,
       maxHeaderBytes: options.maxHeaderBytes,
+      // As many connections to one origin as requests may be in flight at one host: the pool's
+      // own cap would otherwise queue what `perHostConcurrency` allows.
+      connectionsPerOrigin: Math.max(4, options.perHostConcurrency),
       ...(options.proxy === undefined ? {} : { proxy: options.proxy }),
       ...(addresses === undefined ? {} : { addresses }),
     });

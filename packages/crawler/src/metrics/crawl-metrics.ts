@@ -104,10 +104,13 @@ export class CrawlMetrics {
     readonly done: ObservableGauge;
     readonly failed: ObservableGauge;
     readonly activeHosts: ObservableGauge;
+    readonly concurrencyLimit: ObservableGauge;
   };
   private observing: BatchObservableCallback | undefined;
   /** The store whose counts the gauges observe (`store`). */
   private counted: Pick<FrontierStore, 'counts'> | undefined;
+  /** The crawl's limit of requests in flight (`concurrency`), observed by its gauge. */
+  private limited: { readonly current: number } | undefined;
 
   /** `provider`: the crawl's (`meterProvider`), else the global one. */
   constructor(provider: MeterProvider = metrics.getMeterProvider()) {
@@ -193,6 +196,10 @@ export class CrawlMetrics {
       activeHosts: meter.createObservableGauge('politely.frontier.active_hosts', {
         description: 'Hosts with URLs queued or in flight',
         unit: '{host}',
+      }),
+      concurrencyLimit: meter.createObservableGauge('politely.crawl.concurrency_limit', {
+        description: 'Requests the crawl may have in flight now: concurrency, or fewer under adaptiveConcurrency',
+        unit: '{request}',
       }),
     };
   }
@@ -327,6 +334,12 @@ export class CrawlMetrics {
     });
   }
 
+  /** The crawl's limit of requests in flight, observed by `politely.crawl.concurrency_limit`. */
+  concurrency<Limit extends { readonly current: number }>(limit: Limit): Limit {
+    this.limited = limit;
+    return limit;
+  }
+
   /**
    * Observes the counts of the store given to `store` (the `politely.frontier.*` gauges) until
    * `stopObserving`: read at
@@ -339,6 +352,7 @@ export class CrawlMetrics {
     let cached: { readonly at: number; readonly counts: Promise<FrontierCounts | undefined> } | undefined;
     const { gauges } = this;
     const callback: BatchObservableCallback = async (result: BatchObservableResult) => {
+      if (this.limited !== undefined) result.observe(gauges.concurrencyLimit, this.limited.current);
       const now = Date.now();
       if (cached === undefined || now - cached.at >= COUNTS_CACHE_MS) {
         cached = { at: now, counts: store.counts().catch(() => undefined) };

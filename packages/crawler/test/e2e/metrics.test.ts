@@ -184,6 +184,11 @@ describe('crawl metrics (OpenTelemetry)', () => {
     expect(counted(duringCrawl!, 'politely.frontier.in_flight')).toBeGreaterThanOrEqual(1);
     expect(counted(duringCrawl!, 'politely.frontier.active_hosts')).toBe(1);
     expect(metric(duringCrawl!, 'politely.frontier.queued')).toBeDefined();
+    // The limit of requests in flight: the default concurrency (16), or fewer, 4 at the fewest
+    // (adaptiveConcurrency).
+    const limit = counted(duringCrawl!, 'politely.crawl.concurrency_limit');
+    expect(limit).toBeGreaterThanOrEqual(4);
+    expect(limit).toBeLessThanOrEqual(16);
 
     // No attribute value names the host, its port or a URL.
     const port = new URL(site.base).port;

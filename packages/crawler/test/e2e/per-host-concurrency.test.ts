@@ -146,4 +146,36 @@ describe('perHostConcurrency > 1', () => {
       site.log.map((r) => `${String(r.headers.host)}${r.path}@${r.at.toFixed(1)}`).join(' '),
     ).toBeGreaterThanOrEqual(60);
   });
+
+  it('holds all of perHostConcurrency in flight at one host, above the 4 connections an HTTP client keeps by default', async () => {
+    let holding = 0;
+    let mostHeld = 0;
+    const held: Respond = (_req, res) => {
+      holding++;
+      mostHeld = Math.max(mostHeld, holding);
+      setTimeout(() => {
+        holding--;
+        res.setHeader('content-type', 'text/html');
+        res.end('page');
+      }, 200);
+    };
+    const paths = Array.from({ length: 24 }, (_, i) => `/p${i}`);
+    const routes: Parameters<typeof startServer>[0] = {
+      '/robots.txt': 'User-agent: *\nAllow: /\n',
+      '/': links(...paths),
+    };
+    for (const p of paths) routes[p] = held as never;
+    const site = await startServer(routes);
+    servers.push(site);
+    const stats = await createCrawler({
+      userAgent: UA,
+      allowNet: ['127.0.0.0/8'],
+      seeds: [`${site.base}/`],
+      minDelayMs: 0,
+      concurrency: 8,
+      perHostConcurrency: 8,
+    }).run();
+    expect(stats.pages).toBe(25);
+    expect(mostHeld).toBe(8);
+  });
 });
