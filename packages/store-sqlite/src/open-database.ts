@@ -25,8 +25,10 @@ export interface CrawlDatabaseOptions {
   readonly busyTimeoutMs?: number;
   /**
    * SQLite's page cache for this connection, in KiB: the bound on what the store holds in memory,
-   * whatever the number of URLs. Pages beyond it are read back from the file (through the OS cache).
-   * @default 65536 (64 MiB)
+   * whatever the number of URLs. Pages beyond it are read back from the file (through the OS
+   * cache). With 16 MiB a 100,000-page crawl ran as fast as with 64 MiB and peaked 36 MB lower
+   * (one run each, docs/benchmarks.md); raise it for a frontier of millions of URLs.
+   * @default 16384 (16 MiB)
    */
   readonly cacheSizeKiB?: number;
 }
@@ -42,7 +44,7 @@ function invalid(name: string, value: unknown, what: string): PolitelyError {
 
 export function resolveCrawlDatabaseOptions(options: CrawlDatabaseOptions = {}): ResolvedCrawlDatabaseOptions {
   const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
-  const cacheSizeKiB = options.cacheSizeKiB ?? 65_536;
+  const cacheSizeKiB = options.cacheSizeKiB ?? 16_384;
   if (!Number.isInteger(busyTimeoutMs) || busyTimeoutMs < 0)
     throw invalid('busyTimeoutMs', busyTimeoutMs, 'an integer ≥ 0');
   if (!Number.isInteger(cacheSizeKiB) || cacheSizeKiB < 64)

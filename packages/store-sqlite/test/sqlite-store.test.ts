@@ -69,7 +69,7 @@ describe('createSqliteFrontierStore', () => {
     expect(store.db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(store.db.pragma('synchronous', { simple: true })).toBe(1); // NORMAL
     expect(store.db.pragma('busy_timeout', { simple: true })).toBe(5000);
-    expect(store.db.pragma('cache_size', { simple: true })).toBe(-65_536);
+    expect(store.db.pragma('cache_size', { simple: true })).toBe(-16_384);
     expect(store.db.prepare('SELECT max(version) FROM schema_version').pluck().get()).toBe(SCHEMA_VERSION);
   });
 
