@@ -85,7 +85,9 @@ for (const [index, pagesPerHost] of SIZES.entries()) {
   if (index === 0) smallRuns.push(...runs);
   // The run of median peak RSS (the lower middle one for an even count).
   const middle = median(runs.map((r) => r.peakRssMb));
-  crawls.push(runs.reduce((best, r) => (Math.abs(r.peakRssMb - middle) < Math.abs(best.peakRssMb - middle) ? r : best)));
+  crawls.push(
+    runs.reduce((best, r) => (Math.abs(r.peakRssMb - middle) < Math.abs(best.peakRssMb - middle) ? r : best)),
+  );
 }
 const [small, large] = crawls;
 const ratio = large.peakRssMb / small.peakRssMb;
