@@ -30,6 +30,10 @@ export interface ClaimLoopSettings {
 
 export class ClaimLoop {
   private wake: (() => void) | null = null;
+  /** URLs claimed and not yet settled. */
+  private inFlight = 0;
+  /** Resolves `allSettled()` once `inFlight` is back to 0. */
+  private idle: (() => void) | null = null;
 
   constructor(private readonly settings: ClaimLoopSettings) {}
 
@@ -45,9 +49,6 @@ export class ClaimLoop {
       limit.stop();
     }
   }
-
-  private inFlight = 0;
-  private idle: (() => void) | null = null;
 
   private settleIdle(): void {
     const idle = this.idle;
