@@ -3,7 +3,7 @@
 // followed here: callers follow them by hand, so each hop passes robots.txt, scope and politeness.
 
 import { isIP } from 'node:net';
-import { Agent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { PolitelyError } from '../errors.js';
 import { optionChecks } from '../options/option-checks.js';
 import { lowercased } from '../text/lowercased.js';
@@ -21,6 +21,7 @@ import { startDeadline } from './deadline.js';
 import { sendObservingDispatcher } from './forwarding-handler.js';
 import { createProxyAgent, parseProxyUrl } from './proxy.js';
 import { type BodyLimit, readBody } from './read-body.js';
+import { Agent } from './undici-dispatchers.js';
 import { capturingDispatcher, WireCapture } from './wire-capture.js';
 
 export interface HttpClientOptions {

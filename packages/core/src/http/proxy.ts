@@ -4,9 +4,10 @@
 // explicitly with allowNet, as a target there would have to be.
 
 import { isIP } from 'node:net';
-import { type Dispatcher, ProxyAgent } from 'undici';
+import type { Dispatcher, ProxyAgent as UndiciProxyAgent } from 'undici';
 import { PolitelyError } from '../errors.js';
 import { type AddressPolicy, createGuardedLookup, describeAddress } from './address-guard.js';
+import { ProxyAgent } from './undici-dispatchers.js';
 
 /**
  * Checks a proxy URL: `http://host:port`, with optional `user:password@` (sent as Basic
@@ -74,7 +75,7 @@ export function createProxyAgent(settings: ProxyAgentSettings): Dispatcher {
     proxyTls: {
       timeout: settings.connectTimeoutMs,
       ...(policy === undefined ? {} : { lookup: proxyLookup(policy, proxy) }),
-    } as NonNullable<ProxyAgent.Options['proxyTls']>,
+    } as NonNullable<UndiciProxyAgent.Options['proxyTls']>,
     keepAliveTimeout: settings.keepAliveTimeoutMs,
     maxHeaderSize: settings.maxHeaderBytes,
     connections: settings.connectionsPerOrigin,
