@@ -104,7 +104,9 @@ export const CRAWL_USAGE = `Usage:
                                    query strings, calendar pages far from today: skipped as trap)
         --scope MODE               same-origin | same-host | same-domain | any (default same-domain)
         --delay MS                 least gap between requests to one host (default 250)
-        --concurrency N            requests in flight overall (default 16)
+        --concurrency N            requests in flight overall, at most (default 16; fewer
+                                   while this process's CPU cannot keep up)
+        --fixed-concurrency        keep --concurrency in flight whenever URLs are ready
         --per-host-concurrency N   requests in flight per host (default 1)
         --timeout MS               deadline of one response (default 30000)
         --sitemaps                 also crawl what the seeds' robots.txt Sitemap: lines list

@@ -196,6 +196,11 @@ describe('through the real bin', () => {
       minDelayMs: 0,
       requestTimeoutMs: 30_000,
       statusIntervalMs: 2000,
+      adaptiveConcurrency: true,
+    });
+    expect(parseCrawlOptions(['--ua', UA, '--fixed-concurrency', NOWHERE])).toMatchObject({
+      concurrency: 16,
+      adaptiveConcurrency: false,
     });
     // The crawl starts (its one seed is refused by the SSRF guard): the values were taken.
     const crawl = await runCli([

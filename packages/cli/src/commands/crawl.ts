@@ -133,6 +133,7 @@ function crawlerOptionsOf(
     scope: options.scope,
     minDelayMs: options.minDelayMs,
     concurrency: options.concurrency,
+    adaptiveConcurrency: options.adaptiveConcurrency,
     perHostConcurrency: options.perHostConcurrency,
     requestTimeoutMs: options.requestTimeoutMs,
     stopGraceMs: options.stopGraceMs,
@@ -185,7 +186,10 @@ function settingsOf(options: CrawlCommandOptions): [string, string][] {
   const settings: [string, string][] = [
     ['--scope', options.scope],
     ['--delay', `${options.minDelayMs} ms (a longer Crawl-delay wins)`],
-    ['--concurrency', String(options.concurrency)],
+    [
+      '--concurrency',
+      `${options.concurrency}${options.adaptiveConcurrency ? ' at most (fewer while the CPU cannot keep up)' : ' (fixed)'}`,
+    ],
     ['--per-host-concurrency', String(options.perHostConcurrency)],
     ['--sitemaps', options.sitemaps ? 'on' : 'off'],
     [

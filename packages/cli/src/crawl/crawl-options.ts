@@ -41,6 +41,8 @@ export interface CrawlCommandOptions extends EgressOptions {
   readonly scope: ScopeMode;
   readonly minDelayMs: number;
   readonly concurrency: number;
+  /** Off with `--fixed-concurrency`: `--concurrency` in flight whenever URLs are ready. */
+  readonly adaptiveConcurrency: boolean;
   readonly perHostConcurrency: number;
   readonly requestTimeoutMs: number;
   readonly sitemaps: boolean;
@@ -118,6 +120,7 @@ const OPTIONS = {
   scope: { type: 'string' },
   delay: { type: 'string' },
   concurrency: { type: 'string' },
+  'fixed-concurrency': { type: 'boolean' },
   'per-host-concurrency': { type: 'string' },
   timeout: { type: 'string' },
   sitemaps: { type: 'boolean' },
@@ -299,6 +302,7 @@ function parseCommandLine(args: readonly string[]): CrawlCommandOptions | typeof
     scope: oneOf('--scope', values.scope ?? 'same-domain', SCOPES),
     minDelayMs: optional(values.delay, (v) => durationOption('crawl', '--delay', v, 0)) ?? 250,
     concurrency: optional(values.concurrency, (v) => count('--concurrency', v, 1)) ?? 16,
+    adaptiveConcurrency: values['fixed-concurrency'] !== true,
     perHostConcurrency: optional(values['per-host-concurrency'], (v) => count('--per-host-concurrency', v, 1)) ?? 1,
     requestTimeoutMs: optional(values.timeout, (v) => durationOption('crawl', '--timeout', v, 1)) ?? 30_000,
     sitemaps: values.sitemaps === true,
