@@ -213,7 +213,7 @@ try {
   for (let rep = 0; rep < REPS; rep++) {
     for (const kind of rep % 2 === 0 ? kinds : [...kinds].reverse()) {
       try {
-        const figures = await crawlWith(kind, servers);
+        const figures = { ...(await crawlWith(kind, servers)), rep };
         runs[kind].push(figures);
         console.log(
           `  ${kind.padEnd(13)} rep ${rep + 1}: ${figures.pages} pages in ${formatFixed(figures.wallMs / 1000, 2)} s = ${formatInteger(figures.pagesPerSecond)} pages/s, ` +
@@ -235,9 +235,15 @@ try {
 const stores = Object.fromEntries(
   kinds.filter((kind) => runs[kind].length > 0).map((kind) => [kind, summary(runs[kind])]),
 );
-const memoryCpu = stores.memory?.cpuMsPerPage;
-for (const store of Object.values(stores))
-  store.cpuRatioToMemory = memoryCpu === undefined ? null : store.cpuMsPerPage / memoryCpu;
+// The ratio to memory's CPU is taken within each rep (the stores of a rep run back to back, so
+// a drift in the machine's speed between reps cancels), then its median over the reps.
+for (const [kind, store] of Object.entries(stores)) {
+  const ratios = runs[kind].flatMap((run) => {
+    const memory = runs.memory?.find((m) => m.rep === run.rep);
+    return memory === undefined ? [] : [run.cpuMsPerPage / memory.cpuMsPerPage];
+  });
+  store.cpuRatioToMemory = ratios.length === 0 ? null : median(ratios);
+}
 
 const fixed = (value, digits) =>
   value === null || value === undefined || Number.isNaN(value) ? '–' : formatFixed(value, digits);

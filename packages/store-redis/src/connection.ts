@@ -24,6 +24,7 @@ import {
   type RedisClusterUrl,
   type RedisUrl,
 } from './redis-url.js';
+import { writeCoalescer } from './write-coalescer.js';
 
 /**
  * An ioredis connection (`Redis` or `Cluster`), a shared `RedisLink`, or a URL to open one:
@@ -100,21 +101,23 @@ export function openRedis(
 ): OpenedRedis {
   if (typeof connection === 'string') {
     const link = new Link(parseAnyRedisUrl(connection, entryPoint), resolveLinkOptions(entryPoint, options));
+    const hold = writeCoalescer(link.client);
     return {
       redis: link.client,
       display: link.display,
       ready: () => link.ready(),
-      run: (command) => link.run(command),
+      run: (command) => link.run(coalesced(hold, command)),
       close: () => link.close(),
     };
   }
   if (isLink(connection)) {
     const link = connection as Link;
+    const hold = writeCoalescer(link.client);
     return {
       redis: link.client,
       display: link.display,
       ready: () => link.ready(),
-      run: (command) => link.run(command),
+      run: (command) => link.run(coalesced(hold, command)),
       close: () => Promise.resolve(),
     };
   }
@@ -126,12 +129,21 @@ export function openRedis(
     );
   }
   const display = describeClient(connection);
+  const hold = writeCoalescer(connection);
   return {
     redis: connection,
     display,
     ready: () => Promise.resolve(),
-    run: (command) => command(),
+    run: (command) => coalesced(hold, command)(),
     close: () => Promise.resolve(),
+  };
+}
+
+/** `command`, its write joined with the others of its turn of the event loop (write-coalescer.ts). */
+function coalesced<T>(hold: () => void, command: () => Promise<T>): () => Promise<T> {
+  return () => {
+    hold();
+    return command();
   };
 }
 

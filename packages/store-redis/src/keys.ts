@@ -47,8 +47,9 @@
 // With `keyPrefix`, its `{tag}` plays the part of `{<crawlId>}`: crawl-wide keys are
 // `<keyPrefix>…`, bucket keys `<keyPrefix with {tag} replaced by {tag:b}>…`.
 
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { PolitelyError } from '@politely/core';
+import { LruMap } from '@politely/core/internal';
 
 /**
  * Buckets per crawl. 128: enough that the buckets' hash tags spread over the shards of a cluster
@@ -115,9 +116,17 @@ export function resolveCrawlKeys(entryPoint: string, options: RedisKeyOptions): 
   return { crawl: prefix, bucket: (b) => buckets[b]! };
 }
 
+/** Buckets of the hosts met lately: a page's links name few hosts, each many times. */
+const recentBuckets = new LruMap<string, number>(4096);
+
 /** The bucket of a politeness key: SHA-256's first 4 bytes, big-endian, mod BUCKET_COUNT. */
 export function bucketOfHost(hostKey: string): number {
-  return createHash('sha256').update(hostKey).digest().readUInt32BE(0) % BUCKET_COUNT;
+  let b = recentBuckets.get(hostKey);
+  if (b === undefined) {
+    b = hash('sha256', hostKey, 'buffer').readUInt32BE(0) % BUCKET_COUNT;
+    recentBuckets.set(hostKey, b);
+  }
+  return b;
 }
 
 /** A pattern for SCAN of every key of the crawl (crawl-wide and buckets), and a test of a key found. */

@@ -8,7 +8,7 @@ import { type LoggedRequest, minGapMsByOrigin, violations } from '@politely/demo
 import type { FrontierStore } from '@politely/frontier';
 import { describeFrontierStoreContract } from '@politely/frontier/testing';
 import { type LocalWeb, startFleet } from '@politely/local-web';
-import { Redis } from 'ioredis';
+import { type Cluster, Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   type OwnRedisCluster,
@@ -16,9 +16,14 @@ import {
   startRedisCluster,
 } from '../../../test/support/redis-cluster.js';
 import { freePort } from '../../../test/support/redis-server.js';
-import { createRedisFrontierStore, deleteRedisCrawl, type RedisFrontierStoreOptions } from '../src/index.js';
-import { crawlKeyMatcher, resolveCrawlKeys } from '../src/keys.js';
-import { uniqueCrawlId } from './redis-helpers.js';
+import {
+  createRedisFrontierStore,
+  createRedisLink,
+  deleteRedisCrawl,
+  type RedisFrontierStoreOptions,
+} from '../src/index.js';
+import { bucketOfHost, crawlKeyMatcher, resolveCrawlKeys } from '../src/keys.js';
+import { countWrites, uniqueCrawlId } from './redis-helpers.js';
 import {
   assertWorkersBuilt,
   killWorkers,
@@ -165,6 +170,36 @@ describe.skipIf(missing !== null)('Redis store on a Redis Cluster (3 primaries, 
       expect((await store.counts()).queued).toBe(3500);
     } finally {
       await store.close();
+      await deleteRedisCrawl({ redis: cluster.url, crawlId });
+    }
+  });
+
+  it("sends one turn's scripts to each primary in one write", async () => {
+    const crawlId = uniqueCrawlId('cluster-coalesce');
+    const link = createRedisLink(cluster.url);
+    const store = createRedisFrontierStore({ redis: link, crawlId });
+    try {
+      await store.ready();
+      // Twelve hosts in twelve buckets: twelve scripts, spread over the primaries.
+      const hosts: string[] = [];
+      const buckets = new Set<number>();
+      for (let i = 0; hosts.length < 12 && i < 1000; i++) {
+        const b = bucketOfHost(`c${i}.test`);
+        if (buckets.has(b)) continue;
+        buckets.add(b);
+        hosts.push(`c${i}.test`);
+      }
+      const counts = (link.client as Cluster).nodes('master').map((node) => countWrites(node.stream));
+      const outcomes = await store.add(
+        hosts.map((host) => ({ url: `http://${host}/`, hostKey: host, depth: 0, priority: 0 })),
+      );
+      expect(outcomes).toEqual(hosts.map(() => 'added'));
+      expect(counts.reduce((sum, c) => sum + c.chunks, 0)).toBe(12);
+      expect(counts.filter((c) => c.writes > 0).length).toBeGreaterThan(1);
+      for (const c of counts) expect(c.writes).toBeLessThanOrEqual(1);
+    } finally {
+      await store.close();
+      await link.close();
       await deleteRedisCrawl({ redis: cluster.url, crawlId });
     }
   });

@@ -82,3 +82,32 @@ export async function deleteCrawls(crawlIds: Iterable<string>): Promise<number> 
     admin.disconnect();
   }
 }
+
+export interface WriteCount {
+  /** Writes handed to the kernel (one `_write`, or one `_writev` of several chunks). */
+  writes: number;
+  /** Chunks in them: one per command. */
+  chunks: number;
+}
+
+/** Counts what a real socket hands to the kernel; its writes go through unchanged. */
+export function countWrites(stream: Redis['stream']): WriteCount {
+  const count: WriteCount = { writes: 0, chunks: 0 };
+  const socket = stream as unknown as {
+    _write: (...args: unknown[]) => unknown;
+    _writev: (chunks: unknown[], ...rest: unknown[]) => unknown;
+  };
+  const write = socket._write.bind(socket);
+  const writev = socket._writev.bind(socket);
+  socket._write = (...args) => {
+    count.writes++;
+    count.chunks++;
+    return write(...args);
+  };
+  socket._writev = (chunks, ...rest) => {
+    count.writes++;
+    count.chunks += chunks.length;
+    return writev(chunks, ...rest);
+  };
+  return count;
+}
