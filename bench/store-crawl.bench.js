@@ -23,11 +23,18 @@
 //
 //   node bench/store-crawl.bench.js       (~1 minute)
 //
+// A control, on request: `memory+cpu` is the memory store's crawl while another process takes a
+// share of one CPU (BENCH_STORE_CPU_SHARE, default 0.2: what redis-server takes in the Redis row)
+// in 0.25 ms slices, as redis-server does. On a 2-CPU machine where the crawler and the fleet
+// already keep both busy, a third busy process costs the crawler CPU by itself (context
+// switches, caches); this row says how much of the Redis rows' ratio that alone explains.
+//
 // Environment: BENCH_STORE_HOSTS × BENCH_STORE_PAGES (default 20 × 150 realistic pages),
-// BENCH_STORE_KINDS=memory,sqlite,redis,redis-cluster, BENCH_STORE_REPS (default 1; stores
+// BENCH_STORE_KINDS=memory,sqlite,redis,redis-cluster (and memory+cpu), BENCH_STORE_REPS (default 1; stores
 // alternate, medians reported). No redis-server/redis-cli on the PATH: the Redis rows say so and
 // the others run. Prints tables and writes bench/results/store-crawl.json.
 
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -61,6 +68,24 @@ const CONCURRENCY = 64;
 const RUN_TIMEOUT_MS = 300_000;
 /** The crawler's CPU per page over memory's: SQLite within 1.3× (issue 13), Redis within 1.2× (issue 34). */
 const CPU_RATIO_GOALS = { sqlite: 1.3, redis: 1.2, 'redis-cluster': 1.2 };
+/** The `memory+cpu` control's competitor: the share of one CPU it takes. */
+const CPU_SHARE = Number(process.env.BENCH_STORE_CPU_SHARE ?? 0.2);
+/** Spins `slice` ms, then sleeps so that the spins take `share` of the time, until killed. */
+const COMPETITOR = `
+const [share, sliceMs] = process.argv.slice(1).map(Number);
+const spin = () => { const until = performance.now() + sliceMs; while (performance.now() < until); };
+const next = () => { spin(); setTimeout(next, sliceMs * (1 / share - 1)); };
+next();`;
+
+/** The control's competitor process, while `run` runs. */
+async function withCpuCompetitor(run) {
+  const competitor = spawn(process.execPath, ['-e', COMPETITOR, String(CPU_SHARE), '0.25'], { stdio: 'ignore' });
+  try {
+    return await run();
+  } finally {
+    competitor.kill('SIGKILL');
+  }
+}
 
 /** The store a crawl uses, and what to remove when it is over; `servers` the bench's own Redis. */
 function storeFor(kind, servers) {
@@ -80,7 +105,8 @@ function storeFor(kind, servers) {
       cleanUp: () => deleteRedisCrawl({ redis: url, crawlId }),
     };
   }
-  return { spec: { kind }, cleanUp: async () => {} };
+  // memory+cpu: the memory store (the competitor is started around the crawl, in crawlWith).
+  return { spec: { kind: kind === 'memory+cpu' ? 'memory' : kind }, cleanUp: async () => {} };
 }
 
 /** Each node's CPU time (ms), commands run and scripts run so far: one INFO per node. */
@@ -121,7 +147,8 @@ async function crawlWith(kind, servers) {
       userAgent: USER_AGENT,
       concurrency: CONCURRENCY,
     });
-    const result = await runContestant(job, RUN_TIMEOUT_MS);
+    const crawl = () => runContestant(job, RUN_TIMEOUT_MS);
+    const result = kind === 'memory+cpu' ? await withCpuCompetitor(crawl) : await crawl();
     const redis = before === undefined ? undefined : serverDelta(before, await serverCounters(store.ports));
     const { logs, server: serverCpu } = await server.report(USER_AGENT);
     return figuresOf(kind, result, logs[0], serverCpu, redis);
@@ -311,7 +338,10 @@ const out = {
         "createRedisLink(<the bench's own redis-server>) shared by createRedisFrontierStore({ crawlId: <unique>, same defaultHostPolicy }) and createRedisRobotsCache; the crawl's keys deleted afterwards",
       'redis-cluster':
         "the same with a redis-cluster:// URL of the bench's own Redis Cluster: 3 primaries, no replicas (test/support/redis-launch.js)",
+      'memory+cpu': `the memory store's crawl while another process spins 0.25 ms slices taking ${CPU_SHARE} of one CPU (a control: the cost to the crawler of a third busy process on this machine)`,
     },
+    cpuRatioToMemory:
+      "each rep runs every store back to back; a store's ratio is the median over reps of its CPU per page over the memory store's in the same rep",
     cpuPerPage:
       "process.cpuUsage() of the crawler process (user + system, all threads) during run() / pages served with status 200 (the fleet's logs). SQLite works inside the crawler process (counted); redis-server is another process, reported apart",
     calls:
