@@ -96,6 +96,7 @@ function countMethods(object, prefix) {
     'add',
     'claim',
     'complete',
+    'completeAndClaim',
     'release',
     'retry',
     'setHostPolicy',
@@ -114,6 +115,11 @@ function countMethods(object, prefix) {
       if (name === 'claim')
         void result.then(
           (claimed) => claimed.lease === null && count(`${prefix}.claim (nothing ready)`),
+          () => {},
+        );
+      if (name === 'completeAndClaim')
+        void result.then(
+          (done) => done.next === null && count(`${prefix}.completeAndClaim (nothing ready)`),
           () => {},
         );
       return result;

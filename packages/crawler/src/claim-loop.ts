@@ -4,8 +4,10 @@
 // Global concurrency is the loop's own count of requests in flight against the limit
 // (concurrency-governor.ts: `concurrency`, fewer while the process cannot keep up). Per-host pacing is the store's: its claim answers only
 // with a URL of a host that is ready now, or with when the next host will be (docs/architecture.md).
+// With a store that can (`completeAndClaim`: Redis), a page's completion claims for the slot it
+// frees in its own round trip (`claimForSettle`, `dispatchClaimed`); the loop claims the rest.
 
-import type { FrontierLease, FrontierStore } from '@politely/frontier';
+import type { ClaimRequest, FrontierLease, FrontierStore } from '@politely/frontier';
 import type { ConcurrencyLimit } from './concurrency-governor.js';
 
 export interface ClaimLoopSettings {
@@ -32,8 +34,12 @@ export class ClaimLoop {
   private wake: (() => void) | null = null;
   /** URLs claimed and not yet settled. */
   private inFlight = 0;
+  /** Of them, pages (plugin resources, such as sitemaps, do not count against maxPages). */
+  private inFlightPages = 0;
   /** Resolves `allSettled()` once `inFlight` is back to 0. */
   private idle: (() => void) | null = null;
+  /** True while the loop claims: a settle may claim for the loop only then. */
+  private claiming = false;
 
   constructor(private readonly settings: ClaimLoopSettings) {}
 
@@ -69,16 +75,57 @@ export class ClaimLoop {
     this.wake?.();
   }
 
+  /**
+   * The claim a settle may make for the loop, in its own round trip to the store
+   * (`FrontierStore.completeAndClaim`), for the slot its URL frees; undefined when the loop would
+   * not claim once that URL is done (stopping, paused, over the limit or the page budget). The
+   * settling URL still counts in flight here, so the test is the loop's own, one URL early.
+   */
+  claimForSettle(): ClaimRequest | undefined {
+    const { limit, leaseMs, pageBudget, signal, stopping } = this.settings;
+    if (!this.claiming || signal.aborted || stopping.aborted || this.settings.paused()) return undefined;
+    if (this.inFlight > limit.current || pageBudget.started + this.inFlightPages >= pageBudget.max) return undefined;
+    return { now: Date.now(), leaseMs };
+  }
+
+  /**
+   * Takes a lease a settle claimed for the loop (`claimForSettle`): dispatched at once, as a lease
+   * the loop claimed itself is, in the slot the settling URL is about to free.
+   */
+  dispatchClaimed(lease: FrontierLease): void {
+    this.dispatch(lease);
+  }
+
+  private dispatch(lease: FrontierLease): void {
+    const isPage = lease.entry.kind === undefined || lease.entry.kind === 'page';
+    this.inFlight++;
+    if (isPage) this.inFlightPages++;
+    void this.settings.process(lease).finally(() => {
+      this.inFlight--;
+      if (isPage) this.inFlightPages--;
+      if (this.inFlight === 0) this.settleIdle();
+      this.notify();
+    });
+  }
+
   private async claimUntilDone(): Promise<void> {
+    this.claiming = true;
+    try {
+      await this.claimLoop();
+    } finally {
+      this.claiming = false;
+    }
+  }
+
+  private async claimLoop(): Promise<void> {
     const { store, limit, leaseMs, pageBudget, signal, stopping } = this.settings;
-    let inFlightPages = 0; // plugin resources (sitemaps) do not count against maxPages
     while (!signal.aborted && !stopping.aborted) {
       if (this.settings.paused()) {
         // Paused: requests in flight end as they will; nothing new until resume() (or a stop) wakes the loop.
         await this.sleep(Infinity);
         continue;
       }
-      const budgetUsed = pageBudget.started + inFlightPages >= pageBudget.max;
+      const budgetUsed = pageBudget.started + this.inFlightPages >= pageBudget.max;
       if (this.inFlight >= limit.current || budgetUsed) {
         if (this.inFlight === 0) break;
         await this.sleep(Infinity);
@@ -86,16 +133,7 @@ export class ClaimLoop {
       }
       const result = await store.claim({ now: Date.now(), leaseMs });
       if (result.lease !== null) {
-        const lease = result.lease;
-        const isPage = lease.entry.kind === undefined || lease.entry.kind === 'page';
-        this.inFlight++;
-        if (isPage) inFlightPages++;
-        void this.settings.process(lease).finally(() => {
-          this.inFlight--;
-          if (isPage) inFlightPages--;
-          if (this.inFlight === 0) this.settleIdle();
-          this.notify();
-        });
+        this.dispatch(result.lease);
         continue;
       }
       if (result.nextReadyAt === null && this.inFlight === 0) {

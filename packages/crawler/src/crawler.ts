@@ -278,6 +278,8 @@ class PoliteCrawler implements Crawler {
       stopping: this.stopping.signal,
       paused: () => this.isPaused,
     });
+    // A completion may claim for the slot it frees, in its own round trip (a Redis store).
+    if (this.settler !== undefined) this.settler.successor = this.claims;
   }
 
   /** `pause()` without a `resume()` since. */

@@ -176,6 +176,14 @@ export interface CompleteOptions extends SettleOptions {
   readonly failure?: UrlFailure;
 }
 
+/** What `completeAndClaim` resolves with. */
+export interface CompletedAndClaimed {
+  /** `complete`'s answer: one `AddOutcome` per `options.add` entry (empty without any). */
+  readonly outcomes: AddOutcome[];
+  /** The URL claimed in the same step, or null when none was ready where the store looked. */
+  readonly next: FrontierLease | null;
+}
+
 /** Why a URL ended without success: kept by the store so a later run can try it again. */
 export interface UrlFailure {
   /**
@@ -304,6 +312,15 @@ export interface FrontierStore {
    * Resolves with one `AddOutcome` per `options.add` entry (empty without any).
    */
   complete(leaseId: string, options?: CompleteOptions): Promise<AddOutcome[]>;
+  /**
+   * Optional: `complete`, and in the same round trip to the store a `claim(claim)`, for the slot
+   * the finished URL frees. The claim looks only where the completion's own step can reach (the
+   * Redis store: the hosts of the finished URL's bucket, one hash slot); `next` null means none
+   * was ready there, and the caller claims as usual. A lease in `next` is claimed like any other
+   * (its host's clock moved by it): the caller dispatches it at once, as it would a claimed one.
+   * A store whose calls cost no round trip (memory, SQLite) has no need of it.
+   */
+  completeAndClaim?(leaseId: string, options: CompleteOptions, claim: ClaimRequest): Promise<CompletedAndClaimed>;
   /**
    * Puts done URLs that are due for a revisit (a `LastFetch` whose `dueAt` < `dueBefore`, or whose
    * `fetchedAt` < `fetchedBefore`) back at

@@ -7,6 +7,7 @@ export type {
   AddOutcome,
   ClaimRequest,
   ClaimResult,
+  CompletedAndClaimed,
   CompleteOptions,
   FailedUrl,
   FrontierCounts,

@@ -434,12 +434,13 @@ local function withTimes(out)
   out[#out + 1] = recheckAt
   return out
 end
--- Leases past their own expiry (a worker that holds a URL too long) go back, \`budget\` at most.
-local function giveBackExpired(budget)
+-- Leases past their own expiry at \`at\` (default NOW) go back, \`budget\` at most.
+local function giveBackExpired(budget, at)
+  at = at or NOW
   if budget <= 0 then return 0 end
   local n = 0
-  for _, id in ipairs(redis.call('ZRANGEBYSCORE', LEASES, '-inf', int(NOW), 'LIMIT', 0, budget)) do
-    local expiredAt = tonumber(redis.call('HGET', lk(id), 'x')) or NOW
+  for _, id in ipairs(redis.call('ZRANGEBYSCORE', LEASES, '-inf', int(at), 'LIMIT', 0, budget)) do
+    local expiredAt = tonumber(redis.call('HGET', lk(id), 'x')) or at
     if not giveBack(id, expiredAt) then redis.call('ZREM', LEASES, id) end
     n = n + 1
   end
@@ -619,49 +620,53 @@ local function addEntries(first, count, maxPerHost, delayMs, maxInFlight)
 end
 `;
 
-/**
- * claim — ARGV: head (its clock is the claim's now), lease id (chosen by the worker, never
- * reused), leaseMs, most expired leases to return.
- * Returns [next ready time, recheck time, URLs known in the bucket], then, for a lease: lease id,
- * member (entry-codec.ts, its URL whole), lease expiry, host clock before, host key, queue priority
- * (a plain member keeps neither). The next times are the bucket's after the claim.
- */
-const CLAIM = `${PRELUDE}
-local leaseId, now = ARGV[6], NOW
-local known = seenCount()
--- 0. This claim ran before and its reply was lost with the connection: the same lease again.
-local mine = redis.call('HMGET', lk(leaseId), 'e', 'x', 'b', 'h', 'p')
-if mine[1] then
-  local readyAt, recheckAt = nextTimes()
-  return { readyAt, recheckAt, known, leaseId, mine[1], mine[2], mine[3], mine[4], mine[5] }
-end
--- 1. Leases past their own expiry (a worker that holds a URL too long) go back to their queues.
-giveBackExpired(tonumber(ARGV[8]))
--- 2. The ready host whose clock came first: its best URL, its clock moved, a lease recorded.
-local top = redis.call('ZRANGE', READY, 0, 0, 'WITHSCORES')
-if top[1] and tonumber(top[2]) <= now then
+/** One claim, shared by CLAIM and SETTLE_MANY's completion that claims for the slot it frees. */
+const CLAIM_NEXT = `
+-- One claim at \`now\` for lease \`leaseId\`: the ready host whose clock came first gives its best
+-- URL, its clock moves, a lease is recorded. Returns { leaseId, member, expiry, host clock before,
+-- host key, priority }, or nil when no host of the bucket is ready.
+local function claimNext(leaseId, now, leaseMs, maxExpired)
+  -- This claim ran before and its reply was lost with the connection: the same lease again.
+  local mine = redis.call('HMGET', lk(leaseId), 'e', 'x', 'b', 'h', 'p')
+  if mine[1] then return { leaseId, mine[1], mine[2], mine[3], mine[4], mine[5] } end
+  -- Leases past their own expiry (a worker that holds a URL too long) go back to their queues.
+  giveBackExpired(maxExpired, now)
+  local top = redis.call('ZRANGE', READY, 0, 0, 'WITHSCORES')
+  if not (top[1] and tonumber(top[2]) <= now) then return nil end
   local h = top[1]
   local member, priority = popBest(h)
   if not member then
     reschedule(h)
-    local readyAt, recheckAt = nextTimes()
-    return { readyAt, recheckAt, known }
+    return nil
   end
   local s = redis.call('HMGET', hk(h), 'r', 'd')
   local before = tonumber(s[1]) or 0
   redis.call('HSET', hk(h), 'r', int(math.max(before, now) + (tonumber(s[2]) or 0)))
   redis.call('HINCRBY', hk(h), 'f', 1)
-  local expires = now + tonumber(ARGV[7])
+  local expires = now + leaseMs
   redis.call('HSET', lk(leaseId), 'h', h, 'e', member, 'p', int(priority), 'x', int(expires), 'b', int(before), 'w', ME)
   redis.call('ZADD', LEASES, int(expires), leaseId)
   redis.call('SADD', wlk(ME), leaseId)
   reschedule(h)
-  local readyAt, recheckAt = nextTimes()
-  return { readyAt, recheckAt, known, leaseId, member, int(expires), int(before), h, int(priority) }
+  return { leaseId, member, int(expires), int(before), h, int(priority) }
 end
--- 3. Nothing ready in the bucket: its next times say when to look again.
+`;
+
+/**
+ * claim — ARGV: head (its clock is the claim's \`now\`), lease id (chosen by the worker: a claim
+ * sent again after a lost reply is the same claim), lease duration (ms), most expired leases to
+ * give back first. The ready host whose clock came first gives its best URL; its clock moves to
+ * now + its delay.
+ * Returns [next ready time, recheck time, URLs known in the bucket], then, for a lease: lease id,
+ * member (entry-codec.ts, its URL whole), lease expiry, host clock before, host key, queue priority
+ * (a plain member keeps neither). The next times are the bucket's after the claim.
+ */
+const CLAIM = `${PRELUDE}${CLAIM_NEXT}
+local known = seenCount()
+local lease = claimNext(ARGV[6], NOW, tonumber(ARGV[7]), tonumber(ARGV[8]))
 local readyAt, recheckAt = nextTimes()
-return { readyAt, recheckAt, known }
+if not lease then return { readyAt, recheckAt, known } end
+return { readyAt, recheckAt, known, lease[1], lease[2], lease[3], lease[4], lease[5], lease[6] }
 `;
 
 /**
@@ -735,26 +740,36 @@ end
 
 /**
  * settleMany — ARGV: head, default delayMs, default maxInFlight (for hosts met first), then one
- * record per settle or add: lease id, how ('complete', 'release', 'retry', or 'add': entries
- * only, no lease), hostReadyAt ('' = keep), hostNotBefore ('' = no new hold), lastFetch record,
- * failure JSON and failedAt ('' = none; complete only), maxPerHost ('' = no bound), the number
- * of entries, then eight per entry (see ADD_ENTRIES). Each record in turn: its entries added,
- * then its lease settled (a lease gone, settled or expired, is left alone and the others go on).
- * A page's links and its completion are one step: no moment at which one is stored without the
- * other. The worker sends the records of one bucket that wait together as one script
- * (settle-batcher.ts). Returns the entries' outcomes, record after record, then the next times.
+ * record per settle or add: lease id, how ('complete', 'release', 'retry', 'complete-claim', or
+ * 'add': entries only, no lease), hostReadyAt ('' = keep), hostNotBefore ('' = no new hold),
+ * lastFetch record, failure JSON and failedAt ('' = none; complete only), maxPerHost ('' = no
+ * bound), the number of entries, then eight per entry (see ADD_ENTRIES); a 'complete-claim' then
+ * four more: the new lease's id, the claim's now, its lease duration and most expired leases to
+ * give back (see CLAIM). Each record in turn: its entries added, then its lease settled (a lease
+ * gone, settled or expired, is left alone and the others go on), then a 'complete-claim' claims
+ * in the bucket for the slot the completion freed. A page's links and its completion are one
+ * step: no moment at which one is stored without the other. The worker sends the records of one
+ * bucket that wait together as one script (settle-batcher.ts). Returns the entries' outcomes,
+ * record after record (a 'complete-claim' then its lease as CLAIM gives it, six values, or six
+ * ''), then the next times.
  */
-const SETTLE_MANY = `${PRELUDE}${ADD_ENTRIES}${SETTLE_LEASE}
+const SETTLE_MANY = `${PRELUDE}${ADD_ENTRIES}${SETTLE_LEASE}${CLAIM_NEXT}
 -- One record from ARGV[at]: appends its entries' outcomes to \`out\`; returns where the next one starts.
 local function settleRecord(at, out)
   local entries = tonumber(ARGV[at + 8])
   for _, outcome in ipairs(addEntries(at + 9, entries, tonumber(ARGV[at + 7]), ARGV[6], ARGV[7])) do
     out[#out + 1] = outcome
   end
-  if ARGV[at + 1] ~= 'add' then
-    settleLease(ARGV[at], ARGV[at + 1], ARGV[at + 2], ARGV[at + 3], ARGV[at + 4], ARGV[at + 5], ARGV[at + 6])
+  local how, after = ARGV[at + 1], at + 9 + 8 * entries
+  if how == 'add' then return after end
+  if how ~= 'complete-claim' then
+    settleLease(ARGV[at], how, ARGV[at + 2], ARGV[at + 3], ARGV[at + 4], ARGV[at + 5], ARGV[at + 6])
+    return after
   end
-  return at + 9 + 8 * entries
+  settleLease(ARGV[at], 'complete', ARGV[at + 2], ARGV[at + 3], ARGV[at + 4], ARGV[at + 5], ARGV[at + 6])
+  local lease = claimNext(ARGV[after], tonumber(ARGV[after + 1]), tonumber(ARGV[after + 2]), tonumber(ARGV[after + 3]))
+  for i = 1, 6 do out[#out + 1] = lease and lease[i] or '' end
+  return after + 4
 end
 local out, at = {}, 8
 while at <= #ARGV do at = settleRecord(at, out) end

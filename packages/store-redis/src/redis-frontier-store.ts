@@ -7,7 +7,10 @@
 // (claim-view.ts; a whole refresh, one script per bucket, only when nothing is ready); a
 // completion is one script on the page's bucket, plus one per other bucket its links fall in
 // (sent together, before it); and the completions, releases, retries and adds of one bucket that
-// wait together share one script (settle-batcher.ts). A heartbeat is one crawl-wide script.
+// wait together share one script (settle-batcher.ts). A completion may also claim for the slot
+// it frees (completeAndClaim): in the same script, among the hosts of the page's bucket, so that
+// a page costs one script instead of two when one of them is ready (the crawler then claims
+// nothing itself for that slot). A heartbeat is one crawl-wide script.
 //
 // Times: the `now` of each claim and the `hostReadyAt` and `hostNotBefore` of each settle come
 // from the workers' clocks and are compared across workers, so the machines' clocks must agree
@@ -25,6 +28,7 @@ import type {
   AddOutcome,
   ClaimRequest,
   ClaimResult,
+  CompletedAndClaimed,
   CompleteOptions,
   FailedUrl,
   FrontierCounts,
@@ -63,6 +67,8 @@ export { resolveRedisFrontierStoreOptions } from './store-options.js';
 
 /** A turn refused for want of room in flight asks again this much later (as the memory store's). */
 const TURN_ROOM_POLL_MS = 50;
+/** The values a completion that also claims gets back for its lease (see SETTLE_MANY). */
+const CLAIMED_LEASE_FIELDS = 6;
 /** Buckets one claim tries (its view may be stale: another worker took what it saw ready). */
 const CLAIM_TRIES = 8;
 
@@ -83,6 +89,11 @@ export interface RedisFrontierStore extends FrontierStore {
    * script, so two workers never both get it. Always there.
    */
   takeHostTurn(hostKey: string, request: HostTurnRequest): Promise<HostTurn>;
+  /**
+   * `complete`, and in its one script a claim among the hosts of the page's bucket (see
+   * `FrontierStore.completeAndClaim`). Always there.
+   */
+  completeAndClaim(leaseId: string, options: CompleteOptions, claim: ClaimRequest): Promise<CompletedAndClaimed>;
   /** A send turn at a host (see `FrontierStore.takeSendTurn`): one script, atomic across workers. Always there. */
   takeSendTurn(hostKey: string, request: SendTurnRequest): Promise<HostTurn>;
   /** Ends a send turn (see `FrontierStore.endSendTurn`). Always there. */
@@ -222,6 +233,30 @@ class Store implements RedisFrontierStore {
    * bucket waiting with it). Only a batch past `addBatchSize` goes alone.
    */
   async complete(leaseId: string, options: CompleteOptions = {}): Promise<AddOutcome[]> {
+    return (await this.completeWith(leaseId, options)).outcomes;
+  }
+
+  /**
+   * `complete`, and in its script on the page's bucket a claim for the slot it frees: among the
+   * hosts of that bucket only (one hash slot), at `now`. No lease when none of them is ready.
+   */
+  async completeAndClaim(
+    leaseId: string,
+    options: CompleteOptions,
+    { now, leaseMs }: ClaimRequest,
+  ): Promise<CompletedAndClaimed> {
+    const claim = {
+      at: Math.floor(time('completeAndClaim: now', now)),
+      leaseMs: Math.ceil(time('completeAndClaim: leaseMs', leaseMs)),
+    };
+    return this.completeWith(leaseId, options, claim);
+  }
+
+  private async completeWith(
+    leaseId: string,
+    options: CompleteOptions,
+    claim?: { readonly at: number; readonly leaseMs: number },
+  ): Promise<CompletedAndClaimed> {
     const entries = options.add ?? [];
     // Without rememberFetches, a done URL keeps no LastFetch (nor the entry that goes with it).
     const lastFetch = this.remembersFetches ? options.lastFetch : undefined;
@@ -237,15 +272,31 @@ class Store implements RedisFrontierStore {
     const last = batches.pop() ?? [];
     if (page !== undefined && batches.length > 0) groups.set(page, batches.flat());
     await this.addGroups(groups, entries, maxPerHost, outcomes);
-    if (page === undefined) return outcomes;
+    if (page === undefined) return { outcomes, next: null };
     const links = last.flatMap((i) => entryArgs(entries[i]!));
+    // The new lease's id is chosen here, once: the script sent again after a lost reply is the same claim.
+    const next = claim === undefined ? [] : [`${page}/${this.workerId}.${++this.leaseSeq}`, claim.at, claim.leaseMs];
     const got = await this.settleIn(page, leaseId, {
-      args: [leaseId, 'complete', ...clock, ...done, maxPerHost, last.length, ...links],
-      links: last.length,
+      args: [
+        leaseId,
+        claim === undefined ? 'complete' : 'complete-claim',
+        ...clock,
+        ...done,
+        maxPerHost,
+        last.length,
+        ...links,
+        ...(claim === undefined ? [] : [...next, this.options.maxExpiredPerClaim]),
+      ],
+      links: last.length + (claim === undefined ? 0 : CLAIMED_LEASE_FIELDS),
     });
     for (const [k, index] of last.entries()) outcomes[index] = got[k] as AddOutcome;
     this.counted(last.map((i) => outcomes[i]!));
-    return outcomes;
+    if (claim === undefined) return { outcomes, next: null };
+    const [id, member, expiresAt, previous, hostKey, priority] = got.slice(last.length);
+    if (id === undefined || id === '' || id === null) return { outcomes, next: null };
+    this.held.add(String(id));
+    const entry = decodeEntry(String(member), String(hostKey), Number(priority));
+    return { outcomes, next: this.leaseOf(String(id), entry, Number(expiresAt), Number(previous)) };
   }
 
   async reopenDue({ dueBefore, fetchedBefore = -Infinity, limit }: ReopenRequest): Promise<number> {

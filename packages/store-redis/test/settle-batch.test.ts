@@ -302,4 +302,108 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('settles batched per bucket'
       expect(error.message).toMatch(/is gone/);
     }
   });
+
+  describe('a completion that claims for the slot it frees (completeAndClaim)', () => {
+    it('completes the page, adds its links and claims the next ready URL of its bucket, in one script', async () => {
+      const { hosts } = hostsInOneBucket(2);
+      const host = hosts[0]!;
+      const { store, settleScripts } = open();
+      const redisStore = store as RedisFrontierStore;
+      await store.add([entry(`http://${host}/a`), entry(`http://${host}/b`)]);
+      const [first] = await claimAll(store, 1);
+      const before = settleScripts();
+      const { outcomes, next } = await redisStore.completeAndClaim(
+        first!.id,
+        { hostReadyAt: Date.now(), add: [entry(`http://${host}/c`), entry(`http://${host}/a`)] },
+        { now: Date.now(), leaseMs: 60_000 },
+      );
+      expect(settleScripts() - before).toBe(1);
+      expect(outcomes).toEqual(['added', 'duplicate']);
+      expect(next?.entry.url).toBe(`http://${host}/b`);
+      expect(next?.id).not.toBe(first!.id);
+      expect(next!.leaseExpiresAt).toBeGreaterThan(Date.now());
+      expect(await store.counts()).toMatchObject({ done: 1, inFlight: 1, queued: 1 });
+      // The new lease is an ordinary one: it completes, and the host takes no other meanwhile (maxInFlight 1).
+      expect((await store.claim({ now: Date.now(), leaseMs: 60_000 })).lease).toBeNull();
+      await store.complete(next!.id);
+      expect(await store.counts()).toMatchObject({ done: 2, inFlight: 0, queued: 1 });
+    });
+
+    it("keeps the host's clock: a completion that paces its host claims none of that host's URLs before the delay", async () => {
+      const { hosts } = hostsInOneBucket(2);
+      const [slow, other] = hosts as [string, string];
+      const { store } = open({ defaultHostPolicy: { delayMs: 0, maxInFlight: 1 } });
+      const redisStore = store as RedisFrontierStore;
+      await store.add([entry(`http://${slow}/1`), entry(`http://${slow}/2`)]);
+      const [lease] = await claimAll(store, 1);
+      // The answer paces the host 10 s out: the claim in the same script must not take /2.
+      const now = Date.now();
+      const paced = await redisStore.completeAndClaim(
+        lease!.id,
+        { hostReadyAt: now + 10_000 },
+        { now, leaseMs: 60_000 },
+      );
+      expect(paced.next).toBeNull();
+      expect((await store.claim({ now: Date.now(), leaseMs: 60_000 })).lease).toBeNull();
+      // Another host of the same bucket that is ready is claimed instead.
+      await store.add([entry(`http://${other}/1`)]);
+      await store.add([entry(`http://${slow}/3`)]);
+      const [otherLease] = await claimAll(store, 1);
+      expect(otherLease!.entry.hostKey).toBe(other);
+      await store.add([entry(`http://${other}/2`)]);
+      const passed = await redisStore.completeAndClaim(
+        otherLease!.id,
+        { hostReadyAt: Date.now() + 10_000 },
+        { now: Date.now(), leaseMs: 60_000 },
+      );
+      expect(passed.next).toBeNull();
+      expect(await store.counts()).toMatchObject({ done: 2, inFlight: 0, queued: 3 });
+      // At now + 10 s both hosts are ready again: the next completion's claim takes one of them.
+      const later = Date.now() + 10_001;
+      const again = await store.claim({ now: later, leaseMs: 60_000 });
+      expect(again.lease?.entry.hostKey).toBe(slow);
+      const third = await redisStore.completeAndClaim(again.lease!.id, {}, { now: later, leaseMs: 60_000 });
+      expect(third.next?.entry.hostKey).toBe(other);
+    });
+
+    it('claims once when the script is sent again (as ioredis resends after a reconnect)', async () => {
+      const { hosts } = hostsInOneBucket(2);
+      const host = hosts[0]!;
+      const { store, crawlId } = open({ defaultHostPolicy: { delayMs: 0, maxInFlight: 4 } });
+      await store.add([entry(`http://${host}/1`), entry(`http://${host}/2`), entry(`http://${host}/3`)]);
+      const [lease] = await claimAll(store, 1);
+      await store.counts(); // opened: the crawl's marker is in every bucket
+      const admin = new Redis(REDIS_URL);
+      clients.push(admin);
+      admin.defineCommand('settleMany', { numberOfKeys: 11, lua: BUCKET_SCRIPTS.politelyBucketSettleMany });
+      const prefix = bucketPrefixOf(crawlId, host);
+      const marker = await admin.hget(`${prefix}meta`, 'crawl');
+      const now = Date.now();
+      const workerId = (store as RedisFrontierStore).workerId;
+      const batch = [
+        ...bucketScriptKeys(prefix),
+        ...[prefix, marker!, workerId, 250, now, 0, 4],
+        ...[lease!.id, 'complete-claim', '', '', '', '', '', '', 0],
+        ...[`${bucketOfHost(host)}/${workerId}.replayed`, now, 60_000, 10],
+      ];
+      const settleMany = (admin as unknown as { settleMany(...args: unknown[]): Promise<unknown[]> }).settleMany;
+      const first = await settleMany.call(admin, ...batch);
+      const second = await settleMany.call(admin, ...batch);
+      expect(first.slice(0, 6)).toEqual(second.slice(0, 6));
+      expect(first[0]).toBe(`${bucketOfHost(host)}/${workerId}.replayed`);
+      expect(String(first[1])).toContain('/2');
+      expect(await store.counts()).toMatchObject({ done: 1, inFlight: 1, queued: 1 });
+    });
+
+    it('completes a lease that is not one of ours, and claims nothing', async () => {
+      const { store } = open();
+      const { outcomes, next } = await (store as RedisFrontierStore).completeAndClaim(
+        'not-a-lease',
+        { add: [entry('http://elsewhere.test/x')] },
+        { now: Date.now(), leaseMs: 1000 },
+      );
+      expect(outcomes).toEqual(['added']);
+      expect(next).toBeNull();
+    });
+  });
 });

@@ -38,7 +38,7 @@ export type HoldReason = 'failed-attempt' | 'retry-after' | 'robots-unreachable'
 export type RobotsFetchOutcome = 'fetched' | 'redirected' | 'unavailable' | 'unreachable' | 'error';
 
 /** The store operations timed (`politely.store.operation.duration`). */
-const TIMED_STORE_OPERATIONS = new Set(['claim', 'complete', 'add', 'release', 'retry']);
+const TIMED_STORE_OPERATIONS = new Set(['claim', 'complete', 'completeAndClaim', 'add', 'release', 'retry']);
 
 /** How long the frontier's counts are reused by the gauges: several readers collecting at once read the store once. */
 const COUNTS_CACHE_MS = 1000;

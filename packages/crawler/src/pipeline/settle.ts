@@ -10,6 +10,7 @@
 import type {
   AddOptions,
   AddOutcome,
+  ClaimRequest,
   CompleteOptions,
   FrontierLease,
   FrontierStore,
@@ -26,7 +27,21 @@ import {
 } from '../politeness/index.js';
 import { failureOf, settlementOf, type UrlOutcome } from './outcome.js';
 
+/**
+ * Who takes the slot a completed URL frees, when the store can claim in the completion's own
+ * round trip (`FrontierStore.completeAndClaim`): the claim loop (claim-loop.ts).
+ */
+export interface SlotSuccessor {
+  /** The claim to make with the completion, or undefined when the slot is not to be filled now. */
+  claimForSettle(): ClaimRequest | undefined;
+  /** Dispatches the lease so claimed, at once. */
+  dispatchClaimed(lease: FrontierLease): void;
+}
+
 export class LeaseSettler {
+  /** Set once the claim loop exists (see `SlotSuccessor`); without it, completions claim nothing. */
+  successor: SlotSuccessor | undefined;
+
   private readonly holds = new HostHolds();
   /**
    * Per host, the latest pace a request of this process started or answered asks for (its start
@@ -135,9 +150,23 @@ export class LeaseSettler {
         }
         if (lastFetch !== undefined) completion.lastFetch = lastFetch;
         if (failure !== undefined) completion.failure = failure;
-        return this.store.complete(lease.id, completion);
+        return this.complete(lease, completion);
       }
     }
+  }
+
+  /** The completion, and with a store that can, the claim for the slot it frees, in one round trip. */
+  private async complete(lease: FrontierLease, completion: CompleteOptions): Promise<AddOutcome[]> {
+    const { store, successor } = this;
+    if (store.completeAndClaim !== undefined && successor !== undefined) {
+      const claim = successor.claimForSettle();
+      if (claim !== undefined) {
+        const { outcomes, next } = await store.completeAndClaim(lease.id, completion, claim);
+        if (next !== null) successor.dispatchClaimed(next);
+        return outcomes;
+      }
+    }
+    return store.complete(lease.id, completion);
   }
 
   /**

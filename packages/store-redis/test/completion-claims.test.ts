@@ -1,0 +1,215 @@
+// A crawl on the Redis store claims for the slot a page frees in the page's completion
+// (`completeAndClaim`: one script instead of a completion and a claim). Judged on a real Redis
+// and a real server's own log: every page once, each host's delay held at per-host concurrency 1
+// and above, `maxPages` exact, and a stopped crawl that loses nothing and resumes. The site's
+// host names all share one bucket of the store, so that a completion's claim has other hosts
+// to choose from.
+
+import type { HostResolver } from '@politely/core';
+import { type CrawlStats, createCrawler } from '@politely/crawler';
+import type { FrontierStore } from '@politely/frontier';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type LoggedRequest, startServer, type TestServer } from '../../../test/support/site-server.js';
+import { createRedisFrontierStore, type RedisFrontierStore } from '../src/index.js';
+import { bucketOfHost } from '../src/keys.js';
+import {
+  deleteCrawls,
+  REDIS_URL,
+  redisDownReason,
+  redisSuiteTitle,
+  uniqueCrawlId,
+  warnIfSkipped,
+} from './redis-helpers.js';
+
+const redisDown = await redisDownReason();
+warnIfSkipped('completion-claims.test.ts', redisDown);
+
+const UA = 'TestBot/1.0 (+http://example.invalid/bot)';
+/** The in-process server logs an arrival when the event loop it shares with the crawler gets to it. */
+const SERVER_LOG_LAG_MS = 2;
+
+/** `n` host names whose state is in one bucket of the store. */
+function namesInOneBucket(n: number): string[] {
+  const byBucket = new Map<number, string[]>();
+  for (let i = 0; i < 100_000; i++) {
+    const name = `claims-${i}.test`;
+    const names = byBucket.get(bucketOfHost(name)) ?? [];
+    names.push(name);
+    byBucket.set(bucketOfHost(name), names);
+    if (names.length === n) return names;
+  }
+  throw new Error(`no ${n} names in one bucket`);
+}
+
+interface Site {
+  readonly server: TestServer;
+  readonly names: readonly string[];
+  readonly seeds: string[];
+  readonly resolver: HostResolver;
+  /** Page requests (robots.txt left out) by host name, in the server's order. */
+  pagesByName(): Map<string, LoggedRequest[]>;
+}
+
+/** One server answering for `names` (resolved to it): each `/` links to `pages` pages, answered after `answerMs`. */
+async function startSite(names: readonly string[], pages: number, answerMs = 0): Promise<Site> {
+  const links = Array.from({ length: pages }, (_, i) => `<a href="/p${i}">p${i}</a>`).join('');
+  const answer =
+    (body: string) =>
+    (_req: unknown, res: { setHeader(n: string, v: string): void; end(b: string): void }): void => {
+      setTimeout(() => {
+        res.setHeader('content-type', 'text/html');
+        res.end(body);
+      }, answerMs);
+    };
+  const routes: Record<string, never | string> = { '/robots.txt': 'User-agent: *\nAllow: /\n' };
+  routes['/'] = answer(links) as never;
+  for (let i = 0; i < pages; i++) routes[`/p${i}`] = answer(`page ${i}`) as never;
+  const server = await startServer(routes);
+  const port = new URL(server.base).port;
+  return {
+    server,
+    names,
+    seeds: names.map((name) => `http://${name}:${port}/`),
+    resolver: async (hostname) => {
+      if (!names.includes(hostname)) throw Object.assign(new Error(`ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+      return [{ address: '127.0.0.1', family: 4, ttlSeconds: 60 }];
+    },
+    pagesByName() {
+      const byName = new Map<string, LoggedRequest[]>(names.map((name) => [name, []]));
+      for (const r of server.log) {
+        if (r.path === '/robots.txt') continue;
+        byName.get(String(r.headers.host).split(':')[0]!)!.push(r);
+      }
+      return byName;
+    },
+  };
+}
+
+/** The real store, its claims and completions counted as they pass (and what the completions claimed). */
+function counted(store: RedisFrontierStore): { claims: number; completeAndClaims: number; claimedBySettle: number } {
+  const counts = { claims: 0, completeAndClaims: 0, claimedBySettle: 0 };
+  const claim = store.claim.bind(store);
+  const completeAndClaim = store.completeAndClaim.bind(store);
+  const open = store as { -readonly [K in keyof FrontierStore]: FrontierStore[K] };
+  open.claim = (request) => {
+    counts.claims++;
+    return claim(request);
+  };
+  open.completeAndClaim = async (leaseId, options, request) => {
+    counts.completeAndClaims++;
+    const done = await completeAndClaim(leaseId, options, request);
+    if (done.next !== null) counts.claimedBySettle++;
+    return done;
+  };
+  return counts;
+}
+
+/** Smallest gap between consecutive requests of each host, by the server's clock. */
+function smallestGapByName(site: Site): number {
+  let smallest = Infinity;
+  for (const requests of site.pagesByName().values())
+    for (let i = 1; i < requests.length; i++) smallest = Math.min(smallest, requests[i]!.at - requests[i - 1]!.at);
+  return smallest;
+}
+
+describe.skipIf(redisDown !== null)(
+  redisSuiteTitle('a crawl whose completions claim (completeAndClaim)', redisDown),
+  () => {
+    const crawlIds: string[] = [];
+    const sites: Site[] = [];
+    const stores: RedisFrontierStore[] = [];
+
+    afterEach(async () => {
+      for (const store of stores.splice(0)) await store.close();
+      for (const site of sites.splice(0)) await site.server.close();
+      expect(await deleteCrawls(crawlIds.splice(0))).toBe(0);
+    });
+
+    async function crawl(
+      site: Site,
+      options: { perHostConcurrency: number; minDelayMs: number; maxPages?: number; stopAfter?: number },
+      crawlId = uniqueCrawlId('completion-claims'),
+    ): Promise<{ stats: CrawlStats; counts: ReturnType<typeof counted>; store: RedisFrontierStore }> {
+      if (!crawlIds.includes(crawlId)) crawlIds.push(crawlId);
+      const store = createRedisFrontierStore({ redis: REDIS_URL, crawlId, idlePollMs: 20 });
+      stores.push(store);
+      const counts = counted(store);
+      const crawler = createCrawler({
+        userAgent: UA,
+        allowNet: ['127.0.0.0/8'],
+        seeds: site.seeds,
+        scope: 'any',
+        resolver: site.resolver,
+        store,
+        concurrency: 6,
+        perHostConcurrency: options.perHostConcurrency,
+        minDelayMs: options.minDelayMs,
+        ...(options.maxPages === undefined ? {} : { maxPages: options.maxPages }),
+      });
+      if (options.stopAfter !== undefined) {
+        let requests = 0;
+        crawler.on('request', () => {
+          if (++requests === options.stopAfter) crawler.stop();
+        });
+      }
+      const stats = await crawler.run();
+      return { stats, counts, store };
+    }
+
+    it('claims most pages in their completions, and fetches every page once', async () => {
+      const site = await startSite(namesInOneBucket(4), 12);
+      sites.push(site);
+      const { stats, counts } = await crawl(site, { perHostConcurrency: 2, minDelayMs: 0 });
+      expect(stats.pages).toBe(4 * 13);
+      for (const [name, requests] of site.pagesByName()) {
+        expect(requests, name).toHaveLength(13);
+        expect(new Set(requests.map((r) => r.path)).size, name).toBe(13);
+      }
+      expect(site.server.log.filter((r) => r.path === '/robots.txt')).toHaveLength(4);
+      // Most leases came with a completion; the loop's own claims were the rest (and the first few).
+      expect(counts.claimedBySettle).toBeGreaterThan(stats.pages / 2);
+      expect(counts.claims).toBeLessThan(stats.pages / 2);
+    });
+
+    it.each([1, 3])(
+      "holds each host's delay by the server's clock at perHostConcurrency %i",
+      async (perHostConcurrency) => {
+        // Answers slower than the delay at concurrency above 1: a host's requests overlap.
+        const site = await startSite(namesInOneBucket(3), 6, perHostConcurrency > 1 ? 80 : 0);
+        sites.push(site);
+        const { stats, counts } = await crawl(site, { perHostConcurrency, minDelayMs: 50 });
+        expect(stats.pages).toBe(3 * 7);
+        for (const [name, requests] of site.pagesByName()) expect(requests, name).toHaveLength(7);
+        expect(counts.completeAndClaims).toBeGreaterThan(0);
+        const log = site.server.log.map((r) => `${String(r.headers.host)}${r.path}@${r.at.toFixed(1)}`).join(' ');
+        expect(smallestGapByName(site), log).toBeGreaterThanOrEqual(50 - SERVER_LOG_LAG_MS);
+      },
+    );
+
+    it('fetches exactly maxPages pages', async () => {
+      const site = await startSite(namesInOneBucket(3), 20);
+      sites.push(site);
+      const { stats, counts } = await crawl(site, { perHostConcurrency: 2, minDelayMs: 0, maxPages: 12 });
+      expect(stats.pages).toBe(12);
+      expect([...site.pagesByName().values()].flat()).toHaveLength(12);
+      expect(counts.completeAndClaims).toBeGreaterThan(0);
+    });
+
+    it('stops with nothing in flight and nothing lost: a second run fetches the rest, each page once', async () => {
+      const site = await startSite(namesInOneBucket(3), 15);
+      sites.push(site);
+      const crawlId = uniqueCrawlId('completion-claims-stop');
+      const first = await crawl(site, { perHostConcurrency: 2, minDelayMs: 0, stopAfter: 10 }, crawlId);
+      const counts = await first.store.counts();
+      expect(counts.inFlight).toBe(0);
+      expect(counts.done).toBe(first.stats.pages);
+      expect(counts.done).toBeLessThan(3 * 16);
+      expect(counts.done + counts.queued).toBe(3 * 16);
+      await crawl(site, { perHostConcurrency: 2, minDelayMs: 0 }, crawlId);
+      for (const [name, requests] of site.pagesByName()) {
+        expect(requests, name).toHaveLength(16);
+        expect(new Set(requests.map((r) => r.path)).size, name).toBe(16);
+      }
+    });
+  },
+);
