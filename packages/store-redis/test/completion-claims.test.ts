@@ -11,9 +11,9 @@ import type { FrontierStore } from '@politely/frontier';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type LoggedRequest, startServer, type TestServer } from '../../../test/support/site-server.js';
 import { createRedisFrontierStore, type RedisFrontierStore } from '../src/index.js';
-import { bucketOfHost } from '../src/keys.js';
 import {
   deleteCrawls,
+  hostsInOneBucket,
   REDIS_URL,
   redisDownReason,
   redisSuiteTitle,
@@ -27,19 +27,6 @@ warnIfSkipped('completion-claims.test.ts', redisDown);
 const UA = 'TestBot/1.0 (+http://example.invalid/bot)';
 /** The in-process server logs an arrival when the event loop it shares with the crawler gets to it. */
 const SERVER_LOG_LAG_MS = 2;
-
-/** `n` host names whose state is in one bucket of the store. */
-function namesInOneBucket(n: number): string[] {
-  const byBucket = new Map<number, string[]>();
-  for (let i = 0; i < 100_000; i++) {
-    const name = `claims-${i}.test`;
-    const names = byBucket.get(bucketOfHost(name)) ?? [];
-    names.push(name);
-    byBucket.set(bucketOfHost(name), names);
-    if (names.length === n) return names;
-  }
-  throw new Error(`no ${n} names in one bucket`);
-}
 
 interface Site {
   readonly server: TestServer;
@@ -157,7 +144,7 @@ describe.skipIf(redisDown !== null)(
     }
 
     it('claims most pages in their completions, and fetches every page once', async () => {
-      const site = await startSite(namesInOneBucket(4), 12);
+      const site = await startSite(hostsInOneBucket(4, 'claims').hosts, 12);
       sites.push(site);
       const { stats, counts } = await crawl(site, { perHostConcurrency: 2, minDelayMs: 0 });
       expect(stats.pages).toBe(4 * 13);
@@ -175,7 +162,7 @@ describe.skipIf(redisDown !== null)(
       "holds each host's delay by the server's clock at perHostConcurrency %i",
       async (perHostConcurrency) => {
         // Answers slower than the delay at concurrency above 1: a host's requests overlap.
-        const site = await startSite(namesInOneBucket(3), 6, perHostConcurrency > 1 ? 80 : 0);
+        const site = await startSite(hostsInOneBucket(3, 'claims').hosts, 6, perHostConcurrency > 1 ? 80 : 0);
         sites.push(site);
         const { stats, counts } = await crawl(site, { perHostConcurrency, minDelayMs: 50 });
         expect(stats.pages).toBe(3 * 7);
@@ -187,7 +174,7 @@ describe.skipIf(redisDown !== null)(
     );
 
     it('fetches exactly maxPages pages', async () => {
-      const site = await startSite(namesInOneBucket(3), 20);
+      const site = await startSite(hostsInOneBucket(3, 'claims').hosts, 20);
       sites.push(site);
       const { stats, counts } = await crawl(site, { perHostConcurrency: 2, minDelayMs: 0, maxPages: 12 });
       expect(stats.pages).toBe(12);
@@ -196,7 +183,7 @@ describe.skipIf(redisDown !== null)(
     });
 
     it('stops with nothing in flight and nothing lost: a second run fetches the rest, each page once', async () => {
-      const site = await startSite(namesInOneBucket(3), 15);
+      const site = await startSite(hostsInOneBucket(3, 'claims').hosts, 15);
       sites.push(site);
       const crawlId = uniqueCrawlId('completion-claims-stop');
       const first = await crawl(site, { perHostConcurrency: 2, minDelayMs: 0, stopAfter: 10 }, crawlId);

@@ -111,3 +111,20 @@ export function countWrites(stream: Redis['stream']): WriteCount {
   };
   return count;
 }
+
+/** `n` host names whose state is in one bucket, and one in another bucket. */
+export function hostsInOneBucket(n: number, stem = 'batch'): { hosts: string[]; elsewhere: string } {
+  const byBucket = new Map<number, string[]>();
+  for (let i = 0; i < 100_000; i++) {
+    const host = `${stem}-${i}.test`;
+    const b = bucketOfHost(host);
+    const hosts = byBucket.get(b) ?? [];
+    hosts.push(host);
+    byBucket.set(b, hosts);
+    if (hosts.length === n) {
+      const elsewhere = [...byBucket].find(([other]) => other !== b)![1][0]!;
+      return { hosts, elsewhere };
+    }
+  }
+  throw new Error(`no ${n} hosts in one bucket`);
+}

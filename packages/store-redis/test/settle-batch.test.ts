@@ -18,6 +18,7 @@ import { entryArgs } from '../src/store-args.js';
 import {
   bucketPrefixOf,
   deleteCrawls,
+  hostsInOneBucket,
   REDIS_URL,
   redisDownReason,
   redisSuiteTitle,
@@ -31,23 +32,6 @@ warnIfSkipped('settle-batch.test.ts', redisDown);
 const SETTLE_MANY_SHA = createHash('sha1').update(BUCKET_SCRIPTS.politelyBucketSettleMany).digest('hex');
 
 const entry = (url: string): FrontierEntry => ({ url, hostKey: new URL(url).hostname, depth: 0, priority: 0 });
-
-/** `n` host names whose state is in one bucket, and one in another bucket. */
-function hostsInOneBucket(n: number): { hosts: string[]; elsewhere: string } {
-  const byBucket = new Map<number, string[]>();
-  for (let i = 0; i < 100_000; i++) {
-    const host = `batch-${i}.test`;
-    const b = bucketOfHost(host);
-    const hosts = byBucket.get(b) ?? [];
-    hosts.push(host);
-    byBucket.set(b, hosts);
-    if (hosts.length === n) {
-      const elsewhere = [...byBucket].find(([other]) => other !== b)![1][0]!;
-      return { hosts, elsewhere };
-    }
-  }
-  throw new Error(`no ${n} hosts in one bucket`);
-}
 
 /**
  * Counts the settle scripts the client sends (one EVALSHA each, whether or not ioredis writes it
