@@ -21,10 +21,11 @@ const UA = 'TestBot/1.0 (+http://example.invalid/bot)';
 const DELAY_MS = 100;
 /**
  * The server logs an arrival when its event loop gets to it: on a loaded machine that can be a
- * millisecond or two late for one request and not for the next. (The defect this test is about
- * shortens gaps by the lag of a request on its way, here 60 ms.)
+ * few milliseconds late for one request and not for the next (95.5 and 95.7 ms gaps were seen,
+ * SQLite and Redis alike, while other test files ran beside it). The defect this test is about
+ * shortens gaps by the lag of a request on its way, here 60 ms: 1.1–41.3 ms gaps without the fix.
  */
-const SERVER_JITTER_MS = 2;
+const SERVER_JITTER_MS = 5;
 const PAGES = 16;
 const redisMissing = redisServerMissing();
 
