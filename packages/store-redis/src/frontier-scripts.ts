@@ -75,6 +75,8 @@ import { SEND_TURN_BUSY_POLL_MS } from '@politely/frontier';
 
 /** What a script fails with when the crawl's marker is gone or is not the one the worker opened. */
 export const CRAWL_GONE = 'POLITELY_CRAWL_GONE';
+/** SETTLE_MANY's first reply value when the bucket's generation is not the one the worker sent. */
+export const STALE_GENERATION = 'POLITELY_STALE_GENERATION';
 
 const DEFINITIONS = `
 if redis.replicate_commands then redis.replicate_commands() end
@@ -739,8 +741,11 @@ end
 `;
 
 /**
- * settleMany — ARGV: head, default delayMs, default maxInFlight (for hosts met first), then one
- * record per settle or add: lease id, how ('complete', 'release', 'retry', 'complete-claim', or
+ * settleMany — ARGV: head, default delayMs, default maxInFlight (for hosts met first), the
+ * generation of the bucket the worker believes ('' = any: see known-urls.ts; a script whose
+ * records leave out links the worker knows are held sends it, and when the bucket has another
+ * one the script changes nothing and returns [STALE_GENERATION, the bucket's generation]), then
+ * one record per settle or add: lease id, how ('complete', 'release', 'retry', 'complete-claim', or
  * 'add': entries only, no lease), hostReadyAt ('' = keep), hostNotBefore ('' = no new hold),
  * lastFetch record, failure JSON and failedAt ('' = none; complete only), maxPerHost ('' = no
  * bound), the number of entries, then eight per entry (see ADD_ENTRIES); a 'complete-claim' then
@@ -771,7 +776,11 @@ local function settleRecord(at, out)
   for i = 1, 6 do out[#out + 1] = lease and lease[i] or '' end
   return after + 4
 end
-local out, at = {}, 8
+if ARGV[8] ~= '' then
+  local generation = redis.call('HGET', META, 'g') or '0'
+  if generation ~= ARGV[8] then return { '${STALE_GENERATION}', generation } end
+end
+local out, at = {}, 9
 while at <= #ARGV do at = settleRecord(at, out) end
 return withTimes(out)
 `;
@@ -880,7 +889,9 @@ return out
 
 /**
  * clear — ARGV: head. Deletes every key of the bucket (hosts, queues, leases, dedupe, revisits,
- * failures) and resets its counters. The marker stays. Returns 1.
+ * failures) and resets its counters. The marker stays; the bucket's generation (`g`, the clears
+ * it has seen) rises by one, so no worker leaves out a link it knew before (known-urls.ts).
+ * Returns 1.
  */
 const CLEAR = `${PRELUDE}
 for _, h in ipairs(redis.call('ZRANGE', HOSTS, 0, -1)) do
@@ -895,6 +906,7 @@ for _, id in ipairs(redis.call('ZRANGE', LEASES, 0, -1)) do
 end
 redis.call('UNLINK', READY, HOSTS, LEASES, SEEN, LAST, FETCHED, DUE, FETCHED_AT, FAILURES, FAILED_AT)
 redis.call('HDEL', META, 'queued', 'done', 'seen', 'fpL', 'fpS')
+redis.call('HINCRBY', META, 'g', 1)
 return 1
 `;
 

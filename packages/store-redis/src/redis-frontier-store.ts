@@ -46,14 +46,22 @@ import type {
   SettleOptions,
   UrlFailure,
 } from '@politely/frontier';
+import { dedupeKeyOf } from '@politely/frontier';
 import { ClaimView, timesOf } from './claim-view.js';
 import { type OpenedRedis, openRedis } from './connection.js';
 import { CRAWL_SCRIPT_KEY_COUNT, CRAWL_SCRIPTS, type CrawlCommands, OLD_LAYOUT } from './crawl-scripts.js';
 import { decodeEntry } from './entry-codec.js';
-import { BUCKET_SCRIPT_KEY_COUNT, BUCKET_SCRIPTS, type BucketCommands, CRAWL_GONE } from './frontier-scripts.js';
+import {
+  BUCKET_SCRIPT_KEY_COUNT,
+  BUCKET_SCRIPTS,
+  type BucketCommands,
+  CRAWL_GONE,
+  STALE_GENERATION,
+} from './frontier-scripts.js';
 import { BUCKET_COUNT, bucketOfHost, bucketScriptKeys, crawlScriptKeys, LAYOUT_VERSION, metadataKey } from './keys.js';
+import { KnownUrls } from './known-urls.js';
 import { NO_REPLICA_ACKS, type ReplicaAcks, replicaAcks } from './replica-acks.js';
-import { SettleBatcher, type SettleRecord } from './settle-batcher.js';
+import { type SentSettles, SettleBatcher, type SettledRecord, type SettleRecord } from './settle-batcher.js';
 import { entryArgs, failureArgs, hostKeyOf, lastFetchArg, maxPerHostArg, scoreBound, time } from './store-args.js';
 import {
   ENTRY_POINT,
@@ -143,6 +151,8 @@ class Store implements RedisFrontierStore {
   private readonly bucketKeys: (readonly string[])[];
   private readonly view: ClaimView;
   private readonly settles: SettleBatcher;
+  /** Links known to be held: left out of their page's completion (known-urls.ts). */
+  private readonly known: KnownUrls;
   private opening: Promise<void> | undefined;
   /** The crawl marker seen at open: every script checks Redis still holds this one. */
   private crawl = '';
@@ -176,6 +186,7 @@ class Store implements RedisFrontierStore {
     this.view = new ClaimView(BUCKET_COUNT, options.idlePollMs);
     this.settles = new SettleBatcher((b, records) => this.settleMany(b, records), options.addBatchSize);
     this.remembersFetches = options.rememberFetches;
+    this.known = new KnownUrls(options.knownUrlCache, BUCKET_COUNT);
   }
 
   ready(): Promise<void> {
@@ -266,37 +277,76 @@ class Store implements RedisFrontierStore {
     const groups = groupByBucket(entries);
     const page = bucketOfLease(leaseId);
     const outcomes: AddOutcome[] = [];
-    const own = page === undefined ? [] : (groups.get(page) ?? []);
-    if (page !== undefined) groups.delete(page);
-    const batches = this.batches(own);
+    if (page === undefined) {
+      await this.addGroups(groups, entries, maxPerHost, outcomes);
+      return { outcomes, next: null };
+    }
+    // The page's own links the crawl is known to hold stay here; the script checks that they may.
+    const generation = this.known.generationOf(page);
+    const { unknown, known } = this.partitionKnown(entries, groups.get(page) ?? [], page);
+    groups.delete(page);
+    const batches = this.batches(unknown);
     const last = batches.pop() ?? [];
-    if (page !== undefined && batches.length > 0) groups.set(page, batches.flat());
+    if (batches.length > 0) groups.set(page, batches.flat());
     await this.addGroups(groups, entries, maxPerHost, outcomes);
-    if (page === undefined) return { outcomes, next: null };
-    const links = last.flatMap((i) => entryArgs(entries[i]!));
     // The new lease's id is chosen here, once: the script sent again after a lost reply is the same claim.
     const next = claim === undefined ? [] : [`${page}/${this.workerId}.${++this.leaseSeq}`, claim.at, claim.leaseMs];
-    const got = await this.settleIn(page, leaseId, {
+    const recordOf = (links: readonly number[]): SettleRecord => ({
       args: [
         leaseId,
         claim === undefined ? 'complete' : 'complete-claim',
         ...clock,
         ...done,
         maxPerHost,
-        last.length,
-        ...links,
+        links.length,
+        ...links.flatMap((i) => entryArgs(entries[i]!)),
         ...(claim === undefined ? [] : [...next, this.options.maxExpiredPerClaim]),
       ],
-      links: last.length + (claim === undefined ? 0 : CLAIMED_LEASE_FIELDS),
+      links: links.length + (claim === undefined ? 0 : CLAIMED_LEASE_FIELDS),
     });
-    for (const [k, index] of last.entries()) outcomes[index] = got[k] as AddOutcome;
-    this.counted(last.map((i) => outcomes[i]!));
+    const everyLink = known.length === 0 ? last : [...last, ...known];
+    const record: SettleRecord =
+      known.length === 0 ? recordOf(last) : { ...recordOf(last), unfiltered: () => recordOf(everyLink), generation };
+    const { outcomes: got, sent, generation: answeredIn } = await this.settleIn(page, leaseId, record);
+    const carried = sent === record ? last : everyLink;
+    for (const [k, index] of carried.entries()) outcomes[index] = got[k] as AddOutcome;
+    if (sent === record) for (const index of known) outcomes[index] = 'duplicate';
+    this.learnHeld(entries, carried, outcomes, answeredIn);
+    this.counted(carried.map((i) => outcomes[i]!));
     if (claim === undefined) return { outcomes, next: null };
-    const [id, member, expiresAt, previous, hostKey, priority] = got.slice(last.length);
+    const [id, member, expiresAt, previous, hostKey, priority] = got.slice(carried.length);
     if (id === undefined || id === '' || id === null) return { outcomes, next: null };
     this.held.add(String(id));
     const entry = decodeEntry(String(member), String(hostKey), Number(priority));
     return { outcomes, next: this.leaseOf(String(id), entry, Number(expiresAt), Number(previous)) };
+  }
+
+  /** The entries at `indices` (of bucket `b`) this worker knows the crawl holds, and the others. */
+  private partitionKnown(
+    entries: readonly FrontierEntry[],
+    indices: readonly number[],
+    b: number,
+  ): { unknown: number[]; known: number[] } {
+    const unknown: number[] = [];
+    const known: number[] = [];
+    for (const i of indices)
+      (mayBeLeftOut(entries[i]!) && this.known.holds(dedupeKeyOf(entries[i]!), b) ? known : unknown).push(i);
+    return { unknown, known };
+  }
+
+  /** Remembers the entries at `indices` that the crawl now holds (added, or there already). */
+  private learnHeld(
+    entries: readonly FrontierEntry[],
+    indices: readonly number[],
+    outcomes: readonly AddOutcome[],
+    generation: number,
+  ): void {
+    if (this.known.capacity === 0) return;
+    for (const i of indices) {
+      const outcome = outcomes[i];
+      if ((outcome === 'added' || outcome === 'duplicate') && mayBeLeftOut(entries[i]!))
+        this.known.remember(dedupeKeyOf(entries[i]!), generation);
+    }
   }
 
   async reopenDue({ dueBefore, fetchedBefore = -Infinity, limit }: ReopenRequest): Promise<number> {
@@ -384,6 +434,7 @@ class Store implements RedisFrontierStore {
     await this.call('clear', () => this.connection.redis.unlink(metadataKey(this.options.keys)));
     this.view.invalidate();
     this.knownUrls = 0;
+    this.known.clear();
   }
 
   release(leaseId: string, options: SettleOptions = {}): Promise<void> {
@@ -722,27 +773,46 @@ class Store implements RedisFrontierStore {
   }
 
   /** A settle of a lease on bucket `b`, batched with those waiting with it; its links' outcomes. */
-  private async settleIn(b: number, leaseId: string, record: SettleRecord): Promise<unknown[]> {
-    const outcomes = await this.settles.settle(b, record);
+  private async settleIn(b: number, leaseId: string, record: SettleRecord): Promise<SettledRecord> {
+    const settled = await this.settles.settle(b, record);
     this.held.delete(leaseId);
-    return outcomes;
+    return settled;
   }
 
-  /** One SETTLE_MANY script on bucket `b`: the bucket's next times learnt and the replicas waited for, once. */
-  private async settleMany(b: number, records: readonly SettleRecord[]): Promise<readonly unknown[]> {
+  /**
+   * One SETTLE_MANY script on bucket `b`: the bucket's next times learnt and the replicas waited
+   * for, once. Records that leave out known links go as they are only while the bucket's
+   * generation is the one they were made in; when Redis says it has moved on (another worker's
+   * `clear()`), the script changed nothing and goes again with every link.
+   */
+  private async settleMany(b: number, records: readonly SettleRecord[]): Promise<SentSettles> {
     const hows = new Set(records.map((r) => String(r.args[1])));
     const what = hows.size === 1 ? [...hows][0]! : 'settle';
-    const reply = await this.call(what, () =>
-      this.commands.politelyBucketSettleMany(
-        ...this.head(b),
-        this.options.defaultDelayMs,
-        this.options.defaultMaxInFlight,
-        ...records.flatMap((r) => r.args),
-      ),
-    );
+    const believed = this.known.generationOf(b);
+    let sent = records.map((r) => (r.unfiltered !== undefined && r.generation !== believed ? r.unfiltered() : r));
+    const checked = sent.some((r) => r.unfiltered !== undefined);
+    const send = (generation: number | ''): Promise<unknown[]> =>
+      this.call(what, () =>
+        this.commands.politelyBucketSettleMany(
+          ...this.head(b),
+          this.options.defaultDelayMs,
+          this.options.defaultMaxInFlight,
+          generation,
+          ...sent.flatMap((r) => r.args),
+        ),
+      );
+    // The generation believed when the script went: it ran in that one or a later one.
+    let generation = believed;
+    let reply = await send(checked ? believed : '');
+    if (reply[0] === STALE_GENERATION) {
+      this.known.learnGeneration(b, Number(reply[1]));
+      generation = this.known.generationOf(b);
+      sent = sent.map((r) => r.unfiltered?.() ?? r);
+      reply = await send('');
+    }
     this.view.learn(b, timesOf(reply));
     await this.acks.after(this.bucketKeys[b]![0]!);
-    return reply;
+    return { reply, sent, generation };
   }
 
   /** hostReadyAt and hostNotBefore as the scripts take them ('' = not given). */
@@ -775,11 +845,13 @@ class Store implements RedisFrontierStore {
 
   /** Entries added to bucket `b` (an 'add' record, sent with what waits on the bucket); returns their outcomes. */
   private async addTo(b: number, maxPerHost: Arg, entries: readonly FrontierEntry[]): Promise<AddOutcome[]> {
-    const got = await this.settles.settle(b, {
+    const { outcomes, generation } = await this.settles.settle(b, {
       args: ['', 'add', '', '', '', '', '', maxPerHost, entries.length, ...entries.flatMap(entryArgs)],
       links: entries.length,
     });
-    return this.counted(got as AddOutcome[]);
+    const got = outcomes as AddOutcome[];
+    this.learnHeld(entries, [...entries.keys()], got, generation);
+    return this.counted(got);
   }
 
   /** Indices in batches of `addBatchSize`. */
@@ -795,6 +867,14 @@ class Store implements RedisFrontierStore {
     for (const outcome of outcomes) if (outcome === 'added') this.knownUrls++;
     return outcomes;
   }
+}
+
+/**
+ * Whether a link the crawl holds may be left out of its script: only one whose add would change
+ * nothing there (a label may relabel the queued URL, hints update its revisit record).
+ */
+function mayBeLeftOut(entry: FrontierEntry): boolean {
+  return entry.label === undefined && entry.hints === undefined;
 }
 
 /** The entries' indices by bucket, in order; every entry checked (a host key) before anything is sent. */

@@ -12,14 +12,39 @@
 export interface SettleRecord {
   readonly args: readonly (string | number)[];
   readonly links: number;
+  /**
+   * For a record that leaves out links the worker knows the crawl holds (known-urls.ts): makes
+   * the same record with every link, sent instead when the bucket's generation is not the one
+   * believed when the links were left out (`generation`). Made only then: most never are.
+   */
+  readonly unfiltered?: () => SettleRecord;
+  readonly generation?: number;
 }
 
-/** Sends one script with these records on bucket `b`; resolves with its reply (outcomes, then the next times). */
-export type SendSettles = (b: number, records: readonly SettleRecord[]) => Promise<readonly unknown[]>;
+/**
+ * What a record got: its entries' outcomes (then a claim's lease), the record that was sent for
+ * it, and the generation its bucket was believed to have when it went.
+ */
+export interface SettledRecord {
+  readonly outcomes: unknown[];
+  readonly sent: SettleRecord;
+  readonly generation: number;
+}
+
+/** One script's answer: its reply (outcomes, then the next times), and as in SettledRecord. */
+export interface SentSettles {
+  readonly reply: readonly unknown[];
+  /** The records it carried: each the one given, or its `unfiltered` form. */
+  readonly sent: readonly SettleRecord[];
+  readonly generation: number;
+}
+
+/** Sends one script with these records on bucket `b`. */
+export type SendSettles = (b: number, records: readonly SettleRecord[]) => Promise<SentSettles>;
 
 interface Waiting {
   readonly record: SettleRecord;
-  readonly resolve: (outcomes: unknown[]) => void;
+  readonly resolve: (settled: SettledRecord) => void;
   readonly reject: (error: unknown) => void;
 }
 
@@ -43,7 +68,7 @@ export class SettleBatcher {
   ) {}
 
   /** Sends one record on bucket `b` (now, or with the next batch); resolves with its entries' outcomes, in order. */
-  settle(b: number, record: SettleRecord): Promise<unknown[]> {
+  settle(b: number, record: SettleRecord): Promise<SettledRecord> {
     return new Promise((resolve, reject) => {
       const queue = this.queueOf(b);
       queue.waiting.push({ record, resolve, reject });
@@ -75,9 +100,9 @@ export class SettleBatcher {
 
   /** One script; each caller gets its slice of the outcomes, or the script's error. Never rejects. */
   private async run(b: number, batch: readonly Waiting[]): Promise<void> {
-    let reply: readonly unknown[];
+    let answer: SentSettles;
     try {
-      reply = await this.send(
+      answer = await this.send(
         b,
         batch.map((w) => w.record),
       );
@@ -85,10 +110,12 @@ export class SettleBatcher {
       for (const w of batch) w.reject(error);
       return;
     }
+    const { reply, sent, generation } = answer;
     let at = 0;
-    for (const w of batch) {
-      w.resolve(reply.slice(at, at + w.record.links));
-      at += w.record.links;
+    for (const [i, w] of batch.entries()) {
+      const record = sent[i]!;
+      w.resolve({ outcomes: reply.slice(at, at + record.links), sent: record, generation });
+      at += record.links;
     }
   }
 }

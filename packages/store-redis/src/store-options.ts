@@ -75,6 +75,15 @@ export interface RedisFrontierStoreOptions extends RedisKeyOptions, RedisLinkOpt
    * @default true
    */
   readonly rememberFetches?: boolean;
+  /**
+   * URLs a worker remembers the crawl holds (the least recently met forgotten first): a page's
+   * link among them, on the page's own host, is answered 'duplicate' without being sent to Redis,
+   * as a site's navigation links are on every page of it. Safe against `clear()` by any worker
+   * (the completion's script checks that the bucket was not cleared since). About 200 bytes of
+   * the worker's memory per URL; 0 sends every link.
+   * @default 20000
+   */
+  readonly knownUrlCache?: number;
 }
 
 export interface ResolvedRedisFrontierStoreOptions {
@@ -89,6 +98,7 @@ export interface ResolvedRedisFrontierStoreOptions {
   readonly replicaAcks: number;
   readonly replicaAckTimeoutMs: number;
   readonly rememberFetches: boolean;
+  readonly knownUrlCache: number;
 }
 
 export const ENTRY_POINT = 'createRedisFrontierStore';
@@ -105,6 +115,7 @@ const REDIS_STORE_OPTION_KEYS: Record<keyof RedisFrontierStoreOptions, true> = {
   replicaAcks: true,
   replicaAckTimeoutMs: true,
   rememberFetches: true,
+  knownUrlCache: true,
   crawlId: true,
   keyPrefix: true,
   connectTimeoutMs: true,
@@ -133,6 +144,7 @@ export function resolveRedisFrontierStoreOptions(
     replicaAcks: count('replicaAcks', options.replicaAcks ?? 0, 0),
     replicaAckTimeoutMs: count('replicaAckTimeoutMs', options.replicaAckTimeoutMs ?? 1000, 1),
     rememberFetches: flag('rememberFetches', options.rememberFetches ?? true),
+    knownUrlCache: count('knownUrlCache', options.knownUrlCache ?? 20_000, 0),
     ...workerTiming(options),
   };
 }

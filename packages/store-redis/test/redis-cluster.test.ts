@@ -174,6 +174,33 @@ describe.skipIf(missing !== null)('Redis store on a Redis Cluster (3 primaries, 
     }
   });
 
+  it("sends the links a worker knew again after another worker's clear(), on the shard of their bucket", async () => {
+    const crawlId = uniqueCrawlId('cluster-known');
+    const first = createRedisFrontierStore({ redis: cluster.url, crawlId });
+    const second = createRedisFrontierStore({ redis: cluster.url, crawlId });
+    const page = (path: string) => ({ url: `http://known.test${path}`, hostKey: 'known.test', depth: 0, priority: 0 });
+    const claimOne = async (store: FrontierStore) => {
+      const { lease } = await store.claim({ now: Date.now(), leaseMs: 60_000 });
+      if (lease === null) throw new Error('nothing to claim');
+      return lease;
+    };
+    try {
+      await first.add([page('/')]);
+      const home = await claimOne(first);
+      expect(await first.complete(home.id, { add: [page('/a'), page('/b')] })).toEqual(['added', 'added']);
+      const a = await claimOne(first);
+      // Known to the first worker, so left out of its next completion: '/' and '/b' are duplicates.
+      expect(await first.complete(a.id, { add: [page('/'), page('/b')] })).toEqual(['duplicate', 'duplicate']);
+      const b = await claimOne(first);
+      await second.clear();
+      expect(await first.complete(b.id, { add: [page('/'), page('/b')] })).toEqual(['added', 'added']);
+      expect((await second.counts()).queued).toBe(2);
+    } finally {
+      await Promise.all([first.close(), second.close()]);
+      await deleteRedisCrawl({ redis: cluster.url, crawlId });
+    }
+  });
+
   it("sends one turn's scripts to each primary in one write", async () => {
     const crawlId = uniqueCrawlId('cluster-coalesce');
     const link = createRedisLink(cluster.url);

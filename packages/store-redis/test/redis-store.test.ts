@@ -491,7 +491,7 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('createRedisFrontierStore', 
         'createdAt',
         'layout',
       ]);
-      // Every bucket keeps its marker, and nothing else but the robots cache.
+      // Every bucket keeps its marker and counts the clear (its generation), and nothing else is left but the robots cache.
       const robotsKeys = [
         robotsKeyOf(crawlId, 'https://a.test'),
         `${bucketOf('https://b.test')}robots-lock:https://b.test`,
@@ -500,7 +500,8 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('createRedisFrontierStore', 
       expect(buckets.sort()).toEqual(
         [...Array.from({ length: BUCKET_COUNT }, (_, b) => `politely:{${crawlId}:${b}}:meta`), ...robotsKeys].sort(),
       );
-      for (const key of buckets.filter((k) => k.endsWith(':meta'))) expect(await admin.hkeys(key)).toEqual(['crawl']);
+      for (const key of buckets.filter((k) => k.endsWith(':meta')))
+        expect(await admin.hgetall(key)).toEqual({ crawl: expect.any(String), g: '1' });
       expect(await robots.get('https://a.test')).toEqual(robotsRecord('https://a.test'));
       // The crawl goes on, empty: both workers use it, and the lease from before is void.
       expect(await other.add([entry('http://a.test/1')])).toEqual(['added']);

@@ -255,7 +255,7 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('settles batched per bucket'
     const link = entryArgs(entry(`http://${hosts[1]}/link`));
     const batch = [
       ...bucketScriptKeys(prefix),
-      ...[prefix, marker!, (store as RedisFrontierStore).workerId, 250, Date.now(), 0, 1],
+      ...[prefix, marker!, (store as RedisFrontierStore).workerId, 250, Date.now(), 0, 1, ''],
       ...[leases[0]!.id, 'complete', '', '', '', '', '', '', 0],
       ...[leases[1]!.id, 'complete', '', '', '', '', '', '', 1, ...link],
     ];
@@ -366,7 +366,7 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('settles batched per bucket'
       const workerId = (store as RedisFrontierStore).workerId;
       const batch = [
         ...bucketScriptKeys(prefix),
-        ...[prefix, marker!, workerId, 250, now, 0, 4],
+        ...[prefix, marker!, workerId, 250, now, 0, 4, ''],
         ...[lease!.id, 'complete-claim', '', '', '', '', '', '', 0],
         ...[`${bucketOfHost(host)}/${workerId}.replayed`, now, 60_000, 10],
       ];
