@@ -49,8 +49,6 @@
 
 import { hash } from 'node:crypto';
 import { PolitelyError } from '@politely/core';
-import { LruMap } from '@politely/core/internal';
-
 /**
  * Buckets per crawl. 128: enough that the buckets' hash tags spread over the shards of a cluster
  * evenly (on 3 equal shards, one gets fewer than 20 % of the buckets for about 1 crawl id in 800),
@@ -116,14 +114,20 @@ export function resolveCrawlKeys(entryPoint: string, options: RedisKeyOptions): 
   return { crawl: prefix, bucket: (b) => buckets[b]! };
 }
 
-/** Buckets of the hosts met lately: a page's links name few hosts, each many times. */
-const recentBuckets = new LruMap<string, number>(4096);
+/**
+ * Buckets of the hosts met lately: a page's links name few hosts, each many times. A plain Map,
+ * emptied when full: a hit (nearly every lookup) then costs one lookup, with none of an LRU's
+ * reordering, and a miss one hash.
+ */
+const recentBuckets = new Map<string, number>();
+const RECENT_BUCKETS = 4096;
 
 /** The bucket of a politeness key: SHA-256's first 4 bytes, big-endian, mod BUCKET_COUNT. */
 export function bucketOfHost(hostKey: string): number {
   let b = recentBuckets.get(hostKey);
   if (b === undefined) {
     b = hash('sha256', hostKey, 'buffer').readUInt32BE(0) % BUCKET_COUNT;
+    if (recentBuckets.size >= RECENT_BUCKETS) recentBuckets.clear();
     recentBuckets.set(hostKey, b);
   }
   return b;
