@@ -1,14 +1,13 @@
 // The commands sent in one turn of the event loop leave in one write (write-coalescer.ts): on a
 // real Redis, the socket's writes counted as the kernel gets them (`_write` / `_writev`), every
-// reply checked. A command alone in its turn is not held past that turn; while a reply is due,
-// the commands of later turns wait for it (at most maxHoldMs) and leave together.
+// reply checked. A command alone in its turn is not held past that turn.
 
 import type { FrontierEntry } from '@politely/frontier';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRedisFrontierStore, createRedisLink, type RedisFrontierStore } from '../src/index.js';
 import { bucketOfHost } from '../src/keys.js';
-import { createWriteCoalescer, writeCoalescer } from '../src/write-coalescer.js';
+import { writeCoalescer } from '../src/write-coalescer.js';
 import {
   countWrites,
   deleteCrawls,
@@ -23,13 +22,6 @@ const redisDown = await redisDownReason();
 warnIfSkipped('write-coalescer.test.ts', redisDown);
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** A script that keeps Redis busy for `ms` (by its own clock): its reply is due that long. */
-const BUSY = `local t = redis.call('TIME')
-local start = t[1] * 1000000 + t[2]
-repeat t = redis.call('TIME') until t[1] * 1000000 + t[2] - start >= tonumber(ARGV[1]) * 1000
-return 1`;
 
 describe.skipIf(redisDown !== null)(redisSuiteTitle('writeCoalescer on a real Redis', redisDown), () => {
   const clients: Redis[] = [];
@@ -80,39 +72,6 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('writeCoalescer on a real Re
       expect(await reply).toBe(`turn ${turn}`);
     }
     expect(count.chunks).toBe(5);
-  });
-
-  it('while a reply is due, holds the commands of the next turns until it arrives: one write for all of them', async () => {
-    const client = await connected();
-    const hold = createWriteCoalescer(client, 10_000);
-    const count = countWrites(client.stream);
-    const busy = client.eval(BUSY, 0, 100); // not held: written at once
-    await nextTurn();
-    expect(count.writes).toBe(1);
-    const pings: Promise<string>[] = [];
-    for (let turn = 0; turn < 3; turn++) {
-      hold();
-      pings.push(client.ping(`turn ${turn}`));
-      await nextTurn();
-    }
-    expect(count.writes).toBe(1); // all three wait for the busy script's reply
-    expect(await busy).toBe(1);
-    expect(await Promise.all(pings)).toEqual(['turn 0', 'turn 1', 'turn 2']);
-    expect(count).toEqual({ writes: 2, chunks: 4 });
-  });
-
-  it('holds a command for a reply due no longer than maxHoldMs', async () => {
-    const client = await connected();
-    const hold = createWriteCoalescer(client, 5);
-    const count = countWrites(client.stream);
-    const busy = client.eval(BUSY, 0, 300);
-    await nextTurn();
-    hold();
-    const ping = client.ping('waited');
-    await sleep(100);
-    expect(count.writes).toBe(2); // written long before the busy script answers
-    expect(await busy).toBe(1);
-    expect(await ping).toBe('waited');
   });
 
   it('is one per client, and skips a socket that is gone', async () => {
