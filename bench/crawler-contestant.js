@@ -6,7 +6,7 @@
 //   { contestant: 'politely' | 'crawlee' | 'floor' (floor-crawl.js), userAgent, productToken, seeds, maxPages, concurrency,
 //     perHostConcurrency (politely), sameDomainDelaySecs (Crawlee), storageDir (Crawlee),
 //     scopePattern (a RegExp source: the URLs both contestants may crawl),
-//     store?: { kind: 'memory' | 'sqlite' | 'redis', path?, redisUrl? (redis:// or redis-cluster://), crawlId? } (politely:
+//     store?: { kind: 'memory' | 'sqlite' | 'redis', path?, redisUrl? (redis:// or redis-cluster://), crawlId?, knownUrlCache? } (politely:
 //       an explicit frontier store and robots cache of that kind, their calls counted; without
 //       it, the crawler's own default store),
 //     recrawl?: boolean (politely: createCrawler's `recrawl`, revisiting what the store holds as
@@ -165,6 +165,8 @@ async function openStore(store) {
       defaultHostPolicy,
       // A durability setting under measure (bench/replica-acks.bench.js): each change waits for replicas.
       ...(store.replicaAcks === undefined ? {} : { replicaAcks: store.replicaAcks }),
+      // The links a worker knows are held, left out of completions (0 in store-crawl.bench.js's control row).
+      ...(store.knownUrlCache === undefined ? {} : { knownUrlCache: store.knownUrlCache }),
     });
     const robotsCache = createRedisRobotsCache({ redis: link, crawlId: store.crawlId });
     await frontier.ready();

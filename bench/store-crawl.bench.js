@@ -28,9 +28,11 @@
 // in 0.25 ms slices, as redis-server does. On a 2-CPU machine where the crawler and the fleet
 // already keep both busy, a third busy process costs the crawler CPU by itself (context
 // switches, caches); this row says how much of the Redis rows' ratio that alone explains.
+// `redis-all-links` is the one-Redis crawl with `knownUrlCache: 0`: every link of a page sent,
+// none left out as known to be held (what the cache saves the crawler and redis-server).
 //
 // Environment: BENCH_STORE_HOSTS × BENCH_STORE_PAGES (default 20 × 150 realistic pages),
-// BENCH_STORE_KINDS=memory,sqlite,redis,redis-cluster (and memory+cpu), BENCH_STORE_REPS (default 1; stores
+// BENCH_STORE_KINDS=memory,sqlite,redis,redis-cluster (and memory+cpu, redis-all-links), BENCH_STORE_REPS (default 1; stores
 // alternate, medians reported). No redis-server/redis-cli on the PATH: the Redis rows say so and
 // the others run. Prints tables and writes bench/results/store-crawl.json.
 
@@ -61,13 +63,13 @@ const FLEET = {
   pageProfile: 'realistic',
 };
 const KINDS = (process.env.BENCH_STORE_KINDS ?? 'memory,sqlite,redis,redis-cluster').split(',');
-const REDIS_KINDS = ['redis', 'redis-cluster'];
+const REDIS_KINDS = ['redis', 'redis-cluster', 'redis-all-links'];
 const REPS = Math.max(1, Number(process.env.BENCH_STORE_REPS ?? 1));
 /** As in crawler-run.js (a): 64 requests in flight, no per-host cap beyond that, no delay. */
 const CONCURRENCY = 64;
 const RUN_TIMEOUT_MS = 300_000;
 /** The crawler's CPU per page over memory's: SQLite within 1.3× (issue 13), Redis within 1.2× (issue 34). */
-const CPU_RATIO_GOALS = { sqlite: 1.3, redis: 1.2, 'redis-cluster': 1.2 };
+const CPU_RATIO_GOALS = { sqlite: 1.3, redis: 1.2, 'redis-cluster': 1.2, 'redis-all-links': 1.2 };
 /** The `memory+cpu` control's competitor: the share of one CPU it takes. */
 const CPU_SHARE = Number(process.env.BENCH_STORE_CPU_SHARE ?? 0.2);
 /** Spins `slice` ms, then sleeps so that the spins take `share` of the time, until killed. */
@@ -97,10 +99,10 @@ function storeFor(kind, servers) {
     };
   }
   if (REDIS_KINDS.includes(kind)) {
-    const { url, ports } = servers[kind];
+    const { url, ports } = servers[kind === 'redis-all-links' ? 'redis' : kind];
     const crawlId = `politely-bench-store-${randomUUID()}`;
     return {
-      spec: { kind: 'redis', redisUrl: url, crawlId },
+      spec: { kind: 'redis', redisUrl: url, crawlId, ...(kind === 'redis-all-links' ? { knownUrlCache: 0 } : {}) },
       ports,
       cleanUp: () => deleteRedisCrawl({ redis: url, crawlId }),
     };
@@ -224,7 +226,7 @@ for (const kind of REDIS_KINDS.filter((k) => kinds.includes(k) && missing !== nu
 }
 /** The bench's own redis-server and 3-primary cluster, started only for the kinds that run. */
 const own = {};
-if (kinds.includes('redis')) own.redis = await startRedisServer();
+if (kinds.includes('redis') || kinds.includes('redis-all-links')) own.redis = await startRedisServer();
 if (kinds.includes('redis-cluster')) own.cluster = await startRedisCluster({ primaries: 3 });
 const servers = {
   redis: own.redis && { url: own.redis.url, ports: [own.redis.port] },
@@ -338,6 +340,7 @@ const out = {
         "createRedisLink(<the bench's own redis-server>) shared by createRedisFrontierStore({ crawlId: <unique>, same defaultHostPolicy }) and createRedisRobotsCache; the crawl's keys deleted afterwards",
       'redis-cluster':
         "the same with a redis-cluster:// URL of the bench's own Redis Cluster: 3 primaries, no replicas (test/support/redis-launch.js)",
+      'redis-all-links': 'the one-Redis crawl with knownUrlCache: 0 (every link of a page sent to Redis; a control)',
       'memory+cpu': `the memory store's crawl while another process spins 0.25 ms slices taking ${CPU_SHARE} of one CPU (a control: the cost to the crawler of a third busy process on this machine)`,
     },
     cpuRatioToMemory:
