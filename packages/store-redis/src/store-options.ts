@@ -76,11 +76,12 @@ export interface RedisFrontierStoreOptions extends RedisKeyOptions, RedisLinkOpt
    */
   readonly rememberFetches?: boolean;
   /**
-   * URLs a worker remembers the crawl holds (the least recently met forgotten first): a page's
-   * link among them, on the page's own host, is answered 'duplicate' without being sent to Redis,
-   * as a site's navigation links are on every page of it. Safe against `clear()` by any worker
-   * (the completion's script checks that the bucket was not cleared since). About 200 bytes of
-   * the worker's memory per URL; 0 sends every link.
+   * URLs a worker remembers the crawl holds (those met least lately forgotten first): a page's
+   * link among them, on the page's own host (or another host of its bucket), without a label or
+   * hints, is answered 'duplicate' without being sent to Redis, as a site's navigation links are
+   * on every page of it. Safe against `clear()` by any worker (the completion's script checks
+   * that the bucket was not cleared since). About 200 bytes of the worker's memory per URL; 0
+   * sends every link.
    * @default 20000
    */
   readonly knownUrlCache?: number;
