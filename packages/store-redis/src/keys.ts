@@ -14,7 +14,8 @@
 // BUCKET_COUNT. With P = `politely:{<crawlId>:<b>}:`:
 //
 //   <P>meta          HASH  crawl (a copy of the crawl marker, checked by every script), queued, done,
-//                          seen (URLs ever added), fpL and fpS (the seen tables' level and split)
+//                          seen (URLs ever added), fpL and fpS (the seen tables' level and split),
+//                          g (the bucket's generation: how many times it was cleared; known-urls.ts)
 //   <P>seen          HASH  seen table i → how many fingerprints it holds (see frontier-scripts.ts)
 //   <P>seen:<i>      STRING seen table i: 64-bit fingerprints (fingerprint.ts) of URLs ever added to
 //                          the bucket, 8 bytes a slot, open addressing; tables split by linear hashing
