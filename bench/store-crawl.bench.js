@@ -32,6 +32,7 @@
 // none left out as known to be held (what the cache saves the crawler and redis-server).
 //
 // Environment: BENCH_STORE_HOSTS × BENCH_STORE_PAGES (default 20 × 150 realistic pages),
+// BENCH_STORE_LINKS (content links per page on its host; the fleet's default 5),
 // BENCH_STORE_KINDS=memory,sqlite,redis,redis-cluster (and memory+cpu, redis-all-links), BENCH_STORE_REPS (default 1; stores
 // alternate, medians reported). No redis-server/redis-cli on the PATH: the Redis rows say so and
 // the others run. Prints tables and writes bench/results/store-crawl.json.
@@ -61,6 +62,8 @@ const FLEET = {
   hosts: Number(process.env.BENCH_STORE_HOSTS ?? 20),
   pagesPerHost: Number(process.env.BENCH_STORE_PAGES ?? 150),
   pageProfile: 'realistic',
+  // Content links a page has on its own host (the fleet's default, 5, when unset), navigation on top.
+  ...(process.env.BENCH_STORE_LINKS === undefined ? {} : { linksPerPage: Number(process.env.BENCH_STORE_LINKS) }),
 };
 const KINDS = (process.env.BENCH_STORE_KINDS ?? 'memory,sqlite,redis,redis-cluster').split(',');
 const REDIS_KINDS = ['redis', 'redis-cluster', 'redis-all-links'];
