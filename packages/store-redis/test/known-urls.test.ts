@@ -2,16 +2,15 @@
 // and only while the page's bucket was not cleared since: what each completion script carries is
 // read off the store's own client, and what the crawl holds off Redis.
 
-import { createHash } from 'node:crypto';
 import type { AddOutcome, FrontierEntry, FrontierLease } from '@politely/frontier';
-import { type Command, Redis } from 'ioredis';
+import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BUCKET_SCRIPTS } from '../src/frontier-scripts.js';
 import { createRedisFrontierStore, type RedisFrontierStore, type RedisFrontierStoreOptions } from '../src/index.js';
 import { KnownUrls } from '../src/known-urls.js';
 import {
   deleteCrawls,
   REDIS_URL,
+  recordSettleScripts,
   redisDownReason,
   redisSuiteTitle,
   uniqueCrawlId,
@@ -21,7 +20,6 @@ import {
 const redisDown = await redisDownReason();
 warnIfSkipped('known-urls.test.ts', redisDown);
 
-const SETTLE_MANY_SHA = createHash('sha1').update(BUCKET_SCRIPTS.politelyBucketSettleMany).digest('hex');
 const HOST = 'known.test';
 const url = (path: string): string => `http://${HOST}${path}`;
 const entry = (path: string, extra: Partial<FrontierEntry> = {}): FrontierEntry => ({
@@ -31,17 +29,6 @@ const entry = (path: string, extra: Partial<FrontierEntry> = {}): FrontierEntry 
   priority: 0,
   ...extra,
 });
-
-/** The ARGV of every completion script the client sends, in order. */
-function recordSettleScripts(redis: Redis): string[][] {
-  const scripts: string[][] = [];
-  const send = redis.sendCommand.bind(redis);
-  redis.sendCommand = ((command: Command, stream?: never) => {
-    if (command.name === 'evalsha' && command.args[0] === SETTLE_MANY_SHA) scripts.push(command.args.map(String));
-    return send(command, stream);
-  }) as typeof redis.sendCommand;
-  return scripts;
-}
 
 /** The URLs of this host that a script carries (as dedupe keys). */
 const urlsIn = (args: readonly string[]): string[] => args.filter((arg) => arg.startsWith(`http://${HOST}/`)).sort();

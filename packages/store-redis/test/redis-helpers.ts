@@ -2,8 +2,9 @@
 // crawl ids, and cleanup. When Redis does not answer, the suites are skipped with the reason in
 // their name (never silently passed).
 
-import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
+import { createHash, randomUUID } from 'node:crypto';
+import { type Command, Redis } from 'ioredis';
+import { BUCKET_SCRIPTS } from '../src/frontier-scripts.js';
 import { deleteRedisCrawl } from '../src/index.js';
 import { bucketOfHost } from '../src/keys.js';
 
@@ -110,6 +111,23 @@ export function countWrites(stream: Redis['stream']): WriteCount {
     return writev(chunks, ...rest);
   };
   return count;
+}
+
+const SETTLE_MANY_SHA = createHash('sha1').update(BUCKET_SCRIPTS.politelyBucketSettleMany).digest('hex');
+
+/**
+ * Every settle script (SETTLE_MANY) the client sends from now on, as its command's arguments:
+ * the script's sha, the number of keys, the keys (the bucket's meta first), then ARGV. Read off
+ * the client as it sends (one EVALSHA each, whether or not ioredis then writes it as EVAL).
+ */
+export function recordSettleScripts(redis: Redis): string[][] {
+  const scripts: string[][] = [];
+  const send = redis.sendCommand.bind(redis);
+  redis.sendCommand = ((command: Command, stream?: never) => {
+    if (command.name === 'evalsha' && command.args[0] === SETTLE_MANY_SHA) scripts.push(command.args.map(String));
+    return send(command, stream);
+  }) as typeof redis.sendCommand;
+  return scripts;
 }
 
 /** `n` host names whose state is in one bucket, and one in another bucket. */

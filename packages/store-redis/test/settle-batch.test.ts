@@ -1,10 +1,9 @@
 // Settles of one bucket that wait together go as one script (settle-batcher.ts, SETTLE_MANY):
 // counted on the store's own connection, with each caller's outcomes, leases and links checked.
 
-import { createHash } from 'node:crypto';
 import type { PolitelyError } from '@politely/core';
 import type { AddOutcome, FrontierEntry, FrontierLease, FrontierStore } from '@politely/frontier';
-import { type Command, Redis } from 'ioredis';
+import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BUCKET_SCRIPTS } from '../src/frontier-scripts.js';
 import {
@@ -20,6 +19,7 @@ import {
   deleteCrawls,
   hostsInOneBucket,
   REDIS_URL,
+  recordSettleScripts,
   redisDownReason,
   redisSuiteTitle,
   uniqueCrawlId,
@@ -29,26 +29,13 @@ import {
 const redisDown = await redisDownReason();
 warnIfSkipped('settle-batch.test.ts', redisDown);
 
-const SETTLE_MANY_SHA = createHash('sha1').update(BUCKET_SCRIPTS.politelyBucketSettleMany).digest('hex');
-
 const entry = (url: string): FrontierEntry => ({ url, hostKey: new URL(url).hostname, depth: 0, priority: 0 });
 
-/**
- * Counts the settle scripts the client sends (one EVALSHA each, whether or not ioredis writes it
- * as EVAL): all, or those on the bucket whose key prefix is given.
- */
+/** Counts the settle scripts the client sends: all, or those on the bucket whose key prefix is given. */
 function countSettleScripts(redis: Redis): (prefix?: string) => number {
-  const sentByMeta = new Map<unknown, number>();
-  const send = redis.sendCommand.bind(redis);
-  redis.sendCommand = ((command: Command, stream?: never) => {
-    if (command.name === 'evalsha' && command.args[0] === SETTLE_MANY_SHA) {
-      const meta = command.args[2]; // after the sha and the number of keys
-      sentByMeta.set(meta, (sentByMeta.get(meta) ?? 0) + 1);
-    }
-    return send(command, stream);
-  }) as typeof redis.sendCommand;
+  const scripts = recordSettleScripts(redis);
   return (prefix) =>
-    prefix === undefined ? [...sentByMeta.values()].reduce((a, b) => a + b, 0) : (sentByMeta.get(`${prefix}meta`) ?? 0);
+    prefix === undefined ? scripts.length : scripts.filter((args) => args[2] === `${prefix}meta`).length;
 }
 
 describe.skipIf(redisDown !== null)(redisSuiteTitle('settles batched per bucket', redisDown), () => {
