@@ -275,6 +275,8 @@ for (const [kind, store] of Object.entries(stores)) {
     return memory === undefined ? [] : [run.cpuMsPerPage / memory.cpuMsPerPage];
   });
   store.cpuRatioToMemory = ratios.length === 0 ? null : median(ratios);
+  // Each rep's ratio, in rep order: how far apart they lie is the machine's noise on this figure.
+  store.cpuRatiosByRep = ratios;
 }
 
 const fixed = (value, digits) =>
@@ -291,6 +293,7 @@ console.log(
       'pages/s',
       'CPU/page',
       'vs memory',
+      'reps: lowest–highest',
       'goal',
       'peak RSS',
       'GC / CPU',
@@ -306,7 +309,10 @@ console.log(
       String(s.pages),
       formatInteger(s.pagesPerSecond),
       `${fixed(s.cpuMsPerPage, 2)} ms`,
-      `${fixed(s.cpuRatioToMemory, 2)}×`,
+      `${fixed(s.cpuRatioToMemory, 3)}×`,
+      s.cpuRatiosByRep.length < 2
+        ? ''
+        : `${formatFixed(Math.min(...s.cpuRatiosByRep), 2)}–${formatFixed(Math.max(...s.cpuRatiosByRep), 2)}×`,
       goalOf(kind, s.cpuRatioToMemory),
       `${fixed(s.peakRssMb, 1)} MB`,
       `${fixed(s.gcShareOfCpu * 100, 1)} %`,
@@ -347,7 +353,7 @@ const out = {
       'memory+cpu': `the memory store's crawl while another process spins 0.25 ms slices taking ${CPU_SHARE} of one CPU (a control: the cost to the crawler of a third busy process on this machine)`,
     },
     cpuRatioToMemory:
-      "each rep runs every store back to back; a store's ratio is the median over reps of its CPU per page over the memory store's in the same rep",
+      "each rep runs every store back to back; a store's ratio is the median over reps of its CPU per page over the memory store's in the same rep (cpuRatiosByRep: each rep's, in rep order)",
     cpuPerPage:
       "process.cpuUsage() of the crawler process (user + system, all threads) during run() / pages served with status 200 (the fleet's logs). SQLite works inside the crawler process (counted); redis-server is another process, reported apart",
     calls:
