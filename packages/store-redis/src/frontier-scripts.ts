@@ -7,12 +7,14 @@
 // worker that scheduled them), whereas here URLs wait in Redis, where any worker can take them
 // and where a dead worker's URLs survive it.
 //
-// Every script here works on ONE bucket of the crawl (keys.ts): it takes the bucket's fixed keys as
-// KEYS (meta, ready, hosts, leases, seen, lastFetch, fetched, due, fetchedAt, failures, failedAt)
-// and, as ARGV[1..5], the bucket's key prefix, the crawl marker the worker saw when it opened the
-// crawl, the worker's id, its idle poll (ms) and its clock (ms); it builds per-host, per-lease and
-// per-worker keys from the prefix. All of them carry the bucket's `{hash tag}`, so in Redis
-// Cluster they share the slot of the declared keys: one script, one slot. Crawl-wide scripts
+// Every script here works on ONE bucket of the crawl (keys.ts): it declares one key, the bucket's
+// meta (KEYS[1], which routes it to the bucket's slot), and takes, as ARGV[1..5], the bucket's key
+// prefix, the crawl marker the worker saw when it opened the crawl, the worker's id, its idle poll
+// (ms) and its clock (ms). It builds every other key from the prefix: the bucket's fixed keys
+// (ready, hosts, leases, seen, lastFetch, fetched, due, fetchedAt, failures, failedAt) and the
+// per-host, per-lease and per-worker ones. All of them carry the bucket's `{hash tag}`, so in Redis
+// Cluster they share the slot of the declared key: one script, one slot. Declaring the fixed keys
+// too would send ten more arguments (about 700 bytes with a long crawl id) with every script. Crawl-wide scripts
 // (the marker, the worker registry) are in crawl-scripts.ts. Times are integer ms since the epoch, passed and stored as decimal strings (Lua's
 // tostring would round them to 14 digits). See keys.ts for the layout.
 //
@@ -81,9 +83,10 @@ export const STALE_GENERATION = 'POLITELY_STALE_GENERATION';
 const DEFINITIONS = `
 if redis.replicate_commands then redis.replicate_commands() end
 local P, CRAWL, ME, IDLE_POLL, NOW = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5])
-local META, READY, HOSTS, LEASES, SEEN = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
-local LAST, FETCHED, DUE, FETCHED_AT = KEYS[6], KEYS[7], KEYS[8], KEYS[9]
-local FAILURES, FAILED_AT = KEYS[10], KEYS[11]
+local META = KEYS[1]
+local READY, HOSTS, LEASES, SEEN = P .. 'ready', P .. 'hosts', P .. 'leases', P .. 'seen'
+local LAST, FETCHED, DUE, FETCHED_AT = P .. 'lastFetch', P .. 'fetched', P .. 'due', P .. 'fetchedAt'
+local FAILURES, FAILED_AT = P .. 'failures', P .. 'failedAt'
 local function qk(h, band) return P .. 'q:' .. h .. ':' .. band end
 local function hk(h) return P .. 'h:' .. h end
 local function lk(id) return P .. 'l:' .. id end
@@ -1058,13 +1061,13 @@ export const BUCKET_SCRIPTS = {
   politelyBucketHostCounts: HOST_COUNTS,
 } as const;
 
-/** Keys every bucket script declares (see `bucketScriptKeys`). */
-export const BUCKET_SCRIPT_KEY_COUNT = 11;
+/** Keys every bucket script declares (see `bucketScriptKeys`): its bucket's meta. */
+export const BUCKET_SCRIPT_KEY_COUNT = 1;
 
 type Arg = string | number;
 type Reply = (string | number)[];
 
-/** The bucket scripts as ioredis commands: the eleven fixed keys, then the ARGV above. */
+/** The bucket scripts as ioredis commands: the bucket's meta key, then the ARGV above. */
 export interface BucketCommands {
   politelyBucketOpen(...args: Arg[]): Promise<[number]>;
   politelyBucketTend(...args: Arg[]): Promise<Reply>;

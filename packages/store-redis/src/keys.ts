@@ -148,21 +148,12 @@ export function crawlScriptKeys(keys: CrawlKeys): readonly string[] {
   return [`${keys.crawl}meta`, `${keys.crawl}workers`];
 }
 
-/** A bucket's fixed keys, in the order the bucket scripts take them as KEYS. */
+/**
+ * The keys a bucket script declares: its meta alone, which routes the script to the bucket's slot
+ * (the script builds the bucket's other keys from its prefix, frontier-scripts.ts).
+ */
 export function bucketScriptKeys(prefix: string): readonly string[] {
-  return [
-    `${prefix}meta`,
-    `${prefix}ready`,
-    `${prefix}hosts`,
-    `${prefix}leases`,
-    `${prefix}seen`,
-    `${prefix}lastFetch`,
-    `${prefix}fetched`,
-    `${prefix}due`,
-    `${prefix}fetchedAt`,
-    `${prefix}failures`,
-    `${prefix}failedAt`,
-  ];
+  return [`${prefix}meta`];
 }
 
 /** The hash of the crawl's metadata (`saveMetadata` / `loadMetadata`). */

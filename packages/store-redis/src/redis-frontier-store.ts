@@ -148,7 +148,8 @@ const ALL_BUCKETS = Array.from({ length: BUCKET_COUNT }, (_, b) => b);
 class Store implements RedisFrontierStore {
   readonly workerId = `${process.pid}-${randomBytes(4).toString('hex')}`;
   private readonly commands: BucketCommands & CrawlCommands;
-  private readonly bucketKeys: (readonly string[])[];
+  /** Each bucket's meta key: what its scripts declare (`bucketScriptKeys`), and what replica acks wait on. */
+  private readonly bucketMeta: readonly string[];
   private readonly view: ClaimView;
   private readonly settles: SettleBatcher;
   /** Links known to be held: left out of their page's completion (known-urls.ts). */
@@ -182,7 +183,7 @@ class Store implements RedisFrontierStore {
     for (const [name, lua] of Object.entries(CRAWL_SCRIPTS))
       connection.redis.defineCommand(name, { numberOfKeys: CRAWL_SCRIPT_KEY_COUNT, lua });
     this.commands = connection.redis as unknown as BucketCommands & CrawlCommands;
-    this.bucketKeys = ALL_BUCKETS.map((b) => bucketScriptKeys(options.keys.bucket(b)));
+    this.bucketMeta = ALL_BUCKETS.map((b) => bucketScriptKeys(options.keys.bucket(b))[0]!);
     this.view = new ClaimView(BUCKET_COUNT, options.idlePollMs);
     this.settles = new SettleBatcher((b, records) => this.settleMany(b, records), options.addBatchSize);
     this.remembersFetches = options.rememberFetches;
@@ -230,7 +231,7 @@ class Store implements RedisFrontierStore {
       const [, , , id, member, expiresAt, previous, hostKey, priority] = reply;
       if (id === undefined || member === undefined) continue;
       this.held.add(String(id));
-      await this.acks.after(this.bucketKeys[b]![0]!);
+      await this.acks.after(this.bucketMeta[b]!);
       const entry = decodeEntry(String(member), String(hostKey), Number(priority));
       return { lease: this.leaseOf(String(id), entry, Number(expiresAt), Number(previous)) };
     }
@@ -741,10 +742,10 @@ class Store implements RedisFrontierStore {
     });
   }
 
-  /** A bucket's keys and the head of ARGV its scripts start with (`now`: the caller's clock, ms). */
+  /** A bucket's declared key and the head of ARGV its scripts start with (`now`: the caller's clock, ms). */
   private head(b: number, now = Date.now()): Arg[] {
     return [
-      ...this.bucketKeys[b]!,
+      this.bucketMeta[b]!,
       this.options.keys.bucket(b),
       this.crawl,
       this.workerId,
@@ -811,7 +812,7 @@ class Store implements RedisFrontierStore {
       reply = await send('');
     }
     this.view.learn(b, timesOf(reply));
-    await this.acks.after(this.bucketKeys[b]![0]!);
+    await this.acks.after(this.bucketMeta[b]!);
     return { reply, sent, generation };
   }
 

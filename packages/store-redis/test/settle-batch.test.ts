@@ -5,7 +5,7 @@ import type { PolitelyError } from '@politely/core';
 import type { AddOutcome, FrontierEntry, FrontierLease, FrontierStore } from '@politely/frontier';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BUCKET_SCRIPTS } from '../src/frontier-scripts.js';
+import { BUCKET_SCRIPT_KEY_COUNT, BUCKET_SCRIPTS } from '../src/frontier-scripts.js';
 import {
   createRedisFrontierStore,
   deleteRedisCrawl,
@@ -236,7 +236,10 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('settles batched per bucket'
     await store.counts(); // opened: the crawl's marker is in every bucket
     const admin = new Redis(REDIS_URL);
     clients.push(admin);
-    admin.defineCommand('settleMany', { numberOfKeys: 11, lua: BUCKET_SCRIPTS.politelyBucketSettleMany });
+    admin.defineCommand('settleMany', {
+      numberOfKeys: BUCKET_SCRIPT_KEY_COUNT,
+      lua: BUCKET_SCRIPTS.politelyBucketSettleMany,
+    });
     const prefix = bucketPrefixOf(crawlId, hosts[0]!);
     const marker = await admin.hget(`${prefix}meta`, 'crawl');
     const link = entryArgs(entry(`http://${hosts[1]}/link`));
@@ -346,7 +349,10 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('settles batched per bucket'
       await store.counts(); // opened: the crawl's marker is in every bucket
       const admin = new Redis(REDIS_URL);
       clients.push(admin);
-      admin.defineCommand('settleMany', { numberOfKeys: 11, lua: BUCKET_SCRIPTS.politelyBucketSettleMany });
+      admin.defineCommand('settleMany', {
+        numberOfKeys: BUCKET_SCRIPT_KEY_COUNT,
+        lua: BUCKET_SCRIPTS.politelyBucketSettleMany,
+      });
       const prefix = bucketPrefixOf(crawlId, host);
       const marker = await admin.hget(`${prefix}meta`, 'crawl');
       const now = Date.now();
