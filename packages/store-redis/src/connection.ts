@@ -280,8 +280,14 @@ class Link implements RedisLink {
     return this.opening;
   }
 
-  async run<T>(command: () => Promise<T>): Promise<T> {
-    if (this.failure !== undefined) throw this.failure;
+  run<T>(command: () => Promise<T>): Promise<T> {
+    if (this.failure !== undefined) return Promise.reject(this.failure);
+    // Open on one server (the hot path): one try, as the loop below makes there.
+    if (this.phase === 'open' && !(this.client instanceof Cluster)) return this.once(command);
+    return this.runWhenReady(command);
+  }
+
+  private async runWhenReady<T>(command: () => Promise<T>): Promise<T> {
     await this.ready();
     const startedAt = Date.now();
     for (;;) {
@@ -306,9 +312,16 @@ class Link implements RedisLink {
     return new Promise<T>((resolve, reject) => {
       const fail = (error: PolitelyError): void => reject(error);
       this.waiting.add(fail);
-      command()
-        .then(resolve, (error: unknown) => reject(this.failure ?? error))
-        .finally(() => this.waiting.delete(fail));
+      command().then(
+        (value) => {
+          this.waiting.delete(fail);
+          resolve(value);
+        },
+        (error: unknown) => {
+          this.waiting.delete(fail);
+          reject(this.failure ?? error);
+        },
+      );
     });
   }
 

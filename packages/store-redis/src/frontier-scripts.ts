@@ -1065,22 +1065,24 @@ export const BUCKET_SCRIPTS = {
 export const BUCKET_SCRIPT_KEY_COUNT = 1;
 
 type Arg = string | number;
+/** ioredis flattens a command's arguments one level: an array goes as its elements. */
+type ArgOrArray = Arg | readonly Arg[];
 type Reply = (string | number)[];
 
-/** The bucket scripts as ioredis commands: the bucket's meta key, then the ARGV above. */
+/** The bucket scripts as ioredis commands: the bucket's meta key, then the ARGV above (arrays flattened). */
 export interface BucketCommands {
-  politelyBucketOpen(...args: Arg[]): Promise<[number]>;
-  politelyBucketTend(...args: Arg[]): Promise<Reply>;
-  politelyBucketClaim(...args: Arg[]): Promise<Reply>;
-  politelyBucketSettleMany(...args: Arg[]): Promise<string[]>;
-  politelyBucketReopenDue(...args: Arg[]): Promise<number>;
-  politelyBucketRequeueFailed(...args: Arg[]): Promise<number>;
-  politelyBucketFailures(...args: Arg[]): Promise<string[]>;
-  politelyBucketClear(...args: Arg[]): Promise<number>;
-  politelyBucketSetHostPolicy(...args: Arg[]): Promise<Reply>;
-  politelyBucketTakeHostTurn(...args: Arg[]): Promise<Reply>;
-  politelyBucketTakeSendTurn(...args: Arg[]): Promise<Reply>;
-  politelyBucketEndSendTurn(...args: Arg[]): Promise<number>;
-  politelyBucketCounts(...args: Arg[]): Promise<number[]>;
-  politelyBucketHostCounts(...args: Arg[]): Promise<Reply>;
+  politelyBucketOpen(...args: ArgOrArray[]): Promise<[number]>;
+  politelyBucketTend(...args: ArgOrArray[]): Promise<Reply>;
+  politelyBucketClaim(...args: ArgOrArray[]): Promise<Reply>;
+  politelyBucketSettleMany(...args: ArgOrArray[]): Promise<string[]>;
+  politelyBucketReopenDue(...args: ArgOrArray[]): Promise<number>;
+  politelyBucketRequeueFailed(...args: ArgOrArray[]): Promise<number>;
+  politelyBucketFailures(...args: ArgOrArray[]): Promise<string[]>;
+  politelyBucketClear(...args: ArgOrArray[]): Promise<number>;
+  politelyBucketSetHostPolicy(...args: ArgOrArray[]): Promise<Reply>;
+  politelyBucketTakeHostTurn(...args: ArgOrArray[]): Promise<Reply>;
+  politelyBucketTakeSendTurn(...args: ArgOrArray[]): Promise<Reply>;
+  politelyBucketEndSendTurn(...args: ArgOrArray[]): Promise<number>;
+  politelyBucketCounts(...args: ArgOrArray[]): Promise<number[]>;
+  politelyBucketHostCounts(...args: ArgOrArray[]): Promise<Reply>;
 }

@@ -62,7 +62,7 @@ import { BUCKET_COUNT, bucketOfHost, bucketScriptKeys, crawlScriptKeys, LAYOUT_V
 import { KnownUrls } from './known-urls.js';
 import { NO_REPLICA_ACKS, type ReplicaAcks, replicaAcks } from './replica-acks.js';
 import { type SentSettles, SettleBatcher, type SettledRecord, type SettleRecord } from './settle-batcher.js';
-import { entryArgs, failureArgs, hostKeyOf, lastFetchArg, maxPerHostArg, scoreBound, time } from './store-args.js';
+import { failureArgs, hostKeyOf, lastFetchArg, maxPerHostArg, pushEntryArgs, scoreBound, time } from './store-args.js';
 import {
   ENTRY_POINT,
   type RedisFrontierStoreOptions,
@@ -138,9 +138,17 @@ function warnOnStderr(message: string): void {
 
 /** The bucket a lease id names (`<bucket>/<worker>.<n>`), or undefined for an id that is none of ours. */
 function bucketOfLease(leaseId: string): number | undefined {
-  const match = /^(\d+)\//.exec(leaseId);
-  const b = match === null ? Number.NaN : Number(match[1]);
-  return Number.isInteger(b) && b < BUCKET_COUNT ? b : undefined;
+  // The digits before the first '/' (read by hand: this runs for every settle).
+  const slash = leaseId.indexOf('/');
+  if (slash <= 0) return undefined;
+  let b = 0;
+  for (let i = 0; i < slash; i++) {
+    const digit = leaseId.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return undefined;
+    b = b * 10 + digit;
+    if (b >= BUCKET_COUNT) return undefined;
+  }
+  return b;
 }
 
 const ALL_BUCKETS = Array.from({ length: BUCKET_COUNT }, (_, b) => b);
@@ -155,6 +163,8 @@ class Store implements RedisFrontierStore {
   /** Links known to be held: left out of their page's completion (known-urls.ts). */
   private readonly known: KnownUrls;
   private opening: Promise<void> | undefined;
+  /** Set once the crawl is open: calls skip waiting for `ready()`. */
+  private opened = false;
   /** The crawl marker seen at open: every script checks Redis still holds this one. */
   private crawl = '';
   /** URLs added to the crawl as last seen, for the message when Redis loses them. */
@@ -225,13 +235,13 @@ class Store implements RedisFrontierStore {
       // The lease id is chosen here, once per claim: a claim sent again after a lost reply is the same claim.
       const leaseId = `${b}/${this.workerId}.${++this.leaseSeq}`;
       const reply = await this.call('claim', () =>
-        this.commands.politelyBucketClaim(...this.head(b, at), leaseId, lease, this.options.maxExpiredPerClaim),
+        this.commands.politelyBucketClaim(this.head(b, at), leaseId, lease, this.options.maxExpiredPerClaim),
       );
       this.view.learn(b, timesOf(reply.slice(0, 2)));
       const [, , , id, member, expiresAt, previous, hostKey, priority] = reply;
       if (id === undefined || member === undefined) continue;
       this.held.add(String(id));
-      await this.acks.after(this.bucketMeta[b]!);
+      if (this.acks !== NO_REPLICA_ACKS) await this.acks.after(this.bucketMeta[b]!);
       const entry = decodeEntry(String(member), String(hostKey), Number(priority));
       return { lease: this.leaseOf(String(id), entry, Number(expiresAt), Number(previous)) };
     }
@@ -271,10 +281,10 @@ class Store implements RedisFrontierStore {
   ): Promise<CompletedAndClaimed> {
     const entries = options.add ?? [];
     // Without rememberFetches, a done URL keeps no LastFetch (nor the entry that goes with it).
-    const lastFetch = this.remembersFetches ? options.lastFetch : undefined;
-    const done = [lastFetchArg(lastFetch), ...failureArgs(options.failure)];
-    const clock = this.settleArgs('complete', options);
-    const maxPerHost = maxPerHostArg(options.addOptions ?? {});
+    const lastFetch = lastFetchArg(this.remembersFetches ? options.lastFetch : undefined);
+    const [failure, failedAt] = failureArgs(options.failure);
+    const [readyAt, notBefore] = this.settleArgs('complete', options);
+    const maxPerHost = maxPerHostArg(options.addOptions ?? NO_ADD_OPTIONS);
     const groups = groupByBucket(entries);
     const page = bucketOfLease(leaseId);
     const outcomes: AddOutcome[] = [];
@@ -289,37 +299,35 @@ class Store implements RedisFrontierStore {
     const batches = this.batches(unknown);
     const last = batches.pop() ?? [];
     if (batches.length > 0) groups.set(page, batches.flat());
-    await this.addGroups(groups, entries, maxPerHost, outcomes);
+    if (groups.size > 0) await this.addGroups(groups, entries, maxPerHost, outcomes);
     // The new lease's id is chosen here, once: the script sent again after a lost reply is the same claim.
-    const next = claim === undefined ? [] : [`${page}/${this.workerId}.${++this.leaseSeq}`, claim.at, claim.leaseMs];
-    const recordOf = (links: readonly number[]): SettleRecord => ({
-      args: [
-        leaseId,
-        claim === undefined ? 'complete' : 'complete-claim',
-        ...clock,
-        ...done,
-        maxPerHost,
-        links.length,
-        ...links.flatMap((i) => entryArgs(entries[i]!)),
-        ...(claim === undefined ? [] : [...next, this.options.maxExpiredPerClaim]),
-      ],
-      links: links.length + (claim === undefined ? 0 : CLAIMED_LEASE_FIELDS),
-    });
-    const everyLink = known.length === 0 ? last : [...last, ...known];
+    const nextId = claim === undefined ? '' : `${page}/${this.workerId}.${++this.leaseSeq}`;
+    const how = claim === undefined ? 'complete' : 'complete-claim';
+    // The record's ARGV built in one array (see SETTLE_MANY): a page's links may be many.
+    const recordOf = (links: readonly number[]): SettleRecord => {
+      const args: Arg[] = [leaseId, how, readyAt, notBefore, lastFetch, failure, failedAt, maxPerHost, links.length];
+      for (const i of links) pushEntryArgs(args, entries[i]!);
+      if (claim !== undefined) args.push(nextId, claim.at, claim.leaseMs, this.options.maxExpiredPerClaim);
+      return { args, links: links.length + (claim === undefined ? 0 : CLAIMED_LEASE_FIELDS) };
+    };
+    const filtered = recordOf(last);
     const record: SettleRecord =
-      known.length === 0 ? recordOf(last) : { ...recordOf(last), unfiltered: () => recordOf(everyLink), generation };
+      known.length === 0
+        ? filtered
+        : { args: filtered.args, links: filtered.links, unfiltered: () => recordOf(last.concat(known)), generation };
     const { outcomes: got, sent, generation: answeredIn } = await this.settleIn(page, leaseId, record);
-    const carried = sent === record ? last : everyLink;
-    for (const [k, index] of carried.entries()) outcomes[index] = got[k] as AddOutcome;
+    const carried = sent === record ? last : last.concat(known);
+    for (let k = 0; k < carried.length; k++) outcomes[carried[k]!] = got[k] as AddOutcome;
     if (sent === record) for (const index of known) outcomes[index] = 'duplicate';
     this.learnHeld(entries, carried, outcomes, answeredIn);
-    this.counted(carried.map((i) => outcomes[i]!));
+    for (const index of carried) if (outcomes[index] === 'added') this.knownUrls++;
     if (claim === undefined) return { outcomes, next: null };
-    const [id, member, expiresAt, previous, hostKey, priority] = got.slice(carried.length);
+    const at = carried.length;
+    const id = got[at];
     if (id === undefined || id === '' || id === null) return { outcomes, next: null };
     this.held.add(String(id));
-    const entry = decodeEntry(String(member), String(hostKey), Number(priority));
-    return { outcomes, next: this.leaseOf(String(id), entry, Number(expiresAt), Number(previous)) };
+    const entry = decodeEntry(String(got[at + 1]), String(got[at + 4]), Number(got[at + 5]));
+    return { outcomes, next: this.leaseOf(String(id), entry, Number(got[at + 2]), Number(got[at + 3])) };
   }
 
   /** The entries at `indices` (of bucket `b`) this worker knows the crawl holds, and the others. */
@@ -634,6 +642,7 @@ class Store implements RedisFrontierStore {
     } catch (error) {
       throw this.storeError('open', error);
     }
+    this.opened = true;
     if (this.closed) return;
     this.heartbeat = setInterval(() => void this.beat(), this.options.heartbeatMs);
     this.heartbeat.unref();
@@ -704,14 +713,17 @@ class Store implements RedisFrontierStore {
   }
 
   /** Opens the crawl first; maps failures to PolitelyError (ERR_STORE unless it is one already). */
-  private async call<T>(what: string, command: () => Promise<T>): Promise<T> {
-    if (this.gone !== undefined) throw this.gone;
-    await this.ready();
-    try {
-      return await this.connection.run(command);
-    } catch (error) {
+  private call<T>(what: string, command: () => Promise<T>): Promise<T> {
+    if (this.gone !== undefined) return Promise.reject(this.gone);
+    const sent = this.opened && !this.closed ? this.connection.run(command) : this.runWhenOpen(command);
+    return sent.catch((error: unknown) => {
       throw this.storeError(what, error);
-    }
+    });
+  }
+
+  private async runWhenOpen<T>(command: () => Promise<T>): Promise<T> {
+    await this.ready();
+    return this.connection.run(command);
   }
 
   /** One script on every bucket, sent together; their replies by bucket. */
@@ -787,21 +799,25 @@ class Store implements RedisFrontierStore {
    * `clear()`), the script changed nothing and goes again with every link.
    */
   private async settleMany(b: number, records: readonly SettleRecord[]): Promise<SentSettles> {
-    const hows = new Set(records.map((r) => String(r.args[1])));
-    const what = hows.size === 1 ? [...hows][0]! : 'settle';
+    const what = howOf(records);
     const believed = this.known.generationOf(b);
-    let sent = records.map((r) => (r.unfiltered !== undefined && r.generation !== believed ? r.unfiltered() : r));
+    let sent = records.some((r) => r.unfiltered !== undefined && r.generation !== believed)
+      ? records.map((r) => (r.unfiltered !== undefined && r.generation !== believed ? r.unfiltered() : r))
+      : records;
     const checked = sent.some((r) => r.unfiltered !== undefined);
     const send = (generation: number | ''): Promise<unknown[]> =>
-      this.call(what, () =>
-        this.commands.politelyBucketSettleMany(
-          ...this.head(b),
+      this.call(what, () => {
+        // Built once the crawl is open (the head carries its marker). Arrays as they are: ioredis
+        // flattens a command's arguments one level, so nothing is copied here.
+        const args: (Arg | readonly Arg[])[] = [
+          this.head(b),
           this.options.defaultDelayMs,
           this.options.defaultMaxInFlight,
           generation,
-          ...sent.flatMap((r) => r.args),
-        ),
-      );
+        ];
+        for (const record of sent) args.push(record.args);
+        return this.commands.politelyBucketSettleMany(...args);
+      });
     // The generation believed when the script went: it ran in that one or a later one.
     let generation = believed;
     let reply = await send(checked ? believed : '');
@@ -812,7 +828,7 @@ class Store implements RedisFrontierStore {
       reply = await send('');
     }
     this.view.learn(b, timesOf(reply));
-    await this.acks.after(this.bucketMeta[b]!);
+    if (this.acks !== NO_REPLICA_ACKS) await this.acks.after(this.bucketMeta[b]!);
     return { reply, sent, generation };
   }
 
@@ -847,7 +863,7 @@ class Store implements RedisFrontierStore {
   /** Entries added to bucket `b` (an 'add' record, sent with what waits on the bucket); returns their outcomes. */
   private async addTo(b: number, maxPerHost: Arg, entries: readonly FrontierEntry[]): Promise<AddOutcome[]> {
     const { outcomes, generation } = await this.settles.settle(b, {
-      args: ['', 'add', '', '', '', '', '', maxPerHost, entries.length, ...entries.flatMap(entryArgs)],
+      args: addArgs(maxPerHost, entries),
       links: entries.length,
     });
     const got = outcomes as AddOutcome[];
@@ -889,6 +905,22 @@ function groupByBucket(entries: readonly FrontierEntry[]): Map<number, number[]>
   });
   return groups;
 }
+
+/** The ARGV of an 'add' record (see SETTLE_MANY): no lease, the entries' eight each. */
+function addArgs(maxPerHost: Arg, entries: readonly FrontierEntry[]): Arg[] {
+  const args: Arg[] = ['', 'add', '', '', '', '', '', maxPerHost, entries.length];
+  for (const entry of entries) pushEntryArgs(args, entry);
+  return args;
+}
+
+/** What a batch of records does, for an error's message: their one kind, or 'settle'. */
+function howOf(records: readonly SettleRecord[]): string {
+  const first = String(records[0]?.args[1] ?? 'settle');
+  for (const record of records) if (record.args[1] !== first) return 'settle';
+  return first;
+}
+
+const NO_ADD_OPTIONS: AddOptions = {};
 
 const sum = (values: readonly number[]): number => values.reduce((total, value) => total + value, 0);
 

@@ -18,17 +18,20 @@ export function maxPerHostArg(options: AddOptions): string | number {
 
 /** The eight ARGV of an entry (see ADD_ENTRIES in frontier-scripts.ts). */
 export function entryArgs(entry: FrontierEntry): (string | number)[] {
+  const args: (string | number)[] = [];
+  pushEntryArgs(args, entry);
+  return args;
+}
+
+/** Appends the eight ARGV of an entry to `args` (a page's links go into its record's own array). */
+export function pushEntryArgs(args: (string | number)[], entry: FrontierEntry): void {
+  const dedupeKey = dedupeKeyOf(entry);
   // The hints apart, for a duplicate's LastFetch (the entry's JSON is only stored, never read in Lua).
   const hints = typeof entry.hints === 'object' && entry.hints !== null ? JSON.stringify(entry.hints) : '';
-  return [
-    dedupeKeyOf(entry),
-    entry.hostKey,
-    queuePriorityOf(entry.priority),
-    encodeEntry(entry),
-    hints,
-    ...relabelArgs(entry),
-    fingerprintOf(dedupeKeyOf(entry)),
-  ];
+  args.push(dedupeKey, entry.hostKey, queuePriorityOf(entry.priority), encodeEntry(entry), hints);
+  if (entry.label === undefined) args.push('', '');
+  else args.push(...relabelArgs(entry));
+  args.push(fingerprintOf(dedupeKey));
 }
 
 /** The entry's host key, or ERR_INVALID_INPUT naming the entry. */
@@ -59,11 +62,9 @@ export function failureArgs(failure: UrlFailure | undefined): [string, string | 
 
 /**
  * What a relabel takes of an entry with a label: its label and userData as JSON members
- * (`"label":…,"userData":…`, appended to the queued entry's JSON) and its priority as JSON;
- * ['', ''] without a label.
+ * (`"label":…,"userData":…`, appended to the queued entry's JSON) and its priority as JSON.
  */
 function relabelArgs({ label, userData, priority }: FrontierEntry): [string, string] {
-  if (label === undefined) return ['', ''];
   return [JSON.stringify({ label, userData }).slice(1, -1), JSON.stringify(priority)];
 }
 
