@@ -282,27 +282,29 @@ class Link implements RedisLink {
 
   run<T>(command: () => Promise<T>): Promise<T> {
     if (this.failure !== undefined) return Promise.reject(this.failure);
-    // Open on one server (the hot path): one try, as the loop below makes there.
-    if (this.phase === 'open' && !(this.client instanceof Cluster)) return this.once(command);
-    return this.runWhenReady(command);
+    if (this.phase !== 'open') return this.ready().then(() => this.tries(command, Date.now()));
+    return this.tries(command, Date.now());
   }
 
-  private async runWhenReady<T>(command: () => Promise<T>): Promise<T> {
-    await this.ready();
-    const startedAt = Date.now();
+  /** One try; on a Cluster, more while a failover lasts (tried again every 200 ms, up to maxOutageMs from `startedAt`). */
+  private tries<T>(command: () => Promise<T>, startedAt: number): Promise<T> {
+    const first = this.once(command);
+    if (!(this.client instanceof Cluster)) return first;
+    return first.catch((error: unknown) => this.triesAfterFailover(command, error, startedAt));
+  }
+
+  private async triesAfterFailover<T>(command: () => Promise<T>, error: unknown, startedAt: number): Promise<T> {
+    let last = error;
     for (;;) {
+      // A cluster mid-failover: ioredis retries a command a bounded number of times, which a
+      // promotion may outlast. Every frontier script is safe to send again: wait, up to maxOutageMs.
+      const failingOver = this.failure === undefined && this.phase === 'open' && FAILOVER.test(errorText(last));
+      if (!failingOver || Date.now() - startedAt > this.options.maxOutageMs) throw last;
+      await new Promise((resolve) => setTimeout(resolve, 200));
       try {
         return await this.once(command);
-      } catch (error) {
-        // A cluster mid-failover: ioredis retries a command a bounded number of times, which a
-        // promotion may outlast. Every frontier script is safe to send again: wait, up to maxOutageMs.
-        const failingOver =
-          this.client instanceof Cluster &&
-          this.failure === undefined &&
-          this.phase === 'open' &&
-          FAILOVER.test(errorText(error));
-        if (!failingOver || Date.now() - startedAt > this.options.maxOutageMs) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 200));
+      } catch (again) {
+        last = again;
       }
     }
   }
