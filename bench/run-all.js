@@ -19,6 +19,8 @@ const BENCHMARKS = [
   'sitemap-seeding.bench.js',
   'store-memory.bench.js',
   'store-crawl.bench.js',
+  // The store's own CPU a page, without the crawl around it: a recorded crawl's completions replayed on each store.
+  'store-cost.bench.js',
   // Completions that pile up on the Redis store (64 loops, no fetch between): settle scripts per page.
   'settle-burst.bench.js',
   // Memory that does not grow with the crawl: peak RSS of a 10k-page and a 100k-page SQLite crawl.

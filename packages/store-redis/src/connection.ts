@@ -128,6 +128,13 @@ export function openRedis(
       'redis must be a redis://, rediss://, redis-cluster:// or rediss-cluster:// URL, a RedisLink, or an ioredis Redis or Cluster client',
     );
   }
+  // ioredis would prefix the keys a script declares and not those it builds (every per-host key).
+  if (clientKeyPrefix(connection) !== undefined) {
+    throw invalid(
+      entryPoint,
+      `the ioredis client has keyPrefix ${JSON.stringify(clientKeyPrefix(connection))}, which the store's scripts cannot honour: give the store keyPrefix (with a {hash tag}) and a client without one`,
+    );
+  }
   const display = describeClient(connection);
   const hold = writeCoalescer(connection);
   return {
@@ -149,6 +156,13 @@ function coalesced<T>(hold: () => void, command: () => Promise<T>): () => Promis
 
 function isLink(value: unknown): value is RedisLink {
   return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+}
+
+/** The keyPrefix an ioredis client (or a Cluster's nodes) adds to every key, if any. */
+function clientKeyPrefix(client: Redis | Cluster): string | undefined {
+  const options = (client as { options?: RedisOptions & { redisOptions?: RedisOptions } }).options;
+  const prefix = options?.keyPrefix ?? options?.redisOptions?.keyPrefix;
+  return typeof prefix === 'string' && prefix !== '' ? prefix : undefined;
 }
 
 function describeClient(client: Redis | Cluster): string {

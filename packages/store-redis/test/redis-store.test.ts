@@ -619,6 +619,20 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('createRedisFrontierStore', 
       );
   });
 
+  it("refuses an ioredis client with a keyPrefix of its own, naming the store's keyPrefix instead", () => {
+    const client = new Redis(REDIS_URL, { lazyConnect: true, keyPrefix: 'myapp:' });
+    try {
+      expect(() => createRedisFrontierStore({ redis: client, crawlId: uniqueCrawlId('client-prefix') })).toThrow(
+        expect.objectContaining({
+          code: 'ERR_INVALID_OPTION',
+          message: expect.stringMatching(/keyPrefix "myapp:".*give the store keyPrefix/),
+        }),
+      );
+    } finally {
+      client.disconnect();
+    }
+  });
+
   it('rejects options without a crawl id, and bad claim times', async () => {
     expect(() => createRedisFrontierStore({ redis: REDIS_URL })).toThrow(
       expect.objectContaining({ code: 'ERR_INVALID_OPTION' }),
