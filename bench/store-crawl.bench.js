@@ -7,7 +7,7 @@
 // crawl's. As in crawler-run.js, the crawler runs in its own process (crawler-contestant.js) and
 // the fleet in another (crawler-fleet-server.js), and pages are counted from the servers' logs.
 //
-// Per store: pages/s, CPU ms per page (the crawler process's CPU time / pages), its ratio to the
+// Per store: pages/s, CPU ms per page (the crawler process's CPU time / pages; of it, system time), its ratio to the
 // memory store's (goals: SQLite within 1.3×, issue 13; Redis and the cluster within 1.2×, issue
 // 34), peak RSS, GC share, and the calls made per page: every method call of the frontier store
 // and the robots cache (counted by wrapping the store objects the crawler is given: the calls pass
@@ -180,6 +180,8 @@ function figuresOf(kind, run, log, serverCpu, redis) {
     pagesPerSecond: pages / (run.wallMs / 1000),
     cpuMs: run.cpuMs,
     cpuMsPerPage: run.cpuMs / pages,
+    // Of it, the kernel's (system calls: the sockets to the fleet and to Redis, the SQLite file).
+    systemCpuMsPerPage: run.cpuSystemMs / pages,
     peakRssMb: run.peakRssBytes / 1024 / 1024,
     gcShareOfCpu: run.gc.shareOfCpu,
     serverCpuMsPerPage: serverCpu.cpuMs / pages,
@@ -203,6 +205,7 @@ function summary(runs) {
   return {
     pagesPerSecond: mid((r) => r.pagesPerSecond),
     cpuMsPerPage: mid((r) => r.cpuMsPerPage),
+    systemCpuMsPerPage: mid((r) => r.systemCpuMsPerPage),
     peakRssMb: mid((r) => r.peakRssMb),
     gcShareOfCpu: mid((r) => r.gcShareOfCpu),
     pages: mid((r) => r.pages),
@@ -292,6 +295,7 @@ console.log(
       'pages',
       'pages/s',
       'CPU/page',
+      'of it system',
       'vs memory',
       'reps: lowest–highest',
       'goal',
@@ -309,6 +313,7 @@ console.log(
       String(s.pages),
       formatInteger(s.pagesPerSecond),
       `${fixed(s.cpuMsPerPage, 2)} ms`,
+      `${fixed(s.systemCpuMsPerPage, 2)} ms`,
       `${fixed(s.cpuRatioToMemory, 3)}×`,
       s.cpuRatiosByRep.length < 2
         ? ''
