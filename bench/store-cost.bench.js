@@ -207,10 +207,10 @@ async function record({ seeds, recording }) {
 }
 
 /** Child: replays the recording on one store; sends the process's CPU a page. */
-async function replay({ kind, store: spec, recording, loops }) {
+async function replay({ store: spec, recording, loops }) {
   const { adds, pages } = JSON.parse(readFileSync(recording, 'utf8'));
   const byUrl = new Map(pages.filter((page) => page.url !== undefined).map((page) => [page.url, page]));
-  const { store, close } = await openStore(kind, spec);
+  const { store, close } = await openStore(spec);
   for (const { entries, options } of adds) await store.add(entries, options);
   await store.counts(); // opened (Redis: every bucket marked), outside the measure
   const total = byUrl.size;
@@ -272,7 +272,7 @@ function report(result) {
   else process.send({ type: 'result', result });
 }
 
-async function openStore(kind, spec) {
+async function openStore(spec) {
   const defaultHostPolicy = { delayMs: 0, maxInFlight: CONCURRENCY };
   if (spec.kind === 'memory') {
     const { createMemoryFrontierStore } = await import('@politely/frontier');
