@@ -16,14 +16,10 @@ export function maxPerHostArg(options: AddOptions): string | number {
   return maxPerHost === Infinity ? '' : maxPerHost;
 }
 
-/** The eight ARGV of an entry (see ADD_ENTRIES in frontier-scripts.ts). */
-export function entryArgs(entry: FrontierEntry): (string | number)[] {
-  const args: (string | number)[] = [];
-  pushEntryArgs(args, entry);
-  return args;
-}
-
-/** Appends the eight ARGV of an entry to `args` (a page's links go into its record's own array). */
+/**
+ * Appends the eight ARGV of an entry (see ADD_ENTRIES in frontier-scripts.ts) to `args`: a page's
+ * links go into its record's own array.
+ */
 export function pushEntryArgs(args: (string | number)[], entry: FrontierEntry): void {
   const dedupeKey = dedupeKeyOf(entry);
   // The hints apart, for a duplicate's LastFetch (the entry's JSON is only stored, never read in Lua).

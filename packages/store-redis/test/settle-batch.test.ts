@@ -13,7 +13,7 @@ import {
   type RedisFrontierStoreOptions,
 } from '../src/index.js';
 import { bucketOfHost, bucketScriptKeys } from '../src/keys.js';
-import { entryArgs } from '../src/store-args.js';
+import { pushEntryArgs } from '../src/store-args.js';
 import {
   bucketPrefixOf,
   deleteCrawls,
@@ -242,7 +242,8 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('settles batched per bucket'
     });
     const prefix = bucketPrefixOf(crawlId, hosts[0]!);
     const marker = await admin.hget(`${prefix}meta`, 'crawl');
-    const link = entryArgs(entry(`http://${hosts[1]}/link`));
+    const link: (string | number)[] = [];
+    pushEntryArgs(link, entry(`http://${hosts[1]}/link`));
     const batch = [
       ...bucketScriptKeys(prefix),
       ...[prefix, marker!, (store as RedisFrontierStore).workerId, 250, Date.now(), 0, 1, ''],
