@@ -18,7 +18,8 @@
 //
 // A LastFetch record: `<dueAt>\n<hints JSON, or nothing>\n<JSON of the rest>`. The two fields a
 // sitemap's hints change (frontier-scripts.ts, applyHints) stand apart, so Lua rewrites them
-// without re-encoding the rest (a cachePolicy, big timestamps) through cjson.
+// without re-encoding the rest (a cachePolicy, big timestamps) through cjson. The rest's JSON
+// starts with fetchedAt, which Lua reads as text (a record written before that is decoded).
 
 import type { FrontierEntry, LastFetch, RevisitHints } from '@politely/frontier';
 import { queuePriorityOf } from './queue-score.js';
@@ -87,8 +88,11 @@ export function originOf(url: string): string {
 }
 
 export function encodeLastFetch(last: LastFetch): string {
-  const { dueAt, hints, ...rest } = last;
-  return `${String(dueAt)}\n${hints === undefined ? '' : JSON.stringify(hints)}\n${JSON.stringify(rest)}`;
+  const { dueAt, hints, fetchedAt, ...rest } = last;
+  // fetchedAt first: the scripts read it there as text (frontier-scripts.ts, fetchedAtOf).
+  const others = JSON.stringify(rest);
+  const json = `{"fetchedAt":${JSON.stringify(fetchedAt)}${others === '{}' ? '}' : `,${others.slice(1)}`}`;
+  return `${String(dueAt)}\n${hints === undefined ? '' : JSON.stringify(hints)}\n${json}`;
 }
 
 export function decodeLastFetch(record: string): LastFetch {

@@ -96,11 +96,14 @@ local function int(n) return string.format('%.0f', n) end
 local function exact(n) return string.format('%.17g', n) end
 -- The dueAt of a LastFetch record (entry-codec.ts): its first line, as the worker wrote it.
 local function dueOf(record) return string.sub(record, 1, string.find(record, '\\n', 1, true) - 1) end
--- The fetchedAt of a LastFetch record, exactly (cjson decodes a number to the same double).
+-- The fetchedAt of a LastFetch record, exactly (cjson decodes a number to the same double). The
+-- worker writes it first in the record's JSON (encodeLastFetch), where it is read as text: a
+-- record's JSON decoded costs more than the rest of a completion's Lua.
 local function fetchedAtOf(record)
   local a = string.find(record, '\\n', 1, true)
   local b = string.find(record, '\\n', a + 1, true)
-  local n = tonumber(cjson.decode(string.sub(record, b + 1)).fetchedAt)
+  local n = tonumber(string.match(record, '^{"fetchedAt":(%-?[%d%.eE%+%-]+)[,}]', b + 1))
+  if not n then n = tonumber(cjson.decode(string.sub(record, b + 1)).fetchedAt) end
   if n then return exact(n) end
   return nil
 end
@@ -681,13 +684,21 @@ return { readyAt, recheckAt, known, lease[1], lease[2], lease[3], lease[4], leas
  * or 0 when the lease is gone (no effect).
  */
 const SETTLE_LEASE = `
+-- The dedupe key of a whole member whose entry's JSON is \`json\` (partsOf): a plain member's URL
+-- (a plain entry has no kind), read without decoding the JSON.
+local function memberKey(member, json)
+  local _, at, sep = formOf(member)
+  if sep == '\\t' then return (plainFields(member, at)) end
+  return keyOf(cjson.decode(json))
+end
+
 -- A done URL keeps the LastFetch given, else the one it had; with one, it waits in DUE and
 -- FETCHED_AT. Only a revisit (a member with a record) can have one already: a URL without the
 -- record and without a new one costs no lookup.
 local function remember(h, member, priority, given)
   local _, json, had = partsOf(member, h, priority)
   if given == '' and had == '' then return end
-  local key = keyOf(cjson.decode(json))
+  local key = memberKey(member, json)
   local record = given
   if given == '' then
     record = redis.call('HGET', LAST, key)
@@ -705,7 +716,7 @@ end
 -- failure, until requeueFailed or reopenDue queues it again.
 local function fail(h, member, priority, failure, failedAt)
   local _, json = partsOf(member, h, priority)
-  local key = keyOf(cjson.decode(json))
+  local key = memberKey(member, json)
   redis.call('HSET', FAILURES, key, storedFor(h, priority, json) .. '\\n' .. failure)
   redis.call('ZADD', FAILED_AT, failedAt, key)
 end

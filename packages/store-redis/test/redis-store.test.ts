@@ -237,6 +237,46 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('createRedisFrontierStore', 
     expect(await store.counts()).toEqual({ queued: 0, inFlight: 0, done: 2, failed: 0, activeHosts: 0 });
   });
 
+  it("writes a LastFetch's fetchedAt first, and reads it from a record written before that too (reopenDue's fetchedBefore)", async () => {
+    const store = open({ defaultHostPolicy: { delayMs: 0, maxInFlight: 1 } });
+    const lastKey = `${bucketPrefixOf(crawlIdOf.get(store)!, 'a.test')}lastFetch`;
+    const url = 'http://a.test/p';
+    await store.add([entry(url)]);
+    const first = (await store.claim({ now: 0, leaseMs: 60_000 })).lease!;
+    // fetchedAt not first in the object the worker is given: the record has it first all the same.
+    const last: LastFetch = {
+      status: 200,
+      fetchedAt: 1_500_000_000_000.25,
+      bytes: 10,
+      intervalMs: 0,
+      dueAt: 1e15,
+      latestDueAt: 1e15,
+    };
+    await store.complete(first.id, { lastFetch: last });
+    const admin = new Redis(REDIS_URL);
+    try {
+      const written = (await admin.hget(lastKey, url))!;
+      expect(written.split('\n')[2]).toBe(
+        '{"fetchedAt":1500000000000.25,"status":200,"bytes":10,"intervalMs":0,"latestDueAt":1000000000000000}',
+      );
+      // Read as text by the script, exactly.
+      expect(await admin.zscore(`${bucketPrefixOf(crawlIdOf.get(store)!, 'a.test')}fetchedAt`, url)).toBe(
+        '1500000000000.25',
+      );
+      // A record as an older politely wrote it (the object's own order), and a fetchedAt of another form.
+      const older = '{"status":200,"fetchedAt":2e12,"bytes":10,"intervalMs":0,"latestDueAt":1e15}';
+      await admin.hset(lastKey, url, `${String(1e15)}\n\n${older}`);
+      expect(await store.reopenDue({ dueBefore: Infinity, limit: 10 })).toBe(1);
+      const revisit = (await store.claim({ now: 0, leaseMs: 60_000 })).lease!;
+      expect(revisit.entry.revisit).toEqual({ ...last, fetchedAt: 2e12 });
+      await store.complete(revisit.id); // keeps the record it had: its fetchedAt read by decoding it
+      expect(await store.reopenDue({ dueBefore: 0, fetchedBefore: 2e12, limit: 10 })).toBe(0); // exclusive
+      expect(await store.reopenDue({ dueBefore: 0, fetchedBefore: 2e12 + 1, limit: 10 })).toBe(1);
+    } finally {
+      admin.disconnect();
+    }
+  });
+
   it('orders priorities beyond ±2^20 at the bounds, and a handed-back URL first within its priority', async () => {
     const store = open({ defaultHostPolicy: { delayMs: 0, maxInFlight: 10 } });
     await store.add([
