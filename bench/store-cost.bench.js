@@ -12,16 +12,20 @@
 //    parsing, no politeness: the process's CPU (user + system, from after the store opened to the
 //    last completion) over the pages is the store's own cost a page, ioredis and the socket
 //    writes included. Redis runs on the bench's own redis-server (test/support/redis-launch.js).
+// 3. Passes: a process replays the recording PASSES times, each on a store of its own. The first
+//    pass is a fresh process's (V8 compiling the store's hot code and ioredis's, the heap growing:
+//    2026-11-27, one Redis 459 µs a page), the last a crawl's that has run a while (184 µs):
+//    the table gives both.
 //
-//   node bench/store-cost.bench.js          (~1 minute)
+//   node bench/store-cost.bench.js          (~3 minutes)
 //
 // A child runs alone too, to profile one store's replay (its result printed):
 //   node bench/store-cost.bench.js record '{"seeds":[…],"recording":"/tmp/crawl.json"}'
-//   node --cpu-prof bench/store-cost.bench.js replay '{"kind":"redis","store":{"kind":"redis","redisUrl":…,"crawlId":…},"recording":"/tmp/crawl.json","loops":10}'
+//   node --cpu-prof bench/store-cost.bench.js replay '{"kind":"redis","store":{"kind":"redis","redisUrl":…,"crawlId":…},"recording":"/tmp/crawl.json","loops":3,"passes":4}'
 //
 // Environment: STORE_COST_KINDS (default memory,sqlite,redis; also redis-cluster: 3 primaries of
 // its own), STORE_COST_REPS (default 5; medians), STORE_COST_LOOPS (default 3: about
-// what a crawl has waiting on its store at once). Prints a table;
+// what a crawl has waiting on its store at once), STORE_COST_PASSES (default 4). Prints a table;
 // writes bench/results/store-cost.json.
 
 import { fork } from 'node:child_process';
@@ -53,6 +57,7 @@ async function main() {
   const kinds = (process.env.STORE_COST_KINDS ?? 'memory,sqlite,redis').split(',');
   const reps = Math.max(1, Number(process.env.STORE_COST_REPS ?? 5));
   const loops = Math.max(1, Number(process.env.STORE_COST_LOOPS ?? 3));
+  const passes = Math.max(1, Number(process.env.STORE_COST_PASSES ?? 4));
   const redisMissing = redisToolsMissing(['redis-server', 'redis-cli']);
   const runnable = kinds.filter((kind) => !kind.startsWith('redis') || redisMissing === null);
   if (runnable.length < kinds.length) console.log(`store-cost: Redis rows skipped (${redisMissing})`);
@@ -72,7 +77,7 @@ async function main() {
     console.log(
       `Store cost a page: ${formatInteger(recorded.pages.length)} completions recorded from a crawl of the realistic fleet ` +
         `(${FLEET.hosts} hosts × ${FLEET.pagesPerHost} pages; ${formatFixed(links / recorded.pages.length, 1)} links a page), ` +
-        `replayed by ${loops} loops, ${reps} rep(s), stores: ${runnable.join(', ')}`,
+        `replayed by ${loops} loops, ${passes} passes a process, ${reps} rep(s), stores: ${runnable.join(', ')}`,
     );
     if (runnable.includes('redis')) servers.redis = await startRedisServer();
     if (runnable.includes('redis-cluster')) servers['redis-cluster'] = await startRedisCluster({ primaries: 3 });
@@ -81,35 +86,57 @@ async function main() {
       const order = rep % 2 === 0 ? runnable : [...runnable].reverse();
       for (const kind of order) {
         const store = storeSpec(kind, servers, dir);
-        const result = await runChild('replay', { kind, store, recording, loops }, `the ${kind} replay`);
+        const result = await runChild('replay', { kind, store, recording, loops, passes }, `the ${kind} replay`);
         runs[kind].push(result);
         console.log(
-          `  ${kind.padEnd(13)} rep ${rep + 1}: ${formatInteger(result.pages)} pages, ${formatFixed(result.cpuUsPerPage, 1)} µs CPU a page, ` +
-            `${formatInteger(result.pagesPerSecond)} pages/s`,
+          `  ${kind.padEnd(13)} rep ${rep + 1}: ${formatInteger(result.pages)} pages, µs CPU a page by pass ` +
+            `${result.cpuUsPerPageByPass.map((us) => formatFixed(us, 1)).join(', ')}; first pass ${formatInteger(result.pagesPerSecond)} pages/s`,
         );
       }
     }
-    const memory = runnable.includes('memory') ? median(runs.memory.map((r) => r.cpuUsPerPage)) : undefined;
+    const medianOf = (kind, field) => median(runs[kind].map((r) => r[field]));
+    const memory = runnable.includes('memory') ? medianOf('memory', 'cpuUsPerPage') : undefined;
+    const memoryWarm = runnable.includes('memory') ? medianOf('memory', 'warmCpuUsPerPage') : undefined;
     const rows = runnable.map((kind) => {
-      const cpu = median(runs[kind].map((r) => r.cpuUsPerPage));
+      const cpu = medianOf(kind, 'cpuUsPerPage');
+      const warm = medianOf(kind, 'warmCpuUsPerPage');
       return {
         store: kind,
         pages: runs[kind][0].pages,
         cpuUsPerPage: cpu,
         cpuUsPerPageByRep: runs[kind].map((r) => r.cpuUsPerPage),
         aboveMemoryUsPerPage: memory === undefined ? null : cpu - memory,
-        pagesPerSecond: median(runs[kind].map((r) => r.pagesPerSecond)),
+        warmCpuUsPerPage: warm,
+        warmCpuUsPerPageByRep: runs[kind].map((r) => r.warmCpuUsPerPage),
+        warmAboveMemoryUsPerPage: memoryWarm === undefined ? null : warm - memoryWarm,
+        cpuUsPerPageByPassByRep: runs[kind].map((r) => r.cpuUsPerPageByPass),
+        pagesPerSecond: medianOf(kind, 'pagesPerSecond'),
       };
     });
+    const range = (values) => `${formatFixed(Math.min(...values), 1)}–${formatFixed(Math.max(...values), 1)} µs`;
+    const above = (us) => (us === null ? '–' : `${formatFixed(us, 1)} µs`);
     console.log(
       `\n${formatTable(
-        ['store', 'pages', 'CPU a page', 'reps: lowest–highest', 'above memory', 'pages/s'],
+        [
+          'store',
+          'pages',
+          'CPU a page, first pass',
+          'reps',
+          'above memory',
+          `warm (pass ${passes})`,
+          'reps',
+          'above memory',
+          'pages/s (first)',
+        ],
         rows.map((row) => [
           row.store,
           formatInteger(row.pages),
           `${formatFixed(row.cpuUsPerPage, 1)} µs`,
-          `${formatFixed(Math.min(...row.cpuUsPerPageByRep), 1)}–${formatFixed(Math.max(...row.cpuUsPerPageByRep), 1)} µs`,
-          row.aboveMemoryUsPerPage === null ? '–' : `${formatFixed(row.aboveMemoryUsPerPage, 1)} µs`,
+          range(row.cpuUsPerPageByRep),
+          above(row.aboveMemoryUsPerPage),
+          `${formatFixed(row.warmCpuUsPerPage, 1)} µs`,
+          range(row.warmCpuUsPerPageByRep),
+          above(row.warmAboveMemoryUsPerPage),
           formatInteger(row.pagesPerSecond),
         ]),
       )}`,
@@ -124,9 +151,10 @@ async function main() {
           recordedPages: recorded.pages.length,
           linksPerPage: links / recorded.pages.length,
           loops,
+          passes,
           reps,
           method:
-            'a crawl of the realistic fleet with the memory store recorded (each completion: URL, links, LastFetch, failure); replayed on each store in a fresh process by STORE_COST_LOOPS loops of claim + complete (completeAndClaim where the store has it); CPU = process.cpuUsage from after the store opened and the seeds were added to the last completion, over the pages; medians of REPS alternating reps',
+            'a crawl of the realistic fleet with the memory store recorded (each completion: URL, links, LastFetch, failure); replayed on each store in a fresh process by STORE_COST_LOOPS loops of claim + complete (completeAndClaim where the store has it), STORE_COST_PASSES times in that process, each pass on a store of its own; CPU = process.cpuUsage from after the store opened and the seeds were added to the last completion, over the pages; first pass (cold: V8 compiling the hot code, the heap growing) and last pass (warm); medians of REPS alternating reps',
           rows,
         },
         null,
@@ -206,10 +234,46 @@ async function record({ seeds, recording }) {
   report({ pages: pages.length });
 }
 
-/** Child: replays the recording on one store; sends the process's CPU a page. */
-async function replay({ store: spec, recording, loops }) {
+/**
+ * Child: replays the recording on one store `passes` times, each on a store of its own (a new
+ * crawl id, a new SQLite file); sends the process's CPU a page in each pass. The first pass pays
+ * for V8 compiling the store's hot code (and ioredis's) and for sizing the heap; the last is
+ * what a page costs a crawl that has run a while.
+ */
+async function replay({ store: spec, recording, loops, passes = 1 }) {
   const { adds, pages } = JSON.parse(readFileSync(recording, 'utf8'));
   const byUrl = new Map(pages.filter((page) => page.url !== undefined).map((page) => [page.url, page]));
+  const cpuUsPerPageByPass = [];
+  const pagesPerSecondByPass = [];
+  let done = 0;
+  let idleClaims = 0;
+  for (let pass = 0; pass < passes; pass++) {
+    const measured = await replayOnce(passSpec(spec, pass), adds, byUrl, loops);
+    cpuUsPerPageByPass.push(measured.cpuUsPerPage);
+    pagesPerSecondByPass.push(measured.pagesPerSecond);
+    done = measured.pages;
+    idleClaims += measured.idleClaims;
+  }
+  report({
+    pages: done,
+    cpuUsPerPage: cpuUsPerPageByPass[0],
+    warmCpuUsPerPage: cpuUsPerPageByPass.at(-1),
+    cpuUsPerPageByPass,
+    pagesPerSecond: pagesPerSecondByPass[0],
+    idleClaims,
+  });
+}
+
+/** A pass's own store: the spec's, under another crawl id or file after the first pass. */
+function passSpec(spec, pass) {
+  if (pass === 0) return spec;
+  if (spec.kind === 'sqlite') return { ...spec, path: `${spec.path}.${pass}` };
+  if (spec.kind === 'redis') return { ...spec, crawlId: `${spec.crawlId}-${pass}` };
+  return spec;
+}
+
+/** One replay of the recorded completions on a store opened for it (and closed after). */
+async function replayOnce(spec, adds, byUrl, loops) {
   const { store, close } = await openStore(spec);
   for (const { entries, options } of adds) await store.add(entries, options);
   await store.counts(); // opened (Redis: every bucket marked), outside the measure
@@ -258,12 +322,12 @@ async function replay({ store: spec, recording, loops }) {
   const cpu = process.cpuUsage(cpuAtStart);
   const wallMs = performance.now() - startedAt;
   await close();
-  report({
+  return {
     pages: done,
     cpuUsPerPage: (cpu.user + cpu.system) / done,
     pagesPerSecond: done / (wallMs / 1000),
     idleClaims,
-  });
+  };
 }
 
 /** A child's result: to the parent, or printed when the child runs alone (say, under `node --cpu-prof`). */
