@@ -597,9 +597,10 @@ local function relabel(key, h, queuePriority, labelMembers, priorityJson)
   return false
 end
 
--- The \`count\` entries from ARGV[first] on.
-local function addEntries(first, count, maxPerHost, delayMs, maxInFlight)
-  local touched, out = {}, {}
+-- The \`count\` entries from ARGV[first] on. The hosts that queued one are set in \`touched\`: the
+-- caller reschedules them (once, after the record's settle, which may reschedule one of them).
+local function addEntries(first, count, maxPerHost, delayMs, maxInFlight, touched)
+  local out = {}
   for i = first, first + 8 * (count - 1), 8 do
     local key, h, labelMembers = ARGV[i], ARGV[i + 1], ARGV[i + 5]
     local seen, at = fpSeen(ARGV[i + 7])
@@ -623,7 +624,6 @@ local function addEntries(first, count, maxPerHost, delayMs, maxInFlight)
       end
     end
   end
-  for h in pairs(touched) do reschedule(h) end
   return out
 end
 `;
@@ -721,9 +721,11 @@ local function fail(h, member, priority, failure, failedAt)
   redis.call('ZADD', FAILED_AT, failedAt, key)
 end
 
+-- Settles lease \`id\` (how: complete, release or retry). Returns its host, rescheduled, or nil
+-- when the lease is gone (settled, or expired and taken by another worker).
 local function settleLease(id, how, readyAtArg, notBeforeArg, lastFetchArg, failureArg, failedAtArg)
   local h, member, priority, inFlight = takeLease(id)
-  if not h then return 0 end
+  if not h then return nil end
   if how == 'complete' then
     redis.call('HINCRBY', hk(h), 'n', 1)
     redis.call('HINCRBY', META, 'done', 1)
@@ -750,7 +752,7 @@ local function settleLease(id, how, readyAtArg, notBeforeArg, lastFetchArg, fail
   if tonumber(hold) > tonumber(readyAt) then readyAt = hold end
   if readyAt ~= clock then redis.call('HSET', hk(h), 'r', readyAt) end
   reschedule(h)
-  return 1
+  return h
 end
 `;
 
@@ -775,17 +777,21 @@ end
 const SETTLE_MANY = `${PRELUDE}${ADD_ENTRIES}${SETTLE_LEASE}${CLAIM_NEXT}
 -- One record from ARGV[at]: appends its entries' outcomes to \`out\`; returns where the next one starts.
 local function settleRecord(at, out)
-  local entries = tonumber(ARGV[at + 8])
-  for _, outcome in ipairs(addEntries(at + 9, entries, tonumber(ARGV[at + 7]), ARGV[6], ARGV[7])) do
+  local entries, touched = tonumber(ARGV[at + 8]), {}
+  for _, outcome in ipairs(addEntries(at + 9, entries, tonumber(ARGV[at + 7]), ARGV[6], ARGV[7], touched)) do
     out[#out + 1] = outcome
   end
   local how, after = ARGV[at + 1], at + 9 + 8 * entries
-  if how == 'add' then return after end
-  if how ~= 'complete-claim' then
-    settleLease(ARGV[at], how, ARGV[at + 2], ARGV[at + 3], ARGV[at + 4], ARGV[at + 5], ARGV[at + 6])
-    return after
+  if how ~= 'add' then
+    local settleHow = how
+    if how == 'complete-claim' then settleHow = 'complete' end
+    -- The lease's host is rescheduled by its settle, after its links were queued: not again.
+    local settled = settleLease(ARGV[at], settleHow, ARGV[at + 2], ARGV[at + 3], ARGV[at + 4], ARGV[at + 5], ARGV[at + 6])
+    if settled then touched[settled] = nil end
   end
-  settleLease(ARGV[at], 'complete', ARGV[at + 2], ARGV[at + 3], ARGV[at + 4], ARGV[at + 5], ARGV[at + 6])
+  -- Before the claim below: it picks from READY.
+  for h in pairs(touched) do reschedule(h) end
+  if how ~= 'complete-claim' then return after end
   local lease = claimNext(ARGV[after], tonumber(ARGV[after + 1]), tonumber(ARGV[after + 2]), tonumber(ARGV[after + 3]))
   for i = 1, 6 do out[#out + 1] = lease and lease[i] or '' end
   return after + 4
