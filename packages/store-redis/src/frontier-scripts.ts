@@ -680,8 +680,8 @@ return { readyAt, recheckAt, known, lease[1], lease[2], lease[3], lease[4], leas
 /**
  * Ends a lease as `how` says ('complete', 'release' or 'retry') and sets its host's clock:
  * `readyAt` ('' = keep) and `notBefore` ('' = no new hold); a completion keeps `lastFetch` (a
- * LastFetch record, '' = none) and `failure` (its JSON, '' = none) at `failedAt` (ms). Returns 1,
- * or 0 when the lease is gone (no effect).
+ * LastFetch record, '' = none) and `failure` (its JSON, '' = none) at `failedAt` (ms). Returns the
+ * lease's host (rescheduled), or nil when the lease is gone (no effect).
  */
 const SETTLE_LEASE = `
 -- The dedupe key of a whole member whose entry's JSON is \`json\` (partsOf): a plain member's URL
