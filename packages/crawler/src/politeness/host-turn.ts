@@ -98,10 +98,21 @@ export class HostTurns {
   }
 }
 
-/** Resolves at `at` (ms since the epoch), or at once when a signal fires. */
-export function sleepUntil(at: number, signals: readonly AbortSignal[]): Promise<void> {
+/**
+ * Resolves at `at` (ms since the epoch), at once when a signal fires, or when the function handed
+ * to `wakeable` is called (a wait another event ends: no AbortController of its own, whose abort
+ * would build a DOMException per wait).
+ */
+export function sleepUntil(
+  at: number,
+  signals: readonly AbortSignal[],
+  wakeable?: (wake: () => void) => void,
+): Promise<void> {
   return new Promise((resolve) => {
+    let over = false;
     const done = (): void => {
+      if (over) return;
+      over = true;
       clearTimeout(timer);
       for (const unwatch of unwatches) unwatch();
       resolve();
@@ -110,5 +121,6 @@ export function sleepUntil(at: number, signals: readonly AbortSignal[]): Promise
     // The crawl's signals are long-lived: watched without a listener per sleep (see watchAbort).
     const unwatches: (() => void)[] = [];
     for (const signal of signals) unwatches.push(watchAbort(signal, done));
+    wakeable?.(done);
   });
 }

@@ -104,20 +104,16 @@ export class HostSendTurns {
   /** Sleeps until `at` (or, undefined, until woken), or until a request of the host is written or a signal fires. */
   private async wait(hostKey: string, at: number | undefined, signals: readonly AbortSignal[]): Promise<void> {
     const line = this.lineOf(hostKey);
-    let wake!: () => void;
-    const woken = new Promise<void>((resolve) => (wake = resolve));
-    line.waiters.add(wake);
-    const aborted = new AbortController();
+    let wake: (() => void) | undefined;
     try {
-      await Promise.race([
-        woken,
-        // An unwritten request always ends (written, failed or over) and wakes the line; the
-        // second is a safety net, so that no wait depends on that alone.
-        sleepUntil(at ?? Date.now() + UNSENT_RECHECK_MS, [...signals, aborted.signal]),
-      ]);
+      // An unwritten request always ends (written, failed or over) and wakes the line; the
+      // recheck is a safety net, so that no wait depends on that alone.
+      await sleepUntil(at ?? Date.now() + UNSENT_RECHECK_MS, signals, (wakeSleep) => {
+        wake = wakeSleep;
+        line.waiters.add(wakeSleep);
+      });
     } finally {
-      aborted.abort();
-      line.waiters.delete(wake);
+      if (wake !== undefined) line.waiters.delete(wake);
       this.forget(hostKey, line);
     }
   }
