@@ -5,10 +5,21 @@
 // (concurrency-governor.ts: `concurrency`, fewer while the process cannot keep up). Per-host pacing is the store's: its claim answers only
 // with a URL of a host that is ready now, or with when the next host will be (docs/architecture.md).
 // With a store that can (`completeAndClaim`: Redis), a page's completion claims for the slot it
-// frees in its own round trip (`claimForSettle`, `dispatchClaimed`); the loop claims the rest.
+// frees in its own round trip (`claimForSettle`, `dispatchClaimed`), a moment ahead if need be
+// (its own host is ready a millisecond after its response at the earliest); the loop claims the rest.
 
-import type { ClaimRequest, FrontierLease, FrontierStore } from '@politely/frontier';
+import type { CompletionClaimRequest, FrontierLease, FrontierStore } from '@politely/frontier';
 import type { ConcurrencyLimit } from './concurrency-governor.js';
+import { sleepUntil } from './politeness/index.js';
+
+/**
+ * How far ahead a completion's claim may take a host (`CompletionClaimRequest.readyBy`). The
+ * finished URL's own host has its clock set from the response's head plus a millisecond's grain
+ * (and its delay), so at a short delay it is ready a moment after the completion is sent: taken
+ * then, its next URL costs no round trip of its own. Its lease waits in the slot until the host's
+ * clock (`FrontierLease.startAt`), never longer than this.
+ */
+export const SETTLE_CLAIM_AHEAD_MS = 5;
 
 export interface ClaimLoopSettings {
   readonly store: FrontierStore;
@@ -81,11 +92,12 @@ export class ClaimLoop {
    * not claim once that URL is done (stopping, paused, over the limit or the page budget). The
    * settling URL still counts in flight here, so the test is the loop's own, one URL early.
    */
-  claimForSettle(): ClaimRequest | undefined {
+  claimForSettle(): CompletionClaimRequest | undefined {
     const { limit, leaseMs, pageBudget, signal, stopping } = this.settings;
     if (!this.claiming || signal.aborted || stopping.aborted || this.settings.paused()) return undefined;
     if (this.inFlight > limit.current || pageBudget.started + this.inFlightPages >= pageBudget.max) return undefined;
-    return { now: Date.now(), leaseMs };
+    const now = Date.now();
+    return { now, leaseMs, readyBy: now + SETTLE_CLAIM_AHEAD_MS };
   }
 
   /**
@@ -100,12 +112,24 @@ export class ClaimLoop {
     const isPage = lease.entry.kind === undefined || lease.entry.kind === 'page';
     this.inFlight++;
     if (isPage) this.inFlightPages++;
-    void this.settings.process(lease).finally(() => {
+    const walked = lease.startAt === undefined ? this.settings.process(lease) : this.processAt(lease, lease.startAt);
+    void walked.finally(() => {
       this.inFlight--;
       if (isPage) this.inFlightPages--;
       if (this.inFlight === 0) this.settleIdle();
       this.notify();
     });
+  }
+
+  /**
+   * A lease claimed ahead: nothing of it (robots.txt included) before its host's clock. A stop or
+   * an abort ends the wait at once, and the walk then hands the URL back.
+   */
+  private async processAt(lease: FrontierLease, startAt: number): Promise<void> {
+    const { signal, stopping } = this.settings;
+    // Bounded: each sleep ends at startAt or on a signal; a timer that fires a moment early sleeps again.
+    while (Date.now() < startAt && !signal.aborted && !stopping.aborted) await sleepUntil(startAt, [signal, stopping]);
+    return this.settings.process(lease);
   }
 
   private async claimUntilDone(): Promise<void> {

@@ -61,6 +61,12 @@ export interface FrontierLease {
   readonly leaseExpiresAt: number;
   /** The host's clock before this claim moved it, to hand back if no request was made. */
   readonly previousHostReadyAt: number;
+  /**
+   * When its request may start, if later than the claim: a completion's claim made ahead
+   * (`CompletionClaimRequest.readyBy`) took a host whose clock came a moment after its `now`.
+   * The lease runs from then. Absent: at once.
+   */
+  readonly startAt?: number;
 }
 
 export type ClaimResult =
@@ -174,6 +180,19 @@ export interface CompleteOptions extends SettleOptions {
    * `failures` and puts it back with `requeueFailed`. Kept only when the lease is still this worker's.
    */
   readonly failure?: UrlFailure;
+}
+
+/** The claim `completeAndClaim` makes: a `ClaimRequest`, which may be made a moment ahead. */
+export interface CompletionClaimRequest extends ClaimRequest {
+  /**
+   * Also take a host whose clock comes by this time (ms since the epoch, a few ms after `now`):
+   * the lease's `startAt` then says when its request may start. The finished URL's own host is
+   * often ready a moment after its completion is sent (its clock runs from the response's head);
+   * without this, a claim one round trip later takes it. A store may ignore it (then only hosts
+   * ready at `now` are claimed).
+   * @default now
+   */
+  readonly readyBy?: number;
 }
 
 /** What `completeAndClaim` resolves with. */
@@ -317,10 +336,15 @@ export interface FrontierStore {
    * the finished URL frees. The claim looks only where the completion's own step can reach (the
    * Redis store: the hosts of the finished URL's bucket, one hash slot); `next` null means none
    * was ready there, and the caller claims as usual. A lease in `next` is claimed like any other
-   * (its host's clock moved by it): the caller dispatches it at once, as it would a claimed one.
-   * A store whose calls cost no round trip (memory, SQLite) has no need of it.
+   * (its host's clock moved by it): the caller dispatches it at once, as it would a claimed one,
+   * and makes no request for it before its `startAt`. A store whose calls cost no round trip
+   * (memory, SQLite) has no need of it.
    */
-  completeAndClaim?(leaseId: string, options: CompleteOptions, claim: ClaimRequest): Promise<CompletedAndClaimed>;
+  completeAndClaim?(
+    leaseId: string,
+    options: CompleteOptions,
+    claim: CompletionClaimRequest,
+  ): Promise<CompletedAndClaimed>;
   /**
    * Puts done URLs that are due for a revisit (a `LastFetch` whose `dueAt` < `dueBefore`, or whose
    * `fetchedAt` < `fetchedBefore`) back at

@@ -9,6 +9,7 @@ export type {
   ClaimResult,
   CompletedAndClaimed,
   CompleteOptions,
+  CompletionClaimRequest,
   FailedUrl,
   FrontierCounts,
   FrontierEntry,

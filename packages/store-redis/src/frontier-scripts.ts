@@ -631,17 +631,20 @@ end
 /** One claim, shared by CLAIM and SETTLE_MANY's completion that claims for the slot it frees. */
 const CLAIM_NEXT = `
 -- One claim at \`now\` for lease \`leaseId\`: the ready host whose clock came first gives its best
--- URL, its clock moves, a lease is recorded. Returns { leaseId, member, expiry, host clock before,
--- host key, priority }, or nil when no host of the bucket is ready.
-local function claimNext(leaseId, now, leaseMs, maxExpired)
+-- URL, its clock moves, a lease is recorded. Made ahead (\`readyBy\` > now), it also takes a host
+-- whose clock comes by \`readyBy\`: the request starts at that clock, and the lease runs from it.
+-- Returns { leaseId, member, expiry, host clock before, host key, priority, start }, or nil when
+-- no host of the bucket is ready (by \`readyBy\`).
+local function claimNext(leaseId, now, leaseMs, maxExpired, readyBy)
   -- This claim ran before and its reply was lost with the connection: the same lease again.
   local mine = redis.call('HMGET', lk(leaseId), 'e', 'x', 'b', 'h', 'p')
-  if mine[1] then return { leaseId, mine[1], mine[2], mine[3], mine[4], mine[5] } end
+  if mine[1] then return { leaseId, mine[1], mine[2], mine[3], mine[4], mine[5], int(tonumber(mine[2]) - leaseMs) } end
   -- Leases past their own expiry (a worker that holds a URL too long) go back to their queues.
   giveBackExpired(maxExpired, now)
   local top = redis.call('ZRANGE', READY, 0, 0, 'WITHSCORES')
-  if not (top[1] and tonumber(top[2]) <= now) then return nil end
+  if not (top[1] and tonumber(top[2]) <= math.max(now, readyBy or now)) then return nil end
   local h = top[1]
+  local start = math.max(now, tonumber(top[2]))
   local member, priority = popBest(h)
   if not member then
     reschedule(h)
@@ -649,14 +652,14 @@ local function claimNext(leaseId, now, leaseMs, maxExpired)
   end
   local s = redis.call('HMGET', hk(h), 'r', 'd')
   local before = tonumber(s[1]) or 0
-  redis.call('HSET', hk(h), 'r', int(math.max(before, now) + (tonumber(s[2]) or 0)))
+  redis.call('HSET', hk(h), 'r', int(math.max(before, start) + (tonumber(s[2]) or 0)))
   redis.call('HINCRBY', hk(h), 'f', 1)
-  local expires = now + leaseMs
+  local expires = start + leaseMs
   redis.call('HSET', lk(leaseId), 'h', h, 'e', member, 'p', int(priority), 'x', int(expires), 'b', int(before), 'w', ME)
   redis.call('ZADD', LEASES, int(expires), leaseId)
   redis.call('SADD', wlk(ME), leaseId)
   reschedule(h)
-  return { leaseId, member, int(expires), int(before), h, int(priority) }
+  return { leaseId, member, int(expires), int(before), h, int(priority), int(start) }
 end
 `;
 
@@ -765,14 +768,15 @@ end
  * 'add': entries only, no lease), hostReadyAt ('' = keep), hostNotBefore ('' = no new hold),
  * lastFetch record, failure JSON and failedAt ('' = none; complete only), maxPerHost ('' = no
  * bound), the number of entries, then eight per entry (see ADD_ENTRIES); a 'complete-claim' then
- * four more: the new lease's id, the claim's now, its lease duration and most expired leases to
- * give back (see CLAIM). Each record in turn: its entries added, then its lease settled (a lease
+ * five more: the new lease's id, the claim's now, its lease duration, most expired leases to
+ * give back (see CLAIM) and the time a host's clock may come by and still be claimed, ahead
+ * (see claimNext). Each record in turn: its entries added, then its lease settled (a lease
  * gone, settled or expired, is left alone and the others go on), then a 'complete-claim' claims
  * in the bucket for the slot the completion freed. A page's links and its completion are one
  * step: no moment at which one is stored without the other. The worker sends the records of one
  * bucket that wait together as one script (settle-batcher.ts). Returns the entries' outcomes,
- * record after record (a 'complete-claim' then its lease as CLAIM gives it, six values, or six
- * ''), then the next times.
+ * record after record (a 'complete-claim' then its lease as CLAIM gives it and its start, seven
+ * values, or seven ''), then the next times.
  */
 const SETTLE_MANY = `${PRELUDE}${ADD_ENTRIES}${SETTLE_LEASE}${CLAIM_NEXT}
 -- One record from ARGV[at]: appends its entries' outcomes to \`out\`; returns where the next one starts.
@@ -792,9 +796,9 @@ local function settleRecord(at, out)
   -- Before the claim below: it picks from READY.
   for h in pairs(touched) do reschedule(h) end
   if how ~= 'complete-claim' then return after end
-  local lease = claimNext(ARGV[after], tonumber(ARGV[after + 1]), tonumber(ARGV[after + 2]), tonumber(ARGV[after + 3]))
-  for i = 1, 6 do out[#out + 1] = lease and lease[i] or '' end
-  return after + 4
+  local lease = claimNext(ARGV[after], tonumber(ARGV[after + 1]), tonumber(ARGV[after + 2]), tonumber(ARGV[after + 3]), tonumber(ARGV[after + 4]))
+  for i = 1, 7 do out[#out + 1] = lease and lease[i] or '' end
+  return after + 5
 end
 if ARGV[8] ~= '' then
   local generation = redis.call('HGET', META, 'g') or '0'

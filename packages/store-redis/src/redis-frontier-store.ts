@@ -30,6 +30,7 @@ import type {
   ClaimResult,
   CompletedAndClaimed,
   CompleteOptions,
+  CompletionClaimRequest,
   FailedUrl,
   FrontierCounts,
   FrontierEntry,
@@ -76,7 +77,7 @@ export { resolveRedisFrontierStoreOptions } from './store-options.js';
 /** A turn refused for want of room in flight asks again this much later (as the memory store's). */
 const TURN_ROOM_POLL_MS = 50;
 /** The values a completion that also claims gets back for its lease (see SETTLE_MANY). */
-const CLAIMED_LEASE_FIELDS = 6;
+const CLAIMED_LEASE_FIELDS = 7;
 /** Buckets one claim tries (its view may be stale: another worker took what it saw ready). */
 const CLAIM_TRIES = 8;
 
@@ -101,7 +102,11 @@ export interface RedisFrontierStore extends FrontierStore {
    * `complete`, and in its one script a claim among the hosts of the page's bucket (see
    * `FrontierStore.completeAndClaim`). Always there.
    */
-  completeAndClaim(leaseId: string, options: CompleteOptions, claim: ClaimRequest): Promise<CompletedAndClaimed>;
+  completeAndClaim(
+    leaseId: string,
+    options: CompleteOptions,
+    claim: CompletionClaimRequest,
+  ): Promise<CompletedAndClaimed>;
   /** A send turn at a host (see `FrontierStore.takeSendTurn`): one script, atomic across workers. Always there. */
   takeSendTurn(hostKey: string, request: SendTurnRequest): Promise<HostTurn>;
   /** Ends a send turn (see `FrontierStore.endSendTurn`). Always there. */
@@ -260,16 +265,19 @@ class Store implements RedisFrontierStore {
 
   /**
    * `complete`, and in its script on the page's bucket a claim for the slot it frees: among the
-   * hosts of that bucket only (one hash slot), at `now`. No lease when none of them is ready.
+   * hosts of that bucket only (one hash slot), at `now`, or ahead, by `readyBy`. No lease when
+   * none of them is ready.
    */
   async completeAndClaim(
     leaseId: string,
     options: CompleteOptions,
-    { now, leaseMs }: ClaimRequest,
+    { now, leaseMs, readyBy }: CompletionClaimRequest,
   ): Promise<CompletedAndClaimed> {
+    const at = Math.floor(time('completeAndClaim: now', now));
     const claim = {
-      at: Math.floor(time('completeAndClaim: now', now)),
+      at,
       leaseMs: Math.ceil(time('completeAndClaim: leaseMs', leaseMs)),
+      readyBy: readyBy === undefined ? at : Math.max(at, Math.floor(time('completeAndClaim: readyBy', readyBy))),
     };
     return this.completeWith(leaseId, options, claim);
   }
@@ -277,7 +285,7 @@ class Store implements RedisFrontierStore {
   private async completeWith(
     leaseId: string,
     options: CompleteOptions,
-    claim?: { readonly at: number; readonly leaseMs: number },
+    claim?: { readonly at: number; readonly leaseMs: number; readonly readyBy: number },
   ): Promise<CompletedAndClaimed> {
     const entries = options.add ?? [];
     // Without rememberFetches, a done URL keeps no LastFetch (nor the entry that goes with it).
@@ -307,7 +315,8 @@ class Store implements RedisFrontierStore {
     const recordOf = (links: readonly number[]): SettleRecord => {
       const args: Arg[] = [leaseId, how, readyAt, notBefore, lastFetch, failure, failedAt, maxPerHost, links.length];
       for (const i of links) pushEntryArgs(args, entries[i]!);
-      if (claim !== undefined) args.push(nextId, claim.at, claim.leaseMs, this.options.maxExpiredPerClaim);
+      if (claim !== undefined)
+        args.push(nextId, claim.at, claim.leaseMs, this.options.maxExpiredPerClaim, claim.readyBy);
       return { args, links: links.length + (claim === undefined ? 0 : CLAIMED_LEASE_FIELDS) };
     };
     const filtered = recordOf(last);
@@ -327,7 +336,10 @@ class Store implements RedisFrontierStore {
     if (id === undefined || id === '' || id === null) return { outcomes, next: null };
     this.held.add(String(id));
     const entry = decodeEntry(String(got[at + 1]), String(got[at + 4]), Number(got[at + 5]));
-    return { outcomes, next: this.leaseOf(String(id), entry, Number(got[at + 2]), Number(got[at + 3])) };
+    // Claimed ahead: its host's clock comes after the claim's now.
+    const startAt = Number(got[at + 6]);
+    const lease = this.leaseOf(String(id), entry, Number(got[at + 2]), Number(got[at + 3]), startAt);
+    return { outcomes, next: lease };
   }
 
   /** The entries at `indices` (of bucket `b`) this worker knows the crawl holds, and the others. */
@@ -698,13 +710,22 @@ class Store implements RedisFrontierStore {
    * with any store; a worker cut off from Redis for workerTtlMs stops sending requests for the
    * URLs it holds and hands them back instead.
    */
-  private leaseOf(id: string, entry: FrontierEntry, expiresAt: number, previousHostReadyAt: number): FrontierLease {
+  /** A lease as the store hands it out; `startAt` kept only when after now (a claim made ahead). */
+  private leaseOf(
+    id: string,
+    entry: FrontierEntry,
+    expiresAt: number,
+    previousHostReadyAt: number,
+    startAt?: number,
+  ): FrontierLease {
     const lease = { id, entry, previousHostReadyAt } as {
       id: string;
       entry: FrontierEntry;
       previousHostReadyAt: number;
       leaseExpiresAt: number;
+      startAt?: number;
     };
+    if (startAt !== undefined && startAt > Date.now()) lease.startAt = startAt;
     Object.defineProperty(lease, 'leaseExpiresAt', {
       enumerable: true,
       get: () => Math.min(expiresAt, this.confirmedAt + this.options.workerTtlMs),

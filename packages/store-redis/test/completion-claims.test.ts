@@ -72,8 +72,14 @@ async function startSite(names: readonly string[], pages: number, answerMs = 0):
 }
 
 /** The real store, its claims and completions counted as they pass (and what the completions claimed). */
-function counted(store: RedisFrontierStore): { claims: number; completeAndClaims: number; claimedBySettle: number } {
-  const counts = { claims: 0, completeAndClaims: 0, claimedBySettle: 0 };
+function counted(store: RedisFrontierStore): {
+  claims: number;
+  completeAndClaims: number;
+  claimedBySettle: number;
+  /** Of them, claimed ahead: their host's clock came after the completion's now (`startAt`). */
+  claimedAhead: number;
+} {
+  const counts = { claims: 0, completeAndClaims: 0, claimedBySettle: 0, claimedAhead: 0 };
   const claim = store.claim.bind(store);
   const completeAndClaim = store.completeAndClaim.bind(store);
   const open = store as { -readonly [K in keyof FrontierStore]: FrontierStore[K] };
@@ -85,6 +91,7 @@ function counted(store: RedisFrontierStore): { claims: number; completeAndClaims
     counts.completeAndClaims++;
     const done = await completeAndClaim(leaseId, options, request);
     if (done.next !== null) counts.claimedBySettle++;
+    if (done.next?.startAt !== undefined) counts.claimedAhead++;
     return done;
   };
   return counts;
@@ -155,6 +162,21 @@ describe.skipIf(redisDown !== null)(
       // Most leases came with a completion; the loop's own claims were the rest (and the first few).
       expect(counts.claimedBySettle).toBeGreaterThan(stats.pages / 2);
       expect(counts.claims).toBeLessThan(stats.pages / 2);
+    });
+
+    it("claims a host's next URL ahead when its clock comes a moment after the completion, and fetches every page once", async () => {
+      // A 3 ms delay: each host's clock is its response's head + 1 ms grain + 3 ms, a moment after
+      // the completion goes; claimed ahead, the next URL waits in its slot for that clock.
+      const site = await startSite(hostsInOneBucket(3, 'claims').hosts, 12);
+      sites.push(site);
+      const { stats, counts } = await crawl(site, { perHostConcurrency: 1, minDelayMs: 3 });
+      expect(stats.pages).toBe(3 * 13);
+      for (const [name, requests] of await site.pagesByName()) {
+        expect(requests, name).toHaveLength(13);
+        expect(new Set(requests.map((r) => r.path)).size, name).toBe(13);
+      }
+      expect(counts.claimedAhead).toBeGreaterThan(0);
+      expect(counts.claimedBySettle).toBeGreaterThan(stats.pages / 2);
     });
 
     it.each([1, 3])(

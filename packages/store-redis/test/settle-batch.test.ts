@@ -304,6 +304,30 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('settles batched per bucket'
       expect(await store.counts()).toMatchObject({ done: 2, inFlight: 0, queued: 1 });
     });
 
+    it('claims ahead a host whose clock comes by readyBy: the lease starts at that clock, and the clock moves from it', async () => {
+      const host = 'ahead.test';
+      // Two in flight allowed: the host's clock alone decides when its next URL may go.
+      const { store } = open({ defaultHostPolicy: { delayMs: 100, maxInFlight: 2 } });
+      const redisStore = store as RedisFrontierStore;
+      await store.add([entry(`http://${host}/1`), entry(`http://${host}/2`), entry(`http://${host}/3`)]);
+      const [lease] = await claimAll(store, 1);
+      const now = Date.now();
+      // The answer sets the host's clock 300 ms out; a claim made 500 ms ahead takes the host at that clock.
+      const { next } = await redisStore.completeAndClaim(
+        lease!.id,
+        { hostReadyAt: now + 300 },
+        { now, leaseMs: 60_000, readyBy: now + 500 },
+      );
+      expect(next?.entry.url).toBe(`http://${host}/2`);
+      expect(next!.startAt).toBe(now + 300);
+      // Its clock moved from there: the host's next URL is not ready before now + 300 + its delay.
+      expect((await store.claim({ now: now + 399, leaseMs: 60_000 })).lease).toBeNull();
+      const due = await store.claim({ now: now + 400, leaseMs: 60_000 });
+      expect(due.lease?.entry.url).toBe(`http://${host}/3`);
+      // A claim at its own now keeps no startAt.
+      expect(due.lease!.startAt).toBeUndefined();
+    });
+
     it("keeps the host's clock: a completion that paces its host claims none of that host's URLs before the delay", async () => {
       const { hosts } = hostsInOneBucket(2);
       const [slow, other] = hosts as [string, string];
@@ -316,7 +340,7 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('settles batched per bucket'
       const paced = await redisStore.completeAndClaim(
         lease!.id,
         { hostReadyAt: now + 10_000 },
-        { now, leaseMs: 60_000 },
+        { now, leaseMs: 60_000, readyBy: now + 5 },
       );
       expect(paced.next).toBeNull();
       expect((await store.claim({ now: Date.now(), leaseMs: 60_000 })).lease).toBeNull();
@@ -362,12 +386,13 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('settles batched per bucket'
         ...bucketScriptKeys(prefix),
         ...[prefix, marker!, workerId, 250, now, 0, 4, ''],
         ...[lease!.id, 'complete-claim', '', '', '', '', '', '', 0],
-        ...[`${bucketOfHost(host)}/${workerId}.replayed`, now, 60_000, 10],
+        // The new lease's id, the claim's now, lease duration, expired leases to give back, and readyBy.
+        ...[`${bucketOfHost(host)}/${workerId}.replayed`, now, 60_000, 10, now],
       ];
       const settleMany = (admin as unknown as { settleMany(...args: unknown[]): Promise<unknown[]> }).settleMany;
       const first = await settleMany.call(admin, ...batch);
       const second = await settleMany.call(admin, ...batch);
-      expect(first.slice(0, 6)).toEqual(second.slice(0, 6));
+      expect(first.slice(0, 7)).toEqual(second.slice(0, 7));
       expect(first[0]).toBe(`${bucketOfHost(host)}/${workerId}.replayed`);
       expect(String(first[1])).toContain('/2');
       expect(await store.counts()).toMatchObject({ done: 1, inFlight: 1, queued: 1 });

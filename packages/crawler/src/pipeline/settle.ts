@@ -10,8 +10,8 @@
 import type {
   AddOptions,
   AddOutcome,
-  ClaimRequest,
   CompleteOptions,
+  CompletionClaimRequest,
   FrontierLease,
   FrontierStore,
   SettleOptions,
@@ -33,8 +33,8 @@ import { failureOf, settlementOf, type UrlOutcome } from './outcome.js';
  */
 export interface SlotSuccessor {
   /** The claim to make with the completion, or undefined when the slot is not to be filled now. */
-  claimForSettle(): ClaimRequest | undefined;
-  /** Dispatches the lease so claimed, at once. */
+  claimForSettle(): CompletionClaimRequest | undefined;
+  /** Dispatches the lease so claimed, at once (its walk waits for its `startAt`). */
   dispatchClaimed(lease: FrontierLease): void;
 }
 
