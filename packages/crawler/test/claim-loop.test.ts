@@ -66,7 +66,8 @@ describe('ClaimLoop: a lease claimed ahead', () => {
     const dispatchedAt = Date.now();
     loop.dispatchClaimed({ ...lease, startAt: dispatchedAt - 5 });
     await settled;
-    expect(started[0]!.at - dispatchedAt).toBeLessThan(20);
+    // Nothing to wait for: only the event loop between (generous for a busy machine).
+    expect(started[0]!.at - dispatchedAt).toBeLessThan(500);
   });
 
   it('ends the wait when the crawl stops: the walk runs at once (and hands the URL back)', async () => {
