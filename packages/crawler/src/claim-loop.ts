@@ -90,7 +90,8 @@ export class ClaimLoop {
    * The claim a settle may make for the loop, in its own round trip to the store
    * (`FrontierStore.completeAndClaim`), for the slot its URL frees; undefined when the loop would
    * not claim once that URL is done (stopping, paused, over the limit or the page budget). The
-   * settling URL still counts in flight here, so the test is the loop's own, one URL early.
+   * settling URL still counts in flight here, so the test is the loop's own, one URL early. It
+   * may take a host up to SETTLE_CLAIM_AHEAD_MS ahead (`readyBy`).
    */
   claimForSettle(): CompletionClaimRequest | undefined {
     const { limit, leaseMs, pageBudget, signal, stopping } = this.settings;
