@@ -97,6 +97,14 @@ function counted(store: RedisFrontierStore): {
   return counts;
 }
 
+/** Each host's `pages` pages were requested once each, by the server's log. */
+async function expectEachPageOnce(site: Site, pages: number): Promise<void> {
+  for (const [name, requests] of await site.pagesByName()) {
+    expect(requests, name).toHaveLength(pages);
+    expect(new Set(requests.map((r) => r.path)).size, name).toBe(pages);
+  }
+}
+
 /** Smallest gap between consecutive requests of each host, by the server's clock. */
 async function smallestGapByName(site: Site): Promise<number> {
   let smallest = Infinity;
@@ -154,10 +162,7 @@ describe.skipIf(redisDown !== null)(
       sites.push(site);
       const { stats, counts } = await crawl(site, { perHostConcurrency: 2, minDelayMs: 0 });
       expect(stats.pages).toBe(4 * 13);
-      for (const [name, requests] of await site.pagesByName()) {
-        expect(requests, name).toHaveLength(13);
-        expect(new Set(requests.map((r) => r.path)).size, name).toBe(13);
-      }
+      await expectEachPageOnce(site, 13);
       expect((await site.server.requests()).filter((r) => r.path === '/robots.txt')).toHaveLength(4);
       // Most leases came with a completion; the loop's own claims were the rest (and the first few).
       expect(counts.claimedBySettle).toBeGreaterThan(stats.pages / 2);
@@ -172,10 +177,7 @@ describe.skipIf(redisDown !== null)(
       sites.push(site);
       const { stats, counts } = await crawl(site, { perHostConcurrency: 1, minDelayMs: 4 });
       expect(stats.pages).toBe(3 * 21);
-      for (const [name, requests] of await site.pagesByName()) {
-        expect(requests, name).toHaveLength(21);
-        expect(new Set(requests.map((r) => r.path)).size, name).toBe(21);
-      }
+      await expectEachPageOnce(site, 21);
       expect(counts.claimedAhead).toBeGreaterThan(0);
       expect(counts.claimedBySettle).toBeGreaterThan(stats.pages / 2);
     });
@@ -217,10 +219,7 @@ describe.skipIf(redisDown !== null)(
       expect(counts.done).toBeLessThan(3 * 16);
       expect(counts.done + counts.queued).toBe(3 * 16);
       await crawl(site, { perHostConcurrency: 2, minDelayMs: 0 }, crawlId);
-      for (const [name, requests] of await site.pagesByName()) {
-        expect(requests, name).toHaveLength(16);
-        expect(new Set(requests.map((r) => r.path)).size, name).toBe(16);
-      }
+      await expectEachPageOnce(site, 16);
     });
   },
 );
