@@ -708,9 +708,9 @@ class Store implements RedisFrontierStore {
    * the last confirmed renewal; Redis counts from when it ran, later), so its own view is the
    * earlier, safe one. While the heartbeat runs, (b) stays seconds ahead and (a) decides, as
    * with any store; a worker cut off from Redis for workerTtlMs stops sending requests for the
-   * URLs it holds and hands them back instead.
+   * URLs it holds and hands them back instead. `startAt` (a claim made ahead: the host's clock,
+   * and the lease runs from it) is kept only when it is still to come.
    */
-  /** A lease as the store hands it out; `startAt` kept only when after now (a claim made ahead). */
   private leaseOf(
     id: string,
     entry: FrontierEntry,
