@@ -69,13 +69,15 @@ export interface FrontierLease {
   readonly startAt?: number;
 }
 
+/** What `FrontierStore.claim` returns: a lease on the next URL of a ready host, or when the next host becomes ready. */
 export type ClaimResult =
   | { readonly lease: FrontierLease }
   /** Nothing ready now: the earliest time a host becomes ready, or null when nothing is queued. */
   | { readonly lease: null; readonly nextReadyAt: number | null };
 
+/** What `FrontierStore.claim` is asked: the time, and how long the worker may hold the URL. */
 export interface ClaimRequest {
-  /** The current time (ms since the epoch). */
+  /** The current time (ms since the epoch) on the caller's clock (see `FrontierStore` on times). */
   readonly now: number;
   /** How long the worker may hold the URL before it returns to the queue. */
   readonly leaseMs: number;
@@ -92,6 +94,7 @@ export interface ClaimRequest {
  */
 export type AddOutcome = 'added' | 'duplicate' | 'relabelled' | 'host-full';
 
+/** Options of `FrontierStore.add`: the most URLs one host may have. */
 export interface AddOptions {
   /** Refuse entries for a host that already has this many URLs (queued, in flight or done). */
   readonly maxPerHost?: number;
@@ -105,6 +108,7 @@ export interface HostPolicy {
   readonly maxInFlight: number;
 }
 
+/** The store's URLs by state (queued, in flight, done, failed) and its active hosts. */
 export interface FrontierCounts {
   readonly queued: number;
   readonly inFlight: number;
@@ -116,6 +120,7 @@ export interface FrontierCounts {
   readonly activeHosts: number;
 }
 
+/** One host's URLs by state, and its clock. */
 export interface HostCounts {
   readonly hostKey: string;
   readonly queued: number;
@@ -239,6 +244,7 @@ export interface RequeueFilter {
   readonly kind?: UrlFailure['kind'];
 }
 
+/** What `FrontierStore.reopen` is asked: which done URLs are due for a revisit. */
 export interface ReopenRequest {
   /** Reopen URLs whose `LastFetch.dueAt` is before this (ms since the epoch). */
   readonly dueBefore: number;
@@ -305,6 +311,22 @@ export interface SendTurnEnd {
   readonly readyAt: number;
 }
 
+/**
+ * The frontier store contract: where queued URLs wait, with each host's clock and policy, the
+ * leases of URLs being fetched, and what each fetch left. Every method is one atomic async step;
+ * the contract suite is in `@politely/frontier/testing`.
+ *
+ * Times are ms since the epoch, on the store's clock. A store that one process uses (memory), or
+ * processes on one machine (SQLite: one file, one machine, one clock), takes the caller's `now`.
+ * A store shared by processes on several machines decides by one clock for all of them (the Redis
+ * store: the server's, read by each script), and the `now` its callers pass is a hint; it converts
+ * the times it is given (`hostReadyAt`, `hostNotBefore`, `busyUntil`, `readyBy`, a send turn's
+ * `readyAt`) from the caller's clock and those it answers (`nextReadyAt`, a lease's `startAt`,
+ * `leaseExpiresAt` and `previousHostReadyAt`, a turn's `retryAt`, `HostCounts.readyAt`) to it, so
+ * that a caller waits on its own clock and politeness does not depend on the callers' clocks.
+ * Times a store keeps as records (`LastFetch`, `UrlFailure.at`, `reopenDue`'s bounds) are the
+ * callers'.
+ */
 export interface FrontierStore {
   /**
    * False when the store keeps no `CompleteOptions.lastFetch` (a memory store made with
@@ -405,6 +427,7 @@ export interface FrontierStore {
    * before the host's hold (see `SettleOptions`).
    */
   setHostPolicy(hostKey: string, policy: Partial<HostPolicy> & { readonly readyAt?: number }): Promise<void>;
+  /** The store's URLs by state, and its active hosts. */
   counts(): Promise<FrontierCounts>;
   /** The busiest hosts first, at most `limit`. */
   hostCounts(limit?: number): Promise<HostCounts[]>;
@@ -416,5 +439,6 @@ export interface FrontierStore {
   saveMetadata?(key: string, value: unknown): Promise<void>;
   /** The JSON value `saveMetadata` kept under `key`, or undefined. Optional, with `saveMetadata`. */
   loadMetadata?<T = unknown>(key: string): Promise<T | undefined>;
+  /** Releases what the store holds open (connections, files). */
   close(): Promise<void>;
 }

@@ -1,7 +1,7 @@
 // The in-memory FrontierStore: per-host priority queues, and a heap of hosts ordered by the time
 // each may next be fetched, so a slow or crawl-delayed host never blocks the others.
 
-import { Heap, optionChecks } from '@politely/core/internal';
+import { describeValue, Heap, optionChecks } from '@politely/core/internal';
 import {
   type AddOptions,
   type AddOutcome,
@@ -25,9 +25,11 @@ import {
   type SettleOptions,
   type UrlFailure,
 } from './frontier-store.js';
+import { resolveDefaultHostPolicy } from './host-policy-option.js';
 import { type LastFetch, lastFetchAfterHints } from './last-fetch.js';
 import { sendTurnRetryAt } from './send-turn.js';
 
+/** Options of `createMemoryFrontierStore`: a host's default policy and whether fetches are remembered for recrawls. */
 export interface MemoryFrontierStoreOptions {
   /**
    * Politeness of a host until `setHostPolicy` says otherwise.
@@ -107,15 +109,21 @@ const byPriorityThenSequence = (a: QueuedEntry, b: QueuedEntry): boolean =>
   a.entry.priority !== b.entry.priority ? a.entry.priority > b.entry.priority : a.sequence < b.sequence;
 
 /** Every option `createMemoryFrontierStore` knows: a key missing here, or one too many, is a type error. */
-const MEMORY_STORE_OPTION_KEYS: Record<keyof MemoryFrontierStoreOptions, true> = {
+export const MEMORY_STORE_OPTION_KEYS: Record<keyof MemoryFrontierStoreOptions, true> = {
   defaultHostPolicy: true,
   rememberFetches: true,
 };
 
 /** A FrontierStore in this process's memory: what the crawler makes when given no `store`. */
 export function createMemoryFrontierStore(options: MemoryFrontierStoreOptions = {}): FrontierStore {
-  optionChecks('createMemoryFrontierStore').knownKeys(options, MEMORY_STORE_OPTION_KEYS);
-  return new MemoryFrontierStore(options);
+  const check = optionChecks('createMemoryFrontierStore');
+  if (typeof options !== 'object' || options === null)
+    check.fail(`options must be an object, got ${describeValue(options)}`);
+  check.knownKeys(options, MEMORY_STORE_OPTION_KEYS);
+  return new MemoryFrontierStore({
+    defaultHostPolicy: resolveDefaultHostPolicy(check, options.defaultHostPolicy),
+    rememberFetches: check.flag('rememberFetches', options.rememberFetches, true),
+  });
 }
 
 class MemoryFrontierStore implements FrontierStore {

@@ -8,7 +8,8 @@
 // arrive without notice: then "look again" is never later than one idle poll after the last
 // refresh, so they are seen within it.
 //
-// Times are the caller's (the `now` of claims), but for that bound, which is in real time.
+// Times are the store's clock (Redis's, or the caller's with `clock: 'caller'`; the store
+// converts the caller's `now` to it), but for that bound, which is in real time on the worker.
 
 /** What one script answered about its bucket: next ready time and recheck time (NaN = none). */
 export interface BucketTimes {

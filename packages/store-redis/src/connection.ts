@@ -32,6 +32,10 @@ import { writeCoalescer } from './write-coalescer.js';
  */
 export type RedisConnection = Redis | Cluster | RedisLink | string;
 
+/**
+ * Options of a Redis connection's life: the connect deadline, how long an outage is waited out,
+ * and where warnings go.
+ */
 export interface RedisLinkOptions {
   /**
    * How long to keep trying to reach Redis at start (connection refused, no answer, a TLS
@@ -470,9 +474,9 @@ class Link implements RedisLink {
   }
 }
 
-/** One line: ioredis's AggregateError and friends carry the useful text in their parts. */
+/** On one line, whole: ioredis's AggregateError and friends carry the useful text in their parts. */
 function errorText(error: unknown): string {
   if (error instanceof AggregateError && error.errors.length > 0) return errorText(error.errors[0]);
   const message = error instanceof Error ? error.message : String(error);
-  return message.split('\n')[0]!.trim() || 'unknown error';
+  return message.replace(/\s*\n\s*/g, ' ').trim() || 'unknown error';
 }

@@ -5,6 +5,7 @@ import type { Redis } from 'ioredis';
 import { openRedis, type RedisConnection } from './connection.js';
 import { crawlKeyMatcher, type RedisKeyOptions, resolveCrawlKeys } from './keys.js';
 
+/** Options of `deleteRedisCrawl`: the connection and the crawl's keys. */
 export interface DeleteRedisCrawlOptions extends RedisKeyOptions {
   /**
    * An ioredis client (`Redis` or `Cluster`) or a `RedisLink` (left open), or a `redis://` or

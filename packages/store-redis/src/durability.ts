@@ -5,6 +5,7 @@
 
 import { openRedis, type RedisConnection } from './connection.js';
 
+/** What `checkRedisDurability` found: what a durable crawl lacks, or why it could not check. */
 export type RedisDurability =
   /** What is missing for a durable crawl: none when `problems` is empty. */
   | { readonly checked: true; readonly problems: readonly string[] }

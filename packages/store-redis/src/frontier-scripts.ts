@@ -7,16 +7,19 @@
 // worker that scheduled them), whereas here URLs wait in Redis, where any worker can take them
 // and where a dead worker's URLs survive it.
 //
-// Every script here works on ONE bucket of the crawl (keys.ts): it declares one key, the bucket's
-// meta (KEYS[1], which routes it to the bucket's slot), and takes, as ARGV[1..5], the bucket's key
-// prefix, the crawl marker the worker saw when it opened the crawl, the worker's id, its idle poll
-// (ms) and its clock (ms). It builds every other key from the prefix: the bucket's fixed keys
-// (ready, hosts, leases, seen, lastFetch, fetched, due, fetchedAt, failures, failedAt) and the
-// per-host, per-lease and per-worker ones. All of them carry the bucket's `{hash tag}`, so in Redis
-// Cluster they share the slot of the declared key: one script, one slot. Declaring the fixed keys
-// too would send ten more arguments (about 700 bytes with a long crawl id) with every script. Crawl-wide scripts
-// (the marker, the worker registry) are in crawl-scripts.ts. Times are integer ms since the epoch, passed and stored as decimal strings (Lua's
-// tostring would round them to 14 digits). See keys.ts for the layout.
+// Every script here works on ONE bucket of the crawl (keys.ts). It declares, in KEYS, the keys it
+// uses whatever its arguments: the bucket's fixed keys (meta, ready, hosts, leases, seen, lastFetch,
+// fetched, due, fetchedAt, failures, failedAt), the worker's own lease set and the bucket's slot
+// guard (a key never written: on a Redis Cluster, a call on a bucket whose slot is in migration
+// is refused with TRYAGAIN before it runs, and tried again, see SLOT_GUARD in keys.ts). It takes,
+// as ARGV[1..5], the bucket's key prefix, the crawl marker the worker saw when it opened the
+// crawl, the worker's id, its idle poll (ms) and the store's clock ('' = this server's TIME; a
+// number of ms when the store keeps the caller's clock). The keys that depend on its arguments
+// or on what it reads (a host's hash and queues, a lease, a seen table, another worker's lease
+// set) are built from the prefix: they carry the bucket's `{hash tag}`, so they lie in the slot of the declared keys.
+// Crawl-wide scripts (the marker, the worker registry) are in crawl-scripts.ts. Times are integer
+// ms since the epoch, on the store's clock, passed and stored as decimal strings (Lua's tostring
+// would round them to 14 digits). See keys.ts for the layout.
 //
 // The crawl marker. The crawl-wide `meta.crawl` holds a random id written when the crawl's state
 // is created, and every bucket's `meta.crawl` a copy, written when the crawl is opened first (see
@@ -83,14 +86,21 @@ export const STALE_GENERATION = 'POLITELY_STALE_GENERATION';
 const DEFINITIONS = `
 if redis.replicate_commands then redis.replicate_commands() end
 local P, CRAWL, ME, IDLE_POLL, NOW = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5])
-local META = KEYS[1]
-local READY, HOSTS, LEASES, SEEN = P .. 'ready', P .. 'hosts', P .. 'leases', P .. 'seen'
-local LAST, FETCHED, DUE, FETCHED_AT = P .. 'lastFetch', P .. 'fetched', P .. 'due', P .. 'fetchedAt'
-local FAILURES, FAILED_AT = P .. 'failures', P .. 'failedAt'
+-- The store's clock: this server's, unless the worker sent its own (the store's clock: 'caller').
+if not NOW then
+  local t = redis.call('TIME')
+  NOW = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+local META, READY, HOSTS, LEASES, SEEN = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local LAST, FETCHED, DUE, FETCHED_AT = KEYS[6], KEYS[7], KEYS[8], KEYS[9]
+local FAILURES, FAILED_AT, MY_LEASES = KEYS[10], KEYS[11], KEYS[12]
 local function qk(h, band) return P .. 'q:' .. h .. ':' .. band end
 local function hk(h) return P .. 'h:' .. h end
 local function lk(id) return P .. 'l:' .. id end
-local function wlk(w) return P .. 'wl:' .. w end
+local function wlk(w)
+  if w == ME then return MY_LEASES end
+  return P .. 'wl:' .. w
+end
 local function int(n) return string.format('%.0f', n) end
 -- Text that parses back to the same double (tostring and cjson keep only 14 digits).
 local function exact(n) return string.format('%.17g', n) end
@@ -796,7 +806,7 @@ local function settleRecord(at, out)
   -- Before the claim below: it picks from READY.
   for h in pairs(touched) do reschedule(h) end
   if how ~= 'complete-claim' then return after end
-  local lease = claimNext(ARGV[after], tonumber(ARGV[after + 1]), tonumber(ARGV[after + 2]), tonumber(ARGV[after + 3]), tonumber(ARGV[after + 4]))
+  local lease = claimNext(ARGV[after], tonumber(ARGV[after + 1]) or NOW, tonumber(ARGV[after + 2]), tonumber(ARGV[after + 3]), tonumber(ARGV[after + 4]))
   for i = 1, 7 do out[#out + 1] = lease and lease[i] or '' end
   return after + 5
 end
@@ -990,7 +1000,7 @@ end
  * after a lost reply, it finds its own turn and grants it again.
  */
 const TAKE_SEND_TURN = `${PRELUDE}${SEND_TURN_STATE}
-local h, now = ARGV[6], tonumber(ARGV[9])
+local h, now = ARGV[6], tonumber(ARGV[9]) or NOW
 ensureHost(h, ARGV[7], ARGV[8])
 local retry = sendRetryAt(h, now, ARGV[11])
 if retry then return { 0, int(retry) } end
@@ -1027,7 +1037,7 @@ return 1
  * until busyUntil (a later turn, never an earlier one).
  */
 const TAKE_HOST_TURN = `${PRELUDE}${SEND_TURN_STATE}
-local h, now = ARGV[6], tonumber(ARGV[9])
+local h, now = ARGV[6], tonumber(ARGV[9]) or NOW
 ensureHost(h, ARGV[7], ARGV[8])
 local s = redis.call('HMGET', hk(h), 'r', 'nb', 'f', 'm')
 local clock, hold = tonumber(s[1]) or 0, tonumber(s[2]) or 0
@@ -1082,15 +1092,15 @@ export const BUCKET_SCRIPTS = {
   politelyBucketHostCounts: HOST_COUNTS,
 } as const;
 
-/** Keys every bucket script declares (see `bucketScriptKeys`): its bucket's meta. */
-export const BUCKET_SCRIPT_KEY_COUNT = 1;
+/** Keys every bucket script declares (see `bucketScriptKeys`). */
+export { BUCKET_SCRIPT_KEY_COUNT } from './keys.js';
 
 type Arg = string | number;
 /** ioredis flattens a command's arguments one level: an array goes as its elements. */
 type ArgOrArray = Arg | readonly Arg[];
 type Reply = (string | number)[];
 
-/** The bucket scripts as ioredis commands: the bucket's meta key, then the ARGV above (arrays flattened). */
+/** The bucket scripts as ioredis commands: the bucket's keys (`bucketScriptKeys`), then the ARGV above (arrays flattened). */
 export interface BucketCommands {
   politelyBucketOpen(...args: ArgOrArray[]): Promise<[number]>;
   politelyBucketTend(...args: ArgOrArray[]): Promise<Reply>;

@@ -38,6 +38,11 @@
 //   <P>failures      HASH  dedupe key → `<queue priority> <length of host key> <host key><entry JSON>\n<failure JSON>`
 //   <P>failedAt      ZSET  dedupe key → its failure's time (ms): the same members as failures
 //   <P>ro:<request>  STRING what a reopenDue request reopened in the bucket (kept a minute: a resent script replays it)
+//   <P>slot-guard    (none) never written: declared by every bucket script, so that a call on a
+//                          bucket whose slot a Redis Cluster is moving is refused before it runs (SLOT_GUARD)
+//
+// Times (readyAt, expiries, holds, send turns) are ms on the Redis server's clock (TIME, read by
+// the scripts), or the callers' with `clock: 'caller'`; LastFetch and failure times are the workers'.
 //
 // The robots cache (one key per origin, never in a script with others) is spread too, by origin:
 // in bucket `bucketOfHost(origin)`, so that one shard does not keep every host's robots.txt.
@@ -50,6 +55,7 @@
 
 import { hash } from 'node:crypto';
 import { PolitelyError } from '@politely/core';
+import { CRAWL_ID_RULE, isCrawlId } from '@politely/frontier/internal';
 /**
  * Buckets per crawl. 128: enough that the buckets' hash tags spread over the shards of a cluster
  * evenly (on 3 equal shards, one gets fewer than 20 % of the buckets for about 1 crawl id in 800),
@@ -64,11 +70,13 @@ export const BUCKET_COUNT = 128;
  */
 export const LAYOUT_VERSION = '4';
 
+/** Where a crawl's keys are in Redis: its crawl id and key prefix. */
 export interface RedisKeyOptions {
   /**
    * Names the crawl: its keys are `politely:{<crawlId>}:…` (crawl-wide) and
    * `politely:{<crawlId>:<bucket>}:…` (its hosts, spread over 128 buckets). Processes that use one
-   * crawl id (and one Redis or Cluster) share one crawl. Required unless `keyPrefix` is given.
+   * crawl id (and one Redis or Cluster) share one crawl. 1 to 100 letters, digits, `.`, `:`, `_`
+   * or `-`. Required unless `keyPrefix` is given.
    */
   readonly crawlId?: string;
   /**
@@ -101,11 +109,8 @@ export function resolveCrawlKeys(entryPoint: string, options: RedisKeyOptions): 
   } else {
     const { crawlId } = options;
     if (typeof crawlId !== 'string' || crawlId === '') throw invalid(entryPoint, 'crawlId (or keyPrefix) is required');
-    if (/[{}]/.test(crawlId))
-      throw invalid(
-        entryPoint,
-        `crawlId must not contain braces (it becomes a hash tag), got ${JSON.stringify(crawlId)}`,
-      );
+    if (!isCrawlId(crawlId))
+      throw invalid(entryPoint, `crawlId must be ${CRAWL_ID_RULE}, got ${JSON.stringify(crawlId)}`);
     prefix = `politely:{${crawlId}}:`;
   }
   const close = prefix.indexOf('}');
@@ -148,13 +153,44 @@ export function crawlScriptKeys(keys: CrawlKeys): readonly string[] {
   return [`${keys.crawl}meta`, `${keys.crawl}workers`];
 }
 
+/** The bucket's keys every bucket script declares, in KEYS order (frontier-scripts.ts, DEFINITIONS). */
+const BUCKET_FIXED_KEYS = [
+  'meta',
+  'ready',
+  'hosts',
+  'leases',
+  'seen',
+  'lastFetch',
+  'fetched',
+  'due',
+  'fetchedAt',
+  'failures',
+  'failedAt',
+] as const;
+
 /**
- * The keys a bucket script declares: its meta alone, which routes the script to the bucket's slot
- * (the script builds the bucket's other keys from its prefix, frontier-scripts.ts).
+ * The slot guard of a bucket: a key no script ever writes, declared by every bucket script. Redis
+ * Cluster answers TRYAGAIN, before a script runs, to a call that declares keys of a slot in
+ * migration of which some are on the node and some not; since the guard is never there and the
+ * bucket's meta always is, every script on a bucket in migration is refused whole (never cut
+ * short half-way, at a key it builds) and tried again once the migration is done or aborted.
  */
-export function bucketScriptKeys(prefix: string): readonly string[] {
-  return [`${prefix}meta`];
+export const SLOT_GUARD = 'slot-guard';
+
+/**
+ * The keys a bucket script declares: the bucket's fixed keys, the worker's own lease set and the
+ * slot guard. Every other key a script touches is chosen inside it from what it reads (the host
+ * a claim picks, a lease's host, a queue's bands, a seen table), or named by ARGV (the hosts of
+ * added entries, other workers' lease sets); each is built from the bucket's prefix, so it
+ * carries the bucket's `{hash tag}` and lies in the slot of the declared keys by construction.
+ * That is the rule for any key added to the layout.
+ */
+export function bucketScriptKeys(prefix: string, workerId: string): readonly string[] {
+  return [...BUCKET_FIXED_KEYS.map((name) => `${prefix}${name}`), `${prefix}wl:${workerId}`, `${prefix}${SLOT_GUARD}`];
 }
+
+/** How many keys every bucket script declares (see `bucketScriptKeys`). */
+export const BUCKET_SCRIPT_KEY_COUNT = BUCKET_FIXED_KEYS.length + 2;
 
 /** The hash of the crawl's metadata (`saveMetadata` / `loadMetadata`). */
 export const metadataKey = (keys: CrawlKeys): string => `${keys.crawl}data`;

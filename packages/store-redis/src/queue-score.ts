@@ -4,7 +4,9 @@
 // [MIN_QUEUE_PRIORITY, MAX_QUEUE_PRIORITY] = [-2^20, 2^20 - 1] for ordering only (the entry keeps
 // the value it was given). Priorities further apart than that tie at the bounds.
 
+/** The lowest queue priority the Redis store orders by; lower priorities tie with it. */
 export const MIN_QUEUE_PRIORITY = -1_048_576;
+/** The highest queue priority the Redis store orders by; higher priorities tie with it. */
 export const MAX_QUEUE_PRIORITY = 1_048_575;
 
 /** The integer priority the queue orders by. */

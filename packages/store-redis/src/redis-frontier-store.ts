@@ -12,10 +12,15 @@
 // a page costs one script instead of two when one of them is ready (the crawler then claims
 // nothing itself for that slot). A heartbeat is one crawl-wide script.
 //
-// Times: the `now` of each claim and the `hostReadyAt` and `hostNotBefore` of each settle come
-// from the workers' clocks and are compared across workers, so the machines' clocks must agree
-// (NTP): a worker whose clock runs s ms ahead may start a request up to s ms early. Worker registrations
-// (heartbeats) use Redis's own clock.
+// Times: the scripts read the time from Redis (TIME), and every time they keep or answer is on
+// Redis's clock, so that politeness across workers does not depend on the workers' clocks. Each
+// worker learns its clock's offset from Redis's (server-clock.ts) and converts every time it
+// gives (a settle's `hostReadyAt` and `hostNotBefore`, a turn's `busyUntil`, a claim's
+// `readyBy`) or gets (a lease's `startAt`, expiry and `previousHostReadyAt`, `nextReadyAt`, a
+// turn's `retryAt`), so that the crawler waits on its own clock. The `now` a caller passes is a
+// hint (with `clock: 'caller'`, the store's clock: then the machines' clocks must agree). Worker
+// registrations (heartbeats) use Redis's own clock either way. A LastFetch's and a failure's
+// times are the worker's: they are records, not turns.
 //
 // Failures. A connection lost mid-crawl is waited for (see connection.ts); a crawl whose state
 // Redis lost (its marker gone or replaced, see frontier-scripts.ts) and any other error of Redis
@@ -62,6 +67,7 @@ import {
 import { BUCKET_COUNT, bucketOfHost, bucketScriptKeys, crawlScriptKeys, LAYOUT_VERSION, metadataKey } from './keys.js';
 import { KnownUrls } from './known-urls.js';
 import { NO_REPLICA_ACKS, type ReplicaAcks, replicaAcks } from './replica-acks.js';
+import { ServerClock } from './server-clock.js';
 import { type SentSettles, SettleBatcher, type SettledRecord, type SettleRecord } from './settle-batcher.js';
 import { failureArgs, hostKeyOf, lastFetchArg, maxPerHostArg, pushEntryArgs, scoreBound, time } from './store-args.js';
 import {
@@ -161,8 +167,12 @@ const ALL_BUCKETS = Array.from({ length: BUCKET_COUNT }, (_, b) => b);
 class Store implements RedisFrontierStore {
   readonly workerId = `${process.pid}-${randomBytes(4).toString('hex')}`;
   private readonly commands: BucketCommands & CrawlCommands;
-  /** Each bucket's meta key: what its scripts declare (`bucketScriptKeys`), and what replica acks wait on. */
+  /** Each bucket's keys, as its scripts declare them (`bucketScriptKeys`). */
+  private readonly bucketKeys: readonly (readonly string[])[];
+  /** Each bucket's meta key: what replica acks wait on. */
   private readonly bucketMeta: readonly string[];
+  /** The store's clock (Redis's, or the caller's) as this worker sees it. */
+  private readonly clock: ServerClock;
   private readonly view: ClaimView;
   private readonly settles: SettleBatcher;
   /** Links known to be held: left out of their page's completion (known-urls.ts). */
@@ -198,7 +208,9 @@ class Store implements RedisFrontierStore {
     for (const [name, lua] of Object.entries(CRAWL_SCRIPTS))
       connection.redis.defineCommand(name, { numberOfKeys: CRAWL_SCRIPT_KEY_COUNT, lua });
     this.commands = connection.redis as unknown as BucketCommands & CrawlCommands;
-    this.bucketMeta = ALL_BUCKETS.map((b) => bucketScriptKeys(options.keys.bucket(b))[0]!);
+    this.bucketKeys = ALL_BUCKETS.map((b) => bucketScriptKeys(options.keys.bucket(b), this.workerId));
+    this.bucketMeta = this.bucketKeys.map((keys) => keys[0]!);
+    this.clock = new ServerClock(options.clock === 'redis' ? 'server' : 'caller');
     this.view = new ClaimView(BUCKET_COUNT, options.idlePollMs);
     this.settles = new SettleBatcher((b, records) => this.settleMany(b, records), options.addBatchSize);
     this.remembersFetches = options.rememberFetches;
@@ -225,22 +237,24 @@ class Store implements RedisFrontierStore {
   }
 
   async claim({ now, leaseMs }: ClaimRequest): Promise<ClaimResult> {
-    const at = Math.floor(time('claim: now', now));
+    const local = Math.floor(time('claim: now', now));
     const lease = Math.ceil(time('claim: leaseMs', leaseMs));
     await this.ready();
+    // The view keeps the store's times (frontier-scripts.ts, "Next times").
+    const at = Math.floor(this.clock.toStore(local));
     let refreshed = false;
     for (let attempt = 0; attempt < CLAIM_TRIES; attempt++) {
       const b = this.view.pick(at);
       if (b === undefined) {
         if (refreshed || !this.view.needsRefresh(at)) break;
-        await this.refresh(at);
+        await this.refresh(local);
         refreshed = true;
         continue;
       }
       // The lease id is chosen here, once per claim: a claim sent again after a lost reply is the same claim.
       const leaseId = `${b}/${this.workerId}.${++this.leaseSeq}`;
       const reply = await this.call('claim', () =>
-        this.commands.politelyBucketClaim(this.head(b, at), leaseId, lease, this.options.maxExpiredPerClaim),
+        this.commands.politelyBucketClaim(this.head(b, local), leaseId, lease, this.options.maxExpiredPerClaim),
       );
       this.view.learn(b, timesOf(reply.slice(0, 2)));
       const [, , , id, member, expiresAt, previous, hostKey, priority] = reply;
@@ -251,7 +265,7 @@ class Store implements RedisFrontierStore {
       return { lease: this.leaseOf(String(id), entry, Number(expiresAt), Number(previous)) };
     }
     if (this.view.empty()) return { lease: null, nextReadyAt: null };
-    return { lease: null, nextReadyAt: this.view.nextLook(at, refreshed) };
+    return { lease: null, nextReadyAt: this.clock.toLocal(this.view.nextLook(at, refreshed)) };
   }
 
   /**
@@ -274,10 +288,13 @@ class Store implements RedisFrontierStore {
     { now, leaseMs, readyBy }: CompletionClaimRequest,
   ): Promise<CompletedAndClaimed> {
     const at = Math.floor(time('completeAndClaim: now', now));
+    const by = readyBy === undefined ? at : Math.max(at, Math.floor(time('completeAndClaim: readyBy', readyBy)));
+    // On Redis's clock the script takes its own now ('') and readyBy converted (never before that now).
+    const server = this.clock.kind === 'server';
     const claim = {
-      at,
+      at: server ? '' : at,
       leaseMs: Math.ceil(time('completeAndClaim: leaseMs', leaseMs)),
-      readyBy: readyBy === undefined ? at : Math.max(at, Math.floor(time('completeAndClaim: readyBy', readyBy))),
+      readyBy: server ? (readyBy === undefined ? '' : Math.floor(this.clock.toStore(by))) : by,
     };
     return this.completeWith(leaseId, options, claim);
   }
@@ -285,7 +302,7 @@ class Store implements RedisFrontierStore {
   private async completeWith(
     leaseId: string,
     options: CompleteOptions,
-    claim?: { readonly at: number; readonly leaseMs: number; readonly readyBy: number },
+    claim?: { readonly at: Arg; readonly leaseMs: number; readonly readyBy: Arg },
   ): Promise<CompletedAndClaimed> {
     const entries = options.add ?? [];
     // Without rememberFetches, a done URL keeps no LastFetch (nor the entry that goes with it).
@@ -484,7 +501,7 @@ class Store implements RedisFrontierStore {
         this.options.defaultMaxInFlight,
         delayMs === undefined ? '' : Math.ceil(delayMs),
         maxInFlight ?? '',
-        readyAt === undefined ? '' : Math.ceil(time('setHostPolicy: readyAt', readyAt)),
+        readyAt === undefined ? '' : Math.ceil(this.clock.toStore(time('setHostPolicy: readyAt', readyAt))),
       ),
     );
     this.view.learn(b, timesOf(reply));
@@ -494,7 +511,7 @@ class Store implements RedisFrontierStore {
     checkHostKey('takeHostTurn', hostKey);
     // Rounded as claim and settle round: now down, the clock up (never a moment early).
     const at = Math.floor(time('takeHostTurn: now', now));
-    const until = Math.ceil(time('takeHostTurn: busyUntil', busyUntil));
+    const until = Math.ceil(this.clock.toStore(time('takeHostTurn: busyUntil', busyUntil)));
     const b = bucketOfHost(hostKey);
     const reply = await this.call('takeHostTurn', () =>
       this.commands.politelyBucketTakeHostTurn(
@@ -502,21 +519,21 @@ class Store implements RedisFrontierStore {
         hostKey,
         this.options.defaultDelayMs,
         this.options.defaultMaxInFlight,
-        at,
+        this.nowArg(at),
         until,
         withinLease ? 1 : 0,
         TURN_ROOM_POLL_MS,
       ),
     );
     this.view.learn(b, timesOf(reply));
-    return turnOf(reply);
+    return this.turnOf(reply);
   }
 
   async takeSendTurn(hostKey: string, { turnId, now, busyUntil }: SendTurnRequest): Promise<HostTurn> {
     checkHostKey('takeSendTurn', hostKey);
     // Rounded as takeHostTurn rounds: now down, the turn's end up.
     const at = Math.floor(time('takeSendTurn: now', now));
-    const until = Math.ceil(time('takeSendTurn: busyUntil', busyUntil));
+    const until = Math.ceil(this.clock.toStore(time('takeSendTurn: busyUntil', busyUntil)));
     const b = bucketOfHost(hostKey);
     const reply = await this.call('takeSendTurn', () =>
       this.commands.politelyBucketTakeSendTurn(
@@ -524,12 +541,12 @@ class Store implements RedisFrontierStore {
         hostKey,
         this.options.defaultDelayMs,
         this.options.defaultMaxInFlight,
-        at,
+        this.nowArg(at),
         until,
         checkTurnId('takeSendTurn', turnId),
       ),
     );
-    return turnOf(reply);
+    return this.turnOf(reply);
   }
 
   async endSendTurn(hostKey: string, { turnId, readyAt }: SendTurnEnd): Promise<void> {
@@ -541,7 +558,7 @@ class Store implements RedisFrontierStore {
         hostKey,
         this.options.defaultDelayMs,
         this.options.defaultMaxInFlight,
-        Math.ceil(time('endSendTurn: readyAt', readyAt)),
+        Math.ceil(this.clock.toStore(time('endSendTurn: readyAt', readyAt))),
         checkTurnId('endSendTurn', turnId),
       ),
     );
@@ -568,7 +585,7 @@ class Store implements RedisFrontierStore {
           queued: Number(flat[i + 1]),
           inFlight: Number(flat[i + 2]),
           done: Number(flat[i + 3]),
-          readyAt: Number(flat[i + 4]),
+          readyAt: this.localTime(Number(flat[i + 4])),
         });
       }
     }
@@ -643,6 +660,8 @@ class Store implements RedisFrontierStore {
       );
       this.crawl = String(crawl);
       this.confirmedAt = sentAt;
+      // The offset of this worker's clock from Redis's, before the first claim: the best of three.
+      for (let i = 0; i < 3; i++) await this.sampleClock();
       this.view.otherWorkers(Number(workers) > 1);
       // Every bucket carries the marker; a new crawl's buckets get it here (by whichever worker comes first).
       const mark = bucketsReady === '1' ? '0' : '1';
@@ -672,6 +691,7 @@ class Store implements RedisFrontierStore {
       const [workers, ...dead] = await this.connection.run(() => this.commands.politelyCrawlBeat(...this.crawlHead()));
       this.confirmedAt = Math.max(this.confirmedAt, sentAt);
       this.view.otherWorkers(Number(workers) > 1);
+      await this.sampleClock();
       if (dead.length > 0) {
         const replies = await this.everyBucket('heartbeat', (b) =>
           this.commands.politelyBucketTend(...this.head(b), this.options.maxExpiredPerClaim, '0', ...dead),
@@ -709,7 +729,8 @@ class Store implements RedisFrontierStore {
    * earlier, safe one. While the heartbeat runs, (b) stays seconds ahead and (a) decides, as
    * with any store; a worker cut off from Redis for workerTtlMs stops sending requests for the
    * URLs it holds and hands them back instead. `startAt` (a claim made ahead: the host's clock,
-   * and the lease runs from it) is kept only when it is still to come.
+   * and the lease runs from it) is kept only when it is still to come. Every time is converted
+   * from the store's clock to this worker's.
    */
   private leaseOf(
     id: string,
@@ -725,10 +746,14 @@ class Store implements RedisFrontierStore {
       leaseExpiresAt: number;
       startAt?: number;
     };
-    if (startAt !== undefined && startAt > Date.now()) lease.startAt = startAt;
+    const local = (storeMs: number): number => this.localTime(storeMs);
+    lease.previousHostReadyAt = local(previousHostReadyAt);
+    const start = startAt === undefined ? undefined : local(startAt);
+    if (start !== undefined && start > Date.now()) lease.startAt = start;
+    const expires = local(expiresAt);
     Object.defineProperty(lease, 'leaseExpiresAt', {
       enumerable: true,
-      get: () => Math.min(expiresAt, this.confirmedAt + this.options.workerTtlMs),
+      get: () => Math.min(expires, this.confirmedAt + this.options.workerTtlMs),
     });
     return lease;
   }
@@ -770,21 +795,45 @@ class Store implements RedisFrontierStore {
         { cause: error },
       );
     }
-    return new PolitelyError('ERR_STORE', `${this.connection.display}: ${what} failed: ${message.split('\n')[0]}`, {
+    return new PolitelyError('ERR_STORE', `${this.connection.display}: ${what} failed: ${replyText(error)}`, {
       cause: error,
     });
   }
 
-  /** A bucket's declared key and the head of ARGV its scripts start with (`now`: the caller's clock, ms). */
+  /**
+   * A bucket's declared keys and the head of ARGV its scripts start with (`now`: the caller's
+   * clock, ms, sent only when the store keeps the caller's clock; on Redis's, the script reads TIME).
+   */
   private head(b: number, now = Date.now()): Arg[] {
     return [
-      this.bucketMeta[b]!,
+      ...this.bucketKeys[b]!,
       this.options.keys.bucket(b),
       this.crawl,
       this.workerId,
       this.options.idlePollMs,
-      Math.floor(now),
+      this.nowArg(Math.floor(now)),
     ];
+  }
+
+  /** A script's `now` argument: the caller's, or '' (the script reads Redis's TIME). */
+  private nowArg(now: number): Arg {
+    return this.clock.kind === 'server' ? '' : now;
+  }
+
+  /** A time the store answered, on this worker's clock (0, "never", stays 0). */
+  private localTime(storeMs: number): number {
+    return storeMs === 0 ? 0 : this.clock.toLocal(storeMs);
+  }
+
+  /** A TIME sample for the clock's offset (server-clock.ts); a failed one is skipped. */
+  private async sampleClock(): Promise<void> {
+    if (this.clock.kind === 'caller') return;
+    await this.clock.sample(() => this.connection.run(() => this.connection.redis.time())).catch(() => {});
+  }
+
+  /** A turn script's reply (`[granted, retryAt]`) as a `HostTurn`, its time on this worker's clock. */
+  private turnOf([granted, retryAt]: readonly unknown[]): HostTurn {
+    return Number(granted) === 1 ? { granted: true } : { granted: false, retryAt: this.clock.toLocal(Number(retryAt)) };
   }
 
   /** The crawl-wide keys and the head of ARGV the crawl scripts start with. */
@@ -855,8 +904,9 @@ class Store implements RedisFrontierStore {
 
   /** hostReadyAt and hostNotBefore as the scripts take them ('' = not given). */
   private settleArgs(how: string, { hostReadyAt, hostNotBefore }: SettleOptions): [Arg, Arg] {
-    const readyAt = hostReadyAt === undefined ? '' : Math.ceil(time(`${how}: hostReadyAt`, hostReadyAt));
-    const notBefore = hostNotBefore === undefined ? '' : Math.ceil(time(`${how}: hostNotBefore`, hostNotBefore));
+    const store = (name: string, value: number): number => Math.ceil(this.clock.toStore(time(name, value)));
+    const readyAt = hostReadyAt === undefined ? '' : store(`${how}: hostReadyAt`, hostReadyAt);
+    const notBefore = hostNotBefore === undefined ? '' : store(`${how}: hostNotBefore`, hostNotBefore);
     return [readyAt, notBefore];
   }
 
@@ -943,6 +993,21 @@ function howOf(records: readonly SettleRecord[]): string {
 
 const NO_ADD_OPTIONS: AddOptions = {};
 
+/** What a Redis Cluster answers about a slot that moves between nodes (a resharding). */
+const SLOT_MOVING =
+  /TRYAGAIN|\bASK\b|non local key|CROSSSLOT|do not hash to the same slot|Too many Cluster redirections/;
+
+/**
+ * A failure's whole text on one line (a reply may span lines, or start with an empty one), and,
+ * for a slot moving between the nodes of a Redis Cluster, what that means.
+ */
+function replyText(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const text = message.replace(/\s*\n\s*/g, ' ').trim() || (error instanceof Error ? error.name : 'unknown error');
+  if (!SLOT_MOVING.test(text)) return text;
+  return `${text} (the bucket's hash slot is being moved between Redis Cluster nodes and the move did not end in time: finish or abort it with CLUSTER SETSLOT, then run the crawl again)`;
+}
+
 const sum = (values: readonly number[]): number => values.reduce((total, value) => total + value, 0);
 
 function checkHostKey(method: string, hostKey: string): void {
@@ -957,9 +1022,4 @@ function checkTurnId(method: string, turnId: string): string {
   if (typeof turnId !== 'string' || turnId === '')
     throw new PolitelyError('ERR_INVALID_INPUT', `${method}: turnId must be a non-empty string, got ${String(turnId)}`);
   return turnId;
-}
-
-/** A turn script's reply (`[granted, retryAt]`) as a `HostTurn`. */
-function turnOf([granted, retryAt]: readonly unknown[]): HostTurn {
-  return Number(granted) === 1 ? { granted: true } : { granted: false, retryAt: Number(retryAt) };
 }

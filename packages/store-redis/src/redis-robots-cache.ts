@@ -6,6 +6,7 @@ import type { RobotsCacheRecord, RobotsCacheStore } from '@politely/core';
 import { openRedis, type RedisConnection, type RedisLinkOptions } from './connection.js';
 import { invalid, type RedisKeyOptions, resolveCrawlKeys, robotsKey, robotsLockKey } from './keys.js';
 
+/** Options of `createRedisRobotsCache`: the connection, the crawl's keys and how long stale records are kept. */
 export interface RedisRobotsCacheOptions extends RedisKeyOptions, RedisLinkOptions {
   /**
    * The Redis to keep records in: a `redis://`, `rediss://`, `redis-cluster://` or
@@ -45,6 +46,10 @@ interface LockCommands {
 
 const ENTRY_POINT = 'createRedisRobotsCache';
 
+/**
+ * A robots.txt cache in Redis, shared by every worker of a crawl: one fetch per origin per cache
+ * period across them all.
+ */
 export function createRedisRobotsCache(options: RedisRobotsCacheOptions): RedisRobotsCache {
   const prefix = resolveCrawlKeys(ENTRY_POINT, options);
   const keepStaleMs = options.keepStaleMs ?? 7 * 24 * 60 * 60 * 1000;

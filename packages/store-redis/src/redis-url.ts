@@ -11,8 +11,9 @@
 // connected (connection.ts). A cluster has database 0 only. Error messages name the URL with its
 // password masked.
 
-import { PolitelyError } from '@politely/core';
+import { maskUrl, PolitelyError } from '@politely/core';
 
+/** A parsed Redis URL (`redis://`, `rediss://`): connection fields, and a display form with the password masked. */
 export interface RedisUrl {
   readonly tls: boolean;
   /** A name or an address (IPv6 without brackets). */
@@ -33,20 +34,12 @@ export interface RedisUrl {
 /** Query parameters a Redis URL may carry, and for which scheme. */
 const TLS_PARAMETERS = ['servername', 'ca'] as const;
 
-/** The URL with any password replaced by `***` (for messages: a password is never printed). */
-export function maskRedisUrl(url: string): string {
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)([^@/?#]*)@/i, (_, scheme: string, userinfo: string) => {
-    const colon = userinfo.indexOf(':');
-    return colon === -1 ? `${scheme}***@` : `${scheme}${userinfo.slice(0, colon)}:***@`;
-  });
-}
-
 /**
  * Parses and checks a `redis://` or `rediss://` URL. Throws ERR_INVALID_OPTION with one line that
  * names the URL (password masked) and what is wrong with it.
  */
 export function parseRedisUrl(url: string, entryPoint = 'redis'): RedisUrl {
-  const shown = typeof url === 'string' ? maskRedisUrl(url) : String(url);
+  const shown = typeof url === 'string' ? maskUrl(url) : String(url);
   const fail = (why: string): never => {
     throw new PolitelyError(
       'ERR_INVALID_OPTION',
@@ -62,8 +55,9 @@ export function parseRedisUrl(url: string, entryPoint = 'redis'): RedisUrl {
       `the scheme must be redis://, rediss:// (TLS), redis-cluster:// or rediss-cluster://, got ${scheme === undefined ? 'none' : `${scheme}:`}`,
     );
   if (!url.slice(scheme.length + 1).startsWith('//')) return fail(`expected ${scheme}://HOST`);
-  // The authority by hand first: WHATWG URL only says "Invalid URL" for a bad port.
-  const authority = /^[a-z]+:\/\/(?:[^@/?#]*@)?(\[[^\]/?#]*\]|[^:/?#]*)(?::([^/?#]*))?/i.exec(url);
+  // The authority by hand first: WHATWG URL only says "Invalid URL" for a bad port. Read from the
+  // masked URL: a password holding `/` would otherwise be read as a port and quoted.
+  const authority = /^[a-z]+:\/\/(?:[^@/?#]*@)?(\[[^\]/?#]*\]|[^:/?#]*)(?::([^/?#]*))?/i.exec(shown);
   const rawPort = authority?.[2];
   if (
     rawPort !== undefined &&
@@ -110,10 +104,7 @@ export function parseRedisUrl(url: string, entryPoint = 'redis'): RedisUrl {
   };
   const port = rawPort === undefined || rawPort === '' ? 6379 : Number(rawPort);
   const displayHost = host.includes(':') ? `[${host}]` : host;
-  const userinfo =
-    parsed.username !== '' || parsed.password !== ''
-      ? `${parsed.username}${parsed.password === '' ? '' : ':***'}@`
-      : '';
+  const userinfo = parsed.username !== '' || parsed.password !== '' ? `${parsed.username}:${parsed.password}@` : '';
   const query = parsed.search;
   return {
     tls,
@@ -124,7 +115,7 @@ export function parseRedisUrl(url: string, entryPoint = 'redis'): RedisUrl {
     password: decode(parsed.password),
     servername: parsed.searchParams.get('servername') ?? undefined,
     ca: parsed.searchParams.get('ca') ?? undefined,
-    display: `${scheme}://${userinfo}${displayHost}:${port}/${db}${query}`,
+    display: maskUrl(`${scheme}://${userinfo}${displayHost}:${port}/${db}${query}`),
   };
 }
 
@@ -145,7 +136,7 @@ export function isRedisClusterUrl(url: string): boolean {
  * that names the URL (password masked) and what is wrong with it.
  */
 export function parseRedisClusterUrl(url: string, entryPoint = 'redis'): RedisClusterUrl {
-  const shown = typeof url === 'string' ? maskRedisUrl(url) : String(url);
+  const shown = typeof url === 'string' ? maskUrl(url) : String(url);
   const fail = (why: string): never => {
     throw new PolitelyError(
       'ERR_INVALID_OPTION',
@@ -153,8 +144,13 @@ export function parseRedisClusterUrl(url: string, entryPoint = 'redis'): RedisCl
     );
   };
   if (typeof url !== 'string') return fail('expected a string');
-  const match = /^(rediss?)-cluster:\/\/(?:([^@/?#]*)@)?([^/?#]*)(.*)$/i.exec(url);
+  const shape = /^(rediss?)-cluster:\/\/(?:([^@/?#]*)@)?([^/?#]*)(.*)$/i;
+  const match = shape.exec(url);
   if (match === null) return fail('expected redis-cluster://HOST:PORT,HOST:PORT or rediss-cluster://…');
+  // A password with a raw `/`, `?` or `#` ends the nodes early: refused before a node (a piece of
+  // the password) is quoted.
+  if (shape.exec(shown)?.[3] !== match[3])
+    return fail("the user name or password holds '/', '?', '#' or '@': %-encode it");
   const [, base, userinfo, hosts, rest] = match as unknown as [string, string, string | undefined, string, string];
   if (hosts === '') return fail('no node given: expected HOST:PORT[,HOST:PORT…]');
   const nodes = hosts.split(',').map((node) => {

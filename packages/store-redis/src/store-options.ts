@@ -1,10 +1,15 @@
 // The options of the Redis FrontierStore, checked where they are given.
 
-import { optionChecks } from '@politely/core/internal';
+import { describeValue, type OptionChecks, optionChecks } from '@politely/core/internal';
 import type { HostPolicy } from '@politely/frontier';
+import { resolveDefaultHostPolicy } from '@politely/frontier/internal';
 import type { RedisConnection, RedisLinkOptions } from './connection.js';
-import { type CrawlKeys, invalid, type RedisKeyOptions, resolveCrawlKeys } from './keys.js';
+import { type CrawlKeys, type RedisKeyOptions, resolveCrawlKeys } from './keys.js';
 
+/**
+ * Options of `createRedisFrontierStore`: the connection, the crawl's keys, worker heartbeats and a
+ * host's default policy.
+ */
 export interface RedisFrontierStoreOptions extends RedisKeyOptions, RedisLinkOptions {
   /**
    * The Redis to keep the crawl in: a `redis://` or `rediss://` URL, or a
@@ -85,6 +90,17 @@ export interface RedisFrontierStoreOptions extends RedisKeyOptions, RedisLinkOpt
    * @default 20000
    */
   readonly knownUrlCache?: number;
+  /**
+   * Whose clock decides when a host's turn comes. `'redis'`: the Redis server's (TIME, read by
+   * each script), so that politeness across workers does not depend on their clocks; each
+   * worker learns the offset of its clock from Redis's (TIME, at open and with each heartbeat)
+   * and converts every time it gives or gets (a lease's `startAt` and expiry, a host's next
+   * turn, `nextReadyAt`), and the `now` it passes is a hint. `'caller'`: the `now` each call
+   * passes (all workers' clocks must agree; for a single worker, or tests with a clock of
+   * their own).
+   * @default 'redis'
+   */
+  readonly clock?: 'redis' | 'caller';
 }
 
 export interface ResolvedRedisFrontierStoreOptions {
@@ -100,12 +116,13 @@ export interface ResolvedRedisFrontierStoreOptions {
   readonly replicaAckTimeoutMs: number;
   readonly rememberFetches: boolean;
   readonly knownUrlCache: number;
+  readonly clock: 'redis' | 'caller';
 }
 
 export const ENTRY_POINT = 'createRedisFrontierStore';
 
 /** Every option `createRedisFrontierStore` knows: a key missing here, or one too many, is a type error. */
-const REDIS_STORE_OPTION_KEYS: Record<keyof RedisFrontierStoreOptions, true> = {
+export const REDIS_STORE_OPTION_KEYS: Record<keyof RedisFrontierStoreOptions, true> = {
   redis: true,
   workerTtlMs: true,
   heartbeatMs: true,
@@ -117,6 +134,7 @@ const REDIS_STORE_OPTION_KEYS: Record<keyof RedisFrontierStoreOptions, true> = {
   replicaAckTimeoutMs: true,
   rememberFetches: true,
   knownUrlCache: true,
+  clock: true,
   crawlId: true,
   keyPrefix: true,
   connectTimeoutMs: true,
@@ -128,43 +146,66 @@ const REDIS_STORE_OPTION_KEYS: Record<keyof RedisFrontierStoreOptions, true> = {
 export function resolveRedisFrontierStoreOptions(
   options: RedisFrontierStoreOptions,
 ): ResolvedRedisFrontierStoreOptions {
-  if (typeof options === 'object' && options !== null)
-    optionChecks(ENTRY_POINT).knownKeys(options, REDIS_STORE_OPTION_KEYS);
-  const count = (name: string, value: number, min: number): number => {
-    if (!Number.isInteger(value) || value < min)
-      throw invalid(ENTRY_POINT, `${name} must be an integer ≥ ${min}, got ${String(value)}`);
-    return value;
-  };
+  const check = optionChecks(ENTRY_POINT);
+  if (typeof options !== 'object' || options === null)
+    check.fail(`options must be an object { redis, crawlId, … }, got ${describeValue(options)}`);
+  check.knownKeys(options, REDIS_STORE_OPTION_KEYS);
+  if (options.crawlId !== undefined && options.keyPrefix !== undefined)
+    check.fail('crawlId cannot take effect with keyPrefix: keyPrefix names the keys instead; give one of them');
+  for (const name of ['crawlId', 'keyPrefix'] as const) {
+    const value = options[name];
+    if (value !== undefined && typeof value !== 'string')
+      check.fail(`${name} must be a string, got ${describeValue(value)}`);
+  }
+  checkLinkOptions(check, options);
+  const policy = resolveDefaultHostPolicy(check, options.defaultHostPolicy, { wholeDelay: true });
   return {
     keys: resolveCrawlKeys(ENTRY_POINT, options),
-    defaultDelayMs: count('defaultHostPolicy.delayMs', options.defaultHostPolicy?.delayMs ?? 0, 0),
-    defaultMaxInFlight: count('defaultHostPolicy.maxInFlight', options.defaultHostPolicy?.maxInFlight ?? 1, 1),
-    idlePollMs: count('idlePollMs', options.idlePollMs ?? 250, 1),
-    maxExpiredPerClaim: count('maxExpiredPerClaim', options.maxExpiredPerClaim ?? 100, 1),
-    addBatchSize: count('addBatchSize', options.addBatchSize ?? 500, 1),
-    replicaAcks: count('replicaAcks', options.replicaAcks ?? 0, 0),
-    replicaAckTimeoutMs: count('replicaAckTimeoutMs', options.replicaAckTimeoutMs ?? 1000, 1),
-    rememberFetches: flag('rememberFetches', options.rememberFetches ?? true),
-    knownUrlCache: count('knownUrlCache', options.knownUrlCache ?? 20_000, 0),
-    ...workerTiming(options),
+    defaultDelayMs: policy.delayMs,
+    defaultMaxInFlight: policy.maxInFlight,
+    idlePollMs: check.count('idlePollMs', options.idlePollMs, 250, 1),
+    maxExpiredPerClaim: check.count('maxExpiredPerClaim', options.maxExpiredPerClaim, 100, 1),
+    addBatchSize: check.count('addBatchSize', options.addBatchSize, 500, 1),
+    replicaAcks: check.count('replicaAcks', options.replicaAcks, 0, 0),
+    replicaAckTimeoutMs: check.count('replicaAckTimeoutMs', options.replicaAckTimeoutMs, 1000, 1),
+    rememberFetches: check.flag('rememberFetches', options.rememberFetches, true),
+    knownUrlCache: check.count('knownUrlCache', options.knownUrlCache, 20_000, 0),
+    clock: clockOf(check, options.clock),
+    ...workerTiming(check, options),
   };
 }
 
-function flag(name: string, value: unknown): boolean {
-  if (typeof value !== 'boolean') throw invalid(ENTRY_POINT, `${name} must be a boolean, got ${String(value)}`);
+/** The options of the connection the store opens: checked now, and refused with a client it did not open. */
+function checkLinkOptions(check: OptionChecks, options: RedisFrontierStoreOptions): void {
+  check.count('connectTimeoutMs', options.connectTimeoutMs, 5000, 100);
+  check.count('maxOutageMs', options.maxOutageMs, 60_000, 0);
+  check.callback('onWarning', options.onWarning);
+  check.callback('onNotice', options.onNotice);
+  if (typeof options.redis === 'string') return;
+  for (const name of ['connectTimeoutMs', 'maxOutageMs', 'onNotice'] as const) {
+    check.conflict(
+      name,
+      options[name],
+      'a RedisLink or an ioredis client as redis',
+      'it configures a connection the store opens from a URL; configure the link or client where it is made',
+    );
+  }
+}
+
+function clockOf(check: OptionChecks, value: unknown): 'redis' | 'caller' {
+  if (value === undefined) return 'redis';
+  if (value !== 'redis' && value !== 'caller')
+    check.fail(`clock must be 'redis' or 'caller', got ${describeValue(value)}`);
   return value;
 }
 
-function workerTiming(options: RedisFrontierStoreOptions): { workerTtlMs: number; heartbeatMs: number } {
-  const workerTtlMs = options.workerTtlMs ?? 10_000;
-  if (!Number.isInteger(workerTtlMs) || workerTtlMs < 100)
-    throw invalid(ENTRY_POINT, `workerTtlMs must be an integer ≥ 100, got ${String(workerTtlMs)}`);
-  const heartbeatMs = options.heartbeatMs ?? Math.min(2500, Math.floor(workerTtlMs / 4));
-  if (!Number.isInteger(heartbeatMs) || heartbeatMs < 10 || heartbeatMs * 2 > workerTtlMs) {
-    throw invalid(
-      ENTRY_POINT,
-      `heartbeatMs must be an integer from 10 to half of workerTtlMs (${workerTtlMs}), got ${String(heartbeatMs)}`,
-    );
-  }
+function workerTiming(
+  check: OptionChecks,
+  options: RedisFrontierStoreOptions,
+): { workerTtlMs: number; heartbeatMs: number } {
+  const workerTtlMs = check.count('workerTtlMs', options.workerTtlMs, 10_000, 100);
+  const heartbeatMs = check.count('heartbeatMs', options.heartbeatMs, Math.min(2500, Math.floor(workerTtlMs / 4)), 10);
+  if (heartbeatMs * 2 > workerTtlMs)
+    check.fail(`heartbeatMs must be an integer from 10 to half of workerTtlMs (${workerTtlMs}), got ${heartbeatMs}`);
   return { workerTtlMs, heartbeatMs };
 }

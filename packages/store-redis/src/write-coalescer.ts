@@ -1,8 +1,8 @@
 // The commands politely sends in one turn of the event loop reach Redis in one write.
 //
 // ioredis writes each command to its socket as it is sent: one system call, and on loopback the
-// kernel's whole delivery to redis-server, per command (50–130 µs each on a small VM, more than
-// the store's own code per page). A busy crawler settles and claims for many pages in one turn
+// kernel's whole delivery to redis-server, per command (more than the store's own code costs per
+// page). A busy crawler settles and claims for many pages in one turn
 // (every response that arrived together is handled in one poll phase), so the socket is corked
 // when the turn's first command goes and uncorked in the turn's check phase (`setImmediate`):
 // their writes leave as one `writev`. A command waits at most for the rest of its turn; a quiet

@@ -9,6 +9,7 @@ import type { HostResolver } from '@politely/core';
 import { type CrawlStats, createCrawler } from '@politely/crawler';
 import type { FrontierStore } from '@politely/frontier';
 import { afterEach, describe, expect, it } from 'vitest';
+import { skipWithout } from '../../../test/support/requirements.js';
 import type { LoggedRequest } from '../../../test/support/site-server.js';
 import { startSiteInThread, type ThreadedSite, type ThreadRoute } from '../../../test/support/site-thread.js';
 import { createRedisFrontierStore, type RedisFrontierStore } from '../src/index.js';
@@ -113,7 +114,7 @@ async function smallestGapByName(site: Site): Promise<number> {
   return smallest;
 }
 
-describe.skipIf(redisDown !== null)(
+describe.skipIf(skipWithout('Redis (REDIS_URL)', redisDown))(
   redisSuiteTitle('a crawl whose completions claim (completeAndClaim)', redisDown),
   () => {
     const crawlIds: string[] = [];

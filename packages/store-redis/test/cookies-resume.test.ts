@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectCookiesSurviveResume, expectJarSavedDuringCrawl } from '../../../test/support/cookie-resume.js';
 import { type CookieSites, startCookieSites } from '../../../test/support/cookie-sites.js';
+import { skipWithout } from '../../../test/support/requirements.js';
 import { createRedisFrontierStore } from '../src/index.js';
 import {
   deleteCrawls,
@@ -14,9 +15,10 @@ import {
 } from './redis-helpers.js';
 
 const redisDown = await redisDownReason();
+const skipRedis = skipWithout('Redis (REDIS_URL)', redisDown);
 warnIfSkipped('cookies-resume.test.ts', redisDown);
 
-describe.skipIf(redisDown !== null)(redisSuiteTitle('cookies with createRedisFrontierStore', redisDown), () => {
+describe.skipIf(skipRedis)(redisSuiteTitle('cookies with createRedisFrontierStore', redisDown), () => {
   const crawlIds: string[] = [];
   let sites: CookieSites;
 

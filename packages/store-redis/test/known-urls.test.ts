@@ -5,6 +5,7 @@
 import type { AddOutcome, FrontierEntry, FrontierLease } from '@politely/frontier';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
+import { skipWithout } from '../../../test/support/requirements.js';
 import { createRedisFrontierStore, type RedisFrontierStore, type RedisFrontierStoreOptions } from '../src/index.js';
 import { KnownUrls } from '../src/known-urls.js';
 import {
@@ -18,6 +19,7 @@ import {
 } from './redis-helpers.js';
 
 const redisDown = await redisDownReason();
+const skipRedis = skipWithout('Redis (REDIS_URL)', redisDown);
 warnIfSkipped('known-urls.test.ts', redisDown);
 
 const HOST = 'known.test';
@@ -33,7 +35,7 @@ const entry = (path: string, extra: Partial<FrontierEntry> = {}): FrontierEntry 
 /** The URLs of this host that a script carries (as dedupe keys). */
 const urlsIn = (args: readonly string[]): string[] => args.filter((arg) => arg.startsWith(`http://${HOST}/`)).sort();
 
-describe.skipIf(redisDown !== null)(redisSuiteTitle('links known to be held', redisDown), () => {
+describe.skipIf(skipRedis)(redisSuiteTitle('links known to be held', redisDown), () => {
   const crawlIds = new Set<string>();
   const clients: Redis[] = [];
   const stores: RedisFrontierStore[] = [];

@@ -10,6 +10,7 @@ import { startFleet } from '@politely/local-web';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { wrongRequestData } from '../../../test/support/labelled-crawl.js';
+import { skipWithout } from '../../../test/support/requirements.js';
 import { decodeEntry } from '../src/entry-codec.js';
 import {
   deleteCrawls,
@@ -30,6 +31,7 @@ import {
 } from './worker-process.js';
 
 const redisDown = await redisDownReason();
+const skipRedis = skipWithout('Redis (REDIS_URL)', redisDown);
 warnIfSkipped('labelled-workers.test.ts', redisDown);
 
 const USER_AGENT = 'PolitelyDemo/1.0 (+https://example.test/bot)';
@@ -87,7 +89,7 @@ async function leaseEntries(
     }));
 }
 
-describe.skipIf(redisDown !== null)(
+describe.skipIf(skipRedis)(
   redisSuiteTitle('labelled requests across three Redis workers, one killed', redisDown),
   () => {
     it('every page any worker handled carries its label and userData, the killed worker’s leased ones too; every allowed page is handled', async () => {

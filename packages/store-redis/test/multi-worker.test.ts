@@ -7,6 +7,7 @@ import { type LoggedRequest, minGapMsByOrigin, violations } from '@politely/demo
 import { startFleet } from '@politely/local-web';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
+import { skipWithout } from '../../../test/support/requirements.js';
 import {
   deleteCrawls,
   REDIS_URL,
@@ -26,6 +27,7 @@ import {
 } from './worker-process.js';
 
 const redisDown = await redisDownReason();
+const skipRedis = skipWithout('Redis (REDIS_URL)', redisDown);
 warnIfSkipped('multi-worker.test.ts', redisDown);
 
 const USER_AGENT = 'PolitelyDemo/1.0 (+https://example.test/bot)';
@@ -56,7 +58,7 @@ function closestPair(log: readonly LoggedRequest[], origin: string, workers: rea
     .join(' then ');
 }
 
-describe.skipIf(redisDown !== null)(redisSuiteTitle('three Redis workers, one killed', redisDown), () => {
+describe.skipIf(skipRedis)(redisSuiteTitle('three Redis workers, one killed', redisDown), () => {
   it('finish the crawl politely: every allowed page, nothing disallowed, crawl-delay kept across workers, one robots.txt per origin', async () => {
     assertWorkersBuilt();
     const web = await startFleet({ hosts: 4, pagesPerHost: 12, crawlDelaySeconds: CRAWL_DELAY_S, firstAddress: 220 });

@@ -11,6 +11,7 @@ import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, type OwnRedis, redisServerMissing, startOwnRedis } from '../../../test/support/redis-server.js';
 import { rejection } from '../../../test/support/rejection.js';
+import { skipWithout } from '../../../test/support/requirements.js';
 import { BUCKET_SCRIPT_KEY_COUNT, BUCKET_SCRIPTS } from '../src/frontier-scripts.js';
 import {
   checkRedisDurability,
@@ -34,8 +35,10 @@ import {
 } from './redis-helpers.js';
 
 const redisDown = await redisDownReason();
+const skipRedis = skipWithout('Redis (REDIS_URL)', redisDown);
 warnIfSkipped('redis-resilience.test.ts', redisDown);
 const serverMissing = redisServerMissing();
+const skipOwnRedis = skipWithout('redis-server', serverMissing);
 if (serverMissing !== null)
   console.warn(`[store-redis] redis-resilience.test.ts: own-server tests SKIPPED: ${serverMissing}`);
 
@@ -43,7 +46,7 @@ const BUILT = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 
 const entry = (url: string): FrontierEntry => ({ url, hostKey: new URL(url).hostname, depth: 0, priority: 0 });
 
-describe.skipIf(redisDown !== null)(redisSuiteTitle('Redis store: workers and their leases', redisDown), () => {
+describe.skipIf(skipRedis)(redisSuiteTitle('Redis store: workers and their leases', redisDown), () => {
   const crawlIds = new Set<string>();
   const opened: RedisFrontierStore[] = [];
   function open(
@@ -55,6 +58,7 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('Redis store: workers and th
       redis: REDIS_URL,
       crawlId,
       defaultHostPolicy: { delayMs: 0, maxInFlight: 1 },
+      clock: 'caller', // the cases pass times of their own
       ...options,
     });
     opened.push(store);
@@ -220,7 +224,7 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('Redis store: workers and th
       const now = Date.now(); // a resent command carries the same arguments
       const claim = (): Promise<string[]> =>
         (admin as unknown as { claimAgain(...args: (string | number)[]): Promise<string[]> }).claimAgain(
-          ...bucketScriptKeys(prefix),
+          ...bucketScriptKeys(prefix, 'w-test'),
           prefix,
           marker!,
           'w-test',
@@ -261,7 +265,7 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('Redis store: workers and th
       const marker = await admin.hget(`${prefix}meta`, 'crawl');
       const reopen = (request: string): Promise<number> =>
         (admin as unknown as { reopenAgain(...args: (string | number)[]): Promise<number> }).reopenAgain(
-          ...bucketScriptKeys(prefix),
+          ...bucketScriptKeys(prefix, 'w-test'),
           prefix,
           marker!,
           'w-test',
@@ -315,7 +319,7 @@ describe('Redis store: reaching Redis', () => {
   });
 });
 
-describe.skipIf(serverMissing !== null)(
+describe.skipIf(skipOwnRedis)(
   `Redis store: its own redis-server${serverMissing === null ? '' : ` [SKIPPED: ${serverMissing}]`}`,
   () => {
     let plain: OwnRedis;

@@ -4,6 +4,7 @@
 import { createRobotsGate, type RobotsCacheRecord, type RobotsGate } from '@politely/core';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { skipWithout } from '../../../test/support/requirements.js';
 import { robotsTxt, startServer, type TestServer } from '../../../test/support/robots-server.js';
 import { createRedisRobotsCache, type RedisRobotsCache } from '../src/index.js';
 import {
@@ -17,6 +18,7 @@ import {
 } from './redis-helpers.js';
 
 const redisDown = await redisDownReason();
+const skipRedis = skipWithout('Redis (REDIS_URL)', redisDown);
 warnIfSkipped('redis-robots-cache.test.ts', redisDown);
 
 const UA = 'TestBot/1.0';
@@ -40,7 +42,7 @@ const record = (origin: string, expiresAt: number): RobotsCacheRecord => ({
   },
 });
 
-describe.skipIf(redisDown !== null)(redisSuiteTitle('createRedisRobotsCache', redisDown), () => {
+describe.skipIf(skipRedis)(redisSuiteTitle('createRedisRobotsCache', redisDown), () => {
   let server: TestServer;
   let admin: Redis;
   const crawlIds = new Set<string>();

@@ -12,6 +12,7 @@ import {
 import { describeFrontierStoreContract } from '@politely/frontier/testing';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
+import { skipWithout } from '../../../test/support/requirements.js';
 import {
   createRedisFrontierStore,
   createRedisRobotsCache,
@@ -34,6 +35,7 @@ import {
 } from './redis-helpers.js';
 
 const redisDown = await redisDownReason();
+const skipRedis = skipWithout('Redis (REDIS_URL)', redisDown);
 warnIfSkipped('redis-store.test.ts', redisDown);
 
 const entry = (url: string, extra: Partial<FrontierEntry> = {}): FrontierEntry => ({
@@ -55,15 +57,18 @@ const robotsRecord = (origin: string): RobotsCacheRecord => ({
   consecutiveFailures: 0,
 });
 
-describe.skipIf(redisDown !== null)(redisSuiteTitle('createRedisFrontierStore', redisDown), () => {
+describe.skipIf(skipRedis)(redisSuiteTitle('createRedisFrontierStore', redisDown), () => {
   const crawlIds = new Set<string>();
   const crawlIdOf = new WeakMap<FrontierStore, string>();
   const opened: FrontierStore[] = [];
 
-  /** A store on its own connection (a worker), on a new crawl or on `crawlId`'s. */
+  /**
+   * A store on its own connection (a worker), on a new crawl or on `crawlId`'s. On the caller's
+   * clock: the contract's cases pass times of their own (the store's clock is tested in clock-skew.test.ts).
+   */
   function open(options: Partial<RedisFrontierStoreOptions> = {}, crawlId = uniqueCrawlId('store')): FrontierStore {
     crawlIds.add(crawlId);
-    const store = createRedisFrontierStore({ redis: REDIS_URL, crawlId, ...options });
+    const store = createRedisFrontierStore({ redis: REDIS_URL, crawlId, clock: 'caller', ...options });
     crawlIdOf.set(store, crawlId);
     opened.push(store);
     return store;
@@ -679,6 +684,13 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('createRedisFrontierStore', 
     );
     expect(() => createRedisFrontierStore({ redis: 'http://nope', crawlId: 'x' })).toThrow(
       expect.objectContaining({ code: 'ERR_INVALID_OPTION' }),
+    );
+    // The rule the CLI's --crawl-id shares (@politely/frontier's isCrawlId), in the same words.
+    expect(() => createRedisFrontierStore({ redis: REDIS_URL, crawlId: 'a {b}' })).toThrow(
+      expect.objectContaining({
+        code: 'ERR_INVALID_OPTION',
+        message: `createRedisFrontierStore: crawlId must be 1 to 100 letters, digits, '.', ':', '_' or '-', got "a {b}"`,
+      }),
     );
     await expect(open().claim({ now: Number.NaN, leaseMs: 1 })).rejects.toMatchObject({ code: 'ERR_INVALID_INPUT' });
   });

@@ -13,6 +13,7 @@
 
 import { type CrawlStats, createCrawler } from '@politely/crawler';
 import { describe, expect, it } from 'vitest';
+import { skipWithout } from '../../../test/support/requirements.js';
 import { type Site, startRetryAfterSite, violations } from '../../../test/support/retry-after-site.js';
 import { createRedisFrontierStore, createRedisRobotsCache } from '../src/index.js';
 import {
@@ -25,6 +26,7 @@ import {
 } from './redis-helpers.js';
 
 const redisDown = await redisDownReason();
+const skipRedis = skipWithout('Redis (REDIS_URL)', redisDown);
 warnIfSkipped('retry-after-workers.test.ts', redisDown);
 
 const UA = 'TestBot/1.0 (+http://example.invalid/bot)';
@@ -47,7 +49,7 @@ const startSite = (): Promise<Site> =>
 /** Requests to the host that arrived after the 503 was sent and before its Retry-After ran out. */
 const tooEarly = (site: Site): string[] => violations(site).hostWide;
 
-describe.skipIf(redisDown !== null)(redisSuiteTitle('Retry-After across two Redis workers', redisDown), () => {
+describe.skipIf(skipRedis)(redisSuiteTitle('Retry-After across two Redis workers', redisDown), () => {
   it('a 200 settled by one worker does not move the host clock back before the other’s 503 Retry-After', async () => {
     const site = await startSite();
     const crawlId = uniqueCrawlId('retry-after-workers');

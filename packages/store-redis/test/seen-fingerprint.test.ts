@@ -4,6 +4,7 @@
 import type { FrontierEntry, FrontierStore } from '@politely/frontier';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
+import { skipWithout } from '../../../test/support/requirements.js';
 import { fingerprintOf } from '../src/fingerprint.js';
 import { createRedisFrontierStore } from '../src/index.js';
 import {
@@ -18,11 +19,12 @@ import {
 } from './redis-helpers.js';
 
 const redisDown = await redisDownReason();
+const skipRedis = skipWithout('Redis (REDIS_URL)', redisDown);
 warnIfSkipped('seen-fingerprint.test.ts', redisDown);
 
 const entry = (url: string): FrontierEntry => ({ url, hostKey: new URL(url).hostname, depth: 1, priority: 0 });
 
-describe.skipIf(redisDown !== null)(redisSuiteTitle('the seen tables', redisDown), () => {
+describe.skipIf(skipRedis)(redisSuiteTitle('the seen tables', redisDown), () => {
   const crawlIds = new Set<string>();
   const opened: FrontierStore[] = [];
   function open(crawlId = uniqueCrawlId('seen'), rememberFetches?: boolean): FrontierStore {
@@ -44,7 +46,7 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('the seen tables', redisDown
   it('refuses a rememberFetches that is no boolean, naming it', () => {
     expect(() =>
       createRedisFrontierStore({ redis: REDIS_URL, crawlId: 'x', rememberFetches: 'no' as unknown as boolean }),
-    ).toThrow(/createRedisFrontierStore: rememberFetches must be a boolean, got no/);
+    ).toThrow(/createRedisFrontierStore: rememberFetches must be true or false, got "no"/);
   });
 
   it('fingerprints a dedupe key as 64 bits, never all zero', () => {

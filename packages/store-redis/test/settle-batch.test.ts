@@ -5,6 +5,7 @@ import type { PolitelyError } from '@politely/core';
 import type { AddOutcome, FrontierEntry, FrontierLease, FrontierStore } from '@politely/frontier';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
+import { skipWithout } from '../../../test/support/requirements.js';
 import { BUCKET_SCRIPT_KEY_COUNT, BUCKET_SCRIPTS } from '../src/frontier-scripts.js';
 import {
   createRedisFrontierStore,
@@ -27,6 +28,7 @@ import {
 } from './redis-helpers.js';
 
 const redisDown = await redisDownReason();
+const skipRedis = skipWithout('Redis (REDIS_URL)', redisDown);
 warnIfSkipped('settle-batch.test.ts', redisDown);
 
 const entry = (url: string): FrontierEntry => ({ url, hostKey: new URL(url).hostname, depth: 0, priority: 0 });
@@ -38,7 +40,7 @@ function countSettleScripts(redis: Redis): (prefix?: string) => number {
     prefix === undefined ? scripts.length : scripts.filter((args) => args[2] === `${prefix}meta`).length;
 }
 
-describe.skipIf(redisDown !== null)(redisSuiteTitle('settles batched per bucket', redisDown), () => {
+describe.skipIf(skipRedis)(redisSuiteTitle('settles batched per bucket', redisDown), () => {
   const crawlIds = new Set<string>();
   const clients: Redis[] = [];
   const stores: FrontierStore[] = [];
@@ -58,6 +60,7 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('settles batched per bucket'
       redis,
       crawlId,
       defaultHostPolicy: { delayMs: 0, maxInFlight: 1 },
+      clock: 'caller', // the cases pass times of their own
       ...options,
     });
     stores.push(store);
@@ -245,7 +248,7 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('settles batched per bucket'
     const link: (string | number)[] = [];
     pushEntryArgs(link, entry(`http://${hosts[1]}/link`));
     const batch = [
-      ...bucketScriptKeys(prefix),
+      ...bucketScriptKeys(prefix, (store as RedisFrontierStore).workerId),
       ...[prefix, marker!, (store as RedisFrontierStore).workerId, 250, Date.now(), 0, 1, ''],
       ...[leases[0]!.id, 'complete', '', '', '', '', '', '', 0],
       ...[leases[1]!.id, 'complete', '', '', '', '', '', '', 1, ...link],
@@ -383,7 +386,7 @@ describe.skipIf(redisDown !== null)(redisSuiteTitle('settles batched per bucket'
       const now = Date.now();
       const workerId = (store as RedisFrontierStore).workerId;
       const batch = [
-        ...bucketScriptKeys(prefix),
+        ...bucketScriptKeys(prefix, (store as RedisFrontierStore).workerId),
         ...[prefix, marker!, workerId, 250, now, 0, 4, ''],
         ...[lease!.id, 'complete-claim', '', '', '', '', '', '', 0],
         // The new lease's id, the claim's now, lease duration, expired leases to give back, and readyBy.

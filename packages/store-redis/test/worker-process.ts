@@ -38,9 +38,16 @@ export interface WorkerProcess<E> {
   onEvent: ((event: E) => void) | undefined;
 }
 
-/** Starts the fixture worker with `config` (JSON on its command line). */
-export function startWorkerProcess<E extends object>(config: Record<string, unknown>): WorkerProcess<E> {
-  const child = spawn(process.execPath, [WORKER, JSON.stringify(config)], {
+/**
+ * Starts the fixture worker with `config` (JSON on its command line), under `wrapper` when given
+ * (a command and its arguments that run node, as `faketime -f +0.4s`).
+ */
+export function startWorkerProcess<E extends object>(
+  config: Record<string, unknown>,
+  wrapper: readonly string[] = [],
+): WorkerProcess<E> {
+  const [command = process.execPath, ...args] = [...wrapper, process.execPath, WORKER, JSON.stringify(config)];
+  const child = spawn(command, args, {
     cwd: packageDir,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -5,6 +5,7 @@
 import type { FrontierEntry } from '@politely/frontier';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
+import { skipWithout } from '../../../test/support/requirements.js';
 import { createRedisFrontierStore, createRedisLink, type RedisFrontierStore } from '../src/index.js';
 import { bucketOfHost } from '../src/keys.js';
 import { writeCoalescer } from '../src/write-coalescer.js';
@@ -19,11 +20,12 @@ import {
 } from './redis-helpers.js';
 
 const redisDown = await redisDownReason();
+const skipRedis = skipWithout('Redis (REDIS_URL)', redisDown);
 warnIfSkipped('write-coalescer.test.ts', redisDown);
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-describe.skipIf(redisDown !== null)(redisSuiteTitle('writeCoalescer on a real Redis', redisDown), () => {
+describe.skipIf(skipRedis)(redisSuiteTitle('writeCoalescer on a real Redis', redisDown), () => {
   const clients: Redis[] = [];
   const stores: RedisFrontierStore[] = [];
   const crawlIds: string[] = [];

@@ -4,12 +4,12 @@
 // hash AND the same key (exact, whatever the hash's width; a done URL kept without its key is
 // matched on this hash and `keyCheck` together, see schema.ts).
 //
-// Since schema 6 the hash is laid out for locality: its top 21 bits hash the key's host (its
+// The hash is laid out for locality (schema 6): its top 21 bits hash the key's host (its
 // authority, `host:port`), its low 32 bits the whole key. The links of one page are mostly on one
 // host, so one add writes them into one or two leaves of the index, where a hash of the whole key
-// spread them over as many leaves as links: at millions of URLs, every leaf written is a page the
-// commit writes to the log and the checkpoint writes again (at 1M URLs over 10,000 hosts: 40 %
-// less CPU per add, one run each way). Within one host, a new key meets an old one's low 32 bits
+// would spread them over as many leaves as links: at millions of URLs, every leaf written is a
+// page the commit writes to the log and the checkpoint writes again (at 1M URLs over 10,000
+// hosts, about 40 % of an add's CPU). Within one host, a new key meets an old one's low 32 bits
 // at 2⁻³² per pair: with a million URLs on the host, one extra key comparison per ~4,300 adds.
 //
 // The hash is stored in crawl files: changing it needs a schema migration that rehashes (as 6 did).

@@ -3,7 +3,7 @@
 // the other in one transaction, SQLite gives them consecutive row ids after the largest (its
 // documented choice for an INTEGER PRIMARY KEY without AUTOINCREMENT), so each id is known
 // before its row is written. Then only the queue's old tail is updated, once per queue and add,
-// where linking row by row rewrote every new row (at a million URLs, a tenth of an add's CPU).
+// where linking row by row would rewrite every new row (at a million URLs, a tenth of an add's CPU).
 // Each id is checked as it comes: should SQLite ever choose another, the add fails whole.
 
 import { PolitelyError } from '@politely/core';

@@ -1,14 +1,18 @@
 // createSqliteFrontierStore's options: documented with their defaults, validated once.
 
-import { PolitelyError } from '@politely/core';
-import { optionChecks } from '@politely/core/internal';
+import { describeValue, optionChecks } from '@politely/core/internal';
 import type { HostPolicy } from '@politely/frontier';
+import { resolveDefaultHostPolicy } from '@politely/frontier/internal';
 import {
   type CrawlDatabaseOptions,
   type ResolvedCrawlDatabaseOptions,
   resolveCrawlDatabaseOptions,
 } from './open-database.js';
 
+/**
+ * Options of `createSqliteFrontierStore`: the crawl file, a host's default policy, and whether
+ * other processes share it.
+ */
 export interface SqliteFrontierStoreOptions extends CrawlDatabaseOptions {
   /** The crawl file, created if missing; open the same file again to resume the crawl. Required. */
   readonly path: string;
@@ -44,7 +48,7 @@ export interface ResolvedSqliteFrontierStoreOptions extends ResolvedCrawlDatabas
 }
 
 /** Every option `createSqliteFrontierStore` knows: a key missing here, or one too many, is a type error. */
-const SQLITE_STORE_OPTION_KEYS: Record<keyof SqliteFrontierStoreOptions, true> = {
+export const SQLITE_STORE_OPTION_KEYS: Record<keyof SqliteFrontierStoreOptions, true> = {
   path: true,
   defaultHostPolicy: true,
   idlePollMs: true,
@@ -56,29 +60,20 @@ const SQLITE_STORE_OPTION_KEYS: Record<keyof SqliteFrontierStoreOptions, true> =
 export function resolveSqliteFrontierStoreOptions(
   options: SqliteFrontierStoreOptions,
 ): ResolvedSqliteFrontierStoreOptions {
-  if (typeof options === 'object' && options !== null) {
-    optionChecks('createSqliteFrontierStore').knownKeys(options, SQLITE_STORE_OPTION_KEYS);
-  }
-  const fail = (message: string): never => {
-    throw new PolitelyError('ERR_INVALID_OPTION', `createSqliteFrontierStore: ${message}`);
+  const check = optionChecks('createSqliteFrontierStore');
+  if (typeof options !== 'object' || options === null)
+    check.fail(`options must be an object { path, … }, got ${describeValue(options)}`);
+  check.knownKeys(options, SQLITE_STORE_OPTION_KEYS);
+  if (typeof options.path !== 'string' || options.path === '') check.fail('path (the crawl file) is required');
+  const database = {
+    busyTimeoutMs: check.count('busyTimeoutMs', options.busyTimeoutMs, 5000, 0),
+    cacheSizeKiB: check.count('cacheSizeKiB', options.cacheSizeKiB, 16_384, 64),
   };
-  if (typeof options?.path !== 'string' || options.path === '') fail('path (the crawl file) is required');
-  const delayMs = options.defaultHostPolicy?.delayMs ?? 0;
-  const maxInFlight = options.defaultHostPolicy?.maxInFlight ?? 1;
-  const idlePollMs = options.idlePollMs ?? 1000;
-  if (!(Number.isFinite(delayMs) && delayMs >= 0))
-    fail(`defaultHostPolicy.delayMs must be a number ≥ 0, got ${String(delayMs)}`);
-  if (!(Number.isInteger(maxInFlight) && maxInFlight >= 1))
-    fail(`defaultHostPolicy.maxInFlight must be an integer ≥ 1, got ${String(maxInFlight)}`);
-  if (!(Number.isFinite(idlePollMs) && idlePollMs > 0))
-    fail(`idlePollMs must be a number > 0, got ${String(idlePollMs)}`);
-  const shared = options.shared ?? false;
-  if (typeof shared !== 'boolean') fail(`shared must be true or false, got ${String(shared)}`);
   return {
-    ...resolveCrawlDatabaseOptions(options),
+    ...resolveCrawlDatabaseOptions(database),
     path: options.path,
-    defaultHostPolicy: { delayMs, maxInFlight },
-    idlePollMs,
-    shared,
+    defaultHostPolicy: resolveDefaultHostPolicy(check, options.defaultHostPolicy),
+    idlePollMs: check.timeoutMs('idlePollMs', options.idlePollMs, 1000),
+    shared: check.flag('shared', options.shared, false),
   };
 }

@@ -3,7 +3,9 @@
 // widens its scope and follows the new site's links; a bad seed is named and the others added;
 // the scope seeds are kept in the file for the next run, and writers racing lose none.
 
-import { addSeeds, createCrawler, createMemoryFrontierStore, SCOPE_SEEDS_KEY } from '@politely/crawler';
+import { addSeeds, createCrawler } from '@politely/crawler';
+import { SCOPE_SEEDS_KEY } from '@politely/crawler/internal';
+import { createMemoryFrontierStore } from '@politely/frontier';
 import { type LocalWeb, startFleet } from '@politely/local-web';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSqliteFrontierStore } from '../src/index.js';
