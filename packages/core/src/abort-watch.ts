@@ -5,8 +5,8 @@
 // `next` and `previous` links. A crawl adds and removes one listener per request. Once an old
 // listener has been promoted to V8's old generation, its stale links keep the next listener (and
 // everything its closure holds: the request, its body, the page's text) alive through every young
-// collection, until the next full GC. Measured: about 40 KB a page promoted that should have died
-// young, and a peak heap several times the live one. One listener per signal, fanning out to a
+// collection, until the next full GC: tens of KB a page promoted that should die young, and a
+// peak heap several times the live one. One listener per signal, fanning out to a
 // Set, leaves no stale links: a Set's deleted slot holds nothing.
 
 type Watchers = Set<() => void>;

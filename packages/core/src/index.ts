@@ -58,12 +58,60 @@ export type {
   RobotsUserAgentLine,
 } from './robots/types.js';
 export { productToken } from './robots/user-agent.js';
+// Secrets out of messages: URL passwords, credential query parameters and header values masked.
+export {
+  isSecretHeaderName,
+  isSecretParameterName,
+  MASK,
+  maskHeaderLine,
+  maskHeaderValue,
+  maskHttpHead,
+  maskSecrets,
+  maskUrl,
+} from './secrets/mask-secrets.js';
 // Web Bot Auth: RFC 9421 request signatures with an Ed25519 key, its thumbprint, the key directory.
-export * from './signing/index.js';
+// Listed one by one: a name the signing folder adds is public only once it is listed here.
+export type {
+  DirectoryResponseSignature,
+  Ed25519PrivateJwk,
+  Ed25519PublicJwk,
+  RequestSignature,
+  RequestSigner,
+  RequestSignerOptions,
+  SignedKeyDirectory,
+  SignedKeyDirectoryOptions,
+  SigningClient,
+  SigningClientOptions,
+  SigningKey,
+  SigningKeyFile,
+  SignMode,
+  WebBotAuthDraft,
+} from './signing/index.js';
+export {
+  authorityOf,
+  createRequestSigner,
+  DEFAULT_WEB_BOT_AUTH_DRAFT,
+  generateSigningKey,
+  importSigningKey,
+  isSignatureChallenge,
+  jwkThumbprint,
+  KEY_DIRECTORY_MEDIA_TYPE,
+  KEY_DIRECTORY_PATH,
+  KEY_DIRECTORY_TAG,
+  keyDirectory,
+  publicJwkOf,
+  readSigningKeyFile,
+  SIGNATURE_CHALLENGE_STATUSES,
+  SIGNATURE_HEADER_NAMES,
+  signDirectoryResponse,
+  signedKeyDirectory,
+  signingClient,
+  WEB_BOT_AUTH_TAG,
+} from './signing/index.js';
 export { parseAiprefStatement } from './usage/aipref.js';
 export { parseContentSignal } from './usage/content-signal.js';
 export type { UsageHeaders } from './usage/headers.js';
-export { headerUsageSources, headerValues, parseContentUsageHeader } from './usage/headers.js';
+export { headerUsageSources, parseContentUsageHeader } from './usage/headers.js';
 export type { UsageMetaTag } from './usage/meta.js';
 export { metaUsageSources } from './usage/meta.js';
 export type { RobotsDirective } from './usage/robots-directives.js';
@@ -101,6 +149,5 @@ export {
   purposeAncestors,
   ROBOTS_META_DIRECTIVES,
   TDMREP_VOCABULARY,
-  tdmrepCanDecide,
   USAGE_PURPOSES,
 } from './usage/vocabulary.js';

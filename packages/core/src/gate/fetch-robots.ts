@@ -6,6 +6,7 @@ import { checkNetworks } from '../http/address-guard.js';
 import { createHttpClient } from '../http/http-client.js';
 import { optionChecks } from '../options/option-checks.js';
 
+/** One robots.txt request a `RobotsFetch` makes: the URL, the user agent and the body cap. */
 export interface RobotsFetchRequest {
   /** The absolute URL to GET: the origin's `/robots.txt` or a redirect target. */
   readonly url: string;
@@ -17,6 +18,10 @@ export interface RobotsFetchRequest {
   readonly maxBytes: number;
 }
 
+/**
+ * What a `RobotsFetch` returns for one hop: status, headers and the (capped) body; redirects are
+ * returned, not followed.
+ */
 export interface RobotsFetchResponse {
   /** The HTTP status of this hop (a 3xx is returned as is, never followed). */
   readonly status: number;
@@ -40,6 +45,7 @@ export interface UndiciRobotsFetch extends RobotsFetch {
   close(): Promise<void>;
 }
 
+/** Options of `createUndiciRobotsFetch`: deadlines, the undici dispatcher and the private-network guard. */
 export interface UndiciRobotsFetchOptions {
   /**
    * Deadline for the whole request, from connecting to the last body byte.

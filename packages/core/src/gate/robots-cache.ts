@@ -74,8 +74,11 @@ export interface RobotsCacheRecord {
  * simply fetched again.
  */
 export interface RobotsCacheStore {
+  /** The record kept for `origin`, or undefined. */
   get(origin: string): Promise<RobotsCacheRecord | undefined>;
+  /** Keeps `record` for `origin`, replacing any earlier one. */
   set(origin: string, record: RobotsCacheRecord): Promise<void>;
+  /** Forgets `origin`'s record. */
   delete(origin: string): Promise<void>;
   /**
    * Optional, for a store shared by several processes (Redis): takes the lock on fetching
@@ -87,6 +90,7 @@ export interface RobotsCacheStore {
   acquireFetchLock?(origin: string, ttlMs: number): Promise<(() => Promise<void>) | null>;
 }
 
+/** Options of `createMemoryRobotsCache`: how many origins it holds. */
 export interface MemoryRobotsCacheOptions {
   /**
    * Origins held; the least recently used one is evicted beyond this.

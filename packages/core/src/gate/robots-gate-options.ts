@@ -7,6 +7,10 @@ import { DEFAULT_ROBOTS_CACHE_POLICY, type RobotsCachePolicy } from './fetch-pol
 import type { RobotsFetch } from './fetch-robots.js';
 import type { RobotsCacheStore } from './robots-cache.js';
 
+/**
+ * Options of `createRobotsGate`: the user agent, how robots.txt is fetched and cached, and how
+ * long an answer is kept.
+ */
 export interface RobotsGateOptions {
   /**
    * Fetches one robots.txt hop. The crawler passes its politeness-scheduled fetcher.

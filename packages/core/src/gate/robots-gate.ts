@@ -28,6 +28,7 @@ import {
   resolveRobotsGateOptions,
 } from './robots-gate-options.js';
 
+/** Options of one `RobotsGate.check`: an abort signal, and the product tokens to match. */
 export interface RobotsCheckOptions {
   /** Stops waiting: the check rejects with `ERR_ABORTED` (a shared fetch carries on for others). */
   readonly signal?: AbortSignal;
@@ -42,6 +43,7 @@ export interface RobotsCheckOptions {
   readonly tokens?: readonly string[];
 }
 
+/** Options of `RobotsGate.sitemaps`: those of a check, and the user agent of a fetch it starts. */
 export interface RobotsSitemapsOptions extends RobotsCheckOptions {
   /** User-Agent for a fetch this call starts. @default the gate's `userAgent` */
   readonly userAgent?: string;
@@ -53,6 +55,10 @@ export interface RobotsGateEvents {
   readonly fetch: RobotsFetchEvent;
 }
 
+/**
+ * The robots gate: decides whether a URL may be fetched now from its origin's robots.txt, fetched
+ * once per origin and cached, failing closed as RFC 9309 says. Made by `createRobotsGate`.
+ */
 export interface RobotsGate {
   /**
    * Whether `userAgent` may fetch `url` now, fetching the origin's robots.txt when it is not

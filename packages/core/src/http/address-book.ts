@@ -11,6 +11,10 @@ import { optionChecks } from '../options/option-checks.js';
 import { type AddressLookup, type AddressPolicy, answerLookup, blockedAddressError } from './address-guard.js';
 import { type HostResolver, type ResolvedAddress, systemResolver } from './host-resolver.js';
 
+/**
+ * Options of `createAddressBook`: how names are resolved, which addresses may be connected to, and
+ * how long an answer is kept.
+ */
 export interface AddressBookOptions {
   /**
    * How names are resolved.

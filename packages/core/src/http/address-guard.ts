@@ -6,7 +6,7 @@
 import type { LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
 import { PolitelyError } from '../errors.js';
-import type { OptionChecks } from '../options/option-checks.js';
+import { describeValue, type OptionChecks } from '../options/option-checks.js';
 import { type HostResolver, systemResolver } from './host-resolver.js';
 import { IPV4_SPECIAL_PURPOSE, IPV6_SPECIAL_PURPOSE, type SpecialPurposeBlock } from './special-purpose-addresses.js';
 
@@ -170,6 +170,7 @@ export function describeAddress(address: string): {
   return { globallyReachable: reachable, description };
 }
 
+/** Which IP addresses may be connected to: the SSRF guard that `createAddressPolicy` makes. */
 export interface AddressPolicy {
   /** Whether `address` (an IP literal) may be connected to. */
   allows(address: string): boolean;
@@ -180,8 +181,9 @@ export interface AddressPolicy {
  * @throws PolitelyError `ERR_INVALID_OPTION` naming the value
  */
 export function parseCidr(cidr: string): { address: string; prefix: number; family: 'ipv4' | 'ipv6' } {
-  const [address = '', prefixText] = cidr.trim().split('/');
-  const version = isIP(address);
+  const parts = cidr.trim().split('/');
+  const [address = '', prefixText] = parts;
+  const version = parts.length > 2 ? 0 : isIP(address);
   if (version === 0)
     throw new PolitelyError('ERR_INVALID_OPTION', `invalid network '${cidr}': not an IP address or CIDR`);
   const max = version === 4 ? 32 : 128;
@@ -207,9 +209,10 @@ export function checkNetworks(
   name: string,
   value: readonly string[] | undefined,
 ): readonly string[] {
-  const list = value ?? [];
-  if (!Array.isArray(list)) check.fail(`${name} must be an array of CIDR networks, got ${String(list)}`);
+  const list = value === undefined ? [] : value;
+  if (!Array.isArray(list)) check.fail(`${name} must be an array of CIDR networks, got ${describeValue(list)}`);
   for (const cidr of list) {
+    if (typeof cidr !== 'string') check.fail(`${name}: networks are strings, got ${describeValue(cidr)}`);
     try {
       parseCidr(cidr);
     } catch (error) {
@@ -219,6 +222,10 @@ export function checkNetworks(
   return list;
 }
 
+/**
+ * The SSRF guard: an `AddressPolicy` that refuses private, loopback, link-local and other
+ * non-global addresses, except those in `allowNet` (CIDR blocks or addresses).
+ */
 export function createAddressPolicy(allowNet: readonly string[]): AddressPolicy {
   const allowed = allowNet.map(toNetwork);
   const isAllowed = (bytes: Uint8Array): boolean => allowed.some((network) => contains(network, bytes));

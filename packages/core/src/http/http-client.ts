@@ -24,6 +24,10 @@ import { type BodyLimit, readBody } from './read-body.js';
 import { Agent } from './undici-dispatchers.js';
 import { capturingDispatcher, WireCapture } from './wire-capture.js';
 
+/**
+ * Options of `createHttpClient`: the connect deadline, the header cap, connections, the private-network
+ * guard, a proxy and the address book.
+ */
 export interface HttpClientOptions {
   /**
    * Deadline for connecting (DNS, TCP, TLS).
@@ -85,6 +89,7 @@ export interface HttpClientOptions {
   readonly addresses?: AddressBook;
 }
 
+/** One GET request of an `HttpClient`: URL, headers, deadline, body cap, and whether to capture the exchange. */
 export interface HttpRequest {
   /** Absolute http(s) URL. */
   readonly url: string;
@@ -158,6 +163,10 @@ export interface HttpExchange {
   readonly truncated?: 'length' | 'time' | 'disconnect';
 }
 
+/**
+ * An `HttpClient`'s response: status, headers and the decoded body (up to its cap), and what went
+ * over the wire when asked for.
+ */
 export interface HttpResponse {
   readonly url: string;
   readonly status: number;
@@ -178,8 +187,14 @@ export interface HttpResponse {
   readonly exchange?: HttpExchange;
 }
 
+/**
+ * The HTTP client the crawler and the robots gate share: `get` one URL (no redirects followed),
+ * `close` its connections. Made by `createHttpClient`; decorators (signing, archiving) wrap it.
+ */
 export interface HttpClient {
+  /** Sends one GET request; a redirect is returned as a response, not followed. */
   get(request: HttpRequest): Promise<HttpResponse>;
+  /** Closes the client's connections. */
   close(): Promise<void>;
 }
 
@@ -196,6 +211,11 @@ const HTTP_CLIENT_OPTION_KEYS: Record<keyof HttpClientOptions, true> = {
   addresses: true,
 };
 
+/**
+ * The guarded HTTP client (undici): deadlines and body caps on every request, redirects returned
+ * not followed, and, with `blockPrivateNetworks`, no connection to an address `allowNet` does not
+ * allow.
+ */
 export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
   optionChecks('createHttpClient').knownKeys(options, HTTP_CLIENT_OPTION_KEYS);
   const policy = options.blockPrivateNetworks === true ? createAddressPolicy(options.allowNet ?? []) : undefined;

@@ -6,6 +6,7 @@
 import { isIP } from 'node:net';
 import type { Dispatcher, ProxyAgent as UndiciProxyAgent } from 'undici';
 import { PolitelyError } from '../errors.js';
+import { maskUrl } from '../secrets/mask-secrets.js';
 import { type AddressPolicy, createGuardedLookup, describeAddress } from './address-guard.js';
 import { ProxyAgent } from './undici-dispatchers.js';
 
@@ -18,7 +19,7 @@ export function parseProxyUrl(value: unknown, where: string): URL {
   const fail = (why: string): never => {
     throw new PolitelyError(
       'ERR_INVALID_OPTION',
-      `${where}: ${why}, got ${typeof value === 'string' ? JSON.stringify(maskPassword(value)) : String(value)}`,
+      `${where}: ${why}, got ${typeof value === 'string' ? JSON.stringify(maskUrl(value)) : String(value)}`,
     );
   };
   if (typeof value !== 'string') return fail('proxy must be an http:// URL');
@@ -34,13 +35,9 @@ export function parseProxyUrl(value: unknown, where: string): URL {
   return url;
 }
 
-/** The proxy URL as it may be shown: its password replaced by `***`. */
+/** The proxy URL as it may be shown, without its trailing `/`: its password replaced by `***` (see maskUrl). */
 export function displayProxyUrl(url: URL): string {
-  return url.password === '' ? url.origin : `${url.protocol}//${url.username}:***@${url.host}`;
-}
-
-function maskPassword(text: string): string {
-  return text.replace(/^(\w+:\/\/[^:/@]*:)[^@/]*@/, '$1***@');
+  return maskUrl(url.href.replace(/\/$/, ''));
 }
 
 export interface ProxyAgentSettings {

@@ -5,6 +5,7 @@ import { pipeline, type Readable, Transform } from 'node:stream';
 import { createBrotliDecompress, createUnzip } from 'node:zlib';
 import { PolitelyError } from '../errors.js';
 
+/** A cap on a response body's decoded bytes, and what to do at the cap: keep what was read or fail. */
 export interface BodyLimit {
   /** Decoded bytes kept at most. */
   readonly maxBytes: number;

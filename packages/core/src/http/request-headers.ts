@@ -3,6 +3,7 @@
 // the CLI's `--header`), so a header refused in one place is refused in all.
 
 import { PolitelyError, type PolitelyErrorCode } from '../errors.js';
+import { maskHeaderLine, maskHeaderValue } from '../secrets/mask-secrets.js';
 
 /**
  * Headers a caller may not set, lower-cased, each with why. Hop-by-hop headers (RFC 9110 §7.6.1)
@@ -56,14 +57,16 @@ export function checkRequestHeaders(
   const checked: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (!TOKEN.test(name))
-      fail(`${JSON.stringify(name)} is not a valid header name (RFC 9110 §5.1: letters, digits and !#$%&'*+-.^_\`|~)`);
+      fail(
+        `${JSON.stringify(maskHeaderLine(name))} is not a valid header name (RFC 9110 §5.1: letters, digits and !#$%&'*+-.^_\`|~)`,
+      );
     const lower = name.toLowerCase();
     const why = FORBIDDEN_REQUEST_HEADERS.get(lower);
     if (why !== undefined) fail(`the ${name} header may not be set: it is ${why}`);
     if (typeof value !== 'string') fail(`the ${name} header's value must be a string, got ${describe(value)}`);
     if (!FIELD_VALUE.test(value))
       fail(
-        `the ${name} header's value holds a CR, LF, NUL or other control character (header injection), got ${JSON.stringify(value)}`,
+        `the ${name} header's value holds a CR, LF, NUL or other control character (header injection), got ${JSON.stringify(maskHeaderValue(name, value))}`,
       );
     if (Object.hasOwn(checked, lower)) fail(`the ${name} header is given twice (header names are case-insensitive)`);
     checked[lower] = value.trim();

@@ -3,10 +3,10 @@
 // Source: the IANA "IPv4 Special-Purpose Address Registry" and "IPv6 Special-Purpose Address
 // Registry" (https://www.iana.org/assignments/iana-ipv4-special-registry/ and
 // .../iana-ipv6-special-registry/), structured by RFC 6890 and updated by RFC 8190 and the RFCs
-// named in each row. Snapshot: the IPv4 registry as last updated 2020-09-04 (192.0.0.170/171,
-// RFC 8880) and the IPv6 registry up to 5f00::/16 (RFC 9602, October 2024), written down on
-// 2026-11-23 without a live copy at hand: compare with the live registries when touching this
-// file, and when they change, change the rows here (the guard and its tests read them).
+// named in each row. The rows cover the IPv4 registry up to 192.0.0.170/171 (RFC 8880) and the
+// IPv6 registry up to 5f00::/16 (RFC 9602); docs/politeness.md names the revisions. Compare with
+// the live registries when touching this file, and when they change, change the rows here (the
+// guard and its tests read them).
 //
 // `globallyReachable` is the registry's "Globally Reachable" column. Where the registry says N/A
 // (deprecated blocks: 192.88.99.0/24, 2001::/32 Teredo, 2001:10::/28, 2002::/16 6to4) it is

@@ -12,6 +12,7 @@ import { isGlobalAgentValue, productToken } from './user-agent.js';
 /** RFC 9309 2.5: crawlers must parse at least the first 500 KiB. */
 export const MIN_ROBOTS_TXT_BYTES = 500 * 1024;
 
+/** Options of `parseRobotsTxt`: how many bytes of the file are parsed. */
 export interface ParseRobotsTxtOptions {
   /**
    * Bytes of the file that are parsed; the rest is ignored, as RFC 9309 allows.

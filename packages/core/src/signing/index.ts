@@ -1,4 +1,6 @@
 export type { JsonWebKey } from 'node:crypto';
+export type { SigningKeyFile } from './key-file.js';
+export { readSigningKeyFile } from './key-file.js';
 export type { Ed25519PrivateJwk, Ed25519PublicJwk, SigningKey } from './keys.js';
 export {
   generateSigningKey,

@@ -1,47 +1,30 @@
 // Web Bot Auth request signatures: HTTP Message Signatures (RFC 9421) over `@authority` and
 // `signature-agent`, Ed25519, `keyid` the RFC 7638 thumbprint, `tag="web-bot-auth"`, a fresh
-// `created`, a short `expires` and a random `nonce` on every request.
+// `created`, a short `expires` and a random 64-byte `nonce` on every request.
 //
-// What this follows, and how it was known (searched 2026-11-26 through a store of public reference
-// text; no draft was read whole):
-// - draft-ietf-webbotauth-httpsig-protocol-01 (2026-10-29; its existence, date and abstract seen),
-//   the default `draft: 'ietf-01'`: `Signature-Agent` is a Structured Field Dictionary (RFC 9651)
-//   whose member names the key directory, covered as `"signature-agent";key="<member>"` (RFC 9421
-//   §2.1.2); here the member's key is the signature's label, `sig1`:
-//     Signature-Agent: sig1="https://bot.example/.well-known/http-message-signatures-directory"
-//     Signature-Input: sig1=("@authority" "signature-agent";key="sig1");created=…;expires=…;
-//                      keyid="<thumbprint>";alg="ed25519";nonce="…";tag="web-bot-auth"
-//     Signature: sig1=:<64 bytes, base64>:
-//   This form was taken from implementations that say they track the WG drafts (release notes of
-//   one aligning with -00: "signs the exact Signature-Agent dictionary member"; verifier and test
-//   code covering `"signature-agent";key="sig1"` with `tag="web-bot-auth"`), and from issue 33.
-// - draft-meunier-webbotauth-httpsig-protocol (the individual drafts before adoption),
-//   `draft: 'meunier'`: `Signature-Agent` is one quoted sf-string, covered whole as
-//   `"signature-agent"`:  Signature-Agent: "https://bot.example/…"  (from issue 33 and older
-//   implementations' examples).
-// - RFC 9421 §2.5 for the signature base, §2.2.3 for `@authority` (host, port only when not the
-//   scheme's default, lower-cased), §2.3 for the parameters; RFC 9651 serialisation by the
-//   `structured-headers` package (RFC 9651 / RFC 8941), already a dependency of this package.
-//
-// Confirmed since (2026-11-26, reading the editor's copy of draft-ietf-webbotauth-httpsig-protocol
-// in thibmeu/http-message-signatures-directory, which may be newer than -01): the dictionary form,
-// the member keyed to the signature's label and covered as `"signature-agent";key="<label>"`, the
-// quoted string as the legacy form a verifier MAY still accept; `alg` in its test vectors; and
-// that a `directory` member must be an origin (`https://bot.example`): a strict verifier ignores a
-// member with a path, so give the origin (the value is sent as given). Not confirmed: the nonce
-// length (64 random bytes, base64, as its test vectors use) and the 60-second lifetime (the draft
-// recommends no more than 24 hours).
+// Two forms of `Signature-Agent`, chosen by `draft`:
+// - `'meunier'` (the default): one quoted sf-string, covered whole as `"signature-agent"`:
+//     Signature-Agent: "https://bot.example"
+//     Signature-Input: sig1=("@authority" "signature-agent");created=…;expires=…;keyid="…";
+//                      alg="ed25519";nonce="…";tag="web-bot-auth"
+//   Cloudflare's `web-bot-auth` verifier accepts this form, and so does a verifier that resolves
+//   dictionary members; the working group's draft lets a verifier accept it as legacy.
+// - `'ietf-01'`: a Structured Field Dictionary (RFC 9651) whose member, keyed by the signature's
+//   label, names the key directory's origin, covered as `"signature-agent";key="sig1"` (RFC 9421
+//   §2.1.2). A verifier that does not resolve `;key=` rebuilds another base and refuses it.
+// The signature base is RFC 9421 §2.5's; `@authority` is §2.2.3's. Where each form comes from,
+// and which verifiers accept it, is in docs/web-bot-auth.md.
 
 import { type JsonWebKey, randomBytes, sign } from 'node:crypto';
 import { type Item, serializeDictionary, serializeInnerList, serializeItem } from 'structured-headers';
 import { PolitelyError } from '../errors.js';
 import { type Ed25519PrivateJwk, importSigningKey, type SigningKey } from './keys.js';
+import { checkSignatureAgent, signatureAgentWarning, type WebBotAuthDraft } from './signature-agent.js';
 
-/** Which draft's `Signature-Agent` form to send. */
-export type WebBotAuthDraft = 'ietf-01' | 'meunier';
+export type { WebBotAuthDraft } from './signature-agent.js';
 
-/** The working group's latest draft, the default. */
-export const DEFAULT_WEB_BOT_AUTH_DRAFT: WebBotAuthDraft = 'ietf-01';
+/** The form today's published verifiers accept (Cloudflare's `web-bot-auth` among them), the default. */
+export const DEFAULT_WEB_BOT_AUTH_DRAFT: WebBotAuthDraft = 'meunier';
 
 /** The signature label, and the `Signature-Agent` member's key in the dictionary form. */
 const LABEL = 'sig1';
@@ -49,12 +32,25 @@ const LABEL = 'sig1';
 /** The `tag` parameter of a Web Bot Auth signature. */
 export const WEB_BOT_AUTH_TAG = 'web-bot-auth';
 
+/**
+ * Options of `createRequestSigner`: the private key, the `Signature-Agent` URL, the draft's form,
+ * and how long a signature is valid.
+ */
 export interface RequestSignerOptions {
   /** A private Ed25519 JWK (checked by `importSigningKey`). */
   readonly key: JsonWebKey | Ed25519PrivateJwk;
-  /** https URL of the key directory, sent in `Signature-Agent`. */
+  /**
+   * https URL naming the key directory, sent in `Signature-Agent`: its origin
+   * (`https://bot.example`), where verifiers look for `/.well-known/http-message-signatures-directory`.
+   */
   readonly signatureAgent: string;
-  /** @default 'ietf-01' */
+  /**
+   * Which `Signature-Agent` form to send: `'meunier'`, a quoted string covered as
+   * `"signature-agent"`, which Cloudflare's `web-bot-auth` verifier accepts; or `'ietf-01'`, a
+   * dictionary member covered as `"signature-agent";key="sig1"`, which only verifiers that
+   * resolve `;key=` accept (see docs/web-bot-auth.md).
+   * @default 'meunier'
+   */
   readonly draft?: WebBotAuthDraft;
   /** Seconds from `created` to `expires`. @default 60 */
   readonly expiresInSeconds?: number;
@@ -71,10 +67,19 @@ export interface RequestSignature {
   readonly nonce: string;
 }
 
+/**
+ * Signs requests as Web Bot Auth says (RFC 9421 HTTP Message Signatures with an Ed25519 key): made
+ * by `createRequestSigner`, used by `signingClient`.
+ */
 export interface RequestSigner {
   readonly keyid: string;
   readonly draft: WebBotAuthDraft;
   readonly signatureAgent: string;
+  /**
+   * What may keep verifiers from accepting these signatures, one line each, for the caller to
+   * show once: a `signatureAgent` with a path under `'ietf-01'`. Empty when nothing is amiss.
+   */
+  readonly warnings: readonly string[];
   /** Signs one request to `url`: a fresh `created`, `expires` and `nonce` each call. */
   sign(url: string, at?: { readonly nowMs?: number; readonly nonce?: string }): RequestSignature;
 }
@@ -88,7 +93,8 @@ export function createRequestSigner(options: RequestSignerOptions, context = 'si
   const draft = options.draft ?? DEFAULT_WEB_BOT_AUTH_DRAFT;
   if (draft !== 'ietf-01' && draft !== 'meunier')
     throw invalid(`${context}.draft must be 'ietf-01' or 'meunier', got ${JSON.stringify(String(draft))}`);
-  const agent = checkAgentUrl(options.signatureAgent, `${context}.signatureAgent`);
+  const agent = checkSignatureAgent(options.signatureAgent, `${context}.signatureAgent`);
+  const agentWarning = signatureAgentWarning(agent, draft, `${context}.signatureAgent`);
   const lifetime = options.expiresInSeconds ?? 60;
   if (!Number.isInteger(lifetime) || lifetime < 1 || lifetime > 3600)
     throw invalid(
@@ -103,6 +109,7 @@ export function createRequestSigner(options: RequestSignerOptions, context = 'si
     keyid: key.keyid,
     draft,
     signatureAgent: agent,
+    warnings: agentWarning === undefined ? [] : [agentWarning],
     sign(url, at = {}) {
       const created = Math.floor((at.nowMs ?? Date.now()) / 1000);
       const expires = created + lifetime;
@@ -150,23 +157,6 @@ export function authorityOf(url: string): string {
 
 /** Header names a signature sets (lower-case); a request's own values of these are replaced. */
 export const SIGNATURE_HEADER_NAMES: readonly string[] = ['signature', 'signature-input', 'signature-agent'];
-
-function checkAgentUrl(value: unknown, name: string): string {
-  if (typeof value !== 'string') throw invalid(`${name} must be the https URL of the key directory`);
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw invalid(`${name} must be an absolute https URL, got ${JSON.stringify(value.slice(0, 200))}`);
-  }
-  if (url.protocol !== 'https:')
-    throw invalid(
-      `${name} must be an https URL (a verifier fetches the key directory from it), got ${JSON.stringify(value.slice(0, 200))}`,
-    );
-  if (/[\u0000-\u001f"\\\u007f-\uffff]/.test(value))
-    throw invalid(`${name} must be printable ASCII without quotes or backslashes`);
-  return value;
-}
 
 function item(value: string | Uint8Array): Item {
   return [value, new Map()];

@@ -3,16 +3,14 @@
 // `Content-Digest` (RFC 9530, sha-256 of the body) and one HTTP Message Signature per key
 // (RFC 9421), each made with that key, which bind the keys to the directory's host.
 //
-// Followed (read 2026-11-26 in the drafts' sources, thibmeu/http-message-signatures-directory:
-// draft-meunier-webbotauth-httpsig-directory.md, "Binding keys to the directory authority", and
-// the editor's copy of draft-ietf-webbotauth-httpsig-protocol, which folded the directory draft
-// in, with its "Signed Directory Response" test vector, which this reproduces byte for byte — see
-// the tests): covered components `"@authority";req` (the host the directory was requested from,
-// RFC 9421 §2.4) and `"content-digest"`; parameters `created`, `expires`, `keyid` (the RFC 7638
-// thumbprint) and `tag="http-message-signatures-directory"`, in that order, no `alg`, no nonce
-// (the same signature is served until it expires). A verifier written before `req` and
-// `Content-Digest` were added (directory draft v04) covers `@authority` alone and will not
-// rebuild this base.
+// The signature is the "Signed Directory Response" of draft-ietf-webbotauth-httpsig-protocol
+// (which the directory draft was folded into; its test vector is reproduced byte for byte by the
+// tests, sources in docs/web-bot-auth.md): covered components `"@authority";req` (the host the
+// directory was requested from, RFC 9421 §2.4) and `"content-digest"`; parameters `created`,
+// `expires`, `keyid` (the RFC 7638 thumbprint) and `tag="http-message-signatures-directory"`, in
+// that order, no `alg`, no nonce (the same signature is served until it expires). A verifier
+// written before `req` and `Content-Digest` were added (directory draft v04) covers `@authority`
+// alone and does not rebuild this base.
 
 import { createHash, type JsonWebKey, sign } from 'node:crypto';
 import { type InnerList, type Item, serializeDictionary, serializeInnerList } from 'structured-headers';
@@ -29,6 +27,10 @@ import {
 /** The `tag` of a key directory's response signature. */
 export const KEY_DIRECTORY_TAG = 'http-message-signatures-directory';
 
+/**
+ * Options of `signedKeyDirectory` and `signDirectoryResponse`: the host the directory is served
+ * from and how long its signatures are valid.
+ */
 export interface SignedKeyDirectoryOptions {
   /**
    * The host the directory is served from, as a verifier requests it: `bot.example`, or with a

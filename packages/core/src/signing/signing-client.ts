@@ -5,12 +5,16 @@
 //
 // `sign: 'on-challenge'` sends requests unsigned until a host challenges one: a 401, 403 or 429
 // carrying `Accept-Signature`. From then on every request to that host (its authority,
-// `host[:port]`) is signed up front, remembered for the client's life: a site that asked once
-// for a signature would ask again, and an unsigned request it must refuse is a wasted turn. The
+// `host[:port]`) is signed up front: a site that asked once for a signature would ask again, and
+// an unsigned request it must refuse is a wasted turn. The hosts are remembered in a bounded LRU
+// (`maxChallengedHosts`), so a crawl of many challenging hosts holds a fixed amount; a host
+// forgotten challenges again and is learned again. The
 // challenged response itself goes back to the caller, marked (`isChallenge`), so that the caller
 // retries it through its own politeness path — this client never waits or retries on its own.
 
+import { PolitelyError } from '../errors.js';
 import type { HttpClient, HttpRequest, HttpResponse } from '../http/http-client.js';
+import { LruMap } from '../lru-map.js';
 import { authorityOf, type RequestSigner, SIGNATURE_HEADER_NAMES } from './sign-request.js';
 
 /** When requests are signed: every one, or only once their host has asked (`Accept-Signature`). */
@@ -24,6 +28,10 @@ export function isSignatureChallenge(response: Pick<HttpResponse, 'status' | 'he
   return SIGNATURE_CHALLENGE_STATUSES.includes(response.status) && response.header('accept-signature') !== undefined;
 }
 
+/**
+ * Options of `signingClient`: sign every request, or a host's requests only once it has asked with
+ * a signature challenge.
+ */
 export interface SigningClientOptions {
   /**
    * `'always'`: every request is signed. `'on-challenge'`: requests go unsigned until their host
@@ -34,7 +42,15 @@ export interface SigningClientOptions {
   readonly sign?: SignMode;
   /** Called as each request goes out signed (to count them). */
   readonly onSigned?: () => void;
+  /**
+   * With `'on-challenge'`: how many challenging hosts are remembered (signed up front); past
+   * that, the host that has gone longest without a request is forgotten. A whole number, 1 or more.
+   * @default 10000
+   */
+  readonly maxChallengedHosts?: number;
 }
+
+const DEFAULT_MAX_CHALLENGED_HOSTS = 10_000;
 
 /** A signing HttpClient that also says which responses were challenges to an unsigned request. */
 export interface SigningClient extends HttpClient {
@@ -49,15 +65,27 @@ export interface SigningClient extends HttpClient {
   signsUpFront(url: string): boolean;
 }
 
+/**
+ * Wraps an `HttpClient` so that requests are signed by `signer` at the last moment before they are
+ * sent: every retry and redirect hop gets a fresh signature.
+ */
 export function signingClient(
   client: HttpClient,
   signer: RequestSigner,
   options: SigningClientOptions = {},
 ): SigningClient {
   const sign = options.sign ?? 'always';
-  const challengedHosts = new Set<string>();
+  const maxHosts = options.maxChallengedHosts ?? DEFAULT_MAX_CHALLENGED_HOSTS;
+  if (!Number.isSafeInteger(maxHosts) || maxHosts < 1)
+    throw new PolitelyError(
+      'ERR_INVALID_OPTION',
+      `signingClient: maxChallengedHosts must be a whole number, 1 or more, got ${String(maxHosts)}`,
+    );
+  // Reading a host marks it recently used: a host the crawl keeps visiting stays remembered.
+  const challengedHosts = new LruMap<string, true>(maxHosts);
   const challenges = new WeakSet<HttpResponse>();
-  const signsUpFront = (url: string): boolean => sign === 'always' || challengedHosts.has(authorityOf(url));
+  const signsUpFront = (url: string): boolean =>
+    sign === 'always' || challengedHosts.get(authorityOf(url)) !== undefined;
   return {
     sign,
     async get(request) {
@@ -68,7 +96,7 @@ export function signingClient(
       }
       const response = await client.get(request);
       if (isSignatureChallenge(response)) {
-        challengedHosts.add(authorityOf(request.url));
+        challengedHosts.set(authorityOf(request.url), true);
         challenges.add(response);
       }
       return response;

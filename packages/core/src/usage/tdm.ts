@@ -1,4 +1,4 @@
-// TDMRep values (W3C TDMRep Community Group Final Report, 10 May 2024, "tdm-reservation"):
+// TDMRep values (W3C TDMRep Community Group Final Report, "tdm-reservation"):
 // 1 — TDM rights are reserved; 0 — not reserved; any other value is a protocol error and the
 // reservation is "unset".
 

@@ -1,5 +1,5 @@
-// /.well-known/tdmrep.json (W3C TDMRep Community Group Final Report, 10 May 2024, "TDM File on the
-// Origin Server"): a JSON array of rules `{ "location", "tdm-reservation", "tdm-policy"? }`.
+// /.well-known/tdmrep.json (W3C TDMRep Community Group Final Report, "TDM File on the Origin
+// Server"): a JSON array of rules `{ "location", "tdm-reservation", "tdm-policy"? }`.
 // `location` is a path pattern with robots.txt's `*` and `$`; the first rule that matches a URL's
 // path applies ("the most specific match is the first in sequence"); no match means unset.
 

@@ -3,16 +3,15 @@
 // meta directives); this module says which politely purpose each word speaks about. A new draft
 // revision is a change here, not in the parsers.
 //
-// Documents followed (read for this revision of politely):
-// - draft-ietf-aipref-vocab-08 (14 September 2026): categories `train-ai` (AI Training, §4.1),
+// Documents followed (their revisions and dates: docs/usage-preferences.md):
+// - draft-ietf-aipref-vocab-08: categories `train-ai` (AI Training, §4.1),
 //   `ai-use` (AI Use, §4.2), `search` (Search, §4.3); labels in Table 1 (§6.1), values `y`/`n` as
 //   RFC 9651 Tokens (§6.2); flat: no category is nested in another. (Revisions up to -05 resolved an
 //   unstated category through the broader one that contains it; `parent` below keeps that possible.)
-// - draft-ietf-aipref-attach-05 (19 August 2026; checked against the working group's copy of
-//   14 September 2026): the `Content-Usage` header field and robots.txt rule.
+// - draft-ietf-aipref-attach-05: the `Content-Usage` header field and robots.txt rule.
 // - draft-romm-aipref-contentsignals-00 and Cloudflare's Content Signals Policy (the comment block
 //   of its managed robots.txt): `search`, `ai-input`, `ai-train`, values `yes`/`no`.
-// - W3C TDM Reservation Protocol, Community Group Final Report of 10 May 2024: `tdm-reservation`
+// - W3C TDM Reservation Protocol, Community Group Final Report: `tdm-reservation`
 //   1/0 and `tdm-policy`, as header fields, HTML meta names and /.well-known/tdmrep.json rules.
 // - `noai` / `noimageai` in robots meta tags and X-Robots-Tag (a convention started by DeviantArt in
 //   2022; no specification).

@@ -100,7 +100,7 @@ describe('createRequestSigner', () => {
 
   it('signs @authority and the Signature-Agent member (ietf-01), verifiable with the public key', () => {
     const key = generateSigningKey();
-    const signer = createRequestSigner({ key, signatureAgent: agent });
+    const signer = createRequestSigner({ key, signatureAgent: agent, draft: 'ietf-01' });
     const signed = signer.sign('https://Example.COM:443/path?q', { nowMs: 1_700_000_000_500, nonce: 'bm9uY2U=' });
     expect(signed.headers['signature-agent']).toBe(`sig1="${agent}"`);
     const params = `("@authority" "signature-agent";key="sig1");created=1700000000;expires=1700000060;keyid="${key.kid}";alg="ed25519";nonce="bm9uY2U=";tag="web-bot-auth"`;

@@ -43,7 +43,7 @@ async function serveAndFetch(make: (authority: string) => { body: string; header
 
 // RFC 9421 Appendix B.1.4's test-key-ed25519 (its published private key, PKCS#8), and the
 // "Signed Directory Response" test vector of draft-ietf-webbotauth-httpsig-protocol (editor's
-// copy, thibmeu/http-message-signatures-directory, read 2026-11-26): body, digest and signature.
+// copy, thibmeu/http-message-signatures-directory): body, digest and signature.
 const RFC9421_ED25519 = createPrivateKey(
   '-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIJ+DYvh6SEqVTm50DFtMDoQikTmiCqirVv9mWG9qfSnF\n-----END PRIVATE KEY-----\n',
 ).export({ format: 'jwk' });

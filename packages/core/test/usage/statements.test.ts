@@ -7,9 +7,9 @@ import {
   parseContentUsageHeader,
   purposeAncestors,
   tdmReservationOf,
-  tdmrepCanDecide,
   type UsageVocabulary,
 } from '@politely/core';
+import { tdmrepCanDecide } from '@politely/core/internal';
 import { describe, expect, it } from 'vitest';
 
 const prefs = (statement: { purposes: Record<string, { preference: string } | undefined> }) =>
