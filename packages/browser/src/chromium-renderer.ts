@@ -2,11 +2,12 @@
 // browser per crawl; the page's every request is answered by the crawler, never by the network.
 
 import { PolitelyError } from '@politely/core';
-import { optionChecks } from '@politely/core/internal';
+import { describeValue, optionChecks } from '@politely/core/internal';
 import type { PageRenderer, RenderCrawl, RenderSession } from '@politely/crawler';
 import { resolveChromium } from './chromium-path.js';
 import { ChromiumSession } from './render-session.js';
 
+/** Options of `ChromiumRenderer`: the executable, its arguments, pages per browser context and launch deadline. */
 export interface ChromiumRendererOptions {
   /**
    * The Chromium (or Chrome) executable. `start()` rejects with `ERR_INVALID_OPTION` if it does
@@ -36,13 +37,17 @@ export interface ChromiumRendererOptions {
 }
 
 /** Every option `ChromiumRenderer` knows: a key missing here, or one too many, is a type error. */
-const RENDERER_OPTION_KEYS: Record<keyof ChromiumRendererOptions, true> = {
+export const RENDERER_OPTION_KEYS: Record<keyof ChromiumRendererOptions, true> = {
   executablePath: true,
   args: true,
   pagesPerContext: true,
   launchTimeoutMs: true,
 };
 
+/**
+ * A `PageRenderer` on Chromium: give it to `createCrawler({ renderer })`. It loads each page the
+ * crawler fetched and answers every request the page makes through the crawler, never the network.
+ */
 export class ChromiumRenderer implements PageRenderer {
   readonly #executablePath: string | undefined;
   readonly #args: readonly string[];
@@ -51,29 +56,17 @@ export class ChromiumRenderer implements PageRenderer {
 
   /** Throws `ERR_INVALID_OPTION` for an option of the wrong type or out of range. */
   constructor(options: ChromiumRendererOptions = {}) {
-    optionChecks('ChromiumRenderer').knownKeys(options, RENDERER_OPTION_KEYS);
-    const { executablePath, args = [], pagesPerContext = 100, launchTimeoutMs = 30_000 } = options;
-    if (executablePath !== undefined && (typeof executablePath !== 'string' || executablePath === '')) {
-      throw new PolitelyError('ERR_INVALID_OPTION', 'executablePath must be a non-empty string');
-    }
-    if (!Array.isArray(args) || !args.every((arg) => typeof arg === 'string' && arg.startsWith('-'))) {
-      throw new PolitelyError(
-        'ERR_INVALID_OPTION',
-        'args must be an array of command-line switches (each starting with "-")',
-      );
-    }
-    if (!Number.isSafeInteger(pagesPerContext) || pagesPerContext < 1) {
-      throw new PolitelyError(
-        'ERR_INVALID_OPTION',
-        `pagesPerContext must be a positive integer, got ${String(pagesPerContext)}`,
-      );
-    }
-    if (!Number.isSafeInteger(launchTimeoutMs) || launchTimeoutMs < 1) {
-      throw new PolitelyError(
-        'ERR_INVALID_OPTION',
-        `launchTimeoutMs must be a positive integer (milliseconds), got ${String(launchTimeoutMs)}`,
-      );
-    }
+    const check = optionChecks('ChromiumRenderer');
+    if (typeof options !== 'object' || options === null)
+      check.fail(`options must be an object, got ${describeValue(options)}`);
+    check.knownKeys(options, RENDERER_OPTION_KEYS);
+    const { executablePath, args = [] } = options;
+    if (executablePath !== undefined && (typeof executablePath !== 'string' || executablePath === ''))
+      check.fail(`executablePath must be a non-empty string, got ${describeValue(executablePath)}`);
+    if (!Array.isArray(args) || !args.every((arg) => typeof arg === 'string' && arg.startsWith('-')))
+      check.fail('args must be an array of command-line switches (each starting with "-")');
+    const pagesPerContext = check.count('pagesPerContext', options.pagesPerContext, 100, 1);
+    const launchTimeoutMs = check.count('launchTimeoutMs', options.launchTimeoutMs, 30_000, 1);
     this.#executablePath = executablePath;
     this.#args = [...args];
     this.#pagesPerContext = pagesPerContext;

@@ -10,6 +10,7 @@ import { createFrontier } from './frontier/frontier.js';
 import { recordScopeRoots, SCOPE_SEEDS_POLL_MS, scopeRootsOf } from './frontier/scope-seeds.js';
 import { createPolitenessKeys } from './politeness/index.js';
 
+/** Options of `addSeeds`: the crawl's store, the seeds, and the canonicalisation and politeness key the crawl uses. */
 export interface AddSeedsOptions {
   /**
    * The crawl's store, with metadata (`saveMetadata`/`loadMetadata`): Redis opened with the
@@ -37,6 +38,10 @@ export interface AddSeedsOptions {
   readonly settleMs?: number;
 }
 
+/**
+ * What `addSeeds` did: how many seeds were added, the seeds as canonicalised, and the crawl's
+ * scope origins after it.
+ */
 export interface AddSeedsResult {
   /** How many seeds were newly queued (one the crawl already holds is not queued again). */
   readonly added: number;

@@ -33,6 +33,7 @@ import type { DatasetRecord } from './dataset/record-text.js';
 import { CrawlerEmitter, type CrawlerEventName, type CrawlerListener } from './events.js';
 import { ownHttpClient } from './fetch/own-http-client.js';
 import { createCrawlerRobotsFetch } from './fetch/robots-fetch.js';
+import { sentReportingClient } from './fetch/sent-reporting-client.js';
 import { canonicalizeUrl } from './frontier/canonical-url.js';
 import { createFrontier, type Frontier } from './frontier/frontier.js';
 import { checkRequestData } from './frontier/request-data.js';
@@ -339,7 +340,10 @@ class PoliteCrawler implements Crawler {
     addresses: AddressBook | undefined,
   ): { client: HttpClient; archive: WarcArchive | undefined } {
     const { options } = this;
-    const ownClient = this.recorder.metrics.client(raw.httpClient ?? ownHttpClient(options, addresses));
+    const ownClient = sentReportingClient(
+      this.recorder.metrics.client(raw.httpClient ?? ownHttpClient(options, addresses)),
+      this.emitter,
+    );
     if (raw.httpClient === undefined) this.ownedClose.push(() => ownClient.close());
     // Signing inside archiving: the archive holds the signature headers as sent.
     const { signing } = options;
@@ -560,6 +564,8 @@ class PoliteCrawler implements Crawler {
     this.running = true;
     this.ran = true;
     this.recorder.start();
+    for (const message of this.options.signing?.signer.warnings ?? [])
+      this.emitter.emit('warning', { kind: 'signing', message });
     try {
       await this.openDataset();
       await this.cookies.restore();

@@ -6,6 +6,7 @@ import type { DatasetRecord } from './dataset/record-text.js';
 import type { SkipDetail } from './skip-reasons.js';
 import type { CrawlStats } from './stats.js';
 
+/** The `request` event: a request is about to be made, with its host key, kind and the delay it waited. */
 export interface RequestEvent {
   readonly url: string;
   readonly hostKey: string;
@@ -17,7 +18,11 @@ export interface RequestEvent {
   readonly kind: string;
   /** For a `sub-resource`: the page whose render asked for it. */
   readonly page?: string;
-  /** When the request started (ms since the epoch). */
+  /**
+   * When the request started (ms since the epoch), before any connection: it may never reach a
+   * server (a name that does not resolve, a refused connection). The `sent` event with the same
+   * `url` says when it did.
+   */
   readonly at: number;
   /** The gap this host's clock keeps between requests (crawl-delay, minimum, backoff aside). */
   readonly delayMs?: number;
@@ -27,6 +32,20 @@ export interface RequestEvent {
   readonly revisit?: { readonly conditional: Readonly<Record<string, string>> };
 }
 
+/**
+ * A request's head was written to its socket: the request reached a server (or the proxy that
+ * forwards it). It follows the `request` event with the same `url`. A request that failed before
+ * (the name did not resolve, the connection was refused or timed out, the SSRF guard refused the
+ * address, TLS failed) has no `sent` event. With an `httpClient` that does not call
+ * `HttpRequest.onSent`, a request counts as sent when its response arrives, at its start.
+ */
+export interface SentEvent {
+  readonly url: string;
+  /** When the head was written (ms since the epoch). */
+  readonly at: number;
+}
+
+/** The `response` event: a response arrived, with its status, duration, size and content type. */
 export interface ResponseEvent {
   readonly url: string;
   readonly status: number;
@@ -35,6 +54,10 @@ export interface ResponseEvent {
   readonly contentType: string | undefined;
 }
 
+/**
+ * The `skip` event: a URL was not fetched or not followed, with the reason (robots.txt, scope,
+ * duplicate, usage, …).
+ */
 export interface SkipEvent extends SkipDetail {
   readonly url: string;
   /** The page the URL was found on. */
@@ -43,6 +66,7 @@ export interface SkipEvent extends SkipDetail {
   readonly plugin?: string;
 }
 
+/** The `error` event: a fetch, handler or processor failed for a URL, and whether it will be retried. */
 export interface ErrorEvent {
   readonly url: string;
   readonly error: Error;
@@ -97,16 +121,23 @@ export interface WarningEvent {
   /**
    * `nothing-to-do`: the store held the crawl finished (nothing queued, and no new seed), so this
    * run fetches nothing. `requeued-failed`: `retryFailed` (or a seed given again) put failed URLs back.
+   * `signing`: something in `signing` may keep verifiers from accepting the signatures (a
+   * `signatureAgent` with a path under `draft: 'ietf-01'`); said once, as the run starts.
    */
-  readonly kind: 'nothing-to-do' | 'requeued-failed';
+  readonly kind: 'nothing-to-do' | 'requeued-failed' | 'signing';
   /** One line, for a person: "nothing to do: 42 done, 1 failed (retryFailed to try again)". */
   readonly message: string;
   /** With `nothing-to-do`: the store's done URLs, and the failed ones among them. */
   readonly counts?: { readonly done: number; readonly failed: number };
 }
 
+/**
+ * Every event a crawler emits, by name, with its payload. Events report what happened; they never
+ * change what the crawl does.
+ */
 export interface CrawlerEvents {
   readonly request: RequestEvent;
+  readonly sent: SentEvent;
   readonly response: ResponseEvent;
   readonly skip: SkipEvent;
   readonly error: ErrorEvent;
@@ -117,7 +148,9 @@ export interface CrawlerEvents {
   readonly done: CrawlStats;
 }
 
+/** The name of a crawler event (`request`, `response`, `skip`, `error`, …), for `crawler.on`. */
 export type CrawlerEventName = keyof CrawlerEvents;
+/** A listener of one crawler event. */
 export type CrawlerListener<E extends CrawlerEventName> = (event: CrawlerEvents[E]) => void;
 
 /** A tiny typed emitter. A throwing listener is ignored: reporting must not break crawling. */

@@ -1,33 +1,31 @@
-// createCrawler's options: every field documented with its default, validated once.
-
-import type { MeterProvider } from '@opentelemetry/api';
 import {
   ALL_USAGE_PURPOSES,
   checkContactAddress,
   checkRequestHeaders,
   createRequestSigner,
-  type Ed25519PrivateJwk,
   type HostResolver,
-  type HttpClient,
   isUsagePurpose,
-  type JsonWebKey,
   productToken,
-  type RequestSigner,
-  type RobotsCacheStore,
-  type RobotsGate,
-  type SignMode,
   type UsagePurpose,
-  type WebBotAuthDraft,
 } from '@politely/core';
-import { checkNetworks, optionChecks, parseProxyUrl } from '@politely/core/internal';
-import type { FrontierStore } from '@politely/frontier';
+import { checkNetworks, describeValue, optionChecks, parseProxyUrl } from '@politely/core/internal';
 import { CookieJar } from 'tough-cookie';
-import type { CrawlLogger } from './crawl-logger.js';
-import { type OutputOptions, type ResolvedOutputs, resolveOutputs } from './dataset/output-options.js';
-import type { CanonicalUrlOptions, ResolvedCanonicalUrlOptions } from './frontier/canonical-url.js';
+import type {
+  AdaptiveDelayOptions,
+  CrawlerOptions,
+  ResolvedCrawlerOptions,
+  SeedRequest,
+  SigningOptions,
+} from './crawler-options.js';
+import { resolveOutputs } from './dataset/output-options.js';
+import {
+  type CanonicalUrlOptions,
+  type ResolvedCanonicalUrlOptions,
+  resolveCanonicalUrlOptions,
+} from './frontier/canonical-url.js';
 import type { LabelCheck } from './frontier/frontier.js';
 import { checkRequestData } from './frontier/request-data.js';
-import { DEFAULT_SCOPE, type ScopeOption } from './frontier/scope.js';
+import { createScope, DEFAULT_SCOPE, type ScopeOption } from './frontier/scope.js';
 import {
   type ResolvedTrapDetection,
   resolveTrapDetection,
@@ -36,521 +34,29 @@ import {
 } from './frontier/trap-detector.js';
 import type { FailedRequestHandler } from './handle/failed-request.js';
 import { labelCheckOf } from './handle/routes.js';
-import type { PageHandler, RequestOptions, RouteHandlers } from './page-context.js';
-import type { PageRenderer, RenderWaitUntil } from './page-renderer.js';
+import { checkCombinations, checkServices } from './option-combinations.js';
+import type { PageHandler, RouteHandlers } from './page-context.js';
+import type { RenderWaitUntil } from './page-renderer.js';
 import type { CrawlerPlugin } from './plugin.js';
 import { POLITENESS_KEY_MODES, type PolitenessKeyMode } from './politeness/index.js';
 import { CRAWLER_SKIP_REASONS } from './skip-reasons.js';
 
-/** What `render` is asked about a page: its request. */
-export interface RenderRequest {
-  /** The page's URL (after redirects). */
-  readonly url: string;
-  /** The request's label, if any. */
-  readonly label: string | undefined;
-  readonly userData: Readonly<Record<string, unknown>>;
-  readonly depth: number;
-}
-
-/** Whether a page is rendered: `true` for every page, or a function of its request. */
-export type RenderChoice = boolean | ((request: RenderRequest) => boolean);
+export type {
+  AdaptiveDelayOptions,
+  CrawlerOptions,
+  RenderChoice,
+  RenderRequest,
+  ResolvedCrawlerOptions,
+  SeedRequest,
+  SigningOptions,
+} from './crawler-options.js';
 
 const RENDER_WAIT_UNTIL: readonly RenderWaitUntil[] = ['load', 'domcontentloaded', 'networkidle'];
-
-/**
- * A seed with its own priority, route (label and userData) and headers (see `RequestOptions`).
- * With typed routes (`createCrawler<Routes>`), the label is one of the routes' and the userData
- * has its type.
- */
-export type SeedRequest<Routes = object> = {
-  readonly url: string;
-} & RequestOptions<Routes>;
-
-/** Latency-adaptive politeness, in the manner of Scrapy's AutoThrottle. */
-export interface AdaptiveDelayOptions {
-  /**
-   * Requests to aim for in flight at one host on average: the delay tends to latency / this.
-   * @default 1
-   */
-  readonly targetConcurrency?: number;
-  /**
-   * The most the adaptive delay may grow to.
-   * @default 60000
-   */
-  readonly maxDelayMs?: number;
-}
-
-/**
- * `createCrawler`'s options. `Routes`: the crawl's routes type, when it has one (see `RouteMap`):
- * it types `handlers`, `handler` and the seeds' labels and userData.
- */
-export interface CrawlerOptions<Routes = object> {
-  /**
-   * Sent as `User-Agent` with every request; its product token (`MyBot` in
-   * `MyBot/1.0 (+https://example.com/bot)`) is what robots.txt groups are matched against.
-   * By convention it names the crawler and a contact URL. Required.
-   */
-  readonly userAgent: string;
-  /** Where the crawl starts. Seeds are always in scope (the scope is derived from them). @default [] */
-  readonly seeds?: readonly (string | SeedRequest<Routes>)[];
-  /**
-   * Called for every fetched page (2xx and 4xx), after robots.txt allowed it. An error it throws
-   * fails the attempt: the records it pushed are dropped, an `error` event (stage `handler`)
-   * says whether it will be retried, and the page is fetched again, like a failed fetch, up to
-   * `maxRetries` times; after the last attempt the URL is stored as failed and goes to
-   * `onFailed`. A fatal error (see `isFatalCrawlError`: a `PolitelyError` with code `ERR_OUTPUT`
-   * or `ERR_STORE`, such as a record that could not be written) is not retried: the URL stays
-   * in the store, the crawl stops and `run()` rejects with it. The URL counts as done only once
-   * the handler resolved.
-   */
-  readonly handler?: PageHandler<Routes>;
-  /**
-   * Handlers by request label, instead of one `handler`: a page goes to `handlers[label]` for the
-   * label its request carries (seeds, `enqueue`, `enqueueLinks`), and to `handlers.default` when
-   * it has no label (links the crawler follows by itself). A label no handler takes is refused
-   * when its request is queued (`ERR_INVALID_OPTION` for a seed, `ERR_INVALID_INPUT` for
-   * `enqueue`), before any request for it. A page without a label when there is no `default` is
-   * an `error` event, and the crawl goes on. Errors are treated as `handler`'s.
-   * @default none
-   */
-  readonly handlers?: RouteHandlers<Routes>;
-  /**
-   * Called once for each page that failed for good (its fetch or handler failed on every
-   * attempt), with its request, its last error and a `push` for records, before the store keeps
-   * it as failed (`store.failures()`; `retryFailed` puts it back).
-   * @default none
-   */
-  readonly onFailed?: FailedRequestHandler;
-  /**
-   * Put the store's failed URLs back in their queues before crawling: the pages that failed for
-   * good and the seeds that were refused in earlier runs are tried again, under this run's options.
-   * @default false
-   */
-  readonly retryFailed?: boolean;
-  /**
-   * Start the crawl over on the given store: every URL, host clock and value it holds is
-   * forgotten first (a robots.txt cache is kept). The outputs start afresh too: an existing
-   * output file then needs `overwrite`, as for any new crawl.
-   * @default false
-   */
-  readonly fresh?: boolean;
-  /** Where queued URLs wait. @default an in-memory store */
-  readonly store?: FrontierStore;
-  /**
-   * The robots gate. Prefer `robotsCache` to share robots.txt between processes: a gate of your
-   * own does not send its robots.txt requests through this crawler's counting and host clocks.
-   * @default a gate that fetches robots.txt through this crawler's polite fetch
-   */
-  readonly gate?: RobotsGate;
-  /** Where the crawler's own gate keeps robots.txt records (a SQLite or Redis store shares them). @default in memory */
-  readonly robotsCache?: RobotsCacheStore;
-  /** HTTP client. @default one keep-alive undici client with the SSRF guard, closed when the crawl ends */
-  readonly httpClient?: HttpClient;
-  /**
-   * Where the crawl records its metrics (OpenTelemetry: pages by outcome, skips by reason,
-   * requests, bytes, the store's latency, politeness waits and holds; docs/metrics.md). Nothing
-   * is recorded, at no cost, until a provider is registered (`metrics.setGlobalMeterProvider`) or
-   * given here. Host names and URLs never become attribute values. With a provider, the crawl's
-   * HTTP client and store are wrapped to time them (`crawler.store` is then that wrapper).
-   * @default the global provider (`metrics.getMeterProvider()` of `@opentelemetry/api`), read when the crawler is created
-   */
-  readonly meterProvider?: MeterProvider;
-  /**
-   * Where the crawl's log entries go: an object with `debug`, `info`, `warn` and `error`, each
-   * `(fields, message?)`, such as a pino logger. Each entry's fields have an `event` (`request`,
-   * `response`, `robots`, `skip`, `error`, `warning`, `done`) and what it is about (`url`, `host`,
-   * `status`, `reason`, `durationMs`, …). The crawler itself writes nothing to the console.
-   * @default none: nothing is logged (the events are there to listen to)
-   */
-  readonly logger?: CrawlLogger;
-  /**
-   * Refuse to connect to loopback, private, link-local (169.254.169.254), unique-local and
-   * unspecified addresses, checked after DNS on every hop (the SSRF guard); such URLs are
-   * skipped as `blocked-address`. Applies to the crawler's own HTTP client.
-   * @default true
-   */
-  readonly blockPrivateNetworks?: boolean;
-  /** Networks allowed despite the guard, as CIDRs or addresses, e.g. `['127.0.0.0/8']` for a local test web. @default [] */
-  readonly allowNet?: readonly string[];
-  /**
-   * Headers sent with every request the crawler makes: pages, plugin resources (sitemaps),
-   * redirect hops and robots.txt (e.g. `{ 'Accept-Language': 'en' }`). A request's own headers
-   * override them. Refused (`ERR_INVALID_OPTION`, naming the header): hop-by-hop headers
-   * (`Connection`, `Keep-Alive`, `TE`, `Trailer`, `Transfer-Encoding`, `Upgrade`,
-   * `Proxy-Connection`, `Proxy-Authorization`, `Proxy-Authenticate`), `Host`, `Content-Length`,
-   * `User-Agent` (that is `userAgent`), `From` (that is `from`), invalid names and values with
-   * CR, LF or NUL (see `checkRequestHeaders` of `@politely/core`).
-   * @default {}
-   */
-  readonly headers?: Readonly<Record<string, string>>;
-  /**
-   * The e-mail address of the person responsible for the crawl, sent as `From` with every
-   * request, robots.txt included (RFC 9110 §10.1.2): what a polite crawler sends so that a site
-   * owner can reach a person. Must look like an address (`ops@example.com`).
-   * @default undefined (no From header)
-   */
-  readonly from?: string;
-  /**
-   * Cookies (RFC 6265, with tough-cookie), off unless asked for: `true` for a new jar, or a
-   * tough-cookie `CookieJar` of your own (pre-filled, say). A cookie a response sets (a page, a
-   * plugin resource, a redirect's 3xx) is sent on later requests that the RFC's domain and path
-   * rules allow, never to other sites. robots.txt is fetched without cookies and what it sets is
-   * ignored. A store with metadata (SQLite, Redis) keeps the jar (saved at most once a second
-   * while it changes, and when the run ends) and the next run on that store restores it, so a
-   * resumed crawl keeps its session; the memory store keeps it for one run.
-   * @default false
-   */
-  readonly cookies?: boolean | CookieJar;
-  /**
-   * One egress proxy for every request (`http://host:port`, or `http://user:password@host:port`),
-   * through undici's `ProxyAgent` (CONNECT tunnels). The SSRF guard still applies to every target:
-   * the crawler resolves each target's name itself and refuses a blocked address before the proxy
-   * is asked; and the proxy's own address must be globally reachable or allowed in `allowNet`
-   * (a private proxy given as an address is refused here, `ERR_INVALID_OPTION`). One proxy, no
-   * rotation: a polite crawler has one identity. Applies to the crawler's own HTTP client.
-   * @default undefined (direct connections)
-   */
-  readonly proxy?: string;
-  /**
-   * Web Bot Auth: sign every request the crawl sends (pages, robots.txt, sitemaps, redirect hops,
-   * retries, rendered sub-requests) with HTTP Message Signatures (RFC 9421), a fresh signature
-   * each time. See docs/web-bot-auth.md. A bad key is refused (`ERR_INVALID_OPTION`, the message
-   * never quoting the private part).
-   * @default undefined (nothing is signed)
-   */
-  readonly signing?: SigningOptions;
-  /**
-   * Stops the crawl at once: nothing new is claimed, in-flight requests are aborted and their URLs
-   * go back to the store. `crawler.stop()` stops it gently (see `stopGraceMs`).
-   */
-  readonly signal?: AbortSignal;
-  /**
-   * How long `crawler.stop()` lets the requests in flight finish (their pages handled and
-   * written as usual) before it aborts them; the URLs of those aborted go back to the store, to
-   * be fetched by the next run (counted in `CrawlStats.releasedAtStop`).
-   * @default 10000
-   */
-  readonly stopGraceMs?: number;
-  /**
-   * Requests in flight across all hosts, at most. While `adaptiveConcurrency` is on, the crawl
-   * holds fewer whenever this process cannot keep up with what it fetches.
-   * @default 16
-   */
-  readonly concurrency?: number;
-  /**
-   * Holds fewer requests in flight than `concurrency` while this process's event loop is
-   * saturated and ready work waits for it (busy 95 % of the time, its timers over 5 ms late):
-   * there, more in flight adds no pages per second, only responses waiting in memory. The limit
-   * starts at 16 (or `concurrency`, when lower) and is reconsidered every 250 ms: it falls (to 4
-   * at the fewest) while the loop is overloaded and climbs by a quarter toward `concurrency`
-   * whenever the loop has idle time, so a crawl that waits on the network soon holds all of
-   * `concurrency`. `crawler.concurrencyLimit` tells the limit now. `false`: `concurrency` in
-   * flight whenever URLs are ready, from the start.
-   * @default true
-   */
-  readonly adaptiveConcurrency?: boolean;
-  /** Requests in flight at one host. @default 1 */
-  readonly perHostConcurrency?: number;
-  /** Least gap between the starts of two requests to one host, whatever robots.txt says. @default 250 */
-  readonly minDelayMs?: number;
-  /** The most a robots.txt `Crawl-delay` may impose. @default 30000 */
-  readonly maxCrawlDelayMs?: number;
-  /** Latency-adaptive delay on top of the others; off when absent. @default undefined */
-  readonly adaptiveDelay?: AdaptiveDelayOptions;
-  /** Pages fetched at most, overall. @default Infinity */
-  readonly maxPages?: number;
-  /**
-   * URLs admitted per host at most (queued, in flight or done); the rest are skipped as
-   * `max-pages-per-host`. A backstop against a host that generates URLs without end. A "host" is
-   * a politeness key: with `politenessKey: 'domain'` or `'ip'` the bound is per domain or server.
-   * @default 100000
-   */
-  readonly maxPagesPerHost?: number;
-  /**
-   * Link distance from a seed beyond which links are not followed (`depth` skips). A backstop
-   * against link chains without end; `Infinity` removes it.
-   * @default 100
-   */
-  readonly maxDepth?: number;
-  /**
-   * The trap heuristic for endless URL spaces: repeated path segments, ever-growing query
-   * strings, calendar pages far from today. A discovered link (or redirect target) that looks
-   * like one is skipped as `trap`, with the reason. Seeds, `crawler.enqueue()` URLs and URLs a
-   * sitemap lists are exempt. `false` turns it off.
-   * @default {} (on, with the defaults of `TrapDetectionOptions`)
-   */
-  readonly trapDetection?: TrapDetectionOptions | false;
-  /**
-   * Links taken from one page at most; the page's further links are dropped, counted as one
-   * `too-many-links` skip for the page. Bounds the memory and queue growth one page can cause.
-   * @default 10000
-   */
-  readonly maxLinksPerPage?: number;
-  /** Which discovered URLs may be crawled. @default 'same-domain' */
-  readonly scope?: ScopeOption;
-  /** URL normalisation for dedupe (query rules, length cap). @default {} */
-  readonly canonicalUrl?: CanonicalUrlOptions;
-  /** Follow links found on pages automatically. @default true */
-  readonly followLinks?: boolean;
-  /** Honour `rel=nofollow` on links (page-level nofollow is always honoured). @default true */
-  readonly honorNofollow?: boolean;
-  /** Redirect hops followed from one requested URL. @default 5 */
-  readonly maxRedirects?: number;
-  /**
-   * Largest body in bytes, counted both decoded (a gzip, deflate or brotli bomb stops here) and
-   * as received; the body is streamed and the request aborted at the limit, and the page is
-   * skipped as `too-large`.
-   * @default 10485760 (10 MiB)
-   */
-  readonly maxBodyBytes?: number;
-  /**
-   * Deadline for one response, from sending the request to its last body byte: a server that
-   * trickles a byte at a time is cut off (a retryable `ERR_TIMEOUT`).
-   * @default 30000
-   */
-  readonly requestTimeoutMs?: number;
-  /** Deadline for connecting (DNS, TCP, TLS). Applies to the crawler's own HTTP client. @default 10000 */
-  readonly connectTimeoutMs?: number;
-  /**
-   * Largest response head (status line and headers), in bytes; a larger one is skipped as
-   * `headers-too-large`. Applies to the crawler's own HTTP client.
-   * @default 65536
-   */
-  readonly maxHeaderBytes?: number;
-  /** Attempts after the first for 5xx, 429 and network errors. @default 2 */
-  readonly maxRetries?: number;
-  /** Backoff after the first failure at a host; doubles per consecutive failure. @default 1000 */
-  readonly backoffBaseMs?: number;
-  /** Longest backoff, and longest `Retry-After` honoured. @default 300000 */
-  readonly backoffMaxMs?: number;
-  /** Robots.txt fetch attempts for a host whose robots.txt is unreachable before its URLs are skipped. @default 3 */
-  readonly maxRobotsRetries?: number;
-  /** How long a claimed URL is held before the store hands it to another worker. @default 300000 */
-  readonly leaseMs?: number;
-  /** Plugins that add resource kinds and seed sources (e.g. sitemaps from `@politely/sitemap`). @default [] */
-  readonly plugins?: readonly CrawlerPlugin[];
-  /**
-   * Files the records pushed with `page.push` and `crawler.push` are written to, each as JSON
-   * lines or CSV, streamed (memory bounded whatever the count). A page's records are written
-   * before its URL counts as done; a resumed crawl appends and writes none twice (each file's
-   * `<path>.ledger` says which pages it holds). A write that fails stops the crawl with
-   * `ERR_OUTPUT`. With none, pushed records only reach the `record` event. A path ending in
-   * `.warc` or `.warc.gz` (or `format: 'warc'`) is the crawl's WARC archive instead: every
-   * request and response of the crawl, as sent and received (see `OutputOptions.format`).
-   * @default []
-   */
-  readonly outputs?: readonly OutputOptions[];
-  /**
-   * What the crawl's pages are for (`'search'`, `'ai-input'`, `'ai-train'`, `'ai-train-images'`,
-   * `'tdm'`): sites state usage preferences (robots.txt `Content-Usage` and `Content-Signal`
-   * lines, `/.well-known/tdmrep.json`, `Content-Usage` / `tdm-reservation` / `X-Robots-Tag`
-   * headers, `tdm-reservation` and `noai` meta tags), and a URL reserved for one of these purposes
-   * is skipped as `usage-reserved`: without a request when robots.txt or tdmrep.json reserve it,
-   * and, when the page's own headers or meta tags do, with its body dropped before the handler and
-   * the outputs. `/.well-known/tdmrep.json` is fetched (once per origin per `tdmrepCacheMs`) only
-   * when one of these purposes is one TDMRep can decide (`tdm` and the purposes within it).
-   * With none, the verdicts are still computed (`page.usage`) and nothing is skipped.
-   * @default []
-   */
-  readonly purposes?: readonly UsagePurpose[];
-  /**
-   * Product tokens robots.txt is evaluated for, besides the product token of `userAgent` (which
-   * always applies): `['MyBot-Training']` beside `MyBot/1.0` makes both `MyBot`'s and
-   * `MyBot-Training`'s groups apply. The most restrictive verdict wins: a URL disallowed for any
-   * token is skipped (`explain` and the skip's detail say which token decided), the largest
-   * crawl-delay applies, and every token's `Content-Usage` / `Content-Signal` lines count.
-   * @default [the product token of userAgent]
-   */
-  readonly robotsTokens?: readonly string[];
-  /**
-   * How long an origin's `/.well-known/tdmrep.json` (or its absence) is kept before it is fetched
-   * again, when `purposes` need it.
-   * @default 86400000 (24 hours)
-   */
-  readonly tdmrepCacheMs?: number;
-  /**
-   * Revisit the URLs this crawl's store already holds as fetched, when they are due: their HTTP
-   * freshness (`Cache-Control`, `Expires`; at once for `no-cache`) has run out and their adaptive
-   * revisit interval has passed, or a sitemap says they changed. A revisit sends the validators
-   * the last fetch left (`If-None-Match`, `If-Modified-Since`); a `304` reaches the handler as
-   * `page.notModified` with no body, and a `200` with the same content hash counts as unchanged
-   * too. Every revisit passes the robots gate and the host's clock like any request. Without it,
-   * a store's done URLs stay done (a resumed crawl fetches only what was left).
-   * @default false
-   */
-  readonly recrawl?: boolean;
-  /**
-   * The shortest revisit interval: a URL is not due sooner after its last fetch, whatever it
-   * said. The interval starts here and grows (×1.5) each time a URL is found unchanged, and
-   * shrinks (×0.5) when it changed, within `revisitMinMs` and `revisitMaxMs` (Nutch's adaptive
-   * fetch schedule, in short). With 0, a recrawl started by hand revisits everything not fresh.
-   * @default 0
-   */
-  readonly revisitMinMs?: number;
-  /**
-   * The longest a URL is kept from a recrawl after its last fetch, whatever its freshness,
-   * interval or sitemap `lastmod` say.
-   * @default 2592000000 (30 days)
-   */
-  readonly revisitMaxMs?: number;
-  /**
-   * Extract and follow the links of a page a recrawl found unchanged (a `200` with the same
-   * content hash). Off, they are not extracted again: they were followed on an earlier fetch.
-   * A `304` has no body to extract from either way.
-   * @default false
-   */
-  readonly followUnchangedLinks?: boolean;
-  /**
-   * Which requests share one politeness clock — its delay, its per-key concurrency
-   * (`perHostConcurrency`), Retry-After and backoff: `host`, the URL's host name; `domain`, its
-   * registrable domain (`a.example.com` and `b.example.com` are one key; the public suffix list's
-   * ICANN section, through tldts, so one platform's tenants such as `a.github.io` and
-   * `b.github.io` share one too); `ip`, the address its host name resolves to (every site a shared
-   * server hosts is one key). In `ip` mode a name is resolved when its URLs are queued, through the
-   * SSRF guard, cached within its DNS TTL (bounded), and its requests connect to that address.
-   * robots.txt stays per origin; the key's delay is the largest that any of its origins asks for.
-   * @default 'host'
-   */
-  readonly politenessKey?: PolitenessKeyMode;
-  /**
-   * How host names resolve, for every request the crawler's own client makes (pages, robots.txt,
-   * sitemaps) and for `politenessKey: 'ip'`: a function from a name to its addresses (with their
-   * DNS TTL when known). The SSRF guard judges what it answers. Each name is pinned to one address
-   * (the first) for its TTL, between 1 s and 5 min (60 s when no TTL is given). For tests (many
-   * names on one loopback address) and custom DNS; not with a `proxy` (the proxy resolves names).
-   * @default the system's resolver (dns.lookup: /etc/hosts, then DNS)
-   */
-  readonly resolver?: HostResolver;
-  /**
-   * Render pages in a browser before links are extracted and the handler runs: `true` for every
-   * page, or a function of the request (its URL, label, user data) so that only the pages that
-   * need it pay for it. Needs `renderer`. The crawler fetches the page as always (robots.txt, the
-   * host's clock, redirects, retries); a 2xx HTML answer is then loaded in the browser from that
-   * response — it is not requested twice — and every request the page makes (scripts, API calls,
-   * frames) goes through the crawler: robots.txt of its origin, the address guard, the crawler's
-   * User-Agent and headers, and the clock and room in flight of its host. The handler sees the
-   * rendered DOM (`page.$`, `page.links`) and the live page (`page.browser`).
-   * @default false
-   */
-  readonly render?: RenderChoice;
-  /** What renders pages (`new ChromiumRenderer()` of `@politely/browser`). Required with `render`. @default none */
-  readonly renderer?: PageRenderer;
-  /**
-   * When a rendered page counts as loaded: `networkidle` (no request for 500 ms: a page that
-   * fetches its content from an API has it), `load` or `domcontentloaded`.
-   * @default 'networkidle'
-   */
-  readonly renderWaitUntil?: RenderWaitUntil;
-  /**
-   * How long a page's render may take, its sub-requests' waits for their hosts' turns included;
-   * past it the page counts as hung and is retried (within `maxRetries`).
-   * @default 60000
-   */
-  readonly renderTimeoutMs?: number;
-  /**
-   * Resource types (Playwright's: `image`, `media`, `font`, `stylesheet`, …) a rendered page's
-   * requests of are not sent at all: a crawl reads the DOM, not the pictures.
-   * @default ['image', 'media', 'font']
-   */
-  readonly renderBlockResourceTypes?: readonly string[];
-}
-
-/** `createCrawler({ signing })`: the key, where its directory is published, the draft to follow. */
-export interface SigningOptions {
-  /** The private Ed25519 JWK (`kty: 'OKP'`, `crv: 'Ed25519'`, `x`, `d`; `kid`, if given, its RFC 7638 thumbprint). */
-  readonly key: JsonWebKey | Ed25519PrivateJwk;
-  /**
-   * https URL of the key directory (`https://bot.example/.well-known/http-message-signatures-directory`),
-   * sent in the `Signature-Agent` header so a verifier can find the key.
-   */
-  readonly signatureAgent: string;
-  /**
-   * Which draft's `Signature-Agent` form: `'ietf-01'` (draft-ietf-webbotauth-httpsig-protocol-01,
-   * a dictionary member `sig1="…"`, covered as `"signature-agent";key="sig1"`) or `'meunier'`
-   * (the individual draft's quoted string `"…"`, covered as `"signature-agent"`).
-   * @default 'ietf-01'
-   */
-  readonly draft?: WebBotAuthDraft;
-  /**
-   * When to sign: `'always'`, every request; `'on-challenge'`, requests go unsigned until a host
-   * answers one with 401, 403 or 429 and an `Accept-Signature` header. That request is retried
-   * once, signed, through the host's politeness clock (never sooner than its delay after the
-   * unsigned request, nor than the response's `Retry-After`), and the host's requests are signed
-   * from then on (remembered for the crawl's life). A challenged robots.txt is retried signed
-   * before RFC 9309's rules for its status apply.
-   * @default 'always'
-   */
-  readonly sign?: SignMode;
-}
-
-export interface ResolvedCrawlerOptions
-  extends Required<
-    Omit<
-      CrawlerOptions,
-      | 'store'
-      | 'gate'
-      | 'robotsCache'
-      | 'httpClient'
-      | 'meterProvider'
-      | 'logger'
-      | 'allowNet'
-      | 'signal'
-      | 'adaptiveDelay'
-      | 'handler'
-      | 'handlers'
-      | 'onFailed'
-      | 'seeds'
-      | 'plugins'
-      | 'trapDetection'
-      | 'headers'
-      | 'from'
-      | 'cookies'
-      | 'proxy'
-      | 'signing'
-      | 'outputs'
-      | 'purposes'
-      | 'robotsTokens'
-      | 'resolver'
-      | 'render'
-      | 'renderer'
-      | 'renderBlockResourceTypes'
-    >
-  > {
-  /** Record outputs (jsonl, csv) and the WARC archive. */
-  readonly outputs: ResolvedOutputs;
-  readonly trapDetection: ResolvedTrapDetection | null;
-  readonly plugins: readonly CrawlerPlugin[];
-  readonly allowNet: readonly string[];
-  readonly productToken: string;
-  readonly seeds: readonly SeedRequest[];
-  readonly handler: PageHandler | undefined;
-  readonly handlers: RouteHandlers | undefined;
-  readonly onFailed: FailedRequestHandler | undefined;
-  readonly adaptiveDelay: Required<AdaptiveDelayOptions> | undefined;
-  /** Checked, names lower-cased. */
-  readonly headers: Readonly<Record<string, string>>;
-  readonly from: string | undefined;
-  /** The jar, when cookies are on. */
-  readonly cookies: CookieJar | undefined;
-  readonly proxy: string | undefined;
-  /** The signer and when it signs (`signing`); undefined when nothing is signed. */
-  readonly signing: { readonly signer: RequestSigner; readonly sign: SignMode } | undefined;
-  /** Distinct, in the order given. */
-  readonly purposes: readonly UsagePurpose[];
-  /** The product token of `userAgent` first, then the other `robotsTokens`, distinct. */
-  readonly robotsTokens: readonly string[];
-  readonly resolver: HostResolver | undefined;
-  /** Which pages are rendered, and by what; undefined when none is. */
-  readonly render:
-    | { readonly choose: (request: RenderRequest) => boolean; readonly renderer: PageRenderer }
-    | undefined;
-  readonly renderBlockResourceTypes: ReadonlySet<string>;
-}
 
 const check = optionChecks('createCrawler');
 
 /** Every option `createCrawler` knows: a key missing here, or one too many, is a type error. */
-const CRAWLER_OPTION_KEYS: Record<keyof CrawlerOptions, true> = {
+export const CRAWLER_OPTION_KEYS: Record<keyof CrawlerOptions, true> = {
   userAgent: true,
   seeds: true,
   handler: true,
@@ -616,9 +122,17 @@ const CRAWLER_OPTION_KEYS: Record<keyof CrawlerOptions, true> = {
   renderBlockResourceTypes: true,
 };
 
-const SIGNING_KEYS: Record<keyof SigningOptions, true> = { key: true, signatureAgent: true, draft: true, sign: true };
-const ADAPTIVE_DELAY_KEYS: Record<keyof AdaptiveDelayOptions, true> = { targetConcurrency: true, maxDelayMs: true };
-const TRAP_DETECTION_KEYS: Record<keyof TrapDetectionOptions, true> = {
+export const SIGNING_KEYS: Record<keyof SigningOptions, true> = {
+  key: true,
+  signatureAgent: true,
+  draft: true,
+  sign: true,
+};
+export const ADAPTIVE_DELAY_KEYS: Record<keyof AdaptiveDelayOptions, true> = {
+  targetConcurrency: true,
+  maxDelayMs: true,
+};
+export const TRAP_DETECTION_KEYS: Record<keyof TrapDetectionOptions, true> = {
   maxPathSegments: true,
   maxConsecutiveRepeats: true,
   maxSegmentOccurrences: true,
@@ -629,10 +143,19 @@ const TRAP_DETECTION_KEYS: Record<keyof TrapDetectionOptions, true> = {
   now: true,
 };
 
-const TRAP_CALENDAR_KEYS: Record<keyof TrapCalendarOptions, true> = { yearsAhead: true, yearsBehind: true };
+export const TRAP_CALENDAR_KEYS: Record<keyof TrapCalendarOptions, true> = { yearsAhead: true, yearsBehind: true };
+
+/** The keys of a seed given as an object. */
+export const SEED_KEYS: Record<keyof SeedRequest, true> = {
+  url: true,
+  priority: true,
+  label: true,
+  userData: true,
+  headers: true,
+};
 
 /** `canonicalUrl`'s keys (what `canonicalizeUrl` takes, resolved or not). */
-const CANONICAL_URL_KEYS: Record<keyof CanonicalUrlOptions | keyof ResolvedCanonicalUrlOptions, true> = {
+export const CANONICAL_URL_KEYS: Record<keyof CanonicalUrlOptions | keyof ResolvedCanonicalUrlOptions, true> = {
   isDroppedQueryParam: true,
   dropQueryParams: true,
   sortQueryParams: true,
@@ -669,6 +192,8 @@ export function resolveCrawlerOptions(options: CrawlerOptions): ResolvedCrawlerO
     check.knownKeys(options.canonicalUrl, CANONICAL_URL_KEYS, 'canonicalUrl.');
     check.knownKeys(options.signing, SIGNING_KEYS, 'signing.');
     checkLogger(options.logger);
+    checkServices(check, options);
+    checkCombinations(check, options);
   }
   if (typeof options?.userAgent !== 'string' || options.userAgent.trim() === '') {
     check.fail(
@@ -683,8 +208,9 @@ export function resolveCrawlerOptions(options: CrawlerOptions): ResolvedCrawlerO
   }
   const routes = checkHandlers(options.handler, options.handlers);
   const checkLabel = labelCheckOf(routes.handlers);
-  const seeds = (options.seeds ?? []).map((seed) => resolveSeed(seed, checkLabel));
-  const adaptive = options.adaptiveDelay;
+  if (options.seeds !== undefined && !Array.isArray(options.seeds))
+    check.fail(`seeds must be an array of URLs or { url, … } objects, got ${describeValue(options.seeds)}`);
+  const seeds = (options.seeds ?? []).map((seed, index) => resolveSeed(seed, index, checkLabel));
   return {
     userAgent: options.userAgent,
     productToken: token,
@@ -696,20 +222,14 @@ export function resolveCrawlerOptions(options: CrawlerOptions): ResolvedCrawlerO
     perHostConcurrency: check.count('perHostConcurrency', options.perHostConcurrency, 1, 1),
     minDelayMs: check.durationMs('minDelayMs', options.minDelayMs, 250),
     maxCrawlDelayMs: check.durationMs('maxCrawlDelayMs', options.maxCrawlDelayMs, 30_000),
-    adaptiveDelay:
-      adaptive === undefined
-        ? undefined
-        : {
-            targetConcurrency: adaptive.targetConcurrency ?? 1,
-            maxDelayMs: check.durationMs('adaptiveDelay.maxDelayMs', adaptive.maxDelayMs, 60_000),
-          },
+    adaptiveDelay: resolveAdaptiveDelay(options.adaptiveDelay),
     maxPages: check.count('maxPages', options.maxPages, Infinity, 0, { unbounded: true }),
     maxPagesPerHost: check.count('maxPagesPerHost', options.maxPagesPerHost, 100_000, 1, { unbounded: true }),
     maxDepth: check.count('maxDepth', options.maxDepth, 100, 0, { unbounded: true }),
     trapDetection: resolveTrap(options.trapDetection),
     maxLinksPerPage: check.count('maxLinksPerPage', options.maxLinksPerPage, 10_000, 0, { unbounded: true }),
-    scope: options.scope ?? DEFAULT_SCOPE,
-    canonicalUrl: options.canonicalUrl ?? {},
+    scope: resolveScope(options.scope),
+    canonicalUrl: resolveCanonicalUrl(options.canonicalUrl),
     followLinks: check.flag('followLinks', options.followLinks, true),
     honorNofollow: check.flag('honorNofollow', options.honorNofollow, true),
     maxRedirects: check.count('maxRedirects', options.maxRedirects, 5, 0),
@@ -723,14 +243,14 @@ export function resolveCrawlerOptions(options: CrawlerOptions): ResolvedCrawlerO
     maxRobotsRetries: check.count('maxRobotsRetries', options.maxRobotsRetries, 3, 0),
     leaseMs: check.timeoutMs('leaseMs', options.leaseMs, 300_000),
     stopGraceMs: check.durationMs('stopGraceMs', options.stopGraceMs, 10_000),
-    plugins: resolvePlugins(options.plugins ?? []),
+    plugins: resolvePlugins(options.plugins),
     outputs: resolveOutputs(options.outputs, check),
     blockPrivateNetworks: check.flag('blockPrivateNetworks', options.blockPrivateNetworks, true),
     allowNet: checkNetworks(check, 'allowNet', options.allowNet),
     headers: options.headers === undefined ? {} : checkRequestHeaders(options.headers, 'createCrawler: headers'),
     from: options.from === undefined ? undefined : checkContactAddress(options.from, 'createCrawler: from'),
     cookies: resolveCookies(options.cookies),
-    proxy: options.proxy === undefined ? undefined : parseProxyUrl(options.proxy, 'createCrawler').href,
+    proxy: resolveProxy(options.proxy),
     signing: resolveSigning(options.signing),
     purposes: resolvePurposes(options.purposes),
     robotsTokens: resolveRobotsTokens(token, options.robotsTokens),
@@ -742,18 +262,58 @@ export function resolveCrawlerOptions(options: CrawlerOptions): ResolvedCrawlerO
   };
 }
 
+function resolveAdaptiveDelay(adaptive: AdaptiveDelayOptions | undefined): Required<AdaptiveDelayOptions> | undefined {
+  if (adaptive === undefined) return undefined;
+  if (typeof adaptive !== 'object' || adaptive === null || Array.isArray(adaptive))
+    check.fail(`adaptiveDelay must be an object { targetConcurrency?, maxDelayMs? }, got ${describeValue(adaptive)}`);
+  return {
+    targetConcurrency: check.positive('adaptiveDelay.targetConcurrency', adaptive.targetConcurrency, 1),
+    maxDelayMs: check.durationMs('adaptiveDelay.maxDelayMs', adaptive.maxDelayMs, 60_000),
+  };
+}
+
+/** The scope, checked now (a scope that cannot be built would otherwise fail when the crawl runs). */
+function resolveScope(scope: ScopeOption | undefined): ScopeOption {
+  if (scope === undefined) return DEFAULT_SCOPE;
+  try {
+    createScope(scope, []);
+  } catch (error) {
+    if (error instanceof Error) check.fail(`scope: ${error.message.replace(/^createScope: /, '')}`);
+    throw error;
+  }
+  return scope;
+}
+
+/** The canonicalUrl options, checked now (the frontier resolves them again when the crawl runs). */
+function resolveCanonicalUrl(canonicalUrl: CanonicalUrlOptions | undefined): CanonicalUrlOptions {
+  if (canonicalUrl === undefined) return {};
+  if (typeof canonicalUrl !== 'object' || canonicalUrl === null || Array.isArray(canonicalUrl))
+    check.fail(`canonicalUrl must be an object, got ${describeValue(canonicalUrl)}`);
+  let resolved: ResolvedCanonicalUrlOptions;
+  try {
+    resolved = resolveCanonicalUrlOptions(canonicalUrl);
+  } catch (error) {
+    if (error instanceof Error) check.fail(`canonicalUrl.${error.message.replace(/^canonicalizeUrl: /, '')}`);
+    throw error;
+  }
+  // isDroppedQueryParam is what resolving dropQueryParams makes: given by hand, it would be ignored.
+  if (
+    resolved !== canonicalUrl &&
+    (canonicalUrl as { isDroppedQueryParam?: unknown }).isDroppedQueryParam !== undefined
+  )
+    check.fail('canonicalUrl.isDroppedQueryParam cannot take effect: it is made from dropQueryParams; give those');
+  return canonicalUrl;
+}
+
 function resolveRender(
   options: CrawlerOptions,
 ): Pick<ResolvedCrawlerOptions, 'render' | 'renderWaitUntil' | 'renderTimeoutMs' | 'renderBlockResourceTypes'> {
   const { render, renderer } = options;
   if (render !== undefined && typeof render !== 'boolean' && typeof render !== 'function')
-    check.fail(`render must be true, false or a function of the request, got ${JSON.stringify(render)}`);
-  const renderWaitUntil = options.renderWaitUntil ?? 'networkidle';
-  if (!RENDER_WAIT_UNTIL.includes(renderWaitUntil))
-    check.fail(
-      `renderWaitUntil must be one of ${RENDER_WAIT_UNTIL.join(', ')}, got ${JSON.stringify(renderWaitUntil)}`,
-    );
-  const blocked = options.renderBlockResourceTypes ?? ['image', 'media', 'font'];
+    check.fail(`render must be true, false or a function of the request, got ${describeValue(render)}`);
+  const renderWaitUntil = check.oneOf('renderWaitUntil', options.renderWaitUntil, 'networkidle', RENDER_WAIT_UNTIL);
+  const blocked =
+    options.renderBlockResourceTypes === undefined ? ['image', 'media', 'font'] : options.renderBlockResourceTypes;
   if (!Array.isArray(blocked) || blocked.some((type) => typeof type !== 'string'))
     check.fail('renderBlockResourceTypes must be an array of resource types, e.g. ["image", "media", "font"]');
   const settings = {
@@ -770,6 +330,13 @@ function resolveRender(
   return { ...settings, render: { choose: render === true ? () => true : render, renderer: renderer! } };
 }
 
+function resolveProxy(proxy: string | undefined): string | undefined {
+  if (proxy === undefined) return undefined;
+  if (typeof proxy !== 'string')
+    check.fail(`proxy must be a URL string (http://host:port), got ${describeValue(proxy)}`);
+  return parseProxyUrl(proxy, 'createCrawler').href;
+}
+
 function resolveResolver(options: CrawlerOptions): HostResolver | undefined {
   if (options.resolver === undefined) return undefined;
   if (typeof options.resolver !== 'function')
@@ -780,9 +347,7 @@ function resolveResolver(options: CrawlerOptions): HostResolver | undefined {
 }
 
 function resolvePolitenessKey(options: CrawlerOptions): PolitenessKeyMode {
-  const mode = options.politenessKey ?? 'host';
-  if (!POLITENESS_KEY_MODES.includes(mode))
-    check.fail(`politenessKey must be one of ${POLITENESS_KEY_MODES.join(', ')}, got ${JSON.stringify(mode)}`);
+  const mode = check.oneOf('politenessKey', options.politenessKey, 'host', POLITENESS_KEY_MODES);
   if (mode === 'ip' && options.proxy !== undefined) {
     check.fail(
       "politenessKey 'ip' cannot be used with a proxy: the proxy resolves host names itself, so the crawler cannot connect to the address it keys by",
@@ -815,12 +380,12 @@ function resolvePurposes(purposes: readonly UsagePurpose[] | undefined): readonl
   if (purposes === undefined) return [];
   if (!Array.isArray(purposes))
     check.fail(
-      `purposes must be an array of purposes (${ALL_USAGE_PURPOSES.join(', ')}), got ${JSON.stringify(purposes)}`,
+      `purposes must be an array of purposes (${ALL_USAGE_PURPOSES.join(', ')}), got ${describeValue(purposes)}`,
     );
   for (const purpose of purposes as readonly unknown[]) {
     if (typeof purpose !== 'string' || !isUsagePurpose(purpose)) {
       check.fail(
-        `purposes: unknown purpose ${JSON.stringify(purpose)}; the purposes are ${ALL_USAGE_PURPOSES.join(', ')}`,
+        `purposes: unknown purpose ${describeValue(purpose)}; the purposes are ${ALL_USAGE_PURPOSES.join(', ')}`,
       );
     }
   }
@@ -830,11 +395,11 @@ function resolvePurposes(purposes: readonly UsagePurpose[] | undefined): readonl
 function resolveRobotsTokens(own: string, tokens: readonly string[] | undefined): readonly string[] {
   if (tokens === undefined) return [own];
   if (!Array.isArray(tokens))
-    check.fail(`robotsTokens must be an array of product tokens, got ${JSON.stringify(tokens)}`);
+    check.fail(`robotsTokens must be an array of product tokens, got ${describeValue(tokens)}`);
   for (const token of tokens as readonly unknown[]) {
     if (typeof token !== 'string' || token === '' || productToken(token) !== token) {
       check.fail(
-        `robotsTokens: ${JSON.stringify(token)} is not a product token (letters, '_' and '-' only, e.g. 'MyBot-Training')`,
+        `robotsTokens: ${describeValue(token)} is not a product token (letters, '_' and '-' only, e.g. 'MyBot-Training')`,
       );
     }
   }
@@ -854,12 +419,12 @@ function resolveCookies(cookies: boolean | CookieJar | undefined): CookieJar | u
     typeof jar.serialize === 'function'
   )
     return cookies;
-  return check.fail(`cookies must be true, false or a tough-cookie CookieJar, got ${String(cookies)}`);
+  return check.fail(`cookies must be true, false or a tough-cookie CookieJar, got ${describeValue(cookies)}`);
 }
 
 function resolveTrap(trapDetection: TrapDetectionOptions | false | undefined): ResolvedTrapDetection | null {
   try {
-    return resolveTrapDetection(trapDetection ?? {});
+    return resolveTrapDetection(trapDetection === undefined ? {} : trapDetection);
   } catch (error) {
     return check.fail((error as Error).message);
   }
@@ -868,7 +433,13 @@ function resolveTrap(trapDetection: TrapDetectionOptions | false | undefined): R
 /** A skip reason's form: kebab-case, as the crawler's own are. */
 const SKIP_REASON_FORM = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
 
-function resolvePlugins(plugins: readonly CrawlerPlugin[]): readonly CrawlerPlugin[] {
+function resolvePlugins(plugins: readonly CrawlerPlugin[] | undefined): readonly CrawlerPlugin[] {
+  if (plugins === undefined) return [];
+  if (!Array.isArray(plugins)) check.fail(`plugins must be an array of plugins, got ${describeValue(plugins)}`);
+  for (const [index, plugin] of plugins.entries()) {
+    if (typeof plugin !== 'object' || plugin === null || typeof plugin.name !== 'string' || plugin.name === '')
+      check.fail(`plugins[${index}] must be a plugin: an object with a name, got ${describeValue(plugin)}`);
+  }
   const kinds = new Map<string, string>();
   const reasons = new Map<string, string>(CRAWLER_SKIP_REASONS.map((reason) => [reason, 'the crawler']));
   for (const plugin of plugins) {
@@ -895,17 +466,31 @@ function resolvePlugins(plugins: readonly CrawlerPlugin[]): readonly CrawlerPlug
 }
 
 /** A seed as a request: its label (a route's), userData and headers checked (ERR_INVALID_OPTION naming the seed). */
-function resolveSeed(seed: string | SeedRequest, checkLabel: LabelCheck): SeedRequest {
+function resolveSeed(seed: string | SeedRequest, index: number, checkLabel: LabelCheck): SeedRequest {
   if (typeof seed === 'string') return { url: seed };
+  const name = `seeds[${index}]`;
   if (typeof seed !== 'object' || seed === null || typeof seed.url !== 'string')
-    check.fail(`seeds must be URLs or { url, priority?, label?, userData?, headers? }, got ${JSON.stringify(seed)}`);
+    check.fail(`${name} must be a URL or { url, priority?, label?, userData?, headers? }, got ${describeValue(seed)}`);
+  check.knownKeys(seed, SEED_KEYS, `${name}.`);
+  if (seed.priority !== undefined && !Number.isSafeInteger(seed.priority))
+    check.fail(`${name} (${seed.url}): priority must be an integer, got ${describeValue(seed.priority)}`);
   const labelProblem = typeof seed.label === 'string' ? checkLabel(seed.label) : undefined;
-  if (labelProblem !== undefined) check.fail(`seed ${seed.url}: ${labelProblem}`);
+  if (labelProblem !== undefined) check.fail(`${name} (${seed.url}): ${labelProblem}`);
   return {
     url: seed.url,
     ...(seed.priority === undefined ? {} : { priority: seed.priority }),
-    ...checkRequestData(seed.url, seed, 'ERR_INVALID_OPTION'),
+    ...seedData(name, seed),
   };
+}
+
+/** A seed's label, userData and headers, checked: a refusal names the seed. */
+function seedData(name: string, seed: SeedRequest): ReturnType<typeof checkRequestData> {
+  try {
+    return checkRequestData(seed.url, seed, 'ERR_INVALID_OPTION');
+  } catch (error) {
+    if (error instanceof Error) check.fail(`${name} (${seed.url}): ${error.message.replace(/^request .*?: /, '')}`);
+    throw error;
+  }
 }
 
 function checkOnFailed(onFailed: FailedRequestHandler | undefined): FailedRequestHandler | undefined {
@@ -938,9 +523,15 @@ function resolveSigning(signing: SigningOptions | undefined): ResolvedCrawlerOpt
   if (signing === undefined) return undefined;
   if (typeof signing !== 'object' || signing === null)
     check.fail('signing must be an object: { key, signatureAgent, draft?, sign? }');
-  const sign = signing.sign ?? 'always';
+  const sign = signing.sign === undefined ? 'always' : signing.sign;
   if (sign !== 'always' && sign !== 'on-challenge')
-    check.fail(`signing.sign must be 'always' or 'on-challenge', got ${JSON.stringify(String(sign))}`);
+    check.fail(`signing.sign must be 'always' or 'on-challenge', got ${describeValue(sign)}`);
+  if (signing.draft !== undefined && typeof signing.draft !== 'string')
+    check.fail(`signing.draft must be a draft's name, got ${describeValue(signing.draft)}`);
+  if (typeof signing.signatureAgent !== 'string')
+    check.fail(
+      `signing.signatureAgent must be the https URL of the key directory, got ${describeValue(signing.signatureAgent)}`,
+    );
   try {
     const signer = createRequestSigner(
       {

@@ -24,12 +24,20 @@ export interface PluginContext<R extends PluginSkipReason = PluginSkipReason> {
   readonly signal: AbortSignal;
 }
 
+/**
+ * What a plugin's `ResourceProcessor` is given for one entry: the entry, its response (when
+ * fetched) and the plugin context.
+ */
 export interface ResourceContext<R extends PluginSkipReason = PluginSkipReason> extends PluginContext<R> {
   readonly entry: FrontierEntry;
   /** The final response (redirects already followed); undefined for processors with `fetch: false`. */
   readonly response: HttpResponse | undefined;
 }
 
+/**
+ * Processes one kind of frontier entry for a plugin: whether it is fetched, its body cap and
+ * `Accept` header, and what is done with the response.
+ */
 export interface ResourceProcessor<R extends PluginSkipReason = PluginSkipReason> {
   /**
    * Whether the crawler fetches the URL. With false, the processor runs after robots.txt allowed
@@ -41,9 +49,14 @@ export interface ResourceProcessor<R extends PluginSkipReason = PluginSkipReason
   readonly bodyLimit?: BodyLimit;
   /** `Accept` header for this kind. @default '*\/*' */
   readonly accept?: string;
+  /** Handles one entry of this kind, after its fetch (when `fetch` is not false). */
   process(context: ResourceContext<R>): Promise<void>;
 }
 
+/**
+ * A crawler plugin (such as `sitemaps()`): hooks at the crawl's start and end, processors for
+ * entries of its own kinds, and the skip reasons it reports.
+ */
 export interface CrawlerPlugin<R extends PluginSkipReason = PluginSkipReason> {
   readonly name: string;
   /**

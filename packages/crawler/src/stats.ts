@@ -18,6 +18,7 @@ export interface RevisitCounts {
   readonly bytesSaved: number;
 }
 
+/** Revisits' counts for the whole crawl and by host. */
 export interface RevisitStats extends RevisitCounts {
   /** The same, per politeness key (host). */
   readonly byHost: Readonly<Record<string, RevisitCounts>>;
@@ -54,11 +55,16 @@ export interface RenderCounts {
   readonly refused: Readonly<Partial<Record<RenderRefusal, number>>>;
 }
 
+/** Rendering's counts for the whole crawl and by host. */
 export interface RenderStats extends RenderCounts {
   /** The same, per politeness key (host). */
   readonly byHost: Readonly<Record<string, RenderCounts>>;
 }
 
+/**
+ * What a crawl did, returned by `run()` and sent with the `done` event: pages, requests, statuses,
+ * skips by reason, errors, bytes, time, revisits and rendering.
+ */
 export interface CrawlStats {
   /** Pages fetched (final responses, any status). */
   readonly pages: number;

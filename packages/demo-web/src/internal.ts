@@ -2,6 +2,8 @@
 // @politely/local-web (fleet, hostile and consent webs). Not part of the public API: no stability
 // promise, may change in any release.
 
+export type { ResolvedDemoWebOptions } from './demo/demo-web.js';
+export { resolveDemoWebOptions } from './demo/demo-web.js';
 export { extractLinks } from './extract-links.js';
 export type { HostSpec } from './host-spec.js';
 export { a, escapeHtml, linkList, renderPage } from './html.js';

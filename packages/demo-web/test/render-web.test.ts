@@ -2,11 +2,11 @@
 // make the pages; its manifest agrees with what is served (robots.txt, API data, hosts), and, where
 // Chromium is installed, a real browser renders exactly the titles and links the manifest states.
 
-import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { lintRobotsTxt, parseRobotsTxt, type RobotsTxt } from '@politely/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawGet, UA } from '../../../test/support/raw-http.js';
+import { chromiumMissing, skipWithout } from '../../../test/support/requirements.js';
 import {
   RENDER_CATEGORIES,
   RENDER_HOST_NAMES,
@@ -266,7 +266,9 @@ function resolvable(name: string): boolean {
   }
 }
 
-const HAS_BROWSER = existsSync(CHROMIUM) && resolvable('playwright-core');
+const HAS_BROWSER =
+  !skipWithout('Chromium', chromiumMissing(CHROMIUM)) &&
+  !skipWithout('playwright-core', resolvable('playwright-core') ? null : 'playwright-core does not resolve');
 
 describe.skipIf(!HAS_BROWSER)(
   `the render web in Chromium${HAS_BROWSER ? '' : ' (skipped: needs /usr/bin/chromium and playwright-core)'}`,

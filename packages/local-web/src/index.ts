@@ -41,8 +41,6 @@ export type {
   /** @deprecated Import from '@politely/demo-web' instead. */
   RenderWebOptions,
   /** @deprecated Import from '@politely/demo-web' instead. */
-  ResolvedDemoWebOptions,
-  /** @deprecated Import from '@politely/demo-web' instead. */
   UsageCrawlTruth,
   /** @deprecated Import from '@politely/demo-web' instead. */
   UsageHostName,
@@ -107,8 +105,6 @@ export {
   renderManifest,
   /** @deprecated Import from '@politely/demo-web' instead. */
   renderProducts,
-  /** @deprecated Import from '@politely/demo-web' instead. */
-  resolveDemoWebOptions,
   /** @deprecated Import from '@politely/demo-web' instead. */
   startDemoWeb,
   /** @deprecated Import from '@politely/demo-web' instead. */

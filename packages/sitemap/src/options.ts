@@ -162,7 +162,9 @@ export interface ResolvedSitemapPluginOptions {
   readonly userDataOf: ((record: SitemapUrlRecord) => unknown) | undefined;
 }
 
+/** The default `maxUrlsPerFile` of `sitemaps()`: 50,000, the sitemaps.org limit. */
 export const DEFAULT_MAX_URLS_PER_FILE = 50_000;
+/** The default `maxBytesPerFile` of `sitemaps()`: 50 MiB, the sitemaps.org limit. */
 export const DEFAULT_MAX_BYTES_PER_FILE = 50 * 1024 * 1024;
 
 function invalid(message: string): PolitelyError {

@@ -17,11 +17,13 @@ import {
 import { looksLikeTextSitemap, textSitemapEntries } from './text-sitemap.js';
 import { closeAfterLastEntry, entryChunks, rootElementOf } from './xml-shape.js';
 
+/** The format a sitemap file was read as: a urlset, a sitemap index, RSS, Atom or text. */
 export type SitemapFormat = 'urlset' | 'sitemapindex' | 'rss' | 'atom' | 'text';
 
 /** A file's entries, read as they are iterated; a slice that cannot be parsed ends the iteration with a PolitelyError `ERR_INVALID_INPUT`. */
 export type SitemapEntries = AsyncIterable<RawSitemapEntry> | Iterable<RawSitemapEntry>;
 
+/** A sitemap file as read: page URLs, an index of sitemaps, or not a sitemap at all. */
 export type SitemapDocument =
   /** Page URLs (urlset, feeds, text). Relative URLs are resolved only for feeds (Atom allows them). */
   | { readonly kind: 'urls'; readonly format: Exclude<SitemapFormat, 'sitemapindex'>; readonly entries: SitemapEntries }
@@ -37,6 +39,7 @@ export interface PartialSitemap {
   readonly atByte: number;
 }
 
+/** What `readSitemap` read from one file: the document, and whether it was cut, partial or gzipped. */
 export interface ReadSitemap {
   readonly document: SitemapDocument;
   /** The file went past the cap and was cut there. */
@@ -50,6 +53,7 @@ export interface ReadSitemap {
   readonly gzipped: boolean;
 }
 
+/** Options of `readSitemap`: the size cap, whether the body was already cut, and the parse chunk size. */
 export interface ReadSitemapOptions {
   /** Decompressed bytes read at most. */
   readonly maxBytes: number;
@@ -59,6 +63,7 @@ export interface ReadSitemapOptions {
   readonly chunkChars?: number;
 }
 
+/** The default `chunkChars` of `readSitemap`: how many characters of entries are parsed at a time. */
 export const DEFAULT_CHUNK_CHARS = 512 * 1024;
 
 const sitemapParser = createSafeXmlParser(SITEMAPPER_XML_OPTIONS);
@@ -82,6 +87,10 @@ const ROOT_FORMATS: Readonly<Record<string, Exclude<SitemapFormat, 'text'>>> = {
 };
 const HTML_ROOTS = new Set(['html', 'head', 'body', 'title', 'meta']);
 
+/**
+ * Reads one fetched sitemap file (XML, gzip, RSS, Atom or text; no entity expansion): its entries,
+ * or why it is not a sitemap.
+ */
 export async function readSitemap(
   sitemapUrl: string,
   body: Uint8Array,

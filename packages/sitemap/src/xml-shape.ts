@@ -111,7 +111,7 @@ function rootEndTag(text: string, qualified: string, from: number): number {
   let last = -1;
   for (const { open, end } of markupFrom(text, from)) {
     // Unterminated markup (a document the whole-file check rejects): the rest cannot be scanned.
-    // The last end tag seen, else the text's last `</qualified` (one search, as before this pass),
+    // The last end tag seen, else the text's last `</qualified` (one search over the text),
     // so the rest goes as one last piece, never cut.
     if (end === -1) return last !== -1 ? last : text.lastIndexOf(`</${qualified}`);
     if (isEndTag(text, open, end, qualified)) last = open;

@@ -2,7 +2,7 @@
 // that asked for it, tied by WARC-Concurrent-To. Pure: what to write is decided by `kind`; the
 // archive (warc-archive.ts) decides the kind from what it has written before.
 
-import type { HttpExchange } from '@politely/core';
+import { type HttpExchange, maskHttpHead } from '@politely/core';
 import { sha256Digest, type WarcRecordBytes, warcRecordBytes, warcRecordId } from './warc-record.js';
 
 /** The content types of HTTP blocks (WARC 1.1 §6.3). */
@@ -124,7 +124,9 @@ export function exchangeRecords(
     date,
     fields: [...common, ['WARC-Concurrent-To', responseId]],
     contentType: HTTP_REQUEST,
-    block: [Buffer.from(exchange.requestHead, 'latin1')],
+    // The request as sent, but for the values of credential headers (Authorization, Cookie, …):
+    // an archive is shared, and replay needs none of them.
+    block: [Buffer.from(maskHttpHead(exchange.requestHead), 'latin1')],
   });
   return { response: { ...response, id: responseId }, request: { ...request, id: requestId }, payloadDigest };
 }

@@ -1,7 +1,7 @@
 // A WARC output of `outputs` (`{ path: 'crawl.warc.gz', maxFileBytes?, cdx?, overwrite? }`),
 // validated once by createCrawler (the `outputs` option itself: dataset/output-options.ts).
 
-import type { OptionChecks } from '@politely/core/internal';
+import { describeValue, type OptionChecks } from '@politely/core/internal';
 import { warcFileNames } from './warc-files.js';
 
 export interface ResolvedWarcOutput {
@@ -37,14 +37,14 @@ export function resolveWarcOutput(
   const lower = output.path.toLowerCase();
   if (!lower.endsWith('.warc') && !lower.endsWith('.warc.gz'))
     check.fail(`${label}: a WARC archive's path ends in .warc or .warc.gz (compressed record by record)`);
-  const maxFileBytes = output.maxFileBytes ?? DEFAULT_MAX_WARC_FILE_BYTES;
+  const maxFileBytes = output.maxFileBytes === undefined ? DEFAULT_MAX_WARC_FILE_BYTES : output.maxFileBytes;
   if (!Number.isSafeInteger(maxFileBytes) || maxFileBytes < MIN_WARC_FILE_BYTES)
     check.fail(
-      `${label}: maxFileBytes must be a whole number of bytes, at least ${MIN_WARC_FILE_BYTES}, got ${String(output.maxFileBytes)}`,
+      `${label}: maxFileBytes must be a whole number of bytes, at least ${MIN_WARC_FILE_BYTES}, got ${describeValue(maxFileBytes)}`,
     );
   const { cdx } = output;
   if (cdx !== undefined && typeof cdx !== 'boolean' && (typeof cdx !== 'string' || cdx.trim() === ''))
-    check.fail(`${label}: cdx must be true, false or a file name, got ${JSON.stringify(cdx) ?? String(cdx)}`);
+    check.fail(`${label}: cdx must be true, false or a file name, got ${describeValue(cdx)}`);
   const { stem } = warcFileNames(output.path);
   return {
     path: output.path,

@@ -23,6 +23,7 @@ import { OutputLock } from '../files/output-lock.js';
 import { LEDGER_SUFFIX, type LedgerCommit, ledgerEntryLine, ledgerHeaderLine, readLedger } from './ledger.js';
 import { readCsvHeader } from './read-records.js';
 
+/** Options of `mergeOutputs`: the dataset files to merge and the file to write. */
 export interface MergeOutputsOptions {
   /**
    * The outputs to merge (JSON lines or CSV files a crawl wrote, each with its `<file>.ledger`),

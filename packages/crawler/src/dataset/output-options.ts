@@ -2,7 +2,7 @@
 // goes, validated once by createCrawler.
 
 import { resolve } from 'node:path';
-import type { OptionChecks } from '@politely/core/internal';
+import { describeValue, type OptionChecks } from '@politely/core/internal';
 import { type ResolvedWarcOutput, resolveWarcOutput } from '../archive/warc-options.js';
 
 /** One file the crawl's records are written to (see `CrawlerOptions.outputs`). */
@@ -76,7 +76,7 @@ function defaultFormat(path: string): 'jsonl' | 'csv' | 'warc' {
 }
 
 /** Every key an `outputs` entry knows: a key missing here, or one too many, is a type error. */
-const OUTPUT_KEYS: Record<keyof OutputOptions, true> = {
+export const OUTPUT_KEYS: Record<keyof OutputOptions, true> = {
   path: true,
   format: true,
   maxFileBytes: true,
@@ -94,15 +94,15 @@ export function resolveOutputs(outputs: readonly OutputOptions[] | undefined, ch
   outputs.forEach((output: OutputOptions, index) => {
     const name = `outputs[${index}]`;
     if (typeof output !== 'object' || output === null)
-      check.fail(`${name} must be an object { path, format }, got ${String(output)}`);
+      check.fail(`${name} must be an object { path, format }, got ${describeValue(output)}`);
     check.knownKeys(output, OUTPUT_KEYS, `${name}.`);
     const { path } = output;
     if (typeof path !== 'string' || path.trim() === '')
-      check.fail(`${name}.path must be a file name, got ${JSON.stringify(path) ?? String(path)}`);
+      check.fail(`${name}.path must be a file name, got ${describeValue(path)}`);
     const label = `${name} (${JSON.stringify(path)})`;
-    const format = output.format ?? defaultFormat(path);
+    const format = output.format === undefined ? defaultFormat(path) : output.format;
     if (format !== 'jsonl' && format !== 'csv' && format !== 'warc')
-      check.fail(`${label}: format must be 'jsonl', 'csv' or 'warc', got ${JSON.stringify(format) ?? String(format)}`);
+      check.fail(`${label}: format must be 'jsonl', 'csv' or 'warc', got ${describeValue(format)}`);
     const absolute = resolve(path);
     const other = seen.get(absolute);
     if (other !== undefined) check.fail(`${label}: the same file as outputs[${other}]; list each file once`);
@@ -124,7 +124,7 @@ export function resolveOutputs(outputs: readonly OutputOptions[] | undefined, ch
       const names = new Set<string>();
       for (const field of fields) {
         if (typeof field !== 'string' || field === '')
-          check.fail(`${label}: fields must be non-empty strings, got ${JSON.stringify(field) ?? String(field)}`);
+          check.fail(`${label}: fields must be non-empty strings, got ${describeValue(field)}`);
         if (names.has(field)) check.fail(`${label}: fields name the column ${JSON.stringify(field)} twice`);
         names.add(field);
       }

@@ -13,6 +13,10 @@ import { hasNormalEscapes, normalizeEscapes } from '@politely/core/internal';
 /** A query parameter name to match: a string (where `*` matches any run of characters) or a RegExp. */
 export type QueryParamPattern = string | RegExp;
 
+/**
+ * How URLs are canonicalised before dedupe (the `canonicalUrl` option): query parameters dropped
+ * or sorted, `www.` and trailing slashes, the longest URL kept.
+ */
 export interface CanonicalUrlOptions {
   /**
    * Query parameters to remove, by name (after percent-decoding and `+` → space). A string
@@ -96,10 +100,14 @@ export function resolveCanonicalUrlOptions(
 ): ResolvedCanonicalUrlOptions {
   const cached = resolvedCache.get(options);
   if (cached !== undefined) return cached;
+  if (options.dropQueryParams !== undefined && !Array.isArray(options.dropQueryParams))
+    throw invalidOption(`dropQueryParams must be an array of names and RegExps, got ${typeof options.dropQueryParams}`);
   const dropQueryParams = Object.freeze([...(options.dropQueryParams ?? [])]);
-  const maxLength = options.maxLength ?? DEFAULT_MAX_URL_LENGTH;
+  const maxLength = options.maxLength === undefined ? DEFAULT_MAX_URL_LENGTH : options.maxLength;
   if (!(maxLength === Number.POSITIVE_INFINITY || (Number.isSafeInteger(maxLength) && maxLength > 0))) {
-    throw invalidOption(`maxLength must be a positive integer or Infinity, got ${String(maxLength)}`);
+    throw invalidOption(
+      `maxLength must be a positive integer or Infinity, got ${typeof maxLength === 'number' ? maxLength : typeof maxLength}`,
+    );
   }
   const resolved: ResolvedCanonicalUrlOptions = Object.freeze({
     dropQueryParams,

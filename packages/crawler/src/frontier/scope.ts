@@ -12,8 +12,10 @@ export type ScopePredicate = (url: URL) => boolean;
 /** A glob over the full href (`*` matches any run of characters, all else literal) or a RegExp. */
 export type ScopePattern = string | RegExp;
 
+/** A seed-based scope: the seeds' origins, hosts or registrable domains, or any URL. */
 export type ScopeMode = 'same-origin' | 'same-host' | 'same-domain' | 'any';
 
+/** A scope by patterns over the URL: what is included and what is excluded. */
 export interface ScopePatterns {
   /**
    * URLs in scope when their href matches any of these. Without `include`, the seeds'

@@ -6,6 +6,7 @@
 
 import { PolitelyError } from '@politely/core';
 
+/** How far ahead and behind a calendar page's date may be before its URL is taken for a crawler trap. */
 export interface TrapCalendarOptions {
   /**
    * Years after the current year that a calendar page may be dated. `Infinity` allows any.
@@ -19,6 +20,10 @@ export interface TrapCalendarOptions {
   readonly yearsBehind?: number;
 }
 
+/**
+ * Limits that keep a crawl out of crawler traps (the `trapDetection` option): path depth, repeated
+ * segments, query size, calendar pages.
+ */
 export interface TrapDetectionOptions {
   /**
    * Most path segments a URL may have. `Infinity` means no limit.
@@ -55,11 +60,11 @@ export interface TrapDetectionOptions {
   /**
    * Calendar pages: a date-only URL whose year is more than `yearsAhead` after, or more than
    * `yearsBehind` before, the current (UTC) year. Date-only means the path ends in a date
-   * (`/2031/05`, `/2031/05/17`, `/2031-05`, `/2031-05-17`, `/20310517`; month and day two
-   * digits) or a query value is one (`date=2031-05-17`, `month=2031-05`; the bare `20310517`
+   * (`/YYYY/MM`, `/YYYY/MM/DD`, `/YYYY-MM`, `/YYYY-MM-DD`, `/YYYYMMDD`; month and day two
+   * digits) or a query value is one (`date=YYYY-MM-DD`, `month=YYYY-MM`; the bare `YYYYMMDD`
    * form only in a parameter named like a date: `d`, `from`, `…date…`, `…day…`), or a 4-digit
    * year in a parameter named like a year (`yr`, `…year`; not `y`, a coordinate as often). A date followed
-   * by a slug (`/2024/05/17/story`) is an article, not a calendar page. `false` turns calendar
+   * by a slug (`/YYYY/MM/DD/story`) is an article, not a calendar page. `false` turns calendar
    * detection off.
    * @default { yearsAhead: 2, yearsBehind: 20 }
    */
@@ -92,10 +97,10 @@ export interface ResolvedTrapDetection {
 export function resolveTrapDetection(options: TrapDetectionOptions | false | undefined): ResolvedTrapDetection | null {
   if (options === false) return null;
   const opts = options === undefined ? {} : options;
-  if (typeof opts !== 'object' || opts === null) {
+  if (typeof opts !== 'object' || opts === null || Array.isArray(opts)) {
     throw invalidOption(`options must be an object or false, got ${describeValue(opts)}`);
   }
-  const now = opts.now ?? Date.now;
+  const now = opts.now === undefined ? Date.now : opts.now;
   if (typeof now !== 'function') throw invalidOption(`now must be a function, got ${describeValue(now)}`);
   return Object.freeze({
     maxPathSegments: limitOption('maxPathSegments', opts.maxPathSegments, 32),
@@ -112,7 +117,7 @@ export function resolveTrapDetection(options: TrapDetectionOptions | false | und
 function resolveCalendar(calendar: TrapDetectionOptions['calendar']): ResolvedTrapDetection['calendar'] {
   if (calendar === false) return null;
   const cal = calendar === undefined ? {} : calendar;
-  if (typeof cal !== 'object' || cal === null) {
+  if (typeof cal !== 'object' || cal === null || Array.isArray(cal)) {
     throw invalidOption(`calendar must be an object or false, got ${describeValue(cal)}`);
   }
   return Object.freeze({

@@ -57,9 +57,9 @@ export function requestOf(entry: FrontierEntry): PageRequest {
  * The page's context: a class, so that `$` and `usage` are getters on its prototype. An object
  * literal with getters allocates a new accessor pair for each object, in V8's old generation:
  * that old object holds the getters, the getters hold the page (text, body, response), and the
- * young collector must keep whatever an old object points to. Every page's text then outlived its
- * page until the next full collection: about 80 KB a page promoted, and a heap several times what
- * the crawl keeps (measured: peak heap 138 MB against 86 MB, docs/benchmarks.md).
+ * young collector must keep whatever an old object points to. Every page's text would then outlive
+ * its page until the next full collection: tens of KB a page promoted, and a peak heap well above
+ * what the crawl keeps (docs/benchmarks.md).
  */
 class HandlerPage implements PageContext {
   readonly url: string;

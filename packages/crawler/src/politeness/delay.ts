@@ -1,5 +1,6 @@
 // Politeness arithmetic. PURE: no timers, no clock — `now` is passed in.
 
+/** The bounds of a host's delay: its floor and ceiling in milliseconds. */
 export interface DelayBounds {
   /** The least gap between two requests to one host, whatever robots.txt says. */
   readonly minDelayMs: number;
@@ -16,6 +17,7 @@ export function hostDelayMs(crawlDelaySeconds: number | undefined, bounds: Delay
 /** `Retry-After` (RFC 9110 10.2.3), strictly: the one parser, in core (the robots gate uses it too). */
 export { retryAfterMs } from '@politely/core';
 
+/** The input of `backoffMs`: the base delay and its cap. */
 export interface BackoffOptions {
   /** The wait after the first failure. */
   readonly baseMs: number;
@@ -29,6 +31,10 @@ export function backoffMs(failures: number, options: BackoffOptions): number {
   return Math.min(options.maxMs, options.baseMs * 2 ** Math.min(failures - 1, 30));
 }
 
+/**
+ * The input of `adaptiveDelayMs`: the previous delay, the last response's latency and status, the
+ * target concurrency and the bounds.
+ */
 export interface AdaptiveDelayInput {
   /** The delay in force before this response. */
   readonly previousMs: number;

@@ -8,7 +8,9 @@ import { PolitelyError } from '@politely/core';
 import type { KeyVerdict } from '../frontier/frontier.js';
 import { registrableDomainOf } from '../frontier/registrable-domain.js';
 
+/** What one politeness clock is kept for: a host name, a registrable domain, or an IP address. */
 export type PolitenessKeyMode = 'host' | 'domain' | 'ip';
+/** Every `PolitenessKeyMode`, as the `politenessKey` option accepts them. */
 export const POLITENESS_KEY_MODES: readonly PolitenessKeyMode[] = ['host', 'domain', 'ip'];
 
 /** The pinned addresses of host names (core's AddressBook): one resolution, shared by the key and the connection. */

@@ -97,7 +97,6 @@ describe('perHostConcurrency > 1', () => {
     try {
       const stats = await createCrawler({
         userAgent: UA,
-        allowNet: ['127.0.0.0/8'],
         seeds: [`${site.base}/`],
         minDelayMs: 0,
         concurrency: 8,

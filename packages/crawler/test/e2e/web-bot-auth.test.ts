@@ -90,10 +90,10 @@ afterEach(() => {
 
 describe('Web Bot Auth signing, verified by the site', () => {
   it.each([
-    { draft: undefined, agentForm: `sig1="${AGENT}"`, covers: '"signature-agent";key="sig1"' },
-    { draft: 'ietf-01' as const, agentForm: `sig1="${AGENT}"`, covers: '"signature-agent";key="sig1"' },
-    { draft: 'meunier' as const, agentForm: `"${AGENT}"`, covers: '"signature-agent")' },
-  ])('signs every request of a crawl (draft $draft)', async ({ draft, agentForm, covers }) => {
+    { draft: undefined, agentForm: `"${AGENT}"`, covers: '"signature-agent")', warned: false },
+    { draft: 'ietf-01' as const, agentForm: `sig1="${AGENT}"`, covers: '"signature-agent";key="sig1"', warned: true },
+    { draft: 'meunier' as const, agentForm: `"${AGENT}"`, covers: '"signature-agent")', warned: false },
+  ])('signs every request of a crawl (draft $draft)', async ({ draft, agentForm, covers, warned }) => {
     const key = testKey();
     const site = await startSignedSite(key.publicKey);
     const warcPath = join(dir, 'crawl.warc');
@@ -108,7 +108,19 @@ describe('Web Bot Auth signing, verified by the site', () => {
       outputs: [{ path: warcPath }],
       signing: { key: key.jwk, signatureAgent: AGENT, ...(draft === undefined ? {} : { draft }) },
     });
+    const warnings: string[] = [];
+    crawler.on('warning', (event) => warnings.push(`${event.kind}: ${event.message}`));
     const stats = await crawler.run().finally(() => site.close());
+    // AGENT has a path: verifiers of the ietf-01 form ignore it, and the crawl says so once.
+    expect(warnings).toEqual(
+      warned
+        ? [
+            `signing: signing.signatureAgent "${AGENT}" is not an origin: under draft 'ietf-01' a verifier ignores ` +
+              'a Signature-Agent member with a path and looks for keys at ' +
+              'https://bot.example/.well-known/http-message-signatures-directory; give "https://bot.example"',
+          ]
+        : [],
+    );
 
     const paths = site.verified.map((v) => v.path);
     expect(paths).toEqual(

@@ -4,6 +4,7 @@ import { createRandom, paragraph, pick } from '../random.js';
 import { type DemoProduct, demoProducts, slugOf } from './catalog.js';
 import type { DemoOrigins } from './demo-hosts.js';
 
+/** An article of the demo web's news site, as `demoArticles()` lists them. */
 export interface DemoArticle {
   readonly slug: string;
   /** `/articles/<slug>` on the news host. */
@@ -20,6 +21,7 @@ export interface DemoArticle {
   readonly reviews?: string;
 }
 
+/** The tags of the demo web's news articles. */
 export const DEMO_TAGS = ['politeness', 'robots-txt', 'sitemaps', 'performance', 'community', 'shopping'] as const;
 
 const TITLES = [
@@ -61,7 +63,7 @@ const REVIEWS: Readonly<Record<number, (product: DemoProduct) => boolean>> = {
 
 let cached: readonly DemoArticle[] | undefined;
 
-/** The 24 articles, oldest first, one every two days from 1 October 2026. */
+/** The 24 articles, oldest first, one every two days from a fixed first day. */
 export function demoArticles(): readonly DemoArticle[] {
   cached ??= buildArticles();
   return cached;

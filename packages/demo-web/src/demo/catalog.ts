@@ -3,11 +3,13 @@
 
 import { createRandom, paragraph, pick, randomInt } from '../random.js';
 
+/** A category of the demo web's shop. */
 export interface DemoCategory {
   readonly slug: string;
   readonly name: string;
 }
 
+/** A product of the demo web's shop, as `demoProducts()` lists them; `sitemapOnly` products are linked from no page. */
 export interface DemoProduct {
   readonly slug: string;
   /** Path on the shop host: `/products/<slug>`. */
@@ -27,6 +29,7 @@ export interface DemoProduct {
   readonly sitemapOnly: boolean;
 }
 
+/** The categories of the demo web's shop. */
 export const DEMO_CATEGORIES: readonly DemoCategory[] = [
   { slug: 'kitchen', name: 'Kitchen' },
   { slug: 'garden', name: 'Garden' },

@@ -18,6 +18,10 @@ import { buildNews } from './news.js';
 import { buildShop } from './shop.js';
 import { buildStatus } from './status.js';
 
+/**
+ * Options of `startDemoWeb`: the port, the first loopback address, the user agent its robots.txt
+ * names, compression and caching.
+ */
 export interface DemoWebOptions {
   /**
    * The TCP port every host listens on. 0 lets the OS pick one free port, which all hosts then

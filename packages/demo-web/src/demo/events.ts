@@ -26,7 +26,7 @@ Disallow: /calendar/
 interface DemoEvent {
   readonly slug: string;
   readonly title: string;
-  /** YYYY-MM-DD, all in November 2026. */
+  /** YYYY-MM-DD; every event falls in the same month. */
   readonly date: string;
   readonly venue: string;
 }

@@ -23,12 +23,14 @@ import {
   renderProducts,
 } from './render-truth.js';
 
+/** The robots.txt of the render web's JavaScript shop. */
 export const APP_ROBOTS_TXT = `# App Shop: crawlers welcome, but not in our analytics or your account.
 User-agent: *
 Disallow: /api/tracking
 Disallow: /private/
 `;
 
+/** The robots.txt of the render web's third-party script host. */
 export const CDN_ROBOTS_TXT = `# Loopback Widgets: our scripts may be fetched, our analytics may not.
 User-agent: *
 Allow: /lib/widget.js

@@ -8,6 +8,7 @@ import type { RobotsFacts } from '../robots-facts.js';
 /** The render web's hosts, in address order (127.0.0.100–101 by default). */
 export const RENDER_HOST_NAMES = ['app', 'cdn'] as const;
 
+/** The name of a site of the render web (`app`, `cdn`). */
 export type RenderHostName = (typeof RENDER_HOST_NAMES)[number];
 
 /** Origins of the render hosts by name (`http://127.0.0.x:port`). */
@@ -28,11 +29,13 @@ export const RENDER_PRIVATE_URL = 'http://10.255.255.1/collect';
 /** Products per category page; the rest are on `?page=2`, … */
 export const RENDER_PAGE_SIZE = 3;
 
+/** A category of the render web's JavaScript shop. */
 export interface RenderCategory {
   readonly slug: string;
   readonly name: string;
 }
 
+/** A product of the render web's JavaScript shop, which only a rendered page shows. */
 export interface RenderProduct {
   readonly id: string;
   readonly name: string;
@@ -45,6 +48,7 @@ export interface RenderProduct {
   readonly colour: string;
 }
 
+/** The categories of the render web's JavaScript shop. */
 export const RENDER_CATEGORIES: readonly RenderCategory[] = [
   { slug: 'lamps', name: 'Lamps' },
   { slug: 'chairs', name: 'Chairs' },

@@ -20,6 +20,7 @@ import {
   renderPageTruths,
 } from './render-truth.js';
 
+/** Options of `startRenderWeb`: the port, the first loopback address and the user agent its robots.txt names. */
 export interface RenderWebOptions {
   /**
    * The TCP port every host listens on. 0 lets the OS pick one free port, shared by both hosts.

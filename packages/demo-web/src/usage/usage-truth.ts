@@ -8,6 +8,7 @@ import type { UsageMetaTag, UsagePurpose, UsageSourceKind, UsageStatus } from '@
 /** The usage web's hosts, in address order (127.0.0.90–94 by default). */
 export const USAGE_HOST_NAMES = ['hub', 'managed', 'scoped', 'headers', 'tdmrep'] as const;
 
+/** The name of a site of the usage web. */
 export type UsageHostName = (typeof USAGE_HOST_NAMES)[number];
 
 /** Origins of the usage hosts by name (`http://127.0.0.x:port`). */

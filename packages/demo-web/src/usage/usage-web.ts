@@ -18,6 +18,7 @@ import {
   type UsagePageTruth,
 } from './usage-truth.js';
 
+/** Options of `startUsageWeb`: the port, the first loopback address and the user agent its robots.txt names. */
 export interface UsageWebOptions {
   /**
    * The TCP port every host listens on. 0 lets the OS pick one free port, shared by all hosts.

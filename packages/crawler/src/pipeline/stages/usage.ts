@@ -24,7 +24,6 @@ import {
   type RobotsTxt,
   reservedPurposes,
   type TdmrepFile,
-  tdmrepCanDecide,
   type UsageEvidence,
   type UsageMetaTag,
   type UsagePurpose,
@@ -32,7 +31,7 @@ import {
   usageBeforeFetch,
   usageOf,
 } from '@politely/core';
-import { LruMap } from '@politely/core/internal';
+import { LruMap, tdmrepCanDecide } from '@politely/core/internal';
 import type { FrontierEntry } from '@politely/frontier';
 import type { CrawlerEmitter } from '../../events.js';
 import { outgoingHeaders, type RequestProfile } from '../../fetch/request-profile.js';
