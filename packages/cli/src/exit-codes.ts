@@ -17,6 +17,7 @@ export const EXIT_INTERRUPTED = 130;
 /** Stopped by SIGTERM (`kill`, `docker stop`, a scheduler) after a clean shutdown: 128 + 15, as shells report it. */
 export const EXIT_TERMINATED = 143;
 
+/** The exit codes of the `politely` command (`EXIT_*`). */
 export type ExitCode =
   | typeof EXIT_OK
   | typeof EXIT_FAILURE

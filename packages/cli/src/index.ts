@@ -19,6 +19,7 @@ export { createCrawlReportCollector } from './report/collect-report.js';
 export { renderCrawlReport } from './report/render-report.js';
 export type {
   CrawlReportData,
+  GapEnd,
   GapSummary,
   HostReport,
   RenderReport,
@@ -28,5 +29,6 @@ export type {
   RevisitReport,
   RobotsDecisionReport,
   RobotsFetchReport,
+  TightestGap,
   UsageReservationReport,
 } from './report/report-data.js';

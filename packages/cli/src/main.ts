@@ -2,6 +2,7 @@
 // message and an exit code, and never calls process.exit (the bin sets process.exitCode).
 
 import { readFileSync } from 'node:fs';
+import { maskSecrets } from '@politely/core';
 import { CliError } from './cli-error.js';
 import { runRobotsBatch } from './commands/robots-batch.js';
 import { runRobotsExplain } from './commands/robots-explain.js';
@@ -33,18 +34,19 @@ export async function main(args: readonly string[], io: Io = processIo()): Promi
     return await dispatch(args, io);
   } catch (error) {
     // Messages quote input with quoteInput; escaping the whole line again is the net for any
-    // that does not: no control character from the input reaches the terminal.
+    // that does not: no control character from the input reaches the terminal. Secrets are
+    // masked where a value is quoted (maskUrl); masking the whole line is the net for any not.
     if (error instanceof CliError) {
       await write(
         io.stderr,
-        `politely: ${escapeControls(error.message)}\n${error.usage === undefined ? '' : `\n${error.usage}`}`,
+        `politely: ${escapeControls(maskSecrets(error.message))}\n${error.usage === undefined ? '' : `\n${error.usage}`}`,
       );
       return error.exitCode;
     }
     const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
     await write(
       io.stderr,
-      `politely: internal error (please report it): ${escapeControls(detail, { keepNewlines: true })}\n`,
+      `politely: internal error (please report it): ${escapeControls(maskSecrets(detail), { keepNewlines: true })}\n`,
     );
     return EXIT_INTERNAL;
   }

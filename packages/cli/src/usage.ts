@@ -165,9 +165,11 @@ export const CRAWL_USAGE = `Usage:
                                    target, and a proxy on a private network needs --allow-net
         --signing-key FILE         sign every request (Web Bot Auth, RFC 9421) with this private
                                    Ed25519 JWK (politely keys generate FILE makes one)
-        --signature-agent URL      with --signing-key: the https URL of your key directory
-        --signature-draft D        ietf-01 (default: Signature-Agent as a dictionary) or meunier
-                                   (the older quoted string)
+        --signature-agent URL      with --signing-key: your key directory's origin, https://HOST
+                                   (verifiers fetch /.well-known/http-message-signatures-directory)
+        --signature-draft D        meunier (default: Signature-Agent as a quoted string, which
+                                   Cloudflare's web-bot-auth verifier accepts) or ietf-01 (a
+                                   dictionary member, covered with ;key=, which it refuses)
         --sign WHEN                always (default with --signing-key) or on-challenge: unsigned
                                    until a host answers 401/403/429 with Accept-Signature; that
                                    request is retried once, signed, at the host's pace, and the

@@ -6,6 +6,7 @@ import { type LocalWeb, violations } from '@politely/demo-web';
 import { startFleet } from '@politely/local-web';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type OwnRedis, redisServerMissing, startOwnRedis } from '../../../test/support/redis-server.js';
+import { skipWithout } from '../../../test/support/requirements.js';
 import { type RunningCli, runCli, startCli } from './run-cli.js';
 
 const UA = 'ControlBot/1.0 (+https://example.invalid/bot)';
@@ -27,7 +28,7 @@ describe.concurrent('politely control: usage errors', () => {
   });
 });
 
-describe.skipIf(serverMissing !== null)(
+describe.skipIf(skipWithout('redis-server', serverMissing))(
   `politely control on a Redis crawl of two workers${serverMissing === null ? '' : ` [SKIPPED: ${serverMissing}]`}`,
   () => {
     let web: LocalWeb;

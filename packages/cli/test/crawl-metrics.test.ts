@@ -13,6 +13,7 @@ import { type LocalWeb, startDemoWeb, violations } from '@politely/demo-web';
 import { startFleet } from '@politely/local-web';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OwnRedis, redisServerMissing, startOwnRedis } from '../../../test/support/redis-server.js';
+import { skipWithout } from '../../../test/support/requirements.js';
 import { jsonLines, type RunningCli, runCli, startCli } from './run-cli.js';
 
 const UA = 'MetricsBot/1.0 (+https://example.invalid/bot)';
@@ -251,7 +252,7 @@ describe('politely crawl --metrics', () => {
   });
 });
 
-describe.skipIf(serverMissing !== null)(
+describe.skipIf(skipWithout('redis-server', serverMissing))(
   `politely crawl --metrics /readyz with its own Redis${serverMissing === null ? '' : ` [SKIPPED: ${serverMissing}]`}`,
   () => {
     let web: LocalWeb;
@@ -292,7 +293,8 @@ describe.skipIf(serverMissing !== null)(
         await eventually('/readyz to answer 503', 5000, async () => (await status(`${base}/readyz`)) === 503);
         expect(await status(`${base}/healthz`)).toBe(200);
         const body = await (await fetch(`${base}/readyz`)).text();
-        expect(body).toMatch(/^store: /);
+        expect(body).toBe('store unavailable\n'); // no detail for an unauthenticated caller
+        expect(run.stderr()).toMatch(/^politely: \/readyz: store unavailable: \S/m); // the detail is logged
         await restarting;
         await eventually('/readyz to answer 200 again', 10_000, async () => (await status(`${base}/readyz`)) === 200);
         run.child.kill('SIGTERM');

@@ -16,13 +16,14 @@ import {
   startRedisCluster,
 } from '../../../test/support/redis-cluster.js';
 import { freePort } from '../../../test/support/redis-server.js';
+import { skipWithout } from '../../../test/support/requirements.js';
 import { jsonLines, runCli } from './run-cli.js';
 
 const UA = 'PolitelyDemo/0.1 (+https://example.invalid/bot)';
 const missing = redisClusterToolsMissing();
 if (missing !== null) console.warn(`[cli] crawl-redis-cluster: SKIPPED: ${missing}`);
 
-describe.skipIf(missing !== null)('politely crawl --store redis-cluster://', () => {
+describe.skipIf(skipWithout('redis-server and redis-cli', missing))('politely crawl --store redis-cluster://', () => {
   let cluster: OwnRedisCluster;
   let web: LocalWeb;
   let dir: string;

@@ -9,6 +9,7 @@ import { type LocalWeb, minGapMsByOrigin, violations } from '@politely/demo-web'
 import { startFleet } from '@politely/local-web';
 import { deleteRedisCrawl } from '@politely/store-redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { skipWithout } from '../../../test/support/requirements.js';
 import { REDIS_URL, redisDown } from './redis-available.js';
 import { jsonLines, runCli } from './run-cli.js';
 
@@ -17,7 +18,7 @@ const UA = 'PolitelyDemo/0.1 (+https://example.invalid/bot)';
 const downReason = await redisDown();
 if (downReason !== null) console.warn(`[cli] crawl-redis: SKIPPED: no Redis at ${REDIS_URL}: ${downReason}`);
 
-describe.skipIf(downReason !== null)(
+describe.skipIf(skipWithout('Redis (REDIS_URL)', downReason))(
   `politely crawl --store redis://${downReason === null ? '' : ` [SKIPPED: ${downReason}]`}`,
   () => {
     let web: LocalWeb;

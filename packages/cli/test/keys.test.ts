@@ -2,7 +2,7 @@
 // and the key it writes signs (its x is the public half of its d, its kid the thumbprint).
 
 import { createHash, createPrivateKey, createPublicKey, type JsonWebKey } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -122,6 +122,13 @@ describe('politely keys directory', () => {
     expect(printed.refreshBy).toBeLessThan(printed.expires);
     expect(JSON.parse(printed.body)).toEqual({ keys: [{ kty: 'OKP', crv: 'Ed25519', x: jwk.x, kid: jwk.kid }] });
     expect(json.stdout).not.toContain(jwk.d);
+    expect(json.stderr).toBe('');
+    chmodSync(file, 0o640);
+    const open = await runCli(['keys', 'directory', '--signature-agent', agent, '--json', file]);
+    expect(open.code).toBe(0);
+    expect(open.stderr).toBe(
+      `politely: warning: key file ${JSON.stringify(file)} is open to its group (mode 0640) and holds a private key: chmod 600 it\n`,
+    );
     const noAgent = await runCli(['keys', 'directory', file]);
     expect(noAgent.code).toBe(2);
     expect(noAgent.stderr).toContain('give --signature-agent URL');
@@ -181,7 +188,7 @@ describe('politely crawl --signing-key', () => {
     expect(result.code).toBe(0);
     expect(checks.map((c) => c.path)).toEqual(['/robots.txt', '/', '/a']);
     expect(checks.filter((c) => !c.ok)).toEqual([]);
-    expect(checks.every((c) => c.keyid === jwk.kid && c.agentHeader === `sig1="${AGENT}"`)).toBe(true);
+    expect(checks.every((c) => c.keyid === jwk.kid && c.agentHeader === `"${AGENT}"`)).toBe(true);
     // The summary and the report count the signed requests.
     expect(result.stdout + result.stderr).toContain('requests    3 (1 robots.txt, 3 signed)');
     const report = readFileSync(join(dir, 'report.html'), 'utf8');
@@ -251,6 +258,52 @@ describe('politely crawl --signing-key', () => {
     expect(bad.stderr).toContain('--sign must be always or on-challenge, got "never"');
   });
 
+  it('warns once of a key file open to others and of a Signature-Agent path ietf-01 verifiers ignore', async () => {
+    const file = join(dir, 'bot.jwk');
+    expect((await runCli(['keys', 'generate', file])).code).toBe(0);
+    const jwk = JSON.parse(readFileSync(file, 'utf8')) as JsonWebKey;
+    const server = createServer((req, res) => {
+      if (req.url === '/robots.txt') res.end('User-agent: *\nAllow: /\n');
+      else res.writeHead(200, { 'content-type': 'text/html' }).end('<p>a</p>');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const crawl = (...flags: string[]) =>
+      runCli([
+        'crawl',
+        '--ua',
+        'SignedBot/1.0',
+        '--allow-net',
+        '127.0.0.0/8',
+        '--delay',
+        '0',
+        '--signing-key',
+        file,
+        ...flags,
+        `${base}/`,
+      ]);
+    try {
+      chmodSync(file, 0o644);
+      const open = await crawl('--signature-agent', AGENT, '--signature-draft', 'ietf-01');
+      expect(open.code).toBe(0);
+      const warnings = open.stderr
+        .split('\n')
+        .filter((line) => line.includes('warning') || line.includes('not an origin'));
+      expect(warnings).toEqual([
+        `politely: warning: --signing-key ${JSON.stringify(file)} is open to its group and others (mode 0644) and holds a private key: chmod 600 it`,
+        `politely: crawl: --signature-agent "${AGENT}" is not an origin: under draft 'ietf-01' a verifier ignores a Signature-Agent member with a path and looks for keys at https://bot.example/.well-known/http-message-signatures-directory; give "https://bot.example"`,
+      ]);
+      expect(`${open.stdout}${open.stderr}`).not.toContain(jwk.d as string);
+      // The default draft with the origin, from a file only its owner may read: nothing to say.
+      chmodSync(file, 0o600);
+      const quiet = await crawl('--signature-agent', 'https://bot.example');
+      expect(quiet.code).toBe(0);
+      expect(quiet.stderr).not.toMatch(/warning|not an origin/);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
   it('refuses a bad key file or a missing --signature-agent as usage errors, never printing the key', async () => {
     const file = join(dir, 'bad.jwk');
     const d = 'c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LXNlY3I';
@@ -288,8 +341,14 @@ describe('politely sign explain', () => {
     expect(printed.base.split('\n')[0]).toBe('"@authority": example.com:8443');
     const check = verifyRequest({ path: '/x?y', authority: 'example.com:8443', headers: printed.headers }, publicKey);
     expect(check).toMatchObject({ ok: true, keyid: jwk.kid });
+    expect(result.stderr).toBe('');
     const text = await runCli([...args, '--signature-draft', 'meunier', 'https://example.com/']);
     expect(text.stdout).toContain(`"signature-agent": "${agent}"`);
+    const ietf = await runCli([...args, '--signature-draft', 'ietf-01', 'https://example.com/']);
+    expect(ietf.stdout).toContain(`"signature-agent";key="sig1": "${agent}"`);
+    expect(ietf.stderr).toBe(
+      `politely: warning: --signature-agent "${agent}" is not an origin: under draft 'ietf-01' a verifier ignores a Signature-Agent member with a path and looks for keys at https://bot.example/.well-known/http-message-signatures-directory; give "https://bot.example"\n`,
+    );
     expect(`${result.stdout}${text.stdout}${text.stderr}`).not.toContain(jwk.d as string);
     const lone = await runCli(['sign', 'explain', '--signing-key', file, 'https://example.com/']);
     expect(lone.code).toBe(2);

@@ -82,6 +82,39 @@ describe('mergeReports', () => {
     ).toEqual(polite);
   });
 
+  it('keeps the two requests of the smaller minimum, and adds up the attempts that never reached a server', () => {
+    const pair = (at: number, gapMs: number) => ({
+      before: { at, kind: 'page', url: `http://a.test/${at}` },
+      after: { at: at + gapMs, kind: 'page', url: `http://a.test/${at + gapMs}` },
+    });
+    const polite = {
+      count: 4,
+      minMs: 250,
+      delayAtMinMs: 200,
+      minRatio: 1.25,
+      tooShort: 0,
+      meanMs: 300,
+      tightest: pair(0, 250),
+    };
+    const rude = {
+      count: 1,
+      minMs: 120,
+      delayAtMinMs: 200,
+      minRatio: 0.6,
+      tooShort: 1,
+      meanMs: 120,
+      tightest: pair(9000, 120),
+    };
+    expect(mergeGaps(polite, rude).tightest).toEqual(pair(9000, 120));
+    expect(mergeGaps(rude, polite).tightest).toEqual(pair(9000, 120));
+    const first = reportData([host({ hostKey: 'a.test', unsent: 2 })]);
+    const second = reportData([host({ hostKey: 'a.test', unsent: 3 })]);
+    expect(mergeReports(first, second).hosts[0]?.unsent).toBe(5);
+    expect(
+      mergeReports(reportData([host({ hostKey: 'a.test' })]), reportData([host({ hostKey: 'a.test' })])).hosts[0],
+    ).not.toHaveProperty('unsent');
+  });
+
   it('cuts joined timelines to the cap, and the report says it covers several runs', () => {
     const many = requests('http://a.test', 4000, 250, 200);
     const one = reportData([host({ hostKey: 'a.test', requests: many, requestCount: many.length })]);

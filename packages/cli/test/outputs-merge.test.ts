@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deleteRedisCrawl } from '@politely/store-redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { skipWithout } from '../../../test/support/requirements.js';
 import { REDIS_URL, redisDown } from './redis-available.js';
 import { runCli, startCli } from './run-cli.js';
 
@@ -64,7 +65,7 @@ const crawlArgs = (crawlId: string, ua: string, files: readonly string[]): strin
   `${base}/`,
 ];
 
-describe.skipIf(downReason !== null)(
+describe.skipIf(skipWithout('Redis (REDIS_URL)', downReason))(
   `politely crawl workers and their outputs${downReason === null ? '' : ` [SKIPPED: ${downReason}]`}`,
   () => {
     it('refuses a second worker on the same --warc or --out path, with exit 74 naming it', async () => {

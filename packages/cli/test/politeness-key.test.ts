@@ -11,6 +11,7 @@ import { type LocalWeb, minGapMs, violations } from '@politely/demo-web';
 import { startFleet } from '@politely/local-web';
 import { deleteRedisCrawl } from '@politely/store-redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { skipWithout } from '../../../test/support/requirements.js';
 import { REDIS_URL, redisDown } from './redis-available.js';
 import { jsonLines, runCli } from './run-cli.js';
 
@@ -40,7 +41,7 @@ describe('politely crawl --politeness-key', () => {
   const resolveArgs = () => NAMES.flatMap((name) => ['--resolve', `${name}:${host().address}`]);
   const pagesPerName = () => host().expectedAllowedPaths.length;
 
-  it.skipIf(downReason !== null)(
+  it.skipIf(skipWithout('Redis (REDIS_URL)', downReason))(
     'ip, two Redis workers: every name crawled once between them, and the shared server never sees two requests within its crawl-delay',
     async () => {
       web.resetLogs();

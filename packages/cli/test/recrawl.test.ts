@@ -12,6 +12,7 @@ import { type LocalWeb, type LoggedRequest, minGapMsByOrigin, startDemoWeb, viol
 import { startFleet } from '@politely/local-web';
 import { deleteRedisCrawl } from '@politely/store-redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { skipWithout } from '../../../test/support/requirements.js';
 import { REDIS_URL, redisDown } from './redis-available.js';
 import { jsonLines, runCli, startCli } from './run-cli.js';
 
@@ -249,7 +250,7 @@ describe('politely crawl --recrawl, SQLite: killed mid-recrawl and resumed', () 
   }, 120_000);
 });
 
-describe.skipIf(downReason !== null)('politely crawl --recrawl, Redis', () => {
+describe.skipIf(skipWithout('Redis (REDIS_URL)', downReason))('politely crawl --recrawl, Redis', () => {
   let web: LocalWeb;
   let dir: string;
   const crawlId = `recrawl-test-${randomUUID()}`;

@@ -12,6 +12,7 @@ import { type LocalWeb, violations } from '@politely/demo-web';
 import { startFleet } from '@politely/local-web';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type OwnRedis, redisServerMissing, startOwnRedis } from '../../../test/support/redis-server.js';
+import { skipWithout } from '../../../test/support/requirements.js';
 import { type RunningCli, startCli } from './run-cli.js';
 
 const UA = 'PolitelyDemo/0.1 (+https://example.invalid/bot)';
@@ -36,7 +37,7 @@ function bounded<T>(done: Promise<T>, ms: number, what: string): Promise<T> {
   ]);
 }
 
-describe.skipIf(serverMissing !== null)(
+describe.skipIf(skipWithout('redis-server', serverMissing))(
   `politely crawl when its Redis restarts${serverMissing === null ? '' : ` [SKIPPED: ${serverMissing}]`}`,
   () => {
     let web: LocalWeb;

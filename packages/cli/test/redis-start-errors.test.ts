@@ -4,6 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { freePort, redisServerMissing, startOwnRedis } from '../../../test/support/redis-server.js';
+import { skipWithout } from '../../../test/support/requirements.js';
 import { type CliResult, runCli } from './run-cli.js';
 
 const UA = 'PolitelyDemo/0.1 (+https://example.invalid/bot)';
@@ -35,7 +36,7 @@ function expectOneLine(result: CliResult, pattern: RegExp): void {
   expect(result.stdout).toBe('');
 }
 
-describe.skipIf(serverMissing !== null)(
+describe.skipIf(skipWithout('redis-server', serverMissing))(
   `politely crawl --store redis://… that cannot be used${serverMissing === null ? '' : ` [SKIPPED: ${serverMissing}]`}`,
   () => {
     it('says in one line, within the connect timeout, that nothing answers', async () => {

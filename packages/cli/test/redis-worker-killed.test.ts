@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OwnRedis, redisServerMissing, startOwnRedis } from '../../../test/support/redis-server.js';
+import { skipWithout } from '../../../test/support/requirements.js';
 import { type CliResult, type RunningCli, startCli } from './run-cli.js';
 
 const serverMissing = redisServerMissing();
@@ -77,7 +78,7 @@ async function startSlowSites(onHit: (hit: Hit) => void): Promise<{ origins: str
   };
 }
 
-describe.skipIf(serverMissing !== null)(
+describe.skipIf(skipWithout('redis-server', serverMissing))(
   `two Redis workers, one SIGKILLed${serverMissing === null ? '' : ` [SKIPPED: ${serverMissing}]`}`,
   () => {
     let redis: OwnRedis;

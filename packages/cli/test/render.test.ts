@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { minGapMsByOrigin, type RenderWeb, renderManifest, startRenderWeb, violations } from '@politely/demo-web';
 import { deleteRedisCrawl } from '@politely/store-redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { skipWithout } from '../../../test/support/requirements.js';
 import { REDIS_URL, redisDown } from './redis-available.js';
 import { jsonLines, runCli, startCli } from './run-cli.js';
 
@@ -120,7 +121,7 @@ describe('politely crawl --render', () => {
     expect(html).not.toContain('gaps shorter than the delay');
   }, 120_000);
 
-  it.skipIf(downReason !== null)(
+  it.skipIf(skipWithout('Redis (REDIS_URL)', downReason))(
     'two workers on one Redis crawl: every page rendered once between them, and each server sees its delay kept across both, sub-requests included',
     async () => {
       web.resetLogs();

@@ -10,10 +10,11 @@ import { type LocalWeb, startDemoWeb, violations } from '@politely/demo-web';
 import { sitemaps } from '@politely/sitemap';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumMissing, skipWithout } from '../../../test/support/requirements.js';
 import { HOSTILE, hostileReport } from './report-fixtures.js';
 
 const CHROMIUM = '/usr/bin/chromium';
-const HAS_CHROMIUM = existsSync(CHROMIUM);
+const HAS_CHROMIUM = !skipWithout('Chromium', chromiumMissing(CHROMIUM));
 const OUTPUT = fileURLToPath(new URL('./output/', import.meta.url));
 const UA = 'PolitelyDemo/0.1 (+https://example.invalid/bot)';
 

@@ -3,7 +3,7 @@
 // a real browser: the busy hosts come first, the rest are summarised, the unreachable hosts are
 // grouped by why, a lane per shown host plots its requests, and every in-page link has a target.
 
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type CrawlReportData, createCrawlReportCollector, renderCrawlReport } from '@politely/cli';
@@ -12,9 +12,10 @@ import type { LocalWeb } from '@politely/demo-web';
 import { startFleet } from '@politely/local-web';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumMissing, skipWithout } from '../../../test/support/requirements.js';
 
 const CHROMIUM = '/usr/bin/chromium';
-const HAS_CHROMIUM = existsSync(CHROMIUM);
+const HAS_CHROMIUM = !skipWithout('Chromium', chromiumMissing(CHROMIUM));
 const OUTPUT = fileURLToPath(new URL('./output/', import.meta.url));
 const UA = 'PolitelyReportScale/0.1 (+https://example.invalid/bot)';
 const UNREACHABLE = 109;

@@ -17,7 +17,9 @@ describe('renderCrawlReport', () => {
     const html = renderCrawlReport(
       reportData([host({ hostKey: 'a.test', label: 'alpha' }), host({ hostKey: 'b.test' })]),
     );
-    expect(html).toContain("Polite: at every one of 2 hosts, requests started at least the host's delay apart.");
+    expect(html).toContain(
+      "Polite: at every one of 2 hosts, requests reached the server at least the host's delay apart",
+    );
     expect(html).toContain('<span class="verdict ok">✓</span>');
     expect(html).not.toContain('verdict bad');
     expect(html).toContain('250 ms ≥ 200 ms');
@@ -37,7 +39,7 @@ describe('renderCrawlReport', () => {
     });
     const html = renderCrawlReport(reportData([rude, host({ hostKey: 'd.test' })]));
     expect(html).toContain('<div class="banner bad">');
-    expect(html).toContain('Gaps shorter than the delay at 1 host(s): c.test.');
+    expect(html).toContain('Gaps shorter than the delay at 1 host(s): <a href="#host-1">c.test</a>.');
     expect(html).toContain('3 of 3 gaps shorter than the delay');
     expect(html).toContain('120 ms &lt; 200 ms');
     expect(html.match(/class="bar short"/g)).toHaveLength(3);
@@ -111,5 +113,136 @@ describe('renderCrawlReport', () => {
     expect(html).toContain('Stopped before the end (interrupted): 42 URLs were still queued.');
     expect(html).toContain('<h2>Errors</h2>');
     expect(html).toContain('connect ECONNREFUSED');
+  });
+
+  it('shows every host the verdict names in full, with the two requests of its gap, among many hosts', () => {
+    const T0 = Date.UTC(2026, 0, 1);
+    const busy = Array.from({ length: 30 }, (_, i) => host({ hostKey: `busy${i + 1}.test` }));
+    // robots.txt only, both attempts written and then reset: not crawled, and impolite.
+    const reset = host({
+      hostKey: 'reset.test',
+      requests: [
+        { at: T0, sentAt: T0 + 1, kind: 'robots', url: 'http://reset.test/robots.txt', status: null },
+        { at: T0 + 90, sentAt: T0 + 91, kind: 'robots', url: 'https://reset.test/robots.txt', status: null },
+      ],
+      requestCount: 2,
+      gaps: {
+        count: 1,
+        minMs: 90,
+        delayAtMinMs: 200,
+        minRatio: 0.45,
+        tooShort: 1,
+        meanMs: 90,
+        tightest: {
+          before: { at: T0 + 1, kind: 'robots', url: 'http://reset.test/robots.txt' },
+          after: { at: T0 + 91, kind: 'robots', url: 'https://reset.test/robots.txt' },
+        },
+      },
+      robotsFetches: [
+        {
+          at: T0 + 1,
+          url: 'http://reset.test/robots.txt',
+          status: null,
+          outcome: 'unreachable',
+          durationMs: 1,
+          error: 'ECONNRESET',
+        },
+        {
+          at: T0 + 91,
+          url: 'https://reset.test/robots.txt',
+          status: null,
+          outcome: 'unreachable',
+          durationMs: 1,
+          error: 'ECONNRESET',
+        },
+      ],
+      decisions: [],
+      statuses: {},
+      skips: {},
+    });
+    // The quietest crawled host: past the 25 busiest, and impolite.
+    const quiet = host({
+      hostKey: 'quiet.test',
+      requests: requests('http://quiet.test', 2, 50, 200),
+      requestCount: 2,
+      gaps: {
+        count: 1,
+        minMs: 50,
+        delayAtMinMs: 200,
+        minRatio: 0.25,
+        tooShort: 1,
+        meanMs: 50,
+        tightest: {
+          before: { at: T0, kind: 'robots', url: 'http://quiet.test/robots.txt' },
+          after: { at: T0 + 50, kind: 'page', url: 'http://quiet.test/p/1' },
+        },
+      },
+    });
+    // Attempts that never reached a server: no gap, so no ✗; grouped by why.
+    const dead = host({
+      hostKey: 'dead.test',
+      requests: [0, 10, 20].map((ms) => ({
+        at: T0 + ms,
+        kind: 'robots',
+        url: 'http://dead.test/robots.txt',
+        status: null,
+      })),
+      requestCount: 3,
+      unsent: 3,
+      gaps: { count: 0, minMs: null, delayAtMinMs: null, minRatio: null, tooShort: 0, meanMs: null },
+      robotsFetches: [0, 10, 20].map((ms) => ({
+        at: T0 + ms,
+        url: 'http://dead.test/robots.txt',
+        status: null,
+        outcome: 'unreachable',
+        durationMs: 1,
+        error: 'cannot resolve dead.test: getaddrinfo ENOTFOUND dead.test',
+      })),
+      decisions: [],
+      statuses: {},
+      skips: {},
+    });
+    const html = renderCrawlReport(reportData([...busy, reset, quiet, dead]));
+
+    const banner = /Gaps shorter than the delay at 2 host\(s\): (.*?)\.<small>/.exec(html)?.[1] ?? '';
+    const named = [...banner.matchAll(/<a href="#([^"]+)">([^<]+)<\/a>/g)].map((m) => [m[1], m[2]]);
+    expect(named.map(([, name]) => name).sort()).toEqual(['quiet.test', 'reset.test']);
+    for (const [id, name] of named) {
+      const start = html.indexOf(`<section class="host" id="${id}">`);
+      expect(start).toBeGreaterThan(0);
+      const section = html.slice(start, html.indexOf('</section>', start));
+      expect(section).toContain(name);
+      const pair = (name === 'reset.test' ? reset : quiet).gaps.tightest!;
+      expect(section).toContain(`<span class="url">${pair.before.url}</span> sent at +`);
+      expect(section).toContain(`<span class="url">${pair.after.url}</span> sent at +`);
+      expect(section).toContain('<p class="tightest bad">Tightest gap');
+    }
+    expect(html.match(/<section class="host"/g)).toHaveLength(27);
+    expect(html).toMatch(/host name not found<\/span><\/td><td>1<\/td><td>dead\.test/);
+    expect(html).not.toContain('id="host-33"'); // dead.test has its group's row, not a section
+  });
+
+  it('draws gaps only between requests that reached the server, from when they were written', () => {
+    const T0 = Date.UTC(2026, 0, 1);
+    const tried = host({
+      hostKey: 'tried.test',
+      requests: [
+        { at: T0, sentAt: T0 + 5, kind: 'robots', url: 'http://tried.test/robots.txt', status: 200 },
+        // Two attempts a few ms apart, both refused before anything was written.
+        { at: T0 + 100, kind: 'page', url: 'http://tried.test/a', delayMs: 200, status: null },
+        { at: T0 + 104, kind: 'page', url: 'http://tried.test/b', delayMs: 200, status: null },
+        { at: T0 + 300, sentAt: T0 + 305, kind: 'page', url: 'http://tried.test/c', delayMs: 200, status: 200 },
+      ],
+      requestCount: 4,
+      unsent: 2,
+      gaps: { count: 1, minMs: 300, delayAtMinMs: 200, minRatio: 1.5, tooShort: 0, meanMs: 300 },
+    });
+    const html = renderCrawlReport(reportData([tried]));
+    expect(html).not.toContain('class="bar short"');
+    expect(html.match(/class="bar"/g)).toHaveLength(1);
+    expect(html).toContain('gap 1: 300 ms before http://tried.test/c; delay 200 ms');
+    expect(html).toContain('2 never reached the server (failed before being sent: no gap measured)');
+    expect(html).toContain('network error before it was sent: no gap');
+    expect(html).toContain('<div class="banner ok">');
   });
 });

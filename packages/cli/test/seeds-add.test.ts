@@ -11,6 +11,7 @@ import { type HostInfo, type LocalWeb, violations } from '@politely/demo-web';
 import { startFleet } from '@politely/local-web';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type OwnRedis, redisServerMissing, startOwnRedis } from '../../../test/support/redis-server.js';
+import { skipWithout } from '../../../test/support/requirements.js';
 import { type RunningCli, runCli, startCli } from './run-cli.js';
 
 const UA = 'SeedsBot/1.0 (+https://example.invalid/bot)';
@@ -81,7 +82,7 @@ describe.concurrent('politely seeds add: usage errors', () => {
     expect(memory.stderr).toContain("politely: seeds add: give the crawl's --store sqlite:FILE or --store redis://");
     const noId = await runCli(['seeds', 'add', '--store', 'redis://127.0.0.1:6379/0', 'https://example.com/']);
     expect(noId.code).toBe(2);
-    expect(noId.stderr).toContain("politely: seeds add: give the crawl's --crawl-id NAME");
+    expect(noId.stderr).toContain('politely: seeds add: --store redis://… needs --crawl-id NAME');
     const missing = await runCli(['seeds', 'add', '--store', 'sqlite:/nonexistent/crawl.db', 'https://example.com/']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('politely: seeds add: --store sqlite:"/nonexistent/crawl.db": no such crawl file');
@@ -129,7 +130,7 @@ describe('politely seeds add on a SQLite crawl', () => {
   }, 60_000);
 });
 
-describe.skipIf(serverMissing !== null)(
+describe.skipIf(skipWithout('redis-server', serverMissing))(
   `politely seeds add on a Redis crawl${serverMissing === null ? '' : ` [SKIPPED: ${serverMissing}]`}`,
   () => {
     let redis: OwnRedis;

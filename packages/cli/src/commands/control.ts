@@ -2,11 +2,13 @@
 // worker of a running Redis crawl, through the store (see crawl/crawl-control.ts).
 
 import { parseArgs } from 'node:util';
+import { maskUrl } from '@politely/core';
 import { CliError } from '../cli-error.js';
 import { CONTROL_COMMANDS, CONTROL_KEY, CONTROL_POLL_MS, type ControlCommand } from '../crawl/crawl-control.js';
 import { parseStore } from '../crawl/crawl-options.js';
 import { openStore } from '../crawl/store-option.js';
 import { EXIT_OK, type ExitCode } from '../exit-codes.js';
+import { crawlIdOption } from '../input/crawl-id.js';
 import { quoteInput } from '../input/quote-input.js';
 import { type Io, write } from '../io.js';
 import { parseOptions } from '../parse-options.js';
@@ -41,11 +43,11 @@ export async function runControl(args: readonly string[], io: Io): Promise<ExitC
       { usage: CONTROL_USAGE },
     );
   const store = parseStore(values.store);
-  const crawlId = values['crawl-id'];
-  if (store.kind !== 'redis' || crawlId === undefined || !/^[\w.:-]{1,100}$/.test(crawlId))
+  if (store.kind !== 'redis')
     throw new CliError(
-      `control: give the crawl's --store redis://HOST:PORT/DB and --crawl-id NAME (a SQLite crawl has one process: signal it), got --store ${values.store === undefined ? 'none' : quoteInput(values.store)} --crawl-id ${crawlId === undefined ? 'none' : quoteInput(crawlId)}`,
+      `control: give the crawl's --store redis://HOST:PORT/DB and --crawl-id NAME (a SQLite crawl has one process: signal it), got --store ${values.store === undefined ? 'none' : quoteInput(maskUrl(values.store))}`,
     );
+  const crawlId = crawlIdOption('control', values['crawl-id']);
   const opened = await openStore(store, {
     minDelayMs: 0,
     perHostConcurrency: 1,

@@ -3,7 +3,7 @@
 
 import { isIP } from 'node:net';
 import { ChromiumRenderer } from '@politely/browser';
-import { type HostResolver, systemResolver } from '@politely/core';
+import { type HostResolver, maskUrl, systemResolver } from '@politely/core';
 import type { CrawlerPlugin, OutputOptions } from '@politely/crawler';
 import { type CliLog, createCliLog } from '../crawl/cli-log.js';
 import { type CrawlCommandOptions, HELP, parseCrawlOptions } from '../crawl/crawl-options.js';
@@ -44,6 +44,9 @@ async function crawlLogged(options: CrawlCommandOptions, io: Io, log: CliLog): P
     const text = line.replace(/^politely: /, '').trimEnd();
     void log.notice(text.startsWith('warning:') ? 'warn' : 'info', 'store', text);
   };
+  // The key file open to others: said once, before anything is sent (never the file's content).
+  for (const warning of options.signing?.warnings ?? [])
+    await log.notice('warn', 'signing', `warning: ${escapeControls(warning)}`);
   const store = await openStore(options.store, { ...options, say });
   let outputs: OutputOptions[];
   let metrics: MetricsServer | undefined;
@@ -61,7 +64,8 @@ async function crawlLogged(options: CrawlCommandOptions, io: Io, log: CliLog): P
           maxFileBytes: options.warcMaxBytes,
         }),
       );
-    if (options.metrics !== undefined) metrics = await serveMetrics(options.metrics, store);
+    if (options.metrics !== undefined)
+      metrics = await serveMetrics(options.metrics, store, (line) => void log.notice('warn', 'readyz', line));
   } catch (error) {
     await store.close();
     throw error;
@@ -181,7 +185,7 @@ function crawlerOptionsOf(
   };
 }
 
-/** The settings shown in the report. */
+/** The settings shown in the report (kept in the store between runs too): no secret in them. */
 function settingsOf(options: CrawlCommandOptions): [string, string][] {
   const settings: [string, string][] = [
     ['--scope', options.scope],
@@ -198,7 +202,7 @@ function settingsOf(options: CrawlCommandOptions): [string, string][] {
         ? 'memory'
         : options.store.kind === 'sqlite'
           ? `sqlite:${options.store.path}`
-          : options.store.url,
+          : maskUrl(options.store.url),
     ],
   ];
   if (options.maxPages !== undefined) settings.push(['--max-pages', String(options.maxPages)]);

@@ -3,13 +3,13 @@
 // with it (its signatures, made with each key, expire: the command says when, and how to
 // refresh them). Read from private key files; what is written holds public keys only.
 
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
-  type JsonWebKey,
   KEY_DIRECTORY_PATH,
   PolitelyError,
+  readSigningKeyFile,
   type SignedKeyDirectory,
   signedKeyDirectory,
 } from '@politely/core';
@@ -54,7 +54,9 @@ export async function runKeysDirectory(args: readonly string[], io: Io): Promise
     });
   const validForMs =
     values['valid-for'] === undefined ? undefined : durationOption(COMMAND, '--valid-for', values['valid-for'], 1000);
-  const directory = makeDirectory(positionals, authorityOf(agent), validForMs);
+  const warnings: string[] = [];
+  const directory = makeDirectory(positionals, authorityOf(agent), validForMs, warnings);
+  for (const warning of warnings) await write(io.stderr, `politely: warning: ${warning}\n`);
   const out = values.out;
   if (out !== undefined) writeDirectory(out, directory);
   if (values.json === true) {
@@ -81,18 +83,24 @@ function authorityOf(agent: string): string {
   return url.host;
 }
 
-/** Reads the key files and signs; no message quotes a file's content (it holds a private key). */
+/**
+ * Reads the key files and signs; no message quotes a file's content (it holds a private key).
+ * A key file open to its group or others adds a line to `warnings`.
+ */
 function makeDirectory(
   files: readonly string[],
   authority: string,
   validForMs: number | undefined,
+  warnings: string[],
 ): SignedKeyDirectory {
   const keys = files.map((file) => {
     try {
-      return JSON.parse(readFileSync(file, 'utf8')) as JsonWebKey;
+      const read = readSigningKeyFile(file, `key file ${quoteInput(file)}`);
+      warnings.push(...read.warnings);
+      return read.jwk;
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      throw new CliError(`${COMMAND}: cannot read ${quoteInput(file)} as a JSON Web Key (${code ?? 'not JSON'})`);
+      if (error instanceof PolitelyError) throw new CliError(`${COMMAND}: ${error.message}`);
+      throw error;
     }
   });
   try {

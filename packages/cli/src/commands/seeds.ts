@@ -5,11 +5,13 @@
 import { createReadStream, existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
+import { maskUrl } from '@politely/core';
 import { addSeeds, POLITENESS_KEY_MODES } from '@politely/crawler';
 import { CliError } from '../cli-error.js';
 import { parseStore } from '../crawl/crawl-options.js';
 import { openStore } from '../crawl/store-option.js';
 import { EXIT_FAILURE, EXIT_OK, type ExitCode } from '../exit-codes.js';
+import { crawlIdOption } from '../input/crawl-id.js';
 import { parseHttpUrl } from '../input/http-url.js';
 import { escapeControls, quoteInput } from '../input/quote-input.js';
 import { type Io, write } from '../io.js';
@@ -50,12 +52,9 @@ export async function runSeeds(args: readonly string[], io: Io): Promise<ExitCod
   const crawlId = values['crawl-id'];
   if (store.kind === 'memory')
     throw new CliError(
-      `seeds add: give the crawl's --store sqlite:FILE or --store redis://HOST:PORT/DB --crawl-id NAME (a memory crawl lives in its own process), got --store ${values.store === undefined ? 'none' : quoteInput(values.store)}`,
+      `seeds add: give the crawl's --store sqlite:FILE or --store redis://HOST:PORT/DB --crawl-id NAME (a memory crawl lives in its own process), got --store ${values.store === undefined ? 'none' : quoteInput(maskUrl(values.store))}`,
     );
-  if (store.kind === 'redis' && (crawlId === undefined || !/^[\w.:-]{1,100}$/.test(crawlId)))
-    throw new CliError(
-      `seeds add: give the crawl's --crawl-id NAME with --store redis://…, got ${crawlId === undefined ? 'none' : quoteInput(crawlId)}`,
-    );
+  if (store.kind === 'redis') crawlIdOption('seeds add', crawlId);
   // A file name mistyped would otherwise become a new, empty crawl.
   if (store.kind === 'sqlite' && !existsSync(store.path))
     throw new CliError(`seeds add: --store sqlite:${quoteInput(store.path)}: no such crawl file`);

@@ -45,6 +45,11 @@ export async function runSign(args: readonly string[], io: Io): Promise<ExitCode
     throw new CliError('sign explain: give --signing-key FILE and --signature-agent URL', { usage: SIGN_USAGE });
   if (positionals.length === 0) throw new CliError('sign explain: give at least one URL', { usage: SIGN_USAGE });
   const signer = createRequestSigner(signing, 'signing');
+  for (const warning of [...signing.warnings, ...signer.warnings])
+    await write(
+      io.stderr,
+      `politely: warning: ${warning.replace(/^signing\.signatureAgent /, '--signature-agent ')}\n`,
+    );
   for (const url of positionals) {
     let parsed: URL;
     try {

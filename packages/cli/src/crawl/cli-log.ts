@@ -5,6 +5,7 @@
 // to stdout or `--log-file`.
 
 import { createWriteStream, type WriteStream } from 'node:fs';
+import { maskSecrets } from '@politely/core';
 import type { CrawlLogger, LogFields } from '@politely/crawler';
 import type { Logger } from 'pino';
 import { escapeControls } from '../input/quote-input.js';
@@ -22,6 +23,7 @@ export interface CliLog {
    * A line about the run, not about one URL (the store, the metrics server, a stop signal, a
    * failure). Text: `politely: MESSAGE` on stderr, as it is (the caller escapes what came from
    * input; a message may have lines of its own). JSON: an entry `{ level, time, event, …fields, msg }`.
+   * The message is masked (maskSecrets): a URL's password or a credential header never shows.
    */
   notice(level: NoticeLevel, event: string, message: string, fields?: LogFields): Promise<void> | undefined;
   /** Flushes and closes the `--log-file`. */
@@ -36,7 +38,8 @@ export async function createCliLog(io: Io, json: boolean, file: string | undefin
   return {
     logger,
     stream,
-    notice(level, event, message, fields = {}) {
+    notice(level, event, text, fields = {}) {
+      const message = maskSecrets(text);
       if (logger === undefined) return write(io.stderr, `politely: ${message}\n`);
       logger[level]({ event, ...fields }, message);
       return undefined;

@@ -8,7 +8,9 @@
 //     "max-pages": 500, "out": ["pages.jsonl"], "sitemaps": true, "delay": "2s" }
 //
 // A key is a flag's long name without its dashes; `true` gives a flag that takes no value and
-// `false` leaves it off; a repeatable flag takes a list (or one value).
+// `false` leaves it off; a repeatable flag takes a list (or one value). A value from the file is
+// never read as a flag: each becomes `--key=value` (the value inline, whatever it starts with),
+// and each seed must be an absolute http(s) URL.
 
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
@@ -17,6 +19,7 @@ import { nearestName } from '@politely/core/internal';
 import { parse as parseYaml } from 'yaml';
 import { CliError } from '../cli-error.js';
 import { EXIT_IO } from '../exit-codes.js';
+import { parseHttpUrl } from '../input/http-url.js';
 import { escapeControls, quoteInput } from '../input/quote-input.js';
 
 type OptionsConfig = NonNullable<ParseArgsConfig['options']>;
@@ -55,7 +58,8 @@ export function expandConfigFile(
   for (const [key, value] of Object.entries(settings)) {
     const where = `${command}: ${displayName(file)}: ${quoteInput(key)}`;
     if (key === SEEDS_KEY) {
-      if (!givesSeeds) fileArgs.push(...seedsOf(where, value));
+      const seeds = seedsOf(where, value);
+      if (!givesSeeds) fileArgs.push(...seeds);
       continue;
     }
     const config = Object.hasOwn(options, key) && !COMMAND_LINE_ONLY.has(key) ? options[key] : undefined;
@@ -129,11 +133,13 @@ function readConfigFile(command: string, file: string): Record<string, unknown> 
     parsed = kind === '.json' ? JSON.parse(text) : parseYaml(text);
   } catch (error) {
     const reason = escapeControls(((error as Error).message.split('\n')[0] ?? '').trim());
-    throw new CliError(`${command}: ${displayName(file)}: not valid ${kind === '.json' ? 'JSON' : 'YAML'}: ${reason}`);
+    throw new CliError(
+      `${command}: --config ${displayName(file)}: not valid ${kind === '.json' ? 'JSON' : 'YAML'}: ${reason}`,
+    );
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
     throw new CliError(
-      `${command}: ${displayName(file)}: must hold a mapping of flag names to values, e.g. {"max-pages": 500}`,
+      `${command}: --config ${displayName(file)}: must hold a mapping of flag names to values, e.g. {"max-pages": 500}`,
     );
   return parsed as Record<string, unknown>;
 }
@@ -156,10 +162,20 @@ function scalar(where: string, value: unknown): string {
   throw new CliError(`${where}: a string or a number, got ${describe(value)}`);
 }
 
+/**
+ * The file's seed URLs, each an absolute http(s) URL. They become positionals of the command
+ * line, so anything else is refused here: an entry such as `--allow-net=10.0.0.0/8` or `--`
+ * would otherwise be read as a flag, or end the flags, instead of being a seed.
+ */
 function seedsOf(where: string, value: unknown): string[] {
   const values = Array.isArray(value) ? value : [value];
-  return values.map((seed) => {
-    if (typeof seed !== 'string') throw new CliError(`${where}: seed URLs as strings, got ${describe(seed)}`);
+  return values.map((seed, index) => {
+    const entry = Array.isArray(value) ? `${where}[${index}]` : where;
+    if (typeof seed !== 'string') throw new CliError(`${entry}: seed URLs as strings, got ${describe(seed)}`);
+    if (seed.startsWith('-'))
+      throw new CliError(`${entry}: a seed is an http(s) URL, never a flag: got ${quoteInput(seed)}`);
+    if (parseHttpUrl(seed) === null)
+      throw new CliError(`${entry}: a seed must be an absolute http(s) URL, got ${quoteInput(seed)}`);
     return seed;
   });
 }

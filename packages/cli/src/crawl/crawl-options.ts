@@ -3,9 +3,17 @@
 
 import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
-import { ALL_USAGE_PURPOSES, isUsagePurpose, parseCidr, productToken, type UsagePurpose } from '@politely/core';
+import {
+  ALL_USAGE_PURPOSES,
+  isUsagePurpose,
+  maskUrl,
+  parseCidr,
+  productToken,
+  type UsagePurpose,
+} from '@politely/core';
 import { POLITENESS_KEY_MODES, type PolitenessKeyMode, type RenderWaitUntil, type ScopeMode } from '@politely/crawler';
 import { CliError } from '../cli-error.js';
+import { crawlIdOption } from '../input/crawl-id.js';
 import { parseHttpUrl } from '../input/http-url.js';
 import { type ListenAddress, parseListenAddress } from '../input/listen-address.js';
 import { durationOption, wholeNumberOption } from '../input/parse-number.js';
@@ -107,7 +115,8 @@ export const RENDER_WAITS: readonly RenderWaitUntil[] = ['load', 'domcontentload
 /** The longest revisit bound the command line takes: ten years. */
 const MAX_REVISIT_MS = 10 * 365 * 86_400_000;
 
-const OPTIONS = {
+/** Every flag of `crawl`: what the parser knows, and the keys a `--config` file may hold. */
+export const OPTIONS = {
   ua: { type: 'string' },
   'max-pages': { type: 'string' },
   'max-depth': { type: 'string' },
@@ -166,7 +175,7 @@ const OPTIONS = {
 } as const;
 
 /** The options that take numbers (see input/parse-number.ts). */
-const NUMERIC = [
+export const NUMERIC = [
   'max-pages',
   'max-depth',
   'max-pages-per-host',
@@ -186,6 +195,9 @@ const NUMERIC = [
   'render-timeout',
   'warc-max-size',
 ];
+
+/** The flags that name a file (or, for --chromium, an executable): an empty name is refused. */
+const FILE_FLAGS = ['out', 'warc', 'report', 'log-file', 'chromium', 'signing-key'] as const;
 
 /** `crawl --help` was asked for. */
 export const HELP = Symbol('help');
@@ -225,14 +237,10 @@ function parseCommandLine(args: readonly string[]): CrawlCommandOptions | typeof
   const crawlId = values['crawl-id'];
   if (crawlId !== undefined && store.kind !== 'redis') {
     throw new CliError(
-      `crawl: --crawl-id names a crawl in a redis:// store (a SQLite file is one crawl), got --store ${values.store === undefined ? 'memory' : quoteInput(values.store)}`,
+      `crawl: --crawl-id names a crawl in a redis:// store (a SQLite file is one crawl), got --store ${values.store === undefined ? 'memory' : quoteInput(maskUrl(values.store))}`,
     );
   }
-  if (store.kind === 'redis' && (crawlId === undefined || !/^[\w.:-]{1,100}$/.test(crawlId))) {
-    throw new CliError(
-      `crawl: --store redis://… needs --crawl-id NAME (letters, digits, '.', ':', '_', '-'), got ${crawlId === undefined ? 'none' : quoteInput(crawlId)}`,
-    );
-  }
+  if (store.kind === 'redis') crawlIdOption('crawl', crawlId);
   const recrawl = values.recrawl === true;
   if (recrawl && store.kind === 'memory') {
     throw new CliError(
@@ -272,6 +280,19 @@ function parseCommandLine(args: readonly string[]): CrawlCommandOptions | typeof
   }
   if (values['metrics-linger'] !== undefined && values.metrics === undefined)
     throw new CliError('crawl: --metrics-linger keeps the metrics server up: give --metrics [HOST:]PORT too');
+  for (const flag of FILE_FLAGS) {
+    const given = values[flag];
+    for (const value of Array.isArray(given) ? given : given === undefined ? [] : [given])
+      if (value.trim() === '') throw new CliError(`crawl: --${flag}: expected a file name, got ${quoteInput(value)}`);
+  }
+  if (values.proxy !== undefined) {
+    for (const [flag, given] of [
+      ['--resolve', values.resolve !== undefined],
+      ['--politeness-key ip', values['politeness-key'] === 'ip'],
+    ] as const) {
+      if (given) throw new CliError(`crawl: ${flag} cannot be used with --proxy: the proxy resolves host names itself`);
+    }
+  }
   const render = values.render === true;
   for (const flag of ['render-wait', 'render-timeout', 'chromium'] as const) {
     if (values[flag] !== undefined && !render)
@@ -385,12 +406,13 @@ export function parseStore(value: string | undefined): StoreSpec {
   if (value === undefined || value === 'memory') return { kind: 'memory' };
   if (value.startsWith('sqlite:')) {
     const path = value.slice('sqlite:'.length);
-    if (path === '') throw new CliError(`crawl: --store: sqlite:FILE needs a file name, got ${quoteInput(value)}`);
+    if (path === '')
+      throw new CliError(`crawl: --store: sqlite:FILE needs a file name, got ${quoteInput(maskUrl(value))}`);
     return { kind: 'sqlite', path };
   }
   if (/^rediss?(-cluster)?:\/\//i.test(value)) return { kind: 'redis', url: value };
   throw new CliError(
-    `crawl: --store: expected memory, sqlite:FILE, redis://HOST:PORT/DB or redis-cluster://HOST:PORT,HOST:PORT, got ${quoteInput(value)}`,
+    `crawl: --store: expected memory, sqlite:FILE, redis://HOST:PORT/DB or redis-cluster://HOST:PORT,HOST:PORT, got ${quoteInput(maskUrl(value))}`,
   );
 }
 

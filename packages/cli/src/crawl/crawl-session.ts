@@ -193,7 +193,9 @@ function cliWarning(warning: WarningEvent): string {
     const hint = failed > 0 ? ' (--retry-failed to try them again, --fresh to start over)' : ' (--fresh to start over)';
     return `nothing to do: ${done} done, ${failed} failed${hint}`;
   }
-  return warning.message.replace(/^retryFailed: /, '--retry-failed: ');
+  return warning.message
+    .replace(/^retryFailed: /, '--retry-failed: ')
+    .replace(/^signing\.signatureAgent /, '--signature-agent ');
 }
 
 /** Saves the report every `intervalMs` while the crawl runs; returns the function that stops. */

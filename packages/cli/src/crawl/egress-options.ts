@@ -3,13 +3,14 @@
 // --signature-draft). Checked with the crawler's own checks, so the CLI refuses what
 // createCrawler would, as a usage error that names the flag.
 
-import { readFileSync } from 'node:fs';
+import type { JsonWebKey } from 'node:crypto';
 import {
   checkContactAddress,
   checkRequestHeaders,
   createRequestSigner,
-  type JsonWebKey,
+  maskHeaderLine,
   PolitelyError,
+  readSigningKeyFile,
   type SignMode,
   type WebBotAuthDraft,
 } from '@politely/core';
@@ -35,6 +36,8 @@ export interface EgressOptions {
         /** `--sign always|on-challenge` (default always). */
         readonly sign: SignMode;
         readonly keyid: string;
+        /** Said once before the crawl: the key file open to its group or others. */
+        readonly warnings: readonly string[];
       }
     | undefined;
 }
@@ -78,21 +81,13 @@ function parseSigning(values: EgressValues): EgressOptions['signing'] {
     throw new CliError(`crawl: --sign must be always or on-challenge, got ${quoteInput(sign)}`);
   if (agent === undefined)
     throw new CliError('crawl: --signing-key needs --signature-agent URL (the https URL of your key directory)');
-  let key: JsonWebKey;
   try {
-    key = JSON.parse(readFileSync(file, 'utf8')) as JsonWebKey;
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new CliError(
-      `crawl: --signing-key: cannot read ${quoteInput(file)} as a JSON Web Key (${code ?? 'not JSON'})`,
-    );
-  }
-  try {
+    const { jwk: key, warnings } = readSigningKeyFile(file, `--signing-key ${quoteInput(file)}`);
     const signer = createRequestSigner(
       { key, signatureAgent: agent, ...(draft === undefined ? {} : { draft: draft as WebBotAuthDraft }) },
       'signing',
     );
-    return { key, signatureAgent: signer.signatureAgent, draft: signer.draft, sign, keyid: signer.keyid };
+    return { key, signatureAgent: signer.signatureAgent, draft: signer.draft, sign, keyid: signer.keyid, warnings };
   } catch (error) {
     if (!(error instanceof PolitelyError)) throw error;
     const message = error.message
@@ -112,7 +107,7 @@ function parseHeaders(lines: readonly string[]): Readonly<Record<string, string>
     const name = colon === -1 ? '' : line.slice(0, colon).trim();
     if (name === '')
       throw new CliError(
-        `crawl: --header: expected 'Name: value', e.g. --header 'Accept-Language: en', got ${quoteInput(line)}`,
+        `crawl: --header: expected 'Name: value', e.g. --header 'Accept-Language: en', got ${quoteInput(maskHeaderLine(line))}`,
       );
     if (seen.has(name.toLowerCase())) throw new CliError(`crawl: --header: the ${name} header is given twice`);
     seen.add(name.toLowerCase());

@@ -2,7 +2,8 @@
 // crawl's OpenTelemetry instruments in Prometheus text format (OpenTelemetry's own Prometheus
 // exporter, read on each scrape: the crawler records through @opentelemetry/api already, so no
 // second set of counters is kept); `/healthz` answers while the process lives; `/readyz` answers
-// 200 while the store answers a cheap call, 503 otherwise.
+// 200 while the store answers a cheap call, 503 otherwise. The server has no authentication, so
+// `/readyz` says only `store unavailable`: why goes to the crawl's log (onNotReady), masked.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -18,7 +19,15 @@ export interface MetricsServerOptions {
   readonly port: number;
   /** Resolves when the store answers; rejects (or takes longer than READY_TIMEOUT_MS) when it does not. */
   readonly ready: () => Promise<unknown>;
+  /**
+   * Told why the store did not answer a `/readyz` (its error's message, or the timeout), for the
+   * log; the caller masks it. @default nothing is told
+   */
+  readonly onNotReady?: (reason: string) => void;
 }
+
+/** What `/readyz` answers when the store does not: no detail for an unauthenticated caller. */
+export const NOT_READY_BODY = 'store unavailable\n';
 
 export interface MetricsServer {
   /** The provider to give the crawler (`meterProvider`). */
@@ -33,7 +42,8 @@ export interface MetricsServer {
 export async function startMetricsServer(options: MetricsServerOptions): Promise<MetricsServer> {
   const exporter = new PrometheusExporter({ preventServerStart: true });
   const provider = new MeterProvider({ readers: [exporter] });
-  const server = createServer((request, response) => void route(request, response, exporter, options.ready));
+  const notReady = options.onNotReady ?? (() => {});
+  const server = createServer((request, response) => void route(request, response, exporter, options.ready, notReady));
   await listen(server, options.host, options.port);
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -53,6 +63,7 @@ async function route(
   response: ServerResponse,
   exporter: PrometheusExporter,
   ready: () => Promise<unknown>,
+  notReady: (reason: string) => void,
 ): Promise<void> {
   const path = new URL(request.url ?? '/', 'http://localhost').pathname;
   if (request.method !== 'GET' && request.method !== 'HEAD') return answer(response, 405, 'method not allowed\n');
@@ -60,7 +71,9 @@ async function route(
   if (path === '/healthz') return answer(response, 200, 'ok\n');
   if (path === '/readyz') {
     const reason = await storeAnswers(ready);
-    return reason === undefined ? answer(response, 200, 'ok\n') : answer(response, 503, `store: ${reason}\n`);
+    if (reason === undefined) return answer(response, 200, 'ok\n');
+    notReady(reason);
+    return answer(response, 503, NOT_READY_BODY);
   }
   answer(response, 404, 'not found: /metrics, /healthz, /readyz\n');
 }

@@ -4,6 +4,7 @@
 import type { UsagePurpose, UsageStatus } from '@politely/core';
 import type { PageChange } from '@politely/frontier';
 
+/** One line of the CLI's pages output (JSON lines or CSV): what a crawled page was and what the crawl found on it. */
 export interface PageRecord {
   /** The URL requested (before redirects). */
   readonly url: string;

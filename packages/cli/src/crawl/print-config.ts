@@ -1,9 +1,11 @@
 // `politely crawl --print-config`: the crawl's effective settings, as a config file would hold
 // them (flag names as keys, the seeds under `seeds`), the defaults of unset flags included, so the
-// output can be saved and given back with `--config`. Secrets are never printed: a proxy's
-// password and the values of credential headers are masked; the signing key stays a file name.
+// output can be saved and given back with `--config`. Secrets are never printed: every value is
+// shown through @politely/core's masking (the password of any URL, such as --store's or
+// --proxy's, and credential query parameters, as `***`), the values of credential headers are
+// `***`, and the signing key stays a file name.
 
-import { displayProxyUrl } from '@politely/core/internal';
+import { maskHeaderLine, maskUrl } from '@politely/core';
 import { SEEDS_KEY } from './config-file.js';
 
 /** A flag's value as parseArgs gives it. */
@@ -22,8 +24,6 @@ export const CRAWL_FLAG_DEFAULTS: Readonly<Record<string, string | boolean>> = {
   store: 'memory',
 };
 
-/** Headers whose values are credentials: printed as `<hidden>`. */
-const CREDENTIAL_HEADERS = /^\s*(authorization|proxy-authorization|cookie|x-api-key)\s*:/i;
 const NOT_SETTINGS = new Set(['help', 'config', 'print-config']);
 
 /**
@@ -35,7 +35,7 @@ export function effectiveConfig(
   seeds: readonly string[],
   flags: Readonly<Record<string, { readonly type: 'string' | 'boolean' }>>,
 ): Record<string, unknown> {
-  const config: Record<string, unknown> = { [SEEDS_KEY]: [...seeds] };
+  const config: Record<string, unknown> = { [SEEDS_KEY]: seeds.map((seed) => maskUrl(seed)) };
   for (const [name, { type }] of Object.entries(flags)) {
     if (NOT_SETTINGS.has(name)) continue;
     const value = values[name] ?? CRAWL_FLAG_DEFAULTS[name];
@@ -48,17 +48,9 @@ export function effectiveConfig(
   return config;
 }
 
+/** A flag's value as it may be printed: header lines by the header rule, every other text by the URL rule. */
 function masked(name: string, value: string | boolean | readonly string[]): unknown {
-  if (name === 'proxy' && typeof value === 'string') {
-    try {
-      return displayProxyUrl(new URL(value));
-    } catch {
-      return '<hidden>';
-    }
-  }
-  if (name === 'header' && Array.isArray(value))
-    return value.map((line: string) =>
-      CREDENTIAL_HEADERS.test(line) ? `${line.slice(0, line.indexOf(':') + 1)} <hidden>` : line,
-    );
-  return Array.isArray(value) ? [...value] : value;
+  if (typeof value === 'boolean') return value;
+  const mask = name === 'header' ? maskHeaderLine : maskUrl;
+  return typeof value === 'string' ? mask(value) : value.map((text) => mask(text));
 }

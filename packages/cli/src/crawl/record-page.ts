@@ -1,7 +1,8 @@
 // A page record from the handler's page context.
 
 import { ALL_USAGE_PURPOSES, type UsagePurpose, type UsageStatus } from '@politely/core';
-import { describeUsageSource, isHtmlContentType, type PageContext } from '@politely/crawler';
+import { isHtmlContentType, type PageContext } from '@politely/crawler';
+import { describeUsageSource } from '@politely/crawler/internal';
 import type { PageRecord } from './page-record.js';
 
 /** Titles longer than this are cut: a record is a summary, not the page. */

@@ -10,18 +10,12 @@ import {
   type RobotsCacheStore,
   type RobotsFetchEvent,
 } from '@politely/core';
-import {
-  type Crawler,
-  type CrawlStats,
-  describeUsageSource,
-  type RenderCounts,
-  type RequestEvent,
-  type SkipEvent,
-  type UsageEvent,
-} from '@politely/crawler';
+import type { Crawler, CrawlStats, RenderCounts, RequestEvent, SkipEvent, UsageEvent } from '@politely/crawler';
+import { describeUsageSource } from '@politely/crawler/internal';
 import { HostTally, type HostTallyLimits } from './host-tally.js';
 import type { CrawlReportData, HostReport, RenderReport, ReportError, RevisitReport } from './report-data.js';
 
+/** Options of `createCrawlReportCollector`: the crawl's user agent, seeds and delay, and bounds on what it keeps. */
 export interface CrawlReportCollectorOptions {
   /** The crawler's user agent (its robots.txt `Crawl-delay` is read for it). */
   readonly userAgent: string;
@@ -42,6 +36,10 @@ export interface CrawlReportCollectorOptions {
   readonly maxErrors?: number;
 }
 
+/**
+ * Collects what the HTML report shows while a crawl runs: wraps the robots.txt cache, listens to
+ * the crawler's events, and gives the report's data at the end.
+ */
 export interface CrawlReportCollector {
   /**
    * Wraps the robots.txt cache the crawler's gate will use (pass the result as `robotsCache`),
@@ -55,6 +53,10 @@ export interface CrawlReportCollector {
   finish(stats: CrawlStats): CrawlReportData;
 }
 
+/**
+ * Starts collecting a crawl's report: attach it to the crawler before `run()`, then pass
+ * `finish(stats)` to `renderCrawlReport`.
+ */
 export function createCrawlReportCollector(options: CrawlReportCollectorOptions): CrawlReportCollector {
   const seen = startSeeing(options);
   return {
@@ -64,10 +66,10 @@ export function createCrawlReportCollector(options: CrawlReportCollectorOptions)
   };
 }
 
-/** A request sent and not answered yet: its host, and its record, for the answer to fill in. */
+/** A request started and not answered yet: its host, and its record, for its send and answer to fill in. */
 interface PendingRequest {
   readonly host: HostTally;
-  readonly record: { status?: number | null; durationMs?: number };
+  readonly record: ReturnType<HostTally['request']>;
 }
 
 /** What the collector has seen of the crawl so far. */
@@ -77,8 +79,8 @@ interface Seen {
   readonly maxErrors: number;
   /** Each politeness key's tally. */
   readonly hosts: Map<string, HostTally>;
-  /** By URL. */
-  readonly pending: Map<string, PendingRequest>;
+  /** By URL, oldest first (one URL may be in flight twice: two pages' sub-requests, two crawlers). */
+  readonly pending: Map<string, PendingRequest[]>;
   /** Responses by status. */
   readonly statuses: Record<string, number>;
   /** Final errors, up to `maxErrors`. */
@@ -121,6 +123,11 @@ function observingRobotsCache(base: RobotsCacheStore, records: Map<string, Robot
 function listen(crawler: Crawler, seen: Seen): () => void {
   const stops = [
     crawler.on('request', (event) => onRequest(seen, event)),
+    // Gaps are measured between requests that reached a server, from when each was written.
+    crawler.on('sent', (event) => {
+      const waiting = seen.pending.get(event.url)?.find((request) => request.record.sentAt === undefined);
+      waiting?.host.sent(waiting.record, event.at, seen.options.minDelayMs);
+    }),
     crawler.on('response', (event) => {
       answered(seen, event.url, event.status, event.durationMs);
       seen.statuses[event.status] = (seen.statuses[event.status] ?? 0) + 1;
@@ -164,11 +171,10 @@ function onRequest(seen: Seen, event: RequestEvent): void {
   const host = hostOf(seen, event.url, event.hostKey);
   if (host === undefined) return;
   const { at, kind, url, delayMs } = event;
-  const record = host.request(
-    { at, kind, url, ...(delayMs === undefined ? {} : { delayMs }) },
-    seen.options.minDelayMs,
-  );
-  seen.pending.set(event.url, { host, record });
+  const record = host.request({ at, kind, url, ...(delayMs === undefined ? {} : { delayMs }) });
+  const queue = seen.pending.get(event.url);
+  if (queue === undefined) seen.pending.set(event.url, [{ host, record }]);
+  else queue.push({ host, record });
   if (event.robots !== undefined) {
     const { reason, line, text } = event.robots;
     const where = { ...(line === undefined ? {} : { line }), ...(text === undefined ? {} : { text }) };
@@ -176,10 +182,22 @@ function onRequest(seen: Seen, event: RequestEvent): void {
   }
 }
 
+/**
+ * The oldest request to `url` still waiting for its answer: with `reached`, the oldest that was
+ * sent, if any (a response comes only to a request that reached the server).
+ */
+function takePending(seen: Seen, url: string, reached: boolean): PendingRequest | undefined {
+  const queue = seen.pending.get(url);
+  if (queue === undefined) return undefined;
+  const sent = reached ? queue.findIndex((request) => request.record.sentAt !== undefined) : -1;
+  const [taken] = queue.splice(Math.max(sent, 0), 1);
+  if (queue.length === 0) seen.pending.delete(url);
+  return taken;
+}
+
 /** A request to `url` was answered (`status` null: it failed); returns its host. */
 function answered(seen: Seen, url: string, status: number | null, durationMs: number): HostTally | undefined {
-  const waiting = seen.pending.get(url);
-  seen.pending.delete(url);
+  const waiting = takePending(seen, url, status !== null);
   if (waiting !== undefined) {
     waiting.record.status = status;
     waiting.record.durationMs = Math.round(durationMs);

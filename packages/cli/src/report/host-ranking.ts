@@ -38,7 +38,8 @@ export function rankHosts(hosts: readonly HostReport[], shownHosts = SHOWN_HOSTS
   const groups = new Map<string, HostReport[]>();
   const crawled: HostReport[] = [];
   for (const host of hosts) {
-    const reason = notCrawledReason(host);
+    // An impolite host is shown in full, whatever else it is.
+    const reason = hostVerdict(host).polite ? notCrawledReason(host) : null;
     if (reason === null) crawled.push(host);
     else groups.set(reason, [...(groups.get(reason) ?? []), host]);
   }
@@ -49,7 +50,7 @@ export function rankHosts(hosts: readonly HostReport[], shownHosts = SHOWN_HOSTS
   crawled.sort(byBusiest);
   const shown = crawled.slice(0, shownHosts);
   const rest: HostReport[] = [];
-  // Impolite hosts are never summarised away.
+  // Impolite hosts are never summarised away (nor grouped as not crawled: see above).
   for (const host of crawled.slice(shownHosts)) (hostVerdict(host).polite ? rest : shown).push(host);
   return { shown, rest, unreachable, grouped: true };
 }
@@ -82,10 +83,13 @@ export function notCrawledReason(host: HostReport): string | null {
 export function networkReason(message: string): string {
   const known: [RegExp, string][] = [
     [/ECONNREFUSED/, 'connection refused'],
-    [/ENOTFOUND|EAI_AGAIN|getaddrinfo/, 'host name not found'],
+    [/ENOTFOUND|EAI_AGAIN|getaddrinfo|cannot resolve/, 'host name not found'],
     [/ETIMEDOUT|UND_ERR_CONNECT_TIMEOUT|UND_ERR_HEADERS_TIMEOUT|UND_ERR_BODY_TIMEOUT|timed? ?out/i, 'timed out'],
     [/ECONNRESET|UND_ERR_SOCKET|socket hang up|other side closed/i, 'connection reset'],
-    [/ERR_ADDRESS_BLOCKED|blocked address|not allowed by allowNet/i, 'address blocked (allowNet)'],
+    [
+      /ERR_ADDRESS_BLOCKED|blocked address|not allowed by allowNet|refused to connect to/i,
+      'address blocked (allowNet)',
+    ],
     [/EHOSTUNREACH|ENETUNREACH/, 'host unreachable'],
     [/certificate|CERT_|self.signed|TLS|SSL/i, 'TLS error'],
   ];

@@ -3,6 +3,7 @@
 
 import { bytes, count, duration, escapeHtml, table } from './html.js';
 import type {
+  GapEnd,
   HostReport,
   RenderReport,
   RevisitReport,
@@ -31,10 +32,16 @@ export function hostVerdict(host: HostReport): HostVerdict {
     };
   }
   if (gaps.count === 0 || gaps.minMs === null) {
+    const sent = host.requestCount - (host.unsent ?? 0);
     return {
       polite: true,
       mark: '✓',
-      text: host.requestCount === 0 ? 'no request made' : 'one request: no gap to measure',
+      text:
+        host.requestCount === 0
+          ? 'no request made'
+          : sent === 0
+            ? 'no request reached the server: no gap to measure'
+            : 'one request: no gap to measure',
     };
   }
   return { polite: true, mark: '✓', text: `every gap ≥ its delay (tightest ${tightest(host)})` };
@@ -45,6 +52,19 @@ export function tightest(host: HostReport): string {
   const { minMs, delayAtMinMs } = host.gaps;
   if (minMs === null || delayAtMinMs === null) return '—';
   return `${duration(minMs)} ${minMs >= delayAtMinMs ? '≥' : '<'} ${duration(delayAtMinMs)}`;
+}
+
+/**
+ * The two requests of the host's tightest gap, with when each was written (from the crawl's
+ * start): the evidence behind a ✗. '' when the report has no pair (no gap, or an older report).
+ */
+export function tightestPair(host: HostReport, startedAt: number): string {
+  const pair = host.gaps.tightest;
+  if (pair === undefined) return '';
+  const end = (request: GapEnd): string =>
+    `${escapeHtml(request.kind === 'robots' ? 'robots.txt' : request.kind)} <span class="url">${escapeHtml(request.url)}</span> sent at +${escapeHtml(duration(Math.max(0, request.at - startedAt)))}`;
+  const short = host.gaps.minMs !== null && host.gaps.delayAtMinMs !== null && host.gaps.minMs < host.gaps.delayAtMinMs;
+  return `<p class="tightest${short ? ' bad' : ''}">Tightest gap ${escapeHtml(tightest(host))}: ${end(pair.before)}, then ${end(pair.after)}.</p>`;
 }
 
 /** The host's name as shown: its label and its host name. */
@@ -203,7 +223,11 @@ function kindsText(host: HostReport): string {
     host.requestCount > host.requests.length
       ? `, ${count(host.requestCount - host.requests.length)} more not drawn`
       : '';
-  return `${count(host.requestCount)} requests (${parts.join(', ')}${extra})`;
+  const unsent =
+    host.unsent === undefined || host.unsent === 0
+      ? ''
+      : `; ${count(host.unsent)} never reached the server (failed before being sent: no gap measured)`;
+  return `${count(host.requestCount)} requests (${parts.join(', ')}${extra})${unsent}`;
 }
 
 /** The host's section, with `id` as its anchor. */
@@ -225,6 +249,7 @@ export function hostSection(host: HostReport, id: string, startedAt: number, fin
 <p class="origins">${host.origins.map((origin) => `<span class="url">${escapeHtml(origin)}</span>`).join(' ')}</p>
 ${timelineSvg(host, startedAt, finishedAt)}
 ${gapChartSvg(host)}
+${tightestPair(host, startedAt)}
 <h4>robots.txt fetches</h4>
 ${fetches}
 <h4>robots.txt decisions</h4>

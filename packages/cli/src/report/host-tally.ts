@@ -3,12 +3,14 @@
 // skips and latencies. Plain bookkeeping, no I/O.
 
 import type {
+  GapEnd,
   GapSummary,
   HostReport,
   ReportRequest,
   RevisitReport,
   RobotsDecisionReport,
   RobotsFetchReport,
+  TightestGap,
   UsageReservationReport,
 } from './report-data.js';
 
@@ -36,6 +38,8 @@ export class HostTally {
   readonly origins = new Set<string>();
   readonly requests: Mutable<ReportRequest>[] = [];
   requestCount = 0;
+  /** Requests that reached a server (their head was written). */
+  private sentCount = 0;
   /** The latest page delay seen (the host clock's gap), if any page was requested. */
   delayMs: number | undefined;
   crawlDelaySeconds: number | undefined;
@@ -45,12 +49,15 @@ export class HostTally {
   private readonly decisions = new Map<string, DecisionTally>();
   private readonly reservations = new Map<string, Mutable<UsageReservationReport> & { examples: string[] }>();
   private revisits: RevisitReport | undefined;
-  private lastAt: number | undefined;
+  /** The latest request sent, and the delay the next sent one owes by the requests sent so far. */
+  private lastSent: GapEnd | undefined;
+  private sentDelayMs: number | undefined;
   private gapCount = 0;
   private gapSumMs = 0;
   private minGapMs: number | null = null;
   private delayAtMinMs: number | null = null;
   private minRatio: number | null = null;
+  private tightest: TightestGap | undefined;
   private tooShort = 0;
   private latencyCount = 0;
   private latencySumMs = 0;
@@ -62,22 +69,41 @@ export class HostTally {
   ) {}
 
   /**
-   * Counts a request and measures the gap since the previous one against the delay that
-   * applies to it: its own `delayMs`, else the host's latest, else `fallbackDelayMs`.
-   * Returns the record (kept or not) so its answer can be filled in.
+   * Counts a request as it starts. It is not measured yet: only a request that reaches a server
+   * (`sent`) makes a gap. Returns the record (kept or not) so its send and answer can be filled in.
    */
-  request(request: ReportRequest, fallbackDelayMs: number): Mutable<ReportRequest> {
+  request(request: ReportRequest): Mutable<ReportRequest> {
     if (request.delayMs !== undefined) this.delayMs = request.delayMs;
-    const delay = request.delayMs ?? this.delayMs ?? fallbackDelayMs;
-    if (this.lastAt !== undefined) this.gap(request.at - this.lastAt, delay);
-    this.lastAt = this.lastAt === undefined ? request.at : Math.max(this.lastAt, request.at);
     this.requestCount++;
     const record: Mutable<ReportRequest> = { ...request };
     if (this.requests.length < this.limits.maxRequests) this.requests.push(record);
     return record;
   }
 
-  private gap(gapMs: number, delayMs: number): void {
+  /**
+   * `record`'s head was written at `at`: measures the gap since the previous request sent
+   * against the delay that applies to it: its own `delayMs`, else the latest a sent request had,
+   * else `fallbackDelayMs`.
+   */
+  sent(record: Mutable<ReportRequest>, at: number, fallbackDelayMs: number): void {
+    if (record.sentAt !== undefined) return;
+    record.sentAt = at;
+    this.sentCount++;
+    if (record.delayMs !== undefined) this.sentDelayMs = record.delayMs;
+    const delay = record.delayMs ?? this.sentDelayMs ?? fallbackDelayMs;
+    const end: GapEnd = { at, kind: record.kind, url: record.url };
+    const last = this.lastSent;
+    if (last === undefined || at >= last.at) {
+      if (last !== undefined) this.gap(last, end, delay);
+      this.lastSent = end;
+    } else {
+      // Told late (a client that reports a send only with its answer): the gap to the later one.
+      this.gap(end, last, delay);
+    }
+  }
+
+  private gap(before: GapEnd, after: GapEnd, delayMs: number): void {
+    const gapMs = after.at - before.at;
     this.gapCount++;
     this.gapSumMs += gapMs;
     const ratio = delayMs > 0 ? gapMs / delayMs : Infinity;
@@ -90,6 +116,7 @@ export class HostTally {
       this.minRatio = ratio;
       this.minGapMs = gapMs;
       this.delayAtMinMs = delayMs;
+      this.tightest = { before, after };
     }
   }
 
@@ -142,7 +169,9 @@ export class HostTally {
       minRatio: this.minRatio === Infinity ? null : this.minRatio,
       tooShort: this.tooShort,
       meanMs: this.gapCount === 0 ? null : this.gapSumMs / this.gapCount,
+      ...(this.tightest === undefined ? {} : { tightest: this.tightest }),
     };
+    const unsent = this.requestCount - this.sentCount;
     const decisions: RobotsDecisionReport[] = [...this.decisions.values()]
       .map((d) => ({ ...d, examples: [...d.examples] }))
       .sort((a, b) => Number(a.allowed) - Number(b.allowed) || b.count - a.count);
@@ -152,6 +181,7 @@ export class HostTally {
       origins: [...this.origins].sort(),
       requests: this.requests.map((r) => ({ ...r })),
       requestCount: this.requestCount,
+      ...(unsent === 0 ? {} : { unsent }),
       delayMs: this.delayMs ?? fallbackDelayMs,
       ...(this.crawlDelaySeconds === undefined ? {} : { crawlDelaySeconds: this.crawlDelaySeconds }),
       gaps,

@@ -82,6 +82,7 @@ function mergeHosts(earlier: HostReport, current: HostReport, limits: MergeLimit
     origins: [...new Set([...earlier.origins, ...current.origins])].sort(),
     requests: [...earlier.requests, ...current.requests].slice(0, limits.maxRequestsPerHost),
     requestCount: earlier.requestCount + current.requestCount,
+    ...mergedUnsent(earlier.unsent, current.unsent),
     ...(crawlDelaySeconds === undefined ? {} : { crawlDelaySeconds }),
     gaps: mergeGaps(earlier.gaps, current.gaps),
     robotsFetches: [...earlier.robotsFetches, ...current.robotsFetches],
@@ -119,6 +120,8 @@ export function mergeGaps(a: GapSummary, b: GapSummary): GapSummary {
     minRatio: ratios.length === 0 ? null : Math.min(...ratios),
     tooShort: a.tooShort + b.tooShort,
     meanMs: count === 0 ? null : (weighted(a.meanMs, a.count) + weighted(b.meanMs, b.count)) / count,
+    // The pair behind the minimum shown.
+    ...(smaller.tightest === undefined ? {} : { tightest: smaller.tightest }),
   };
 }
 
@@ -193,6 +196,12 @@ function mergedRendering(
       refused: addCounts(earlier.refused, current.refused),
     },
   };
+}
+
+/** Attempts of both runs that never reached a server (absent when none did). */
+function mergedUnsent(earlier: number | undefined, current: number | undefined): { unsent?: number } {
+  const unsent = (earlier ?? 0) + (current ?? 0);
+  return unsent === 0 ? {} : { unsent };
 }
 
 /** Signed requests of both runs, absent when neither signed any. */

@@ -3,6 +3,7 @@
 // the rest shows why: per host, every request on a time axis, every gap against its delay,
 // and every robots.txt decision with the line that made it.
 
+import { maskSecrets } from '@politely/core';
 import { type RankedHosts, rankHosts } from './host-ranking.js';
 import {
   hostSection,
@@ -36,7 +37,7 @@ export function renderCrawlReport(data: CrawlReportData): string {
 <main>
 <h1>${escapeHtml(data.title)}</h1>
 <p class="meta">${escapeHtml(metaLine(data))}</p>
-${politenessBanner(data)}
+${politenessBanner(data, ids)}
 ${(data.runs ?? 1) > 1 ? `<div class="banner info">One crawl in ${escapeHtml(count(data.runs ?? 1))} runs: it was stopped and resumed from its store; the figures cover every run.</div>` : ''}
 ${data.aborted ? `<div class="banner warn">Stopped before the end (interrupted): ${escapeHtml(count(data.totals.queued))} URLs were still queued.</div>` : ''}
 <h2>At a glance</h2>
@@ -60,7 +61,7 @@ ${slowestHosts(data.hosts, ids)}
 ${ranked.shown.map((host) => hostSection(host, ids.get(host) ?? '', data.startedAt, data.finishedAt)).join('\n')}
 ${otherHostsTable(ranked.rest, ids)}
 ${errorsBlock(data)}
-<footer>Made by politely. Times are when each request started, as the crawler measured them; the dashed line is the gap each host's clock had to keep (the larger of robots.txt's Crawl-delay and the crawl's minimum delay).</footer>
+<footer>Made by politely. Marks on the timelines are when each request started; gaps are measured between requests that reached the server, from when each was written to its socket, as the crawler saw it; the dashed line is the gap each host's clock had to keep (the larger of robots.txt's Crawl-delay and the crawl's minimum delay).</footer>
 </main>
 </body>
 </html>
@@ -132,7 +133,8 @@ function metaLine(data: CrawlReportData): string {
   return `${started} · ${duration(data.totals.durationMs)} · user agent ${data.userAgent} · ${seeds}`;
 }
 
-function politenessBanner(data: CrawlReportData): string {
+/** Was the crawl polite? Each host named in a ✗ links to its section, where its tightest gap is shown. */
+function politenessBanner(data: CrawlReportData, ids: ReadonlyMap<HostReport, string>): string {
   const impolite = data.hosts.filter((host) => !hostVerdict(host).polite);
   const disallowed = data.hosts.reduce(
     (sum, host) => sum + host.decisions.filter((d) => !d.allowed).reduce((n, d) => n + d.count, 0),
@@ -140,10 +142,12 @@ function politenessBanner(data: CrawlReportData): string {
   );
   const robotsLine = `${count(disallowed)} URL${disallowed === 1 ? '' : 's'} that robots.txt disallowed (or could not be read for) were skipped, never requested.`;
   if (impolite.length === 0) {
-    return `<div class="banner ok"><span class="verdict ok">✓</span> Polite: at every one of ${count(data.hosts.length)} hosts, requests started at least the host's delay apart.<small>${escapeHtml(robotsLine)}</small></div>`;
+    return `<div class="banner ok"><span class="verdict ok">✓</span> Polite: at every one of ${count(data.hosts.length)} hosts, requests reached the server at least the host's delay apart (attempts that failed before being sent make no gap).<small>${escapeHtml(robotsLine)}</small></div>`;
   }
-  const names = impolite.map((host) => host.label ?? host.hostKey).join(', ');
-  return `<div class="banner bad"><span class="verdict bad">✗</span> Gaps shorter than the delay at ${escapeHtml(count(impolite.length))} host(s): ${escapeHtml(names)}.<small>${escapeHtml(robotsLine)}</small></div>`;
+  const names = impolite
+    .map((host) => `<a href="#${escapeHtml(ids.get(host) ?? '')}">${escapeHtml(host.label ?? host.hostKey)}</a>`)
+    .join(', ');
+  return `<div class="banner bad"><span class="verdict bad">✗</span> Gaps shorter than the delay at ${escapeHtml(count(impolite.length))} host(s): ${names}.<small>${escapeHtml(robotsLine)}</small></div>`;
 }
 
 function glanceTable(hosts: readonly HostReport[], ids: ReadonlyMap<HostReport, string>): string {
@@ -190,7 +194,11 @@ function totalCards(data: CrawlReportData): string {
 
 function settingsBlock(data: CrawlReportData): string {
   if (data.settings.length === 0) return '';
-  const rows = data.settings.map(([name, value]) => [escapeHtml(name), `<code>${escapeHtml(value)}</code>`]);
+  // Settings come masked; masked again here for reports merged from runs that did not mask them.
+  const rows = data.settings.map(([name, value]) => [
+    escapeHtml(name),
+    `<code>${escapeHtml(maskSecrets(value))}</code>`,
+  ]);
   return `<h4>Settings</h4>${table(['setting', 'value'], rows, 'compact')}`;
 }
 

@@ -3,11 +3,17 @@
 
 /** One request as the crawler started it. */
 export interface ReportRequest {
-  /** When it started (ms since the epoch). */
+  /** When it started (ms since the epoch), before any connection. */
   readonly at: number;
   /** `page`, `robots`, or a plugin's kind (`sitemap`, …). */
   readonly kind: string;
   readonly url: string;
+  /**
+   * When its head was written to a socket (ms since the epoch): it reached a server. Absent when
+   * it failed before (DNS, a refused or timed-out connection, the SSRF guard, TLS), and in reports
+   * made before send times were recorded (there an answered request counts as sent at `at`).
+   */
+  readonly sentAt?: number;
   /** The gap the host's clock kept before it (crawl-delay or minimum, backoff aside); absent for robots.txt. */
   readonly delayMs?: number;
   /** HTTP status of the response; null for a network error; absent when no answer was seen. */
@@ -15,9 +21,26 @@ export interface ReportRequest {
   readonly durationMs?: number;
 }
 
-/** The gaps between consecutive request starts at one host, against the delay in force. */
+/** One end of a gap: a request that reached the server, and when it was written. */
+export interface GapEnd {
+  /** When its head was written (ms since the epoch). */
+  readonly at: number;
+  readonly kind: string;
+  readonly url: string;
+}
+
+/** The two requests that make a host's tightest gap (the smallest gap ÷ delay). */
+export interface TightestGap {
+  readonly before: GapEnd;
+  readonly after: GapEnd;
+}
+
+/**
+ * The gaps between consecutive requests sent to one host (their heads written to a socket),
+ * against the delay in force. Attempts that never reached a server make no gap.
+ */
 export interface GapSummary {
-  /** Gaps measured (requests − 1). */
+  /** Gaps measured (requests sent − 1). */
   readonly count: number;
   /** The shortest gap (ms); null without gaps. */
   readonly minMs: number | null;
@@ -28,6 +51,8 @@ export interface GapSummary {
   /** Gaps shorter than the delay that applied to them: 0 for a polite crawl. */
   readonly tooShort: number;
   readonly meanMs: number | null;
+  /** The two requests of the gap at `minMs`; absent without gaps, and in reports made before it was recorded. */
+  readonly tightest?: TightestGap;
 }
 
 /** One robots.txt request (one hop) and how it ended. */
@@ -99,6 +124,7 @@ export interface RenderReport {
   readonly refused: Readonly<Record<string, number>>;
 }
 
+/** One host in the report: its requests and the gaps between them, its delay, robots.txt fetches, skips. */
 export interface HostReport {
   /** The politeness key: the host name. */
   readonly hostKey: string;
@@ -109,6 +135,8 @@ export interface HostReport {
   readonly requests: readonly ReportRequest[];
   /** All requests, including those beyond the cap. */
   readonly requestCount: number;
+  /** Of them, attempts that never reached a server (no gap is measured from them); absent when none. */
+  readonly unsent?: number;
   /** The delay in force at the end (ms). */
   readonly delayMs: number;
   /** The robots.txt `Crawl-delay` (seconds) for the crawler's user agent, when one was set. */
@@ -131,12 +159,14 @@ export interface HostReport {
   readonly rendering?: RenderReport;
 }
 
+/** A URL that failed, as the report lists it: the URL, the message and the stage it failed in. */
 export interface ReportError {
   readonly url: string;
   readonly message: string;
   readonly stage: string;
 }
 
+/** The crawl's totals in the report: pages, requests, robots.txt requests, bytes, errors, retries and pace. */
 export interface ReportTotals {
   readonly pages: number;
   readonly requests: number;
@@ -161,6 +191,7 @@ export interface ReportTotals {
   readonly rendering?: RenderReport;
 }
 
+/** Everything the HTML report shows of one crawl: its settings, totals, statuses, skips, hosts and errors. */
 export interface CrawlReportData {
   readonly title: string;
   readonly userAgent: string;

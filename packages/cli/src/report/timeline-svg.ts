@@ -1,7 +1,7 @@
 // The two pictures of a host's politeness, as inline SVG (PURE): a timeline of its requests on
-// the crawl's time axis, and its gaps (one bar per gap between consecutive request starts)
-// against the delay it owed, drawn as a reference line. A bar under the line is a gap that was
-// too short, and is drawn red.
+// the crawl's time axis, and its gaps (one bar per gap between consecutive requests that reached
+// the server, from when each was written) against the delay it owed, drawn as a reference line.
+// A bar under the line is a gap that was too short, and is drawn red.
 
 import { duration, escapeHtml } from './html.js';
 import type { HostReport, ReportRequest } from './report-data.js';
@@ -25,7 +25,7 @@ export const KIND_COLORS: Readonly<Record<string, string>> = {
   client: '#ea580c',
 };
 
-/** One gap between two consecutive request starts at a host, and the delay that applied. */
+/** One gap between two consecutive requests sent to a host, and the delay that applied. */
 export interface RequestGap {
   readonly gapMs: number;
   readonly delayMs: number;
@@ -33,16 +33,32 @@ export interface RequestGap {
   readonly request: ReportRequest;
 }
 
-/** The gaps of a host's requests (as the collector measures them: a request's own delay, else the latest seen). */
+/**
+ * When a request reached its server: its `sentAt`; in a report made before send times were
+ * recorded, its start if it was answered. Undefined for an attempt that never reached a server.
+ */
+export function sentAtOf(request: ReportRequest): number | undefined {
+  if (request.sentAt !== undefined) return request.sentAt;
+  return typeof request.status === 'number' ? request.at : undefined;
+}
+
+/**
+ * The gaps between the host's requests that reached a server, in the order they were written
+ * (as the collector measures them: a request's own delay, else the latest seen).
+ */
 export function requestGaps(host: Pick<HostReport, 'requests' | 'delayMs'>): RequestGap[] {
+  const sent = host.requests
+    .map((request) => ({ request, at: sentAtOf(request) }))
+    .filter((entry): entry is { request: ReportRequest; at: number } => entry.at !== undefined)
+    .sort((a, b) => a.at - b.at);
   const gaps: RequestGap[] = [];
   let latestDelay: number | undefined;
-  let previous: ReportRequest | undefined;
-  for (const request of host.requests) {
+  let previousAt: number | undefined;
+  for (const { request, at } of sent) {
     if (request.delayMs !== undefined) latestDelay = request.delayMs;
-    if (previous !== undefined)
-      gaps.push({ gapMs: request.at - previous.at, delayMs: request.delayMs ?? latestDelay ?? host.delayMs, request });
-    previous = request;
+    if (previousAt !== undefined)
+      gaps.push({ gapMs: at - previousAt, delayMs: request.delayMs ?? latestDelay ?? host.delayMs, request });
+    previousAt = at;
   }
   return gaps;
 }
@@ -57,7 +73,8 @@ export function colorOf(request: ReportRequest): string {
 
 function statusText(request: ReportRequest): string {
   if (request.status === undefined) return 'no answer seen';
-  if (request.status === null) return 'network error';
+  if (request.status === null)
+    return request.sentAt === undefined ? 'network error before it was sent: no gap' : 'network error';
   return `HTTP ${request.status}${request.durationMs === undefined ? '' : `, ${request.durationMs} ms`}`;
 }
 
