@@ -14,8 +14,8 @@
 //    writes included. Redis runs on the bench's own redis-server (test/support/redis-launch.js).
 // 3. Passes: a process replays the recording PASSES times, each on a store of its own. The first
 //    pass is a fresh process's (V8 compiling the store's hot code and ioredis's, the heap growing:
-//    2026-11-27, one Redis 459 µs a page), the last a crawl's that has run a while (184 µs):
-//    the table gives both.
+//    for one Redis, over twice a later pass's cost a page), the last a crawl's that has run a
+//    while: the table gives both.
 //
 //   node bench/store-cost.bench.js          (~3 minutes)
 //

@@ -34,8 +34,8 @@
 // The crawl is the realistic one, 10,000 pages: a process's first few thousand pages cost
 // more (V8 compiling the hot code of the store, ioredis included, and sizing its heap), a fixed
 // cost that a 3,000-page crawl spreads over too few pages to say what a page costs a crawl job
-// (2026-11-27, one hour: the memory store's crawl took 3.05 ms of CPU a page over 3,000 pages
-// and 2.07 over 10,000; the Redis store's, 3.54 and 2.45).
+// (a page over 3,000 pages costs about 1.5 times a page over 10,000, for the memory store and
+// for Redis alike; docs/benchmarks.md).
 //
 // Environment: BENCH_STORE_HOSTS × BENCH_STORE_PAGES (default 20 × 500 realistic pages),
 // BENCH_STORE_LINKS (content links per page on its host; the fleet's default 5),

@@ -30,10 +30,10 @@ function argument(name) {
 /** The packages by name (linked in bench/node_modules), else the built files. */
 async function importPackages() {
   try {
-    return { ...(await import('@politely/crawler')), ...(await import('@politely/store-sqlite')) };
+    return { ...(await import('@politely/frontier')), ...(await import('@politely/store-sqlite')) };
   } catch {
     return {
-      ...(await import('../packages/crawler/dist/index.js')),
+      ...(await import('../packages/frontier/dist/index.js')),
       ...(await import('../packages/store-sqlite/dist/index.js')),
     };
   }

@@ -1,6 +1,6 @@
 import { ChromiumRenderer } from '@politely/browser';
 import { createAddressBook, createHttpClient, createRobotsGate, createUndiciRobotsFetch } from '@politely/core';
-import { checkNetworks, optionChecks } from '@politely/core/internal';
+import { checkNetworks, describeValue, optionChecks } from '@politely/core/internal';
 import { createCrawler } from '@politely/crawler';
 import { startDemoWeb } from '@politely/demo-web';
 import { createMemoryFrontierStore } from '@politely/frontier';
@@ -49,9 +49,47 @@ describe('optionChecks', () => {
     expect(() => check.knownKeys(undefined, known)).not.toThrow();
   });
 
+  it('only undefined means "not given": null, NaN and strings are wrong values, never the default', () => {
+    for (const bad of [null, Number.NaN, '5', true])
+      invalid(() => check.durationMs('delayMs', bad as unknown as number, 250), /delayMs must be a number of ms ≥ 0/);
+    invalid(
+      () => check.flag('followLinks', null as unknown as boolean, true),
+      /followLinks must be true or false, got null/,
+    );
+    invalid(() => check.count('maxPages', 2 ** 53, 1, 0), /maxPages must be an integer ≥ 0, got 9007199254740992/);
+  });
+
+  it('positive numbers, one-of choices, callbacks and options another voids', () => {
+    expect(check.positive('targetConcurrency', undefined, 1)).toBe(1);
+    expect(check.positive('targetConcurrency', 0.5, 1)).toBe(0.5);
+    for (const bad of [0, -3, Number.NaN, Infinity, 'x'])
+      invalid(
+        () => check.positive('targetConcurrency', bad as number, 1),
+        /^createThing: targetConcurrency must be a finite number > 0, got /,
+      );
+    expect(check.oneOf('mode', undefined, 'a', ['a', 'b'] as const)).toBe('a');
+    invalid(() => check.oneOf('mode', 'c' as 'a', 'a', ['a', 'b']), /^createThing: mode must be one of a, b, got "c"$/);
+    invalid(() => check.callback('onNotice', 5), /^createThing: onNotice must be a function, got 5$/);
+    expect(() => check.conflict('proxy', undefined, 'httpClient', 'why')).not.toThrow();
+    invalid(
+      () => check.conflict('proxy', 'http://p:1', 'httpClient', 'why'),
+      /^createThing: proxy cannot be used with httpClient: why$/,
+    );
+  });
+
+  it('describeValue shows any value without throwing, and cuts long strings', () => {
+    expect(describeValue(Object.create(null))).toBe('an object');
+    expect(describeValue(Symbol('s'))).toBe('a symbol');
+    expect(describeValue(10n)).toBe('10');
+    expect(describeValue([1])).toBe('an array');
+    expect(describeValue('x'.repeat(100))).toBe(JSON.stringify(`${'x'.repeat(40)}…`));
+  });
+
   it('networks are CIDR lists; flags are booleans; ordered pairs stay ordered', () => {
     expect(checkNetworks(check, 'allowNet', ['127.0.0.0/8', 'fd00::/8'])).toEqual(['127.0.0.0/8', 'fd00::/8']);
     invalid(() => checkNetworks(check, 'allowNet', ['127.0.0.0/33']), /^createThing: allowNet: /);
+    invalid(() => checkNetworks(check, 'allowNet', ['127.0.0.1/8/8']), /^createThing: allowNet: /);
+    invalid(() => checkNetworks(check, 'allowNet', [5 as unknown as string]), /^createThing: allowNet: /);
     invalid(() => check.flag('followLinks', 'yes' as unknown as boolean, true), /followLinks must be true or false/);
     invalid(() => check.ordered('minTtlMs', 2, 'maxTtlMs', 1), /minTtlMs \(2\) must not exceed maxTtlMs \(1\)/);
   });

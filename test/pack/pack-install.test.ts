@@ -31,6 +31,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packPackage } from './packing.js';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const PACKAGES_DIR = join(REPO, 'packages');
@@ -509,11 +510,7 @@ beforeAll(async () => {
   // Pack each public package as it would be published.
   const packed = await Promise.all(
     publicPackages.map(async ({ dir, pkg }) => {
-      const result = await runOk('pnpm', ['pack', '--pack-destination', packDir, '--json'], {
-        cwd: dir,
-        timeoutMs: 120_000,
-      });
-      const file = (JSON.parse(result.stdout) as { filename: string }).filename;
+      const file = await packPackage(dir, packDir);
       const manifest = JSON.parse(
         (await runOk('tar', ['-xOzf', file, 'package/package.json'], { cwd: work, timeoutMs: 30_000 })).stdout,
       ) as PackageJson;
@@ -651,7 +648,9 @@ describe('every public package installs from its packed tarball', () => {
         expect(found[name]!.exports, name).toEqual(expect.arrayContaining(names));
       };
       expectExports('@politely/core', ['parseRobotsTxt', 'lintRobotsTxt', 'createRobotsGate', 'PolitelyError']);
-      expectExports('@politely/crawler', ['createCrawler', 'createMemoryFrontierStore', 'isFatalCrawlError']);
+      expectExports('@politely/crawler', ['createCrawler', 'addSeeds', 'isFatalCrawlError']);
+      // The frontier contract has one import path: the crawler does not re-export it.
+      expect(found['@politely/crawler']!.exports).not.toContain('createMemoryFrontierStore');
       expectExports('@politely/frontier', ['createMemoryFrontierStore', 'dedupeKeyOf', 'lastFetchAfterHints']);
       expectExports('@politely/sitemap', ['sitemaps', 'readSitemap']);
       expectExports('@politely/store-sqlite', ['createSqliteFrontierStore', 'createSqliteRobotsCache']);

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OwnRedis, redisServerMissing, startOwnRedis } from '../support/redis-server.js';
+import { skipWithout } from '../support/requirements.js';
 import { smallestGapMs, startServer, type TestServer } from '../support/site-server.js';
 import { startWorker, type WorkerRun } from '../support/worker-process.js';
 
@@ -76,7 +77,7 @@ const stores = [
 
 describe('two workers on one store, per-host concurrency above 1', () => {
   for (const [name, storeConfig] of stores) {
-    it.skipIf(name === 'redis' && redisMissing !== null)(
+    it.skipIf(name === 'redis' && skipWithout('redis-server', redisMissing))(
       `${name}: keep every request to the host the delay apart at the server, though one worker's requests lag on their way`,
       async () => {
         const site = await slowSite();

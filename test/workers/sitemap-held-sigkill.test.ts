@@ -20,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { deleteRedisCrawl } from '@politely/store-redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REDIS_URL, redisDown } from '../../packages/cli/test/redis-available.js';
+import { skipWithout } from '../support/requirements.js';
 import { startWorker, type WorkerRun, waitFor } from '../support/worker-process.js';
 
 const WORKER = fileURLToPath(new URL('./fixtures/sitemap-worker.mjs', import.meta.url));
@@ -157,7 +158,7 @@ const stores: readonly {
 }[] = [
   {
     name: `Redis${redisMissing === null ? '' : ` [SKIPPED: no Redis at ${REDIS_URL}: ${redisMissing}]`}`,
-    skip: redisMissing !== null,
+    skip: skipWithout('Redis (REDIS_URL)', redisMissing),
     viaIndex: false,
     config: () => ({ store: 'redis', redisUrl: REDIS_URL, crawlId: `test-held-${randomUUID()}` }),
   },
