@@ -1,11 +1,12 @@
 // Fuzzing link extraction: whatever bytes a page holds, extraction never throws, returns only
 // absolute http(s) links, and its time stays linear in the page, deep nesting included (the
 // nesting cap flattens what would make the HTML parser quadratic).
+
+import { decodeText } from '@politely/core/internal';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { extractPage } from '../../packages/crawler/src/extract/extract-links.js';
 import { capHtmlNesting } from '../../packages/crawler/src/extract/nesting-cap.js';
-import { decodeText } from '../../packages/crawler/src/fetch/decode-text.js';
 import { fuzzParams, fuzzTimeoutMs, MAX_RATIO_FOR_8X, measureScaling } from './fuzz-support.js';
 
 const OPTIONS = { productToken: 'FuzzBot' } as const;

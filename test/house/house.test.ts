@@ -30,10 +30,12 @@ const runtimeDeps = (json: PackageJson): string[] =>
 
 /**
  * The floors of the published packages: a package depends only on packages on lower floors.
- * core ← frontier (the store contract) ← stores and crawler ← sitemap, browser ← cli.
+ * core ← frontier (the store contract) ← stores and crawler ← sitemap, browser ← cli; content
+ * (page → main content) stands on core alone.
  */
 const FLOOR: Record<string, number> = {
   '@politely/core': 0,
+  '@politely/content': 1,
   '@politely/frontier': 1,
   '@politely/demo-web': 1,
   '@politely/crawler': 2,

@@ -23,6 +23,7 @@ describe('apiEntries', () => {
     expect(entries.map((entry) => entry.name)).toEqual([
       '@politely/browser',
       '@politely/cli',
+      '@politely/content',
       '@politely/core',
       '@politely/crawler',
       '@politely/demo-web',

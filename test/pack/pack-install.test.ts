@@ -39,6 +39,7 @@ const PACKAGES_DIR = join(REPO, 'packages');
 const EXPECTED_PUBLIC = [
   '@politely/browser',
   '@politely/cli',
+  '@politely/content',
   '@politely/core',
   '@politely/crawler',
   '@politely/demo-web',
@@ -653,6 +654,7 @@ describe('every public package installs from its packed tarball', () => {
       expect(found['@politely/crawler']!.exports).not.toContain('createMemoryFrontierStore');
       expectExports('@politely/frontier', ['createMemoryFrontierStore', 'dedupeKeyOf', 'lastFetchAfterHints']);
       expectExports('@politely/sitemap', ['sitemaps', 'readSitemap']);
+      expectExports('@politely/content', ['extractContent']);
       expectExports('@politely/store-sqlite', ['createSqliteFrontierStore', 'createSqliteRobotsCache']);
       expectExports('@politely/store-redis', ['createRedisFrontierStore', 'createRedisRobotsCache', 'createRedisLink']);
       expectExports('@politely/cli', ['main']);

@@ -15,6 +15,7 @@ export { describeValue, optionChecks } from './options/option-checks.js';
 export { MIN_ROBOTS_TXT_BYTES } from './robots/parse.js';
 export { hasNormalEscapes, normalizeEscapes } from './robots/percent-encoding.js';
 export { matchPathOf } from './robots/url-path.js';
+export { charsetOf, decodeText } from './text/decode-text.js';
 export { lowercased } from './text/lowercased.js';
 export { nearestName } from './text/nearest-name.js';
 export { tdmrepCanDecide } from './usage/vocabulary.js';

@@ -5,6 +5,7 @@
 // scan deliberately does not follow (html-scan.ts says why) is pinned as named differences.
 
 import { createHttpClient } from '@politely/core';
+import { decodeText } from '@politely/core/internal';
 import { type LocalWeb, startDemoWeb } from '@politely/demo-web';
 import { startFleet, startHostileWeb } from '@politely/local-web';
 import fc from 'fast-check';
@@ -13,7 +14,6 @@ import { isHtmlContentType } from '../../src/extract/content-type.js';
 import { extractPage } from '../../src/extract/extract-links.js';
 import type { ExtractOptions } from '../../src/extract/extract-options.js';
 import { scanHtml } from '../../src/extract/html-scan.js';
-import { decodeText } from '../../src/fetch/decode-text.js';
 import { domFactsOf, extractThroughDom } from './dom-oracle.js';
 
 const PAGE_URL = 'https://example.test/dir/page.html';

@@ -7,6 +7,7 @@
 // or fails it. An error that ends the crawl (isFatalCrawlError) is thrown on.
 
 import { type HttpResponse, PolitelyError, type UsageReport } from '@politely/core';
+import { decodeText } from '@politely/core/internal';
 import type { FrontierEntry, LastFetch, PageChange } from '@politely/frontier';
 import type { Dataset } from '../../dataset/dataset.js';
 import type { CrawlerEmitter } from '../../events.js';
@@ -15,7 +16,6 @@ import { createLazyDocument } from '../../extract/document.js';
 import { extractResolvedWithUrls } from '../../extract/extract-links.js';
 import { type ResolvedExtractOptions, resolveExtractOptions } from '../../extract/extract-options.js';
 import { isFatalCrawlError } from '../../fatal-error.js';
-import { decodeText } from '../../fetch/decode-text.js';
 import type { Frontier } from '../../frontier/frontier.js';
 import { pageContextOf, type ReadPage } from '../../handle/page-context-of.js';
 import { createRouter, type Router } from '../../handle/routes.js';
