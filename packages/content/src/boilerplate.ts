@@ -116,6 +116,14 @@ export const BOILERPLATE_WORDS: ReadonlySet<string> = new Set([
   'credits',
 ]);
 
+/** Words of comment sections: such a section is furniture even when its comments are <article>s. */
+const COMMENT_WORDS: ReadonlySet<string> = new Set(['comment', 'comments', 'disqus']);
+
+/** Whether an element's class or id names a comment section (`comments`, `comment-list`). */
+export function namesComments(element: Element): boolean {
+  return nameParts(element).some((part) => COMMENT_WORDS.has(part));
+}
+
 /** Words that mark content: an element carrying one is kept even when it carries a furniture word. */
 export const CONTENT_WORDS: ReadonlySet<string> = new Set([
   'article',

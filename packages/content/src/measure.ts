@@ -111,12 +111,14 @@ export function measureTree(root: Element, drop: (element: Element) => boolean):
       }
       if (drop(child)) continue;
       const inner = visit(child, link);
-      measure.chars += inner.chars;
-      measure.linkChars += inner.linkChars;
-      measure.commas += inner.commas;
       measure.goodChars += inner.goodChars;
       measure.marked ||= inner.marked;
-      if (!BLOCK_TAGS.has(child.tag)) {
+      // An inline child's text is this element's own; a block's is counted beside it, once.
+      if (BLOCK_TAGS.has(child.tag)) {
+        measure.chars += inner.chars;
+        measure.linkChars += inner.linkChars;
+        measure.commas += inner.commas;
+      } else {
         ownChars += inner.chars;
         ownLinkChars += inner.linkChars;
         ownCommas += inner.commas;
@@ -163,12 +165,13 @@ function scoreParagraph(
   if (density < 0.35) measure.goodChars = own ? measure.goodChars + chars : Math.max(measure.goodChars, chars);
   const parts = Math.max(1, Math.round(chars / 400));
   const score = (parts + Math.min(commas, 20 * parts) + Math.min(3 * parts, Math.floor(chars / 100))) * (1 - density);
-  handUp(element, score, scores);
+  // Text of a block's own is a paragraph whose container is the block itself.
+  handUp(own ? element : element.parent, score, scores);
 }
 
-/** Adds a paragraph's score to its parent in full, its grandparent by half, and further up by less. */
-function handUp(element: Element, score: number, scores: Map<Element, number>): void {
-  let ancestor = element.parent;
+/** Adds a paragraph's score to its container in full, the container's parent by half, and further up by less. */
+function handUp(container: Element | null, score: number, scores: Map<Element, number>): void {
+  let ancestor = container;
   for (let level = 1; ancestor !== null && level <= 4; level++) {
     const divider = level === 1 ? 1 : level === 2 ? 2 : level * 3;
     scores.set(ancestor, (scores.get(ancestor) ?? 0) + score / divider);

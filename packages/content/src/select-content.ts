@@ -1,11 +1,14 @@
-// Which part of the page is its main content: the best-scored container (climbing to an
-// ancestor when that holds much more good prose, as a thread holds its posts), narrowed or
-// widened to an <article>, <main> or [itemprop=articleBody] that holds most of the same text,
-// with its siblings of good score. Inside it, link lists and other furniture without prose are
-// cleaned away. A page whose class and id words hid nearly everything is read again without them.
+// Which part of the page is its main content: the best-scored container (the lone <article>
+// when that container is a feed of them; climbing to an ancestor when its children alike hold
+// much more good prose, as a thread holds its posts), narrowed or widened to an <article>,
+// <main> or [itemprop=articleBody] that holds most of the same text, with its siblings of good
+// score but no teaser list. Inside it, link lists, teaser lists and other furniture without
+// prose are cleaned away. A page whose class and id words hid nearly everything is read again
+// without them.
 
-import { isBoilerplateByKind, isBoilerplateByName, nameWeight } from './boilerplate.js';
+import { isBoilerplateByKind, isBoilerplateByName, namesComments, nameWeight } from './boilerplate.js';
 import { isMarked, type Measure, type Measures, measureTree } from './measure.js';
+import { isTeaserList, kindOf, loneArticleBeside } from './teasers.js';
 import type { Element } from './tree.js';
 
 /** The main content: the elements to render, in document order, and what to leave out inside them. */
@@ -21,7 +24,10 @@ const TOP_LEVEL = new Set(['#root', 'html', 'body']);
 
 export function selectContent(root: Element): ContentSelection {
   const holdsMarker = markerFinder();
-  const byName = (element: Element): boolean => isBoilerplateByName(element) && !holdsMarker(element);
+  // A wrapper named for furniture that holds the <article> is spared; a comment section is not,
+  // though each comment be an <article>.
+  const byName = (element: Element): boolean =>
+    isBoilerplateByName(element) && (!holdsMarker(element) || namesComments(element));
   const strict = selectWith(root, (element) => isBoilerplateByKind(element) || byName(element));
   if (strict.chars >= MIN_CONTENT_CHARS) return strict.selection;
   const loose = selectWith(root, isBoilerplateByKind);
@@ -67,13 +73,18 @@ function selectWith(
   }
   if (best === null) {
     const body = findBody(root);
-    return { selection: { nodes: [body], drop: cleaner(dropBase, measures) }, chars: get(body).goodChars };
+    return {
+      selection: { nodes: [body], drop: cleaner(dropBase, measures, get(body).chars) },
+      chars: get(body).goodChars,
+    };
   }
+  best = loneArticleBeside(best, measures) ?? best;
   let chosen = climb(best, get);
   chosen = preferMarked(chosen, measures, get);
   const nodes = withSiblings(chosen, get);
   const chars = nodes.reduce((sum, node) => sum + get(node).goodChars, 0);
-  return { selection: { nodes, drop: cleaner(dropBase, measures) }, chars };
+  const allChars = nodes.reduce((sum, node) => sum + get(node).chars, 0);
+  return { selection: { nodes, drop: cleaner(dropBase, measures, allChars) }, chars };
 }
 
 const EMPTY: Measure = { chars: 0, linkChars: 0, commas: 0, goodChars: 0, score: 0, marked: false };
@@ -88,12 +99,29 @@ function findBody(root: Element): Element {
   return root;
 }
 
-/** Up to the ancestor that holds much more good prose than the candidate (a thread over one post). */
+/**
+ * Up to the ancestor whose children alike the candidate's branch hold much more good prose than
+ * the candidate: a thread over one post. Prose in other children (a teaser list, a "more news"
+ * block beside the article) does not pull the selection up.
+ */
 function climb(candidate: Element, get: (element: Element) => Measure): Element {
   let chosen = candidate;
+  let branch = candidate;
+  // The good prose gathered so far: the candidate's and that of the alike branches climbed over.
+  let carried = get(candidate).goodChars;
   for (let parent = candidate.parent; parent !== null && !TOP_LEVEL.has(parent.tag); parent = parent.parent) {
     const outer = get(parent);
-    if (outer.goodChars >= get(chosen).goodChars * 1.2 && outer.linkChars <= outer.chars * 0.3) chosen = parent;
+    const kind = kindOf(branch);
+    let good = carried;
+    for (const child of parent.children) {
+      if (child === branch || child.tag === '#text') continue;
+      if (kindOf(child as Element) === kind) good += get(child as Element).goodChars;
+    }
+    if (good >= get(chosen).goodChars * 1.2 && outer.linkChars <= outer.chars * 0.3) {
+      chosen = parent;
+      carried = good;
+    }
+    branch = parent;
   }
   return chosen;
 }
@@ -157,7 +185,7 @@ function withSiblings(chosen: Element, get: (element: Element) => Measure): Elem
       continue;
     }
     const measure = measures(sibling, get);
-    if (measure === undefined) continue;
+    if (measure === undefined || isTeaserList(sibling, get)) continue;
     const density = measure.chars === 0 ? 1 : measure.linkChars / measure.chars;
     const prose = sibling.tag === 'p' && density < 0.25 && measure.chars > 80;
     if ((measure.score >= threshold && density < 0.25) || prose) nodes.push(sibling);
@@ -170,13 +198,22 @@ function measures(element: Element, get: (element: Element) => Measure): Measure
   return measure === EMPTY ? undefined : measure;
 }
 
-/** Leaves out, inside the content, blocks that are mostly links or hold no prose among furniture. */
-function cleaner(dropBase: (element: Element) => boolean, all: Measures): (element: Element) => boolean {
+/**
+ * Leaves out, inside the content, blocks that are mostly links, hold no prose among furniture, or
+ * list teasers; `contentChars` is the text of the whole content.
+ */
+function cleaner(
+  dropBase: (element: Element) => boolean,
+  all: Measures,
+  contentChars: number,
+): (element: Element) => boolean {
+  const get = (element: Element): Measure | undefined => all.get(element);
   return (element) => {
     if (dropBase(element)) return true;
     if (!CLEANED_TAGS.has(element.tag)) return false;
     const measure = all.get(element);
     if (measure === undefined || measure.chars === 0) return false;
+    if (isTeaserList(element, get, contentChars)) return true;
     // A block with prose of its own stays: the furniture inside it is cleaned further down.
     if (measure.goodChars >= MIN_KEPT_PROSE) return false;
     const density = measure.linkChars / measure.chars;
