@@ -79,6 +79,7 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
   store: listed(['', 'files', 'sqlite:', 'mysql://127.0.0.1/crawl', 'redis:127.0.0.1']),
   'crawl-id': listed(['', 'a b', 'a{b}', 'x'.repeat(101)], ['--store=redis://127.0.0.1:6379/0']),
   out: file(),
+  content: oneOf(['markdown', 'text'], ['--out=pages.jsonl']),
   overwrite: onOff,
   warc: file(undefined, ['crawl.txt', 'crawl.warc.zip']),
   cdx: { type: { kind: 'switch' }, with: ['--warc=crawl.warc'] },

@@ -156,6 +156,7 @@ const OUTPUT: OptionTable = {
   cdx: spec({ kind: 'listed', bad: [5, '', '  ', null, {}] }, { path: 'crawl.warc' }),
   fields: spec({ kind: 'array', bad: [[], [5], ['']] }, { path: 'pages.csv' }),
   overwrite: spec(flag),
+  content: spec({ kind: 'enum', values: ['markdown', 'text'] }),
 };
 
 const SEED: OptionTable = {

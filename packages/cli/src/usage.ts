@@ -122,6 +122,10 @@ export const CRAWL_USAGE = `Usage:
                                    writes no page twice (FILE.ledger, kept beside it, says which
                                    pages it holds); a fresh one refuses a file that holds
                                    records unless --overwrite is given
+        --content markdown|text    each --out record also carries the page's main content
+                                   (markdown or text) with authors, published, modified, lang,
+                                   canonicalUrl, description, siteName; title becomes the
+                                   content's title; usage and usageSources are its rights
         --overwrite                let a fresh crawl replace --out files (or a --warc archive)
                                    that hold records
         --warc FILE                archive every request and response (robots.txt, pages,

@@ -6,6 +6,8 @@
 export type { AddSeedsOptions, AddSeedsResult } from './add-seeds.js';
 export { addSeeds } from './add-seeds.js';
 export type { WarcOutputStatus } from './archive/warc-archive.js';
+export type { PageContent, PageRights } from './content/page-content.js';
+export { pageRightsOf } from './content/page-content.js';
 export {
   attachLogger,
   type CrawlLogger,

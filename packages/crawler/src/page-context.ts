@@ -4,6 +4,7 @@
 import type { UsageReport } from '@politely/core';
 import type { LastFetch, PageChange } from '@politely/frontier';
 import type { CheerioAPI } from 'cheerio';
+import type { PageContent } from './content/page-content.js';
 import type { DatasetRecord } from './dataset/record-text.js';
 import type { PageRobotsDirectives } from './extract/meta-robots.js';
 import type { UserData } from './frontier/request-data.js';
@@ -202,6 +203,16 @@ export interface PageContext<
   readonly browser: unknown;
   /** The request this page answers: its label and userData among others. */
   readonly request: PageRequestOf<Routes, Label>;
+  /**
+   * The page's main content (`extractContent` of @politely/content: title, text, Markdown with
+   * absolute links, authors, dates, language, canonical URL, description, site name, JSON-LD,
+   * OpenGraph) with its rights: `usage` and `usageSources` as `page.usage` has them, and `robots`
+   * (noindex, nofollow). Extracted from `text` at the first call, against `finalUrl`; every call
+   * resolves with the same object. A page whose Content-Type is not HTML rejects with
+   * `ERR_INVALID_INPUT` naming it (`isHtmlContentType(page.contentType)` tells beforehand). To
+   * push the content with a record: `page.push({ url: page.url, ...(await page.content()) })`.
+   */
+  content(): Promise<PageContent>;
   /**
    * A recrawl found the page as it was at its last fetch: the server answered `304 Not Modified`
    * to the validators sent (then `status` is 304 and `body`, `text` and `links` are empty), or sent

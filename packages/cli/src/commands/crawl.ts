@@ -54,7 +54,7 @@ async function crawlLogged(options: CrawlCommandOptions, io: Io, log: CliLog): P
     for (const note of store.notes ?? []) await log.notice('info', 'store', escapeControls(note));
     // A fresh crawl's outputs start afresh (an existing file needs --overwrite), as a new crawl's.
     const resume = !options.fresh && (await resumes(store));
-    outputs = pageOutputs(options.outFiles, { resume, overwrite: options.overwrite });
+    outputs = pageOutputs(options.outFiles, { resume, overwrite: options.overwrite, content: options.content });
     if (options.warcFile !== undefined)
       outputs.push(
         warcOutput(options.warcFile, {
@@ -110,6 +110,7 @@ async function crawlWith(
     crawler: metrics === undefined ? crawler : { ...crawler, meterProvider: metrics.meterProvider },
     store,
     outputs,
+    ...(options.content === undefined ? {} : { content: options.content }),
     reportFile: options.reportFile,
     report: { settings: settingsOf(options) },
     display: options.log ?? (options.logFile === undefined && isTerminal(io.stdout) ? 'progress' : 'plain'),

@@ -27,6 +27,9 @@ import { effectiveConfig } from './print-config.js';
 export const SCOPES: readonly ScopeMode[] = ['same-origin', 'same-host', 'same-domain', 'any'];
 export const LOG_FORMATS = ['plain', 'json'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
+/** What `--content` adds to each page record: the main content as Markdown or as plain text. */
+export const CONTENT_FORMATS = ['markdown', 'text'] as const;
+export type ContentFormat = (typeof CONTENT_FORMATS)[number];
 
 /** Where the frontier lives: memory (lost on exit), a SQLite file, or a Redis database. */
 export type StoreSpec =
@@ -58,6 +61,8 @@ export interface CrawlCommandOptions extends EgressOptions {
   readonly crawlId: string | undefined;
   /** `--out` files: CSV when the name ends in `.csv`, else JSON lines. */
   readonly outFiles: readonly string[];
+  /** `--content markdown|text`: each `--out` record carries the page's main content; undefined: none. */
+  readonly content: ContentFormat | undefined;
   /** `--overwrite`: a fresh crawl may replace `--out` files (and a `--warc` archive) that hold records (else it refuses). */
   readonly overwrite: boolean;
   /** `--warc FILE`: archive every exchange as WARC (`.warc.gz`: compressed record by record). */
@@ -136,6 +141,7 @@ export const OPTIONS = {
   store: { type: 'string' },
   'crawl-id': { type: 'string' },
   out: { type: 'string', multiple: true },
+  content: { type: 'string' },
   overwrite: { type: 'boolean' },
   warc: { type: 'string' },
   cdx: { type: 'boolean' },
@@ -278,6 +284,8 @@ function parseCommandLine(args: readonly string[]): CrawlCommandOptions | typeof
     if (values[flag] !== undefined && warcFile === undefined)
       throw new CliError(`crawl: --${flag} is about the WARC archive: give --warc FILE too`);
   }
+  if (values.content !== undefined && values.out === undefined)
+    throw new CliError("crawl: --content adds each page's content to its --out record: give --out FILE too");
   if (values['metrics-linger'] !== undefined && values.metrics === undefined)
     throw new CliError('crawl: --metrics-linger keeps the metrics server up: give --metrics [HOST:]PORT too');
   for (const flag of FILE_FLAGS) {
@@ -330,6 +338,7 @@ function parseCommandLine(args: readonly string[]): CrawlCommandOptions | typeof
     store,
     crawlId,
     outFiles: values.out ?? [],
+    content: optional(values.content, (v) => oneOf('--content', v, CONTENT_FORMATS)),
     overwrite: values.overwrite === true,
     warcFile,
     cdx: values.cdx === true,

@@ -37,13 +37,13 @@ import { renderCrawlReport } from '../report/render-report.js';
 import type { CrawlReportData } from '../report/report-data.js';
 import { type CliLog, createCliLog } from './cli-log.js';
 import { watchControl } from './crawl-control.js';
-import type { LogFormat } from './crawl-options.js';
+import type { ContentFormat, LogFormat } from './crawl-options.js';
 import { type CrawlOutcome, summaryFields, summaryText } from './crawl-summary.js';
 import { createLogDisplay } from './log-display.js';
 import { outputError } from './output-error.js';
 import type { OutputFile } from './output-files.js';
 import { type CrawlDisplay, createProgressDisplay } from './progress-display.js';
-import { pageRecordOf } from './record-page.js';
+import { pageRecordOf, pageRecordWithContent } from './record-page.js';
 import { onStopSignals, type StopSignal } from './stop-signals.js';
 import type { OpenedStore } from './store-option.js';
 
@@ -58,6 +58,8 @@ export interface CrawlSessionConfig {
   readonly store: OpenedStore;
   /** The `--out` files (checked: output-files.ts): a page record each page, through the crawler's dataset. */
   readonly outputs: readonly OutputOptions[];
+  /** What each page record carries of the page's content (`--content`). @default none */
+  readonly content?: ContentFormat;
   /** Where the HTML report goes; none when undefined. */
   readonly reportFile: string | undefined;
   readonly report?: {
@@ -288,7 +290,10 @@ function buildCrawler(config: CrawlSessionConfig, collector: CrawlReportCollecto
       ...(cache === undefined ? {} : { robotsCache: cache }),
       ...(log.logger === undefined ? {} : { logger: log.logger }),
       outputs: config.outputs,
-      handler: (page) => page.push(pageRecordOf(page)),
+      handler: async (page) =>
+        page.push(
+          config.content === undefined ? pageRecordOf(page) : await pageRecordWithContent(page, config.content),
+        ),
     });
   } catch (error) {
     if (error instanceof PolitelyError && error.code === 'ERR_INVALID_OPTION')

@@ -14,7 +14,8 @@ import { dirname } from 'node:path';
 import type { OutputOptions, OutputStatus, WarcOutputStatus } from '@politely/crawler';
 import { CliError } from '../cli-error.js';
 import { quoteInput } from '../input/quote-input.js';
-import { PAGE_RECORD_FIELDS } from './page-record.js';
+import type { ContentFormat } from './crawl-options.js';
+import { contentFields, PAGE_RECORD_FIELDS } from './page-record.js';
 
 export type OutputFile = OutputStatus | WarcOutputStatus;
 
@@ -23,6 +24,12 @@ export interface CheckOutputsOptions {
   readonly resume: boolean;
   /** A fresh crawl may replace files that hold records. */
   readonly overwrite: boolean;
+}
+
+/** `--out`'s settings beside those of every output. */
+export interface PageOutputsOptions extends CheckOutputsOptions {
+  /** `--content`: the records carry the page's content too (more CSV columns). */
+  readonly content?: ContentFormat | undefined;
 }
 
 /** Checks that `path` can be written (its folder exists and is writable), as a usage error. */
@@ -37,7 +44,9 @@ export function checkWritable(path: string, flag: string): void {
 }
 
 /** The crawler's `outputs` for the `--out` files, each checked (see the top of this file). */
-export function pageOutputs(paths: readonly string[], options: CheckOutputsOptions): OutputOptions[] {
+export function pageOutputs(paths: readonly string[], options: PageOutputsOptions): OutputOptions[] {
+  const fields =
+    options.content === undefined ? PAGE_RECORD_FIELDS : [...PAGE_RECORD_FIELDS, ...contentFields(options.content)];
   return paths.map((path) => {
     checkWritable(path, '--out');
     const flag = `crawl: --out ${quoteInput(path)}`;
@@ -59,7 +68,7 @@ export function pageOutputs(paths: readonly string[], options: CheckOutputsOptio
     return {
       path,
       format: csv ? 'csv' : 'jsonl',
-      ...(csv ? { fields: PAGE_RECORD_FIELDS } : {}),
+      ...(csv ? { fields } : {}),
       overwrite: options.overwrite,
     };
   });

@@ -54,3 +54,32 @@ export const PAGE_RECORD_FIELDS: readonly (keyof PageRecord)[] = [
   'usageSources',
   'change',
 ];
+
+/**
+ * What `--content markdown|text` adds to a page record: the page's main content (see
+ * `page.content()`), and its metadata. A page that is not HTML has them empty (null, `[]`, `''`).
+ * With `--content`, the record's `title` is the content's title (JSON-LD headline, og:title,
+ * `<title>` or the first `<h1>`).
+ */
+export interface PageContentFields {
+  /** The main content as Markdown (`--content markdown`), links and images absolute, `<pre>` verbatim. */
+  readonly markdown?: string;
+  /** The main content as plain text (`--content text`). */
+  readonly text?: string;
+  readonly authors: readonly string[];
+  /** ISO 8601, or null. */
+  readonly published: string | null;
+  /** ISO 8601, or null. */
+  readonly modified: string | null;
+  /** A BCP 47 tag, or null. */
+  readonly lang: string | null;
+  /** `<link rel="canonical">`, else og:url, absolute; null when neither is given. */
+  readonly canonicalUrl: string | null;
+  readonly description: string | null;
+  readonly siteName: string | null;
+}
+
+/** The columns `--content` adds, after the page record's, for the format asked for. */
+export function contentFields(format: 'markdown' | 'text'): readonly (keyof PageContentFields)[] {
+  return [format, 'authors', 'published', 'modified', 'lang', 'canonicalUrl', 'description', 'siteName'];
+}

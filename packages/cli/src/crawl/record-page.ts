@@ -1,9 +1,8 @@
 // A page record from the handler's page context.
 
-import { ALL_USAGE_PURPOSES, type UsagePurpose, type UsageStatus } from '@politely/core';
-import { isHtmlContentType, type PageContext } from '@politely/crawler';
-import { describeUsageSource } from '@politely/crawler/internal';
-import type { PageRecord } from './page-record.js';
+import { isHtmlContentType, type PageContext, pageRightsOf } from '@politely/crawler';
+import type { ContentFormat } from './crawl-options.js';
+import type { PageContentFields, PageRecord } from './page-record.js';
 
 /** Titles longer than this are cut: a record is a summary, not the page. */
 const MAX_TITLE_CHARS = 500;
@@ -21,10 +20,7 @@ export function pageRecordOf(page: PageContext, now: Date = new Date()): PageRec
     noindex: page.robots.noindex,
     nofollow: page.robots.nofollow,
     canonical: page.canonicalUrl,
-    usage: Object.fromEntries(
-      ALL_USAGE_PURPOSES.map((purpose) => [purpose, page.usage.purposes[purpose].status]),
-    ) as Record<UsagePurpose, UsageStatus>,
-    usageSources: page.usage.sources.map((source) => describeUsageSource(source, true)),
+    ...pageRightsOf(page.usage),
     change: page.change,
   };
 }
@@ -33,4 +29,30 @@ function titleOf(page: PageContext): string | null {
   if (!isHtmlContentType(page.contentType)) return null;
   const title = page.$('title').first().text().replace(/\s+/g, ' ').trim();
   return title === '' ? null : title.slice(0, MAX_TITLE_CHARS);
+}
+
+/** The page record with the page's main content and metadata (`--content`); see PageContentFields. */
+export async function pageRecordWithContent(
+  page: PageContext,
+  format: ContentFormat,
+  now: Date = new Date(),
+): Promise<PageRecord & PageContentFields> {
+  const record = pageRecordOf(page, now);
+  if (!isHtmlContentType(page.contentType)) {
+    const empty = { authors: [], published: null, modified: null, lang: null, canonicalUrl: null };
+    return { ...record, [format]: '', ...empty, description: null, siteName: null };
+  }
+  const content = await page.content();
+  return {
+    ...record,
+    title: content.title === null ? record.title : content.title.slice(0, MAX_TITLE_CHARS),
+    [format]: content[format],
+    authors: content.authors,
+    published: content.published,
+    modified: content.modified,
+    lang: content.lang,
+    canonicalUrl: content.canonicalUrl,
+    description: content.description,
+    siteName: content.siteName,
+  };
 }

@@ -20,6 +20,7 @@
 
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { PolitelyError } from '@politely/core';
+import type { PageContent } from '../content/page-content.js';
 import { RoomSignal } from '../files/room-signal.js';
 import type { ResolvedOutput } from './output-options.js';
 import { type OutputStatus, OutputWriter } from './output-writer.js';
@@ -95,9 +96,12 @@ export class Dataset {
     return this.writers.map((writer) => writer.status());
   }
 
-  /** The records of the page at `key` (its frontier URL), whose final URL is `url`. */
-  page(key: string, url: string): PageRecords {
-    return new PageRecords(this, key, url);
+  /**
+   * The records of the page at `key` (its frontier URL), whose final URL is `url`; `content` gives
+   * the page's content to outputs that add it (`content`).
+   */
+  page(key: string, url: string, content?: () => Promise<PageContent>): PageRecords {
+    return new PageRecords(this, key, url, content);
   }
 
   /** Runs a handler in its page's context, so that `crawler.push` inside it is the page's. */

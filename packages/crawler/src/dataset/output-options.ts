@@ -53,6 +53,16 @@ export interface OutputOptions {
    * @default false
    */
   readonly overwrite?: boolean;
+  /**
+   * JSON lines and CSV: each record a page pushes (`page.push`) is written here with a `content`
+   * field added: the page's main content as `'markdown'` or `'text'` (see `page.content()`) with
+   * its metadata and rights (`title`, `markdown` or `text`, `authors`, `published`, `modified`,
+   * `lang`, `canonicalUrl`, `description`, `siteName`, `usage`, `usageSources`, `robots`); null
+   * for a page that is not HTML. A record's own `content` key is kept. Records pushed with
+   * `crawler.push` outside a handler, and those written to other outputs, are written as pushed.
+   * @default undefined (records are written as pushed)
+   */
+  readonly content?: 'markdown' | 'text';
 }
 
 export interface ResolvedOutput {
@@ -60,6 +70,8 @@ export interface ResolvedOutput {
   readonly format: 'jsonl' | 'csv';
   readonly fields: readonly string[] | undefined;
   readonly overwrite: boolean;
+  /** The page content each page's records carry here; undefined: none. */
+  readonly content: 'markdown' | 'text' | undefined;
 }
 
 export interface ResolvedOutputs {
@@ -83,6 +95,7 @@ export const OUTPUT_KEYS: Record<keyof OutputOptions, true> = {
   cdx: true,
   fields: true,
   overwrite: true,
+  content: true,
 };
 
 export function resolveOutputs(outputs: readonly OutputOptions[] | undefined, check: OptionChecks): ResolvedOutputs {
@@ -110,6 +123,8 @@ export function resolveOutputs(outputs: readonly OutputOptions[] | undefined, ch
     if (format === 'warc') {
       if (warc !== undefined)
         check.fail(`${label}: a crawl has one WARC archive; outputs[${seen.get(resolve(warc.path))}] is one already`);
+      if (output.content !== undefined)
+        check.fail(`${label}: content is for records (JSON lines or CSV); a WARC archive holds exchanges`);
       warc = resolveWarcOutput(output, name, label, check);
       return;
     }
@@ -130,7 +145,10 @@ export function resolveOutputs(outputs: readonly OutputOptions[] | undefined, ch
       }
     }
     const overwrite = check.flag(`${name}.overwrite`, output.overwrite, false);
-    records.push({ path, format, fields: fields === undefined ? undefined : [...fields], overwrite });
+    const content = output.content;
+    if (content !== undefined && content !== 'markdown' && content !== 'text')
+      check.fail(`${label}: content must be 'markdown' or 'text', got ${describeValue(content)}`);
+    records.push({ path, format, fields: fields === undefined ? undefined : [...fields], overwrite, content });
   });
   return { records, warc };
 }

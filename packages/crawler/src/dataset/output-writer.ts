@@ -179,6 +179,11 @@ export class OutputWriter {
     return this.pages.has(page);
   }
 
+  /** The page content this output adds to a page's records (`content`); undefined: none. */
+  get contentForm(): 'markdown' | 'text' | undefined {
+    return this.output.content;
+  }
+
   status(): OutputStatus {
     return {
       path: this.output.path,

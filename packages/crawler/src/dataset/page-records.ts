@@ -5,8 +5,9 @@
 // (before the page's URL counts as done), or cut if the page is handed back. See dataset.ts.
 
 import { PolitelyError } from '@politely/core';
+import type { PageContent } from '../content/page-content.js';
 import type { OutputWriter } from './output-writer.js';
-import { RECORDS_PER_APPEND, settleAll, validate, writeAll } from './push-records.js';
+import { type PushedContent, RECORDS_PER_APPEND, settleAll, validate, writeAll } from './push-records.js';
 import type { DatasetRecord } from './record-text.js';
 import type { TailLock } from './tail-lock.js';
 
@@ -52,11 +53,14 @@ export class PageRecords {
    * page's records are announced when it commits, so a failed attempt's records never are.
    */
   private unannounced: (readonly DatasetRecord[])[] = [];
+  /** The page's content, for outputs that add it: read at the first push that needs it. */
+  private content: PushedContent | undefined;
 
   constructor(
     private readonly dataset: PageDataset,
     private readonly key: string,
     private readonly url: string,
+    private readonly contentOf?: () => Promise<PageContent>,
   ) {}
 
   /**
@@ -127,6 +131,8 @@ export class PageRecords {
     // A resumed crawl: outputs that hold this page's records already take none again.
     const writers = this.dataset.internals.writers.filter((writer) => !writer.holdsPage(this.key));
     if (writers.length === 0 || records.length === 0) return;
+    if (this.content === undefined && writers.some((writer) => writer.contentForm !== undefined))
+      this.content = await this.readContent();
     if (this.acquiring === undefined) {
       const bytes = jsons.reduce((sum, json) => sum + json.length, 0);
       if (this.bufferedBytes + bytes <= PAGE_BUFFER_BYTES) {
@@ -141,11 +147,22 @@ export class PageRecords {
       const part = records.length <= RECORDS_PER_APPEND ? records : records.slice(from, from + RECORDS_PER_APPEND);
       const partJsons = records.length <= RECORDS_PER_APPEND ? jsons : jsons.slice(from, from + RECORDS_PER_APPEND);
       try {
-        await writeAll(writers, part, partJsons);
+        await writeAll(writers, part, partJsons, this.content);
       } catch (error) {
         throw this.dataset.fail(error);
       }
       this.keepForAnnouncing(part);
+    }
+  }
+
+  /** The page's content for outputs that add it; a page that is not HTML has none (null). */
+  private async readContent(): Promise<PushedContent | undefined> {
+    if (this.contentOf === undefined) return undefined;
+    try {
+      return { page: await this.contentOf() };
+    } catch (error) {
+      if (error instanceof PolitelyError && error.code === 'ERR_INVALID_INPUT') return { page: null };
+      throw error;
     }
   }
 
@@ -175,7 +192,7 @@ export class PageRecords {
     for (let from = 0; from < records.length; from += RECORDS_PER_APPEND) {
       const part = records.slice(from, from + RECORDS_PER_APPEND);
       try {
-        await writeAll(writers, part, jsons.slice(from, from + RECORDS_PER_APPEND));
+        await writeAll(writers, part, jsons.slice(from, from + RECORDS_PER_APPEND), this.content);
       } catch (error) {
         throw this.dataset.fail(error);
       }

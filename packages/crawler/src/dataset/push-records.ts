@@ -1,8 +1,15 @@
 // What every push does to its records: check and serialise each once, append them to every
 // output, and settle all the outputs' writes before passing a failure on.
 
+import type { PageContent } from '../content/page-content.js';
 import type { OutputWriter } from './output-writer.js';
+import { recordContentOf, withContent } from './record-content.js';
 import { type DatasetRecord, recordJson } from './record-text.js';
+
+/** The content of the page that pushed the records (null: not HTML), for outputs with `content`. */
+export interface PushedContent {
+  readonly page: PageContent | null;
+}
 
 /** Records serialised into one append at most, for a large array pushed at once. */
 export const RECORDS_PER_APPEND = 1000;
@@ -17,13 +24,25 @@ export function validate(input: DatasetRecord | readonly DatasetRecord[]): {
   return { records, jsons };
 }
 
-/** Appends the records to every writer; settles them all, then throws the first failure. */
+/**
+ * Appends the records to every writer (with the page's content added where an output asks for
+ * it and a page pushed them); settles them all, then throws the first failure.
+ */
 export async function writeAll(
   writers: readonly OutputWriter[],
   records: readonly DatasetRecord[],
   jsons: readonly string[],
+  content?: PushedContent,
 ): Promise<void> {
-  await settleAll(writers.map((writer) => writer.append(writer.textOf(records, jsons), records.length)));
+  await settleAll(
+    writers.map((writer) => {
+      const form = writer.contentForm;
+      if (form === undefined || content === undefined)
+        return writer.append(writer.textOf(records, jsons), records.length);
+      const added = withContent(records, recordContentOf(content.page, form));
+      return writer.append(writer.textOf(added, added.map(recordJson)), records.length);
+    }),
+  );
 }
 
 export async function settleAll(promises: readonly Promise<void>[]): Promise<void> {

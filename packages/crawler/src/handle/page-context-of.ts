@@ -4,6 +4,7 @@
 import type { HttpResponse, UsageReport } from '@politely/core';
 import type { FrontierEntry, LastFetch, PageChange } from '@politely/frontier';
 import type { CheerioAPI } from 'cheerio';
+import { type PageContent, pageContentOf } from '../content/page-content.js';
 import type { createLazyDocument } from '../extract/document.js';
 import type { ExtractedPage } from '../extract/extract-links.js';
 import { linksUnder } from '../extract/select-links.js';
@@ -82,8 +83,10 @@ class HandlerPage implements PageContext {
   readonly enqueue: PageContext['enqueue'];
   readonly enqueueLinks: PageContext['enqueueLinks'];
   readonly push: PageContext['push'];
+  readonly content: PageContext['content'];
   readonly signal: AbortSignal;
   readonly #parts: PageParts;
+  #content: Promise<PageContent> | undefined;
 
   constructor(parts: PageParts) {
     const { entry, response, extracted, browserPage } = parts;
@@ -110,6 +113,12 @@ class HandlerPage implements PageContext {
     this.enqueue = enqueue;
     this.enqueueLinks = enqueueLinks;
     this.push = parts.push;
+    // An own function, like `push`, so that a destructured `content()` works. Extracted at the
+    // first call and kept: every call resolves with the same object.
+    this.content = () => {
+      this.#content ??= new Promise<PageContent>((resolve) => resolve(pageContentOf(this)));
+      return this.#content;
+    };
     this.signal = parts.signal;
   }
 

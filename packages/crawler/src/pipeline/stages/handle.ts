@@ -230,7 +230,8 @@ async function runHandler(
   const handler = route.handler;
   // A revisit's records are new records: the ledger tells them from the last fetch's by its time.
   const ledgerKey = revisit.previous === undefined ? entry.url : `${entry.url} revisit@${revisit.previous.fetchedAt}`;
-  const records = settings.dataset.page(ledgerKey, entry.url);
+  // Outputs with `content` read the page's content (page.content(), extracted once) at a push.
+  const records = settings.dataset.page(ledgerKey, entry.url, () => page.content());
   let usageReport: UsageReport | undefined;
   // The parts named one by one: spreading `read` into this literal, with properties after it,
   // would allocate about 4 KB more a page.

@@ -24,7 +24,6 @@ import {
   type RobotsTxt,
   reservedPurposes,
   type TdmrepFile,
-  type UsageEvidence,
   type UsageMetaTag,
   type UsagePurpose,
   type UsageReport,
@@ -39,10 +38,11 @@ import type { ResolvedCrawlerOptions } from '../../options.js';
 import { type ClockChange, clockAfterRobots, responseHeadAt, type SendTicket } from '../../politeness/index.js';
 import type { SkipDetail } from '../../skip-reasons.js';
 import type { StatsRecorder } from '../../stats.js';
+import { describeUsageSource, TDMREP_PATH } from '../../usage-source-text.js';
 import type { CrawlServices } from '../services.js';
 
-/** The path of the TDMRep file on every origin. */
-export const TDMREP_PATH = '/.well-known/tdmrep.json';
+export { describeUsageSource, TDMREP_PATH };
+
 /** tdmrep.json bodies larger than this are broken files (no preference). */
 const TDMREP_MAX_BYTES = 512 * 1024;
 /** Origins whose tdmrep.json is remembered at most; the oldest is forgotten first. */
@@ -298,31 +298,4 @@ export function usageSkip(report: UsageReport, purposes: readonly UsagePurpose[]
     return `${purpose} reserved by ${source === undefined ? 'an unknown source' : describeUsageSource(source, withToken)}`;
   });
   return { reason: 'usage-reserved', detail: parts.join('; ') };
-}
-
-/**
- * Where a usage statement is, for people: `robots.txt line 4: Content-Usage: train-ai=n`,
- * `header tdm-reservation: 1`, `meta <meta name="robots" content="noai">`, `/.well-known/tdmrep.json
- * entry 0: {…}`. `withToken`: a robots.txt line names the product token whose group holds it.
- */
-export function describeUsageSource(
-  source: Pick<UsageEvidence, 'kind' | 'text' | 'line' | 'entry' | 'token'>,
-  withToken = false,
-): string {
-  switch (source.kind) {
-    case 'robots-content-usage':
-    case 'robots-content-signal':
-      return `robots.txt line ${source.line ?? '?'}${withToken && source.token !== undefined ? ` (${source.token})` : ''}: ${source.text}`;
-    case 'tdmrep-json':
-      return `${TDMREP_PATH} entry ${source.entry ?? '?'}: ${source.text}`;
-    case 'header-content-usage':
-    case 'tdm-header':
-    case 'x-robots-tag':
-      return `header ${source.text}`;
-    case 'tdm-meta':
-    case 'meta-robots':
-      return `meta ${source.text}`;
-    default:
-      return source.text;
-  }
 }
