@@ -5,7 +5,7 @@ import { decodeText } from '@politely/core/internal';
 import { blocksOf, withoutTitle } from './blocks.js';
 import { withoutEdgeLines } from './edge-lines.js';
 import { markdownOf } from './markdown.js';
-import { metadataOf } from './metadata.js';
+import { metadataOf, type PageMetadata } from './metadata.js';
 import { type ExtractContentOptions, resolveExtractContentOptions } from './options.js';
 import { selectContent } from './select-content.js';
 import { textOf } from './text.js';
@@ -13,31 +13,11 @@ import { parsePage } from './tree.js';
 import { baseUrlOf } from './url.js';
 
 /** The main content of a page and its metadata, as {@link extractContent} returns them. */
-export interface ContentResult {
-  /** The page's title: its JSON-LD headline, og:title, twitter:title, `<title>` or first `<h1>`. */
-  readonly title: string | null;
+export interface ContentResult extends PageMetadata {
   /** The main content as plain text: blocks separated by a blank line, `<pre>` text verbatim. */
   readonly text: string;
   /** The main content as CommonMark with GFM tables; links and images absolute. */
   readonly markdown: string;
-  /** The authors' names (JSON-LD author, else `<meta name="author">`); empty when none is given. */
-  readonly authors: string[];
-  /** When the page was first published, as ISO 8601, or null. */
-  readonly published: string | null;
-  /** When the page was last modified, as ISO 8601, or null. */
-  readonly modified: string | null;
-  /** The page's language as a BCP 47 tag (`<html lang>`, Content-Language, og:locale), or null. */
-  readonly lang: string | null;
-  /** The absolute URL of `<link rel="canonical">` (else og:url), or null. */
-  readonly canonicalUrl: string | null;
-  /** The page's description (meta description, og:description, twitter:description), or null. */
-  readonly description: string | null;
-  /** The site's name (og:site_name, the JSON-LD publisher, application-name), or null. */
-  readonly siteName: string | null;
-  /** Every JSON-LD object of the page, parsed (a script that is not JSON is skipped). */
-  readonly jsonLd: unknown[];
-  /** The page's OpenGraph tags (`og:*`), by property; the first of a property wins. */
-  readonly openGraph: Record<string, string>;
 }
 
 /**

@@ -2,4 +2,5 @@
 
 export type { ContentResult } from './extract-content.js';
 export { extractContent } from './extract-content.js';
+export type { PageMetadata } from './metadata.js';
 export type { ExtractContentOptions } from './options.js';

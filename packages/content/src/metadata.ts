@@ -7,16 +7,27 @@ import type { Element, HeadFacts } from './tree.js';
 import { isText } from './tree.js';
 import { absoluteUrl } from './url.js';
 
+/** What a page says of itself: title, authors, dates, language, links and structured data. */
 export interface PageMetadata {
+  /** The page's title: its JSON-LD headline, og:title, twitter:title, `<title>` or first `<h1>`. */
   readonly title: string | null;
+  /** The authors' names (JSON-LD author, else `<meta name="author">`); empty when none is given. */
   readonly authors: string[];
+  /** When the page was first published, as ISO 8601, or null. */
   readonly published: string | null;
+  /** When the page was last modified, as ISO 8601, or null. */
   readonly modified: string | null;
+  /** The page's language as a BCP 47 tag (`<html lang>`, Content-Language, og:locale), or null. */
   readonly lang: string | null;
+  /** The absolute URL of `<link rel="canonical">` (else og:url), or null. */
   readonly canonicalUrl: string | null;
+  /** The page's description (meta description, og:description, twitter:description), or null. */
   readonly description: string | null;
+  /** The site's name (og:site_name, the JSON-LD publisher, application-name), or null. */
   readonly siteName: string | null;
+  /** Every JSON-LD object of the page, parsed (a script that is not JSON is skipped). */
   readonly jsonLd: unknown[];
+  /** The page's OpenGraph tags (`og:*`), by property; the first of a property wins. */
   readonly openGraph: Record<string, string>;
 }
 

@@ -2,10 +2,9 @@
 // CommonMark parser, says what its text says.
 
 import fc from 'fast-check';
-import { Parser } from 'htmlparser2';
-import MarkdownIt from 'markdown-it';
 import { describe, expect, it } from 'vitest';
 import { extractContent } from '../src/index.js';
+import { renderedText, squash } from './round-trip.js';
 
 const piece = fc.oneof(
   fc.constantFrom(
@@ -49,47 +48,12 @@ const piece = fc.oneof(
   fc.string({ maxLength: 12 }),
 );
 
-const BLOCKS = new Set([
-  'p',
-  'li',
-  'pre',
-  'td',
-  'th',
-  'tr',
-  'blockquote',
-  'br',
-  'hr',
-  'ul',
-  'ol',
-  'table',
-  'h1',
-  'h2',
-  'h3',
-]);
-function textOfHtml(html: string): string {
-  let text = '';
-  new Parser({
-    ontext: (data) => {
-      text += data;
-    },
-    onopentag: (name) => {
-      if (BLOCKS.has(name)) text += ' ';
-    },
-    onclosetag: (name) => {
-      if (BLOCKS.has(name)) text += ' ';
-    },
-  }).end(html);
-  return text;
-}
-const squash = (text: string): string => text.replace(/\s+/g, ' ').trim();
-const markdownIt = new MarkdownIt();
-
 describe('extractContent on arbitrary markup', () => {
   it('never throws, and its Markdown renders back to its text', () => {
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 60 }), (pieces) => {
         const result = extractContent(pieces.join(''), { url: 'https://fuzz.example/a/b.html' });
-        expect(squash(textOfHtml(markdownIt.render(result.markdown)))).toBe(squash(result.text));
+        expect(renderedText(result.markdown)).toBe(squash(result.text));
       }),
       { numRuns: Number(process.env.CONTENT_FUZZ_RUNS ?? 300) },
     );

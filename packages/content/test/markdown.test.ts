@@ -2,10 +2,9 @@
 // parser (markdown-it), its text is the extracted text, whitespace aside.
 
 import { readFileSync } from 'node:fs';
-import { Parser } from 'htmlparser2';
-import MarkdownIt from 'markdown-it';
 import { describe, expect, it } from 'vitest';
 import { type ContentResult, extractContent } from '../src/index.js';
+import { renderedText, squash } from './round-trip.js';
 
 const URL_OF_PAGE = 'https://blog.example/posts/2026/notes.html';
 const LEAD = '<p>This paragraph is long enough, and punctuated enough, to be the content of the page.</p>';
@@ -16,47 +15,8 @@ function extract(body: string, head = ''): ContentResult {
   });
 }
 
-const BLOCKS = new Set([
-  'p',
-  'li',
-  'pre',
-  'td',
-  'th',
-  'tr',
-  'blockquote',
-  'br',
-  'hr',
-  'ul',
-  'ol',
-  'table',
-  'h1',
-  'h2',
-  'h3',
-]);
-
-/** The text of rendered HTML, blocks separated by spaces. */
-function textOfHtml(html: string): string {
-  let text = '';
-  const parser = new Parser({
-    ontext(data) {
-      text += data;
-    },
-    onopentag(name) {
-      if (BLOCKS.has(name)) text += ' ';
-    },
-    onclosetag(name) {
-      if (BLOCKS.has(name)) text += ' ';
-    },
-  });
-  parser.end(html);
-  return text;
-}
-
-const squash = (text: string): string => text.replace(/\s+/g, ' ').trim();
-
 function expectRoundTrip(result: ContentResult): void {
-  const html = new MarkdownIt().render(result.markdown);
-  expect(squash(textOfHtml(html))).toBe(squash(result.text));
+  expect(renderedText(result.markdown)).toBe(squash(result.text));
 }
 
 describe('extractContent markdown', () => {
